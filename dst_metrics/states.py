@@ -1,0 +1,227 @@
+"""Dialogue states: the input shapes we accept and the one normalized form every metric reads.
+
+A normalized state is a ``dict`` from a slot name ``"domain-slot"`` to its value. A value is a
+``str``; a gold value with several acceptable values is a ``frozenset`` of two or more strings.
+Explicit ``"none"`` and ``""`` values are kept: whether they count as inactive depends on the mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal, Union
+
+from .errors import InputError
+
+Value = Union[str, frozenset]
+State = dict  # dict[str, Value]; kept a plain dict: it is read in the hot loop
+ValueMatching = Literal["exact", "normalized"]
+
+NONE_VALUE = "none"
+INACTIVE_VALUES = frozenset({"", NONE_VALUE})
+VALUE_MATCHINGS = ("exact", "normalized")
+
+
+def values_match(gold: Value | None, pred: Value | None) -> bool:
+    """True when the predicted value is the gold value or one of its acceptable values."""
+    return gold == pred or (gold.__class__ is frozenset and pred in gold)
+
+
+def _canonical_text(text: str, matching: str) -> str:
+    return " ".join(text.lower().split()) if matching == "normalized" else text
+
+
+def _value(raw: object, *, gold: bool, matching: str, field: str) -> Value:
+    """One slot value in its normalized form (see the module docstring)."""
+    kind = type(raw)
+    if kind is str:
+        return _canonical_text(raw, matching)
+    if kind is int or kind is float:
+        return str(raw)
+    if gold and kind in (list, tuple):
+        if not raw:
+            raise InputError("an empty list of acceptable values", field=field)
+        options = {_value(item, gold=False, matching=matching, field=field) for item in raw}
+        if options & INACTIVE_VALUES and len(options) > 1:
+            raise InputError(
+                f"a list of acceptable values mixes an inactive value ('none' or '') with "
+                f"others: {list(raw)!r}",
+                field=field,
+            )
+        return next(iter(options)) if len(options) == 1 else frozenset(options)
+    if kind in (list, tuple):
+        raise InputError(
+            f"a predicted value must be one string, got a list {raw!r}", field=field
+        )
+    raise InputError(
+        f"a value must be a string or a number, got {kind.__name__} {raw!r}", field=field
+    )
+
+
+def _name(raw: object, what: str, field: str) -> str:
+    if type(raw) is not str:
+        raise InputError(
+            f"a {what} name must be a string, got {type(raw).__name__} {raw!r}", field=field
+        )
+    return raw
+
+
+def _entries(raw: object, field: str):
+    """Yield (slot name, raw value, field path) for every entry of a state in any shape."""
+    if isinstance(raw, Mapping):
+        for key, inner in raw.items():
+            if isinstance(inner, Mapping):
+                domain = _name(key, "domain", f"{field}.{key}")
+                for slot, value in inner.items():
+                    where = f"{field}.{domain}.{slot}"
+                    yield f"{domain}-{_name(slot, 'slot', where)}", value, where
+            else:
+                where = f"{field}.{key}"
+                yield _name(key, "slot", where), inner, where
+    elif isinstance(raw, (list, tuple)):
+        for index, item in enumerate(raw):
+            where = f"{field}[{index}]"
+            if type(item) is str:
+                parts = item.split("-", 2)
+                if len(parts) != 3 or not parts[0] or not parts[1]:
+                    raise InputError(
+                        f"expected a 'domain-slot-value' string, got {item!r}", field=where
+                    )
+                yield f"{parts[0]}-{parts[1]}", parts[2], where
+            elif isinstance(item, (list, tuple)) and len(item) == 3:
+                domain = _name(item[0], "domain", where)
+                yield f"{domain}-{_name(item[1], 'slot', where)}", item[2], where
+            else:
+                raise InputError(
+                    f"a state list holds (domain, slot, value) triples or 'domain-slot-value' "
+                    f"strings, got {item!r}",
+                    field=where,
+                )
+    else:
+        raise InputError(
+            f"a state must be a mapping or a list, got {type(raw).__name__} {raw!r}",
+            field=field,
+        )
+
+
+def normalize_state(
+    raw: object,
+    *,
+    gold: bool,
+    matching: str = "exact",
+    field: str = "state",
+    linearized: LinearizedFormat | None = None,
+) -> State:
+    """Normalize one state: nested/flat mapping, triples, 'domain-slot-value' strings, or a
+    linearized string (parsed with `linearized`, default ``LinearizedFormat()``).
+
+    >>> normalize_state({"hotel": {"area": "north", "stars": 4}}, gold=True)
+    {'hotel-area': 'north', 'hotel-stars': '4'}
+    """
+    if type(raw) is dict and matching == "exact":
+        fast = plain_state(raw)
+        if fast is not None:
+            return fast
+    if isinstance(raw, str):
+        try:
+            raw = (linearized or LinearizedFormat()).parse(raw)
+        except InputError as error:
+            raise InputError(error.problem, field=field) from None
+    state: State = {}
+    for slot, value, where in _entries(raw, field):
+        if slot in state:
+            raise InputError(f"slot {slot!r} is given twice", field=where)
+        state[slot] = _value(value, gold=gold, matching=matching, field=where)
+    return state
+
+
+def plain_state(raw: dict) -> State | None:
+    """The common case: nested or flat dicts of strings only. None when anything needs a closer
+    look (numbers, lists, other mappings) or a slot is given twice; then use `normalize_state`."""
+    state = {}
+    expected = 0
+    for domain, inner in raw.items():
+        if type(domain) is not str:
+            return None
+        if type(inner) is str:  # a flat entry "domain-slot": value
+            expected += 1
+            state[domain] = inner
+            continue
+        if type(inner) is not dict:
+            return None
+        expected += len(inner)
+        for slot, value in inner.items():
+            if type(value) is not str or type(slot) is not str:
+                return None
+            state[f"{domain}-{slot}"] = value
+    return state if len(state) == expected else None
+
+
+@dataclass(frozen=True)
+class LinearizedFormat:
+    """How a generative model writes a state as text (see `parse_linearized`)."""
+
+    slot_separator: str = ";"
+    value_separator: str = "="
+    alternatives_separator: str | None = None
+
+    def parse(self, text: str) -> dict:
+        """Parse `text` into a flat state."""
+        return parse_linearized(
+            text,
+            slot_separator=self.slot_separator,
+            value_separator=self.value_separator,
+            alternatives_separator=self.alternatives_separator,
+        )
+
+    def describe(self) -> str:
+        """A short description for signatures, e.g. ``slot=value;...``."""
+        alternatives = f" alternatives:{self.alternatives_separator}" if self.alternatives_separator else ""
+        return f"slot{self.value_separator}value{self.slot_separator}...{alternatives}"
+
+
+def parse_linearized(
+    text: str,
+    *,
+    slot_separator: str = ";",
+    value_separator: str = "=",
+    alternatives_separator: str | None = None,
+) -> dict:
+    """Parse a linearized state such as ``"hotel-area=north; hotel-stars=4"`` into a flat state.
+
+    Entries are split on `slot_separator`, each at its first `value_separator`; surrounding
+    white space is dropped, and so are empty entries (a trailing ``;``). An empty string is an
+    empty state. With `alternatives_separator` (e.g. ``"|"``) a value ``"north|centre"`` becomes
+    a list of acceptable values (for gold states). A malformed entry raises InputError naming it.
+    """
+    if not isinstance(text, str):
+        raise InputError(f"a linearized state must be a string, got {type(text).__name__}")
+    state: dict = {}
+    for chunk in text.split(slot_separator):
+        entry = chunk.strip()
+        if not entry:
+            continue
+        slot, sep, value = entry.partition(value_separator)
+        slot, value = slot.strip(), value.strip()
+        if not sep or not slot:
+            raise InputError(
+                f"malformed entry {entry!r} in linearized state {text!r}: expected "
+                f"'slot{value_separator}value' entries separated by {slot_separator!r}"
+            )
+        if slot in state:
+            raise InputError(f"slot {slot!r} is given twice in linearized state {text!r}")
+        if alternatives_separator and alternatives_separator in value:
+            state[slot] = [option.strip() for option in value.split(alternatives_separator)]
+        else:
+            state[slot] = value
+    return state
+
+
+def linearize_state(state: Mapping, *, slot_separator: str = "; ", value_separator: str = "=") -> str:
+    """The inverse of `parse_linearized` for a normalized state (slots sorted)."""
+    parts = []
+    for slot in sorted(state):
+        value = state[slot]
+        text = "|".join(sorted(value)) if isinstance(value, frozenset) else value
+        parts.append(f"{slot}{value_separator}{text}")
+    return slot_separator.join(parts)

@@ -1,0 +1,25 @@
+"""Shared test setup: offline hubs, and the ../shared folder (tests that need it skip without it)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["HF_DATASETS_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ["HF_EVALUATE_OFFLINE"] = "1"
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("DST_METRICS_SHARED", REPO.parent / "shared"))
+REFERENCE = SHARED / "reference"
+SGD = SHARED / "data" / "sgd"
+
+requires_shared = pytest.mark.skipif(
+    not REFERENCE.is_dir(),
+    reason=f"needs the project's shared/ folder beside the clone (looked in {SHARED}; "
+    "set DST_METRICS_SHARED to point elsewhere)",
+)
