@@ -8,7 +8,7 @@
 1.0
 """
 
-from .core import COUNT_TYPES, CORRECT, MISSED, MODES, OVERSHOT, WRONG, Tally, tally_corpus, tally_dialogue
+from .core import CORRECT, COUNT_TYPES, MISSED, MODES, OVERSHOT, WRONG, Tally, tally_corpus, tally_dialogue
 from .corpus import Corpus, Dialogue, load_reference_file, read_json
 from .errors import InputError
 from .metrics import (
@@ -25,6 +25,7 @@ from .metrics import (
     slot_accuracy,
     slot_prf,
 )
+from .modules import module_path
 from .scoring import Options, Report, Scores, __version__, score, score_tallies, tally_dialogues
 from .states import LinearizedFormat, normalize_state, parse_linearized
 
@@ -54,6 +55,7 @@ __all__ = [
     "gca_rates",
     "jga",
     "load_reference_file",
+    "module_path",
     "normalize_state",
     "parse_linearized",
     "read_json",

@@ -13,7 +13,7 @@ Two modes (see SPEC.md and README.md, "Official and corrected"):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
@@ -40,39 +40,49 @@ def check_mode(mode: str) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# The diff of one side of one turn
+
+Changes = list[tuple[str, "Value | None"]]  # (slot, new value); None: the slot became inactive
+
+
+def side_changes(new: State, previous: State, removals: bool) -> Changes:
+    """The (slot, value) pairs of `new` that are not in `previous`; with `removals`, also
+    (slot, None) for each slot of `previous` that `new` lacks.
+
+    This is the one diff of a turn: GCA counts it, FGA checks it, explanations show it.
+    """
+    changes = [(slot, value) for slot, value in new.items() if previous.get(slot, _ABSENT) != value]
+    if removals and len(previous) > len(new) - len(changes):
+        changes += [(slot, None) for slot in previous if slot not in new]
+    return changes
+
+
+# --------------------------------------------------------------------------------------------
 # GCA count types of one turn
 
 
-def official_count_types(
-    gold: State, pred: State, prev_gold: State, prev_pred: State, gold_changed: bool = True
-) -> list[SlotCount]:
+def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_changes: Changes) -> list[SlotCount]:
     """Algorithm 1 as the official code runs it (SPEC.md, steps 3 and 4), quirks included.
 
-    `gold`/`pred` are the turn's maps with every slot seen active earlier on that side and now
-    absent filled in as ``"none"``; `prev_*` are the previous turn's maps. A slot is changed when
-    its (slot, value) pair is not in the previous map.
+    `gold`/`pred` are the turn's maps, where every slot seen active earlier on that side and now
+    absent is filled in as ``"none"``; the changes are their pairs not in the previous maps.
     """
     counted: list[SlotCount] = []
     correct_slots = set()
     wrong_slots = set()
-    if gold_changed:
-        for slot, gold_value in gold.items():
-            if prev_gold.get(slot, _ABSENT) == gold_value:
-                continue
-            if slot not in pred:
-                kind = MISSED if gold_value != NONE_VALUE else CORRECT
-            elif values_match(gold_value, pred[slot]):
-                kind = CORRECT
-                correct_slots.add(slot)
-            elif gold_value == NONE_VALUE:
-                kind = OVERSHOT
-            else:
-                kind = WRONG
-                wrong_slots.add(slot)
-            counted.append((slot, kind))
-    for slot, pred_value in pred.items():
-        if prev_pred.get(slot, _ABSENT) == pred_value:
-            continue
+    for slot, gold_value in gold_changes:
+        if slot not in pred:
+            kind = MISSED if gold_value != NONE_VALUE else CORRECT
+        elif values_match(gold_value, pred[slot]):
+            kind = CORRECT
+            correct_slots.add(slot)
+        elif gold_value == NONE_VALUE:
+            kind = OVERSHOT
+        else:
+            kind = WRONG
+            wrong_slots.add(slot)
+        counted.append((slot, kind))
+    for slot, pred_value in pred_changes:
         if slot not in gold:
             kind = OVERSHOT if pred_value != NONE_VALUE else CORRECT
         else:
@@ -89,22 +99,14 @@ def official_count_types(
     return counted
 
 
-def corrected_count_types(
-    gold: State, pred: State, prev_gold: State, prev_pred: State, gold_changed: bool = True
-) -> list[SlotCount]:
+def corrected_count_types(gold: State, pred: State, gold_changes: Changes, pred_changes: Changes) -> list[SlotCount]:
     """Each slot whose active value changed on either side, compared once (SPEC.md, corrected).
 
     `gold`/`pred` hold active slots only. g == p -> correct; g inactive -> overshot;
     p inactive -> missed; otherwise wrong.
     """
-    changed = []
-    if gold_changed:
-        changed += [slot for slot, value in gold.items() if prev_gold.get(slot) != value]
-        changed += [slot for slot in prev_gold if slot not in gold]
-    changed += [slot for slot, value in pred.items() if prev_pred.get(slot) != value]
-    changed += [slot for slot in prev_pred if slot not in pred]
     counted: list[SlotCount] = []
-    for slot in dict.fromkeys(changed):
+    for slot in dict.fromkeys([slot for slot, _ in gold_changes] + [slot for slot, _ in pred_changes]):
         gold_value = gold.get(slot)
         pred_value = pred.get(slot)
         if values_match(gold_value, pred_value):
@@ -125,13 +127,22 @@ def corrected_count_types(
 
 def active_view(state: State, mode: str) -> State:
     """The turn-level state: official drops ``"none"`` only; corrected also drops ``""``."""
+    values = state.values()
     if mode == "official":
-        if NONE_VALUE not in state.values():
+        if NONE_VALUE not in values:
             return state
         return {slot: value for slot, value in state.items() if value != NONE_VALUE}
-    if NONE_VALUE not in state.values() and "" not in state.values():
+    if NONE_VALUE not in values and "" not in values:
         return state
     return {slot: value for slot, value in state.items() if value not in INACTIVE_VALUES}
+
+
+def has_hyphen_value(state: State) -> bool:
+    """Whether a value contains '-', which official SA and RSA misread (see turn_figures)."""
+    try:
+        return "-" in "\x00".join(state.values())
+    except TypeError:  # acceptable-value sets
+        return any(value.__class__ is str and "-" in value for value in state.values())
 
 
 # Turn figures, a tuple for speed: (states equal, SA misses + wrongs, |G ∩ P|, |G|,
@@ -139,13 +150,13 @@ def active_view(state: State, mode: str) -> State:
 TurnFigures = tuple[bool, int, int, int, int, int, int, int]
 
 
-def turn_figures(gold: State, pred: State, mode: str) -> TurnFigures:
+def turn_figures(gold: State, pred: State, string_quirk: bool = False) -> TurnFigures:
     """Compare a turn's active gold and predicted states once, for JGA, SA, AGA, RSA and F1.
 
     With tp = |G ∩ P| (pairs that match) and common = |slots(G) ∩ slots(P)|:
     SA misses + wrongs = (|G| - tp) + (|P| - common); RSA T* = |G| + |P| - common and its
-    numerator T* - missed - wrong = tp. Official mode takes the slot of a 'domain-slot-value'
-    string at its last hyphen for SA and RSA (`official_string_figures`).
+    numerator T* - missed - wrong = tp. With `string_quirk` (official mode, a value with a
+    hyphen present) SA and RSA come from `official_string_figures` instead.
     """
     tp = common = 0
     for slot, pred_value in pred.items():
@@ -156,20 +167,13 @@ def turn_figures(gold: State, pred: State, mode: str) -> TurnFigures:
                 tp += 1
     n_gold = len(gold)
     n_pred = len(pred)
-    if mode == "official" and (_has_hyphen_value(gold) or _has_hyphen_value(pred)):
+    if string_quirk:
         slot_errors, relative_hits, relative_total = official_string_figures(gold, pred)
     else:
         slot_errors = n_gold - tp + n_pred - common
         relative_hits, relative_total = tp, n_gold + n_pred - common
     equal = tp == n_gold == n_pred
     return (equal, slot_errors, tp, n_gold, relative_hits, relative_total, n_pred - tp, n_gold - tp)
-
-
-def _has_hyphen_value(state: State) -> bool:
-    for value in state.values():
-        if value.__class__ is str and "-" in value:
-            return True
-    return False
 
 
 def official_string_figures(gold: State, pred: State) -> tuple[int, int, int]:
@@ -199,16 +203,17 @@ def official_string_figures(gold: State, pred: State) -> tuple[int, int, int]:
     return len(missed) + wrong, total - len(gold_slots - pred_slots) - len(extra), total
 
 
-def changes_agree(state: State, prev_state: State, other: State) -> bool:
-    """FGA's check: every (slot, value) new in `state` since `prev_state` is matched in `other`.
+def changes_inside(changes: Changes, other: State) -> bool:
+    """FGA's check: every active (slot, value) of a side's change set is matched in `other`.
 
-    Called both ways: the gold change set must be inside the prediction and vice versa.
+    Called both ways: the gold changes must be inside the prediction and vice versa.
     """
-    for slot, value in state.items():
-        if prev_state.get(slot) != value:
-            other_value = other.get(slot)
-            if not (values_match(value, other_value) or values_match(other_value, value)):
-                return False
+    for slot, value in changes:
+        if value is None or value == NONE_VALUE:
+            continue  # a removal is not an item of the turn's state
+        other_value = other.get(slot)
+        if not (values_match(value, other_value) or values_match(other_value, value)):
+            return False
     return True
 
 
@@ -289,125 +294,155 @@ def tally_dialogue(
     into: Tally | None = None,
     observe: TurnObserver | None = None,
 ) -> Tally:
-    """Score one dialogue into a Tally (a new one, or `into`): one diff per turn, read by every
-    metric.
+    """Score one dialogue into a Tally (a new one, or added into `into`).
 
     `observe`, if given, is called for every turn with (position, turn id, gold map, predicted
     map, counted slots), where the maps are what GCA compared (see `official_count_types`).
     """
+    check_mode(mode)
+    sums = _Sums()
+    sums.walk(dialogue, mode == "official", observe)
+    return sums.tally(into)
+
+
+def tally_corpus(dialogues: Iterable[Dialogue], mode: str = "official") -> Tally:
+    """One Tally for all `dialogues`: the sum of their tallies, in one accumulator."""
+    check_mode(mode)
+    sums = _Sums()
     official = mode == "official"
-    count_types = official_count_types if official else corrected_count_types
-    tally = Tally() if into is None else into
-    tally.turns += len(dialogue.turn_ids)
-    counts = {CORRECT: 0, WRONG: 0, MISSED: 0, OVERSHOT: 0}
-    distances = tally.fga_distances
-    goal_hits = tally.goal_hits
-    relative_hits = tally.relative_hits
+    for dialogue in dialogues:
+        sums.walk(dialogue, official, None)
+    return sums.tally()
 
-    prev_g = prev_p = None  # normalized state objects of the previous turn
-    gold_active = pred_active = prev_gold_active = prev_pred_active = {}
-    gold_map = pred_map = prev_gold_map = prev_pred_map = {}
-    seen_gold: set = set()
-    seen_pred: set = set()
-    figures: TurnFigures | None = None
-    run = 0  # turns in a row with these figures
-    prev_equal = False
-    last_error = -1  # turn id (official) or position (corrected) of the last FGA type-1 error
 
-    for position, (turn_id, g, p) in enumerate(zip(dialogue.turn_ids, dialogue.gold, dialogue.pred)):
-        if g is prev_g and p is prev_p:
-            # Nothing changed on either side: no GCA change, same turn figures, and an unequal
-            # turn is an FGA type-2 error.
-            run += 1
-            if not prev_equal:
-                distance = (turn_id if official else position) - last_error
-                distances[distance] = distances.get(distance, 0) + 1
+class _Sums:
+    """Accumulators of the hot loop, plain dicts and ints; `tally()` turns them into a Tally."""
+
+    def __init__(self) -> None:
+        self.turns = 0
+        self.counts = {CORRECT: 0, WRONG: 0, MISSED: 0, OVERSHOT: 0}
+        self.figure_runs: dict[TurnFigures, int] = {}  # turn figures -> number of turns
+        self.distances: dict[int, int] = {}  # FGA type-2 distance -> number of turns
+
+    def walk(self, dialogue: Dialogue, official: bool, observe: TurnObserver | None) -> None:
+        """One pass over a dialogue: one diff per turn, read by every metric."""
+        count_types = official_count_types if official else corrected_count_types
+        counts = self.counts
+        figure_runs = self.figure_runs
+        distances = self.distances
+        self.turns += len(dialogue.turn_ids)
+
+        prev_g = prev_p = None  # normalized state objects of the previous turn
+        gold_active = pred_active = {}  # turn-level states (active slots)
+        gold_map = pred_map = {}  # what GCA compares (official: with "none" for dropped slots)
+        gold_hyphen = pred_hyphen = False
+        seen_gold: set = set()
+        seen_pred: set = set()
+        figures: TurnFigures | None = None
+        run = 0  # turns in a row with these figures
+        prev_equal = False
+        last_error = -1  # turn id (official) or position (corrected) of the last FGA type-1 error
+
+        for position, (turn_id, g, p) in enumerate(zip(dialogue.turn_ids, dialogue.gold, dialogue.pred)):
+            if g is prev_g and p is prev_p:
+                # Nothing changed on either side: no GCA change, the same turn figures, and an
+                # unequal turn is an FGA type-2 error.
+                run += 1
+                if not prev_equal:
+                    distance = (turn_id if official else position) - last_error
+                    distances[distance] = distances.get(distance, 0) + 1
+                if observe is not None:
+                    observe(position, turn_id, gold_map, pred_map, [])
+                continue
+
+            if run:
+                figure_runs[figures] = figure_runs.get(figures, 0) + run
+            if g is not prev_g:
+                gold_active, gold_map, gold_changes, gold_hyphen = advance_side(g, gold_map, seen_gold, official)
+            else:
+                gold_changes = ()
+            if p is not prev_p:
+                pred_active, pred_map, pred_changes, pred_hyphen = advance_side(p, pred_map, seen_pred, official)
+            else:
+                pred_changes = ()
+
+            counted = count_types(gold_map, pred_map, gold_changes, pred_changes)
+            for _, kind in counted:
+                counts[kind] += 1
             if observe is not None:
-                observe(position, turn_id, gold_map, pred_map, [])
-            continue
+                observe(position, turn_id, gold_map, pred_map, counted)
+
+            if gold_active is pred_active:  # the prediction reuses the gold state object
+                size = len(gold_active)
+                figures = (True, 0, size, size, size, size, 0, 0)
+            else:
+                figures = turn_figures(gold_active, pred_active, gold_hyphen or pred_hyphen)
+            run = 1
+            equal = figures[0]
+            if not equal:
+                if (
+                    position == 0
+                    or prev_equal
+                    or not changes_inside(gold_changes, pred_active)
+                    or not changes_inside(pred_changes, gold_active)
+                ):
+                    last_error = turn_id if official else position
+                else:
+                    distance = (turn_id if official else position) - last_error
+                    distances[distance] = distances.get(distance, 0) + 1
+            prev_equal = equal
+            prev_g, prev_p = g, p
 
         if run:
-            _add_figures(tally, figures, run, goal_hits, relative_hits)
-        gold_changed = g is not prev_g
-        prev_gold_active, prev_pred_active = gold_active, pred_active
-        prev_gold_map, prev_pred_map = gold_map, pred_map
-        if gold_changed:
-            gold_active = active_view(g, mode)
-            if official:
-                gold_map = _filled_map(g, seen_gold)
-                seen_gold.update(gold_active)
+            figure_runs[figures] = figure_runs.get(figures, 0) + run
+
+    def tally(self, into: Tally | None = None) -> Tally:
+        """The sums as a Tally (added into `into` if given)."""
+        t = Tally() if into is None else into
+        t.turns += self.turns
+        t.correct += self.counts[CORRECT]
+        t.wrong += self.counts[WRONG]
+        t.missed += self.counts[MISSED]
+        t.overshot += self.counts[OVERSHOT]
+        for (equal, slot_errors, tp, n_gold, rel_hits, rel_total, fp, fn), run in self.figure_runs.items():
+            if equal:
+                t.joint_hits += run
+            t.slot_errors += slot_errors * run
+            if n_gold:
+                t.goal_turns += run
+                t.goal_hits[n_gold] = t.goal_hits.get(n_gold, 0) + tp * run
+            if rel_total:
+                t.relative_hits[rel_total] = t.relative_hits.get(rel_total, 0) + rel_hits * run
             else:
-                gold_map = gold_active
-        if p is not prev_p:
-            pred_active = active_view(p, mode)
-            if official:
-                pred_map = _filled_map(p, seen_pred)
-                seen_pred.update(pred_active)
-            else:
-                pred_map = pred_active
-
-        counted = count_types(gold_map, pred_map, prev_gold_map, prev_pred_map, gold_changed)
-        for _, kind in counted:
-            counts[kind] += 1
-        if observe is not None:
-            observe(position, turn_id, gold_map, pred_map, counted)
-
-        figures = turn_figures(gold_active, pred_active, mode)
-        run = 1
-        equal = figures[0]
-        if not equal:
-            if (
-                position == 0
-                or prev_equal
-                or not changes_agree(gold_active, prev_gold_active, pred_active)
-                or not changes_agree(pred_active, prev_pred_active, gold_active)
-            ):
-                last_error = turn_id if official else position
-            else:
-                distance = (turn_id if official else position) - last_error
-                distances[distance] = distances.get(distance, 0) + 1
-        prev_equal = equal
-        prev_g, prev_p = g, p
-
-    if run:
-        _add_figures(tally, figures, run, goal_hits, relative_hits)
-    tally.correct += counts[CORRECT]
-    tally.wrong += counts[WRONG]
-    tally.missed += counts[MISSED]
-    tally.overshot += counts[OVERSHOT]
-    return tally
+                t.relative_empty_turns += run
+            t.true_positives += tp * run
+            t.false_positives += fp * run
+            t.false_negatives += fn * run
+        for distance, count in self.distances.items():
+            t.fga_distances[distance] = t.fga_distances.get(distance, 0) + count
+        return t
 
 
-def tally_corpus(dialogues, mode: str = "official") -> Tally:
-    """One Tally for all `dialogues` (the sum of their tallies, computed in one accumulator)."""
-    check_mode(mode)
-    total = Tally()
-    for dialogue in dialogues:
-        tally_dialogue(dialogue, mode, into=total)
-    return total
+def advance_side(state: State, previous_map: State, seen: set, official: bool) -> tuple[State, State, Changes, bool]:
+    """Move one side (gold or prediction) to its new state.
 
-
-def _filled_map(state: State, seen: set) -> State:
-    """Official GCA map: slots seen active earlier on this side but absent now become 'none'."""
-    if seen.issubset(state.keys()):
-        return state
-    filled = dict.fromkeys(seen, NONE_VALUE)
-    filled.update(state)
-    return filled
-
-
-def _add_figures(tally: Tally, figures: TurnFigures, run: int, goal_hits: dict, relative_hits: dict) -> None:
-    equal, slot_errors, tp, n_gold, rel_hits, rel_total, fp, fn = figures
-    if equal:
-        tally.joint_hits += run
-    tally.slot_errors += slot_errors * run
-    if n_gold:
-        tally.goal_turns += run
-        goal_hits[n_gold] = goal_hits.get(n_gold, 0) + tp * run
-    if rel_total:
-        relative_hits[rel_total] = relative_hits.get(rel_total, 0) + rel_hits * run
-    else:
-        tally.relative_empty_turns += run
-    tally.true_positives += tp * run
-    tally.false_positives += fp * run
-    tally.false_negatives += fn * run
+    Returns the turn-level active state, the map GCA compares, the change list against
+    `previous_map`, and whether official SA/RSA must read the state as strings (a value holds
+    a hyphen). In official mode the map fills in ``"none"`` for slots in `seen` (the slots
+    active earlier on this side) that the state lacks, and `seen` grows by the active slots.
+    """
+    values = state.values()
+    if official:
+        active = state
+        if NONE_VALUE in values:
+            active = {slot: value for slot, value in state.items() if value != NONE_VALUE}
+        gca_map = state
+        if not seen.issubset(state.keys()):
+            gca_map = dict.fromkeys(seen, NONE_VALUE)
+            gca_map.update(state)
+        seen.update(active)
+        return active, gca_map, side_changes(gca_map, previous_map, False), has_hyphen_value(active)
+    active = state
+    if NONE_VALUE in values or "" in values:
+        active = {slot: value for slot, value in state.items() if value not in INACTIVE_VALUES}
+    return active, active, side_changes(active, previous_map, True), False

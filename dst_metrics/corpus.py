@@ -6,22 +6,52 @@ unpaired or duplicated turn raises `InputError` naming the dialogue, turn and fi
 
 from __future__ import annotations
 
+import functools
+import gc
 import json
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
 from .states import VALUE_MATCHINGS, LinearizedFormat, State, normalize_state, plain_state
 
-try:  # orjson parses reference files several times faster than the standard library
-    import orjson as _orjson
-except ImportError:  # pragma: no cover - exercised only where orjson is missing
-    _orjson = None
+try:  # msgspec parses JSON fast and can keep each state as raw bytes until it is needed
+    import msgspec as _msgspec
+except ImportError:  # pragma: no cover - exercised only where msgspec is missing
+    _msgspec = None
 
 GOLD_FIELD = "gt"
 PRED_FIELD = "pr"
+
+
+def _without_gc(function):
+    """Run `function` with the garbage collector paused (see `_gc_paused`)."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        with _gc_paused():
+            return function(*args, **kwargs)
+
+    return wrapper
+
+
+@contextmanager
+def _gc_paused():
+    """Pause the cyclic garbage collector while building many small containers.
+
+    Building a large corpus allocates millions of dicts and tuples but no reference cycles;
+    with the collector running, full collections over them triple the time.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -67,6 +97,7 @@ class Corpus:
         raise KeyError(dialogue_id)
 
     @classmethod
+    @_without_gc
     def from_reference_layout(
         cls,
         data: object,
@@ -83,32 +114,11 @@ class Corpus:
                 f"{type(data).__name__}"
             )
         builder = _Builder(value_matching, linearized)
-        dialogues = []
-        for dialogue_id, turns in data.items():
-            if not isinstance(turns, Mapping):
-                raise InputError(
-                    f"a dialogue must map turn ids to turns, got {type(turns).__name__}",
-                    dialogue=dialogue_id,
-                )
-            ordered = []
-            for turn_key, turn in turns.items():
-                turn_id = _turn_id(turn_key, dialogue_id)
-                if not isinstance(turn, Mapping):
-                    raise InputError(
-                        f"a turn must be a mapping with 'gt' and 'pr', got {type(turn).__name__}",
-                        dialogue=dialogue_id,
-                        turn=turn_key,
-                    )
-                for side in (GOLD_FIELD, PRED_FIELD):
-                    if side not in turn:
-                        raise InputError(
-                            f"the turn has no {side!r} state", dialogue=dialogue_id, turn=turn_key, field=side
-                        )
-                ordered.append((turn_id, turn[GOLD_FIELD], turn[PRED_FIELD]))
-            dialogues.append(builder.dialogue(str(dialogue_id), ordered))
+        dialogues = [builder.dialogue(str(d), *_layout_turns(d, turns)) for d, turns in data.items()]
         return cls._checked(dialogues, value_matching)
 
     @classmethod
+    @_without_gc
     def from_dialogues(
         cls,
         predictions: Sequence[Sequence[object]],
@@ -121,9 +131,7 @@ class Corpus:
         """Build from parallel lists of dialogues, each a list of states (turn ids 0, 1, ...)."""
         _check_matching(value_matching)
         if len(predictions) != len(references):
-            raise InputError(
-                f"{len(predictions)} predicted dialogues but {len(references)} reference dialogues"
-            )
+            raise InputError(f"{len(predictions)} predicted dialogues but {len(references)} reference dialogues")
         ids = [str(i) for i in range(len(references))] if dialogue_ids is None else list(dialogue_ids)
         if len(ids) != len(references):
             raise InputError(f"{len(ids)} dialogue ids for {len(references)} dialogues")
@@ -141,11 +149,13 @@ class Corpus:
                     f"{len(pred_turns)} predicted turns but {len(gold_turns)} reference turns",
                     dialogue=dialogue_id,
                 )
-            ordered = [(i, g, p) for i, (g, p) in enumerate(zip(gold_turns, pred_turns))]
-            dialogues.append(builder.dialogue(str(dialogue_id), ordered))
+            dialogues.append(
+                builder.dialogue(str(dialogue_id), list(range(len(gold_turns))), list(gold_turns), list(pred_turns))
+            )
         return cls._checked(dialogues, value_matching)
 
     @classmethod
+    @_without_gc
     def from_turn_records(
         cls,
         predictions: Iterable[Mapping],
@@ -163,14 +173,15 @@ class Corpus:
         for keys, other, name in ((pred_by_key, gold_by_key, "references"), (gold_by_key, pred_by_key, "predictions")):
             for key in keys:
                 if key not in other:
-                    raise InputError(
-                        f"this turn has no partner in {name}", dialogue=key[0], turn=key[1]
-                    )
-        grouped: dict[str, list] = {}
+                    raise InputError(f"this turn has no partner in {name}", dialogue=key[0], turn=key[1])
+        grouped: dict[str, tuple[list, list, list]] = {}
         for key in sorted(gold_by_key):
-            grouped.setdefault(key[0], []).append((key[1], gold_by_key[key], pred_by_key[key]))
+            turn_ids, golds, preds = grouped.setdefault(key[0], ([], [], []))
+            turn_ids.append(key[1])
+            golds.append(gold_by_key[key])
+            preds.append(pred_by_key[key])
         builder = _Builder(value_matching, linearized)
-        dialogues = [builder.dialogue(d, turns) for d, turns in grouped.items()]
+        dialogues = [builder.dialogue(d, *sides) for d, sides in grouped.items()]
         return cls._checked(dialogues, value_matching)
 
     @classmethod
@@ -200,9 +211,7 @@ def _turn_id(key: object, dialogue_id: object) -> int:
             return int(key)
         except ValueError:
             pass
-    raise InputError(
-        f"a turn id must be an integer or an integer string, got {key!r}", dialogue=dialogue_id, turn=key
-    )
+    raise InputError(f"a turn id must be an integer or an integer string, got {key!r}", dialogue=dialogue_id, turn=key)
 
 
 def _index_records(records: Iterable[Mapping], name: str) -> dict[tuple[str, int], object]:
@@ -245,6 +254,33 @@ def _index_records(records: Iterable[Mapping], name: str) -> dict[tuple[str, int
     return by_key
 
 
+def _layout_turns(dialogue_id: object, turns: object) -> tuple[list[int], list, list]:
+    """Turn ids, gold states and predicted states of one dialogue of the reference layout."""
+    if type(turns) is dict and all(type(key) is str for key in turns):
+        try:  # the common case, checked in bulk; any problem is found and named below
+            values = turns.values()
+            return list(map(int, turns)), [t[GOLD_FIELD] for t in values], [t[PRED_FIELD] for t in values]
+        except (ValueError, TypeError, KeyError):
+            pass
+    if not isinstance(turns, Mapping):
+        raise InputError(f"a dialogue must map turn ids to turns, got {type(turns).__name__}", dialogue=dialogue_id)
+    turn_ids, golds, preds = [], [], []
+    for turn_key, turn in turns.items():
+        turn_ids.append(_turn_id(turn_key, dialogue_id))
+        if not isinstance(turn, Mapping):
+            raise InputError(
+                f"a turn must be a mapping with 'gt' and 'pr', got {type(turn).__name__}",
+                dialogue=dialogue_id,
+                turn=turn_key,
+            )
+        for side in (GOLD_FIELD, PRED_FIELD):
+            if side not in turn:
+                raise InputError(f"the turn has no {side!r} state", dialogue=dialogue_id, turn=turn_key, field=side)
+        golds.append(turn[GOLD_FIELD])
+        preds.append(turn[PRED_FIELD])
+    return turn_ids, golds, preds
+
+
 class _Builder:
     """Normalizes the turns of one dialogue after another, reusing unchanged states."""
 
@@ -252,59 +288,125 @@ class _Builder:
         self.matching = value_matching
         self.linearized = linearized
 
-    def dialogue(self, dialogue_id: str, turns: list[tuple[int, object, object]]) -> Dialogue:
-        if not turns:
+    def dialogue(self, dialogue_id: str, turn_ids: list[int], golds: list, preds: list) -> Dialogue:
+        """Validate and normalize one dialogue; turns are put in the order of their ids."""
+        if not turn_ids:
             raise InputError("the dialogue has no turns", dialogue=dialogue_id)
-        turns.sort(key=lambda turn: turn[0])
-        turn_ids = tuple(turn[0] for turn in turns)
-        for before, after in zip(turn_ids, turn_ids[1:]):
-            if before == after:
-                raise InputError("the turn id is used twice", dialogue=dialogue_id, turn=after)
-        gold = self._side(dialogue_id, turns, 1, GOLD_FIELD, True)
-        pred = self._side(dialogue_id, turns, 2, PRED_FIELD, False)
-        return Dialogue(dialogue_id, turn_ids, gold, pred)
+        if any(after <= before for before, after in zip(turn_ids, turn_ids[1:])):
+            order = sorted(range(len(turn_ids)), key=turn_ids.__getitem__)
+            turn_ids = [turn_ids[i] for i in order]
+            golds = [golds[i] for i in order]
+            preds = [preds[i] for i in order]
+            for before, after in zip(turn_ids, turn_ids[1:]):
+                if before == after:
+                    raise InputError("the turn id is used twice", dialogue=dialogue_id, turn=after)
+        gold, gold_plain = self._side(dialogue_id, turn_ids, golds, GOLD_FIELD, True)
+        pred, _ = self._side(dialogue_id, turn_ids, preds, PRED_FIELD, False, (golds, gold, gold_plain))
+        return Dialogue(dialogue_id, tuple(turn_ids), tuple(gold), tuple(pred))
 
-    def _side(self, dialogue_id, turns, index, field, gold) -> tuple[State, ...]:
-        states = []
+    def _side(
+        self,
+        dialogue_id: str,
+        turn_ids: list[int],
+        raws: list,
+        field: str,
+        gold: bool,
+        twin: tuple[list, list, list] | None = None,
+    ) -> tuple[list, list]:
+        """Normalized states of one side, and for each turn whether its input held only strings.
+
+        An input equal to the previous turn's, or (for predictions) to the gold input of the same
+        turn, reuses that state object; `==` on inputs of strings only means equal states. Raw
+        JSON (msgspec.Raw) is compared as bytes and decoded only when it differs.
+        """
+        states: list = []
+        plains: list = []
         previous_raw = previous = None
-        plain = False  # the previous raw state held only strings, so `==` means the same state
+        plain = False
         exact = self.matching == "exact"
-        for turn in turns:
-            raw = turn[index]
+        twin_raws, twin_states, twin_plains = twin if twin is not None else (None, None, None)
+        for index, (turn_id, raw) in enumerate(zip(turn_ids, raws)):
             if plain and raw == previous_raw:
                 states.append(previous)
+                plains.append(True)
                 continue
-            state = plain_state(raw) if exact and type(raw) is dict else None
-            plain = state is not None
-            if state is None:
-                try:
-                    state = normalize_state(
-                        raw, gold=gold, matching=self.matching, field=field, linearized=self.linearized
-                    )
-                except InputError as error:
-                    raise InputError(
-                        error.problem, dialogue=dialogue_id, turn=turn[0], field=error.field
-                    ) from None
-            previous_raw, previous = raw, state
-            states.append(state)
-        return tuple(states)
+            previous_raw = raw
+            if twin is not None and twin_plains[index] and raw == twin_raws[index]:
+                previous = twin_states[index]
+                plain = True
+            else:
+                previous, plain = self._state(dialogue_id, turn_id, raw, field, gold, exact)
+            states.append(previous)
+            plains.append(plain)
+        return states, plains
+
+    def _state(self, dialogue_id: str, turn_id: int, raw: object, field: str, gold: bool, exact: bool):
+        if _msgspec is not None and type(raw) is _msgspec.Raw:
+            raw = _msgspec.json.decode(raw)
+        state = plain_state(raw) if exact and type(raw) is dict else None
+        if state is not None:
+            return state, True
+        try:
+            state = normalize_state(raw, gold=gold, matching=self.matching, field=field, linearized=self.linearized)
+        except InputError as error:
+            raise InputError(error.problem, dialogue=dialogue_id, turn=turn_id, field=error.field) from None
+        return state, False
 
 
 def read_json(path: str | Path) -> object:
-    """Read a JSON file, with orjson where it is installed. Raises InputError on invalid JSON."""
+    """Read a JSON file (with msgspec where installed). Raises InputError on invalid JSON."""
     data = Path(path).read_bytes()
     try:
-        return _orjson.loads(data) if _orjson is not None else json.loads(data)
-    except ValueError as error:  # orjson.JSONDecodeError and json.JSONDecodeError are ValueErrors
+        return _msgspec.json.decode(data) if _msgspec is not None else json.loads(data)
+    except ValueError as error:  # msgspec.DecodeError and json.JSONDecodeError are ValueErrors
         raise InputError(f"not valid JSON: {error}", source=str(path)) from None
+
+
+if _msgspec is not None:
+
+    class _RawTurn(_msgspec.Struct):
+        """A turn of the reference layout whose states stay undecoded JSON until needed."""
+
+        gt: _msgspec.Raw
+        pr: _msgspec.Raw
+
+    _RAW_LAYOUT = _msgspec.json.Decoder(dict[str, dict[str, _RawTurn]])
 
 
 def load_reference_file(
     path: str | Path, *, value_matching: str = "exact", linearized: LinearizedFormat | None = None
 ) -> Corpus:
-    """Read a file in the reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}``."""
-    data = read_json(path)
+    """Read a file in the reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}``.
+
+    The fast path keeps every state as raw JSON and decodes only the states that differ from
+    the previous turn's; anything unusual goes through `Corpus.from_reference_layout`, whose
+    errors name the file, dialogue, turn and field.
+    """
+    _check_matching(value_matching)
     try:
-        return Corpus.from_reference_layout(data, value_matching=value_matching, linearized=linearized)
+        with _gc_paused():
+            if _msgspec is not None:
+                data = Path(path).read_bytes()
+                try:
+                    layout = _RAW_LAYOUT.decode(data)
+                except _msgspec.ValidationError:
+                    pass  # valid JSON of another shape: the general path names the problem
+                except _msgspec.DecodeError as error:
+                    raise InputError(f"not valid JSON: {error}", source=str(path)) from None
+                else:
+                    return _corpus_from_raw_layout(layout, value_matching, linearized)
+            return Corpus.from_reference_layout(read_json(path), value_matching=value_matching, linearized=linearized)
     except InputError as error:
-        raise error.within(str(path)) from None
+        raise (error if error.source == str(path) else error.within(str(path))) from None
+
+
+def _corpus_from_raw_layout(layout: dict, value_matching: str, linearized: LinearizedFormat | None) -> Corpus:
+    builder = _Builder(value_matching, linearized)
+    dialogues = []
+    for dialogue_id, turns in layout.items():
+        values = turns.values()
+        turn_ids = [_turn_id(key, dialogue_id) for key in turns]
+        golds = [turn.gt for turn in values]
+        preds = [turn.pr for turn in values]
+        dialogues.append(builder.dialogue(dialogue_id, turn_ids, golds, preds))
+    return Corpus._checked(dialogues, value_matching)

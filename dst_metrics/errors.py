@@ -41,6 +41,4 @@ class InputError(ValueError):
     def within(self, source: str) -> InputError:
         """The same error, located inside `source` (a file name or a batch position)."""
         where = source if self.source is None else f"{source}, {self.source}"
-        return InputError(
-            self.problem, dialogue=self.dialogue, turn=self.turn, field=self.field, source=where
-        )
+        return InputError(self.problem, dialogue=self.dialogue, turn=self.turn, field=self.field, source=where)

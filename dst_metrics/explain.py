@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import metrics
-from .core import COUNT_TYPES, CORRECT, SlotCount, Tally, check_mode, tally_dialogue
+from .core import CORRECT, COUNT_TYPES, SlotCount, Tally, check_mode, tally_dialogue
 from .corpus import Dialogue
 from .states import INACTIVE_VALUES, NONE_VALUE, State, Value
 
@@ -67,7 +67,9 @@ def explain_dialogue(dialogue: Dialogue, mode: str = "official") -> list[SlotRow
         kinds: dict[str, list[str]] = {}
         for slot, kind in counted:
             kinds.setdefault(slot, []).append(kind)
-        slots = [s for s in dict.fromkeys([*gold, *pred]) if s in kinds or _is_shown(gold.get(s)) or _is_shown(pred.get(s))]
+        slots = [
+            s for s in dict.fromkeys([*gold, *pred]) if s in kinds or _is_shown(gold.get(s)) or _is_shown(pred.get(s))
+        ]
         slots += [s for s in kinds if s not in gold and s not in pred]
         for slot in slots:
             rows.append(

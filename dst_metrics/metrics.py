@@ -51,9 +51,7 @@ def gca(t: Tally, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> floa
     vp, vr, lp, lr = gca_rates(t, mode)
     if predicted == 0 or gold == 0 or 0.0 in (vp, vr, lp, lr):
         return 0.0
-    denominator = (
-        alpha * predicted / vp + alpha * gold / vr + (1 - alpha) * predicted / lp + (1 - alpha) * gold / lr
-    )
+    denominator = alpha * predicted / vp + alpha * gold / vr + (1 - alpha) * predicted / lp + (1 - alpha) * gold / lr
     return (predicted + gold) / denominator
 
 

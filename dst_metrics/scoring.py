@@ -6,8 +6,8 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 
 from . import metrics
-from .core import Tally, check_mode, tally_dialogue
-from .corpus import Corpus
+from .core import Tally, check_mode, tally_corpus, tally_dialogue
+from .corpus import Corpus, _without_gc
 
 try:
     from importlib.metadata import PackageNotFoundError, version
@@ -150,24 +150,19 @@ def score(
     return score_tallies(tally_dialogues(corpus, mode, per_dialogue), options, corpus.value_matching)
 
 
+@_without_gc
 def tally_dialogues(corpus: Corpus, mode: str, per_dialogue: bool) -> tuple[Tally, dict[str, Tally]]:
     """The corpus tally and, with `per_dialogue`, each dialogue's tally."""
-    check_mode(mode)
+    if not per_dialogue:
+        return tally_corpus(corpus.dialogues, mode), {}
+    by_dialogue = {d.dialogue_id: tally_dialogue(d, mode) for d in corpus.dialogues}
     total = Tally()
-    by_dialogue: dict[str, Tally] = {}
-    for dialogue in corpus.dialogues:
-        if per_dialogue:
-            own = tally_dialogue(dialogue, mode)
-            by_dialogue[dialogue.dialogue_id] = own
-            total = total + own
-        else:
-            tally_dialogue(dialogue, mode, into=total)
+    for tally in by_dialogue.values():
+        total = total + tally
     return total, by_dialogue
 
 
-def score_tallies(
-    tallies: tuple[Tally, dict[str, Tally]], options: Options, value_matching: str = "exact"
-) -> Report:
+def score_tallies(tallies: tuple[Tally, dict[str, Tally]], options: Options, value_matching: str = "exact") -> Report:
     """Scores from tallies (e.g. merged from several batches or processes)."""
     total, by_dialogue = tallies
     signature = options.signature(value_matching)

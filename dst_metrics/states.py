@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 from .errors import InputError
 
-Value = Union[str, frozenset]
+Value = str | frozenset
 State = dict  # dict[str, Value]; kept a plain dict: it is read in the hot loop
 ValueMatching = Literal["exact", "normalized"]
 
@@ -44,25 +44,18 @@ def _value(raw: object, *, gold: bool, matching: str, field: str) -> Value:
         options = {_value(item, gold=False, matching=matching, field=field) for item in raw}
         if options & INACTIVE_VALUES and len(options) > 1:
             raise InputError(
-                f"a list of acceptable values mixes an inactive value ('none' or '') with "
-                f"others: {list(raw)!r}",
+                f"a list of acceptable values mixes an inactive value ('none' or '') with others: {list(raw)!r}",
                 field=field,
             )
         return next(iter(options)) if len(options) == 1 else frozenset(options)
     if kind in (list, tuple):
-        raise InputError(
-            f"a predicted value must be one string, got a list {raw!r}", field=field
-        )
-    raise InputError(
-        f"a value must be a string or a number, got {kind.__name__} {raw!r}", field=field
-    )
+        raise InputError(f"a predicted value must be one string, got a list {raw!r}", field=field)
+    raise InputError(f"a value must be a string or a number, got {kind.__name__} {raw!r}", field=field)
 
 
 def _name(raw: object, what: str, field: str) -> str:
     if type(raw) is not str:
-        raise InputError(
-            f"a {what} name must be a string, got {type(raw).__name__} {raw!r}", field=field
-        )
+        raise InputError(f"a {what} name must be a string, got {type(raw).__name__} {raw!r}", field=field)
     return raw
 
 
@@ -84,17 +77,14 @@ def _entries(raw: object, field: str):
             if type(item) is str:
                 parts = item.split("-", 2)
                 if len(parts) != 3 or not parts[0] or not parts[1]:
-                    raise InputError(
-                        f"expected a 'domain-slot-value' string, got {item!r}", field=where
-                    )
+                    raise InputError(f"expected a 'domain-slot-value' string, got {item!r}", field=where)
                 yield f"{parts[0]}-{parts[1]}", parts[2], where
             elif isinstance(item, (list, tuple)) and len(item) == 3:
                 domain = _name(item[0], "domain", where)
                 yield f"{domain}-{_name(item[1], 'slot', where)}", item[2], where
             else:
                 raise InputError(
-                    f"a state list holds (domain, slot, value) triples or 'domain-slot-value' "
-                    f"strings, got {item!r}",
+                    f"a state list holds (domain, slot, value) triples or 'domain-slot-value' strings, got {item!r}",
                     field=where,
                 )
     else:

@@ -1,0 +1,101 @@
+"""Speed and memory of the core on ≥ 200k turns: in memory and end to end through the CLI.
+
+    python benchmarks/bench_core.py [--repeat 60] [--runs 5]
+
+The corpus is the restaurant file of ../shared/reference/t5_zeroshot repeated (each copy under new
+dialogue ids). Prints µs per turn (median of --runs) for:
+  - score:          every figure (GCA + counts + rates, JGA, FGA at 4 λ, SA, AGA, RSA, slot P/R/F1)
+                    of a corpus already built in memory;
+  - build + score:  the same from the parsed JSON objects (validation and normalization included);
+  - CLI end to end: `python -m dst_metrics score FILE --json` in a fresh process (startup, reading,
+                    parsing, validating, scoring, printing);
+  - json.load:      the standard library reading the same file, for scale (SPEC.md: ~12 µs/turn);
+and peak memory (tracemalloc peak in memory; max RSS of the CLI process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from dst_metrics import Corpus, read_json, score  # noqa: E402
+
+SOURCE = Path(os.environ.get("DST_METRICS_SHARED", REPO.parent / "shared")) / (
+    "reference/t5_zeroshot/predictions/T5_result_zeroshot_rest.json"
+)
+
+
+def median_us_per_turn(run, turns: int, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e6 / turns
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=60, help="copies of the restaurant file (60: 201,540 turns)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per measurement; the median is printed")
+    parser.add_argument("--mode", default="official", choices=("official", "corrected"))
+    args = parser.parse_args()
+    if not SOURCE.is_file():
+        print(f"skipped: {SOURCE} not found (needs ../shared beside the clone)")
+        return 0
+
+    one = json.loads(SOURCE.read_text())
+    data = {f"{copy}:{dialogue_id}": turns for copy in range(args.repeat) for dialogue_id, turns in one.items()}
+    turns = sum(len(t) for t in data.values())
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "corpus.json"
+        path.write_text(json.dumps(data))
+        parsed = read_json(path)
+        corpus = Corpus.from_reference_layout(parsed)
+        size_mb = path.stat().st_size / 1e6
+        print(f"corpus: {len(data)} dialogues, {turns} turns, {size_mb:.1f} MB of JSON; mode {args.mode}")
+
+        score_only = median_us_per_turn(lambda: score(corpus, mode=args.mode), turns, args.runs)
+        build_score = median_us_per_turn(
+            lambda: score(Corpus.from_reference_layout(parsed), mode=args.mode), turns, args.runs
+        )
+        cli = [sys.executable, "-m", "dst_metrics", "score", str(path), "--json", "--mode", args.mode]
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        end_to_end = median_us_per_turn(
+            lambda: subprocess.run(cli, check=True, capture_output=True, env=env), turns, args.runs
+        )
+        cli_rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        gc_was = gc.isenabled()
+        stdlib = median_us_per_turn(lambda: json.loads(path.read_bytes()), turns, max(1, args.runs // 2))
+
+        gc.collect()
+        tracemalloc.start()
+        score(Corpus.from_reference_layout(read_json(path)), mode=args.mode)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert gc.isenabled() == gc_was
+
+    print(f"score (corpus in memory):      {score_only:6.2f} µs/turn")
+    print(f"build + score (parsed JSON):   {build_score:6.2f} µs/turn")
+    print(f"CLI end to end (--json):       {end_to_end:6.2f} µs/turn   max RSS {cli_rss_mb:.0f} MB")
+    print(f"stdlib json.loads of the file: {stdlib:6.2f} µs/turn   (scale: SPEC.md says ~12 on its machine)")
+    print(f"peak traced memory, read + build + score: {peak / 1e6:.0f} MB")
+    print("official code (SPEC.md): ~16 µs/turn in memory + ~12 µs/turn reading = ~28 µs/turn end to end")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
