@@ -405,7 +405,10 @@ def _corpus_from_raw_layout(layout: dict, value_matching: str, linearized: Linea
     dialogues = []
     for dialogue_id, turns in layout.items():
         values = turns.values()
-        turn_ids = [_turn_id(key, dialogue_id) for key in turns]
+        try:  # keys of a JSON object are strings
+            turn_ids = list(map(int, turns))
+        except ValueError:
+            turn_ids = [_turn_id(key, dialogue_id) for key in turns]
         golds = [turn.gt for turn in values]
         preds = [turn.pr for turn in values]
         dialogues.append(builder.dialogue(dialogue_id, turn_ids, golds, preds))

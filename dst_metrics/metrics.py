@@ -8,6 +8,7 @@ gives 1 when nothing could have been got wrong; `README.md` lists these deviatio
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from .core import Tally
 
@@ -43,16 +44,22 @@ def gca(t: Tally, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> floa
 
     A weighted harmonic mean of the four rates; 0 when any rate is 0. With no change on
     either side (P = G = 0) it is 0 in official mode (quirk 4) and 1 in corrected mode.
+    Computed exactly: with L = C+W the denominator is (P²+G²)(α·L + (1-α)·C)/(C·L), so
+    GCA = (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)), evaluated in integers and rounded once
+    (a perfect prediction gives exactly 1.0, never 1.0000000000000002).
     """
     predicted = t.correct + t.wrong + t.overshot
     gold = t.correct + t.wrong + t.missed
     if predicted == 0 and gold == 0:
         return _vacuous(mode)
-    vp, vr, lp, lr = gca_rates(t, mode)
-    if predicted == 0 or gold == 0 or 0.0 in (vp, vr, lp, lr):
+    labelled = t.correct + t.wrong
+    if t.correct == 0:  # VP = VR = 0, and P = 0 or G = 0 imply C = 0
         return 0.0
-    denominator = alpha * predicted / vp + alpha * gold / vr + (1 - alpha) * predicted / lp + (1 - alpha) * gold / lr
-    return (predicted + gold) / denominator
+    weight = Fraction(alpha)  # exact value of the float
+    a, b = weight.numerator, weight.denominator
+    numerator = (predicted + gold) * t.correct * labelled * b
+    denominator = (predicted**2 + gold**2) * (a * labelled + (b - a) * t.correct)
+    return numerator / denominator
 
 
 def jga(t: Tally) -> float:
