@@ -73,7 +73,9 @@ def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_c
     for slot, gold_value in gold_changes:
         if slot not in pred:
             kind = MISSED if gold_value != NONE_VALUE else CORRECT
-        elif values_match(gold_value, pred[slot]):
+        elif gold_value == (pred_value := pred[slot]) or (
+            gold_value.__class__ is frozenset and pred_value in gold_value
+        ):
             kind = CORRECT
             correct_slots.add(slot)
         elif gold_value == NONE_VALUE:
@@ -86,7 +88,8 @@ def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_c
         if slot not in gold:
             kind = OVERSHOT if pred_value != NONE_VALUE else CORRECT
         else:
-            match = values_match(gold[slot], pred_value)
+            gold_value = gold[slot]
+            match = gold_value == pred_value or (gold_value.__class__ is frozenset and pred_value in gold_value)
             if match and slot not in correct_slots:
                 kind = CORRECT
             elif pred_value == NONE_VALUE:  # quirk 1: a shared removal is correct, then missed
@@ -212,7 +215,10 @@ def changes_inside(changes: Changes, other: State) -> bool:
         if value is None or value == NONE_VALUE:
             continue  # a removal is not an item of the turn's state
         other_value = other.get(slot)
-        if not (values_match(value, other_value) or values_match(other_value, value)):
+        if value != other_value and not (
+            (value.__class__ is frozenset and other_value in value)
+            or (other_value.__class__ is frozenset and value in other_value)
+        ):
             return False
     return True
 
@@ -426,10 +432,11 @@ class _Sums:
 def advance_side(state: State, previous_map: State, seen: set, official: bool) -> tuple[State, State, Changes, bool]:
     """Move one side (gold or prediction) to its new state.
 
-    Returns the turn-level active state, the map GCA compares, the change list against
-    `previous_map`, and whether official SA/RSA must read the state as strings (a value holds
-    a hyphen). In official mode the map fills in ``"none"`` for slots in `seen` (the slots
-    active earlier on this side) that the state lacks, and `seen` grows by the active slots.
+    Returns the turn-level active state, the map GCA compares, its changes against
+    `previous_map` (see `side_changes`), and whether official SA/RSA must read the state as
+    strings (a value holds a hyphen). In official mode the map fills in ``"none"`` for slots in
+    `seen` (the slots active earlier on this side) that the state lacks, and `seen` grows by the
+    active slots.
     """
     values = state.values()
     if official:
@@ -437,11 +444,13 @@ def advance_side(state: State, previous_map: State, seen: set, official: bool) -
         if NONE_VALUE in values:
             active = {slot: value for slot, value in state.items() if value != NONE_VALUE}
         gca_map = state
-        if not seen.issubset(state.keys()):
+        if not state.keys() >= seen:
             gca_map = dict.fromkeys(seen, NONE_VALUE)
             gca_map.update(state)
         seen.update(active)
-        return active, gca_map, side_changes(gca_map, previous_map, False), has_hyphen_value(active)
+        get = previous_map.get  # side_changes, inlined: this runs for every changed state
+        changes = [(slot, value) for slot, value in gca_map.items() if get(slot, _ABSENT) != value]
+        return active, gca_map, changes, has_hyphen_value(active)
     active = state
     if NONE_VALUE in values or "" in values:
         active = {slot: value for slot, value in state.items() if value not in INACTIVE_VALUES}
