@@ -202,16 +202,12 @@ def _check_matching(value_matching: str) -> None:
 
 
 def _turn_id(key: object, dialogue_id: object) -> int:
-    if isinstance(key, bool):
-        raise InputError(f"a turn id must be an integer, got {key!r}", dialogue=dialogue_id, turn=key)
-    if isinstance(key, numbers.Integral):
+    """A turn id: an integer, or a string of ASCII digits ('3'; not ' 3', '1_0' or '+3')."""
+    if isinstance(key, numbers.Integral) and not isinstance(key, bool):
         return int(key)
-    if isinstance(key, str):
-        try:
-            return int(key)
-        except ValueError:
-            pass
-    raise InputError(f"a turn id must be an integer or an integer string, got {key!r}", dialogue=dialogue_id, turn=key)
+    if isinstance(key, str) and key.isascii() and key.isdigit():
+        return int(key)
+    raise InputError(f"a turn id must be an integer or a string of digits, got {key!r}", dialogue=dialogue_id, turn=key)
 
 
 def _index_records(records: Iterable[Mapping], name: str) -> dict[tuple[str, int], object]:
@@ -256,11 +252,11 @@ def _index_records(records: Iterable[Mapping], name: str) -> dict[tuple[str, int
 
 def _layout_turns(dialogue_id: object, turns: object) -> tuple[list[int], list, list]:
     """Turn ids, gold states and predicted states of one dialogue of the reference layout."""
-    if type(turns) is dict and all(type(key) is str for key in turns):
+    if type(turns) is dict and all(type(key) is str and key.isdigit() and key.isascii() for key in turns):
         try:  # the common case, checked in bulk; any problem is found and named below
             values = turns.values()
             return list(map(int, turns)), [t[GOLD_FIELD] for t in values], [t[PRED_FIELD] for t in values]
-        except (ValueError, TypeError, KeyError):
+        except (TypeError, KeyError):
             pass
     if not isinstance(turns, Mapping):
         raise InputError(f"a dialogue must map turn ids to turns, got {type(turns).__name__}", dialogue=dialogue_id)
@@ -405,9 +401,9 @@ def _corpus_from_raw_layout(layout: dict, value_matching: str, linearized: Linea
     dialogues = []
     for dialogue_id, turns in layout.items():
         values = turns.values()
-        try:  # keys of a JSON object are strings
+        if all(key.isdigit() and key.isascii() for key in turns):  # keys of a JSON object are strings
             turn_ids = list(map(int, turns))
-        except ValueError:
+        else:
             turn_ids = [_turn_id(key, dialogue_id) for key in turns]
         golds = [turn.gt for turn in values]
         preds = [turn.pr for turn in values]
