@@ -246,6 +246,35 @@ def test_gold_none_against_a_predicted_value():
     assert (official.aga, corrected.aga) == (0.0, 1.0)
 
 
+# --------------------------------------------------------------------------------------------
+# Quirk 9 (README): one side drops a slot while the other sets a new value, in the same turn.
+
+
+def test_quirk9_gold_drops_while_prediction_changes_the_slot():
+    # Turn 0: both north -> C. Turn 1: gold drops area (map: none, a change), prediction says south.
+    # Official step 3: (area, none) vs south -> no match, gold none -> O. Step 4: (area, south) vs
+    # gold none -> no match, not none, area not counted wrong in step 3 -> W. So C=1, W=1, O=1.
+    # Corrected: area changed on both sides; g inactive, p south -> O once. C=1, O=1.
+    official, corrected = both_modes(dialogue([NORTH, {}], [NORTH, SOUTH]))
+    assert counts(official) == (1, 1, 0, 1)
+    assert counts(corrected) == (1, 0, 0, 1)
+    assert count_types(dialogue([NORTH, {}], [NORTH, SOUTH]), "official")[1] == (
+        1,
+        "hotel-area",
+        ("overshot", "wrong"),
+    )
+
+
+def test_quirk9_gold_changes_while_prediction_drops_the_slot():
+    # Turn 1: gold says south, the prediction drops area (map: none).
+    # Official step 3: (area, south) vs none -> no match, gold not none -> W (area counted wrong).
+    # Step 4: (area, none) -> no match, predicted none -> M. So C=1, W=1, M=1.
+    # Corrected: g south, p inactive -> M once. C=1, M=1.
+    official, corrected = both_modes(dialogue([NORTH, SOUTH], [NORTH, {}]))
+    assert counts(official) == (1, 1, 1, 0)
+    assert counts(corrected) == (1, 0, 1, 0)
+
+
 def test_explicit_none_removal_equals_absence_in_corrected_mode():
     # Removing a slot by writing 'none' or by leaving it out is the same change in corrected mode:
     # turn 0 north/north (C), turn 1 gold none / prediction absent (both inactive -> C).
