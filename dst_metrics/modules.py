@@ -1,0 +1,39 @@
+"""Where the two Hugging Face `evaluate` modules shipped with this package live.
+
+>>> import evaluate
+>>> from dst_metrics import module_path
+>>> gca = evaluate.load(module_path("gca"))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+MODULE_FOLDERS = {"gca": "gca_metric", "jga_fga": "jga_fga_metrics"}
+"""Short name -> folder holding `<folder>/<folder>.py`, its metric card and requirements.txt."""
+
+
+def module_path(name: str) -> str:
+    """The installed folder of an evaluate module, ready for ``evaluate.load``.
+
+    `name` is ``"gca"`` or ``"jga_fga"`` (the folder names ``"gca_metric"`` and
+    ``"jga_fga_metrics"`` work too). The folder is found through the import machinery, so it is
+    the one of a regular install, of an editable install or of the source tree on ``sys.path``.
+    """
+    folder = MODULE_FOLDERS.get(name, name)
+    if folder not in MODULE_FOLDERS.values():
+        raise ValueError(f"unknown evaluate module {name!r}; expected one of {sorted(MODULE_FOLDERS)}")
+    candidates: list[Path] = []
+    spec = importlib.util.find_spec(folder)
+    if spec is not None and spec.submodule_search_locations:
+        candidates += [Path(location) for location in spec.submodule_search_locations]
+    # Beside this package: where both a regular and an editable install put the folders.
+    candidates.append(Path(__file__).resolve().parent.parent / folder)
+    for candidate in candidates:
+        if (candidate / f"{folder}.py").is_file():
+            return str(candidate)
+    raise FileNotFoundError(
+        f"the evaluate module folder {folder!r} is not installed (looked in "
+        f"{', '.join(str(c) for c in candidates)}); reinstall dst-metrics"
+    )
