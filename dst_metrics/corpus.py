@@ -224,9 +224,11 @@ def _index_records(records: Iterable[Mapping], name: str) -> dict[tuple[str, int
             if field not in record:
                 raise InputError(f"the turn record has no {field!r}", field=field, source=where)
         dialogue_id = record["dialogue_id"]
+        if isinstance(dialogue_id, numbers.Integral) and not isinstance(dialogue_id, bool):
+            dialogue_id = str(dialogue_id)  # integer ids, common in datasets, are named by their digits
         if not isinstance(dialogue_id, str):
             raise InputError(
-                f"a dialogue id must be a string, got {type(dialogue_id).__name__} {dialogue_id!r}",
+                f"a dialogue id must be a string or an integer, got {type(dialogue_id).__name__} {dialogue_id!r}",
                 field="dialogue_id",
                 source=where,
             )

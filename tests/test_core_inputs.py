@@ -247,7 +247,8 @@ def test_duplicated_turn_records():
         ({"turn_id": 0, "state": {}}, "dialogue_id"),
         ({"dialogue_id": "d1", "state": {}}, "turn_id"),
         ({"dialogue_id": "d1", "turn_id": 0}, "state"),
-        ({"dialogue_id": 7, "turn_id": 0, "state": {}}, "dialogue_id"),
+        ({"dialogue_id": 7.5, "turn_id": 0, "state": {}}, "dialogue_id"),
+        ({"dialogue_id": None, "turn_id": 0, "state": {}}, "dialogue_id"),
         ({"dialogue_id": "d1", "turn_id": "0", "state": {}}, "turn_id"),
         ({"dialogue_id": "d1", "turn_id": True, "state": {}}, "turn_id"),
     ],
@@ -547,3 +548,10 @@ def test_sgd_one_wrong_value_per_dialogue(sgd, mode):
     assert after.wrong == before.wrong + changed_dialogues
     assert (after.missed, after.overshot) == (before.missed, before.overshot)
     assert round(after.jga * after.turns) == round(before.jga * before.turns) - lost_turns
+
+
+def test_integer_dialogue_ids_of_turn_records_are_named_by_their_digits():
+    records = [{"dialogue_id": 7, "turn_id": 0, "state": {"hotel-area": "north"}}]
+    corpus = Corpus.from_turn_records(records, [{**records[0], "dialogue_id": "7"}])
+    assert [d.dialogue_id for d in corpus.dialogues] == ["7"]
+    assert score(corpus).scores.jga == 1.0

@@ -1,0 +1,157 @@
+"""Speed of the evaluate modules against the core alone, on 100k turns (not a test).
+
+The restaurant T5 zero-shot file of ../shared/reference is repeated, with distinct dialogue ids,
+to 100k turns. For each input shape (turn records, as a Trainer loop gives them, and dialogue-
+level lists) it times, over several repetitions:
+
+- core: ``Corpus.from_turn_records`` / ``Corpus.from_dialogues`` + ``score`` on the same data;
+- each evaluate module: ``evaluate.load`` + ``add_batch`` over 100 batches + ``compute``;
+
+and prints the medians in µs per turn, the ratio to the core, and the peak memory of one
+untimed run (Python heap by tracemalloc plus Arrow's memory pool).
+
+    python benchmarks/bench_evaluate.py [--turns 100000] [--repeats 5] [--batches 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from functools import partial
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("DST_METRICS_SHARED", REPO.parent / "shared"))
+SOURCE = SHARED / "reference" / "t5_zeroshot" / "predictions" / "T5_result_zeroshot_rest.json"
+
+
+def build_data(turns: int) -> tuple[list, list, list, list]:
+    """(pred dialogues, gold dialogues, pred records, gold records) of at least `turns` turns."""
+    from dst_metrics import read_json
+
+    data = read_json(SOURCE)
+    dialogues = [
+        (dialogue_id, sorted(((int(k), t) for k, t in turn_map.items()), key=lambda kt: kt[0]))
+        for dialogue_id, turn_map in data.items()
+    ]
+    pred_dialogues, gold_dialogues, pred_records, gold_records = [], [], [], []
+    count, copy = 0, 0
+    while count < turns:
+        for dialogue_id, items in dialogues:
+            name = f"{dialogue_id}#{copy}"
+            pred_dialogues.append([t["pr"] for _, t in items])
+            gold_dialogues.append([t["gt"] for _, t in items])
+            for turn_id, t in items:
+                pred_records.append({"dialogue_id": name, "turn_id": turn_id, "state": t["pr"]})
+                gold_records.append({"dialogue_id": name, "turn_id": turn_id, "state": t["gt"]})
+            count += len(items)
+            if count >= turns:
+                break
+        copy += 1
+    return pred_dialogues, gold_dialogues, pred_records, gold_records
+
+
+def run_core(shape: str, preds: list, golds: list) -> dict:
+    from dst_metrics import Corpus, score
+
+    if shape == "records":
+        corpus = Corpus.from_turn_records(preds, golds)
+    else:
+        corpus = Corpus.from_dialogues(preds, golds)
+    return score(corpus).scores.as_dict()
+
+
+def run_module(name: str, shape: str, preds: list, golds: list, batches: int, cache_dir: str) -> dict:
+    import evaluate
+
+    from dst_metrics import module_path
+
+    module = evaluate.load(module_path(name), cache_dir=cache_dir)
+    size = -(-len(preds) // batches)
+    for start in range(0, len(preds), size):
+        module.add_batch(predictions=preds[start : start + size], references=golds[start : start + size])
+    return module.compute()
+
+
+def peak_memory(fn) -> tuple[float, float]:
+    """(Python heap peak, Arrow pool peak) in MiB of one run of `fn`."""
+    import pyarrow as pa
+
+    gc.collect()
+    previous = pa.default_memory_pool()
+    pool = pa.proxy_memory_pool(previous)  # a pool of its own, so its peak is this run's
+    pa.set_memory_pool(pool)
+    tracemalloc.start()
+    try:
+        fn()
+        _, python_peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        pa.set_memory_pool(previous)
+    return python_peak / 2**20, pool.max_memory() / 2**20
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--turns", type=int, default=100_000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--batches", type=int, default=100)
+    parser.add_argument("--shapes", default="records,dialogues")
+    args = parser.parse_args()
+    if not SOURCE.is_file():
+        print(
+            f"skipped: {SOURCE} is missing (the shared/ folder belongs beside the clone; "
+            "set DST_METRICS_SHARED to point elsewhere)"
+        )
+        return 0
+    sys.path.insert(0, str(REPO))
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
+    import evaluate  # noqa: F401  (imported once, outside the timings)
+
+    import dst_metrics.evaluate_support  # noqa: F401
+
+    pred_d, gold_d, pred_r, gold_r = build_data(args.turns)
+    turns = len(pred_r)
+    print(
+        f"{turns} turns in {len(pred_d)} dialogues, {args.batches} batches, {args.repeats} repetitions; "
+        "medians in µs per turn"
+    )
+    inputs = {"records": (pred_r, gold_r), "dialogues": (pred_d, gold_d)}
+    with tempfile.TemporaryDirectory() as cache_dir:
+        for shape in args.shapes.split(","):
+            preds, golds = inputs[shape]
+            runs = {"core": partial(run_core, shape, preds, golds)}
+            for name in ("gca", "jga_fga"):
+                runs[name] = partial(run_module, name, shape, preds, golds, args.batches, cache_dir)
+            expected = runs["core"]()
+            for name in ("gca", "jga_fga"):  # the modules give the core's figures
+                assert all(value == expected[key] for key, value in runs[name]().items()), name
+            times: dict[str, list[float]] = {label: [] for label in runs}
+            for _ in range(args.repeats):  # interleaved, so that load on the machine hits all alike
+                for label, fn in runs.items():
+                    gc.collect()
+                    start = time.perf_counter()
+                    fn()
+                    times[label].append((time.perf_counter() - start) / turns * 1e6)
+            print(f"\n{shape}:")
+            core_median = statistics.median(times["core"])
+            for label, fn in runs.items():
+                median = statistics.median(times[label])
+                python_mib, arrow_mib = peak_memory(fn)
+                path = "core alone" if label == "core" else f"evaluate {label} (load + add_batch + compute)"
+                print(
+                    f"  {path:48s} median {median:6.2f} µs/turn (min {min(times[label]):6.2f})  "
+                    f"x{median / core_median:4.2f}  peak {python_mib:5.1f} MiB Python + {arrow_mib:5.1f} MiB Arrow"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""Granular Change Accuracy (GCA) as a Hugging Face `evaluate` metric: a thin adapter over the
+`dst_metrics` package (inputs, Arrow rows and options live in `dst_metrics.evaluate_support`)."""
+
+import evaluate
+
+from dst_metrics.evaluate_support import GCA_FIGURES, DSTMetric, metric_info
+
+_CITATION = """\
+@inproceedings{aksu-chen-2024-granular,
+  title = {Granular Change Accuracy: A More Accurate Performance Metric for Dialogue State Tracking},
+  author = {Aksu, Taha and Chen, Nancy F.},
+  booktitle = {Proceedings of the 2024 Joint International Conference on Computational Linguistics,
+               Language Resources and Evaluation (LREC-COLING 2024)},
+  year = {2024},
+  eprint = {2403.11123},
+  archivePrefix = {arXiv}
+}
+"""
+
+_DESCRIPTION = """\
+Granular Change Accuracy (GCA) scores dialogue state tracking by the changes of the dialogue
+state: per turn, every slot whose value changed in the gold or the predicted state is counted
+correct, wrong, missed or overshot; GCA is a weighted harmonic mean of the value and label
+precision and recall of those counts, summed over the corpus (value to label weight 10:1).
+"official" mode reproduces the official implementation, quirks included; "corrected" removes them.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: predicted states, as `references`.
+    references: gold states, either
+        - a list of dialogues, each a list of states (turn 0, 1, ...), or
+        - a list of turn records {"dialogue_id": str, "turn_id": int, "state": state}, in any order;
+          the records of one batch must cover the same turns on both sides.
+        A state is nested {domain: {slot: value}}, flat {"domain-slot": value}, a list of
+        (domain, slot, value) or "domain-slot-value" items, or a linearized string
+        "hotel-area=north; hotel-stars=4". A gold value may be a list of acceptable values.
+    mode: "official" (default) or "corrected".
+    alpha: weight of the value rates against the label rates (default 10/11).
+    value_matching: "exact" (default) or "normalized" (case and white space ignored).
+    figures: names of the figures to return (default: all of them).
+    fga_lambda, num_slots: accepted (for evaluate.combine) and recorded in the signature.
+    dialogue_ids, linearized: how to read the inputs (see the metric card).
+Returns:
+    gca: GCA, in [0, 1].
+    correct, wrong, missed, overshot: the counts of changed slots.
+    value_precision, value_recall, label_precision, label_recall: the four rates, in [0, 1].
+    signature: every option that produced the figures.
+Examples:
+    >>> from dst_metrics import module_path
+    >>> gca = evaluate.load(module_path("gca"))  # or evaluate.load("./gca_metric")
+    >>> gold = [[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "4"}}]]
+    >>> pred = [[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "5"}}]]
+    >>> results = gca.compute(predictions=pred, references=gold)
+    >>> round(results["gca"], 4), results["correct"], results["wrong"]
+    (0.5238, 1, 1)
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class GcaMetric(DSTMetric):
+    """GCA with its counts and rates (see the module docstring and README.md)."""
+
+    figures = GCA_FIGURES
+
+    def _info(self) -> evaluate.MetricInfo:
+        return metric_info(description=_DESCRIPTION, citation=_CITATION, inputs_description=_KWARGS_DESCRIPTION)

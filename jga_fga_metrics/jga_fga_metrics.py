@@ -1,0 +1,91 @@
+"""JGA, FGA, SA, AGA, RSA and slot F1 as a Hugging Face `evaluate` metric: a thin adapter over the
+`dst_metrics` package (inputs, Arrow rows and options live in `dst_metrics.evaluate_support`)."""
+
+import evaluate
+
+from dst_metrics.evaluate_support import TURN_FIGURES, DSTMetric, metric_info
+
+_CITATION = """\
+@inproceedings{henderson-etal-2014-second,
+  title = {The Second Dialog State Tracking Challenge},
+  author = {Henderson, Matthew and Thomson, Blaise and Williams, Jason D.},
+  booktitle = {Proceedings of the 15th Annual Meeting of the Special Interest Group on Discourse and
+               Dialogue (SIGDIAL)},
+  pages = {263--272},
+  year = {2014}
+}
+@inproceedings{dey-etal-2022-towards,
+  title = {Towards Fair Evaluation of Dialogue State Tracking by Flexible Incorporation of Turn-level
+           Performances},
+  author = {Dey, Suvodip and Kummara, Ramamohan and Desarkar, Maunendra},
+  booktitle = {Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics
+               (Volume 2: Short Papers)},
+  pages = {318--324},
+  year = {2022}
+}
+@inproceedings{kim-etal-2022-mismatch,
+  title = {Mismatch between Multi-turn Dialogue and its Evaluation Metric in Dialogue State Tracking},
+  author = {Kim, Takyoung and Yoon, Hoonsang and Lee, Yukyung and Kang, Pilsung and Kim, Misuk},
+  booktitle = {Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics
+               (Volume 2: Short Papers)},
+  pages = {297--309},
+  year = {2022}
+}
+@inproceedings{aksu-chen-2024-granular,
+  title = {Granular Change Accuracy: A More Accurate Performance Metric for Dialogue State Tracking},
+  author = {Aksu, Taha and Chen, Nancy F.},
+  booktitle = {Proceedings of the 2024 Joint International Conference on Computational Linguistics,
+               Language Resources and Evaluation (LREC-COLING 2024)},
+  year = {2024},
+  eprint = {2403.11123},
+  archivePrefix = {arXiv}
+}
+"""
+
+_DESCRIPTION = """\
+The turn-level metrics of dialogue state tracking, computed as the code behind the GCA paper's
+published figures computes them: joint goal accuracy (JGA, DSTC2), flexible goal accuracy (FGA),
+slot accuracy (SA, over K slots), average goal accuracy (AGA), relative slot accuracy (RSA) and
+micro slot F1. "official" mode reproduces the official implementation, quirks included;
+"corrected" removes them.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: predicted states, as `references`.
+    references: gold states, either
+        - a list of dialogues, each a list of states (turn 0, 1, ...), or
+        - a list of turn records {"dialogue_id": str, "turn_id": int, "state": state}, in any order;
+          the records of one batch must cover the same turns on both sides.
+        A state is nested {domain: {slot: value}}, flat {"domain-slot": value}, a list of
+        (domain, slot, value) or "domain-slot-value" items, or a linearized string
+        "hotel-area=north; hotel-stars=4". A gold value may be a list of acceptable values.
+    mode: "official" (default) or "corrected".
+    fga_lambda: FGA's decay, one number (default 0.5; figure "fga") or several (figures "fga@λ").
+    num_slots: K of slot accuracy (default 30, MultiWOZ).
+    value_matching: "exact" (default) or "normalized" (case and white space ignored).
+    figures: names of the figures to return (default: all of them).
+    alpha: accepted (for evaluate.combine) and recorded in the signature.
+    dialogue_ids, linearized: how to read the inputs (see the metric card).
+Returns:
+    jga, fga, sa, aga, rsa, slot_f1: fractions in [0, 1].
+    signature: every option that produced the figures.
+Examples:
+    >>> from dst_metrics import module_path
+    >>> metrics = evaluate.load(module_path("jga_fga"))  # or evaluate.load("./jga_fga_metrics")
+    >>> gold = [[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "4"}}]]
+    >>> pred = [[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "5"}}]]
+    >>> results = metrics.compute(predictions=pred, references=gold)
+    >>> results["jga"], round(results["fga"], 4)
+    (0.5, 0.5)
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class JgaFgaMetrics(DSTMetric):
+    """JGA, FGA, SA, AGA, RSA and slot F1 (see the module docstring and README.md)."""
+
+    figures = TURN_FIGURES
+
+    def _info(self) -> evaluate.MetricInfo:
+        return metric_info(description=_DESCRIPTION, citation=_CITATION, inputs_description=_KWARGS_DESCRIPTION)

@@ -1,0 +1,509 @@
+"""The evaluate modules gca_metric and jga_fga_metrics: loading, Features, input shapes, options,
+signature, combine, errors at add_batch() time, and the published T5 figures through them.
+
+Every expected value is the core's own result on the same data, or a published figure.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import random
+
+import datasets
+import evaluate
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dst_metrics import Corpus, InputError, LinearizedFormat, Options, module_path, read_json, score
+from dst_metrics.evaluate_support import (
+    FEATURES,
+    GCA_FIGURES,
+    TURN_FIGURES,
+    TurnEncoder,
+    corpus_from_arrow,
+    corpus_table,
+)
+from dst_metrics.examples import EXAMPLES
+
+from .conftest import REFERENCE, REPO, requires_shared
+
+T5_FILES = ("T5_result_zeroshot_rest", "T5_result_zeroshot_attraction")
+PUBLISHED_KEYS = {"GCA": "gca", "JGA": "jga", "FGA_0.5": "fga", "SA": "sa", "AGA": "aga", "RSA": "rsa"}
+
+GOLD = [
+    [{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "4"}}, {"hotel": {"stars": "4"}}],
+    [{}, {"taxi-leave at": ["17:00", "5 pm"]}, {"taxi-leave at": ["17:00", "5 pm"], "taxi-dest": "museum"}],
+]
+PRED = [
+    [{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "5"}}, {"hotel": {"stars": "5"}}],
+    [{"taxi": {"dest": "museum"}}, {"taxi-leave at": "5 pm"}, {"taxi-leave at": "5 pm", "taxi-dest": "museum"}],
+]
+
+
+def load(name: str, tmp_path, **kwargs) -> evaluate.EvaluationModule:
+    return evaluate.load(module_path(name), cache_dir=str(tmp_path / "cache"), **kwargs)
+
+
+@pytest.fixture
+def gca(tmp_path):
+    return load("gca", tmp_path)
+
+
+@pytest.fixture
+def turn_level(tmp_path):
+    return load("jga_fga", tmp_path)
+
+
+def core_figures(corpus: Corpus, names, **options) -> dict:
+    """The core's own figures of `corpus`, under the modules' names."""
+    report = score(corpus, **options)
+    out = {name: getattr(report.scores, name) for name in names}
+    out["signature"] = report.signature
+    return out
+
+
+def records(dialogues, ids=None) -> list[dict]:
+    ids = ids or [str(i) for i in range(len(dialogues))]
+    return [
+        {"dialogue_id": d, "turn_id": t, "state": state}
+        for d, turns in zip(ids, dialogues)
+        for t, state in enumerate(turns)
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# Loading
+
+
+def test_load_from_relative_folder_and_module_path(monkeypatch, tmp_path):
+    monkeypatch.chdir(REPO)
+    for folder, cls in (("./gca_metric", "GcaMetric"), ("./jga_fga_metrics", "JgaFgaMetrics")):
+        module = evaluate.load(folder, cache_dir=str(tmp_path))
+        assert type(module).__name__ == cls
+    monkeypatch.chdir(tmp_path)  # module_path works from any directory
+    assert evaluate.load(module_path("gca"), cache_dir=str(tmp_path)).name == "gca_metric"
+    assert evaluate.load(module_path("jga_fga_metrics"), cache_dir=str(tmp_path)).name == "jga_fga_metrics"
+    with pytest.raises(ValueError, match="unknown evaluate module"):
+        module_path("bleu")
+
+
+def test_module_folders_ship_card_and_requirements():
+    for name, folder in (("gca", "gca_metric"), ("jga_fga", "jga_fga_metrics")):
+        path = REPO / folder
+        assert module_path(name) == str(path)
+        card = (path / "README.md").read_text()
+        front = card.split("---")[1]
+        for key in (
+            "title:",
+            "emoji:",
+            "colorFrom:",
+            "colorTo:",
+            "sdk: gradio",
+            "app_file: app.py",
+            "- evaluate",
+            "- metric",
+            "description:",
+        ):
+            assert key in front, (folder, key)
+        for section in (
+            "## Metric Description",
+            "## How to Use",
+            "### Inputs",
+            "### Output Values",
+            "### Examples",
+            "## Limitations and Bias",
+            "## Citation",
+        ):
+            assert section in card, (folder, section)
+        assert "dst-metrics" in (path / "requirements.txt").read_text()
+        assert (path / "app.py").is_file()
+
+
+@pytest.mark.parametrize("folder", ["gca_metric", "jga_fga_metrics"])
+def test_metric_card_and_docstring_examples_run(folder, monkeypatch, tmp_path):
+    """Every `>>>` example of the card and of the module docstring gives the output shown."""
+    monkeypatch.setattr(evaluate.config, "HF_METRICS_CACHE", str(tmp_path))
+    card = (REPO / folder / "README.md").read_text()
+    blocks = [block.split("```", 1)[0] for block in card.split("```python\n")[1:]]
+    source = "\n".join(block for block in blocks if ">>>" in block)
+    script = (REPO / folder / f"{folder}.py").read_text()
+    examples = script.split("Examples:\n", 1)[1].split('"""', 1)[0]
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    for name, text in (("card", source), ("docstring", examples)):
+        test = parser.get_doctest(text, {"evaluate": evaluate}, f"{folder} {name}", None, 0)
+        assert test.examples
+        runner.run(test, out=lambda _: None)
+    assert runner.failures == 0, runner.summarize(verbose=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Features and Arrow rows
+
+
+def test_features_hold_turns_with_slot_value_entries(gca):
+    assert gca.features == FEATURES
+    turn = FEATURES["references"]
+    assert set(turn) == {"dialogue_id", "turn_id", "state"}
+    assert turn["state"].feature == {
+        "slot": datasets.Value("string"),
+        "values": datasets.List(datasets.Value("string")),
+    }
+
+
+def test_encoded_rows_match_datasets_own_encoding_and_round_trip():
+    corpus = Corpus.from_dialogues(PRED, GOLD)
+    table = corpus_table(corpus)
+    assert table.schema.remove_metadata() == FEATURES.arrow_schema.remove_metadata()
+
+    def entries(state):
+        return [
+            {"slot": slot, "values": sorted(value) if isinstance(value, frozenset) else [value]}
+            for slot, value in state.items()
+        ]
+
+    rows = {"predictions": [], "references": []}
+    for d in corpus.dialogues:
+        for turn, g, p in zip(d.turn_ids, d.gold, d.pred):
+            rows["predictions"].append({"dialogue_id": d.dialogue_id, "turn_id": turn, "state": entries(p)})
+            rows["references"].append({"dialogue_id": d.dialogue_id, "turn_id": turn, "state": entries(g)})
+    expected = datasets.Dataset.from_dict(rows, features=FEATURES).data.table
+    assert table.cast(expected.schema).equals(expected)
+
+    back = corpus_from_arrow(table["predictions"], table["references"])
+    assert back == corpus  # frozensets of acceptable values included
+    assert back.dialogues[1].gold[1]["taxi-leave at"] == frozenset({"17:00", "5 pm"})
+
+
+_values = st.sampled_from(["north", "south", "none", "", "guest-house"])
+_gold_values = st.one_of(_values, st.lists(st.sampled_from(["a", "b", "c"]), min_size=2, max_size=3, unique=True))
+_slots = st.sampled_from(["hotel-area", "hotel-type", "taxi-leave at"])
+_dialogue = st.lists(
+    st.tuples(st.dictionaries(_slots, _gold_values, max_size=3), st.dictionaries(_slots, _values, max_size=3)),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_dialogue, min_size=1, max_size=4), st.booleans())
+def test_arrow_round_trip_keeps_states_and_shares_equal_neighbours(dialogues, repeat):
+    if repeat:  # consecutive repeated turns, as real dialogues have
+        dialogues = [[turn for turn in dialogue for _ in range(2)] for dialogue in dialogues]
+    golds = [[g for g, _ in dialogue] for dialogue in dialogues]
+    preds = [[p for _, p in dialogue] for dialogue in dialogues]
+    corpus = Corpus.from_dialogues(preds, golds)
+    table = corpus_table(corpus)
+    back = corpus_from_arrow(table["predictions"], table["references"])
+    assert back == corpus
+    for dialogue in back.dialogues:
+        for states in (dialogue.gold, dialogue.pred):
+            for before, after in zip(states, states[1:]):
+                if before is after:
+                    assert before == after
+                else:  # equal neighbours (in the same order) share one object
+                    assert list(before.items()) != list(after.items())
+    assert score(back).scores == score(corpus).scores
+
+
+# --------------------------------------------------------------------------------------------
+# Input shapes
+
+
+@pytest.mark.parametrize("batches", [1, 2])
+def test_dialogue_level_input_equals_the_core(gca, turn_level, batches):
+    corpus = Corpus.from_dialogues(PRED, GOLD)
+    for module, names in ((gca, GCA_FIGURES), (turn_level, TURN_FIGURES)):
+        if batches == 1:
+            result = module.compute(predictions=PRED, references=GOLD)
+        else:
+            for i in range(len(GOLD)):
+                module.add_batch(predictions=PRED[i : i + 1], references=GOLD[i : i + 1])
+            result = module.compute()
+        assert result == core_figures(corpus, names)
+
+
+def test_every_state_shape_of_the_core_is_accepted(gca):
+    shapes = [
+        [{"hotel": {"area": "north", "stars": 4}}],
+        [{"hotel-area": "north", "hotel-stars": "4"}],
+        [[("hotel", "area", "north"), ("hotel", "stars", "4")]],
+        [["hotel-area-north", "hotel-stars-4"]],
+        ["hotel-area=north; hotel-stars=4"],
+    ]
+    expected = gca.compute(predictions=[shapes[0]], references=[shapes[0]])
+    for shape in shapes:
+        assert gca.compute(predictions=[shape], references=[shapes[0]]) == expected
+
+
+def test_turn_records_in_any_order_over_batches_equal_the_core(gca, turn_level):
+    corpus = Corpus.from_dialogues(PRED, GOLD)
+    preds, golds = records(PRED), records(GOLD)
+    order = list(range(len(preds)))
+    random.Random(3).shuffle(order)
+    for module, names in ((gca, GCA_FIGURES), (turn_level, TURN_FIGURES)):
+        for chunk in (order[:2], order[2:5], order[5:]):
+            shuffled = chunk[::-1]  # each side in its own order
+            module.add_batch(predictions=[preds[i] for i in chunk], references=[golds[i] for i in shuffled])
+        assert module.compute() == core_figures(corpus, names)
+
+
+def test_add_takes_one_record_or_one_dialogue(gca):
+    for p, g in zip(records(PRED), records(GOLD)):
+        gca.add(prediction=p, reference=g)
+    by_record = gca.compute()
+    for p, g in zip(PRED, GOLD):
+        gca.add(prediction=p, reference=g)
+    assert gca.compute() == by_record == core_figures(Corpus.from_dialogues(PRED, GOLD), GCA_FIGURES)
+
+
+def test_linearized_strings_with_the_core_parser(gca, tmp_path):
+    gold = [["hotel-area=north", "hotel-area=north; hotel-stars=4", ""]]
+    pred = [["hotel-area=north;", " hotel-stars = 4 ; hotel-area=north", "hotel-area=south"]]
+    parsed = [[LinearizedFormat().parse(text) for text in dialogue] for dialogue in (pred[0], gold[0])]
+    assert parsed[1][2] == {}  # an empty string is an empty state
+    expected = core_figures(Corpus.from_dialogues([parsed[0]], [parsed[1]]), GCA_FIGURES)
+    assert gca.compute(predictions=pred, references=gold) == expected
+    # turn records carry strings too
+    assert gca.compute(predictions=records(pred), references=records(gold)) == expected
+
+    # a configured format: at load time, or per call; '|' gives gold acceptable values
+    fmt = LinearizedFormat(slot_separator=",", value_separator=":", alternatives_separator="|")
+    custom_gold = [["hotel-area:north|centre", "hotel-area:north|centre,hotel-stars:4", ""]]
+    custom_pred = [["hotel-area:centre", "hotel-stars:4,hotel-area:north", "hotel-area:south"]]
+    expected = core_figures(Corpus.from_dialogues(custom_pred, custom_gold, linearized=fmt), GCA_FIGURES)
+    assert gca.compute(predictions=custom_pred, references=custom_gold, linearized=fmt) == expected
+    configured = load(
+        "gca", tmp_path, linearized={"slot_separator": ",", "value_separator": ":", "alternatives_separator": "|"}
+    )
+    assert configured.compute(predictions=custom_pred, references=custom_gold) == expected
+
+
+def test_malformed_linearized_string_is_named_at_add_batch(gca):
+    gca.add_batch(predictions=[["a-b=c"]], references=[["a-b=c"]])
+    with pytest.raises(InputError) as caught:
+        gca.add_batch(predictions=[["a-b=c", "a-b=c; oops"]], references=[["a-b=c", "a-b=c"]])
+    message = str(caught.value)
+    assert "batch 1" in message and "predictions[0][1]" in message
+    assert "'oops'" in message and "turn 1" in message
+
+
+# --------------------------------------------------------------------------------------------
+# Options, figures, signature
+
+
+def test_options_equal_the_core(gca, turn_level):
+    corpus = Corpus.from_dialogues(PRED, GOLD)
+    for mode in ("official", "corrected"):
+        result = gca.compute(predictions=PRED, references=GOLD, mode=mode, alpha=0.5)
+        assert result == core_figures(corpus, GCA_FIGURES, mode=mode, alpha=0.5)
+        result = turn_level.compute(predictions=PRED, references=GOLD, mode=mode, num_slots=10, fga_lambda=1.0)
+        assert result == core_figures(corpus, TURN_FIGURES, mode=mode, num_slots=10, fga_lambda=1.0)
+
+
+def test_several_fga_lambdas_and_figure_selection(turn_level):
+    corpus = Corpus.from_dialogues(PRED, GOLD)
+    result = turn_level.compute(predictions=PRED, references=GOLD, fga_lambda=[0.25, 1.0], figures=["fga", "jga"])
+    report = score(corpus, fga_lambda=0.25, fga_lambdas=(0.25, 1.0))
+    assert result == {
+        "jga": report.scores.jga,
+        "fga@0.25": report.scores.fga_grid[0.25],
+        "fga@1.0": report.scores.fga_grid[1.0],
+        "signature": report.signature,
+    }
+    assert set(turn_level.compute(predictions=PRED, references=GOLD, figures="sa")) == {"sa", "signature"}
+
+
+def test_signature_is_the_cores(gca):
+    result = gca.compute(predictions=PRED, references=GOLD, mode="corrected", alpha=0.25, num_slots=12)
+    assert result["signature"] == Options(mode="corrected", alpha=0.25, num_slots=12).signature()
+    normalized = gca.compute(predictions=PRED, references=GOLD, value_matching="normalized")
+    assert normalized["signature"].endswith("|match:normalized")
+    assert normalized == core_figures(Corpus.from_dialogues(PRED, GOLD, value_matching="normalized"), GCA_FIGURES)
+
+
+def test_bad_options_fail_before_the_rows_are_read(gca):
+    gca.add_batch(predictions=PRED, references=GOLD)
+    with pytest.raises(ValueError, match="mode"):
+        gca.compute(mode="strict")
+    with pytest.raises(ValueError, match="unknown figures"):
+        gca.compute(figures=["bleu"])
+    with pytest.raises(TypeError, match="unknown compute"):
+        gca.compute(lambda_=0.5)
+    # the rows added are still there
+    assert gca.compute() == core_figures(Corpus.from_dialogues(PRED, GOLD), GCA_FIGURES)
+
+
+def test_combine_runs_both_modules(gca, turn_level):
+    combined = evaluate.combine([gca, turn_level])
+    result = combined.compute(predictions=PRED, references=GOLD, mode="corrected")
+    corpus = Corpus.from_dialogues(PRED, GOLD)
+    expected = core_figures(corpus, GCA_FIGURES + TURN_FIGURES, mode="corrected")
+    signature = expected.pop("signature")
+    assert result == {**expected, "gca_metric_signature": signature, "jga_fga_metrics_signature": signature}
+    combined.add_batch(predictions=records(PRED), references=records(GOLD))
+    assert combined.compute(mode="corrected") == result
+
+
+def test_keep_in_memory(tmp_path):
+    module = load("gca", tmp_path, keep_in_memory=True)
+    assert module.compute(predictions=PRED, references=GOLD) == core_figures(
+        Corpus.from_dialogues(PRED, GOLD), GCA_FIGURES
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Bad input: the core's errors, at add_batch() time, with batch position, dialogue and turn
+
+
+def test_bad_state_in_turn_records_names_batch_position_dialogue_and_turn(gca):
+    preds, golds = records(PRED), records(GOLD)
+    gca.add_batch(predictions=preds[:3], references=golds[:3])
+    bad = [dict(r) for r in preds[3:]]
+    bad[1]["state"] = {"taxi-leave at": ["17:00", "5 pm"]}  # a prediction holds one value
+    with pytest.raises(InputError) as caught:
+        gca.add_batch(predictions=bad, references=golds[3:])
+    message = str(caught.value)
+    assert message.startswith("batch 1, predictions[1], dialogue '1', turn 1, field 'state.taxi-leave at'")
+    assert "one string" in message
+
+
+def test_bad_state_in_dialogues_names_position(gca):
+    gold = [GOLD[0], [{}, {"taxi": {"leave at": {"nested": "too deep"}}}, {}]]
+    with pytest.raises(InputError, match=r"^batch 0, references\[1\]\[1\], dialogue '1', turn 1"):
+        gca.add_batch(predictions=PRED, references=gold)
+
+
+def test_unpaired_record_is_an_error(gca):
+    preds, golds = records(PRED), records(GOLD)
+    golds[4] = {**golds[4], "turn_id": 7}
+    with pytest.raises(InputError) as caught:
+        gca.add_batch(predictions=preds, references=golds)
+    message = str(caught.value)
+    assert "no partner" in message and "dialogue '1'" in message
+    assert "predictions[4]" in message or "references[4]" in message
+
+
+def test_duplicate_record_within_and_across_batches(gca):
+    preds, golds = records(PRED), records(GOLD)
+    with pytest.raises(InputError, match=r"batch 0, predictions\[2\].*appears twice"):
+        gca.add_batch(predictions=preds[:2] + [preds[0]], references=golds[:3])
+    gca.add_batch(predictions=preds[:3], references=golds[:3])
+    with pytest.raises(InputError) as caught:
+        gca.add_batch(predictions=preds[2:], references=golds[2:])
+    message = str(caught.value)
+    assert "already added by an earlier batch" in message
+    assert "batch 1" in message and "dialogue '0', turn 2" in message
+    # nothing of the rejected batches was written: the rest can still be added
+    gca.add_batch(predictions=preds[3:], references=golds[3:])
+    assert gca.compute() == core_figures(Corpus.from_dialogues(PRED, GOLD), GCA_FIGURES)
+
+
+def test_duplicate_rows_from_two_writers_fail_at_compute():
+    table = corpus_table(Corpus.from_dialogues(PRED, GOLD))
+    both = pa.concat_tables([table, table])
+    with pytest.raises(InputError, match="added twice"):
+        corpus_from_arrow(both["predictions"], both["references"])
+
+
+def test_shape_errors(gca):
+    with pytest.raises(InputError, match="2 predictions but 1 references"):
+        gca.add_batch(predictions=PRED, references=GOLD[:1])
+    with pytest.raises(InputError, match="linearized state belongs inside a dialogue"):
+        gca.add_batch(predictions=["a-b=c"], references=["a-b=c"])
+    with pytest.raises(InputError, match="predictions are dialogues but references are records"):
+        gca.add_batch(predictions=PRED, references=records(GOLD)[:2])
+    with pytest.raises(InputError, match="references are missing"):
+        gca.add_batch(predictions=PRED)
+    gca.add_batch(predictions=[], references=[])
+    with pytest.raises(InputError, match="the corpus is empty"):
+        gca.compute()
+
+
+def test_generated_dialogue_ids_are_distinct_per_process():
+    encoder = TurnEncoder(id_prefix="2/")
+    table = encoder.encode(PRED, GOLD)
+    table = encoder.encode(PRED[:1], GOLD[:1])
+    assert table["references"].combine_chunks().field("dialogue_id").to_pylist() == ["2/2"] * 3
+
+
+# --------------------------------------------------------------------------------------------
+# The paper's examples and the published T5 zero-shot figures through the modules
+
+
+def test_paper_examples_through_the_modules(gca, turn_level):
+    for example in EXAMPLES.values():
+        for prediction, published in example.published.items():
+            result = {
+                **gca.compute(predictions=[list(example.predictions[prediction])], references=[list(example.gold)]),
+                **turn_level.compute(
+                    predictions=[list(example.predictions[prediction])], references=[list(example.gold)]
+                ),
+            }
+            for name, value in published.items():
+                assert round(result[name] * 100, 2) == value, (example.name, prediction, name)
+
+
+def _t5(name: str):
+    data = read_json(REFERENCE / "t5_zeroshot" / "predictions" / f"{name}.json")
+    published = json.loads((REFERENCE / "t5_zeroshot" / "published" / f"{name}.json").read_text())
+    ids, preds, golds = [], [], []
+    for dialogue_id, turns in data.items():
+        ordered = sorted(turns.items(), key=lambda item: int(item[0]))
+        ids.append(dialogue_id)
+        preds.append([turn["pr"] for _, turn in ordered])
+        golds.append([turn["gt"] for _, turn in ordered])
+    return ids, preds, golds, published
+
+
+def _check_published(result: dict, published: dict) -> None:
+    for key, name in PUBLISHED_KEYS.items():
+        assert round(result[name] * 100, 2) == published[key], key
+
+
+@requires_shared
+@pytest.mark.parametrize("name", T5_FILES)
+def test_t5_published_figures_from_dialogue_level_input(gca, turn_level, name):
+    _, preds, golds, published = _t5(name)
+    result = {
+        **gca.compute(predictions=preds, references=golds),
+        **turn_level.compute(predictions=preds, references=golds),
+    }
+    _check_published(result, published)
+
+
+@requires_shared
+@pytest.mark.parametrize("name", T5_FILES)
+def test_t5_published_figures_from_turn_records_shuffled_over_7_batches(gca, turn_level, name):
+    ids, preds, golds, published = _t5(name)
+    pred_records, gold_records = records(preds, ids), records(golds, ids)
+    order = list(range(len(pred_records)))
+    random.Random(7).shuffle(order)
+    for module in (gca, turn_level):
+        for batch in range(7):
+            chunk = order[batch::7]
+            shuffled = sorted(chunk, key=lambda i: random.Random(i).random())
+            module.add_batch(
+                predictions=[pred_records[i] for i in chunk], references=[gold_records[i] for i in shuffled]
+            )
+    result = {**gca.compute(), **turn_level.compute()}
+    _check_published(result, published)
+    corpus = Corpus.from_turn_records(pred_records, gold_records)
+    assert result == {**core_figures(corpus, GCA_FIGURES), **core_figures(corpus, TURN_FIGURES)}
+
+
+def test_space_demo_computes(gca):
+    pytest.importorskip("gradio")
+    from dst_metrics.evaluate_support import build_demo
+
+    demo = build_demo(gca)
+    assert demo.fns  # built, not launched
+    fn = next(iter(demo.fns.values())).fn
+    assert (
+        fn(json.dumps(PRED), json.dumps(GOLD), "official")["gca"]
+        == gca.compute(predictions=PRED, references=GOLD)["gca"]
+    )
+    assert "error" in fn("[[1]]", "[[1]]", "official")
