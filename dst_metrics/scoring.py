@@ -47,10 +47,14 @@ class Options:
 
     def signature(self, value_matching: str = "exact") -> str:
         """sacrebleu-style: every option that produced a figure, e.g.
-        ``dst-metrics:0.1.0|mode:official|alpha:10/11|lambda:0.5|K:30|match:exact``."""
+        ``dst-metrics:0.1.0|mode:official|alpha:10/11|lambda:0.5|K:30|match:exact``
+        (``|lambdas:0.25,1`` is added when FGA is reported at λ other than 0.25, 0.5, 0.75, 1)."""
+        grid = ""
+        if len(self.fga_lambdas) > 1 and tuple(self.fga_lambdas) != metrics.FGA_LAMBDA_GRID:  # FGA at several λ
+            grid = "|lambdas:" + ",".join(_format_number(lam) for lam in self.fga_lambdas)
         return (
             f"dst-metrics:{__version__}|mode:{self.mode}|alpha:{_format_number(self.alpha)}"
-            f"|lambda:{_format_number(self.fga_lambda)}|K:{self.num_slots}|match:{value_matching}"
+            f"|lambda:{_format_number(self.fga_lambda)}{grid}|K:{self.num_slots}|match:{value_matching}"
         )
 
 

@@ -555,3 +555,11 @@ def test_integer_dialogue_ids_of_turn_records_are_named_by_their_digits():
     corpus = Corpus.from_turn_records(records, [{**records[0], "dialogue_id": "7"}])
     assert [d.dialogue_id for d in corpus.dialogues] == ["7"]
     assert score(corpus).scores.jga == 1.0
+
+
+def test_signature_names_a_grid_of_several_lambdas_other_than_the_default():
+    from dst_metrics import Options
+
+    assert "lambdas" not in Options().signature()
+    assert "lambdas" not in Options(fga_lambda=1.0, fga_lambdas=(1.0,)).signature()
+    assert "|lambda:0.25|lambdas:0.25,0.5,1|" in Options(fga_lambda=0.25, fga_lambdas=(0.25, 0.5, 1.0)).signature()
