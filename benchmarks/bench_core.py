@@ -19,7 +19,6 @@ import argparse
 import gc
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -77,7 +76,14 @@ def main() -> int:
         end_to_end = median_us_per_turn(
             lambda: subprocess.run(cli, check=True, capture_output=True, env=env), turns, args.runs
         )
-        cli_rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        # Max RSS of one CLI run, measured from a small wrapper process: a child forked from this
+        # large process would count this process's pages as its own until it execs.
+        wrapper = (
+            "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, capture_output=True); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+        )
+        rss_kb = subprocess.run([sys.executable, "-c", wrapper, *cli], check=True, capture_output=True, env=env)
+        cli_rss_mb = int(rss_kb.stdout) / 1024
         gc_was = gc.isenabled()
         stdlib = median_us_per_turn(lambda: json.loads(path.read_bytes()), turns, max(1, args.runs // 2))
 
