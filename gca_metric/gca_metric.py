@@ -3,19 +3,10 @@
 
 import evaluate
 
+from dst_metrics import citations
 from dst_metrics.evaluate_support import GCA_FIGURES, DSTMetric, metric_info
 
-_CITATION = """\
-@inproceedings{aksu-chen-2024-granular,
-  title = {Granular Change Accuracy: A More Accurate Performance Metric for Dialogue State Tracking},
-  author = {Aksu, Taha and Chen, Nancy F.},
-  booktitle = {Proceedings of the 2024 Joint International Conference on Computational Linguistics,
-               Language Resources and Evaluation (LREC-COLING 2024)},
-  year = {2024},
-  eprint = {2403.11123},
-  archivePrefix = {arXiv}
-}
-"""
+_CITATION = citations.GCA
 
 _DESCRIPTION = """\
 Granular Change Accuracy (GCA) scores dialogue state tracking by the changes of the dialogue

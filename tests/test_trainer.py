@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from dst_metrics import Corpus, InputError, LinearizedFormat, score
+from dst_metrics.evaluate_support import GCA_FIGURES, TURN_FIGURES
 from dst_metrics.examples import EXAMPLES
 from dst_metrics.states import linearize_state
 
@@ -142,23 +143,7 @@ def test_seq2seq_trainer_evaluate_with_both_modules(tmp_path):
         for d, t, s in zip(eval_dataset["dialogue_id"], eval_dataset["turn_id"], eval_dataset["target"])
     ]
     report = score(Corpus.from_turn_records(predictions, references))
-    for name in (
-        "gca",
-        "correct",
-        "wrong",
-        "missed",
-        "overshot",
-        "value_precision",
-        "value_recall",
-        "label_precision",
-        "label_recall",
-        "jga",
-        "fga",
-        "sa",
-        "aga",
-        "rsa",
-        "slot_f1",
-    ):
+    for name in (*GCA_FIGURES, *TURN_FIGURES):
         assert result[f"eval_{name}"] == getattr(report.scores, name), name
     assert result["eval_gca_metric_signature"] == report.signature
     assert result["eval_jga_fga_metrics_signature"] == report.signature
