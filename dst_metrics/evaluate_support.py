@@ -57,6 +57,19 @@ TURN_FEATURE = {
 FEATURES = datasets.Features({"predictions": TURN_FEATURE, "references": TURN_FEATURE})
 """The rows evaluate caches and gathers: a turn's predicted and gold side (same dialogue and turn)."""
 
+INPUT_ARGS = """\
+    predictions: predicted states, as `references`.
+    references: gold states, either
+        - a list of dialogues, each a list of states (turn 0, 1, ...), or
+        - a list of turn records {"dialogue_id": str, "turn_id": int, "state": state}, in any order;
+          the records of one batch must cover the same turns on both sides.
+        A state is nested {domain: {slot: value}}, flat {"domain-slot": value}, a list of
+        (domain, slot, value) or "domain-slot-value" items, or a linearized string
+        "hotel-area=north; hotel-stars=4". A gold value may be a list of acceptable values.
+    mode: "official" (default) or "corrected".
+"""
+"""The input arguments both modules document (their `_KWARGS_DESCRIPTION` starts with it)."""
+
 GCA_FIGURES = (
     "gca",
     "correct",

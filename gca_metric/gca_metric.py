@@ -4,7 +4,7 @@
 import evaluate
 
 from dst_metrics import citations
-from dst_metrics.evaluate_support import GCA_FIGURES, DSTMetric, metric_info
+from dst_metrics.evaluate_support import GCA_FIGURES, INPUT_ARGS, DSTMetric, metric_info
 
 _CITATION = citations.GCA
 
@@ -16,18 +16,12 @@ precision and recall of those counts, summed over the corpus (value to label wei
 "official" mode reproduces the official implementation, quirks included; "corrected" removes them.
 """
 
-_KWARGS_DESCRIPTION = """
+_KWARGS_DESCRIPTION = (
+    """
 Args:
-    predictions: predicted states, as `references`.
-    references: gold states, either
-        - a list of dialogues, each a list of states (turn 0, 1, ...), or
-        - a list of turn records {"dialogue_id": str, "turn_id": int, "state": state}, in any order;
-          the records of one batch must cover the same turns on both sides.
-        A state is nested {domain: {slot: value}}, flat {"domain-slot": value}, a list of
-        (domain, slot, value) or "domain-slot-value" items, or a linearized string
-        "hotel-area=north; hotel-stars=4". A gold value may be a list of acceptable values.
-    mode: "official" (default) or "corrected".
-    alpha: weight of the value rates against the label rates (default 10/11).
+"""
+    + INPUT_ARGS
+    + """    alpha: weight of the value rates against the label rates (default 10/11).
     value_matching: "exact" (default) or "normalized" (case and white space ignored).
     figures: names of the figures to return (default: all of them).
     fga_lambda, num_slots: accepted (for evaluate.combine) and recorded in the signature.
@@ -46,6 +40,7 @@ Examples:
     >>> round(results["gca"], 4), results["correct"], results["wrong"]
     (0.5238, 1, 1)
 """
+)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)

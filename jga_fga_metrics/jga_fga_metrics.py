@@ -4,7 +4,7 @@
 import evaluate
 
 from dst_metrics import citations
-from dst_metrics.evaluate_support import TURN_FIGURES, DSTMetric, metric_info
+from dst_metrics.evaluate_support import INPUT_ARGS, TURN_FIGURES, DSTMetric, metric_info
 
 _CITATION = citations.DSTC2 + citations.FGA + citations.RSA + citations.GCA
 
@@ -16,18 +16,12 @@ micro slot F1. "official" mode reproduces the official implementation, quirks in
 "corrected" removes them.
 """
 
-_KWARGS_DESCRIPTION = """
+_KWARGS_DESCRIPTION = (
+    """
 Args:
-    predictions: predicted states, as `references`.
-    references: gold states, either
-        - a list of dialogues, each a list of states (turn 0, 1, ...), or
-        - a list of turn records {"dialogue_id": str, "turn_id": int, "state": state}, in any order;
-          the records of one batch must cover the same turns on both sides.
-        A state is nested {domain: {slot: value}}, flat {"domain-slot": value}, a list of
-        (domain, slot, value) or "domain-slot-value" items, or a linearized string
-        "hotel-area=north; hotel-stars=4". A gold value may be a list of acceptable values.
-    mode: "official" (default) or "corrected".
-    fga_lambda: FGA's decay, one number (default 0.5; figure "fga") or several (figures "fga@λ").
+"""
+    + INPUT_ARGS
+    + """    fga_lambda: FGA's decay, one number (default 0.5; figure "fga") or several (figures "fga@λ").
     num_slots: K of slot accuracy (default 30, MultiWOZ).
     value_matching: "exact" (default) or "normalized" (case and white space ignored).
     figures: names of the figures to return (default: all of them).
@@ -45,6 +39,7 @@ Examples:
     >>> results["jga"], round(results["fga"], 4)
     (0.5, 0.5)
 """
+)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
