@@ -128,18 +128,6 @@ def corrected_count_types(gold: State, pred: State, gold_changes: Changes, pred_
 # Turn-level agreement of one turn
 
 
-def active_view(state: State, mode: str) -> State:
-    """The turn-level state: official drops ``"none"`` only; corrected also drops ``""``."""
-    values = state.values()
-    if mode == "official":
-        if NONE_VALUE not in values:
-            return state
-        return {slot: value for slot, value in state.items() if value != NONE_VALUE}
-    if NONE_VALUE not in values and "" not in values:
-        return state
-    return {slot: value for slot, value in state.items() if value not in INACTIVE_VALUES}
-
-
 def has_hyphen_value(state: State) -> bool:
     """Whether a value contains '-', which official SA and RSA misread (see turn_figures)."""
     try:
