@@ -211,45 +211,57 @@ def _turn_id(key: object, dialogue_id: object) -> int:
 
 
 def _index_records(records: Iterable[Mapping], name: str) -> dict[tuple[str, int], object]:
+    """{(dialogue_id, turn_id): state} of turn records; a bad or repeated record raises InputError."""
     by_key: dict[tuple[str, int], object] = {}
     for position, record in enumerate(records):
-        where = f"{name}[{position}]"
-        if not isinstance(record, Mapping):
-            raise InputError(
-                f"a turn record must be a mapping with 'dialogue_id', 'turn_id' and 'state', "
-                f"got {type(record).__name__}",
-                source=where,
-            )
-        for field in ("dialogue_id", "turn_id", "state"):
-            if field not in record:
-                raise InputError(f"the turn record has no {field!r}", field=field, source=where)
-        dialogue_id = record["dialogue_id"]
-        if isinstance(dialogue_id, numbers.Integral) and not isinstance(dialogue_id, bool):
-            dialogue_id = str(dialogue_id)  # integer ids, common in datasets, are named by their digits
-        if not isinstance(dialogue_id, str):
-            raise InputError(
-                f"a dialogue id must be a string or an integer, got {type(dialogue_id).__name__} {dialogue_id!r}",
-                field="dialogue_id",
-                source=where,
-            )
-        turn_id = record["turn_id"]
-        if isinstance(turn_id, bool) or not isinstance(turn_id, numbers.Integral):
-            raise InputError(
-                f"a turn id must be an integer, got {type(turn_id).__name__} {turn_id!r}",
-                dialogue=dialogue_id,
-                field="turn_id",
-                source=where,
-            )
-        key = (dialogue_id, int(turn_id))
+        if (
+            type(record) is dict
+            and type(record.get("dialogue_id")) is str
+            and type(record.get("turn_id")) is int
+            and "state" in record
+        ):
+            key = (record["dialogue_id"], record["turn_id"])  # the common case, checked cheaply
+        else:
+            key = _record_key(record, f"{name}[{position}]")
         if key in by_key:
             raise InputError(
                 f"this (dialogue_id, turn_id) appears twice in {name}",
-                dialogue=dialogue_id,
+                dialogue=key[0],
                 turn=key[1],
-                source=where,
+                source=f"{name}[{position}]",
             )
         by_key[key] = record["state"]
     return by_key
+
+
+def _record_key(record: object, where: str) -> tuple[str, int]:
+    """(dialogue_id, turn_id) of a turn record that is not a plain dict of a str and an int id."""
+    if not isinstance(record, Mapping):
+        raise InputError(
+            f"a turn record must be a mapping with 'dialogue_id', 'turn_id' and 'state', got {type(record).__name__}",
+            source=where,
+        )
+    for field in ("dialogue_id", "turn_id", "state"):
+        if field not in record:
+            raise InputError(f"the turn record has no {field!r}", field=field, source=where)
+    dialogue_id = record["dialogue_id"]
+    if isinstance(dialogue_id, numbers.Integral) and not isinstance(dialogue_id, bool):
+        dialogue_id = str(dialogue_id)  # integer ids, common in datasets, are named by their digits
+    if not isinstance(dialogue_id, str):
+        raise InputError(
+            f"a dialogue id must be a string or an integer, got {type(dialogue_id).__name__} {dialogue_id!r}",
+            field="dialogue_id",
+            source=where,
+        )
+    turn_id = record["turn_id"]
+    if isinstance(turn_id, bool) or not isinstance(turn_id, numbers.Integral):
+        raise InputError(
+            f"a turn id must be an integer, got {type(turn_id).__name__} {turn_id!r}",
+            dialogue=dialogue_id,
+            field="turn_id",
+            source=where,
+        )
+    return dialogue_id, int(turn_id)
 
 
 def _layout_turns(dialogue_id: object, turns: object) -> tuple[list[int], list, list]:
