@@ -297,6 +297,7 @@ class _Builder:
     def __init__(self, value_matching: str, linearized: LinearizedFormat | None) -> None:
         self.matching = value_matching
         self.linearized = linearized
+        self.slot_names: dict = {}  # see plain_state
 
     def dialogue(self, dialogue_id: str, turn_ids: list[int], golds: list, preds: list) -> Dialogue:
         """Validate and normalize one dialogue; turns are put in the order of their ids."""
@@ -353,7 +354,7 @@ class _Builder:
     def _state(self, dialogue_id: str, turn_id: int, raw: object, field: str, gold: bool, exact: bool):
         if _msgspec is not None and type(raw) is _msgspec.Raw:
             raw = _msgspec.json.decode(raw)
-        state = plain_state(raw) if exact and type(raw) is dict else None
+        state = plain_state(raw, self.slot_names) if exact and type(raw) is dict else None
         if state is not None:
             return state, True
         try:

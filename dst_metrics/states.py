@@ -125,25 +125,41 @@ def normalize_state(
     return state
 
 
-def plain_state(raw: dict) -> State | None:
+def plain_state(raw: dict, slot_names: dict | None = None) -> State | None:
     """The common case: nested or flat dicts of strings only. None when anything needs a closer
-    look (numbers, lists, other mappings) or a slot is given twice; then use `normalize_state`."""
+    look (numbers, lists, other mappings) or a slot is given twice; then use `normalize_state`.
+
+    `slot_names` ({domain: {slot: "domain-slot"}}), kept across the states of a corpus, saves
+    building the same slot name again for every state (the most work here).
+    """
+    if slot_names is None:
+        slot_names = {}
     state = {}
     expected = 0
     for domain, inner in raw.items():
-        if type(domain) is not str:
-            return None
         if type(inner) is str:  # a flat entry "domain-slot": value
+            if type(domain) is not str:
+                return None
             expected += 1
             state[domain] = inner
             continue
         if type(inner) is not dict:
             return None
+        names = slot_names.get(domain)
+        if names is None:
+            if type(domain) is not str:
+                return None
+            names = slot_names[domain] = {}
         expected += len(inner)
         for slot, value in inner.items():
-            if type(value) is not str or type(slot) is not str:
+            name = names.get(slot)
+            if name is None:
+                if type(slot) is not str:
+                    return None
+                name = names[slot] = f"{domain}-{slot}"
+            if type(value) is not str:
                 return None
-            state[f"{domain}-{slot}"] = value
+            state[name] = value
     return state if len(state) == expected else None
 
 
