@@ -128,14 +128,6 @@ def corrected_count_types(gold: State, pred: State, gold_changes: Changes, pred_
 # Turn-level agreement of one turn
 
 
-def has_hyphen_value(state: State) -> bool:
-    """Whether a value contains '-', which official SA and RSA misread (see turn_figures)."""
-    try:
-        return "-" in "\x00".join(state.values())
-    except TypeError:  # acceptable-value sets
-        return any(value.__class__ is str and "-" in value for value in state.values())
-
-
 # Turn figures, a tuple for speed: (states equal, SA misses + wrongs, |G ∩ P|, |G|,
 # RSA numerator, RSA T*, false positives, false negatives).
 TurnFigures = tuple[bool, int, int, int, int, int, int, int]
@@ -352,11 +344,15 @@ class _Sums:
             if run:
                 figure_runs[figures] = figure_runs.get(figures, 0) + run
             if g is not prev_g:
-                gold_active, gold_map, gold_changes, gold_hyphen = advance_side(g, gold_map, seen_gold, official)
+                gold_active, gold_map, gold_changes, gold_hyphen = advance_side(
+                    g, gold_map, seen_gold, official, gold_hyphen
+                )
             else:
                 gold_changes = ()
             if p is not prev_p:
-                pred_active, pred_map, pred_changes, pred_hyphen = advance_side(p, pred_map, seen_pred, official)
+                pred_active, pred_map, pred_changes, pred_hyphen = advance_side(
+                    p, pred_map, seen_pred, official, pred_hyphen
+                )
             else:
                 pred_changes = ()
 
@@ -417,14 +413,18 @@ class _Sums:
         return t
 
 
-def advance_side(state: State, previous_map: State, seen: set, official: bool) -> tuple[State, State, Changes, bool]:
+def advance_side(
+    state: State, previous_map: State, seen: set, official: bool, hyphen: bool = False
+) -> tuple[State, State, Changes, bool]:
     """Move one side (gold or prediction) to its new state.
 
     Returns the turn-level active state, the map GCA compares, its changes against
-    `previous_map` (see `side_changes`), and whether official SA/RSA must read the state as
-    strings (a value holds a hyphen). In official mode the map fills in ``"none"`` for slots in
-    `seen` (the slots active earlier on this side) that the state lacks, and `seen` grows by the
-    active slots.
+    `previous_map` (see `side_changes`), and `hyphen`: whether official SA/RSA must read the
+    states as strings, which they need once a value with a hyphen has appeared on this side of
+    the dialogue (every value appears once among the changes; the string reading is exact for any
+    state, so keeping the flag set is safe). In official mode the map fills in ``"none"`` for
+    slots in `seen` (the slots active earlier on this side) that the state lacks, and `seen` grows
+    by the active slots.
     """
     values = state.values()
     if official:
@@ -438,7 +438,12 @@ def advance_side(state: State, previous_map: State, seen: set, official: bool) -
         seen.update(active)
         get = previous_map.get  # side_changes, inlined: this runs for every changed state
         changes = [(slot, value) for slot, value in gca_map.items() if get(slot, _ABSENT) != value]
-        return active, gca_map, changes, has_hyphen_value(active)
+        if not hyphen:
+            for _, value in changes:
+                if value.__class__ is str and "-" in value:
+                    hyphen = True
+                    break
+        return active, gca_map, changes, hyphen
     active = state
     if NONE_VALUE in values or "" in values:
         active = {slot: value for slot, value in state.items() if value not in INACTIVE_VALUES}
