@@ -68,21 +68,18 @@ def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_c
     absent is filled in as ``"none"``; the changes are their pairs not in the previous maps.
     """
     counted: list[SlotCount] = []
-    correct_slots = set()
-    wrong_slots = set()
+    judged: dict[str, str] = {}  # slots counted CORRECT or WRONG in step 3
     for slot, gold_value in gold_changes:
         if slot not in pred:
             kind = MISSED if gold_value != NONE_VALUE else CORRECT
         elif gold_value == (pred_value := pred[slot]) or (
             gold_value.__class__ is frozenset and pred_value in gold_value
         ):
-            kind = CORRECT
-            correct_slots.add(slot)
+            kind = judged[slot] = CORRECT
         elif gold_value == NONE_VALUE:
             kind = OVERSHOT
         else:
-            kind = WRONG
-            wrong_slots.add(slot)
+            kind = judged[slot] = WRONG
         counted.append((slot, kind))
     for slot, pred_value in pred_changes:
         if slot not in gold:
@@ -90,11 +87,12 @@ def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_c
         else:
             gold_value = gold[slot]
             match = gold_value == pred_value or (gold_value.__class__ is frozenset and pred_value in gold_value)
-            if match and slot not in correct_slots:
+            step3 = judged.get(slot) if judged else None
+            if match and step3 is not CORRECT:
                 kind = CORRECT
             elif pred_value == NONE_VALUE:  # quirk 1: a shared removal is correct, then missed
                 kind = MISSED
-            elif not match and slot not in wrong_slots:
+            elif not match and step3 is not WRONG:
                 kind = WRONG
             else:
                 continue
