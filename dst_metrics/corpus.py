@@ -264,19 +264,25 @@ def _record_key(record: object, where: str) -> tuple[str, int]:
     return dialogue_id, int(turn_id)
 
 
+def _turn_ids(keys, dialogue_id: object) -> list[int]:
+    """The turn ids of a dialogue's keys (see `_turn_id`), digit strings converted in bulk."""
+    if all(type(key) is str and key.isdigit() and key.isascii() for key in keys):
+        return list(map(int, keys))
+    return [_turn_id(key, dialogue_id) for key in keys]
+
+
 def _layout_turns(dialogue_id: object, turns: object) -> tuple[list[int], list, list]:
     """Turn ids, gold states and predicted states of one dialogue of the reference layout."""
-    if type(turns) is dict and all(type(key) is str and key.isdigit() and key.isascii() for key in turns):
-        try:  # the common case, checked in bulk; any problem is found and named below
-            values = turns.values()
-            return list(map(int, turns)), [t[GOLD_FIELD] for t in values], [t[PRED_FIELD] for t in values]
-        except (TypeError, KeyError):
-            pass
     if not isinstance(turns, Mapping):
         raise InputError(f"a dialogue must map turn ids to turns, got {type(turns).__name__}", dialogue=dialogue_id)
-    turn_ids, golds, preds = [], [], []
+    turn_ids = _turn_ids(turns, dialogue_id)
+    values = turns.values()
+    try:  # the common case, checked in bulk; any problem is found and named below
+        return turn_ids, [t[GOLD_FIELD] for t in values], [t[PRED_FIELD] for t in values]
+    except (TypeError, KeyError):
+        pass
+    golds, preds = [], []
     for turn_key, turn in turns.items():
-        turn_ids.append(_turn_id(turn_key, dialogue_id))
         if not isinstance(turn, Mapping):
             raise InputError(
                 f"a turn must be a mapping with 'gt' and 'pr', got {type(turn).__name__}",
@@ -416,10 +422,7 @@ def _corpus_from_raw_layout(layout: dict, value_matching: str, linearized: Linea
     dialogues = []
     for dialogue_id, turns in layout.items():
         values = turns.values()
-        if all(key.isdigit() and key.isascii() for key in turns):  # keys of a JSON object are strings
-            turn_ids = list(map(int, turns))
-        else:
-            turn_ids = [_turn_id(key, dialogue_id) for key in turns]
+        turn_ids = _turn_ids(turns, dialogue_id)
         golds = [turn.gt for turn in values]
         preds = [turn.pr for turn in values]
         dialogues.append(builder.dialogue(dialogue_id, turn_ids, golds, preds))
