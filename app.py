@@ -2,10 +2,12 @@
 
 Run ``python app.py``; it serves on localhost, port from GRADIO_SERVER_PORT (default 7860).
 
-The module has two halves. The first holds pure functions (settings, reading the prediction
+The module has two halves. The first holds pure functions (options, reading the prediction
 sets, the tables, the per-slot view HTML, the section 5.2 analysis) that tests call without a
 browser; `explore` ties them together. The second, `build_demo`, only lays out the page and
-wires events to those functions. All metric logic lives in `dst_metrics`.
+wires events to those functions. All metric logic lives in `dst_metrics`: the options and their
+checks (`dst_metrics.options`), the input formats (`dst_metrics.readers`) and the figures with
+their labels, groups and descriptions (`dst_metrics.figures`); the page adds only its wording.
 """
 
 from __future__ import annotations
@@ -19,13 +21,18 @@ import json
 import logging
 import math
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 
-import gradio as gr
-import pandas as pd
+try:
+    import gradio as gr
+    import pandas as pd
+except ImportError as missing:  # `python app.py` without the Space's extra: one line, no traceback
+    if __name__ != "__main__":
+        raise
+    need = missing.name or "gradio and pandas"
+    raise SystemExit(f"app.py needs {need}: install the Space's extra with pip install -e \".[space]\"") from None
 
-from dst_metrics import FGA_LAMBDA_GRID, Corpus, Dialogue, InputError, Options, Report, score
+from dst_metrics import Corpus, Dialogue, InputError, Options, Report, score
 from dst_metrics.examples import EXAMPLES
 from dst_metrics.explain import (
     SlotRow,
@@ -35,7 +42,8 @@ from dst_metrics.explain import (
     pearson,
     tail_orientation,
 )
-from dst_metrics.inputs import FORMATS, detect_format, read_corpus
+from dst_metrics.figures import FIGURES, figure_labels, figure_of
+from dst_metrics.readers import FORMATS, READERS, detect, read_with_format
 
 log = logging.getLogger("gca-explorer")
 
@@ -44,29 +52,12 @@ log = logging.getLogger("gca-explorer")
 
 SET_LABELS = ("A", "B")
 SET_COLORS = ("#0072B2", "#E69F00")  # Okabe-Ito blue and orange: distinct under colour blindness
-MAIN_METRICS = (  # (Scores field, label, what it measures)
-    ("gca", "GCA", "Granular Change Accuracy: each change of the state judged once"),
-    ("jga", "JGA", "joint goal accuracy: share of turns whose whole state is right"),
-    ("fga", "FGA", "flexible goal accuracy: JGA forgiving errors carried over from earlier turns"),
-    ("sa", "SA", "slot accuracy over K slots per turn"),
-    ("aga", "AGA", "average goal accuracy: recall of the gold state, turns with a gold state"),
-    ("rsa", "RSA", "relative slot accuracy: over the slots of the turn"),
-    ("slot_f1", "Slot F1", "F1 of predicted against gold (slot, value) pairs over turns"),
-)
-DETAIL_METRICS = (
-    ("value_precision", "GCA value precision"),
-    ("value_recall", "GCA value recall"),
-    ("label_precision", "GCA label precision"),
-    ("label_recall", "GCA label recall"),
-    ("slot_precision", "Slot precision"),
-    ("slot_recall", "Slot recall"),
-)
-COUNT_ROWS = (
-    ("correct", "Correct (C)"),
-    ("wrong", "Wrong (W)"),
-    ("missed", "Missed (M)"),
-    ("overshot", "Overshot (O)"),
-)
+# The figures, their labels, groups and descriptions come from `dst_metrics.figures.FIGURES`;
+# the page adds one row of its own (the number of dialogues, beside the registry's `turns`)
+# and the captions of its three tables, one per registry group.
+DIALOGUES_ROW = ("dialogues", "Dialogues", "number of dialogues scored")
+TABLE_CAPTIONS = {"main": "Metric", "counts": "GCA counts", "detail": "More figures"}
+AUTO_LABEL = "auto-detect"
 
 # Count type -> (background, text colour, symbol). Okabe-Ito colours, told apart under the three
 # common colour blindnesses, each with text contrast >= 4.5:1; the symbol and the word repeat it.
@@ -96,48 +87,22 @@ EXAMPLE_CHOICES: list[tuple[str, str]] = [
 # Pure functions: settings and input
 
 
-@dataclass(frozen=True)
-class Settings:
-    """What the visitor chose besides the data."""
-
-    mode: str = "official"
-    alpha: float = 10 / 11
-    fga_lambda: float = 0.5
-    num_slots: int = 30
-    value_matching: str = "exact"
-
-
-def parse_alpha(text: str | float | None) -> float:
-    """α from text: a decimal ('0.9') or a fraction ('10/11', the official weight)."""
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        return float(text)
-    try:
-        return float(Fraction(str(text).strip()))
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"α must be a number or a fraction such as 10/11, got {text!r}") from None
-
-
 def read_settings(
     mode: str,
     alpha: str | float | None,
     fga_lambda: float | None,
     num_slots: float | None,
     value_matching: str,
-) -> Settings:
-    """Validate the option widgets; raise ValueError naming the option that is wrong."""
-    if fga_lambda is None or isinstance(fga_lambda, bool):
-        raise ValueError("λ (the FGA decay) must be a number > 0")
-    try:
-        whole = not isinstance(num_slots, bool) and float(num_slots) == int(num_slots)
-    except (TypeError, ValueError, OverflowError):
-        whole = False
-    if not whole:
-        raise ValueError(f"K (number of slots) must be a whole number ≥ 1, got {num_slots!r}")
-    if value_matching not in ("exact", "normalized"):
-        raise ValueError(f"value matching must be 'exact' or 'normalized', got {value_matching!r}")
-    settings = Settings(mode, parse_alpha(alpha), float(fga_lambda), int(num_slots), value_matching)
-    Options(settings.mode, settings.alpha, settings.fga_lambda, FGA_LAMBDA_GRID, settings.num_slots)
-    return settings
+) -> Options:
+    """The library's `Options` from the option widgets: `Options` parses and checks every value
+    (α as '10/11' or '0.9', K from gradio's float) and raises OptionError, a ValueError, in the
+    library's wording. The widgets need no conversion of their own."""
+    return Options(mode=mode, alpha=alpha, fga_lambda=fga_lambda, num_slots=num_slots, value_matching=value_matching)
+
+
+def format_label(name: str) -> str:
+    """How the page names an input format: the reader's description, or 'auto-detect'."""
+    return AUTO_LABEL if name == "auto" else READERS[name].description
 
 
 @dataclass(frozen=True)
@@ -150,20 +115,20 @@ class PredictionSet:
 
 
 def read_prediction_set(label: str, name: str, text: str, fmt: str, value_matching: str) -> PredictionSet:
-    """Read one set; an InputError says which set and which layout it was read as."""
+    """Read one set with `dst_metrics.readers` (`fmt` is one of its FORMATS); an InputError says
+    which set and, once the format is known, which format it was read as."""
     shown = name.strip() or label
     where = f"Prediction set {label} {shown!r}"
-    if fmt not in FORMATS:
-        raise ValueError(f"input format must be one of {tuple(FORMATS)}, got {fmt!r}")
-    try:
-        used = detect_format(text) if fmt == "auto" else fmt
-    except InputError as error:
-        raise error.within(where) from None
-    how = f"read as {FORMATS[used]}" + (", auto-detected" if fmt == "auto" else "")
-    try:
-        corpus, used = read_corpus(text, used, value_matching=value_matching)
-    except InputError as error:
-        raise error.within(f"{where} ({how})") from None
+    data = text.encode("utf-8")  # bytes: pasted text is never taken for a path
+    used = fmt
+    if fmt == "auto" and data.strip():  # empty input: the reader's own message below
+        try:
+            used = detect(data)
+        except InputError as error:
+            raise error.within(where) from None
+    if used in READERS:
+        where += f" (read as {READERS[used].description}" + (", auto-detected)" if fmt == "auto" else ")")
+    corpus, used = read_with_format(data, used, value_matching=value_matching, name=where)
     return PredictionSet(shown, corpus, used)
 
 
@@ -308,24 +273,9 @@ class ScoredSet:
     report: Report
 
 
-def score_sets(sets: list[PredictionSet], settings: Settings) -> list[ScoredSet]:
-    """Score every set under `settings`, corpus and per dialogue."""
-    return [
-        ScoredSet(
-            s.name,
-            s.corpus,
-            s.layout,
-            score(
-                s.corpus,
-                mode=settings.mode,
-                alpha=settings.alpha,
-                fga_lambda=settings.fga_lambda,
-                num_slots=settings.num_slots,
-                per_dialogue=True,
-            ),
-        )
-        for s in sets
-    ]
+def score_sets(sets: list[PredictionSet], options: Options) -> list[ScoredSet]:
+    """Score every set under `options`, corpus and per dialogue."""
+    return [ScoredSet(s.name, s.corpus, s.layout, score(s.corpus, options, per_dialogue=True)) for s in sets]
 
 
 def pct(x: float) -> str:
@@ -333,64 +283,86 @@ def pct(x: float) -> str:
     return "—" if x is None or math.isnan(x) else f"{100 * x:.2f}"
 
 
-def metric_label(key: str, label: str, settings: Settings) -> str:
-    """A metric's row label with the option it depends on (FGA λ, SA K)."""
+def metric_label(key: str, label: str, options: Options) -> str:
+    """A figure's row label, with the option it depends on when the label does not say it
+    (the page's wording: 'FGA (λ=0.5)', 'SA (K=30)')."""
     if key == "fga":
-        return f"FGA (λ={settings.fga_lambda:g})"
+        return f"{label} (λ={options.fga_lambda:g})"
     if key == "sa":
-        return f"SA (K={settings.num_slots})"
+        return f"{label} (K={options.num_slots})"
     return label
 
 
-def metric_rows(settings: Settings) -> list[tuple[str, str, str]]:
-    """Every row of the comparison table as (key, label, group); group is 'main' (the metrics
-    of the bar chart), 'counts' (GCA's counts and the corpus size) or 'detail'."""
-    rows = [(key, metric_label(key, label, settings), "main") for key, label, _ in MAIN_METRICS]
-    rows += [(key, label, "counts") for key, label in COUNT_ROWS]
-    rows += [("dialogues", "Dialogues", "counts"), ("turns", "Turns", "counts")]
-    rows += [(key, label, "detail") for key, label in DETAIL_METRICS]
-    rows += [(f"fga@{float(lam)!r}", f"FGA (λ={lam:g})", "detail") for lam in FGA_LAMBDA_GRID]
+@dataclass(frozen=True)
+class MetricRow:
+    """One row of the comparison table: a figure key, its label on the page, its registry group
+    ('main': the bar chart's figures, 'counts' or 'detail') and what it measures."""
+
+    key: str
+    label: str
+    group: str
+    description: str
+    is_count: bool
+
+
+def metric_rows(options: Options) -> list[MetricRow]:
+    """Every row of the comparison table, in registry order: every key of every registered
+    figure under `options` (per-λ FGA keys included), and the page's Dialogues row just before
+    `turns` (at the end of the counts when no figure has that key)."""
+    labels = figure_labels(options)
+    rows = [
+        MetricRow(key, metric_label(key, labels[key], options), figure.group, figure.description, figure.is_count)
+        for figure in FIGURES
+        for key in figure.keys(options)
+    ]
+    key, label, description = DIALOGUES_ROW
+    at = next((i for i, row in enumerate(rows) if row.key == "turns"), None)
+    if at is None:
+        at = max((i + 1 for i, row in enumerate(rows) if row.group == "counts"), default=len(rows))
+    group = rows[at].group if at < len(rows) and rows[at].key == "turns" else "counts"
+    rows.insert(at, MetricRow(key, label, group, description, True))
     return rows
 
 
 def figure_text(result: ScoredSet, key: str) -> str:
     """One figure of a set as shown: percent with 2 decimals, counts as integers."""
-    scores = result.report.scores
-    if key == "dialogues":
+    if key == DIALOGUES_ROW[0]:
         return str(len(result.corpus))
-    if key in ("turns", *(k for k, _ in COUNT_ROWS)):
-        return str(getattr(scores, key))
-    if key.startswith("fga@"):
-        return pct(next(v for lam, v in scores.fga_grid.items() if f"{float(lam)!r}" == key[4:]))
-    return pct(getattr(scores, key))
+    value = result.report.scores[key]
+    return str(value) if figure_of(key).is_count else pct(value)
 
 
-def metrics_frame(results: list[ScoredSet], settings: Settings) -> pd.DataFrame:
-    """The comparison table, indexed by figure key ('gca', 'fga@0.25', 'missed', ...): the
-    row label, then one column of displayed text per set."""
-    rows = metric_rows(settings)
-    data = {"Metric": [label for _, label, _ in rows]}
+def metrics_frame(results: list[ScoredSet], options: Options | None = None) -> pd.DataFrame:
+    """The full comparison table, indexed by key: every registered figure key under `options`
+    ('gca', 'fga@0.25', 'missed', 'turns', ...) and 'dialogues'; the column 'Metric' holds the
+    row label, then one column of displayed text per set. `options` defaults to the options
+    the first set was scored with."""
+    options = options or results[0].report.options
+    rows = metric_rows(options)
+    data = {"Metric": [row.label for row in rows]}
     for r in results:
-        data[r.name] = [figure_text(r, key) for key, _, _ in rows]
-    return pd.DataFrame(data, index=[key for key, _, _ in rows])
+        data[r.name] = [figure_text(r, row.key) for row in rows]
+    return pd.DataFrame(data, index=[row.key for row in rows])
 
 
-def bars_frame(results: list[ScoredSet], settings: Settings) -> pd.DataFrame:
-    """Bar chart data: the main metrics in percent, one bar per (metric, set).
+def bars_frame(results: list[ScoredSet], options: Options) -> pd.DataFrame:
+    """Bar chart data: the registry's main figures in percent, one bar per (figure, set).
 
     The chart sorts bars by their label ascending (gradio 6.31 does not redraw a BarPlot whose
     `sort` is a list when only the data change), so each label starts with as many spaces as
     put it in table order: more spaces sort first and are not seen."""
+    labels = figure_labels(options)
+    main = [row for row in metric_rows(options) if row.group == "main" and not row.is_count]
     rows = []
-    for i, (key, label, _) in enumerate(MAIN_METRICS):
+    for i, row in enumerate(main):
         for j, r in enumerate(results):
-            rank = len(results) * (len(MAIN_METRICS) - i) - j
+            rank = len(results) * (len(main) - i) - j
             rows.append(
                 {
-                    "bar": " " * rank + f"{label} · {r.name}",
-                    "metric": metric_label(key, label, settings),
+                    "bar": " " * rank + f"{labels[row.key]} · {r.name}",
+                    "metric": row.label,
                     "set": r.name,
-                    "score (%)": round(100 * getattr(r.report.scores, key), 2),
+                    "score (%)": round(100 * r.report.scores[row.key], 2),
                 }
             )
     return pd.DataFrame(rows, columns=["bar", "metric", "set", "score (%)"])
@@ -405,24 +377,34 @@ def swatch(index: int) -> str:
     return f'<span class="set-swatch" style="background:{SET_COLORS[index]}"></span>'
 
 
-def metrics_html(results: list[ScoredSet], settings: Settings, groups: tuple[str, ...] = ("main",)) -> str:
-    """The comparison table as HTML for the row `groups` (see `metric_rows`); main metrics in
-    bold. Each cell carries data-metric and data-set attributes."""
+def table_caption(group: str, rows: list[MetricRow]) -> str:
+    """The first header cell of a group's table: the page's name of the group and the unit of
+    its rows ('(%)', none for counts alone, '(% or count)' for a mix)."""
+    name = TABLE_CAPTIONS.get(group, group.capitalize())
+    counts = {row.is_count for row in rows}
+    unit = "" if counts == {True} else " (%)" if counts == {False} else " (% or count)"
+    return name + unit
+
+
+def metrics_html(results: list[ScoredSet], options: Options, groups: tuple[str, ...] = ("main",)) -> str:
+    """The comparison table as HTML for the row `groups` (registry groups, see `metric_rows`);
+    main figures in bold, each row label titled with what the figure measures. Each cell carries
+    data-metric and data-set attributes."""
     head = "".join(f'<th scope="col">{swatch(i)}{_e(r.name)}</th>' for i, r in enumerate(results))
-    meanings = {key: meaning for key, _, meaning in MAIN_METRICS}
+    rows = [row for row in metric_rows(options) if row.group in groups]
     body = []
-    for key, label, group in metric_rows(settings):
-        if group not in groups:
-            continue
+    for row in rows:
         cells = "".join(
-            f'<td data-metric="{_e(key)}" data-set="{_e(r.name)}">{figure_text(r, key)}</td>' for r in results
+            f'<td data-metric="{_e(row.key)}" data-set="{_e(r.name)}">{figure_text(r, row.key)}</td>' for r in results
         )
-        title = f' title="{_e(meanings[key])}"' if key in meanings else ""
-        body.append(f'<tr class="{group}"><th scope="row"{title}>{_e(label)}</th>{cells}</tr>')
-    caption = {"main": "Metric (%)", "counts": "GCA counts", "detail": "More figures (%)"}[groups[0]]
+        body.append(
+            f'<tr class="{_e(row.group)}"><th scope="row" title="{_e(row.description)}">{_e(row.label)}</th>'
+            f"{cells}</tr>"
+        )
+    caption = table_caption(groups[0], rows)
     return (
         f'<div class="table-wrap"><table class="metrics-table" id="metrics-{groups[0]}">'
-        f'<thead><tr><th scope="col">{caption}</th>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
+        f'<thead><tr><th scope="col">{_e(caption)}</th>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
         "</table></div>"
     )
 
@@ -613,7 +595,7 @@ class Exploration:
     ok: bool
     status: str
     results: list[ScoredSet] = field(default_factory=list)
-    settings: Settings = field(default_factory=Settings)
+    options: Options = field(default_factory=Options)
     metrics: str = ""  # main metrics and counts
     details: str = ""  # the other figures
     signature: str = ""
@@ -644,17 +626,17 @@ def explore(
     if the corpus has it, else its first dialogue. Bad input or options give an Exploration with
     ok=False and the problem in `status`; nothing raises."""
     try:
-        settings = read_settings(mode, alpha, fga_lambda, num_slots, value_matching)
-        sets = read_prediction_sets(entries, fmt, settings.value_matching)
-        results = score_sets(sets, settings)
-    except (InputError, ValueError) as error:
+        options = read_settings(mode, alpha, fga_lambda, num_slots, value_matching)
+        sets = read_prediction_sets(entries, fmt, options.value_matching)
+        results = score_sets(sets, options)
+    except ValueError as error:  # InputError and OptionError are ValueErrors
         return Exploration(False, str(error))
     corpus = results[0].corpus
-    layouts = {FORMATS[r.layout] for r in results}
+    layouts = {format_label(r.layout) for r in results}
     read_as = (
         f"read as {layouts.pop()}"
         if len(layouts) == 1
-        else "; ".join(f"{r.name} read as {FORMATS[r.layout]}" for r in results)
+        else "; ".join(f"{r.name} read as {format_label(r.layout)}" for r in results)
     )
     status = (
         f"Scored {len(results)} prediction set{'s' if len(results) > 1 else ''} "
@@ -665,17 +647,17 @@ def explore(
         True,
         status,
         results,
-        settings,
-        metrics=metrics_html(results, settings, ("main",)) + metrics_html(results, settings, ("counts",)),
-        details=metrics_html(results, settings, ("detail",)),
+        options,
+        metrics=metrics_html(results, options, ("main",)) + metrics_html(results, options, ("counts",)),
+        details=metrics_html(results, options, ("detail",)),
         signature=signature_html(results),
-        bars=bars_frame(results, settings),
+        bars=bars_frame(results, options),
         dialogue_ids=[d.dialogue_id for d in corpus.dialogues],
     )
     out.dialogue_id = dialogue_id if dialogue_id in out.dialogue_ids else out.dialogue_ids[0]
-    out.slots = slot_view_html(results, out.dialogue_id, settings.mode, show_unchanged)
+    out.slots = slot_view_html(results, out.dialogue_id, options.mode, show_unchanged)
     if len(corpus) > 1:
-        frame = dialogue_frame(results, settings.mode)
+        frame = dialogue_frame(results, options.mode)
         out.dialogues = frame
         out.scatter = scatter_frame(frame)
         out.disagreements = disagreement_frame(frame, top)
@@ -736,24 +718,38 @@ Pick one of the GCA paper's examples, or paste or upload your own data; add a se
 to compare. Scores are percentages.
 """
 
-FORMAT_HELP = """
-**Reference layout JSON**: `{dialogue_id: {turn_id: {"gt": state, "pr": state}}}`, for example
-`{"d1": {"0": {"gt": {"hotel": {"area": "north"}}, "pr": {"hotel-area": "north"}}}}`.
-
-**JSON Lines**: one turn per line, `{"dialogue_id": "d1", "turn_id": 0, "gt": state, "pr": state}`;
-lines in any order, every (dialogue_id, turn_id) once.
-
-**Linearized lines**: one turn per line, four fields separated by a TAB:
-`dialogue_id⇥turn_id⇥gold state⇥predicted state`, a state written `hotel-area=north; hotel-stars=4`
-(an empty field is an empty state; in the gold field `centre|north` lists acceptable values).
-Blank lines and lines starting with `#` are skipped.
-
+FORMAT_EXAMPLES = {  # the page's examples for the registered formats (dst_metrics.readers.READERS)
+    "reference": 'for example `{"d1": {"0": {"gt": {"hotel": {"area": "north"}}, "pr": {"hotel-area": "north"}}}}`.',
+    "jsonl": 'one turn per line, `{"dialogue_id": "d1", "turn_id": 0, "gt": state, "pr": state}`; lines in any '
+    "order, every (dialogue_id, turn_id) once.",
+    "linearized": "one turn per line, `dialogue_id⇥turn_id⇥gold state⇥predicted state`, a state written "
+    "`hotel-area=north; hotel-stars=4` (an empty field is an empty state; in the gold field `centre|north` "
+    "lists acceptable values). Blank lines and lines starting with `#` are skipped.",
+}
+FORMAT_NOTES = """
 A state in JSON may be nested `{"hotel": {"area": "north"}}`, flat `{"hotel-area": "north"}`, a list
 of `["hotel", "area", "north"]` triples or `"hotel-area-north"` strings, or a linearized string.
 Gold values may be lists of acceptable values. A slot valued `none` or `""` is inactive.
 
 A second prediction set must hold the same dialogues, turns and gold states as the first.
 """
+
+
+def format_help() -> str:
+    """The 'Input formats' text: every registered format (its description and the page's
+    example), how auto-detection works, and what every format shares."""
+    parts = []
+    for name, reader in READERS.items():
+        title = _md(reader.description[:1].upper() + reader.description[1:])
+        example = f": {FORMAT_EXAMPLES[name]}" if name in FORMAT_EXAMPLES else ""
+        parts.append(f"**{title}** (`{name}`){example}")
+    parts.append(f"**{AUTO_LABEL}** reads the beginning of the data and picks the format it fits.")
+    return "\n\n".join(parts) + "\n" + FORMAT_NOTES
+
+
+def _md(text: str) -> str:
+    """`text` with the characters markdown would act on escaped."""
+    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in text)
 
 
 def analysis_note(result: Exploration) -> str:
@@ -783,14 +779,14 @@ def build_theme() -> gr.themes.Base:
 
 def build_demo() -> gr.Blocks:
     """Lay out the page and wire its events."""
-    formats = [(label, key) for key, label in FORMATS.items()]
+    formats = [(format_label(name), name) for name in FORMATS]
     with gr.Blocks(title="GCA explorer") as demo:
         gr.Markdown(INTRO)
         with gr.Row():
             example = gr.Dropdown(
                 EXAMPLE_CHOICES, value="first_example", label="Preloaded example", scale=2, elem_id="example"
             )
-            fmt = gr.Radio(formats, value="auto", label="Input format", scale=3, elem_id="format")
+            fmt = gr.Dropdown(formats, value="auto", label="Input format", scale=3, elem_id="format")
         example_note = gr.Markdown(example_input("first_example").description, elem_id="example-note")
         with gr.Row(equal_height=True):
             boxes = []
@@ -805,7 +801,7 @@ def build_demo() -> gr.Blocks:
                         lines=12,
                         max_lines=12,
                         elem_id=f"data-{label.lower()}",
-                        placeholder="Paste reference layout JSON, JSON Lines or linearized lines",
+                        placeholder="Paste your data in one of the input formats (see Input formats below)",
                     )
                     upload = gr.UploadButton(
                         f"Upload a file for set {label} (.json, .jsonl, .tsv, .txt)",
@@ -815,7 +811,7 @@ def build_demo() -> gr.Blocks:
                     )
                     boxes.append((name, text, upload))
         with gr.Accordion("Input formats", open=False):
-            gr.Markdown(FORMAT_HELP)
+            gr.Markdown(format_help())
         with gr.Row():
             mode = gr.Radio(
                 ["official", "corrected"],
@@ -976,7 +972,7 @@ def build_demo() -> gr.Blocks:
         def open_dialogue(result, dialogue_id, unchanged):
             if not isinstance(result, Exploration) or not result.ok:
                 return ""
-            return slot_view_html(result.results, dialogue_id, result.settings.mode, unchanged)
+            return slot_view_html(result.results, dialogue_id, result.options.mode, unchanged)
 
         def pick_row(result, evt: gr.SelectData):
             if not isinstance(result, Exploration) or result.disagreements is None or evt is None:

@@ -33,9 +33,9 @@ SOURCE = SHARED / "reference" / "t5_zeroshot" / "predictions" / "T5_result_zeros
 
 def build_data(turns: int) -> tuple[list, list, list, list]:
     """(pred dialogues, gold dialogues, pred records, gold records) of at least `turns` turns."""
-    from dst_metrics import read_json
+    import msgspec
 
-    data = read_json(SOURCE)
+    data = msgspec.json.decode(SOURCE.read_bytes())
     dialogues = [
         (dialogue_id, sorted(((int(k), t) for k, t in turn_map.items()), key=lambda kt: kt[0]))
         for dialogue_id, turn_map in data.items()
@@ -115,7 +115,7 @@ def main() -> int:
     os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
     import evaluate  # noqa: F401  (imported once, outside the timings)
 
-    import dst_metrics.evaluate_support  # noqa: F401
+    import dst_metrics.hf_evaluate.metric  # noqa: F401
 
     pred_d, gold_d, pred_r, gold_r = build_data(args.turns)
     turns = len(pred_r)

@@ -8,14 +8,11 @@
 1.0
 """
 
-from .core import CORRECT, COUNT_TYPES, MISSED, MODES, OVERSHOT, WRONG, Tally, tally_corpus, tally_dialogue
-from .corpus import Corpus, Dialogue, load_reference_file, read_json
+from .core import CORRECT, COUNT_TYPES, MISSED, OVERSHOT, WRONG, Tally, tally_corpus, tally_dialogue
+from .corpus import Corpus, Dialogue
 from .errors import InputError
+from .figures import FIGURES, Figure, figure_keys
 from .metrics import (
-    DEFAULT_FGA_LAMBDA,
-    FGA_LAMBDA_GRID,
-    MULTIWOZ_NUM_SLOTS,
-    OFFICIAL_ALPHA,
     aga,
     fga,
     gca,
@@ -26,7 +23,18 @@ from .metrics import (
     slot_prf,
 )
 from .modules import module_path
-from .scoring import Options, Report, Scores, __version__, score, score_tallies, tally_dialogues
+from .options import (
+    DEFAULT_FGA_LAMBDA,
+    FGA_LAMBDA_GRID,
+    MODES,
+    MULTIWOZ_NUM_SLOTS,
+    OFFICIAL_ALPHA,
+    VALUE_MATCHINGS,
+    OptionError,
+    Options,
+)
+from .readers import load_reference_file, read
+from .scoring import Report, Scores, __version__, score, score_tallies, tally_dialogues
 from .states import LinearizedFormat, normalize_state, parse_linearized
 
 __all__ = [
@@ -39,11 +47,15 @@ __all__ = [
     "MULTIWOZ_NUM_SLOTS",
     "OFFICIAL_ALPHA",
     "OVERSHOT",
+    "VALUE_MATCHINGS",
     "WRONG",
     "Corpus",
     "Dialogue",
+    "FIGURES",
+    "Figure",
     "InputError",
     "LinearizedFormat",
+    "OptionError",
     "Options",
     "Report",
     "Scores",
@@ -51,6 +63,7 @@ __all__ = [
     "__version__",
     "aga",
     "fga",
+    "figure_keys",
     "gca",
     "gca_rates",
     "jga",
@@ -58,7 +71,7 @@ __all__ = [
     "module_path",
     "normalize_state",
     "parse_linearized",
-    "read_json",
+    "read",
     "rsa",
     "score",
     "score_tallies",

@@ -1,155 +1,236 @@
 """Command line: ``dst-metrics score FILE …`` and ``dst-metrics explain FILE --dialogue ID``.
 
-Files are in the reference layout ``{dialogue_id: {turn_id: {"gt": state, "pr": state}}}``.
-Every file is read and validated before any figure is printed; bad input exits with status 2
-and a message naming the file, dialogue, turn and field.
+Files may be in any registered input format (`dst_metrics.readers`; detected from the content
+unless ``--format`` names one). Every file is read and checked before any figure is printed; a
+bad option or bad input exits with status 2 and one line naming the option, or the file,
+dialogue, turn and field.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
+import difflib
 import sys
+import unicodedata
 from collections.abc import Sequence
 
-from . import metrics
-from .core import MODES
-from .corpus import load_reference_file
-from .errors import InputError
-from .scoring import Scores, score
-from .states import VALUE_MATCHINGS
+from . import options as opts
+from ._gc import gc_paused
+from ._version import __version__
+from .corpus import Corpus, Dialogue
+from .errors import InputError, json_text
+from .figures import FIGURES, figure_labels
+from .options import OptionError, Options
+from .readers import FORMATS, READERS, read
+from .scoring import Report, Scores, score
 
 try:
     import msgspec as _msgspec
 except ImportError:  # pragma: no cover
     _msgspec = None
 
-TABLE_COLUMNS = (
-    ("GCA", "gca"),
-    ("JGA", "jga"),
-    ("FGA", "fga"),
-    ("SA", "sa"),
-    ("AGA", "aga"),
-    ("RSA", "rsa"),
-    ("SlotF1", "slot_f1"),
-)
-PER_DIALOGUE_KEYS = ("gca", "fga@0.25", "fga@0.5", "fga@0.75", "fga@1.0")
-
 
 def _dumps(obj: object) -> str:
     if _msgspec is not None:
         return _msgspec.json.encode(obj).decode()
-    import json
+    import json  # pragma: no cover
 
-    return json.dumps(obj, ensure_ascii=False)
+    return json.dumps(obj, ensure_ascii=False)  # pragma: no cover
+
+
+# --------------------------------------------------------------------------------------------
+# Arguments
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with every usage error as one line (``dst-metrics: error: …``) and status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"dst-metrics: error: {message} (see {self.prog} --help)\n")
+
+
+def _typed(parse):
+    """An argparse `type` from one of the options' parsers: its message, not argparse's."""
+
+    def convert(text: str):
+        try:
+            return parse(text)
+        except OptionError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    convert.__name__ = parse.__name__.removeprefix("parse_")
+    return convert
+
+
+def _add_input_options(sub: argparse.ArgumentParser) -> None:
+    names = ", ".join(f"{name} ({reader.description})" for name, reader in READERS.items())
+    sub.add_argument("--format", choices=FORMATS, default="auto", help=f"input format: auto (default), {names}")
+    sub.add_argument(
+        "--value-matching", choices=opts.VALUE_MATCHINGS, default="exact", help="compare values exactly (default)"
+    )
+    sub.add_argument("--mode", choices=opts.MODES, default="official", help="official (default) or corrected")
+    alpha_help = "GCA's value weight: 10/11 (default) or any number in [0, 1]"
+    sub.add_argument("--alpha", type=_typed(opts.parse_alpha), default=opts.OFFICIAL_ALPHA, help=alpha_help)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="dst-metrics", description="Score dialogue state tracking predictions (GCA, JGA, FGA, SA, AGA, RSA)."
     )
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    def add_options(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("--mode", choices=MODES, default="official", help="official (default) or corrected")
-        sub.add_argument("--alpha", type=float, default=metrics.OFFICIAL_ALPHA, help="GCA value weight (10/11)")
-        sub.add_argument("--fga-lambda", type=float, default=metrics.DEFAULT_FGA_LAMBDA, help="FGA decay (0.5)")
-        sub.add_argument("--num-slots", type=int, default=metrics.MULTIWOZ_NUM_SLOTS, help="K for SA (30)")
-        sub.add_argument("--value-matching", choices=VALUE_MATCHINGS, default="exact")
+    parser.add_argument("--version", action="version", version=f"dst-metrics {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     score_cmd = commands.add_parser("score", help="score one or more prediction files")
     score_cmd.add_argument("files", nargs="+", metavar="FILE")
-    add_options(score_cmd)
+    _add_input_options(score_cmd)
+    lambda_help = "FGA's decay λ for the FGA column (0.5); JSON also has fga@0.25 … fga@1.0"
+    score_cmd.add_argument(
+        "--fga-lambda", type=_typed(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help=lambda_help
+    )
+    score_cmd.add_argument(
+        "--num-slots", type=_typed(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
+    )
     score_cmd.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
-    score_cmd.add_argument("--per-dialogue", action="store_true", help="with --json: add per-dialogue figures")
+    score_cmd.add_argument("--per-dialogue", action="store_true", help="also each dialogue's figures")
 
     explain_cmd = commands.add_parser("explain", help="per turn and slot: how GCA counted a dialogue")
     explain_cmd.add_argument("file", metavar="FILE")
     explain_cmd.add_argument("--dialogue", help="dialogue id (default: the first)")
-    add_options(explain_cmd)
+    explain_cmd.add_argument("--all-slots", action="store_true", help="also slots carried over unchanged")
+    _add_input_options(explain_cmd)
     return parser
 
 
-def _record(path: str, scores: Scores, dialogues: dict[str, Scores] | None) -> dict:
-    record = {"file": path, **scores.as_dict()}
-    if dialogues is not None:
-        record["dialogues"] = {
-            dialogue_id: {key: value for key, value in s.as_dict().items() if key in PER_DIALOGUE_KEYS}
-            for dialogue_id, s in dialogues.items()
-        }
-    return record
+def _options(args: argparse.Namespace) -> Options:
+    values = {"mode": args.mode, "alpha": args.alpha, "value_matching": args.value_matching}
+    if args.command == "score":
+        values.update(fga_lambda=args.fga_lambda, num_slots=args.num_slots)
+    return Options(**values)
 
 
-def _table(rows: list[tuple[str, Scores]]) -> str:
-    width = max(len("file"), *(len(path) for path, _ in rows))
-    header = f"{'file':<{width}}  " + "  ".join(f"{name:>6}" for name, _ in TABLE_COLUMNS) + "   turns"
-    lines = [header]
-    for path, s in rows:
-        cells = "  ".join(f"{100 * getattr(s, key):6.2f}" for _, key in TABLE_COLUMNS)
-        lines.append(f"{path:<{width}}  {cells}  {s.turns:6d}")
-    lines.append(f"scores in percent; FGA at lambda={rows[0][1].signature.split('lambda:')[1].split('|')[0]}")
-    lines.append(f"signature: {rows[0][1].signature}")
-    return "\n".join(lines)
+# --------------------------------------------------------------------------------------------
+# Tables
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes in a terminal: wide (CJK) characters take two, combining marks none."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _left(text: str, width: int) -> str:
+    return text + " " * (width - display_width(text))
+
+
+def _right(text: str, width: int) -> str:
+    return " " * (width - display_width(text)) + text
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str = "") -> str:
+    """Columns aligned by display width; `align` has an ``l`` or ``r`` per column (default: the
+    first left, the others right)."""
+    align = align or "l" + "r" * (len(header) - 1)
+    widths = [max(display_width(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    pads = [_left if a == "l" else _right for a in align]
+    return "\n".join("  ".join(pad(c, w) for pad, c, w in zip(pads, row, widths)).rstrip() for row in (header, *rows))
+
+
+def _cell(scores: Scores, key: str) -> str:
+    value = scores[key]
+    return str(value) if isinstance(value, int) else f"{100 * value:.2f}"
+
+
+def _columns(options: Options, per_dialogue: bool) -> list[str]:
+    keys = [key for f in FIGURES if (f.per_dialogue if per_dialogue else f.group == "main") for key in f.keys(options)]
+    return [*keys, "turns"]
+
+
+def _figure_table(first: str, rows: list[tuple[str, Scores]], options: Options, per_dialogue: bool) -> str:
+    keys = _columns(options, per_dialogue)
+    labels = figure_labels(options)
+    header = [first, *(labels[key] for key in keys)]
+    return format_table(header, [[name, *(_cell(s, key) for key in keys)] for name, s in rows])
+
+
+def _print_score_tables(reports: list[tuple[str, Report]], options: Options, per_dialogue: bool) -> None:
+    print(_figure_table("file", [(path, report.scores) for path, report in reports], options, False))
+    if per_dialogue:
+        for path, report in reports:
+            print(f"\n{path}: each dialogue")
+            print(_figure_table("dialogue", list(report.dialogues.items()), options, True))
+    print(f"\nscores in percent; FGA at lambda={opts.format_number(options.fga_lambda)}")
+    print(f"signature: {options.signature()}")
+
+
+# --------------------------------------------------------------------------------------------
+# Commands
+
+
+def _read(path: str, args: argparse.Namespace) -> Corpus:
+    return read(path, args.format, value_matching=args.value_matching, name=path)
 
 
 def _score(args: argparse.Namespace) -> int:
-    corpora = [(path, load_reference_file(path, value_matching=args.value_matching)) for path in args.files]
-    options = {"mode": args.mode, "alpha": args.alpha, "fga_lambda": args.fga_lambda, "num_slots": args.num_slots}
-    rows = []
-    for path, corpus in corpora:
-        report = score(corpus, per_dialogue=args.per_dialogue and args.json, **options)
-        rows.append((path, report))
-    if args.json:
-        out = sys.stdout
-        for path, report in rows:
-            dialogues = report.dialogues if args.per_dialogue else None
-            out.write(_dumps(_record(path, report.scores, dialogues)) + "\n")
-    else:
-        print(_table([(path, report.scores) for path, report in rows]))
+    options = _options(args)
+    corpora = [(path, _read(path, args)) for path in args.files]  # every file checked first
+    reports = [(path, score(corpus, options, per_dialogue=args.per_dialogue)) for path, corpus in corpora]
+    if not args.json:
+        _print_score_tables(reports, options, args.per_dialogue)
+        return 0
+    per_dialogue_keys = _columns(options, True)[:-1]
+    for path, report in reports:
+        record = {"file": path, **report.scores.as_dict()}
+        if args.per_dialogue:
+            record["dialogues"] = {
+                dialogue_id: {key: s[key] for key in per_dialogue_keys} for dialogue_id, s in report.dialogues.items()
+            }
+        sys.stdout.write(_dumps(record) + "\n")
     return 0
+
+
+def _find_dialogue(corpus: Corpus, wanted: str | None, path: str) -> Dialogue:
+    if wanted is None:
+        return corpus.dialogues[0]
+    try:
+        return corpus.dialogue(wanted)
+    except KeyError:
+        known = [d.dialogue_id for d in corpus.dialogues]
+        near = difflib.get_close_matches(wanted, known, n=5, cutoff=0.5) or known[:5]
+        listed = ", ".join(json_text(d) for d in near)
+        raise InputError(f"there is no dialogue {json_text(wanted)}; the nearest ids: {listed}", source=path) from None
 
 
 def _explain(args: argparse.Namespace) -> int:
     from .explain import domain_gca, explain_dialogue
 
-    corpus = load_reference_file(args.file, value_matching=args.value_matching)
-    dialogue = corpus.dialogues[0] if args.dialogue is None else corpus.dialogue(args.dialogue)
-    rows = explain_dialogue(dialogue, args.mode)
-    slot_width = max([4, *(len(r.slot) for r in rows)])
-    value_width = max([4, *(len(str(v)) for r in rows for v in (r.gold, r.pred))])
-    print(f"dialogue {dialogue.dialogue_id} ({args.mode} mode)")
-    print(f"{'turn':>4}  {'slot':<{slot_width}}  {'gold':<{value_width}}  {'pred':<{value_width}}  count")
-    for r in rows:
-        gold = "-" if r.gold is None else r.gold
-        pred = "-" if r.pred is None else r.pred
-        print(f"{r.turn_id:>4}  {r.slot:<{slot_width}}  {gold:<{value_width}}  {pred:<{value_width}}  {r.label}")
-    print()
-    report = score(
-        type(corpus)((dialogue,), corpus.value_matching),
-        mode=args.mode,
-        alpha=args.alpha,
-        fga_lambda=args.fga_lambda,
-        num_slots=args.num_slots,
-    )
+    options = _options(args)
+    corpus = _read(args.file, args)
+    dialogue = _find_dialogue(corpus, args.dialogue, args.file)
+    rows = [r for r in explain_dialogue(dialogue, options.mode) if args.all_slots or r.count_types]
+    shown = "every slot" if args.all_slots else "changed slots only; --all-slots shows every slot"
+    print(f"dialogue {json_text(dialogue.dialogue_id)} ({options.mode} mode, {shown})")
+    table = [[str(r.turn_id), r.slot, _value(r.gold), _value(r.pred), r.label] for r in rows]
+    print(format_table(["turn", "slot", "gold", "pred", "count"], table, "rllll") if table else "(no slot changed)")
+    report = score(Corpus((dialogue,), corpus.value_matching), options)
     s = report.scores
-    print(f"correct {s.correct}  wrong {s.wrong}  missed {s.missed}  overshot {s.overshot}  GCA {100 * s.gca:.2f}")
-    for domain, figures in domain_gca([dialogue], args.mode, args.alpha).items():
+    print(f"\ncorrect {s.correct}  wrong {s.wrong}  missed {s.missed}  overshot {s.overshot}  GCA {100 * s.gca:.2f}")
+    for domain, figures in domain_gca([dialogue], options.mode, options.alpha).items():
         counts = "  ".join(f"{k} {figures[k]}" for k in ("correct", "wrong", "missed", "overshot"))
         print(f"  {domain}: {counts}  GCA {100 * figures['gca']:.2f}")
-    print(f"signature: {s.signature}")
+    print(f"signature: {report.signature}")
     return 0
+
+
+def _value(value: str | None) -> str:
+    return "-" if value is None else value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``dst-metrics`` and ``python -m dst_metrics``; returns the exit status."""
     args = _parser().parse_args(argv)
-    gc.disable()  # a short run that allocates millions of small objects and no cycles
     try:
-        return _score(args) if args.command == "score" else _explain(args)
-    except InputError as error:
-        print(f"dst-metrics: error: {error}", file=sys.stderr)
-        return 2
-    except (OSError, KeyError) as error:
+        with gc_paused():  # a short run that allocates millions of small objects and no cycles
+            return _score(args) if args.command == "score" else _explain(args)
+    except (InputError, OptionError) as error:
         print(f"dst-metrics: error: {error}", file=sys.stderr)
         return 2
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field, fields
 from typing import Literal
 
 from .corpus import Dialogue
+from .options import parse_mode
 from .states import INACTIVE_VALUES, NONE_VALUE, State, Value, values_match
 
 Mode = Literal["official", "corrected"]
-MODES: tuple[str, ...] = ("official", "corrected")
 
 CORRECT = "correct"
 WRONG = "wrong"
@@ -34,9 +34,8 @@ _ABSENT = object()
 
 
 def check_mode(mode: str) -> None:
-    """Raise ValueError unless `mode` is 'official' or 'corrected'."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    """Raise OptionError (a ValueError) unless `mode` is 'official' or 'corrected'."""
+    parse_mode(mode)
 
 
 # --------------------------------------------------------------------------------------------
@@ -64,8 +63,9 @@ def side_changes(new: State, previous: State, removals: bool) -> Changes:
 def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_changes: Changes) -> list[SlotCount]:
     """Algorithm 1 as the official code runs it (SPEC.md, steps 3 and 4), quirks included.
 
-    `gold`/`pred` are the turn's maps, where every slot seen active earlier on that side and now
-    absent is filled in as ``"none"``; the changes are their pairs not in the previous maps.
+    `gold`/`pred` are the turn's maps, where every slot present earlier on that side (given with
+    any value, an explicit ``"none"`` or ``""`` included) and now absent is filled in as
+    ``"none"``; the changes are their pairs not in the previous maps.
     """
     counted: list[SlotCount] = []
     judged: dict[str, str] = {}  # slots counted CORRECT or WRONG in step 3
@@ -421,8 +421,9 @@ def advance_side(
     states as strings, which they need once a value with a hyphen has appeared on this side of
     the dialogue (every value appears once among the changes; the string reading is exact for any
     state, so keeping the flag set is safe). In official mode the map fills in ``"none"`` for
-    slots in `seen` (the slots active earlier on this side) that the state lacks, and `seen` grows
-    by the active slots.
+    slots in `seen` that the state lacks, and `seen` grows by every slot the state gives, whatever
+    its value: as in the official code, a slot given as an explicit ``"none"`` (or ``""``) and
+    omitted later is filled in as ``"none"`` too (SPEC.md, GCA step 1).
     """
     values = state.values()
     if official:
@@ -433,7 +434,7 @@ def advance_side(
         if not state.keys() >= seen:
             gca_map = dict.fromkeys(seen, NONE_VALUE)
             gca_map.update(state)
-        seen.update(active)
+        seen.update(state)  # every key given, explicit "none" included: the same work as before
         get = previous_map.get  # side_changes, inlined: this runs for every changed state
         changes = [(slot, value) for slot, value in gca_map.items() if get(slot, _ABSENT) != value]
         if not hyphen:

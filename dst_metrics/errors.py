@@ -1,13 +1,58 @@
-"""The one error type for bad input, with the place it was found."""
+"""The one error type for bad input, with the place it was found, worded in JSON terms.
+
+A message reads ``FILE, dialogue "MUL0003", turn 2, field gt.hotel.area: problem``: the
+dialogue id in JSON quotes, the turn id as a number, the field as a path into the turn, and
+values named as JSON names them (``null``, ``true``, an object, an array).
+"""
 
 from __future__ import annotations
+
+import json
+
+_JSON_KINDS = {
+    type(None): "null",
+    bool: "a boolean",
+    int: "a number",
+    float: "a number",
+    str: "a string",
+    dict: "an object",
+    list: "an array",
+    tuple: "an array",
+}
+
+
+def json_text(value: object, limit: int = 60) -> str:
+    """`value` as JSON text (cut at `limit` characters); Python-only objects by their repr."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError):  # e.g. a dict with tuple keys
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe(value: object) -> str:
+    """What a value is, in JSON words: ``null``, ``a boolean (true)``, ``an object ({"x": 1})``."""
+    if value is None:
+        return "null"
+    kind = _JSON_KINDS.get(type(value))
+    if kind is None:
+        kind = "an object" if isinstance(value, dict) else f"a {type(value).__name__}"
+    return f"{kind} ({json_text(value)})"
+
+
+def _turn_text(turn: object) -> str:
+    if isinstance(turn, int) and not isinstance(turn, bool):
+        return str(turn)
+    if isinstance(turn, str) and turn.isascii() and turn.isdigit():
+        return str(int(turn))
+    return json_text(turn)
 
 
 class InputError(ValueError):
     """Bad input, raised before any figure is computed.
 
-    The message names where the problem is: file, batch position, dialogue, turn and
-    field, as far as they are known.
+    The message names where the problem is: file or batch position (`source`), dialogue, turn
+    and field, as far as they are known.
     """
 
     def __init__(
@@ -31,14 +76,19 @@ class InputError(ValueError):
         if self.source is not None:
             place.append(self.source)
         if self.dialogue is not None:
-            place.append(f"dialogue {self.dialogue!r}")
+            place.append(f"dialogue {json_text(str(self.dialogue), 120)}")
         if self.turn is not None:
-            place.append(f"turn {self.turn!r}")
+            place.append(f"turn {_turn_text(self.turn)}")
         if self.field is not None:
-            place.append(f"field {self.field!r}")
+            place.append(f"field {self.field}")
         return f"{', '.join(place)}: {self.problem}" if place else self.problem
 
     def within(self, source: str) -> InputError:
         """The same error, located inside `source` (a file name or a batch position)."""
         where = source if self.source is None else f"{source}, {self.source}"
-        return InputError(self.problem, dialogue=self.dialogue, turn=self.turn, field=self.field, source=where)
+        return self.located(source=where)
+
+    def located(self, **place: object) -> InputError:
+        """The same problem with some of its place (dialogue, turn, field, source) set or replaced."""
+        current = {"dialogue": self.dialogue, "turn": self.turn, "field": self.field, "source": self.source}
+        return InputError(self.problem, **{**current, **place})

@@ -1,8 +1,9 @@
 """Every metric as one short function of a `Tally`, next to its formula.
 
 Scores are fractions in [0, 1]. Where a formula has nothing to divide (no changes, no gold
-slot, an empty turn), official mode gives what the official code gives (0) and corrected mode
-gives 1 when nothing could have been got wrong; `README.md` lists these deviations.
+slot), official mode gives what the official code gives (0) and corrected mode gives 1 when
+nothing could have been got wrong; `README.md` lists these deviations. RSA's turn with no slot
+on either side scores 0 in both modes (the RSA paper's definition).
 """
 
 from __future__ import annotations
@@ -11,15 +12,22 @@ import math
 from fractions import Fraction
 
 from .core import Tally
+from .options import DEFAULT_FGA_LAMBDA, FGA_LAMBDA_GRID, MULTIWOZ_NUM_SLOTS, OFFICIAL_ALPHA
 
-OFFICIAL_ALPHA = 10 / 11
-"""GCA's weight of the value rates against the label rates, 10:1, as in the official code."""
-DEFAULT_FGA_LAMBDA = 0.5
-"""FGA's decay λ used by Dey et al. (2022) and the GCA paper's benchmarks."""
-FGA_LAMBDA_GRID = (0.25, 0.5, 0.75, 1.0)
-"""The λ values the official code reports FGA for."""
-MULTIWOZ_NUM_SLOTS = 30
-"""K for slot accuracy: the number of slots of MultiWOZ 2.1's five evaluation domains."""
+__all__ = [
+    "DEFAULT_FGA_LAMBDA",
+    "FGA_LAMBDA_GRID",
+    "MULTIWOZ_NUM_SLOTS",
+    "OFFICIAL_ALPHA",
+    "aga",
+    "fga",
+    "gca",
+    "gca_rates",
+    "jga",
+    "rsa",
+    "slot_accuracy",
+    "slot_prf",
+]
 
 
 def _vacuous(mode: str) -> float:
@@ -94,10 +102,13 @@ def aga(t: Tally, mode: str = "official") -> float:
 def rsa(t: Tally, mode: str = "official") -> float:
     """RSA = mean over turns of (T* - missed_t - wrong_t) / T*, T* = |slots(G_t) ∪ slots(P_t)|.
 
-    A turn with T* = 0 scores 0 (the RSA paper, official) or 1 (corrected: an empty prediction
-    of an empty state is right)."""
-    partial = math.fsum(hits / size for size, hits in t.relative_hits.items())
-    return (partial + t.relative_empty_turns * _vacuous(mode)) / t.turns
+    A turn with T* = 0 (no slot on either side) scores 0, in both modes: the RSA paper's
+    definition as SPEC.md states it and the official code implements it; corrected mode fixes the
+    official code's quirks without redefining a metric. `mode` is kept for signature
+    compatibility and does not change this convention (the modes differ only in the turn figures
+    the Tally holds, e.g. the last-hyphen quirk and ``""`` values)."""
+    del mode  # same definition in both modes
+    return math.fsum(hits / size for size, hits in t.relative_hits.items()) / t.turns
 
 
 def slot_prf(t: Tally) -> tuple[float, float, float]:

@@ -1,125 +1,68 @@
-"""Scoring a corpus: options, the signature of a result, and the figures per corpus and dialogue."""
+"""Scoring a corpus: every registered figure per corpus and, on request, per dialogue, each result
+with the signature of the options that produced it."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from fractions import Fraction
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 
-from . import metrics
-from .core import Tally, check_mode, tally_corpus, tally_dialogue
-from .corpus import Corpus, _without_gc
+from ._gc import without_gc
+from ._version import __version__
+from .core import Tally, tally_corpus, tally_dialogue
+from .corpus import Corpus
+from .figures import compute_figures
+from .options import OptionError, Options
 
-try:
-    from importlib.metadata import PackageNotFoundError, version
-
-    __version__ = version("dst-metrics")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
-    __version__ = "0+unknown"
+__all__ = ["Options", "Report", "Scores", "__version__", "score", "score_tallies", "tally_dialogues"]
 
 
-def _format_number(x: float) -> str:
-    """A short exact-looking form: 10/11 for α's default, otherwise the shortest repr."""
-    fraction = Fraction(x).limit_denominator(100)
-    if float(fraction) == x and fraction.denominator != 1 and len(str(x)) > 6:
-        return f"{fraction.numerator}/{fraction.denominator}"
-    return f"{x:g}"
+class Scores(Mapping):
+    """Every figure of one corpus or dialogue: a read-only mapping ``{key: value}`` in the
+    order of `dst_metrics.figures.FIGURES`, whose keys are also attributes (``scores.gca``).
 
+    Scores are fractions in [0, 1]; counts are integers. `fga_grid` is ``{λ: FGA}``.
+    """
 
-@dataclass(frozen=True)
-class Options:
-    """What a score depends on besides the data; `signature` writes it down."""
+    __slots__ = ("_values", "signature")
 
-    mode: str = "official"
-    alpha: float = metrics.OFFICIAL_ALPHA
-    fga_lambda: float = metrics.DEFAULT_FGA_LAMBDA
-    fga_lambdas: tuple[float, ...] = metrics.FGA_LAMBDA_GRID
-    num_slots: int = metrics.MULTIWOZ_NUM_SLOTS
-
-    def __post_init__(self) -> None:
-        check_mode(self.mode)
-        if not 0.0 <= self.alpha <= 1.0:
-            raise ValueError(f"alpha must be in [0, 1], got {self.alpha}")
-        for lam in (self.fga_lambda, *self.fga_lambdas):
-            if not lam > 0:
-                raise ValueError(f"an FGA lambda must be > 0, got {lam}")
-        if isinstance(self.num_slots, bool) or not isinstance(self.num_slots, int) or self.num_slots < 1:
-            raise ValueError(f"num_slots (K) must be a positive integer, got {self.num_slots!r}")
-
-    def signature(self, value_matching: str = "exact") -> str:
-        """sacrebleu-style: every option that produced a figure, e.g.
-        ``dst-metrics:0.1.0|mode:official|alpha:10/11|lambda:0.5|K:30|match:exact``
-        (``|lambdas:0.25,1`` is added when FGA is reported at λ other than 0.25, 0.5, 0.75, 1)."""
-        grid = ""
-        if len(self.fga_lambdas) > 1 and tuple(self.fga_lambdas) != metrics.FGA_LAMBDA_GRID:  # FGA at several λ
-            grid = "|lambdas:" + ",".join(_format_number(lam) for lam in self.fga_lambdas)
-        return (
-            f"dst-metrics:{__version__}|mode:{self.mode}|alpha:{_format_number(self.alpha)}"
-            f"|lambda:{_format_number(self.fga_lambda)}{grid}|K:{self.num_slots}|match:{value_matching}"
-        )
-
-
-@dataclass(frozen=True)
-class Scores:
-    """Every figure of one corpus or dialogue (scores are fractions in [0, 1])."""
-
-    gca: float
-    value_precision: float
-    value_recall: float
-    label_precision: float
-    label_recall: float
-    correct: int
-    wrong: int
-    missed: int
-    overshot: int
-    jga: float
-    fga: float  # at Options.fga_lambda
-    fga_grid: dict[float, float]  # λ -> FGA for Options.fga_lambdas
-    sa: float
-    aga: float
-    rsa: float
-    slot_precision: float
-    slot_recall: float
-    slot_f1: float
-    turns: int
-    signature: str
+    def __init__(self, values: dict[str, float | int], signature: str) -> None:
+        self._values = values
+        self.signature = signature
 
     @classmethod
-    def from_tally(cls, t: Tally, options: Options, signature: str) -> Scores:
-        """Compute every metric of a tally under `options`."""
-        mode = options.mode
-        vp, vr, lp, lr = metrics.gca_rates(t, mode)
-        precision, recall, f1 = metrics.slot_prf(t)
-        return cls(
-            gca=metrics.gca(t, options.alpha, mode),
-            value_precision=vp,
-            value_recall=vr,
-            label_precision=lp,
-            label_recall=lr,
-            correct=t.correct,
-            wrong=t.wrong,
-            missed=t.missed,
-            overshot=t.overshot,
-            jga=metrics.jga(t),
-            fga=metrics.fga(t, options.fga_lambda),
-            fga_grid={lam: metrics.fga(t, lam) for lam in options.fga_lambdas},
-            sa=metrics.slot_accuracy(t, options.num_slots),
-            aga=metrics.aga(t, mode),
-            rsa=metrics.rsa(t, mode),
-            slot_precision=precision,
-            slot_recall=recall,
-            slot_f1=f1,
-            turns=t.turns,
-            signature=signature,
-        )
+    def from_tally(cls, tally: Tally, options: Options, *, per_dialogue: bool = False) -> Scores:
+        """Compute every figure of a tally under `options` (only the per-dialogue ones with
+        `per_dialogue`)."""
+        return cls(compute_figures(tally, options, per_dialogue=per_dialogue), options.signature())
 
-    def as_dict(self) -> dict:
-        """Flat JSON-ready figures; the FGA grid becomes keys ``fga@0.25`` … ``fga@1.0``."""
-        out = asdict(self)
-        grid = out.pop("fga_grid")
-        signature = out.pop("signature")
-        out.update({f"fga@{float(lam)!r}": value for lam, value in grid.items()})
-        out["signature"] = signature
-        return out
+    def __getitem__(self, key: str) -> float | int:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getattr__(self, name: str) -> float | int:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __repr__(self) -> str:
+        return f"Scores({self._values!r}, signature={self.signature!r})"
+
+    @property
+    def fga_grid(self) -> dict[float, float]:
+        """λ -> FGA for each λ of the options' grid."""
+        return {float(key[4:]): value for key, value in self._values.items() if key.startswith("fga@")}
+
+    def as_dict(self) -> dict[str, float | int | str]:
+        """Flat JSON-ready figures and the signature."""
+        return {**self._values, "signature": self.signature}
 
 
 @dataclass(frozen=True)
@@ -139,22 +82,27 @@ class Report:
 
 
 def score(
-    corpus: Corpus,
-    *,
-    mode: str = "official",
-    alpha: float = metrics.OFFICIAL_ALPHA,
-    fga_lambda: float = metrics.DEFAULT_FGA_LAMBDA,
-    fga_lambdas: tuple[float, ...] = metrics.FGA_LAMBDA_GRID,
-    num_slots: int = metrics.MULTIWOZ_NUM_SLOTS,
-    per_dialogue: bool = False,
+    corpus: Corpus, options: Options | None = None, *, per_dialogue: bool = False, **option_values: object
 ) -> Report:
     """Score a corpus: every figure, micro over the corpus (counts and turns summed), and with
-    `per_dialogue` each dialogue's figures too."""
-    options = Options(mode, alpha, fga_lambda, tuple(fga_lambdas), num_slots)
-    return score_tallies(tally_dialogues(corpus, mode, per_dialogue), options, corpus.value_matching)
+    `per_dialogue` each dialogue's figures too.
+
+    Options come as an `Options` or as its fields (``score(corpus, mode="corrected")``); value
+    matching defaults to the one the corpus was read with, and must equal it.
+    """
+    if options is None:
+        options = Options(**{"value_matching": corpus.value_matching, **option_values})
+    elif option_values:
+        options = options.replace(**option_values)
+    if options.value_matching != corpus.value_matching:
+        raise OptionError(
+            f"the corpus was read with value matching {corpus.value_matching!r}, not {options.value_matching!r}: "
+            "read it again with the value matching to score with"
+        )
+    return score_tallies(tally_dialogues(corpus, options.mode, per_dialogue), options)
 
 
-@_without_gc
+@without_gc
 def tally_dialogues(corpus: Corpus, mode: str, per_dialogue: bool) -> tuple[Tally, dict[str, Tally]]:
     """The corpus tally and, with `per_dialogue`, each dialogue's tally."""
     if not per_dialogue:
@@ -166,14 +114,25 @@ def tally_dialogues(corpus: Corpus, mode: str, per_dialogue: bool) -> tuple[Tall
     return total, by_dialogue
 
 
-def score_tallies(tallies: tuple[Tally, dict[str, Tally]], options: Options, value_matching: str = "exact") -> Report:
+def check_num_slots(tally: Tally, options: Options) -> None:
+    """K must be at least the number of slots of any one turn (gold and prediction together),
+    or slot accuracy could fall below 0: else OptionError."""
+    widest = max(tally.relative_hits, default=0)
+    if options.num_slots < widest:
+        raise OptionError(
+            f"num_slots (K, slots per turn for SA) is {options.num_slots}, but a turn has {widest} slots "
+            f"(gold and prediction together); K must be at least {widest}"
+        )
+
+
+def score_tallies(tallies: tuple[Tally, dict[str, Tally]], options: Options) -> Report:
     """Scores from tallies (e.g. merged from several batches or processes)."""
     total, by_dialogue = tallies
-    signature = options.signature(value_matching)
+    check_num_slots(total, options)
     return Report(
-        scores=Scores.from_tally(total, options, signature),
+        scores=Scores.from_tally(total, options),
         tally=total,
         options=options,
-        dialogues={d: Scores.from_tally(t, options, signature) for d, t in by_dialogue.items()},
+        dialogues={d: Scores.from_tally(t, options) for d, t in by_dialogue.items()},
         dialogue_tallies=by_dialogue,
     )

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import InputError
+from .errors import InputError, describe, json_text
 
 Value = str | frozenset
 State = dict  # dict[str, Value]; kept a plain dict: it is read in the hot loop
@@ -19,7 +19,6 @@ ValueMatching = Literal["exact", "normalized"]
 
 NONE_VALUE = "none"
 INACTIVE_VALUES = frozenset({"", NONE_VALUE})
-VALUE_MATCHINGS = ("exact", "normalized")
 
 
 def values_match(gold: Value | None, pred: Value | None) -> bool:
@@ -44,18 +43,19 @@ def _value(raw: object, *, gold: bool, matching: str, field: str) -> Value:
         options = {_value(item, gold=False, matching=matching, field=field) for item in raw}
         if options & INACTIVE_VALUES and len(options) > 1:
             raise InputError(
-                f"a list of acceptable values mixes an inactive value ('none' or '') with others: {list(raw)!r}",
+                'a list of acceptable values mixes an inactive value ("none" or "") with others: '
+                + json_text(list(raw)),
                 field=field,
             )
         return next(iter(options)) if len(options) == 1 else frozenset(options)
     if kind in (list, tuple):
-        raise InputError(f"a predicted value must be one string, got a list {raw!r}", field=field)
-    raise InputError(f"a value must be a string or a number, got {kind.__name__} {raw!r}", field=field)
+        raise InputError(f"a predicted value must be one string, got {describe(list(raw))}", field=field)
+    raise InputError(f"a value must be a string or a number, got {describe(raw)}", field=field)
 
 
 def _name(raw: object, what: str, field: str) -> str:
     if type(raw) is not str:
-        raise InputError(f"a {what} name must be a string, got {type(raw).__name__} {raw!r}", field=field)
+        raise InputError(f"a {what} name must be a string, got {describe(raw)}", field=field)
     return raw
 
 
@@ -77,19 +77,20 @@ def _entries(raw: object, field: str):
             if type(item) is str:
                 parts = item.split("-", 2)
                 if len(parts) != 3 or not parts[0] or not parts[1]:
-                    raise InputError(f"expected a 'domain-slot-value' string, got {item!r}", field=where)
+                    raise InputError(f'expected a "domain-slot-value" string, got {json_text(item)}', field=where)
                 yield f"{parts[0]}-{parts[1]}", parts[2], where
             elif isinstance(item, (list, tuple)) and len(item) == 3:
                 domain = _name(item[0], "domain", where)
                 yield f"{domain}-{_name(item[1], 'slot', where)}", item[2], where
             else:
                 raise InputError(
-                    f"a state list holds (domain, slot, value) triples or 'domain-slot-value' strings, got {item!r}",
+                    'a state array holds [domain, slot, value] triples or "domain-slot-value" strings, got '
+                    + describe(item),
                     field=where,
                 )
     else:
         raise InputError(
-            f"a state must be a mapping or a list, got {type(raw).__name__} {raw!r}",
+            f"a state must be an object or an array, got {describe(raw)}",
             field=field,
         )
 
@@ -120,7 +121,7 @@ def normalize_state(
     state: State = {}
     for slot, value, where in _entries(raw, field):
         if slot in state:
-            raise InputError(f"slot {slot!r} is given twice", field=where)
+            raise InputError(f"slot {json_text(slot)} is given twice", field=where)
         state[slot] = _value(value, gold=gold, matching=matching, field=where)
     return state
 
@@ -201,7 +202,7 @@ def parse_linearized(
     a list of acceptable values (for gold states). A malformed entry raises InputError naming it.
     """
     if not isinstance(text, str):
-        raise InputError(f"a linearized state must be a string, got {type(text).__name__}")
+        raise InputError(f"a linearized state must be a string, got {describe(text)}")
     state: dict = {}
     for chunk in text.split(slot_separator):
         entry = chunk.strip()
@@ -211,11 +212,11 @@ def parse_linearized(
         slot, value = slot.strip(), value.strip()
         if not sep or not slot:
             raise InputError(
-                f"malformed entry {entry!r} in linearized state {text!r}: expected "
-                f"'slot{value_separator}value' entries separated by {slot_separator!r}"
+                f"malformed entry {json_text(entry)} in linearized state {json_text(text)}: expected "
+                f"{json_text('slot' + value_separator + 'value')} entries separated by {json_text(slot_separator)}"
             )
         if slot in state:
-            raise InputError(f"slot {slot!r} is given twice in linearized state {text!r}")
+            raise InputError(f"slot {json_text(slot)} is given twice in linearized state {json_text(text)}")
         if alternatives_separator and alternatives_separator in value:
             state[slot] = [option.strip() for option in value.split(alternatives_separator)]
         else:

@@ -1,10 +1,11 @@
 """Granular Change Accuracy (GCA) as a Hugging Face `evaluate` metric: a thin adapter over the
-`dst_metrics` package (inputs, Arrow rows and options live in `dst_metrics.evaluate_support`)."""
+`dst_metrics` package (inputs, Arrow rows and options live in `dst_metrics.hf_evaluate`)."""
 
 import evaluate
 
 from dst_metrics import citations
-from dst_metrics.evaluate_support import GCA_FIGURES, INPUT_ARGS, DSTMetric, metric_info
+from dst_metrics.hf_evaluate.docs import INPUT_ARGS, returns_text
+from dst_metrics.hf_evaluate.metric import DSTMetric, metric_info
 
 _CITATION = citations.GCA
 
@@ -21,17 +22,9 @@ _KWARGS_DESCRIPTION = (
 Args:
 """
     + INPUT_ARGS
-    + """    alpha: weight of the value rates against the label rates (default 10/11).
-    value_matching: "exact" (default) or "normalized" (case and white space ignored).
-    figures: names of the figures to return (default: all of them).
-    fga_lambda, num_slots: accepted (for evaluate.combine) and recorded in the signature.
-    dialogue_ids, linearized: how to read the inputs (see the metric card).
-Returns:
-    gca: GCA, in [0, 1].
-    correct, wrong, missed, overshot: the counts of changed slots.
-    value_precision, value_recall, label_precision, label_recall: the four rates, in [0, 1].
-    signature: every option that produced the figures.
-Examples:
+    + "Returns:\n"
+    + returns_text("gca_metric")
+    + """Examples:
     >>> from dst_metrics import module_path
     >>> gca = evaluate.load(module_path("gca"))  # or evaluate.load("./gca_metric")
     >>> gold = [[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "4"}}]]
@@ -47,7 +40,7 @@ Examples:
 class GcaMetric(DSTMetric):
     """GCA with its counts and rates (see the module docstring and README.md)."""
 
-    figures = GCA_FIGURES
+    module = "gca_metric"
 
     def _info(self) -> evaluate.MetricInfo:
         return metric_info(description=_DESCRIPTION, citation=_CITATION, inputs_description=_KWARGS_DESCRIPTION)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import evaluate
 
-from dst_metrics.evaluate_support import build_demo
+from dst_metrics.hf_evaluate.demo import build_demo
 
 module = evaluate.load(str(Path(__file__).resolve().parent))
 

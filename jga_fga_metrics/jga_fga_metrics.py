@@ -1,10 +1,11 @@
 """JGA, FGA, SA, AGA, RSA and slot F1 as a Hugging Face `evaluate` metric: a thin adapter over the
-`dst_metrics` package (inputs, Arrow rows and options live in `dst_metrics.evaluate_support`)."""
+`dst_metrics` package (inputs, Arrow rows and options live in `dst_metrics.hf_evaluate`)."""
 
 import evaluate
 
 from dst_metrics import citations
-from dst_metrics.evaluate_support import INPUT_ARGS, TURN_FIGURES, DSTMetric, metric_info
+from dst_metrics.hf_evaluate.docs import INPUT_ARGS, returns_text
+from dst_metrics.hf_evaluate.metric import DSTMetric, metric_info
 
 _CITATION = citations.DSTC2 + citations.FGA + citations.RSA + citations.GCA
 
@@ -21,16 +22,9 @@ _KWARGS_DESCRIPTION = (
 Args:
 """
     + INPUT_ARGS
-    + """    fga_lambda: FGA's decay, one number (default 0.5; figure "fga") or several (figures "fga@λ").
-    num_slots: K of slot accuracy (default 30, MultiWOZ).
-    value_matching: "exact" (default) or "normalized" (case and white space ignored).
-    figures: names of the figures to return (default: all of them).
-    alpha: accepted (for evaluate.combine) and recorded in the signature.
-    dialogue_ids, linearized: how to read the inputs (see the metric card).
-Returns:
-    jga, fga, sa, aga, rsa, slot_f1: fractions in [0, 1].
-    signature: every option that produced the figures.
-Examples:
+    + "Returns:\n"
+    + returns_text("jga_fga_metrics")
+    + """Examples:
     >>> from dst_metrics import module_path
     >>> metrics = evaluate.load(module_path("jga_fga"))  # or evaluate.load("./jga_fga_metrics")
     >>> gold = [[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "4"}}]]
@@ -46,7 +40,7 @@ Examples:
 class JgaFgaMetrics(DSTMetric):
     """JGA, FGA, SA, AGA, RSA and slot F1 (see the module docstring and README.md)."""
 
-    figures = TURN_FIGURES
+    module = "jga_fga_metrics"
 
     def _info(self) -> evaluate.MetricInfo:
         return metric_info(description=_DESCRIPTION, citation=_CITATION, inputs_description=_KWARGS_DESCRIPTION)

@@ -1,22 +1,20 @@
-"""The Space's pure functions (app.py) and the text readers (dst_metrics/inputs.py), no browser."""
+"""The Space's pure functions (app.py) over the library's readers, options and figure registry,
+no browser."""
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
 
 import pytest
 
 import app
-from dst_metrics import InputError
+from dst_metrics import InputError, OptionError, Options
 from dst_metrics.examples import EXAMPLES
-from dst_metrics.inputs import (
-    corpus_from_jsonl,
-    corpus_from_linearized,
-    corpus_from_reference_json,
-    detect_format,
-    read_corpus,
-)
+from dst_metrics.figures import FIGURES, figure_keys, figure_labels
+from dst_metrics.options import parse_alpha, parse_lambda, parse_mode, parse_num_slots, parse_value_matching
+from dst_metrics.readers import READERS, detect, read, read_with_format
 from dst_metrics.states import linearize_state
 
 from .conftest import REFERENCE, requires_shared
@@ -44,11 +42,15 @@ def linearized_text(example, prediction: str) -> str:
 
 
 def shown(result: app.Exploration, key: str, name: str) -> str:
-    return app.metrics_frame(result.results, result.settings).loc[key, name]
+    return app.metrics_frame(result.results, result.options).loc[key, name]
+
+
+def described(name: str) -> str:
+    return READERS[name].description
 
 
 # --------------------------------------------------------------------------------------------
-# Reading the three layouts
+# Reading the three layouts (dst_metrics.readers)
 
 
 @pytest.mark.parametrize(
@@ -58,7 +60,7 @@ def shown(result: app.Exploration, key: str, name: str) -> str:
 def test_every_layout_gives_the_papers_first_example(make, fmt):
     for prediction, gca in (("P1", "73.33"), ("P2", "15.49")):
         text = make(FIRST, prediction)
-        assert detect_format(text) == fmt
+        assert detect(text.encode("utf-8")) == fmt
         result = app.explore([(prediction, text)])
         assert result.ok, result.status
         assert result.results[0].layout == fmt
@@ -67,14 +69,14 @@ def test_every_layout_gives_the_papers_first_example(make, fmt):
 
 def test_layouts_build_the_same_corpus():
     expected = FIRST.corpus("P2")
-    assert corpus_from_reference_json(reference_text(FIRST, "P2")) == expected
-    assert corpus_from_jsonl(jsonl_text(FIRST, "P2", reverse=True)) == expected  # order does not matter
-    assert corpus_from_linearized(linearized_text(FIRST, "P2")) == expected
+    assert read(reference_text(FIRST, "P2").encode(), "reference") == expected
+    assert read(jsonl_text(FIRST, "P2", reverse=True).encode(), "jsonl") == expected  # order does not matter
+    assert read(linearized_text(FIRST, "P2").encode(), "linearized") == expected
 
 
 def test_linearized_gold_alternatives_and_empty_states():
     text = "d1\t0\t\t\nd1\t1\thotel-area=centre|north\thotel-area=north\n"
-    corpus = corpus_from_linearized(text)
+    corpus = read(text.encode(), "linearized")
     dialogue = corpus.dialogues[0]
     assert dialogue.gold[0] == {} and dialogue.pred[0] == {}
     assert dialogue.gold[1] == {"hotel-area": frozenset({"centre", "north"})}
@@ -84,7 +86,7 @@ def test_linearized_gold_alternatives_and_empty_states():
 
 def test_jsonl_states_may_be_linearized_strings():
     text = '{"dialogue_id": "d1", "turn_id": 0, "gt": "hotel-area=north", "pr": {"hotel": {"area": "north"}}}'
-    corpus, used = read_corpus(text)
+    corpus, used = read_with_format(text.encode())
     assert used == "jsonl"
     assert corpus.dialogues[0].gold[0] == corpus.dialogues[0].pred[0] == {"hotel-area": "north"}
 
@@ -95,51 +97,84 @@ def test_jsonl_states_may_be_linearized_strings():
         ('{"d": {"0": {"gt": {}, "pr": {}}}}', "reference"),
         ('{\n  "d": {"0": {"gt": {}, "pr": {}}}\n}', "reference"),
         ('{"dialogue_id": "d", "turn_id": 0, "gt": {}, "pr": {}}', "jsonl"),
-        ("[1, 2]", "reference"),
         ("d\t0\ta=b\ta=b", "linearized"),
         ("{not json", "reference"),
     ],
 )
 def test_detect_format(text, fmt):
-    assert detect_format(text) == fmt
+    assert detect(text.encode()) == fmt
+
+
+@pytest.mark.parametrize(
+    "text, fragments",
+    [
+        ("[1, 2]", ["closest to the reference layout JSON", "JSON array"]),
+        ("d\t0\ta=b", ["closest to linearized lines", "3 TAB-separated fields, not 4"]),
+    ],
+)
+def test_detection_names_the_closest_format(text, fragments):
+    with pytest.raises(InputError) as caught:
+        detect(text.encode())
+    for fragment in fragments:
+        assert fragment in str(caught.value)
+    result = app.explore([("P1", text)])
+    assert not result.ok and result.status.startswith("Prediction set A 'P1': the data looks closest to")
 
 
 @pytest.mark.parametrize(
     "text, fmt, fragments",
     [
-        ('{"MUL0003": {"0": ', "auto", ["not valid JSON", "line 1, column 19"]),
-        ("", "auto", ["there is no data"]),
-        ("[]", "reference", ["expected a mapping"]),
-        ('{"d": {"0": {"gt": {}}}}', "reference", ["dialogue 'd'", "turn '0'", "no 'pr'"]),
-        ('{"dialogue_id": "d", "turn_id": 0, "gt": {}}', "jsonl", ["line 1", "no 'pr'"]),
+        ('{"MUL0003": {"0": ', "auto", ["not valid JSON"]),
+        ('{"MUL0003": {"0": {"gt": ]}}}', "auto", ["not valid JSON", "line 1, column 26"]),
+        ("", "auto", ["the input is empty"]),
+        ("  \n", "auto", ["only white space"]),
+        ("[]", "reference", ["expected an object", "got an array"]),
+        ('{"d": {"0": {"gt": {}}}}', "reference", ['dialogue "d", turn 0, field pr:', "no pr state"]),
+        ('{"dialogue_id": "d", "turn_id": 0, "gt": {}}', "jsonl", ["line 1, field pr:", "no pr"]),
         (
             '{"dialogue_id": "d", "turn_id": 0, "gt": {}, "pr": {}}\n{"dialogue_id": "d", "turn_id": 0, "gt": {},'
             ' "pr": {}}',
             "jsonl",
-            ["line 2", "already given on line 1"],
+            ['line 2, dialogue "d", turn 0:', "already given on line 1"],
         ),
-        ('{"dialogue_id": "d", "turn_id": "0", "gt": {}, "pr": {}}', "jsonl", ["line 1", "turn id must be an integer"]),
-        ('{"dialogue_id": 7, "turn_id": 0, "gt": {}, "pr": {}}', "jsonl", ["line 1", "dialogue id"]),
+        ('{"dialogue_id": "d", "turn_id": "x", "gt": {}, "pr": {}}', "jsonl", ["line 1", "field turn_id:", '"x"']),
         ('{"dialogue_id": "d", "turn_id": 0, "gt": {}, "pr": {}}\n{oops', "jsonl", ["line 2", "not valid JSON"]),
         ("d\t0\ta=b", "linearized", ["line 1", "4 TAB-separated fields", "found 3"]),
-        ("d\tx\ta=b\ta=b", "linearized", ["line 1", "turn id must be an integer", "'x'"]),
-        ("d\t0\tnoequals\ta=b", "linearized", ["line 1", "field 'gt'", "malformed entry 'noequals'"]),
+        ("d\tx\ta=b\ta=b", "linearized", ['line 1, dialogue "d", field turn_id:', "turn id", '"x"']),
+        ("d\t0\tnoequals\ta=b", "linearized", ['line 1, dialogue "d", turn 0, field gt:', "malformed entry"]),
         ("# only a comment\n\n", "linearized", ["no turn"]),
         ('{"d": {"0": {"gt": {"hotel-area": 5.5j}, "pr": {}}}}', "auto", ["not valid JSON"]),
+        ('{"d": {"0": {"gt": {}, "pr": {"hotel": {"area": []}}}}}', "auto", ["turn 0, field pr.hotel.area:"]),
     ],
 )
 def test_bad_input_names_the_problem(text, fmt, fragments):
     with pytest.raises(InputError) as caught:
-        read_corpus(text, fmt)
+        read_with_format(text.encode(), fmt, name="Prediction set A 'P1'")
+    message = str(caught.value)
+    assert message.startswith("Prediction set A 'P1'")
     for fragment in fragments:
-        assert fragment in str(caught.value)
+        assert fragment in message
+    result = app.explore([("P1", text)], fmt=fmt)  # the page shows the same message
+    assert not result.ok
+    for fragment in fragments:
+        assert fragment in result.status
+
+
+def test_ids_follow_the_librarys_rules():
+    """A turn id given as a string of digits and an integer dialogue id are accepted."""
+    text = '{"dialogue_id": 7, "turn_id": "0", "gt": {}, "pr": {}}'
+    result = app.explore([("P1", text)])
+    assert result.ok, result.status
+    assert result.dialogue_ids == ["7"]
 
 
 def test_explore_reports_bad_input_in_the_status_and_never_raises():
     result = app.explore([("P1", '{"MUL0003": {"0": ')])
     assert not result.ok
-    assert result.status.startswith("Prediction set A 'P1' (read as reference layout JSON, auto-detected)")
+    assert result.status.startswith(f"Prediction set A 'P1' (read as {described('reference')}, auto-detected): ")
     assert "not valid JSON" in result.status
+    chosen = app.explore([("P1", '{"MUL0003": {"0": ')], fmt="reference")
+    assert chosen.status.startswith(f"Prediction set A 'P1' (read as {described('reference')}): ")
     html = app.status_html(result.status, False)
     assert "Could not score this input" in html and "Traceback" not in html
     for garbage in ("}", "\t\t\t", "{}", "null", '{"d": []}', '{"d": {"x": {"gt": {}, "pr": {}}}}', "ä\x00"):
@@ -147,40 +182,113 @@ def test_explore_reports_bad_input_in_the_status_and_never_raises():
 
 
 @pytest.mark.parametrize(
-    "options, fragment",
+    "option, value, parse",
     [
-        ({"alpha": "ten"}, "α must be a number or a fraction"),
-        ({"alpha": "1/0"}, "α must be a number"),
-        ({"alpha": "3/2"}, "alpha must be in [0, 1]"),
-        ({"fga_lambda": 0}, "lambda must be > 0"),
-        ({"fga_lambda": None}, "λ"),
-        ({"num_slots": 2.5}, "K (number of slots) must be a whole number"),
-        ({"num_slots": float("inf")}, "K (number of slots) must be a whole number"),
-        ({"num_slots": None}, "K (number of slots) must be a whole number"),
-        ({"fga_lambda": float("nan")}, "lambda must be > 0"),
-        ({"num_slots": 0}, "num_slots (K) must be a positive integer"),
-        ({"mode": "strict"}, "mode must be one of"),
-        ({"fmt": "xml"}, "input format must be one of"),
+        ("alpha", "ten", parse_alpha),
+        ("alpha", "1/0", parse_alpha),
+        ("alpha", "3/2", parse_alpha),
+        ("fga_lambda", 0, parse_lambda),
+        ("fga_lambda", None, parse_lambda),  # an emptied gradio Number
+        ("fga_lambda", float("nan"), parse_lambda),
+        ("num_slots", 2.5, parse_num_slots),
+        ("num_slots", float("inf"), parse_num_slots),
+        ("num_slots", None, parse_num_slots),
+        ("num_slots", 0, parse_num_slots),
+        ("mode", "strict", parse_mode),
+        ("value_matching", "fuzzy", parse_value_matching),
     ],
 )
-def test_bad_options_are_reported(options, fragment):
-    result = app.explore([("P1", reference_text(FIRST, "P1"))], **options)
+def test_bad_options_are_reported_in_the_librarys_words(option, value, parse):
+    with pytest.raises(OptionError) as caught:
+        parse(value)
+    result = app.explore([("P1", reference_text(FIRST, "P1"))], **{option: value})
     assert not result.ok
-    assert fragment in result.status
+    assert result.status == str(caught.value)
+
+
+def test_other_bad_choices_are_reported():
+    result = app.explore([("P1", reference_text(FIRST, "P1"))], fmt="xml")
+    assert not result.ok and "format must be one of auto, jsonl, reference, linearized" in result.status
+    result = app.explore([("P1", reference_text(FIRST, "P1"))], num_slots=2)  # fewer than a turn's slots
+    assert not result.ok and "K must be at least" in result.status
+
+
+def test_read_settings_builds_the_librarys_options():
+    assert app.read_settings("official", "10/11", 0.5, 30.0, "exact") == Options()  # gradio gives floats
+    options = app.read_settings("corrected", " 0.5 ", 1, 5, "normalized")
+    assert (options.mode, options.alpha, options.fga_lambda, options.num_slots) == ("corrected", 0.5, 1.0, 5)
+    assert isinstance(options.num_slots, int) and options.value_matching == "normalized"
 
 
 def test_options_reach_the_figures_and_the_signature():
-    assert app.parse_alpha("10/11") == 10 / 11
-    assert app.parse_alpha(" 0.5 ") == 0.5
-    result = app.explore([("P1", reference_text(FIRST, "P1"))], alpha="10/11", fga_lambda=1.0, num_slots=5)
+    result = app.explore([("P1", reference_text(FIRST, "P1"))], alpha="10/11", fga_lambda=1.0, num_slots=10)
     signature = result.results[0].report.signature
-    assert "|mode:official|alpha:10/11|lambda:1|K:5|match:exact" in signature
+    assert "|mode:official|alpha:10/11|lambda:1|K:10|match:exact" in signature
     assert signature in result.signature
-    frame = app.metrics_frame(result.results, result.settings)
-    assert frame.loc["fga", "Metric"] == "FGA (λ=1)" and frame.loc["sa", "Metric"] == "SA (K=5)"
+    assert signature == result.options.signature()
+    frame = app.metrics_frame(result.results, result.options)
+    assert frame.loc["fga", "Metric"] == "FGA (λ=1)" and frame.loc["sa", "Metric"] == "SA (K=10)"
     assert frame.loc["fga", "P1"] == frame.loc["fga@1.0", "P1"]
     corrected = app.explore([("P1", reference_text(FIRST, "P1"))], mode="corrected")
     assert "mode:corrected" in corrected.results[0].report.signature
+
+
+# --------------------------------------------------------------------------------------------
+# The figure registry (dst_metrics.figures) drives every table and the chart
+
+
+def test_the_table_shows_every_registered_figure():
+    result = app.explore([("P1", reference_text(FIRST, "P1"))])
+    frame = app.metrics_frame(result.results)  # options default to those the sets were scored with
+    assert frame.equals(app.metrics_frame(result.results, result.options))
+    keys = figure_keys(Options())
+    assert "turns" in keys and "fga@0.25" in keys and "correct" in keys
+    assert [key for key in frame.index if key != "dialogues"] == keys  # every key, in registry order
+    assert frame.loc["dialogues", "P1"] == "1" and frame.loc["turns", "P1"] == "3"
+    labels = figure_labels(Options())
+    for key in keys:
+        if key not in ("fga", "sa"):  # the page names their option: FGA (λ=0.5), SA (K=30)
+            assert frame.loc[key, "Metric"] == labels[key]
+    assert frame.loc["fga@0.25", "Metric"] == "FGA λ=0.25"
+    scores = result.results[0].report.scores
+    assert frame.loc["fga@0.25", "P1"] == app.pct(scores.fga_grid[0.25])
+    assert frame.loc["correct", "P1"] == str(scores.correct) == "5"
+
+
+def test_each_registry_group_is_one_table_with_the_registrys_descriptions():
+    result = app.explore([("P1", reference_text(FIRST, "P1"))])
+    tables = {"main": result.metrics.split("</table>")[0], "counts": result.metrics.split("</table>")[1]}
+    tables["detail"] = result.details
+    seen = []
+    for figure in FIGURES:
+        for key in figure.keys(result.options):
+            cell = f'<td data-metric="{key}" data-set="P1">'
+            assert cell in tables[figure.group], (key, figure.group)
+            assert sum(cell in table for table in tables.values()) == 1
+            seen.append(key)
+        assert f'title="{html.escape(figure.description, quote=True)}"' in tables[figure.group]
+    assert seen == figure_keys(result.options)
+    assert 'id="metrics-main"' in tables["main"] and "Metric (%)" in tables["main"]
+    assert "GCA counts<" in tables["counts"]
+    assert "More figures (% or count)" in tables["detail"]  # turns is a count among rates
+
+
+def test_a_custom_lambda_grid_gives_its_own_rows():
+    sets = app.read_prediction_sets([("P1", reference_text(FIRST, "P1"))])
+    options = Options(fga_lambdas=(0.1, 2))
+    results = app.score_sets(sets, options)
+    frame = app.metrics_frame(results)
+    assert {"fga@0.1", "fga@2.0"} <= set(frame.index) and "fga@0.25" not in frame.index
+    assert set(figure_keys(options)) <= set(frame.index)
+    assert frame.loc["fga@2.0", "Metric"] == "FGA λ=2.0"
+    assert app.signature_html(results).count("lambdas:0.1,2") == 1
+
+
+def test_the_format_choices_come_from_the_readers():
+    assert app.format_label("auto") == "auto-detect"
+    for name, reader in READERS.items():
+        assert app.format_label(name) == reader.description
+        assert f"(`{name}`)" in app.format_help()
 
 
 # --------------------------------------------------------------------------------------------
@@ -190,18 +298,18 @@ def test_options_reach_the_figures_and_the_signature():
 def test_the_papers_examples_side_by_side():
     first = app.example_input("first_example")
     result = app.explore([(first.name_a, first.text_a), (first.name_b, first.text_b)])
-    frame = app.metrics_frame(result.results, result.settings)
+    frame = app.metrics_frame(result.results, result.options)
     assert list(frame.columns) == ["Metric", "P1", "P2"]
     assert (frame.loc["gca", "P1"], frame.loc["gca", "P2"]) == ("73.33", "15.49")
     assert (frame.loc["jga", "P1"], frame.loc["jga", "P2"]) == ("0.00", "33.33")
     assert (frame.loc["correct", "P1"], frame.loc["wrong", "P2"]) == ("5", "6")
-    html = app.metrics_html(result.results, result.settings)
+    html = app.metrics_html(result.results, result.options)
     assert '<td data-metric="gca" data-set="P1">73.33</td>' in html
     assert '<td data-metric="gca" data-set="P2">15.49</td>' in html
 
     hypothetical = app.example_input("hypothetical")
     result = app.explore([("P1", hypothetical.text_a), ("P2", hypothetical.text_b)])
-    frame = app.metrics_frame(result.results, result.settings)
+    frame = app.metrics_frame(result.results, result.options)
     assert frame.loc["gca"].tolist()[1:] == ["52.38", "52.38"]
     assert frame.loc["jga"].tolist()[1:] == ["83.33", "0.00"]
     assert frame.loc["fga"].tolist()[1:] == ["83.33", "59.75"]
@@ -219,7 +327,8 @@ def test_bars_are_ordered_as_the_table():
     result = app.explore([("zeta", first.text_a), ("alpha", first.text_b)])
     bars = result.bars
     ordered = bars.sort_values("bar")  # the chart sorts labels ascending
-    expected = [(label, name) for _, label, _ in app.MAIN_METRICS for name in ("zeta", "alpha")]
+    main = [figure.label for figure in FIGURES if figure.group == "main"]
+    expected = [(label, name) for label in main for name in ("zeta", "alpha")]
     assert [(m.split(" (")[0], s) for m, s in zip(ordered["metric"], ordered["set"], strict=True)] == expected
     assert bars.loc[(bars["metric"] == "GCA") & (bars["set"] == "zeta"), "score (%)"].item() == 73.33
 
@@ -250,7 +359,7 @@ def test_second_set_may_use_another_layout():
     result = app.explore([("P1", reference_text(FIRST, "P1")), ("P2", linearized_text(FIRST, "P2"))])
     assert result.ok, result.status
     assert [shown(result, "gca", n) for n in ("P1", "P2")] == ["73.33", "15.49"]
-    assert "P1 read as reference layout JSON; P2 read as linearized lines" in result.status
+    assert f"P1 read as {described('reference')}; P2 read as {described('linearized')}." in result.status
 
 
 # --------------------------------------------------------------------------------------------
@@ -389,7 +498,7 @@ def test_real_corpus_reproduces_published_figures_and_lists_disagreements():
     published = json.loads((REFERENCE / "t5_zeroshot" / "published" / path.name).read_text())
     result = app.explore([("T5", path.read_text())], top=20)
     assert result.ok, result.status
-    frame = app.metrics_frame(result.results, result.settings)
+    frame = app.metrics_frame(result.results, result.options)
     assert frame.loc["gca", "T5"] == f"{published['GCA']:.2f}"
     assert frame.loc["jga", "T5"] == f"{published['JGA']:.2f}"
     assert frame.loc["fga", "T5"] == f"{published['FGA_0.5']:.2f}"

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from dst_metrics.examples import EXAMPLES
+from dst_metrics.readers import READERS
 from dst_metrics.states import linearize_state
 
 from .conftest import REPO
@@ -109,15 +110,19 @@ def _choose(page, dropdown: str, option: str) -> None:
     page.get_by_role("option", name=option, exact=True).click()
 
 
+def _cell(metric: str, name: str) -> str:
+    """The figure's cell, in whichever of the score tables its registry group puts it."""
+    return ", ".join(f'{table} td[data-metric="{metric}"][data-set="{name}"]' for table in ("#metrics", "#details"))
+
+
 def _figure(page, metric: str, name: str) -> str:
-    return page.locator(f'#metrics td[data-metric="{metric}"][data-set="{name}"]').inner_text(timeout=20000)
+    return page.locator(_cell(metric, name)).inner_text(timeout=20000)
 
 
 def _wait_for_figure(page, metric: str, name: str, value: str) -> None:
     page.wait_for_function(
-        "([m, n, v]) => { const c = document.querySelector(`#metrics td[data-metric='${m}'][data-set='${n}']`);"
-        " return c !== null && c.textContent.trim() === v; }",
-        arg=[metric, name, value],
+        "([s, v]) => { const c = document.querySelector(s); return c !== null && c.textContent.trim() === v; }",
+        arg=[_cell(metric, name), value],
         timeout=20000,
     )
 
@@ -171,14 +176,14 @@ def test_space_in_chromium(browser, server_url, tmp_path):
         page.screenshot(path=str(ARTIFACTS / "app-first-example.png"), full_page=True)
 
         # Invalid JSON: a readable message in the page, no traceback.
-        page.fill("#data-a textarea", '{"MUL0003": {"0": {"gt":')
+        page.fill("#data-a textarea", '{"MUL0003": {"0": {"gt": ]')
         page.locator("#data-a textarea").press_sequentially(" ")  # typed: gradio's input event fires
         page.click("#score")
         error = page.locator("#status-error")
         error.wait_for()
         message = error.inner_text()
         assert "Could not score this input" in message
-        assert "Prediction set A 'P1'" in message and "not valid JSON" in message and "line 1" in message
+        assert "Prediction set A 'P1'" in message and "not valid JSON" in message and "line 1, column 26" in message
         assert "Traceback" not in page.content()
         assert not page.locator("#metrics").is_visible()
         assert page.locator("#example-note").inner_text().strip() == "Your own data."
@@ -214,7 +219,8 @@ def test_space_in_chromium(browser, server_url, tmp_path):
         _wait_for_figure(page, "gca", "P1", "73.33")
         assert _figure(page, "gca", "P2") == "15.49"
         status = page.locator("#status").inner_text()
-        assert "P1 read as linearized lines (TAB-separated); P2 read as JSON Lines of turns" in status
+        linearized, jsonl = READERS["linearized"].description, READERS["jsonl"].description
+        assert f"P1 read as {linearized}; P2 read as {jsonl}." in status
         assert page.locator("#data-a textarea").input_value().startswith("MUL0003\t0\t")
 
         # A narrow window: the per-slot tables stack instead of overflowing.

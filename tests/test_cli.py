@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from dst_metrics import load_reference_file, score
-from dst_metrics.cli import main
+from dst_metrics import FIGURES, Options, load_reference_file, score
+from dst_metrics.cli import display_width, main
 from dst_metrics.examples import EXAMPLES
 from tests.conftest import REFERENCE, REPO, requires_shared
 
@@ -53,7 +54,8 @@ def test_per_dialogue_figures_match_the_corpus_of_one_dialogue(capsys):
     (record,) = run_json(capsys, str(EXAMPLE_DIR / "mul1110.json"), "--per-dialogue")
     (dialogue_id,) = record["dialogues"]
     figures = record["dialogues"][dialogue_id]
-    assert set(figures) == {"gca", "fga@0.25", "fga@0.5", "fga@0.75", "fga@1.0"}
+    assert list(figures) == [k for f in FIGURES if f.per_dialogue for k in f.keys(Options())]
+    assert {"gca", "fga@0.25", "fga@0.5", "fga@0.75", "fga@1.0"} <= set(figures)
     assert figures["gca"] == record["gca"] and figures["fga@0.5"] == record["fga"]
     assert round(100 * figures["gca"], 2) == 31.43 and round(100 * figures["fga@0.5"], 2) == 48.84
 
@@ -89,7 +91,7 @@ def test_bad_state_error_names_file_dialogue_turn_and_field(tmp_path, capsys):
     bad.write_text(json.dumps({"D1": {"0": {"gt": {}, "pr": {}}, "1": {"gt": {"hotel": {"area": True}}, "pr": {}}}}))
     assert main(["score", str(bad)]) == 2
     err = capsys.readouterr().err
-    for part in ("bad_value.json", "'D1'", "turn 1", "gt.hotel.area", "bool"):
+    for part in ("bad_value.json", '"D1"', "turn 1", "gt.hotel.area", "a boolean (true)"):
         assert part in err
 
 
@@ -123,3 +125,179 @@ def test_t5_files_give_their_published_figures_through_the_cli(capsys, name):
     for theirs, ours in keys.items():
         assert round(100 * record[ours], 2) == published[theirs], theirs
     assert len(record["dialogues"]) == len(json.loads(path.read_text()))
+
+
+# --------------------------------------------------------------------------------------------
+# Every bad option or input: exit status 2 and one readable line, never a traceback.
+
+MUL1110 = str(EXAMPLE_DIR / "mul1110.json")
+ONE_TURN = {"d1": {"0": {"gt": {"hotel-area": "north"}, "pr": {"hotel-area": "north"}}}}
+BAD_CASES = {
+    # name: (arguments, file content or None for MUL1110, the message must contain)
+    "alpha above 1": (["--alpha", "2"], None, "alpha (GCA's value weight) must be a number in [0, 1]"),
+    "alpha not a number": (["--alpha", "ten"], None, "got 'ten'"),
+    "lambda 0": (["--fga-lambda", "0"], None, "an FGA lambda must be a number > 0"),
+    "lambda -1": (["--fga-lambda", "-1"], None, "an FGA lambda must be a number > 0"),
+    "lambda inf": (["--fga-lambda", "inf"], None, "an FGA lambda must be a number > 0"),
+    "K 0": (["--num-slots", "0"], None, "must be a whole number >= 1"),
+    "K 2.5": (["--num-slots", "2.5"], None, "must be a whole number >= 1"),
+    "K below a turn's slots": (["--num-slots", "2"], None, "a turn has 4 slots"),
+    "unknown mode": (["--mode", "fixed"], None, "invalid choice: 'fixed'"),
+    "unknown format": (["--format", "xml"], None, "invalid choice: 'xml'"),
+    "a number no float holds": ([], b'{"d1": {"0": {"gt": {"hotel-stars": 1e400}, "pr": {}}}}',
+                                'dialogue "d1", turn 0, field gt: the state holds a number too large'),
+    "empty file": ([], b"", "the input is empty"),
+    "white space only": ([], b" \n\n", "the input holds only white space"),
+    "not UTF-8": ([], b'{"d1": {"0": {"gt": {"a-b": "\xff"}, "pr": {}}}}\n{"x": 1}\n',
+                  "not UTF-8 text at line 1, column 30"),
+    "truncated JSON": ([], b'{"d1": {"0": {"gt": {}, "pr": ', "not valid JSON at line 1, column 30"),
+    "JSON Lines read as JSON": (["--format", "reference"],
+                                b'{"dialogue_id": "d1", "turn_id": 0, "gt": {}, "pr": {}}\n'
+                                b'{"dialogue_id": "d1", "turn_id": 1, "gt": {}, "pr": {}}\n',
+                                "not one JSON document but JSON Lines"),
+    "a top-level array": ([], b"[1, 2]", "looks closest to the reference layout"),
+    "plain text": ([], b"hello", "looks closest to linearized lines"),
+    "null state": ([], b'{"d1": {"0": {"gt": null, "pr": {}}}}', "got null"),
+}  # fmt: skip
+
+
+def run_cli(argv: list[str], capsys) -> tuple[int, str, str]:
+    try:
+        status = main(argv)
+    except SystemExit as exit_:  # argparse's usage errors
+        status = exit_.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.mark.parametrize("name", BAD_CASES)
+def test_every_bad_option_or_input_exits_2_with_one_line(name, tmp_path, capsys):
+    args, content, message = BAD_CASES[name]
+    path = MUL1110
+    if content is not None:
+        path = str(tmp_path / "input.json")
+        Path(path).write_bytes(content)
+    status, out, err = run_cli(["score", path, *args], capsys)
+    assert (status, out) == (2, "")
+    assert err.startswith("dst-metrics: error: ") and err.count("\n") == 1, err
+    assert message in err, err
+
+
+def test_no_traceback_in_a_fresh_process(tmp_path):
+    path = tmp_path / "big.json"
+    path.write_bytes(b'{"d1": {"0": {"gt": {"hotel-stars": 1e400}, "pr": {}}}}')
+    for args in (["score", str(path)], ["score", MUL1110, "--alpha", "2"], ["explain", MUL1110, "--num-slots", "3"]):
+        result = subprocess.run([sys.executable, "-m", "dst_metrics", *args], capture_output=True, text=True)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert result.stderr.count("\n") == 1, result.stderr
+
+
+def test_a_byte_order_mark_and_json_lines_are_read(tmp_path, capsys):
+    expected = score(load_reference_file(P1)).scores
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + Path(P1).read_bytes())
+    lines = tmp_path / "turns.jsonl"
+    layout = json.loads(Path(P1).read_text())
+    lines.write_text(
+        "".join(
+            json.dumps({"dialogue_id": d, "turn_id": int(t), **turn}) + "\n"
+            for d, turns in layout.items()
+            for t, turn in reversed(turns.items())
+        )
+    )
+    for path in (bom, lines):
+        (record,) = run_json(capsys, str(path))
+        assert record["gca"] == expected.gca and record["jga"] == expected.jga
+
+
+def test_alpha_as_a_fraction_and_the_version(capsys):
+    (record,) = run_json(capsys, P1, "--alpha", "10/11")
+    assert record["gca"] == score(load_reference_file(P1)).scores.gca and "alpha:10/11" in record["signature"]
+    (record,) = run_json(capsys, P1, "--alpha", "0.5")
+    assert "alpha:0.5" in record["signature"] and record["gca"] != score(load_reference_file(P1)).scores.gca
+    status, out, _ = run_cli(["--version"], capsys)
+    assert status == 0 and out.startswith("dst-metrics ") and out.split()[1][0].isdigit()
+
+
+def test_per_dialogue_without_json_prints_a_table_per_file(capsys):
+    assert main(["score", P1, str(EXAMPLE_DIR / "mul1110.json"), "--per-dialogue"]) == 0
+    out = capsys.readouterr().out
+    assert f"{P1}: each dialogue" in out
+    section = out.split("mul1110.json: each dialogue")[1].splitlines()
+    header, row = section[1].split(), section[2].split()
+    assert header[:2] == ["dialogue", "GCA"] and row[:2] == ["MUL1110", "31.43"]
+    assert "48.84" in row  # FGA at λ = 0.5
+
+
+def test_the_collector_is_left_as_the_caller_had_it(capsys):
+    import gc
+
+    assert gc.isenabled()
+    assert main(["score", P1]) == 0
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert main(["score", P1]) == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    status, _, _ = run_cli(["score", str(EXAMPLE_DIR / "absent.json")], capsys)
+    assert status == 2 and gc.isenabled()
+
+
+# --------------------------------------------------------------------------------------------
+# explain
+
+
+def test_explain_shows_changed_slots_by_default_and_every_slot_on_request(capsys):
+    assert main(["explain", MUL1110]) == 0
+    changed = capsys.readouterr().out
+    assert main(["explain", MUL1110, "--all-slots"]) == 0
+    every = capsys.readouterr().out
+    changed_rows = [line for line in changed.splitlines() if line[:4].strip().isdigit()]
+    every_rows = [line for line in every.splitlines() if line[:4].strip().isdigit()]
+    assert len(changed_rows) == 4  # the four counted changes of MUL1110 (C=1, W=1, M=2)
+    assert all(not row.rstrip().endswith("unchanged") for row in changed_rows)
+    assert set(changed_rows) < set(every_rows) and any(row.endswith("unchanged") for row in every_rows)
+    for out in (changed, every):  # per-domain GCA at the end
+        assert "attraction: correct 0  wrong 1  missed 2  overshot 0  GCA 0.00" in out
+        assert "hotel: correct 1  wrong 0  missed 0  overshot 0  GCA 100.00" in out
+
+
+def test_explain_names_the_nearest_ids_of_an_unknown_dialogue(capsys):
+    status, out, err = run_cli(["explain", MUL1110, "--dialogue", "MUL111"], capsys)
+    assert (status, out) == (2, "")
+    assert 'there is no dialogue "MUL111"; the nearest ids: "MUL1110"' in err
+
+
+@pytest.mark.parametrize("option", [["--num-slots", "3"], ["--fga-lambda", "1"], ["--json"]])
+def test_explain_accepts_only_the_options_it_uses(option, capsys):
+    status, out, err = run_cli(["explain", MUL1110, *option], capsys)
+    assert status == 2 and "unrecognized arguments" in err
+
+
+def test_explain_keeps_columns_aligned_with_wide_characters(tmp_path, capsys):
+    turn0 = {"gt": {"餐厅-区域": "北部"}, "pr": {"餐厅-区域": "南部"}}
+    turn1 = {"gt": {"餐厅-区域": "北部", "hotel-area": "north"}, "pr": {"餐厅-区域": "北部"}}
+    layout = {"d1": {"0": turn0, "1": turn1}}
+    path = tmp_path / "cjk.json"
+    path.write_text(json.dumps(layout, ensure_ascii=False), encoding="utf-8")
+    assert main(["explain", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    table = lines[1 : 1 + 4]  # header and three rows
+    assert table[0].split()[:2] == ["turn", "slot"]
+    starts = {line[: line.index(word)] for line, word in zip(table, ["gold", "北部", "北部", "north"])}
+    assert len({display_width(prefix) for prefix in starts}) == 1, table
+
+
+def test_the_readme_shows_what_the_command_prints():
+    # Every "$ dst-metrics …" console block of README.md: the command's output, as shown.
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = [block.split("```", 1)[0] for block in readme.split("```\n$ dst-metrics ")[1:]]
+    assert blocks, "README.md shows no dst-metrics command"
+    for block in blocks:
+        command, shown = block.split("\n", 1)
+        result = subprocess.run(
+            [sys.executable, "-m", "dst_metrics", *command.split()], capture_output=True, text=True, cwd=REPO
+        )
+        assert result.returncode == 0 and result.stdout == shown, command

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from dst_metrics import Corpus, InputError, LinearizedFormat, load_reference_file, read_json, score
+from dst_metrics import Corpus, InputError, LinearizedFormat, load_reference_file, read, score
 from tests.conftest import SGD, requires_shared
 
 NORTH = {"hotel": {"area": "north"}}
@@ -33,11 +33,11 @@ def assert_names(error: Exception, *, dialogue=None, turn=None, field=None, sour
     message = str(error)
     assert isinstance(error, ValueError)
     if dialogue is not None:
-        assert f"dialogue '{dialogue}'" in message, message
+        assert f'dialogue "{dialogue}"' in message, message
     if turn is not None:
-        assert re.search(rf"\bturn '?{re.escape(str(turn))}'?(,|:)", message), message
+        assert re.search(rf"\bturn {re.escape(str(turn))}(,|:)", message), message
     if field is not None:
-        assert re.search(rf"field ['\"]{re.escape(field)}", message), message
+        assert re.search(rf"\bfield {re.escape(field)}", message), message
     if source is not None:
         assert source in message, message
 
@@ -53,7 +53,7 @@ def test_a_state_that_is_not_a_mapping_or_list(state, side):
     data["MUL0001"]["3"][side] = state
     error = input_error(data)
     assert_names(error, dialogue="MUL0001", turn=3, field=side)
-    assert "a state must be a mapping or a list" in str(error)
+    assert "a state must be an object or an array" in str(error)
 
 
 @pytest.mark.parametrize(
@@ -156,7 +156,7 @@ def test_a_dialogue_that_is_not_a_mapping(turns):
 
 @pytest.mark.parametrize("data", [[], "corpus", None, 3])
 def test_a_corpus_that_is_not_a_mapping(data):
-    assert "mapping" in str(input_error(data))
+    assert "expected an object" in str(input_error(data))
 
 
 def test_a_dialogue_with_no_turns():
@@ -249,7 +249,11 @@ def test_duplicated_turn_records():
         ({"dialogue_id": "d1", "turn_id": 0}, "state"),
         ({"dialogue_id": 7.5, "turn_id": 0, "state": {}}, "dialogue_id"),
         ({"dialogue_id": None, "turn_id": 0, "state": {}}, "dialogue_id"),
-        ({"dialogue_id": "d1", "turn_id": "0", "state": {}}, "turn_id"),
+        ({"dialogue_id": "", "turn_id": 0, "state": {}}, "dialogue_id"),
+        ({"dialogue_id": "d1", "turn_id": "first", "state": {}}, "turn_id"),
+        ({"dialogue_id": "d1", "turn_id": " 1", "state": {}}, "turn_id"),
+        ({"dialogue_id": "d1", "turn_id": -1, "state": {}}, "turn_id"),
+        ({"dialogue_id": "d1", "turn_id": 1.0, "state": {}}, "turn_id"),
         ({"dialogue_id": "d1", "turn_id": True, "state": {}}, "turn_id"),
     ],
 )
@@ -257,6 +261,16 @@ def test_bad_turn_records(bad, field):
     with pytest.raises(InputError) as caught:
         Corpus.from_turn_records([record("d1", 0, {}), bad], [record("d1", 0, {})])
     assert_names(caught.value, field=field, source="predictions[1]")
+
+
+def test_turn_records_follow_the_id_rules_of_every_reader():
+    # dst_metrics.ids: a digit-string turn id and an integer dialogue id are accepted, as in the
+    # reference layout, whose turn ids are digit strings and whose dialogue ids are JSON keys.
+    corpus = Corpus.from_turn_records(
+        [record(7, "1", NORTH), record("7", 0, {})], [record("7", 0, {}), record(7, 1, NORTH)]
+    )
+    assert [(d.dialogue_id, d.turn_ids) for d in corpus] == [("7", (0, 1))]
+    assert corpus == Corpus.from_reference_layout({"7": {"1": {"gt": NORTH, "pr": NORTH}, "0": {"gt": {}, "pr": {}}}})
 
 
 def test_a_bad_state_in_a_turn_record():
@@ -269,7 +283,7 @@ def test_unknown_mode_and_value_matching():
     corpus = Corpus.from_reference_layout(layout(NORTH, NORTH))
     with pytest.raises(ValueError, match="mode"):
         score(corpus, mode="fixed")
-    with pytest.raises(ValueError, match="value_matching"):
+    with pytest.raises(ValueError, match="value matching must be one of exact, normalized"):
         Corpus.from_reference_layout(layout(NORTH, NORTH), value_matching="fuzzy")
 
 
@@ -315,8 +329,9 @@ def test_a_file_that_is_not_json(tmp_path):
         load_reference_file(path)
     assert_names(caught.value, source=str(path))
     assert "JSON" in str(caught.value)
+    assert "line 1, column 34" in str(caught.value)  # the end of the truncated document
     with pytest.raises(InputError) as caught:
-        read_json(path)
+        read(path)
     assert_names(caught.value, source=str(path))
 
 
@@ -491,8 +506,13 @@ def test_sgd_lists_of_acceptable_values(sgd):
     corrected = score(corpus, mode="corrected").scores
     for name in ("gca", "value_precision", "value_recall", "label_precision", "label_recall"):
         assert getattr(corrected, name) == 1.0, name
-    for name in ("jga", "fga", "sa", "aga", "rsa", "slot_precision", "slot_recall", "slot_f1"):
+    for name in ("jga", "fga", "sa", "aga", "slot_precision", "slot_recall", "slot_f1"):
         assert getattr(corrected, name) == 1.0, name
+    # RSA scores a turn with no slot on either side 0 (the RSA paper), in both modes: a perfect
+    # prediction gets the share of turns with a gold slot.
+    with_slots = sum(1 for d in corpus for state in d.gold if state)
+    assert with_slots < corpus.num_turns
+    assert corrected.rsa == score(corpus).scores.rsa == with_slots / corpus.num_turns
     assert corrected.wrong == corrected.missed == corrected.overshot == 0
     official = score(corpus, mode="official").scores
     assert (official.jga, official.fga, official.sa, official.aga) == (1.0, 1.0, 1.0, 1.0)
@@ -561,5 +581,6 @@ def test_signature_names_a_grid_of_several_lambdas_other_than_the_default():
     from dst_metrics import Options
 
     assert "lambdas" not in Options().signature()
-    assert "lambdas" not in Options(fga_lambda=1.0, fga_lambdas=(1.0,)).signature()
+    assert "lambdas" not in Options(fga_lambda=1.0).signature()  # the grid is the default one
+    assert "|lambda:1|lambdas:1|" in Options(fga_lambda=1.0, fga_lambdas=(1.0,)).signature()
     assert "|lambda:0.25|lambdas:0.25,0.5,1|" in Options(fga_lambda=0.25, fga_lambdas=(0.25, 0.5, 1.0)).signature()

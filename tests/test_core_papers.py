@@ -71,6 +71,19 @@ def test_rsa_table3_exact_fractions():
     assert b.sa == pytest.approx(25 / 30)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_rsa_turn_with_no_slot_on_either_side_scores_zero(mode):
+    # Equation 3 divides by T*, the slots of the gold and predicted states; a turn with none
+    # (T* = 0) scores 0, as in the RSA paper and the official code, in both modes: corrected
+    # mode fixes the official code's quirks, it does not redefine RSA.
+    # Dialogue: turn 0 {} / {} (T* = 0 -> 0); turn 1 r-area=centre on both sides (T* = 1 -> 1);
+    # turn 2 Table 3's gold and Model A (1/4). RSA = (0 + 1 + 1/4) / 3 = 5/12.
+    area = {"restaurant-area": "centre"}
+    corpus = Corpus.from_dialogues(predictions=[[{}, area, TABLE3_MODEL_A]], references=[[{}, area, TABLE3_GOLD]])
+    assert score(corpus, mode=mode).scores.rsa == pytest.approx(5 / 12)
+    assert score(one_turn({}, {}), mode=mode).scores.rsa == 0.0
+
+
 # --------------------------------------------------------------------------------------------
 # RSA paper, Table A6: slot accuracy stays high while nothing is right; RSA rewards the turns
 # that are. Columns "Predicted State | Gold State": the prediction keeps restaurant-name-nusha

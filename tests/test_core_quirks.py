@@ -37,6 +37,11 @@ def count_types(corpus: Corpus, mode: str) -> list[tuple[int, str, tuple[str, ..
     return [(row.position, row.slot, row.count_types) for row in rows if row.count_types]
 
 
+def counted_rows(corpus: Corpus, mode: str, position: int):
+    """The explanation rows of the slots counted in one turn."""
+    return [row for row in explain_dialogue(corpus.dialogues[0], mode) if row.position == position and row.count_types]
+
+
 NORTH = {"hotel-area": "north"}
 SOUTH = {"hotel-area": "south"}
 
@@ -134,15 +139,16 @@ def test_quirk3_predicted_value_after_a_gold_removal():
 @pytest.mark.parametrize("turns", [1, 3])
 def test_quirk4_no_changes(turns):
     # No change at all: P = G = 0. Official GCA 0; corrected 1 (nothing to get wrong).
-    # Every turn is an empty gold and empty prediction: JGA = FGA = SA = 1 in both modes; RSA
-    # (T* = 0) and AGA (no gold turn) are 0 official, 1 corrected; slot P/R/F1 = 1 in both.
+    # Every turn is an empty gold and empty prediction: JGA = FGA = SA = 1 in both modes; AGA (no
+    # gold turn) is 0 official, 1 corrected; RSA (T* = 0 in every turn) is 0 in both modes: the
+    # RSA paper's definition, which corrected mode keeps; slot P/R/F1 = 1 in both.
     corpus = dialogue([{}] * turns, [{}] * turns)
     official, corrected = both_modes(corpus)
     assert counts(official) == counts(corrected) == (0, 0, 0, 0)
     assert official.gca == 0.0
     assert corrected.gca == 1.0
-    assert (official.rsa, official.aga) == (0.0, 0.0)
-    assert (corrected.rsa, corrected.aga) == (1.0, 1.0)
+    assert (official.aga, corrected.aga) == (0.0, 1.0)
+    assert official.rsa == corrected.rsa == 0.0
     for scores in (official, corrected):
         assert (scores.jga, scores.fga, scores.sa) == (1.0, 1.0, 1.0)
         assert (scores.slot_precision, scores.slot_recall, scores.slot_f1) == (1.0, 1.0, 1.0)
@@ -244,6 +250,130 @@ def test_gold_none_against_a_predicted_value():
         assert scores.sa == pytest.approx(29 / 30)
     # No turn has an active gold slot: AGA has nothing to average (0 official, 1 corrected).
     assert (official.aga, corrected.aga) == (0.0, 1.0)
+
+
+# --------------------------------------------------------------------------------------------
+# Official mode: a slot given as an explicit "none" (or "") and omitted later is filled in as
+# "none", like a slot that was active (SPEC.md, GCA step 1: every key ever present on that side).
+
+
+def test_prediction_none_then_omitted_is_wrong_not_missed_in_official_mode():
+    # Turn 0: gold {type: hotel}, prediction {type: hotel, area: none}.
+    # Turn 1: gold {type: hotel, area: north}, prediction {type: hotel} (area omitted).
+    # Official: turn 0 gold change (type, hotel) matches -> C; predicted change (area, none),
+    # slot absent from gold and value none -> C. Turn 1: area was present in the prediction
+    # (as none), so the predicted map fills it in as area=none, the same pair as in turn 0: no
+    # predicted change. Gold change (area, north): slot in the predicted map, none != north,
+    # gold not none -> W (not M). C=2, W=1: P=3, G=3, VP=VR=2/3, LP=LR=1 ->
+    # GCA = 6 / (a*9/2 + a*9/2 + (1-a)*3 + (1-a)*3) = 6 / (6 + 3a) = 2 / (2 + a) = 11/16.
+    # (Counting only active slots as seen gave M instead: C=2, M=1 -> 10/13. The official code
+    # prints C=2 W=1 M=0 O=0, GCA 0.6875.)
+    # Corrected: 'none' is inactive: turn 0 type -> C; turn 1 area changed on the gold side,
+    # g=north, p inactive -> M. C=1, M=1: P=1, G=2, VP=LP=1, VR=LR=1/2 -> GCA = 3 / (1 + 4) = 3/5.
+    # Turn figures (none left out, both modes): turn 0 {type-hotel} = {type-hotel}; turn 1 gold
+    # {type-hotel, area-north} vs {type-hotel}: JGA 1/2, AGA (1 + 1/2)/2 = 3/4,
+    # RSA (1 + (2-1-0)/2)/2 = 3/4.
+    corpus = dialogue(
+        [{"hotel-type": "hotel"}, {"hotel-type": "hotel", **NORTH}],
+        [{"hotel-type": "hotel", "hotel-area": "none"}, {"hotel-type": "hotel"}],
+    )
+    official, corrected = both_modes(corpus)
+    assert counts(official) == (2, 1, 0, 0)
+    assert official.gca == pytest.approx(11 / 16)
+    assert counts(corrected) == (1, 0, 1, 0)
+    assert corrected.gca == pytest.approx(3 / 5)
+    for scores in (official, corrected):
+        assert (scores.jga, scores.aga, scores.rsa) == (0.5, 0.75, 0.75)
+    assert count_types(corpus, "official") == [
+        (0, "hotel-type", ("correct",)),
+        (0, "hotel-area", ("correct",)),
+        (1, "hotel-area", ("wrong",)),
+    ]
+    assert count_types(corpus, "corrected") == [
+        (0, "hotel-type", ("correct",)),
+        (1, "hotel-area", ("missed",)),
+    ]
+    # The explanation shows what GCA compared: the filled-in none, then nothing (corrected).
+    (official_row,) = counted_rows(corpus, "official", position=1)
+    (corrected_row,) = counted_rows(corpus, "corrected", position=1)
+    assert (official_row.gold, official_row.pred) == ("north", "none")
+    assert (corrected_row.gold, corrected_row.pred) == ("north", None)
+
+
+def test_gold_none_then_omitted_is_wrong_not_overshot_in_official_mode():
+    # The mirror image. Turn 0: gold {type: hotel, area: none}, prediction {type: hotel}.
+    # Turn 1: gold {type: hotel} (area omitted), prediction {type: hotel, area: north}.
+    # Official: turn 0 gold changes (type, hotel) -> C and (area, none), slot absent from the
+    # prediction and gold value none -> C. Turn 1: the gold map fills area in as none (no gold
+    # change); predicted change (area, north): slot in the gold map, no match, not none, not
+    # counted wrong in step 3 -> W (not O). C=2, W=1: P=G=3 -> GCA = 2 / (2 + a) = 11/16.
+    # (Counting only active slots as seen gave O instead: C=2, O=1 -> 10/13. The official code
+    # prints C=2 W=1 M=0 O=0, GCA 0.6875.)
+    # Corrected: turn 0 type -> C; turn 1 area changed on the predicted side, g inactive,
+    # p=north -> O. C=1, O=1: P=2, G=1, VP=LP=1/2, VR=LR=1 -> GCA = 3 / (4 + 1) = 3/5.
+    # Turn figures: turn 0 equal; turn 1 {type-hotel} vs {type-hotel, area-north}: JGA 1/2,
+    # AGA (1 + 1)/2 = 1, RSA (1 + (2-0-1)/2)/2 = 3/4.
+    corpus = dialogue(
+        [{"hotel-type": "hotel", "hotel-area": "none"}, {"hotel-type": "hotel"}],
+        [{"hotel-type": "hotel"}, {"hotel-type": "hotel", **NORTH}],
+    )
+    official, corrected = both_modes(corpus)
+    assert counts(official) == (2, 1, 0, 0)
+    assert official.gca == pytest.approx(11 / 16)
+    assert counts(corrected) == (1, 0, 0, 1)
+    assert corrected.gca == pytest.approx(3 / 5)
+    for scores in (official, corrected):
+        assert (scores.jga, scores.aga, scores.rsa) == (0.5, 1.0, 0.75)
+    assert count_types(corpus, "official") == [
+        (0, "hotel-type", ("correct",)),
+        (0, "hotel-area", ("correct",)),
+        (1, "hotel-area", ("wrong",)),
+    ]
+    assert count_types(corpus, "corrected") == [
+        (0, "hotel-type", ("correct",)),
+        (1, "hotel-area", ("overshot",)),
+    ]
+    (official_row,) = counted_rows(corpus, "official", position=1)
+    assert (official_row.gold, official_row.pred) == ("none", "north")
+
+
+def test_spec_example_prediction_none_then_omitted():
+    # SPEC.md, GCA step 1: the prediction gives area=none in turn 0 (gold empty) and omits the
+    # slot in turn 1, where gold sets north.
+    # Official: turn 0 predicted change (area, none), slot absent from gold, value none -> C.
+    # Turn 1: predicted map area=none (no change); gold change (area, north) vs none -> W.
+    # C=1, W=1: VP=VR=1/2, LP=LR=1 -> GCA = 1 / (1 + a) = 11/21. (The official code prints
+    # C=1 W=1 M=0 O=0, GCA 0.5238.)
+    # Corrected: turn 0 nothing active changed; turn 1 g=north, p inactive -> M. C=0 -> GCA 0.
+    corpus = dialogue([{}, NORTH], [{"hotel-area": "none"}, {}])
+    official, corrected = both_modes(corpus)
+    assert counts(official) == (1, 1, 0, 0)
+    assert official.gca == pytest.approx(11 / 21)
+    assert counts(corrected) == (0, 0, 1, 0)
+    assert corrected.gca == 0.0
+    assert count_types(corpus, "official") == [(0, "hotel-area", ("correct",)), (1, "hotel-area", ("wrong",))]
+
+
+def test_prediction_empty_string_then_omitted_in_official_mode():
+    # The same pattern with "" (an ordinary value in official mode). Turn 0: gold {type: hotel},
+    # prediction {type: hotel, area: ""}; turn 1: gold adds area=north, the prediction omits area.
+    # Official: turn 0 type -> C; predicted change (area, ""), slot absent from gold, not none -> O.
+    # Turn 1: the predicted map fills area in as none, a predicted change (area, none); gold
+    # change (area, north) vs none -> W (area counted wrong); step 4 (area, none): no match,
+    # predicted none -> M. C=1, W=1, M=1, O=1: P=G=3, VP=VR=1/3, LP=LR=2/3 ->
+    # GCA = 6 / (a*9 + a*9 + (1-a)*9/2 + (1-a)*9/2) = 6 / (9 + 9a) = 2 / (3 + 3a) = 22/63.
+    # (The official code prints C=1 W=1 M=1 O=1, GCA 0.3492.)
+    # Corrected: "" is inactive: turn 0 type -> C; turn 1 g=north, p inactive -> M. GCA = 3/5.
+    corpus = dialogue(
+        [{"hotel-type": "hotel"}, {"hotel-type": "hotel", **NORTH}],
+        [{"hotel-type": "hotel", "hotel-area": ""}, {"hotel-type": "hotel"}],
+    )
+    official, corrected = both_modes(corpus)
+    assert counts(official) == (1, 1, 1, 1)
+    assert official.gca == pytest.approx(22 / 63)
+    assert counts(corrected) == (1, 0, 1, 0)
+    assert corrected.gca == pytest.approx(3 / 5)
+    assert (1, "hotel-area", ("wrong", "missed")) in count_types(corpus, "official")
 
 
 # --------------------------------------------------------------------------------------------

@@ -77,7 +77,8 @@ def worker(process_id: int, experiment_id: str, cache_dir: str, out: str) -> Non
 def test_three_processes_give_the_single_process_figures(tmp_path):
     import evaluate
 
-    from dst_metrics import Corpus, module_path, score
+    from dst_metrics import Corpus, Options, figure_keys, module_path, score
+    from dst_metrics.hf_evaluate.docs import MODULE_FAMILIES
 
     experiment_id = uuid.uuid4().hex
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
@@ -105,8 +106,9 @@ def test_three_processes_give_the_single_process_figures(tmp_path):
         single = evaluate.load(module_path(name), cache_dir=str(tmp_path / "single"))
         expected = single.compute(predictions=preds, references=golds)
         assert gathered[0][name] == expected
+        assert list(expected) == figure_keys(Options(), [MODULE_FAMILIES[single.name]]) + ["signature"]
         for key, value in expected.items():
-            assert value == (report.signature if key == "signature" else getattr(report.scores, key)), key
+            assert value == (report.signature if key == "signature" else report.scores[key]), key
     assert report.scores.turns == len(preds)
 
 

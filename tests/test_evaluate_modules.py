@@ -9,38 +9,37 @@ from __future__ import annotations
 import doctest
 import json
 import random
+import shutil
 
 import datasets
 import evaluate
-import pyarrow as pa
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from dst_metrics import Corpus, InputError, LinearizedFormat, Options, module_path, read_json, score
-from dst_metrics.evaluate_support import (
-    FEATURES,
-    GCA_FIGURES,
-    TURN_FIGURES,
-    TurnEncoder,
-    corpus_from_arrow,
-    corpus_table,
-)
+from dst_metrics import Corpus, InputError, LinearizedFormat, OptionError, Options, module_path, read, score
 from dst_metrics.examples import EXAMPLES
+from dst_metrics.figures import figure_keys
+from dst_metrics.hf_evaluate.arrow import SCHEMA, corpus_from_arrow, corpus_table
+from dst_metrics.hf_evaluate.batches import TurnEncoder
+from dst_metrics.hf_evaluate.docs import CARD_END, CARD_START, MODULE_FAMILIES, card_figures, returns_text, write_cards
+from dst_metrics.hf_evaluate.metric import EVALUATE_TESTED, FEATURES, check_evaluate_version
+from tests.samples import GOLD, PRED
 
 from .conftest import REFERENCE, REPO, requires_shared
 
 T5_FILES = ("T5_result_zeroshot_rest", "T5_result_zeroshot_attraction")
-PUBLISHED_KEYS = {"GCA": "gca", "JGA": "jga", "FGA_0.5": "fga", "SA": "sa", "AGA": "aga", "RSA": "rsa"}
+PUBLISHED_KEYS = {
+    "GCA": "gca",
+    "JGA": "jga",
+    "FGA_0.5": "fga",
+    "SA": "sa",
+    "AGA": "aga",
+    "RSA": "rsa",
+    "FGA_0.25": "fga@0.25",
+    "FGA_0.75": "fga@0.75",
+    "FGA_1.0": "fga@1.0",
+}
+FOLDERS = {"gca": "gca_metric", "jga_fga": "jga_fga_metrics"}
 
-GOLD = [
-    [{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "4"}}, {"hotel": {"stars": "4"}}],
-    [{}, {"taxi-leave at": ["17:00", "5 pm"]}, {"taxi-leave at": ["17:00", "5 pm"], "taxi-dest": "museum"}],
-]
-PRED = [
-    [{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "5"}}, {"hotel": {"stars": "5"}}],
-    [{"taxi": {"dest": "museum"}}, {"taxi-leave at": "5 pm"}, {"taxi-leave at": "5 pm", "taxi-dest": "museum"}],
-]
 
 
 def load(name: str, tmp_path, **kwargs) -> evaluate.EvaluationModule:
@@ -57,10 +56,12 @@ def turn_level(tmp_path):
     return load("jga_fga", tmp_path)
 
 
-def core_figures(corpus: Corpus, names, **options) -> dict:
-    """The core's own figures of `corpus`, under the modules' names."""
-    report = score(corpus, **options)
-    out = {name: getattr(report.scores, name) for name in names}
+def core_figures(corpus: Corpus, families: str | tuple[str, ...], **options) -> dict:
+    """The core's own figures of `corpus` of `families` (``gca``, ``turn``): what a module returns,
+    in registry order, with the signature. `options` as compute() takes them."""
+    families = (families,) if isinstance(families, str) else families
+    report = score(corpus, Options.from_kwargs({"value_matching": corpus.value_matching, **options}))
+    out = {key: report.scores[key] for key in figure_keys(report.options, families)}
     out["signature"] = report.signature
     return out
 
@@ -122,6 +123,108 @@ def test_module_folders_ship_card_and_requirements():
         assert (path / "app.py").is_file()
 
 
+# --------------------------------------------------------------------------------------------
+# Outputs from the figure registry, the metric cards, the evaluate version pin
+
+
+@pytest.mark.parametrize("name", FOLDERS)
+def test_each_module_returns_every_figure_of_its_family(name, tmp_path):
+    module = load(name, tmp_path)
+    family = MODULE_FAMILIES[module.name]
+    keys = figure_keys(Options(), [family]) + ["signature"]
+    result = module.compute(predictions=PRED, references=GOLD)
+    assert list(result) == keys
+    assert result == core_figures(Corpus.from_dialogues(PRED, GOLD), family)
+    # the two families split the registry between the modules
+    assert set(figure_keys(Options())) == set(figure_keys(Options(), MODULE_FAMILIES.values()))
+    # the docstring lists the same figures
+    assert returns_text(module.name) in module.inputs_description
+
+
+def test_module_families():
+    assert MODULE_FAMILIES == {"gca_metric": "gca", "jga_fga_metrics": "turn"}
+    assert sorted(MODULE_FAMILIES) == sorted(FOLDERS.values())
+
+
+@pytest.mark.parametrize("folder", sorted(MODULE_FAMILIES))
+def test_metric_card_lists_exactly_the_registered_figures(folder):
+    card = (REPO / folder / "README.md").read_text(encoding="utf-8")
+    assert card.count(CARD_START) == card.count(CARD_END) == 1
+    block = card[card.index(CARD_START) : card.index(CARD_END) + len(CARD_END)]
+    assert block == card_figures(folder)
+    listed = [line for line in block.splitlines() if line.startswith("- ")]
+    keys = [key for line in listed for key in line.split(":", 1)[0][2:].replace("`", "").split(", ")]
+    assert keys == figure_keys(Options(), [MODULE_FAMILIES[folder]]) + ["signature"]
+
+
+def test_write_cards_leaves_the_committed_cards_unchanged(tmp_path):
+    for folder in MODULE_FAMILIES:
+        (tmp_path / folder).mkdir()
+        shutil.copy(REPO / folder / "README.md", tmp_path / folder / "README.md")
+    assert write_cards(str(tmp_path)) == []
+    # and rewrites a stale list
+    card = tmp_path / "gca_metric" / "README.md"
+    text = card.read_text(encoding="utf-8")
+    card.write_text(text.replace(card_figures("gca_metric"), f"{CARD_START}\n- `gca`: stale\n{CARD_END}"))
+    assert write_cards(str(tmp_path)) == [str(card)]
+    assert card.read_text(encoding="utf-8") == text
+
+
+def _pyproject() -> dict:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        tomllib = pytest.importorskip("tomli")
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def _evaluate_specifier(requirements: list[str]):
+    from packaging.requirements import Requirement
+
+    found = [Requirement(line) for line in requirements if Requirement(line).name == "evaluate"]
+    assert len(found) == 1, requirements
+    return found[0].specifier
+
+
+def test_evaluate_version_check_accepts_the_tested_range_only():
+    check_evaluate_version()
+    check_evaluate_version(evaluate.__version__)
+    for version in ("0.4.5", "0.5.0", "0.5.0rc1", "0.3.0", "1.0.0"):
+        with pytest.raises(ImportError, match=r"evaluate>=0\.4\.6,<0\.5; this is evaluate " + version):
+            check_evaluate_version(version)
+    assert EVALUATE_TESTED == ">=0.4.6,<0.5"
+
+
+def test_installed_evaluate_satisfies_the_pin_and_the_pin_is_the_tested_range():
+    from packaging.version import Version
+
+    extras = _pyproject()["project"]["optional-dependencies"]
+    pin = _evaluate_specifier(extras["evaluate"])
+    assert Version(evaluate.__version__) in pin
+    # every extra and the modules' Space requirements pin evaluate alike
+    for extra in ("test", "trainer"):
+        assert _evaluate_specifier(extras[extra]) == pin, extra
+    for folder in MODULE_FAMILIES:
+        lines = (REPO / folder / "requirements.txt").read_text(encoding="utf-8").split()
+        assert _evaluate_specifier([line for line in lines if line.startswith("evaluate")]) == pin, folder
+    # the pin and check_evaluate_version agree on both sides of each bound
+    for version in ("0.4.5", "0.4.6", "0.4.9", "0.4.10", "0.5.0rc1", "0.5.0", "0.5.1", "1.0.0", evaluate.__version__):
+        try:
+            check_evaluate_version(version)
+            accepted = True
+        except ImportError:
+            accepted = False
+        assert accepted == pin.contains(version), version
+
+
+def test_the_private_evaluate_api_the_modules_write_through_exists(gca):
+    assert callable(getattr(evaluate.Metric, "_init_writer", None))
+    assert gca.writer is None
+    gca.add_batch(predictions=PRED, references=GOLD)
+    assert gca.writer is not None and callable(gca.writer.write_table)
+    assert gca.compute() == core_figures(Corpus.from_dialogues(PRED, GOLD), "gca")
+
+
 @pytest.mark.parametrize("folder", ["gca_metric", "jga_fga_metrics"])
 def test_metric_card_and_docstring_examples_run(folder, monkeypatch, tmp_path):
     """Every `>>>` example of the card and of the module docstring gives the output shown."""
@@ -133,11 +236,12 @@ def test_metric_card_and_docstring_examples_run(folder, monkeypatch, tmp_path):
     examples = script.split("Examples:\n", 1)[1].split('"""', 1)[0]
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    report: list[str] = []
     for name, text in (("card", source), ("docstring", examples)):
         test = parser.get_doctest(text, {"evaluate": evaluate}, f"{folder} {name}", None, 0)
         assert test.examples
-        runner.run(test, out=lambda _: None)
-    assert runner.failures == 0, runner.summarize(verbose=False)
+        runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)
 
 
 # --------------------------------------------------------------------------------------------
@@ -157,7 +261,8 @@ def test_features_hold_turns_with_slot_value_entries(gca):
 def test_encoded_rows_match_datasets_own_encoding_and_round_trip():
     corpus = Corpus.from_dialogues(PRED, GOLD)
     table = corpus_table(corpus)
-    assert table.schema.remove_metadata() == FEATURES.arrow_schema.remove_metadata()
+    assert table.schema == SCHEMA
+    assert SCHEMA.remove_metadata() == FEATURES.arrow_schema.remove_metadata()
 
     def entries(state):
         return [
@@ -178,35 +283,7 @@ def test_encoded_rows_match_datasets_own_encoding_and_round_trip():
     assert back.dialogues[1].gold[1]["taxi-leave at"] == frozenset({"17:00", "5 pm"})
 
 
-_values = st.sampled_from(["north", "south", "none", "", "guest-house"])
-_gold_values = st.one_of(_values, st.lists(st.sampled_from(["a", "b", "c"]), min_size=2, max_size=3, unique=True))
-_slots = st.sampled_from(["hotel-area", "hotel-type", "taxi-leave at"])
-_dialogue = st.lists(
-    st.tuples(st.dictionaries(_slots, _gold_values, max_size=3), st.dictionaries(_slots, _values, max_size=3)),
-    min_size=1,
-    max_size=6,
-)
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.lists(_dialogue, min_size=1, max_size=4), st.booleans())
-def test_arrow_round_trip_keeps_states_and_shares_equal_neighbours(dialogues, repeat):
-    if repeat:  # consecutive repeated turns, as real dialogues have
-        dialogues = [[turn for turn in dialogue for _ in range(2)] for dialogue in dialogues]
-    golds = [[g for g, _ in dialogue] for dialogue in dialogues]
-    preds = [[p for _, p in dialogue] for dialogue in dialogues]
-    corpus = Corpus.from_dialogues(preds, golds)
-    table = corpus_table(corpus)
-    back = corpus_from_arrow(table["predictions"], table["references"])
-    assert back == corpus
-    for dialogue in back.dialogues:
-        for states in (dialogue.gold, dialogue.pred):
-            for before, after in zip(states, states[1:]):
-                if before is after:
-                    assert before == after
-                else:  # equal neighbours (in the same order) share one object
-                    assert list(before.items()) != list(after.items())
-    assert score(back).scores == score(corpus).scores
+# The codec's own round trip (hypothesis), without evaluate: tests/test_hf_arrow.py.
 
 
 # --------------------------------------------------------------------------------------------
@@ -216,14 +293,14 @@ def test_arrow_round_trip_keeps_states_and_shares_equal_neighbours(dialogues, re
 @pytest.mark.parametrize("batches", [1, 2])
 def test_dialogue_level_input_equals_the_core(gca, turn_level, batches):
     corpus = Corpus.from_dialogues(PRED, GOLD)
-    for module, names in ((gca, GCA_FIGURES), (turn_level, TURN_FIGURES)):
+    for module, family in ((gca, "gca"), (turn_level, "turn")):
         if batches == 1:
             result = module.compute(predictions=PRED, references=GOLD)
         else:
             for i in range(len(GOLD)):
                 module.add_batch(predictions=PRED[i : i + 1], references=GOLD[i : i + 1])
             result = module.compute()
-        assert result == core_figures(corpus, names)
+        assert result == core_figures(corpus, family)
 
 
 def test_every_state_shape_of_the_core_is_accepted(gca):
@@ -244,11 +321,11 @@ def test_turn_records_in_any_order_over_batches_equal_the_core(gca, turn_level):
     preds, golds = records(PRED), records(GOLD)
     order = list(range(len(preds)))
     random.Random(3).shuffle(order)
-    for module, names in ((gca, GCA_FIGURES), (turn_level, TURN_FIGURES)):
+    for module, family in ((gca, "gca"), (turn_level, "turn")):
         for chunk in (order[:2], order[2:5], order[5:]):
             shuffled = chunk[::-1]  # each side in its own order
             module.add_batch(predictions=[preds[i] for i in chunk], references=[golds[i] for i in shuffled])
-        assert module.compute() == core_figures(corpus, names)
+        assert module.compute() == core_figures(corpus, family)
 
 
 def test_add_takes_one_record_or_one_dialogue(gca):
@@ -257,7 +334,7 @@ def test_add_takes_one_record_or_one_dialogue(gca):
     by_record = gca.compute()
     for p, g in zip(PRED, GOLD):
         gca.add(prediction=p, reference=g)
-    assert gca.compute() == by_record == core_figures(Corpus.from_dialogues(PRED, GOLD), GCA_FIGURES)
+    assert gca.compute() == by_record == core_figures(Corpus.from_dialogues(PRED, GOLD), "gca")
 
 
 def test_linearized_strings_with_the_core_parser(gca, tmp_path):
@@ -265,7 +342,7 @@ def test_linearized_strings_with_the_core_parser(gca, tmp_path):
     pred = [["hotel-area=north;", " hotel-stars = 4 ; hotel-area=north", "hotel-area=south"]]
     parsed = [[LinearizedFormat().parse(text) for text in dialogue] for dialogue in (pred[0], gold[0])]
     assert parsed[1][2] == {}  # an empty string is an empty state
-    expected = core_figures(Corpus.from_dialogues([parsed[0]], [parsed[1]]), GCA_FIGURES)
+    expected = core_figures(Corpus.from_dialogues([parsed[0]], [parsed[1]]), "gca")
     assert gca.compute(predictions=pred, references=gold) == expected
     # turn records carry strings too
     assert gca.compute(predictions=records(pred), references=records(gold)) == expected
@@ -274,7 +351,7 @@ def test_linearized_strings_with_the_core_parser(gca, tmp_path):
     fmt = LinearizedFormat(slot_separator=",", value_separator=":", alternatives_separator="|")
     custom_gold = [["hotel-area:north|centre", "hotel-area:north|centre,hotel-stars:4", ""]]
     custom_pred = [["hotel-area:centre", "hotel-stars:4,hotel-area:north", "hotel-area:south"]]
-    expected = core_figures(Corpus.from_dialogues(custom_pred, custom_gold, linearized=fmt), GCA_FIGURES)
+    expected = core_figures(Corpus.from_dialogues(custom_pred, custom_gold, linearized=fmt), "gca")
     assert gca.compute(predictions=custom_pred, references=custom_gold, linearized=fmt) == expected
     configured = load(
         "gca", tmp_path, linearized={"slot_separator": ",", "value_separator": ":", "alternatives_separator": "|"}
@@ -288,7 +365,8 @@ def test_malformed_linearized_string_is_named_at_add_batch(gca):
         gca.add_batch(predictions=[["a-b=c", "a-b=c; oops"]], references=[["a-b=c", "a-b=c"]])
     message = str(caught.value)
     assert "batch 1" in message and "predictions[0][1]" in message
-    assert "'oops'" in message and "turn 1" in message
+    assert message.startswith('batch 1, predictions[0][1], dialogue "1", turn 1, field state: ')
+    assert 'malformed entry "oops"' in message and '"a-b=c; oops"' in message
 
 
 # --------------------------------------------------------------------------------------------
@@ -299,22 +377,64 @@ def test_options_equal_the_core(gca, turn_level):
     corpus = Corpus.from_dialogues(PRED, GOLD)
     for mode in ("official", "corrected"):
         result = gca.compute(predictions=PRED, references=GOLD, mode=mode, alpha=0.5)
-        assert result == core_figures(corpus, GCA_FIGURES, mode=mode, alpha=0.5)
+        assert result == core_figures(corpus, "gca", mode=mode, alpha=0.5)
         result = turn_level.compute(predictions=PRED, references=GOLD, mode=mode, num_slots=10, fga_lambda=1.0)
-        assert result == core_figures(corpus, TURN_FIGURES, mode=mode, num_slots=10, fga_lambda=1.0)
+        assert result == core_figures(corpus, "turn", mode=mode, num_slots=10, fga_lambda=1.0)
 
 
-def test_several_fga_lambdas_and_figure_selection(turn_level):
+GRID_KEYS = ["fga@0.25", "fga@0.5", "fga@0.75", "fga@1.0"]
+
+
+def test_fga_lambda_number_sets_fga_and_keeps_the_default_grid(turn_level):
+    corpus = Corpus.from_dialogues(PRED, GOLD)
+    default = turn_level.compute(predictions=PRED, references=GOLD)
+    result = turn_level.compute(predictions=PRED, references=GOLD, fga_lambda=1.0)
+    assert list(result) == list(default) == figure_keys(Options(), ["turn"]) + ["signature"]
+    assert result["fga"] == result["fga@1.0"] == score(corpus, fga_lambda=1.0).scores.fga
+    assert default["fga"] == default["fga@0.5"] == score(corpus).scores.fga
+    assert result["fga"] != default["fga"]  # λ matters on this data
+    assert {key: result[key] for key in GRID_KEYS} == {key: default[key] for key in GRID_KEYS}
+    assert "|lambda:1|" in result["signature"] and "lambdas" not in result["signature"]
+
+
+def test_fga_lambda_list_sets_the_grid_and_the_first_is_fgas(turn_level):
+    corpus = Corpus.from_dialogues(PRED, GOLD)
+    result = turn_level.compute(predictions=PRED, references=GOLD, fga_lambda=[0.25, 1.0])
+    options = Options(fga_lambda=0.25, fga_lambdas=(0.25, 1.0))
+    assert list(result) == figure_keys(options, ["turn"]) + ["signature"]
+    assert "fga@0.5" not in result and "fga@0.75" not in result
+    report = score(corpus, options)
+    assert result["fga"] == result["fga@0.25"] == report.scores.fga_grid[0.25]
+    assert result["fga@1.0"] == report.scores.fga_grid[1.0]
+    assert result == core_figures(corpus, "turn", fga_lambda=[0.25, 1.0])
+    assert result["signature"] == options.signature()
+    assert "|lambda:0.25|lambdas:0.25,1|" in result["signature"]
+
+
+def test_fga_lambdas_sets_only_the_grid(turn_level):
+    corpus = Corpus.from_dialogues(PRED, GOLD)
+    result = turn_level.compute(predictions=PRED, references=GOLD, fga_lambdas=[0.3, 1.0])
+    assert [key for key in result if key.startswith("fga@")] == ["fga@0.3", "fga@1.0"]
+    assert result["fga"] == score(corpus).scores.fga  # still λ = 0.5
+    assert result["fga@1.0"] == score(corpus, fga_lambda=1.0).scores.fga
+    assert result == core_figures(corpus, "turn", fga_lambdas=[0.3, 1.0])
+
+
+def test_figure_selection(turn_level):
     corpus = Corpus.from_dialogues(PRED, GOLD)
     result = turn_level.compute(predictions=PRED, references=GOLD, fga_lambda=[0.25, 1.0], figures=["fga", "jga"])
     report = score(corpus, fga_lambda=0.25, fga_lambdas=(0.25, 1.0))
-    assert result == {
-        "jga": report.scores.jga,
-        "fga@0.25": report.scores.fga_grid[0.25],
-        "fga@1.0": report.scores.fga_grid[1.0],
-        "signature": report.signature,
-    }
+    assert result == {"jga": report.scores.jga, "fga": report.scores.fga_grid[0.25], "signature": report.signature}
+    result = turn_level.compute(predictions=PRED, references=GOLD, fga_lambda=[0.25, 1.0], figures=["fga@1.0"])
+    assert result == {"fga@1.0": report.scores.fga_grid[1.0], "signature": report.signature}
     assert set(turn_level.compute(predictions=PRED, references=GOLD, figures="sa")) == {"sa", "signature"}
+    with pytest.raises(ValueError, match="unknown figures"):  # not on this grid
+        turn_level.compute(predictions=PRED, references=GOLD, fga_lambda=[0.25, 1.0], figures=["fga@0.5"])
+    # a figure of the other module is no error (evaluate.combine passes `figures` to both
+    # modules), it is just not among this module's figures
+    assert turn_level.compute(predictions=PRED, references=GOLD, figures=["gca"]) == {
+        "signature": Options().signature()
+    }
 
 
 def test_signature_is_the_cores(gca):
@@ -322,7 +442,7 @@ def test_signature_is_the_cores(gca):
     assert result["signature"] == Options(mode="corrected", alpha=0.25, num_slots=12).signature()
     normalized = gca.compute(predictions=PRED, references=GOLD, value_matching="normalized")
     assert normalized["signature"].endswith("|match:normalized")
-    assert normalized == core_figures(Corpus.from_dialogues(PRED, GOLD, value_matching="normalized"), GCA_FIGURES)
+    assert normalized == core_figures(Corpus.from_dialogues(PRED, GOLD, value_matching="normalized"), "gca")
 
 
 def test_bad_options_fail_before_the_rows_are_read(gca):
@@ -333,26 +453,35 @@ def test_bad_options_fail_before_the_rows_are_read(gca):
         gca.compute(figures=["bleu"])
     with pytest.raises(TypeError, match="unknown compute"):
         gca.compute(lambda_=0.5)
+    for bad in ({"fga_lambda": 0}, {"fga_lambda": []}, {"fga_lambdas": ["x"]}, {"alpha": 2}, {"num_slots": 0.5}):
+        with pytest.raises(OptionError):
+            gca.compute(**bad)
     # the rows added are still there
-    assert gca.compute() == core_figures(Corpus.from_dialogues(PRED, GOLD), GCA_FIGURES)
+    assert gca.compute() == core_figures(Corpus.from_dialogues(PRED, GOLD), "gca")
 
 
 def test_combine_runs_both_modules(gca, turn_level):
     combined = evaluate.combine([gca, turn_level])
     result = combined.compute(predictions=PRED, references=GOLD, mode="corrected")
     corpus = Corpus.from_dialogues(PRED, GOLD)
-    expected = core_figures(corpus, GCA_FIGURES + TURN_FIGURES, mode="corrected")
+    expected = core_figures(corpus, ("gca", "turn"), mode="corrected")
     signature = expected.pop("signature")
     assert result == {**expected, "gca_metric_signature": signature, "jga_fga_metrics_signature": signature}
     combined.add_batch(predictions=records(PRED), references=records(GOLD))
     assert combined.compute(mode="corrected") == result
+    # `figures` goes to both modules: each returns the ones of its family
+    selected = combined.compute(predictions=PRED, references=GOLD, mode="corrected", figures=["gca", "jga"])
+    assert selected == {
+        "gca": expected["gca"],
+        "jga": expected["jga"],
+        "gca_metric_signature": signature,
+        "jga_fga_metrics_signature": signature,
+    }
 
 
 def test_keep_in_memory(tmp_path):
     module = load("gca", tmp_path, keep_in_memory=True)
-    assert module.compute(predictions=PRED, references=GOLD) == core_figures(
-        Corpus.from_dialogues(PRED, GOLD), GCA_FIGURES
-    )
+    assert module.compute(predictions=PRED, references=GOLD) == core_figures(Corpus.from_dialogues(PRED, GOLD), "gca")
 
 
 # --------------------------------------------------------------------------------------------
@@ -367,14 +496,17 @@ def test_bad_state_in_turn_records_names_batch_position_dialogue_and_turn(gca):
     with pytest.raises(InputError) as caught:
         gca.add_batch(predictions=bad, references=golds[3:])
     message = str(caught.value)
-    assert message.startswith("batch 1, predictions[1], dialogue '1', turn 1, field 'state.taxi-leave at'")
-    assert "one string" in message
+    assert message.startswith('batch 1, predictions[1], dialogue "1", turn 1, field state.taxi-leave at: ')
+    assert message.endswith('a predicted value must be one string, got an array (["17:00", "5 pm"])')
 
 
 def test_bad_state_in_dialogues_names_position(gca):
     gold = [GOLD[0], [{}, {"taxi": {"leave at": {"nested": "too deep"}}}, {}]]
-    with pytest.raises(InputError, match=r"^batch 0, references\[1\]\[1\], dialogue '1', turn 1"):
+    with pytest.raises(InputError) as caught:
         gca.add_batch(predictions=PRED, references=gold)
+    message = str(caught.value)
+    assert message.startswith('batch 0, references[1][1], dialogue "1", turn 1, field state.taxi.leave at: ')
+    assert message.endswith('got an object ({"nested": "too deep"})')
 
 
 def test_unpaired_record_is_an_error(gca):
@@ -383,7 +515,7 @@ def test_unpaired_record_is_an_error(gca):
     with pytest.raises(InputError) as caught:
         gca.add_batch(predictions=preds, references=golds)
     message = str(caught.value)
-    assert "no partner" in message and "dialogue '1'" in message
+    assert "no partner" in message and 'dialogue "1"' in message
     assert "predictions[4]" in message or "references[4]" in message
 
 
@@ -396,17 +528,10 @@ def test_duplicate_record_within_and_across_batches(gca):
         gca.add_batch(predictions=preds[2:], references=golds[2:])
     message = str(caught.value)
     assert "already added by an earlier batch" in message
-    assert "batch 1" in message and "dialogue '0', turn 2" in message
+    assert message.startswith('batch 1, predictions[0], dialogue "0", turn 2: ')
     # nothing of the rejected batches was written: the rest can still be added
     gca.add_batch(predictions=preds[3:], references=golds[3:])
-    assert gca.compute() == core_figures(Corpus.from_dialogues(PRED, GOLD), GCA_FIGURES)
-
-
-def test_duplicate_rows_from_two_writers_fail_at_compute():
-    table = corpus_table(Corpus.from_dialogues(PRED, GOLD))
-    both = pa.concat_tables([table, table])
-    with pytest.raises(InputError, match="added twice"):
-        corpus_from_arrow(both["predictions"], both["references"])
+    assert gca.compute() == core_figures(Corpus.from_dialogues(PRED, GOLD), "gca")
 
 
 def test_shape_errors(gca):
@@ -447,8 +572,12 @@ def test_paper_examples_through_the_modules(gca, turn_level):
                 assert round(result[name] * 100, 2) == value, (example.name, prediction, name)
 
 
+def _t5_path(name: str):
+    return REFERENCE / "t5_zeroshot" / "predictions" / f"{name}.json"
+
+
 def _t5(name: str):
-    data = read_json(REFERENCE / "t5_zeroshot" / "predictions" / f"{name}.json")
+    data = json.loads(_t5_path(name).read_bytes())
     published = json.loads((REFERENCE / "t5_zeroshot" / "published" / f"{name}.json").read_text())
     ids, preds, golds = [], [], []
     for dialogue_id, turns in data.items():
@@ -473,6 +602,29 @@ def test_t5_published_figures_from_dialogue_level_input(gca, turn_level, name):
         **turn_level.compute(predictions=preds, references=golds),
     }
     _check_published(result, published)
+    # the modules on lists equal the core on the file itself
+    corpus = read(_t5_path(name))
+    assert result == {**core_figures(corpus, "gca"), **core_figures(corpus, "turn")}
+
+
+@requires_shared
+@pytest.mark.parametrize("name", T5_FILES)
+def test_t5_published_fga_grid_and_rsa_through_the_options(turn_level, name):
+    _, preds, golds, published = _t5(name)
+    turn_level.add_batch(predictions=preds, references=golds)
+    # fga_lambda=number: fga at that λ, the default grid unchanged
+    result = turn_level.compute(fga_lambda=0.25)
+    assert round(result["fga"] * 100, 2) == published["FGA_0.25"]
+    for lam in ("0.25", "0.5", "0.75", "1.0"):
+        assert round(result[f"fga@{lam}"] * 100, 2) == published[f"FGA_{lam}"], lam
+    # fga_lambda=list: the grid, the first λ for fga
+    result = turn_level.compute(predictions=preds, references=golds, fga_lambda=[1.0, 0.25])
+    assert [key for key in result if key.startswith("fga@")] == ["fga@1.0", "fga@0.25"]
+    assert round(result["fga"] * 100, 2) == published["FGA_1.0"]
+    assert round(result["fga@0.25"] * 100, 2) == published["FGA_0.25"]
+    # corrected RSA equals the published (official) RSA: a turn with no slot on either side scores 0 in both modes
+    result = turn_level.compute(predictions=preds, references=golds, mode="corrected")
+    assert round(result["rsa"] * 100, 2) == published["RSA"]
 
 
 @requires_shared
@@ -492,12 +644,12 @@ def test_t5_published_figures_from_turn_records_shuffled_over_7_batches(gca, tur
     result = {**gca.compute(), **turn_level.compute()}
     _check_published(result, published)
     corpus = Corpus.from_turn_records(pred_records, gold_records)
-    assert result == {**core_figures(corpus, GCA_FIGURES), **core_figures(corpus, TURN_FIGURES)}
+    assert result == {**core_figures(corpus, "gca"), **core_figures(corpus, "turn")}
 
 
 def test_space_demo_computes(gca):
     pytest.importorskip("gradio")
-    from dst_metrics.evaluate_support import build_demo
+    from dst_metrics.hf_evaluate.demo import build_demo
 
     demo = build_demo(gca)
     assert demo.fns  # built, not launched

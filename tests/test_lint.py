@@ -22,3 +22,19 @@ def test_no_hub_access_configured():
 
     assert os.environ["HF_HUB_OFFLINE"] == "1"
     assert sys.version_info >= (3, 10)
+
+
+def test_library_functions_are_short():
+    # A reader finds a definition in one short function: none over 60 lines, except the hot
+    # loop of the core (one pass over a dialogue, kept in one piece for speed).
+    import ast
+
+    allowed = {("core.py", "walk")}
+    long = []
+    for path in sorted((REPO / "dst_metrics").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > 60 and (path.name, node.name) not in allowed:
+                    long.append(f"{path.relative_to(REPO)}:{node.lineno} {node.name} ({lines} lines)")
+    assert not long, long

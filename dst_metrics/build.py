@@ -1,0 +1,119 @@
+"""Validating and normalizing the turns of a corpus, once, before any figure is computed.
+
+`CorpusBuilder` turns raw states (any shape `normalize_state` accepts, or raw JSON bytes that
+readers keep undecoded) into normalized ones, dialogue after dialogue. Consecutive turns whose
+input state is unchanged share one state object, and so does a prediction equal to its gold
+state, so the scorer can tell an unchanged turn by identity.
+"""
+
+from __future__ import annotations
+
+from .corpus import Corpus, Dialogue
+from .errors import InputError
+from .options import parse_value_matching
+from .states import LinearizedFormat, normalize_state, plain_state
+
+try:  # msgspec parses JSON fast and can keep each state as raw bytes until it is needed
+    import msgspec as _msgspec
+except ImportError:  # pragma: no cover - exercised only where msgspec is missing
+    _msgspec = None
+
+GOLD_FIELD = "gt"
+PRED_FIELD = "pr"
+
+
+def decode_raw(raw: object) -> object:
+    """A state kept as raw JSON (msgspec.Raw), decoded; anything else as it is."""
+    if _msgspec is None or type(raw) is not _msgspec.Raw:
+        return raw
+    try:
+        return _msgspec.json.decode(raw)
+    except UnicodeDecodeError:
+        raise InputError("the state is not UTF-8 text") from None
+    except _msgspec.DecodeError as error:  # e.g. 1e400: valid JSON, but no float holds it
+        problem = "a number too large for a float" if "out of range" in str(error) else str(error)
+        raise InputError(f"the state holds {problem}") from None
+
+
+class CorpusBuilder:
+    """Normalizes the turns of one dialogue after another; `corpus()` checks and returns them."""
+
+    def __init__(self, value_matching: str = "exact", linearized: LinearizedFormat | None = None) -> None:
+        self.matching = parse_value_matching(value_matching)
+        self.linearized = linearized
+        self.slot_names: dict = {}  # see plain_state
+        self.dialogues: list[Dialogue] = []
+
+    def add(self, dialogue_id: str, turn_ids: list[int], golds: list, preds: list) -> None:
+        """Validate and normalize one dialogue; turns are put in the order of their ids."""
+        if not turn_ids:
+            raise InputError("the dialogue has no turns", dialogue=dialogue_id)
+        if any(after <= before for before, after in zip(turn_ids, turn_ids[1:])):
+            order = sorted(range(len(turn_ids)), key=turn_ids.__getitem__)
+            turn_ids = [turn_ids[i] for i in order]
+            golds = [golds[i] for i in order]
+            preds = [preds[i] for i in order]
+            for before, after in zip(turn_ids, turn_ids[1:]):
+                if before == after:
+                    raise InputError("the turn id is used twice", dialogue=dialogue_id, turn=after)
+        gold, gold_plain = self._side(dialogue_id, turn_ids, golds, GOLD_FIELD, True)
+        pred, _ = self._side(dialogue_id, turn_ids, preds, PRED_FIELD, False, (golds, gold, gold_plain))
+        self.dialogues.append(Dialogue(dialogue_id, tuple(turn_ids), tuple(gold), tuple(pred)))
+
+    def corpus(self) -> Corpus:
+        """The dialogues added so far; an empty corpus or a repeated dialogue id is an InputError."""
+        if not self.dialogues:
+            raise InputError("the corpus is empty: there is no dialogue to score")
+        seen = set()
+        for dialogue in self.dialogues:
+            if dialogue.dialogue_id in seen:
+                raise InputError("the dialogue id is used twice", dialogue=dialogue.dialogue_id)
+            seen.add(dialogue.dialogue_id)
+        return Corpus(tuple(self.dialogues), self.matching)
+
+    def _side(
+        self,
+        dialogue_id: str,
+        turn_ids: list[int],
+        raws: list,
+        field: str,
+        gold: bool,
+        twin: tuple[list, list, list] | None = None,
+    ) -> tuple[list, list]:
+        """Normalized states of one side, and for each turn whether its input held only strings.
+
+        An input equal to the previous turn's, or (for predictions) to the gold input of the same
+        turn, reuses that state object; `==` on inputs of strings only means equal states. Raw
+        JSON (msgspec.Raw) is compared as bytes and decoded only when it differs.
+        """
+        states: list = []
+        plains: list = []
+        previous_raw = previous = None
+        plain = False
+        exact = self.matching == "exact"
+        twin_raws, twin_states, twin_plains = twin if twin is not None else (None, None, None)
+        for index, (turn_id, raw) in enumerate(zip(turn_ids, raws)):
+            if plain and raw == previous_raw:
+                states.append(previous)
+                plains.append(True)
+                continue
+            previous_raw = raw
+            if twin is not None and twin_plains[index] and raw == twin_raws[index]:
+                previous = twin_states[index]
+                plain = True
+            else:
+                previous, plain = self._state(dialogue_id, turn_id, raw, field, gold, exact)
+            states.append(previous)
+            plains.append(plain)
+        return states, plains
+
+    def _state(self, dialogue_id: str, turn_id: int, raw: object, field: str, gold: bool, exact: bool):
+        try:
+            raw = decode_raw(raw)
+            state = plain_state(raw, self.slot_names) if exact and type(raw) is dict else None
+            if state is not None:
+                return state, True
+            state = normalize_state(raw, gold=gold, matching=self.matching, field=field, linearized=self.linearized)
+        except InputError as error:
+            raise error.located(dialogue=dialogue_id, turn=turn_id, field=error.field or field) from None
+        return state, False

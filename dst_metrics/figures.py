@@ -1,0 +1,220 @@
+"""The one registry of figures: what every output lists, in this order.
+
+Scores (`dst_metrics.scoring`), the command line's table and JSON keys, the `evaluate` modules'
+outputs, the Space's tables and the metric cards all read `FIGURES`. A new figure is one entry (or one `register` call):
+its key, label, family, table group, whether higher is better, a description, and the function
+of (Tally, Options) that computes it (the definitions themselves live in `metrics.py`).
+
+Keys: ``gca``, ``jga``, ``fga`` (at `Options.fga_lambda`), ``fga@0.25`` … (one per λ of
+`Options.fga_lambdas`; the entry has ``per_lambda``), counts such as ``correct``, and ``turns``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from . import metrics
+from .core import Tally
+from .options import Options
+
+FAMILIES: dict[str, str] = {
+    "gca": "Granular Change Accuracy, its four counts and four rates (module gca_metric)",
+    "turn": "turn-level figures: JGA, FGA, SA, AGA, RSA, slot P/R/F1 (module jga_fga_metrics)",
+}
+"""Families of figures; each `evaluate` module returns the figures of one family."""
+GROUPS: dict[str, str] = {
+    "main": "the headline figures (the command line's table, the Space's chart)",
+    "counts": "counts of changed slots",
+    "detail": "rates and variants behind the headline figures",
+}
+"""How tables group figures."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One registered figure (see the module docstring)."""
+
+    key: str
+    label: str
+    family: str
+    group: str
+    description: str
+    compute: Callable[[Tally, Options], float | int]
+    higher_is_better: bool | None = True  # None: neither (a count of turns)
+    is_count: bool = False  # an integer count, not a fraction in [0, 1]
+    per_dialogue: bool = False  # listed per dialogue by `dst-metrics score --per-dialogue`
+    per_lambda: bool = False  # one figure per λ of Options.fga_lambdas, keys "<key>@<λ>"
+
+    def keys(self, options: Options) -> list[str]:
+        """The output keys of this figure under `options`."""
+        if self.per_lambda:
+            return [lambda_key(self.key, lam) for lam in options.fga_lambdas]
+        return [self.key]
+
+    def values(self, tally: Tally, options: Options) -> dict[str, float | int]:
+        """{key: value} of this figure under `options`."""
+        if self.per_lambda:
+            return {
+                lambda_key(self.key, lam): self.compute(tally, options.replace(fga_lambda=lam))
+                for lam in options.fga_lambdas
+            }
+        return {self.key: self.compute(tally, options)}
+
+
+def lambda_key(key: str, lam: float) -> str:
+    """The key of a per-λ figure: ``fga@0.25``, ``fga@1.0``."""
+    return f"{key}@{float(lam)!r}"
+
+
+def _rate(index: int) -> Callable[[Tally, Options], float]:
+    return lambda t, o: metrics.gca_rates(t, o.mode)[index]
+
+
+def _slot_prf(index: int) -> Callable[[Tally, Options], float]:
+    return lambda t, o: metrics.slot_prf(t)[index]
+
+
+def _count(name: str) -> Callable[[Tally, Options], int]:
+    return lambda t, o: getattr(t, name)
+
+
+def _count_figure(name: str, label: str, description: str, higher_is_better: bool) -> Figure:
+    return Figure(name, label, "gca", "counts", description, _count(name), higher_is_better, is_count=True)
+
+
+FIGURES: list[Figure] = [
+    Figure(
+        "gca",
+        "GCA",
+        "gca",
+        "main",
+        "Granular Change Accuracy: each change of the state judged once",
+        lambda t, o: metrics.gca(t, o.alpha, o.mode),
+        per_dialogue=True,
+    ),
+    Figure(
+        "jga",
+        "JGA",
+        "turn",
+        "main",
+        "joint goal accuracy: share of turns whose whole state is right",
+        lambda t, o: metrics.jga(t),
+        per_dialogue=True,
+    ),
+    Figure(
+        "fga",
+        "FGA",
+        "turn",
+        "main",
+        "flexible goal accuracy: JGA forgiving errors carried over from earlier turns",
+        lambda t, o: metrics.fga(t, o.fga_lambda),
+    ),
+    Figure(
+        "sa",
+        "SA",
+        "turn",
+        "main",
+        "slot accuracy over K slots per turn",
+        lambda t, o: metrics.slot_accuracy(t, o.num_slots),
+    ),
+    Figure(
+        "aga",
+        "AGA",
+        "turn",
+        "main",
+        "average goal accuracy: recall of the gold state, turns with a gold state",
+        lambda t, o: metrics.aga(t, o.mode),
+    ),
+    Figure(
+        "rsa",
+        "RSA",
+        "turn",
+        "main",
+        "relative slot accuracy: over the slots of the turn",
+        lambda t, o: metrics.rsa(t, o.mode),
+    ),
+    Figure(
+        "slot_f1",
+        "Slot F1",
+        "turn",
+        "main",
+        "F1 of predicted against gold (slot, value) pairs over turns",
+        _slot_prf(2),
+    ),
+    _count_figure("correct", "Correct (C)", "changed slots whose predicted value is the gold value", True),
+    _count_figure("wrong", "Wrong (W)", "changed slots both sides have, with different values", False),
+    _count_figure("missed", "Missed (M)", "changed gold slots the prediction does not have", False),
+    _count_figure("overshot", "Overshot (O)", "changed predicted slots gold does not have", False),
+    Figure("value_precision", "GCA value precision", "gca", "detail", "VP = C / (C+W+O)", _rate(0)),
+    Figure("value_recall", "GCA value recall", "gca", "detail", "VR = C / (C+W+M)", _rate(1)),
+    Figure("label_precision", "GCA label precision", "gca", "detail", "LP = (C+W) / (C+W+O)", _rate(2)),
+    Figure("label_recall", "GCA label recall", "gca", "detail", "LR = (C+W) / (C+W+M)", _rate(3)),
+    Figure(
+        "fga",
+        "FGA λ=",
+        "turn",
+        "detail",
+        "FGA at each λ of the grid (the official code reports 0.25, 0.5, 0.75, 1)",
+        lambda t, o: metrics.fga(t, o.fga_lambda),
+        per_dialogue=True,
+        per_lambda=True,
+    ),
+    Figure(
+        "slot_precision", "Slot precision", "turn", "detail", "precision of predicted (slot, value) pairs", _slot_prf(0)
+    ),
+    Figure("slot_recall", "Slot recall", "turn", "detail", "recall of gold (slot, value) pairs", _slot_prf(1)),
+    Figure("turns", "Turns", "turn", "detail", "number of turns scored", lambda t, o: t.turns, None, is_count=True),
+]
+"""Every figure, in output order. Extend it with `register`."""
+
+
+def register(figure: Figure) -> Figure:
+    """Add a figure to the registry (after the others); every output lists it from then on.
+
+    Its key must be new (a per-λ figure may share its key with the plain figure of that key).
+    """
+    if figure.family not in FAMILIES or figure.group not in GROUPS:
+        raise ValueError(f"unknown family {figure.family!r} or group {figure.group!r}")
+    if any(f.key == figure.key and f.per_lambda == figure.per_lambda for f in FIGURES):
+        raise ValueError(f"a figure with key {figure.key!r} is registered already")
+    FIGURES.append(figure)
+    return figure
+
+
+def figure_keys(options: Options | None = None, families: Iterable[str] | None = None) -> list[str]:
+    """The output keys of every figure (of `families`, default all) under `options`."""
+    options = options or Options()
+    wanted = FAMILIES if families is None else set(families)
+    return [key for figure in FIGURES if figure.family in wanted for key in figure.keys(options)]
+
+
+def figure_labels(options: Options | None = None) -> dict[str, str]:
+    """{output key: label}; a per-λ figure's label names its λ (``FGA λ=0.25``)."""
+    options = options or Options()
+    labels = {}
+    for figure in FIGURES:
+        for key in figure.keys(options):
+            labels[key] = figure.label + key.split("@", 1)[1] if figure.per_lambda else figure.label
+    return labels
+
+
+def figure_of(key: str) -> Figure:
+    """The registered figure an output key belongs to (``fga@0.25`` -> the per-λ FGA entry)."""
+    base, at, _ = key.partition("@")
+    for figure in FIGURES:
+        if figure.key == base and figure.per_lambda == bool(at):
+            return figure
+    raise KeyError(key)
+
+
+def compute_figures(
+    tally: Tally, options: Options, families: Iterable[str] | None = None, *, per_dialogue: bool = False
+) -> dict[str, float | int]:
+    """{key: value} of every figure (of `families`; with `per_dialogue`, the per-dialogue ones)."""
+    wanted = FAMILIES if families is None else set(families)
+    out: dict[str, float | int] = {}
+    for figure in FIGURES:
+        if figure.family in wanted and (figure.per_dialogue or not per_dialogue):
+            out.update(figure.values(tally, options))
+    return out

@@ -1,0 +1,181 @@
+"""What ``add_batch()`` receives, checked with the core and encoded as Arrow rows.
+
+Input shapes accepted (both sides in the same shape):
+
+- dialogues: ``predictions`` and ``references`` are lists of dialogues, each a list of states in
+  any shape the core accepts, a linearized string included;
+- turn records ``{"dialogue_id": str, "turn_id": int, "state": state}``, in any order and over any
+  number of batches; the records of one batch must cover the same turns on both sides.
+
+Ids follow the rules of `dst_metrics.ids`, as in every reader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pyarrow as pa
+
+from .._gc import without_gc
+from ..corpus import Corpus
+from ..errors import InputError, describe
+from ..states import LinearizedFormat
+from .arrow import corpus_table
+
+INPUT_OPTIONS = ("dialogue_ids", "linearized")
+"""Keyword arguments of ``add_batch()`` (and of ``compute()`` with inputs) about reading inputs."""
+
+
+def linearized_format(value: LinearizedFormat | Mapping | None) -> LinearizedFormat | None:
+    """A `LinearizedFormat` from itself, a mapping of its fields (``{"slot_separator": ","}``) or
+    None (the default format ``slot=value; slot=value``)."""
+    if value is None or isinstance(value, LinearizedFormat):
+        return value
+    if isinstance(value, Mapping):
+        return LinearizedFormat(**value)
+    raise TypeError(f"linearized must be a LinearizedFormat or a mapping of its fields, got {value!r}")
+
+
+def _as_list(items: object, name: str, where: str) -> list:
+    if items is None:
+        raise InputError(f"{name} are missing: pass both predictions and references", source=where)
+    if isinstance(items, (str, bytes, Mapping)) or not hasattr(items, "__len__"):
+        raise InputError(f"{name} must be a list of dialogues or of turn records, got {describe(items)}", source=where)
+    return items if isinstance(items, list) else list(items)
+
+
+def _kind(item: object) -> str | None:
+    if isinstance(item, Mapping):
+        return "records"
+    if isinstance(item, Sequence) and not isinstance(item, (str, bytes)):
+        return "dialogues"
+    return None
+
+
+def _input_kind(predictions: list, references: list, where: str) -> str:
+    kinds = {}
+    for name, items in (("predictions", predictions), ("references", references)):
+        kind = kinds[name] = _kind(items[0])
+        if kind is None:
+            hint = (
+                "; a linearized state belongs inside a dialogue (a list of states) or in a turn record's 'state'"
+                if isinstance(items[0], str)
+                else ""
+            )
+            raise InputError(
+                f"expected a dialogue (a list of states) or a turn record (a mapping with 'dialogue_id', "
+                f"'turn_id' and 'state'), got {describe(items[0])}{hint}",
+                source=f"{where}, {name}[0]",
+            )
+    if kinds["predictions"] != kinds["references"]:
+        raise InputError(
+            f"predictions are {kinds['predictions']} but references are {kinds['references']}: "
+            "give both sides in the same shape",
+            source=where,
+        )
+    return kinds["references"]
+
+
+def _record_position(records: list, dialogue: object, turn: object) -> int | None:
+    for position, record in enumerate(records):
+        if isinstance(record, Mapping) and record.get("dialogue_id") == dialogue and record.get("turn_id") == turn:
+            return position
+    return None
+
+
+def _located(error: InputError, kind: str, predictions: list, references: list, ids: list) -> InputError:
+    """The core's error with the batch position of the offending dialogue or record added."""
+    if error.source is not None:
+        return error
+    field = error.field
+    sides = [("predictions", predictions), ("references", references)]
+    if field is not None and field.split(".", 1)[0].split("[", 1)[0] in ("gt", "pr"):
+        gold = field.startswith("gt")
+        field = "state" + field[2:]
+        sides = [sides[1]] if gold else [sides[0]]
+    source = None
+    if kind == "records" and error.dialogue is not None and error.turn is not None:
+        for name, records in sides:
+            position = _record_position(records, error.dialogue, error.turn)
+            if position is not None:
+                source = f"{name}[{position}]"
+                break
+    elif kind == "dialogues" and error.dialogue in ids:
+        position = ids.index(error.dialogue)
+        turn = "" if error.turn is None else f"[{error.turn}]"
+        source = " and ".join(f"{name}[{position}]{turn}" for name, _ in sides)
+    return InputError(error.problem, dialogue=error.dialogue, turn=error.turn, field=field, source=source)
+
+
+class TurnEncoder:
+    """Checks each ``add_batch()`` call with the core and encodes it as Arrow rows.
+
+    Every problem is an `InputError` raised before anything is written, naming the batch
+    (``batch 0`` is the first call since the last ``compute()``), the position in it, the
+    dialogue, the turn and the field. A (dialogue_id, turn_id) added twice, in one batch or two,
+    is an error; so is a turn record without a partner on the other side of its batch.
+    """
+
+    def __init__(self, linearized: LinearizedFormat | Mapping | None = None, id_prefix: str = "") -> None:
+        self.linearized = linearized_format(linearized)
+        self.id_prefix = id_prefix  # keeps generated dialogue ids distinct across processes
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the batches added so far (after ``compute()``)."""
+        self.batches = 0
+        self.dialogues = 0
+        self.seen: set[tuple[str, int]] = set()
+
+    @without_gc
+    def encode(
+        self,
+        predictions: object,
+        references: object,
+        *,
+        dialogue_ids: Sequence[str] | None = None,
+        linearized: LinearizedFormat | Mapping | None = None,
+    ) -> pa.Table | None:
+        """Validate one batch and return its rows (None for an empty batch).
+
+        Dialogue-level input gets the dialogue ids `dialogue_ids`, or else running numbers
+        ``"0"``, ``"1"``, … over the batches (prefixed by the process id with several processes).
+        """
+        where = f"batch {self.batches}"
+        fmt = linearized_format(linearized) or self.linearized
+        predictions = _as_list(predictions, "predictions", where)
+        references = _as_list(references, "references", where)
+        if len(predictions) != len(references):
+            raise InputError(f"{len(predictions)} predictions but {len(references)} references", source=where)
+        if not references:
+            self.batches += 1
+            return None
+        kind = _input_kind(predictions, references, where)
+        ids: list = []
+        try:
+            if kind == "records":
+                if dialogue_ids is not None:
+                    raise InputError("dialogue_ids is for dialogue-level input; turn records carry their own")
+                corpus = Corpus.from_turn_records(predictions, references, linearized=fmt)
+            else:
+                if dialogue_ids is None:
+                    first = self.dialogues
+                    ids = [f"{self.id_prefix}{first + i}" for i in range(len(references))]
+                else:
+                    ids = [str(d) for d in dialogue_ids]
+                corpus = Corpus.from_dialogues(predictions, references, dialogue_ids=ids, linearized=fmt)
+        except InputError as error:
+            raise _located(error, kind, predictions, references, ids).within(where) from None
+        keys = [(d.dialogue_id, turn) for d in corpus.dialogues for turn in d.turn_ids]
+        if not self.seen.isdisjoint(keys):
+            dialogue, turn = next(key for key in keys if key in self.seen)
+            error = InputError(
+                "this (dialogue_id, turn_id) was already added by an earlier batch", dialogue=dialogue, turn=turn
+            )
+            raise _located(error, kind, predictions, references, ids).within(where)
+        table = corpus_table(corpus)
+        self.seen.update(keys)
+        self.batches += 1
+        if kind == "dialogues":
+            self.dialogues += len(references)
+        return table

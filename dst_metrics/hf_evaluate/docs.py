@@ -1,0 +1,83 @@
+"""The documentation both modules share, written from the figure registry: the arguments of
+``compute()`` and the list of figures each module returns (its docstring and its metric card)."""
+
+from __future__ import annotations
+
+from ..figures import FIGURES, Figure
+from ..options import Options
+
+MODULE_FAMILIES = {"gca_metric": "gca", "jga_fga_metrics": "turn"}
+"""Which family of figures each module returns."""
+
+INPUT_ARGS = """\
+    predictions: predicted states, as `references`.
+    references: gold states, either
+        - a list of dialogues, each a list of states (turn 0, 1, ...), or
+        - a list of turn records {"dialogue_id": str, "turn_id": int, "state": state}, in any order;
+          the records of one batch must cover the same turns on both sides.
+        A state is nested {domain: {slot: value}}, flat {"domain-slot": value}, a list of
+        (domain, slot, value) or "domain-slot-value" items, or a linearized string
+        "hotel-area=north; hotel-stars=4". A gold value may be a list of acceptable values.
+    mode: "official" (default) or "corrected".
+    alpha: GCA's weight of the value rates against the label rates (default 10/11).
+    fga_lambda: FGA's decay λ for `fga` (default 0.5), or a list of λ (the grid, first one for `fga`).
+    fga_lambdas: the λ of the `fga@λ` figures (default 0.25, 0.5, 0.75, 1.0).
+    num_slots: K of slot accuracy (default 30, MultiWOZ).
+    value_matching: "exact" (default) or "normalized" (case and white space folded).
+    figures: names of the figures to return (default: all of the module's).
+    dialogue_ids, linearized: how to read the inputs (see the metric card).
+"""
+"""The arguments both modules document (their `_KWARGS_DESCRIPTION` starts with it)."""
+
+
+def module_figures(module: str) -> list[Figure]:
+    """The registered figures `module` (``gca_metric`` or ``jga_fga_metrics``) returns."""
+    return [figure for figure in FIGURES if figure.family == MODULE_FAMILIES[module]]
+
+
+def _figure_text(figure: Figure) -> str:
+    kind = "an integer" if figure.is_count else "in [0, 1]"
+    better = {True: ", higher is better", False: ", lower is better", None: ""}[figure.higher_is_better]
+    return f"{figure.description} ({kind}{better})"
+
+
+def returns_text(module: str, indent: str = "    ") -> str:
+    """The ``Returns:`` lines of `module`'s docstring: one line per registered figure."""
+    options = Options()
+    lines = [f"{', '.join(figure.keys(options))}: {_figure_text(figure)}" for figure in module_figures(module)]
+    lines.append("signature: every option that produced the figures")
+    return "".join(f"{indent}{line}\n" for line in lines)
+
+
+CARD_START = "<!-- figures: generated from dst_metrics.figures; do not edit by hand -->"
+CARD_END = "<!-- end of figures -->"
+
+
+def card_figures(module: str) -> str:
+    """The metric card's list of output figures (between `CARD_START` and `CARD_END`)."""
+    options = Options()
+    items = "".join(
+        f"- {', '.join(f'`{key}`' for key in figure.keys(options))}: {_figure_text(figure)}\n"
+        for figure in module_figures(module)
+    )
+    return f"{CARD_START}\n{items}- `signature`: every option that produced the figures\n{CARD_END}"
+
+
+def write_cards(root: str | None = None) -> list[str]:
+    """Rewrite the figure lists of both metric cards from the registry; returns the cards changed.
+
+    Run after adding a figure: ``python -c "from dst_metrics.hf_evaluate.docs import write_cards; write_cards()"``.
+    """
+    from pathlib import Path
+
+    base = Path(root) if root else Path(__file__).resolve().parents[2]
+    changed = []
+    for module in MODULE_FAMILIES:
+        card = base / module / "README.md"
+        text = card.read_text(encoding="utf-8")
+        start, end = text.index(CARD_START), text.index(CARD_END) + len(CARD_END)
+        new = text[:start] + card_figures(module) + text[end:]
+        if new != text:
+            card.write_text(new, encoding="utf-8")
+            changed.append(str(card))
+    return changed

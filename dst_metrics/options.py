@@ -1,0 +1,176 @@
+"""The options a figure depends on besides the data: one object, validated once.
+
+The library, the command line, the `evaluate` modules and the Space all build an `Options`;
+each option is parsed by one function here (from a number or from text such as ``10/11``), so a
+bad value gets the same message everywhere. `Options.signature` writes every option down, in
+the spirit of sacrebleu, so two figures can be compared honestly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ._version import __version__
+
+MODES: tuple[str, ...] = ("official", "corrected")
+"""``official`` reproduces the official GCA code, quirks included; ``corrected`` fixes them."""
+VALUE_MATCHINGS: tuple[str, ...] = ("exact", "normalized")
+"""How values are compared: as given, or with case and white space folded."""
+OFFICIAL_ALPHA = 10 / 11
+"""GCA's weight of the value rates against the label rates, 10:1, as in the official code."""
+DEFAULT_FGA_LAMBDA = 0.5
+"""FGA's decay λ used by Dey et al. (2022) and the GCA paper's benchmarks."""
+FGA_LAMBDA_GRID: tuple[float, ...] = (0.25, 0.5, 0.75, 1.0)
+"""The λ values the official code reports FGA for."""
+MULTIWOZ_NUM_SLOTS = 30
+"""K for slot accuracy: the number of slots of MultiWOZ 2.1's five evaluation domains."""
+
+
+class OptionError(ValueError):
+    """A bad option value; the message names the option and what it accepts."""
+
+
+def _number(value: object) -> float | None:
+    """`value` as a float when it is a real number or text of one ('0.9', '10/11'); else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(Fraction(value.strip()))
+        except (ValueError, ZeroDivisionError, OverflowError):
+            return None
+    return None
+
+
+def _shown(value: object) -> str:
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def parse_mode(value: object) -> str:
+    """'official' or 'corrected'."""
+    if value not in MODES:
+        raise OptionError(f"mode must be one of {', '.join(MODES)}; got {_shown(value)}")
+    return value
+
+
+def parse_value_matching(value: object) -> str:
+    """'exact' or 'normalized'."""
+    if value not in VALUE_MATCHINGS:
+        raise OptionError(f"value matching must be one of {', '.join(VALUE_MATCHINGS)}; got {_shown(value)}")
+    return value
+
+
+def parse_alpha(value: object) -> float:
+    """GCA's α, a number in [0, 1], given as a number, a decimal ('0.9') or a fraction ('10/11')."""
+    alpha = _number(value)
+    if alpha is None or not 0.0 <= alpha <= 1.0:
+        raise OptionError(f"alpha (GCA's value weight) must be a number in [0, 1] such as 10/11; got {_shown(value)}")
+    return alpha
+
+
+def parse_lambda(value: object) -> float:
+    """An FGA decay λ: a finite number > 0."""
+    lam = _number(value)
+    if lam is None or not (lam > 0 and math.isfinite(lam)):
+        raise OptionError(f"an FGA lambda must be a number > 0 such as 0.5; got {_shown(value)}")
+    return lam
+
+
+def parse_lambdas(value: object) -> tuple[float, ...]:
+    """A non-empty list of FGA λ values (one λ is a list of one)."""
+    items = [value] if _number(value) is not None or isinstance(value, str) else value
+    if not isinstance(items, Iterable) or isinstance(items, Mapping):
+        raise OptionError(f"FGA lambdas must be a number or a list of numbers > 0; got {_shown(value)}")
+    lambdas = tuple(parse_lambda(lam) for lam in items)
+    if not lambdas:
+        raise OptionError("FGA lambdas must be a number or a non-empty list of numbers > 0; got an empty list")
+    return lambdas
+
+
+def parse_num_slots(value: object) -> int:
+    """K for slot accuracy: a whole number ≥ 1."""
+    k = _number(value)
+    if k is None or not math.isfinite(k) or k != int(k) or k < 1:
+        raise OptionError(f"num_slots (K, slots per turn for SA) must be a whole number >= 1; got {_shown(value)}")
+    return int(k)
+
+
+def format_number(x: float) -> str:
+    """A short exact-looking form: 10/11 for α's default, otherwise the shortest repr."""
+    fraction = Fraction(x).limit_denominator(100)
+    if float(fraction) == x and fraction.denominator != 1 and len(str(x)) > 6:
+        return f"{fraction.numerator}/{fraction.denominator}"
+    return f"{x:g}"
+
+
+_PARSERS = {
+    "mode": parse_mode,
+    "alpha": parse_alpha,
+    "fga_lambda": parse_lambda,
+    "fga_lambdas": parse_lambdas,
+    "num_slots": parse_num_slots,
+    "value_matching": parse_value_matching,
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a score depends on besides the data. Values are parsed and checked on creation
+    (``Options(alpha="10/11")`` is α = 10/11); a bad one raises `OptionError`.
+
+    - `mode`: ``official`` or ``corrected``;
+    - `alpha`: GCA's weight of the value rates (10/11);
+    - `fga_lambda`: the λ of the figure ``fga``; `fga_lambdas`: the grid of ``fga@λ`` figures;
+    - `num_slots`: K of slot accuracy (30 for MultiWOZ);
+    - `value_matching`: ``exact`` or ``normalized`` (case and white space folded).
+    """
+
+    mode: str = "official"
+    alpha: float = OFFICIAL_ALPHA
+    fga_lambda: float = DEFAULT_FGA_LAMBDA
+    fga_lambdas: tuple[float, ...] = FGA_LAMBDA_GRID
+    num_slots: int = MULTIWOZ_NUM_SLOTS
+    value_matching: str = "exact"
+
+    def __post_init__(self) -> None:
+        for name, parse in _PARSERS.items():
+            object.__setattr__(self, name, parse(getattr(self, name)))
+
+    @classmethod
+    def from_kwargs(cls, kwargs: Mapping[str, object]) -> Options:
+        """Options from keyword arguments; an unknown name is a TypeError listing the known ones.
+
+        ``fga_lambda`` may be a list: it then sets the grid, and the first λ is ``fga``'s.
+        """
+        unknown = sorted(set(kwargs) - set(_PARSERS))
+        if unknown:
+            raise TypeError(f"unknown options {unknown}; the options are {sorted(_PARSERS)}")
+        values = dict(kwargs)
+        lam = values.get("fga_lambda")
+        if lam is not None and _number(lam) is None and not isinstance(lam, str):
+            grid = parse_lambdas(lam)
+            values["fga_lambda"], values["fga_lambdas"] = grid[0], grid
+        return cls(**values)
+
+    def replace(self, **changes: object) -> Options:
+        """A copy with some options changed (checked like the originals)."""
+        return dataclasses.replace(self, **changes)
+
+    def signature(self) -> str:
+        """sacrebleu-style: every option that produced a figure, e.g.
+        ``dst-metrics:0.1.0|mode:official|alpha:10/11|lambda:0.5|K:30|match:exact``
+        (``|lambdas:0.25,1`` is added when the FGA grid is not 0.25, 0.5, 0.75, 1)."""
+        grid = ""
+        if self.fga_lambdas != FGA_LAMBDA_GRID:
+            grid = "|lambdas:" + ",".join(format_number(lam) for lam in self.fga_lambdas)
+        return (
+            f"dst-metrics:{__version__}|mode:{self.mode}|alpha:{format_number(self.alpha)}"
+            f"|lambda:{format_number(self.fga_lambda)}{grid}|K:{self.num_slots}|match:{self.value_matching}"
+        )

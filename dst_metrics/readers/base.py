@@ -1,0 +1,99 @@
+"""What every reader shares: the `Reader` record, the request it reads, and JSON decoding with
+located errors."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..corpus import Corpus
+from ..errors import InputError
+from ..states import LinearizedFormat
+
+try:
+    import msgspec as _msgspec
+except ImportError:  # pragma: no cover - exercised only where msgspec is missing
+    _msgspec = None
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How well an input's beginning fits a format: 2 fits, 1 close (`missing` says what is off), 0 not."""
+
+    level: int
+    missing: str = ""
+
+
+@dataclass(frozen=True)
+class ReadRequest:
+    """What a reader gets: the bytes (BOM removed, not empty), where they came from, and options."""
+
+    data: bytes
+    source: str | None
+    value_matching: str = "exact"
+    linearized: LinearizedFormat | None = None
+
+    def text(self) -> str:
+        """The data as text (UTF-8); invalid UTF-8 raises InputError."""
+        try:
+            return self.data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(f"not UTF-8 text (byte {error.start})", source=self.source) from None
+
+
+@dataclass(frozen=True)
+class Reader:
+    """One input format: its name (``--format``), a description, detection and the reading itself."""
+
+    name: str
+    description: str
+    sniff: Callable[[str], Fit]
+    read: Callable[[ReadRequest], Corpus]
+
+
+def _place(data: bytes, offset: int, one_line: bool) -> str:
+    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    if one_line:
+        return f"column {column}"
+    line = data.count(b"\n", 0, offset) + 1
+    return f"line {line}, column {column}"
+
+
+def decode_json(data: bytes, source: str | None = None, *, one_line: bool = False) -> object:
+    """Parse JSON bytes; invalid JSON raises InputError with the line and column of the problem
+    (only the column with `one_line`, for a line of JSON Lines whose message names the line)."""
+    if _msgspec is None:  # pragma: no cover
+        import json
+
+        try:
+            return json.loads(data)
+        except ValueError as error:
+            raise InputError(f"not valid JSON: {error}", source=source) from None
+    try:
+        return _msgspec.json.decode(data)
+    except UnicodeDecodeError as error:
+        where = _place(data, data.find(error.object[error.start : error.end]), one_line)
+        raise InputError(f"not UTF-8 text at {where}", source=source) from None
+    except _msgspec.DecodeError as error:
+        message = str(error)
+        if "out of range" in message:
+            raise InputError("not valid JSON here: a number too large for a float", source=source) from None
+        found = re.search(r"\(byte (\d+)\)", message)
+        offset = int(found.group(1)) if found else len(data.rstrip()) if "truncated" in message else None
+        where = "" if offset is None else f" at {_place(data, offset, one_line)}"
+        problem = re.sub(r"\s*\(byte \d+\)", "", message)
+        raise InputError(f"not valid JSON{where}: {problem}", source=source) from None
+
+
+def first_json_line(data: bytes) -> dict | None:
+    """The first line of `data` as a JSON object when it is one on its own and more lines follow."""
+    stripped = data.lstrip()
+    first, newline, rest = stripped.partition(b"\n")
+    if not newline or not rest.strip():
+        return None
+    try:
+        value = decode_json(first)
+    except InputError:
+        return None
+    return value if isinstance(value, dict) else None

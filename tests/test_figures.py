@@ -1,0 +1,132 @@
+"""The figure registry is the one list every output reads: the library's Scores, the command
+line's JSON and table, the `evaluate` modules and the Space's table. Adding a figure is one
+`register` call (or one entry in `FIGURES`), shown here with a figure registered for the test.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from dst_metrics import Options, figures, read, score
+from dst_metrics.cli import main
+from dst_metrics.figures import FIGURES, Figure, figure_keys, figure_labels
+from tests.conftest import REPO
+
+EXAMPLE = REPO / "examples" / "first_example_p1.json"
+GOLD = [[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "4"}}]]
+PRED = [[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "5"}}]]
+
+
+def cli_json(capsys, path: Path, *args: str) -> dict:
+    assert main(["score", str(path), "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def evaluate_outputs() -> dict:
+    evaluate = pytest.importorskip("evaluate", reason="the evaluate modules need pip install -e '.[evaluate]'")
+    out = {}
+    for folder in ("gca_metric", "jga_fga_metrics"):
+        module = evaluate.load(str(REPO / folder))
+        results = module.compute(predictions=PRED, references=GOLD)
+        assert "signature" in results
+        assert not set(results) & set(out) - {"signature"}, "two modules return the same figure"
+        out.update(results)
+    return out
+
+
+def space_table_keys() -> list[str]:
+    pytest.importorskip("gradio", reason="the Space needs pip install -e '.[space]'")
+    import app
+
+    sets = app.read_prediction_sets([("P1", EXAMPLE.read_text())])
+    return list(app.metrics_frame(app.score_sets(sets, Options())).index)
+
+
+def test_keys_are_unique_and_families_split_them_between_the_modules():
+    keys = figure_keys(Options())
+    assert len(keys) == len(set(keys)) == 22
+    assert set(keys) == set(figure_keys(Options(), ["gca"])) | set(figure_keys(Options(), ["turn"]))
+    assert {"gca", "jga", "fga", "fga@0.25", "fga@1.0", "missed", "turns"} <= set(keys)
+    labels = figure_labels(Options(fga_lambdas=(0.3,)))
+    assert labels["fga@0.3"] == "FGA λ=0.3" and labels["slot_f1"] == "Slot F1"
+
+
+def test_every_registered_figure_appears_in_every_output(capsys):
+    keys = figure_keys(Options())
+    assert list(score(read(EXAMPLE)).scores) == keys
+    record = cli_json(capsys, EXAMPLE)
+    assert [key for key in record if key not in ("file", "signature")] == keys
+    assert set(evaluate_outputs()) - {"signature"} == set(keys)
+    table = space_table_keys()
+    assert [key for key in table if key in keys] == keys
+
+
+def test_a_grid_of_other_lambdas_gives_its_own_keys_everywhere(capsys):
+    options = Options(fga_lambdas=(0.1, 2.0))
+    keys = figure_keys(options)
+    assert "fga@0.1" in keys and "fga@2.0" in keys and "fga@0.25" not in keys
+    assert list(score(read(EXAMPLE), options).scores) == keys
+
+
+@pytest.fixture
+def registered_figure():
+    """A figure added for the test only: GCA's share of wrong among judged slots."""
+    figure = figures.register(
+        Figure(
+            "wrong_share",
+            "Wrong share",
+            "gca",
+            "detail",
+            "W / (C+W+M+O): a test figure",
+            lambda t, o: t.wrong / max(1, t.correct + t.wrong + t.missed + t.overshot),
+            higher_is_better=False,
+            per_dialogue=True,
+        )
+    )
+    yield figure
+    FIGURES.remove(figure)
+
+
+def test_adding_a_figure_is_one_registration(registered_figure, capsys):
+    # First example P1: C=5, W=2, M=O=0 -> 2/7 everywhere, with no other change to any output.
+    expected = 2 / 7
+    scores = score(read(EXAMPLE), per_dialogue=True)
+    assert scores.scores.wrong_share == expected
+    assert scores.dialogues["MUL0003"]["wrong_share"] == expected
+    record = cli_json(capsys, EXAMPLE, "--per-dialogue")
+    assert record["wrong_share"] == expected
+    assert record["dialogues"]["MUL0003"]["wrong_share"] == expected
+    assert main(["score", str(EXAMPLE), "--per-dialogue"]) == 0
+    assert "Wrong share" in capsys.readouterr().out  # a per-dialogue figure gets a column
+    outputs = evaluate_outputs()
+    assert outputs["wrong_share"] == 1 / 2  # GOLD/PRED above: C=1, W=1
+    assert "wrong_share" in space_table_keys()
+
+
+def test_register_refuses_a_key_twice_and_unknown_families():
+    with pytest.raises(ValueError, match="registered already"):
+        figures.register(FIGURES[0])
+    with pytest.raises(ValueError, match="unknown family"):
+        figures.register(Figure("x", "X", "nope", "main", "", lambda t, o: 0.0))
+
+
+def test_higher_is_better_matches_what_a_perfect_prediction_maximizes():
+    # A perfect prediction (corrected mode) is at the best end of every score, and has no
+    # wrong, missed or overshot count.
+    gold = [[{"hotel-area": "north"}, {"hotel-area": "north", "hotel-stars": "4"}]]
+    from dst_metrics import Corpus
+
+    perfect = score(Corpus.from_dialogues(gold, gold), mode="corrected").scores
+    for figure in FIGURES:
+        for key in figure.keys(Options()):
+            value = perfect[key]
+            if figure.is_count:
+                assert isinstance(value, int)
+                if figure.higher_is_better is False:
+                    assert value == 0, key
+            elif figure.higher_is_better:
+                assert math.isclose(value, 1.0), key

@@ -1,0 +1,220 @@
+"""The README is a path to a result that works as written.
+
+Every ```python block of README.md runs as a script, in a fresh process from the repository root, and
+exits 0. Where the README shows what a block prints, the block prints exactly that: each `# -> text`
+comment on a line of the block is one line of output, in order, followed by the lines of a ```text
+(or bare ```) block right after the block; `...` in them stands for any text.
+
+A block may be preceded by a marker comment:
+- `<!-- readme-test: ... -->`: the block uses names the user supplies; the test defines them first
+  with a prelude named in PRELUDES (the README's Trainer recipe gets the example's tiny model and data);
+- `<!-- not-run: reason -->`: the block is skipped with that reason (none is, today).
+
+A block whose imports are not installed skips, naming the extra that installs them. The quickstart
+commands that `.ci/run` reads are checked too, and every environment variable that the tests and
+benchmarks read must be documented.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from .conftest import REPO
+
+README = REPO / "README.md"
+TRAINER_INSTALL = 'pip install "torch==2.13.0" -e ".[trainer]"'
+EXTRAS = {  # top-level module -> what installs it
+    "evaluate": 'pip install -e ".[evaluate]"',
+    "datasets": 'pip install -e ".[evaluate]"',
+    "numpy": 'pip install -e ".[evaluate]"',
+    "gradio": 'pip install -e ".[space]"',
+    "pandas": 'pip install -e ".[space]"',
+    "transformers": TRAINER_INSTALL,
+    "accelerate": TRAINER_INSTALL,
+    "torch": TRAINER_INSTALL,
+}
+TRAINER_PRELUDE = """\
+import runpy as _runpy
+
+_example = _runpy.run_path("examples/trainer_compute_metrics.py", run_name="trainer_compute_metrics")
+model, tokenizer, eval_dataset, eval_features = _example["tiny_model_and_data"]()
+args = _example["training_args"]({output_dir!r})
+"""
+PRELUDES = {  # marker text -> (code run before the block, modules it needs)
+    "readme-test: model, tokenizer, args, eval_dataset and eval_features from examples/trainer_compute_metrics.py": (
+        TRAINER_PRELUDE,
+        ("torch", "transformers", "datasets", "evaluate"),
+    ),
+}
+OFFLINE = dict.fromkeys(("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_EVALUATE_OFFLINE"), "1")
+
+
+@dataclass(frozen=True)
+class Block:
+    line: int  # 1-based line of the opening fence
+    language: str
+    code: str
+    marker: str | None  # the text of an HTML comment on the line before the fence
+    output: str | None  # the ```text block right after a python block
+
+    @property
+    def expected(self) -> list[str]:
+        arrows = [line.split("# -> ", 1)[1] for line in self.code.splitlines() if "# -> " in line]
+        return arrows + (self.output.splitlines() if self.output is not None else [])
+
+
+def readme_blocks(text: str) -> list[Block]:
+    lines = text.splitlines()
+    blocks: list[Block] = []
+    i = 0
+    while i < len(lines):
+        opening = re.fullmatch(r"```(\w*)\s*", lines[i])
+        if not opening:
+            i += 1
+            continue
+        end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+        previous = lines[i - 1].strip() if i else ""
+        marker = previous[4:-3].strip() if previous.startswith("<!--") and previous.endswith("-->") else None
+        blocks.append(Block(i + 1, opening.group(1), "\n".join(lines[i + 1 : end]) + "\n", marker, None))
+        i = end + 1
+    # a ```text (or bare ```) block that follows a python block, with only blank lines between, is its output
+    joined: list[Block] = []
+    for block in blocks:
+        if joined and joined[-1].language == "python" and block.language in ("text", "") and block.marker is None:
+            gap = lines[joined[-1].line + joined[-1].code.count("\n") + 1 : block.line - 1]  # after its ```
+            if not any(line.strip() for line in gap):
+                last = joined.pop()
+                joined.append(Block(last.line, last.language, last.code, last.marker, block.code))
+                continue
+        joined.append(block)
+    return joined
+
+
+BLOCKS = readme_blocks(README.read_text(encoding="utf-8"))
+PYTHON_BLOCKS = [block for block in BLOCKS if block.language == "python"]
+
+
+def imported_modules(code: str) -> set[str]:
+    modules = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules.add(node.module.split(".")[0])
+    return modules
+
+
+def script_of(block: Block, output_dir: Path) -> tuple[str, set[str]]:
+    """The block as a script (with its prelude) and the modules it needs."""
+    needs = imported_modules(block.code)
+    if block.marker is None:
+        return block.code, needs
+    if block.marker.startswith("not-run:"):
+        pytest.skip(f"README line {block.line}: {block.marker}")
+    assert block.marker in PRELUDES, f"README line {block.line}: unknown marker <!-- {block.marker} -->"
+    prelude, prelude_needs = PRELUDES[block.marker]
+    return prelude.format(output_dir=str(output_dir)) + "\n" + block.code, needs | set(prelude_needs)
+
+
+def skip_unless_installed(modules: set[str], block: Block) -> None:
+    for module in sorted(modules):
+        if module in EXTRAS and importlib.util.find_spec(module) is None:
+            pytest.skip(f"README line {block.line} needs {module}: {EXTRAS[module]}")
+
+
+def matches(expected: str, actual: str) -> bool:
+    pattern = ".*".join(re.escape(part) for part in expected.split("..."))
+    return re.fullmatch(pattern, actual) is not None
+
+
+def test_readme_has_the_python_blocks():
+    assert len(PYTHON_BLOCKS) >= 3
+    for block in BLOCKS:
+        if block.language == "python" and block.marker is not None:
+            assert block.marker in PRELUDES or block.marker.startswith("not-run:"), block.marker
+    assert sum(1 for block in PYTHON_BLOCKS if block.expected) >= 2  # the README shows what they print
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=[f"line-{block.line}" for block in PYTHON_BLOCKS])
+def test_python_block_runs_and_prints_what_the_readme_shows(block, tmp_path):
+    script, needs = script_of(block, tmp_path / "trainer-output")
+    skip_unless_installed(needs, block)
+    path = tmp_path / "snippet.py"
+    path.write_text(script, encoding="utf-8")
+    env = {
+        **os.environ,
+        **OFFLINE,
+        "HF_HOME": str(tmp_path / "hf"),  # evaluate's module cache: nothing left in ~/.cache
+        "GRADIO_ANALYTICS_ENABLED": "False",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    }
+    result = subprocess.run(
+        [sys.executable, str(path)], cwd=REPO, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, f"README line {block.line} failed:\n{result.stdout}\n{result.stderr[-4000:]}"
+    expected, actual = block.expected, result.stdout.splitlines()
+    if expected:
+        assert len(actual) == len(expected) and all(map(matches, expected, actual)), (
+            f"README line {block.line} prints\n" + "\n".join(actual) + "\nbut the README shows\n" + "\n".join(expected)
+        )
+
+
+def test_python_blocks_have_no_unused_imports_or_idle_expressions(tmp_path):
+    """pyflakes (unused imports, undefined names) and B018 (an expression statement that shows nothing)."""
+    ruff = shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("ruff is not installed (pip install -e '.[test]')")
+    for block in PYTHON_BLOCKS:
+        if block.marker is not None and block.marker.startswith("not-run:"):
+            continue
+        script, _ = script_of(block, tmp_path)
+        path = tmp_path / f"line_{block.line}.py"
+        path.write_text(script, encoding="utf-8")
+        result = subprocess.run(
+            [ruff, "check", "--isolated", "--no-cache", "--select", "F,B018", "--output-format", "concise", str(path)],
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode == 0, f"README line {block.line}:\n{result.stdout}{result.stderr}"
+
+
+def marked_command(marker: str) -> str:
+    (block,) = [block for block in BLOCKS if block.marker == marker and block.language == "bash"]
+    return block.code.strip()
+
+
+def test_quickstart_commands_are_what_ci_runs():
+    install, tests, trainer = (marked_command(m) for m in ("quickstart-install", "quickstart-test", "trainer-install"))
+    assert install == 'pip install -e ".[test]" && dst-metrics score examples/*.json'
+    assert "torch" not in install  # torch is the trainer extra's, installed as its CPU build
+    assert tests == "python -m pytest"
+    assert trainer == TRAINER_INSTALL
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    for marker in ("quickstart-install", "quickstart-test", "trainer-install"):
+        assert f"readme_command {marker}" in ci, marker
+    assert ci.index('bash -c "$trainer_cmd"') < ci.index('bash -c "$install_cmd"') < ci.index('bash -c "$test_cmd"')
+
+
+def test_every_environment_variable_the_tests_read_is_documented():
+    readme = README.read_text(encoding="utf-8")
+    read = set()
+    for path in [*(REPO / "tests").glob("*.py"), *(REPO / "benchmarks").glob("*.py")]:
+        text = path.read_text(encoding="utf-8")
+        read.update(re.findall(r"""os\.environ(?:\.get|\.setdefault)?\(\s*["']([A-Z_]+)["']""", text))
+        read.update(re.findall(r"""os\.environ\[\s*["']([A-Z_]+)["']\s*\]""", text))
+        read.update(re.findall(r"\b([A-Z][A-Z_]+)=", text) if path.name == "conftest.py" else ())
+    read.discard("PYTHONPATH")
+    assert {"DST_METRICS_SHARED", "DST_METRICS_EXAMPLES", "DST_METRICS_CHROMIUM", "HF_HUB_OFFLINE"} <= read
+    missing = sorted(name for name in read if f"`{name}`" not in readme)
+    assert not missing, f"README does not document {missing}"
