@@ -18,6 +18,7 @@ try:  # msgspec parses JSON fast and can keep each state as raw bytes until it i
 except ImportError:  # pragma: no cover - exercised only where msgspec is missing
     _msgspec = None
 
+_RAW = None if _msgspec is None else _msgspec.Raw
 GOLD_FIELD = "gt"
 PRED_FIELD = "pr"
 
@@ -109,7 +110,8 @@ class CorpusBuilder:
 
     def _state(self, dialogue_id: str, turn_id: int, raw: object, field: str, gold: bool, exact: bool):
         try:
-            raw = decode_raw(raw)
+            if type(raw) is _RAW:
+                raw = decode_raw(raw)
             state = plain_state(raw, self.slot_names) if exact and type(raw) is dict else None
             if state is not None:
                 return state, True

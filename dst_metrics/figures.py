@@ -55,10 +55,7 @@ class Figure:
     def values(self, tally: Tally, options: Options) -> dict[str, float | int]:
         """{key: value} of this figure under `options`."""
         if self.per_lambda:
-            return {
-                lambda_key(self.key, lam): self.compute(tally, options.replace(fga_lambda=lam))
-                for lam in options.fga_lambdas
-            }
+            return {lambda_key(self.key, lam): self.compute(tally, at_lambda) for lam, at_lambda in options.per_lambda}
         return {self.key: self.compute(tally, options)}
 
 

@@ -9,6 +9,7 @@ the spirit of sacrebleu, so two figures can be compared honestly.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import numbers
 from collections.abc import Iterable, Mapping
@@ -163,7 +164,17 @@ class Options:
         """A copy with some options changed (checked like the originals)."""
         return dataclasses.replace(self, **changes)
 
+    @functools.cached_property
+    def per_lambda(self) -> tuple[tuple[float, Options], ...]:
+        """(λ, these options with `fga_lambda` = λ) for each λ of the grid (made once)."""
+        return tuple((lam, self.replace(fga_lambda=lam)) for lam in self.fga_lambdas)
+
     def signature(self) -> str:
+        """The signature string (see `_signature`), made once per Options."""
+        return self._signature
+
+    @functools.cached_property
+    def _signature(self) -> str:
         """sacrebleu-style: every option that produced a figure, e.g.
         ``dst-metrics:0.1.0|mode:official|alpha:10/11|lambda:0.5|K:30|match:exact``
         (``|lambdas:0.25,1`` is added when the FGA grid is not 0.25, 0.5, 0.75, 1)."""
