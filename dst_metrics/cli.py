@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from . import options as opts
 from ._gc import gc_paused
 from ._version import __version__
+from .compat import PROFILES
 from .corpus import Corpus, Dialogue
 from .errors import InputError, json_text
 from .figures import FIGURES, figure_labels
 from .options import OptionError, Options
-from .readers import FORMATS, READERS, read
+from .readers import FORMATS, READERS, read, read_pair
 from .scoring import Report, Scores, score
 
 try:
@@ -65,6 +66,8 @@ def _typed(parse):
 def _add_input_options(sub: argparse.ArgumentParser) -> None:
     names = ", ".join(f"{name} ({reader.description})" for name, reader in READERS.items())
     sub.add_argument("--format", choices=FORMATS, default="auto", help=f"input format: auto (default), {names}")
+    sub.add_argument("--gold", metavar="PATH", help="gold file or folder, for inputs that hold predictions only")
+    sub.add_argument("--gold-format", choices=FORMATS, default="auto", help="the format of --gold (auto)")
     sub.add_argument(
         "--value-matching", choices=opts.VALUE_MATCHINGS, default="exact", help="compare values exactly (default)"
     )
@@ -90,6 +93,10 @@ def _parser() -> argparse.ArgumentParser:
     score_cmd.add_argument(
         "--num-slots", type=_typed(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
     )
+    profiles = ", ".join(f"{name} ({profile.description})" for name, profile in PROFILES.items())
+    score_cmd.add_argument(
+        "--compat", choices=list(PROFILES), help=f"figures as another evaluator computes them: {profiles}"
+    )
     score_cmd.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
     score_cmd.add_argument("--per-dialogue", action="store_true", help="also each dialogue's figures")
 
@@ -104,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
 def _options(args: argparse.Namespace) -> Options:
     values = {"mode": args.mode, "alpha": args.alpha, "value_matching": args.value_matching}
     if args.command == "score":
-        values.update(fga_lambda=args.fga_lambda, num_slots=args.num_slots)
+        values.update(fga_lambda=args.fga_lambda, num_slots=args.num_slots, compat=args.compat)
     return Options(**values)
 
 
@@ -166,6 +173,9 @@ def _print_score_tables(reports: list[tuple[str, Report]], options: Options, per
 
 
 def _read(path: str, args: argparse.Namespace) -> Corpus:
+    if args.gold:
+        matching = {"value_matching": args.value_matching}
+        return read_pair(path, args.gold, format=args.format, gold_format=args.gold_format, **matching)
     return read(path, args.format, value_matching=args.value_matching, name=path)
 
 

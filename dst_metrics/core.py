@@ -19,7 +19,7 @@ from typing import Literal
 
 from .corpus import Dialogue
 from .options import parse_mode
-from .states import INACTIVE_VALUES, NONE_VALUE, State, Value, values_match
+from .states import INACTIVE_VALUES, NONE_VALUE, Alternatives, State, Value, values_match
 
 Mode = Literal["official", "corrected"]
 
@@ -73,7 +73,7 @@ def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_c
         if slot not in pred:
             kind = MISSED if gold_value != NONE_VALUE else CORRECT
         elif gold_value == (pred_value := pred[slot]) or (
-            gold_value.__class__ is frozenset and pred_value in gold_value
+            gold_value.__class__ is Alternatives and pred_value in gold_value
         ):
             kind = judged[slot] = CORRECT
         elif gold_value == NONE_VALUE:
@@ -86,7 +86,7 @@ def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_c
             kind = OVERSHOT if pred_value != NONE_VALUE else CORRECT
         else:
             gold_value = gold[slot]
-            match = gold_value == pred_value or (gold_value.__class__ is frozenset and pred_value in gold_value)
+            match = gold_value == pred_value or (gold_value.__class__ is Alternatives and pred_value in gold_value)
             step3 = judged.get(slot) if judged else None
             if match and step3 is not CORRECT:
                 kind = CORRECT
@@ -144,7 +144,7 @@ def turn_figures(gold: State, pred: State, string_quirk: bool = False) -> TurnFi
         gold_value = gold.get(slot)
         if gold_value is not None:
             common += 1
-            if gold_value == pred_value or (gold_value.__class__ is frozenset and pred_value in gold_value):
+            if gold_value == pred_value or (gold_value.__class__ is Alternatives and pred_value in gold_value):
                 tp += 1
     n_gold = len(gold)
     n_pred = len(pred)
@@ -167,7 +167,7 @@ def official_string_figures(gold: State, pred: State) -> tuple[int, int, int]:
     """
 
     def gold_item(slot: str, value: Value) -> str:
-        if value.__class__ is frozenset:
+        if value.__class__ is Alternatives:
             chosen = pred.get(slot)
             value = chosen if chosen in value else min(value)
         return f"{slot}-{value}"
@@ -194,8 +194,8 @@ def changes_inside(changes: Changes, other: State) -> bool:
             continue  # a removal is not an item of the turn's state
         other_value = other.get(slot)
         if value != other_value and not (
-            (value.__class__ is frozenset and other_value in value)
-            or (other_value.__class__ is frozenset and value in other_value)
+            (value.__class__ is Alternatives and other_value in value)
+            or (other_value.__class__ is Alternatives and value in other_value)
         ):
             return False
     return True

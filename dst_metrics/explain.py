@@ -13,15 +13,15 @@ from dataclasses import dataclass
 from . import metrics
 from .core import CORRECT, COUNT_TYPES, SlotCount, Tally, check_mode, tally_dialogue
 from .corpus import Dialogue
-from .states import INACTIVE_VALUES, NONE_VALUE, State, Value
+from .states import INACTIVE_VALUES, NONE_VALUE, Alternatives, State, Value
 
 
 def display_value(value: Value | None) -> str | None:
     """A value as text: acceptable values joined by ' | ', None when the slot is absent."""
     if value is None:
         return None
-    if isinstance(value, frozenset):
-        return " | ".join(sorted(value))
+    if isinstance(value, Alternatives):
+        return " | ".join(value.order)
     return value
 
 

@@ -103,6 +103,18 @@ def parse_num_slots(value: object) -> int:
     return int(k)
 
 
+def parse_compat(value: object) -> str | None:
+    """None, or the name of a compatibility profile (`dst_metrics.compat.PROFILES`)."""
+    if value is None:
+        return None
+    from .compat import PROFILES
+
+    if value not in PROFILES:
+        known = ", ".join(PROFILES) or "none yet"
+        raise OptionError(f"compat must be one of the profiles ({known}); got {_shown(value)}")
+    return value
+
+
 def format_number(x: float) -> str:
     """A short exact-looking form: 10/11 for α's default, otherwise the shortest repr."""
     fraction = Fraction(x).limit_denominator(100)
@@ -118,6 +130,7 @@ _PARSERS = {
     "fga_lambdas": parse_lambdas,
     "num_slots": parse_num_slots,
     "value_matching": parse_value_matching,
+    "compat": parse_compat,
 }
 
 
@@ -130,7 +143,9 @@ class Options:
     - `alpha`: GCA's weight of the value rates (10/11);
     - `fga_lambda`: the λ of the figure ``fga``; `fga_lambdas`: the grid of ``fga@λ`` figures;
     - `num_slots`: K of slot accuracy (30 for MultiWOZ);
-    - `value_matching`: ``exact`` or ``normalized`` (case and white space folded).
+    - `value_matching`: ``exact`` or ``normalized`` (case and white space folded);
+    - `compat`: None, or a compatibility profile whose evaluator's figures replace ours for the
+      figures it computes (`dst_metrics.compat`).
     """
 
     mode: str = "official"
@@ -139,6 +154,7 @@ class Options:
     fga_lambdas: tuple[float, ...] = FGA_LAMBDA_GRID
     num_slots: int = MULTIWOZ_NUM_SLOTS
     value_matching: str = "exact"
+    compat: str | None = None
 
     def __post_init__(self) -> None:
         for name, parse in _PARSERS.items():
@@ -184,4 +200,5 @@ class Options:
         return (
             f"dst-metrics:{__version__}|mode:{self.mode}|alpha:{format_number(self.alpha)}"
             f"|lambda:{format_number(self.fga_lambda)}{grid}|K:{self.num_slots}|match:{self.value_matching}"
+            + (f"|compat:{self.compat}" if self.compat else "")
         )

@@ -3,6 +3,7 @@ with the signature of the options that produced it."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -99,7 +100,13 @@ def score(
             f"the corpus was read with value matching {corpus.value_matching!r}, not {options.value_matching!r}: "
             "read it again with the value matching to score with"
         )
-    return score_tallies(tally_dialogues(corpus, options.mode, per_dialogue), options)
+    report = score_tallies(tally_dialogues(corpus, options.mode, per_dialogue), options)
+    if options.compat is None:
+        return report
+    from .compat import PROFILES
+
+    values = {**report.scores, **PROFILES[options.compat].figures(corpus, options)}
+    return dataclasses.replace(report, scores=Scores(values, report.signature))
 
 
 @without_gc

@@ -1,7 +1,8 @@
 """Dialogue states: the input shapes we accept and the one normalized form every metric reads.
 
 A normalized state is a ``dict`` from a slot name ``"domain-slot"`` to its value. A value is a
-``str``; a gold value with several acceptable values is a ``frozenset`` of two or more strings.
+``str``; a gold value with several acceptable values is an `Alternatives` (a frozenset of two or
+more strings that remembers the order they were given in: some evaluators read only the first).
 Explicit ``"none"`` and ``""`` values are kept: whether they count as inactive depends on the mode.
 """
 
@@ -13,7 +14,29 @@ from typing import Literal
 
 from .errors import InputError, describe, json_text
 
-Value = str | frozenset
+
+class Alternatives(frozenset):
+    """A gold slot's acceptable values: a frozenset (equal to any set of the same values) that
+    keeps the order the values were given in, `order` (``first`` is the first)."""
+
+    __slots__ = ("order",)
+
+    def __new__(cls, values):
+        order = tuple(dict.fromkeys(values))
+        self = super().__new__(cls, order)
+        self.order = order
+        return self
+
+    @property
+    def first(self) -> str:
+        """The value given first."""
+        return self.order[0]
+
+    def __repr__(self) -> str:
+        return f"Alternatives({list(self.order)!r})"
+
+
+Value = str | Alternatives
 State = dict  # dict[str, Value]; kept a plain dict: it is read in the hot loop
 ValueMatching = Literal["exact", "normalized"]
 
@@ -23,7 +46,7 @@ INACTIVE_VALUES = frozenset({"", NONE_VALUE})
 
 def values_match(gold: Value | None, pred: Value | None) -> bool:
     """True when the predicted value is the gold value or one of its acceptable values."""
-    return gold == pred or (gold.__class__ is frozenset and pred in gold)
+    return gold == pred or (gold.__class__ is Alternatives and pred in gold)
 
 
 def _canonical_text(text: str, matching: str) -> str:
@@ -40,14 +63,14 @@ def _value(raw: object, *, gold: bool, matching: str, field: str) -> Value:
     if gold and kind in (list, tuple):
         if not raw:
             raise InputError("an empty list of acceptable values", field=field)
-        options = {_value(item, gold=False, matching=matching, field=field) for item in raw}
-        if options & INACTIVE_VALUES and len(options) > 1:
+        options = dict.fromkeys(_value(item, gold=False, matching=matching, field=field) for item in raw)
+        if options.keys() & INACTIVE_VALUES and len(options) > 1:
             raise InputError(
                 'a list of acceptable values mixes an inactive value ("none" or "") with others: '
                 + json_text(list(raw)),
                 field=field,
             )
-        return next(iter(options)) if len(options) == 1 else frozenset(options)
+        return next(iter(options)) if len(options) == 1 else Alternatives(options)
     if kind in (list, tuple):
         raise InputError(f"a predicted value must be one string, got {describe(list(raw))}", field=field)
     raise InputError(f"a value must be a string or a number, got {describe(raw)}", field=field)
@@ -229,6 +252,6 @@ def linearize_state(state: Mapping, *, slot_separator: str = "; ", value_separat
     parts = []
     for slot in sorted(state):
         value = state[slot]
-        text = "|".join(sorted(value)) if isinstance(value, frozenset) else value
+        text = "|".join(value.order) if isinstance(value, Alternatives) else value
         parts.append(f"{slot}{value_separator}{text}")
     return slot_separator.join(parts)

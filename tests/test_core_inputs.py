@@ -584,3 +584,16 @@ def test_signature_names_a_grid_of_several_lambdas_other_than_the_default():
     assert "lambdas" not in Options(fga_lambda=1.0).signature()  # the grid is the default one
     assert "|lambda:1|lambdas:1|" in Options(fga_lambda=1.0, fga_lambdas=(1.0,)).signature()
     assert "|lambda:0.25|lambdas:0.25,0.5,1|" in Options(fga_lambda=0.25, fga_lambdas=(0.25, 0.5, 1.0)).signature()
+
+
+def test_acceptable_values_keep_the_order_they_were_given_in():
+    # Some evaluators read only the first gold value (mwzeval, SGD's categorical slots).
+    from dst_metrics.states import Alternatives
+
+    corpus = Corpus.from_reference_layout(layout({"hotel-area": ["north", "centre", "north"]}, NORTH))
+    value = corpus.dialogues[0].gold[0]["hotel-area"]
+    assert isinstance(value, Alternatives) and value.order == ("north", "centre") and value.first == "north"
+    assert value == frozenset({"centre", "north"}) == Alternatives(["centre", "north"])  # still a set
+    import pickle
+
+    assert pickle.loads(pickle.dumps(value)).order == ("north", "centre")

@@ -73,6 +73,7 @@ def test_hand_made_corpus_round_trip():
     back = corpus_from_arrow(table["predictions"], table["references"])
     assert back == corpus
     assert back.dialogues[1].gold[1]["taxi-leave at"] == frozenset({"17:00", "5 pm"})
+    assert back.dialogues[1].gold[1]["taxi-leave at"].order == ("17:00", "5 pm")  # the order given
     assert back.dialogues[1].gold[1] is not back.dialogues[1].gold[2]
     for mode in ("official", "corrected"):
         assert score(back, mode=mode).scores == score(corpus, mode=mode).scores

@@ -19,7 +19,7 @@ from .._gc import without_gc
 from ..corpus import Corpus, Dialogue
 from ..errors import InputError
 from ..options import parse_value_matching
-from ..states import State, normalize_state
+from ..states import Alternatives, State, normalize_state
 
 ENTRY_FIELDS = ("slot", "values")
 STATE_TYPE = pa.list_(pa.struct([("slot", pa.string()), ("values", pa.list_(pa.string()))]))
@@ -56,7 +56,7 @@ def _state_array(states: list[State]) -> pa.ListArray:
             if value.__class__ is str:
                 flat.append(value)
             else:
-                flat += sorted(value)
+                flat += value.order
             value_offsets.append(len(flat))
         value_array = pa.ListArray.from_arrays(pa.array(value_offsets, pa.int32()), pa.array(flat, pa.string()))
     entries = pa.StructArray.from_arrays([pa.array(slots, pa.string()), value_array], names=ENTRY_FIELDS)
@@ -106,7 +106,7 @@ def _codes(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _decode_states(states: pa.ListArray, continues: np.ndarray) -> list[State]:
-    """A list<struct<slot, values>> array back to normalized states (several values: frozenset).
+    """A list<struct<slot, values>> array back to normalized states (several values: Alternatives).
 
     `continues[i]` tells that row i is the turn after row i-1 in the same dialogue; such a row
     equal to the previous one gets the previous state object, as `Corpus` shares them.
@@ -130,7 +130,7 @@ def _decode_states(states: pa.ListArray, continues: np.ndarray) -> list[State]:
         differing = np.concatenate(([0], np.cumsum(differs)))
         same &= differing[ends] == differing[starts]
     else:
-        values = [items[0] if len(items) == 1 else frozenset(items) for items in values_array.to_pylist()]
+        values = [items[0] if len(items) == 1 else Alternatives(items) for items in values_array.to_pylist()]
         same = None
     slots = slot_names[slot_codes].tolist()
     if same is None:
@@ -147,7 +147,7 @@ def _decode_states(states: pa.ListArray, continues: np.ndarray) -> list[State]:
 
 
 def _renormalized(state: State, gold: bool, matching: str) -> State:
-    raw = {slot: sorted(value) if isinstance(value, frozenset) else value for slot, value in state.items()}
+    raw = {slot: list(value.order) if isinstance(value, Alternatives) else value for slot, value in state.items()}
     return normalize_state(raw, gold=gold, matching=matching)
 
 

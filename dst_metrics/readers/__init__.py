@@ -22,7 +22,8 @@ from ..corpus import Corpus
 from ..errors import InputError
 from ..options import parse_value_matching
 from ..states import LinearizedFormat
-from .base import Fit, Reader, ReadRequest
+from .base import Fit, Reader, ReadRequest, Side
+from .pairing import pair
 
 BOM = b"\xef\xbb\xbf"
 HEAD_BYTES = 1 << 16  # how much of the input detection looks at
@@ -59,23 +60,54 @@ def detect(data: bytes) -> str:
     raise InputError(f"the data is in none of the known formats ({known})")
 
 
-def _input_bytes(source: str | os.PathLike | bytes) -> tuple[bytes, str | None]:
-    """(bytes, name for messages) of a path, of bytes, or of text.
+def _input_bytes(source: str | os.PathLike | bytes) -> tuple[bytes, str | None, Path | None]:
+    """(bytes, name for messages, path) of a path, of bytes, or of text. A folder gives the bytes
+    of its first ``.json`` file (for detection); its reader reads the folder.
 
     A str is text when it starts with ``{`` or ``[`` or holds a newline or TAB; else a path.
     """
     if isinstance(source, bytes):
-        return source, None
+        return source, None, None
     looks_like_data = isinstance(source, str) and source.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")
     if looks_like_data or (isinstance(source, str) and ("\n" in source or "\t" in source)):
-        return source.encode("utf-8"), None
+        return source.encode("utf-8"), None, None
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"read() takes a path, bytes or text, got {type(source).__name__}")
     path = Path(source)
+    file = path
+    if path.is_dir():
+        files = sorted(path.glob("*.json"))
+        if not files:
+            raise InputError("the folder holds no .json file", source=str(source))
+        file = files[0]
     try:
-        return path.read_bytes(), str(source)
+        return file.read_bytes(), str(source), path
     except OSError as error:
         raise InputError(f"cannot read the file: {error.strerror or error}", source=str(source)) from None
+
+
+def _request(
+    source: str | os.PathLike | bytes, format: str, options: dict, name: str | None
+) -> tuple[ReadRequest, Reader]:
+    """The request for `source` and the reader of its format (detected with ``auto``)."""
+    if format not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {format!r}")
+    parse_value_matching(options["value_matching"])
+    data, where, path = _input_bytes(source)
+    where = name or where
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    if not data or data.isspace():
+        raise InputError("the input is empty" if not data else "the input holds only white space", source=where)
+    try:
+        used = detect(data) if format == "auto" else format
+    except InputError as error:
+        raise (error.within(where) if where else error) from None
+    return ReadRequest(data, where, path=path, **options), READERS[used]
+
+
+def _located(error: InputError, where: str | None) -> InputError:
+    return error if where is None or (error.source or "").startswith(where) else error.within(where)
 
 
 def read_with_format(
@@ -87,25 +119,18 @@ def read_with_format(
     name: str | None = None,
 ) -> tuple[Corpus, str]:
     """Read `source` (see `read`); returns the Corpus and the name of the format used."""
-    if format not in FORMATS:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {format!r}")
-    parse_value_matching(value_matching)
-    data, where = _input_bytes(source)
-    where = name or where
-    if data.startswith(BOM):
-        data = data[len(BOM) :]
-    if not data or data.isspace():
-        raise InputError("the input is empty" if not data else "the input holds only white space", source=where)
-    try:
-        used = detect(data) if format == "auto" else format
-    except InputError as error:
-        raise (error.within(where) if where else error) from None
-    request = ReadRequest(data, where, value_matching, linearized)
+    request, reader = _request(source, format, {"value_matching": value_matching, "linearized": linearized}, name)
+    if reader.read is None:
+        raise InputError(
+            f"this is {reader.description}, which holds one side only: give the other side with --gold "
+            "(read_pair(predictions, gold) in Python)",
+            source=request.source,
+        )
     try:
         with gc_paused():
-            return READERS[used].read(request), used
+            return reader.read(request), reader.name
     except InputError as error:
-        raise (error if where is None or (error.source or "").startswith(where) else error.within(where)) from None
+        raise _located(error, request.source) from None
 
 
 def read(
@@ -124,6 +149,37 @@ def read(
     return read_with_format(source, format, value_matching=value_matching, linearized=linearized, name=name)[0]
 
 
+def read_side(source: str | os.PathLike | bytes, side: str, format: str = "auto", *, name: str | None = None) -> Side:
+    """One side (``"gold"`` or ``"pred"``) of a one-sided format (a file or a folder)."""
+    request, reader = _request(source, format, {"value_matching": "exact", "linearized": None}, name)
+    if reader.read_side is None:
+        raise InputError(
+            f"this is {reader.description}, which holds gold and predictions together: score it without --gold",
+            source=request.source,
+        )
+    try:
+        return reader.read_side(request, side)
+    except InputError as error:
+        raise _located(error, request.source) from None
+
+
+def read_pair(
+    predictions: str | os.PathLike | bytes,
+    gold: str | os.PathLike | bytes,
+    *,
+    format: str = "auto",
+    gold_format: str = "auto",
+    value_matching: str = "exact",
+    linearized: LinearizedFormat | None = None,
+) -> Corpus:
+    """Predictions and gold from two inputs (files or folders) of one-sided formats, matched by
+    dialogue and turn (see `pairing`)."""
+    pred_side = read_side(predictions, "pred", format)
+    gold_side = read_side(gold, "gold", gold_format)
+    with gc_paused():
+        return pair(gold_side, pred_side, value_matching=value_matching, linearized=linearized)
+
+
 def load_reference_file(
     path: str | os.PathLike, *, value_matching: str = "exact", linearized: LinearizedFormat | None = None
 ) -> Corpus:
@@ -137,8 +193,11 @@ __all__ = [
     "Fit",
     "ReadRequest",
     "Reader",
+    "Side",
     "detect",
     "load_reference_file",
     "read",
+    "read_pair",
+    "read_side",
     "read_with_format",
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..corpus import Corpus
 from ..errors import InputError
@@ -33,6 +34,7 @@ class ReadRequest:
     source: str | None
     value_matching: str = "exact"
     linearized: LinearizedFormat | None = None
+    path: Path | None = None  # the file or folder read, when there is one (a folder: data is empty)
 
     def text(self) -> str:
         """The data as text (UTF-8); invalid UTF-8 raises InputError."""
@@ -43,13 +45,32 @@ class ReadRequest:
 
 
 @dataclass(frozen=True)
+class Side:
+    """The turns of one side (gold or predictions) of a format that holds one side only.
+
+    `states` maps a dialogue id to {turn id: raw state} (any shape `normalize_state` accepts).
+    `ids` is ``"exact"``, or ``"loose"`` where the format's dialogue ids are matched case-insensitively
+    and without a ``.json`` ending (mwzeval's); `turns` is ``"id"``, or ``"position"`` where turns are
+    matched by their position in the dialogue (their ids are the other side's).
+    """
+
+    states: dict[str, dict[int, object]]
+    source: str | None = None
+    ids: str = "exact"
+    turns: str = "id"
+
+
+@dataclass(frozen=True)
 class Reader:
-    """One input format: its name (``--format``), a description, detection and the reading itself."""
+    """One input format: its name (``--format``), a description, detection and the reading itself:
+    `read` for a format holding gold and predictions, `read_side` for one holding one side (called
+    with ``"gold"`` or ``"pred"``; the other side comes from ``--gold``)."""
 
     name: str
     description: str
     sniff: Callable[[str], Fit]
-    read: Callable[[ReadRequest], Corpus]
+    read: Callable[[ReadRequest], Corpus] | None = None
+    read_side: Callable[[ReadRequest, str], Side] | None = None
 
 
 def _place(data: bytes, offset: int, one_line: bool) -> str:

@@ -1,0 +1,37 @@
+"""Compatibility profiles: the figures other evaluators print, from the same inputs.
+
+A profile reproduces one public evaluator's conventions for the figures it computes (JGA, slot
+P/R/F1, SA, AGA, FGA, …), so a researcher who published with it can switch without the numbers
+moving. ``dst-metrics score --compat NAME`` (``Options(compat=NAME)``) puts the profile's figures
+under the usual keys (``jga``, ``slot_f1``, …) and names the profile in the signature; GCA and the
+figures the evaluator does not compute keep our definitions. ``shared/COMPAT.md`` states each
+evaluator's conventions as measured. A new profile is a module defining a `Profile` and one line
+in `_registry` below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..corpus import Corpus
+from ..options import Options
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One evaluator's conventions: `figures` gives {key: value} for the keys it replaces (and
+    any it adds), computed from a corpus under `options` (scores as fractions)."""
+
+    name: str
+    description: str
+    figures: Callable[[Corpus, Options], dict[str, object]]
+
+
+def _registry() -> dict[str, Profile]:
+    profiles: tuple[Profile, ...] = ()
+    return {profile.name: profile for profile in profiles}
+
+
+PROFILES: dict[str, Profile] = _registry()
+"""Every profile, by name."""

@@ -1,0 +1,64 @@
+"""Gold and predictions from two inputs: one `Side` each, matched by dialogue and turn.
+
+A dialogue or a turn on one side only is an error naming it, never a skip. Dialogue ids match
+exactly, or loosely (case-insensitive, without ``.json``) when either side's format says so
+(mwzeval); turns match by id, or by position when either side's format says so. The corpus takes
+the gold side's ids.
+"""
+
+from __future__ import annotations
+
+from ..build import CorpusBuilder
+from ..corpus import Corpus
+from ..errors import InputError, json_text
+from ..states import LinearizedFormat
+from .base import Side
+
+
+def _loose(dialogue_id: str) -> str:
+    return dialogue_id.lower().removesuffix(".json")
+
+
+def _listed(ids: list) -> str:
+    shown = ", ".join(json_text(i) for i in ids[:5])
+    return shown + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+
+
+def _matched_dialogues(gold: Side, pred: Side) -> list[tuple[str, str]]:
+    """(gold id, predicted id) of every dialogue; one-sided dialogues raise InputError."""
+    loose = "loose" in (gold.ids, pred.ids)
+    key = _loose if loose else str
+    gold_keys = {key(d): d for d in gold.states}
+    pred_keys = {key(d): d for d in pred.states}
+    for keys, other, name, where in (
+        (gold_keys, pred_keys, "the predictions", gold.source),
+        (pred_keys, gold_keys, "the gold", pred.source),
+    ):
+        missing = [keys[k] for k in keys if k not in other]
+        if missing:
+            raise InputError(f"dialogues with no partner in {name}: {_listed(missing)}", source=where)
+    return [(gold_keys[k], pred_keys[k]) for k in gold_keys]
+
+
+def _matched_turns(gold_id: str, gold: dict, pred: dict, by_position: bool) -> tuple[list[int], list, list]:
+    gold_ids, pred_ids = sorted(gold), sorted(pred)
+    if by_position:
+        if len(gold_ids) != len(pred_ids):
+            raise InputError(f"{len(gold_ids)} gold turns but {len(pred_ids)} predicted turns", dialogue=gold_id)
+        return gold_ids, [gold[t] for t in gold_ids], [pred[t] for t in pred_ids]
+    for ids, other, name in ((gold_ids, pred, "the predictions"), (pred_ids, gold, "the gold")):
+        for turn in ids:
+            if turn not in other:
+                raise InputError(f"this turn has no partner in {name}", dialogue=gold_id, turn=turn)
+    return gold_ids, [gold[t] for t in gold_ids], [pred[t] for t in gold_ids]
+
+
+def pair(
+    gold: Side, pred: Side, *, value_matching: str = "exact", linearized: LinearizedFormat | None = None
+) -> Corpus:
+    """The Corpus of `gold` and `pred`, matched by dialogue and turn (see the module)."""
+    builder = CorpusBuilder(value_matching, linearized)
+    by_position = "position" in (gold.turns, pred.turns)
+    for gold_id, pred_id in _matched_dialogues(gold, pred):
+        builder.add(gold_id, *_matched_turns(gold_id, gold.states[gold_id], pred.states[pred_id], by_position))
+    return builder.corpus()
