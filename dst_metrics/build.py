@@ -4,14 +4,31 @@
 readers keep undecoded) into normalized ones, dialogue after dialogue. Consecutive turns whose
 input state is unchanged share one state object, and so does a prediction equal to its gold
 state, so the scorer can tell an unchanged turn by identity.
+
+Value matching ``fuzzy`` folds case and white space as ``normalized`` does and then *snaps*
+predictions: once both sides of a dialogue are normalized, a predicted value that matches the gold
+value of the same slot in the same turn fuzzily (`fuzzy.fuzzy_match`: fuzzywuzzy's ``partial_ratio`` above
+95, mwzeval's rule, so a substring matches: "chinese food" and "chinese") is replaced by that gold
+value, or by the acceptable value it matches. Every figure then sees an exact match, GCA included,
+and the hot loop is unchanged. Inactive values (``none``, ``""``) never snap or get snapped to.
 """
 
 from __future__ import annotations
 
 from .corpus import Corpus, Dialogue
 from .errors import InputError
+from .fuzzy import fuzzy_match
 from .options import parse_value_matching
-from .states import LinearizedFormat, normalize_state, plain_state
+from .states import (
+    INACTIVE_VALUES,
+    Alternatives,
+    LinearizedFormat,
+    State,
+    Value,
+    normalize_state,
+    plain_state,
+    values_match,
+)
 
 try:  # msgspec parses JSON fast and can keep each state as raw bytes until it is needed
     import msgspec as _msgspec
@@ -21,6 +38,55 @@ except ImportError:  # pragma: no cover - exercised only where msgspec is missin
 _RAW = None if _msgspec is None else _msgspec.Raw
 GOLD_FIELD = "gt"
 PRED_FIELD = "pr"
+def text_matching(matching: str) -> str:
+    """How each value's text is folded under a value matching: ``fuzzy`` folds as ``normalized``."""
+    return "normalized" if matching == "fuzzy" else matching
+
+
+def _snapped_value(gold: Value, pred: str) -> str | None:
+    """The gold value (or the first acceptable value) `pred` matches fuzzily; None if none does."""
+    if pred in INACTIVE_VALUES:
+        return None
+    for option in gold.order if gold.__class__ is Alternatives else (gold,):
+        if option not in INACTIVE_VALUES and fuzzy_match(option, pred):
+            return option
+    return None
+
+
+def snap_prediction(gold: State, pred: State) -> State:
+    """`pred` with each value that fuzzily matches the gold value of its slot replaced by that gold
+    value; `pred` itself when nothing changes."""
+    snapped = None
+    for slot, value in pred.items():
+        gold_value = gold.get(slot)
+        if gold_value is None or values_match(gold_value, value):
+            continue
+        option = _snapped_value(gold_value, value)
+        if option is not None:
+            if snapped is None:
+                snapped = dict(pred)
+            snapped[slot] = option
+    return pred if snapped is None else snapped
+
+
+def snap_dialogue(golds: list, preds: list) -> list:
+    """`snap_prediction` for each turn of a dialogue; turns that are unchanged on both sides, or
+    whose snapped state equals the previous one, share one state object (as built states do)."""
+    out: list = []
+    previous_gold = previous_pred = previous = None
+    for gold, pred in zip(golds, preds):
+        if not (gold is previous_gold and pred is previous_pred):
+            snapped = snap_prediction(gold, pred)
+            previous = previous if snapped is not previous and snapped == previous else snapped
+            previous_gold, previous_pred = gold, pred
+        out.append(previous)
+    return out
+
+
+def snap_dialogues(dialogues: tuple[Dialogue, ...]) -> tuple[Dialogue, ...]:
+    """Dialogues whose predictions are snapped to gold (`snap_dialogue`), for corpora built without
+    `CorpusBuilder` (the `evaluate` modules' rows)."""
+    return tuple(Dialogue(d.dialogue_id, d.turn_ids, d.gold, tuple(snap_dialogue(d.gold, d.pred))) for d in dialogues)
 
 
 def decode_raw(raw: object) -> object:
@@ -41,6 +107,7 @@ class CorpusBuilder:
 
     def __init__(self, value_matching: str = "exact", linearized: LinearizedFormat | None = None) -> None:
         self.matching = parse_value_matching(value_matching)
+        self.folding = text_matching(self.matching)
         self.linearized = linearized
         self.slot_names: dict = {}  # see plain_state
         self.dialogues: list[Dialogue] = []
@@ -59,6 +126,8 @@ class CorpusBuilder:
                     raise InputError("the turn id is used twice", dialogue=dialogue_id, turn=after)
         gold, gold_plain = self._side(dialogue_id, turn_ids, golds, GOLD_FIELD, True)
         pred, _ = self._side(dialogue_id, turn_ids, preds, PRED_FIELD, False, (golds, gold, gold_plain))
+        if self.matching == "fuzzy":
+            pred = snap_dialogue(gold, pred)
         self.dialogues.append(Dialogue(dialogue_id, tuple(turn_ids), tuple(gold), tuple(pred)))
 
     def corpus(self) -> Corpus:
@@ -115,7 +184,7 @@ class CorpusBuilder:
             state = plain_state(raw, self.slot_names) if exact and type(raw) is dict else None
             if state is not None:
                 return state, True
-            state = normalize_state(raw, gold=gold, matching=self.matching, field=field, linearized=self.linearized)
+            state = normalize_state(raw, gold=gold, matching=self.folding, field=field, linearized=self.linearized)
         except InputError as error:
             raise error.located(dialogue=dialogue_id, turn=turn_id, field=error.field or field) from None
         return state, False

@@ -9,6 +9,7 @@ dialogue, turn and field.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import sys
 import unicodedata
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from . import options as opts
 from ._gc import gc_paused
 from ._version import __version__
+from .breakdown import BY, breakdown
 from .compat import PROFILES
 from .corpus import Corpus, Dialogue
 from .errors import InputError, json_text
@@ -68,9 +70,8 @@ def _add_input_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--format", choices=FORMATS, default="auto", help=f"input format: auto (default), {names}")
     sub.add_argument("--gold", metavar="PATH", help="gold file or folder, for inputs that hold predictions only")
     sub.add_argument("--gold-format", choices=FORMATS, default="auto", help="the format of --gold (auto)")
-    sub.add_argument(
-        "--value-matching", choices=opts.VALUE_MATCHINGS, default="exact", help="compare values exactly (default)"
-    )
+    matching_help = "exact (default); normalized: case and white space folded; fuzzy: folded, then partial_ratio > 95"
+    sub.add_argument("--value-matching", choices=opts.VALUE_MATCHINGS, help=matching_help)
     sub.add_argument("--mode", choices=opts.MODES, default="official", help="official (default) or corrected")
     alpha_help = "GCA's value weight: 10/11 (default) or any number in [0, 1]"
     sub.add_argument("--alpha", type=_typed(opts.parse_alpha), default=opts.OFFICIAL_ALPHA, help=alpha_help)
@@ -99,6 +100,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     score_cmd.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
     score_cmd.add_argument("--per-dialogue", action="store_true", help="also each dialogue's figures")
+    score_cmd.add_argument("--schema", metavar="PATH", help="--compat sgd: schema.json (default GOLD/schema.json)")
+    score_cmd.add_argument("--train-schema", metavar="PATH", help="--compat sgd: the train schema (seen services)")
+    score_cmd.add_argument("--by", choices=BY, help="also every figure per domain or per slot (JSON: by)")
 
     explain_cmd = commands.add_parser("explain", help="per turn and slot: how GCA counted a dialogue")
     explain_cmd.add_argument("file", metavar="FILE")
@@ -158,12 +162,25 @@ def _figure_table(first: str, rows: list[tuple[str, Scores]], options: Options, 
     return format_table(header, [[name, *(_cell(s, key) for key in keys)] for name, s in rows])
 
 
-def _print_score_tables(reports: list[tuple[str, Report]], options: Options, per_dialogue: bool) -> None:
+def _breakdown_table(by: str, groups: dict[str, Scores], options: Options) -> str:
+    """One row per group: the headline figures, then the four GCA counts."""
+    keys = [*_columns(options, False)[:-1], "correct", "wrong", "missed", "overshot", "turns"]
+    labels = figure_labels(options)
+    rows = [[group, *(_cell(s, key) for key in keys)] for group, s in groups.items()]
+    return format_table([by, *(labels[key] for key in keys)], rows)
+
+
+def _print_score_tables(
+    reports: list[tuple[str, Report]], options: Options, per_dialogue: bool, by: str | None, groups: list
+) -> None:
     print(_figure_table("file", [(path, report.scores) for path, report in reports], options, False))
     if per_dialogue:
         for path, report in reports:
             print(f"\n{path}: each dialogue")
             print(_figure_table("dialogue", list(report.dialogues.items()), options, True))
+    for (path, _), file_groups in zip(reports, groups):
+        print(f"\n{path}: by {by}")
+        print(_breakdown_table(str(by), file_groups, options))
     print(f"\nscores in percent; FGA at lambda={opts.format_number(options.fga_lambda)}")
     print(f"signature: {options.signature()}")
 
@@ -179,16 +196,27 @@ def _read(path: str, args: argparse.Namespace) -> Corpus:
     return read(path, args.format, value_matching=args.value_matching, name=path)
 
 
+def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Namespace) -> Report:
+    """Score one file; a profile that reads more than the corpus (sgd) gets its files meanwhile."""
+    profile = PROFILES.get(options.compat)
+    inputs = profile.cli_inputs(path, args) if profile and profile.cli_inputs else contextlib.nullcontext()
+    with inputs:
+        return score(corpus, options, per_dialogue=args.per_dialogue)
+
+
 def _score(args: argparse.Namespace) -> int:
     options = _options(args)
     corpora = [(path, _read(path, args)) for path in args.files]  # every file checked first
-    reports = [(path, score(corpus, options, per_dialogue=args.per_dialogue)) for path, corpus in corpora]
+    reports = [(path, _score_file(path, corpus, options, args)) for path, corpus in corpora]
+    groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
     if not args.json:
-        _print_score_tables(reports, options, args.per_dialogue)
+        _print_score_tables(reports, options, args.per_dialogue, args.by, groups)
         return 0
     per_dialogue_keys = _columns(options, True)[:-1]
-    for path, report in reports:
+    for index, (path, report) in enumerate(reports):
         record = {"file": path, **report.scores.as_dict()}
+        if args.by:
+            record["by"] = {group: dict(s) for group, s in groups[index].items()}
         if args.per_dialogue:
             record["dialogues"] = {
                 dialogue_id: {key: s[key] for key in per_dialogue_keys} for dialogue_id, s in report.dialogues.items()
@@ -237,6 +265,8 @@ def _value(value: str | None) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``dst-metrics`` and ``python -m dst_metrics``; returns the exit status."""
     args = _parser().parse_args(argv)
+    args.value_matching_given = args.value_matching is not None  # --compat sgd: fuzzy unless exact is asked
+    args.value_matching = args.value_matching or "exact"
     try:
         with gc_paused():  # a short run that allocates millions of small objects and no cycles
             return _score(args) if args.command == "score" else _explain(args)

@@ -1,7 +1,8 @@
 """Explanations: each turn's slots with their GCA count type (the view of Figure 2 of the GCA
 paper), counts and GCA per domain, and the paper's section 5.2 measures of where mistakes fall.
 
-Everything here reads the same per-turn diff as the scores (`core.tally_dialogue`).
+Everything here reads the same per-turn diff as the scores (`core.tally_dialogue`); the per-domain
+figures are `dst_metrics.breakdown`'s, the one per-domain computation.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from . import metrics
 from .core import CORRECT, COUNT_TYPES, SlotCount, Tally, check_mode, tally_dialogue
 from .corpus import Dialogue
+from .options import Options
 from .states import INACTIVE_VALUES, NONE_VALUE, Alternatives, State, Value
 
 
@@ -88,24 +90,21 @@ def explain_dialogue(dialogue: Dialogue, mode: str = "official") -> list[SlotRow
 
 
 def domain_tallies(dialogues: Iterable[Dialogue], mode: str = "official") -> dict[str, Tally]:
-    """GCA counts per domain (a Tally holding only the four counts), over all `dialogues`."""
-    by_domain: dict[str, Tally] = {}
-    for dialogue in dialogues:
-        for row in explain_dialogue(dialogue, mode):
-            tally = by_domain.setdefault(row.domain, Tally())
-            for kind in row.count_types:
-                setattr(tally, kind, getattr(tally, kind) + 1)
-    return dict(sorted(by_domain.items()))
+    """Per domain, the Tally of the dialogues restricted to its slots (`dst_metrics.breakdown`)."""
+    from .breakdown import domain_reports
+
+    return {domain: report.tally for domain, report in domain_reports(dialogues, Options(mode=mode)).items()}
 
 
 def domain_gca(
     dialogues: Iterable[Dialogue], mode: str = "official", alpha: float = metrics.OFFICIAL_ALPHA
 ) -> dict[str, dict[str, float]]:
-    """Per domain: the four counts and GCA computed from them."""
+    """Per domain: the four counts and GCA computed from them (`dst_metrics.breakdown`)."""
+    from .breakdown import domain_reports
+
     out = {}
-    for domain, tally in domain_tallies(dialogues, mode).items():
-        out[domain] = {kind: tally.count(kind) for kind in COUNT_TYPES}
-        out[domain]["gca"] = metrics.gca(tally, alpha, mode)
+    for domain, report in domain_reports(dialogues, Options(mode=mode, alpha=alpha)).items():
+        out[domain] = {kind: report.scores[kind] for kind in (*COUNT_TYPES, "gca")}
     return out
 
 

@@ -20,8 +20,10 @@ from ._version import __version__
 
 MODES: tuple[str, ...] = ("official", "corrected")
 """``official`` reproduces the official GCA code, quirks included; ``corrected`` fixes them."""
-VALUE_MATCHINGS: tuple[str, ...] = ("exact", "normalized")
-"""How values are compared: as given, or with case and white space folded."""
+VALUE_MATCHINGS: tuple[str, ...] = ("exact", "normalized", "fuzzy")
+"""How values are compared: as given; with case and white space folded; or folded and then fuzzily
+(rapidfuzz partial_ratio > 95, mwzeval's rule: a predicted value matching the gold value of its
+slot and turn is replaced by it, see `dst_metrics.build`)."""
 OFFICIAL_ALPHA = 10 / 11
 """GCA's weight of the value rates against the label rates, 10:1, as in the official code."""
 DEFAULT_FGA_LAMBDA = 0.5
@@ -62,7 +64,7 @@ def parse_mode(value: object) -> str:
 
 
 def parse_value_matching(value: object) -> str:
-    """'exact' or 'normalized'."""
+    """'exact', 'normalized' or 'fuzzy'."""
     if value not in VALUE_MATCHINGS:
         raise OptionError(f"value matching must be one of {', '.join(VALUE_MATCHINGS)}; got {_shown(value)}")
     return value
@@ -143,7 +145,8 @@ class Options:
     - `alpha`: GCA's weight of the value rates (10/11);
     - `fga_lambda`: the λ of the figure ``fga``; `fga_lambdas`: the grid of ``fga@λ`` figures;
     - `num_slots`: K of slot accuracy (30 for MultiWOZ);
-    - `value_matching`: ``exact`` or ``normalized`` (case and white space folded);
+    - `value_matching`: ``exact``, ``normalized`` (case and white space folded) or ``fuzzy``
+      (folded, then a prediction fuzzily matching gold is snapped to it; `dst_metrics.build`);
     - `compat`: None, or a compatibility profile whose evaluator's figures replace ours for the
       figures it computes (`dst_metrics.compat`).
     """

@@ -82,6 +82,15 @@ def _name(raw: object, what: str, field: str) -> str:
     return raw
 
 
+def split_slot_string(item: str, field: str | None = None) -> tuple[str, str]:
+    """("domain-slot", value) of a "domain-slot-value" string, split at its first two hyphens
+    (``"hotel-type-guest-house"`` is ``("hotel-type", "guest-house")``); else InputError at `field`."""
+    parts = item.split("-", 2)
+    if len(parts) != 3 or not parts[0] or not parts[1]:
+        raise InputError(f'expected a "domain-slot-value" string, got {json_text(item)}', field=field)
+    return f"{parts[0]}-{parts[1]}", parts[2]
+
+
 def _entries(raw: object, field: str):
     """Yield (slot name, raw value, field path) for every entry of a state in any shape."""
     if isinstance(raw, Mapping):
@@ -98,10 +107,7 @@ def _entries(raw: object, field: str):
         for index, item in enumerate(raw):
             where = f"{field}[{index}]"
             if type(item) is str:
-                parts = item.split("-", 2)
-                if len(parts) != 3 or not parts[0] or not parts[1]:
-                    raise InputError(f'expected a "domain-slot-value" string, got {json_text(item)}', field=where)
-                yield f"{parts[0]}-{parts[1]}", parts[2], where
+                yield (*split_slot_string(item, where), where)
             elif isinstance(item, (list, tuple)) and len(item) == 3:
                 domain = _name(item[0], "domain", where)
                 yield f"{domain}-{_name(item[1], 'slot', where)}", item[2], where

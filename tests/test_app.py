@@ -195,7 +195,7 @@ def test_explore_reports_bad_input_in_the_status_and_never_raises():
         ("num_slots", None, parse_num_slots),
         ("num_slots", 0, parse_num_slots),
         ("mode", "strict", parse_mode),
-        ("value_matching", "fuzzy", parse_value_matching),
+        ("value_matching", "phonetic", parse_value_matching),
     ],
 )
 def test_bad_options_are_reported_in_the_librarys_words(option, value, parse):
@@ -208,7 +208,7 @@ def test_bad_options_are_reported_in_the_librarys_words(option, value, parse):
 
 def test_other_bad_choices_are_reported():
     result = app.explore([("P1", reference_text(FIRST, "P1"))], fmt="xml")
-    assert not result.ok and "format must be one of auto, jsonl, reference, linearized" in result.status
+    assert not result.ok and f"format must be one of {', '.join(('auto', *READERS))}; got 'xml'" in result.status
     result = app.explore([("P1", reference_text(FIRST, "P1"))], num_slots=2)  # fewer than a turn's slots
     assert not result.ok and "K must be at least" in result.status
 

@@ -284,7 +284,7 @@ def test_unknown_mode_and_value_matching():
     with pytest.raises(ValueError, match="mode"):
         score(corpus, mode="fixed")
     with pytest.raises(ValueError, match="value matching must be one of exact, normalized"):
-        Corpus.from_reference_layout(layout(NORTH, NORTH), value_matching="fuzzy")
+        Corpus.from_reference_layout(layout(NORTH, NORTH), value_matching="phonetic")
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ in `_registry` below.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from ..corpus import Corpus
@@ -21,15 +22,22 @@ from ..options import Options
 @dataclass(frozen=True)
 class Profile:
     """One evaluator's conventions: `figures` gives {key: value} for the keys it replaces (and
-    any it adds), computed from a corpus under `options` (scores as fractions)."""
+    any it adds), computed from a corpus under `options` (scores as fractions).
+
+    `cli_inputs`, for a profile that reads more than a corpus holds (``sgd``: the dialogue files and
+    the schema), is called by the CLI with the prediction path and the parsed arguments; `figures`
+    runs within the context manager it returns."""
 
     name: str
     description: str
     figures: Callable[[Corpus, Options], dict[str, object]]
+    cli_inputs: Callable[..., AbstractContextManager] | None = None
 
 
 def _registry() -> dict[str, Profile]:
-    profiles: tuple[Profile, ...] = ()
+    from . import convlab, fga, mwzeval, sgd, trade
+
+    profiles: tuple[Profile, ...] = (fga.PROFILE, convlab.PROFILE, sgd.PROFILE, trade.PROFILE, mwzeval.PROFILE)
     return {profile.name: profile for profile in profiles}
 
 

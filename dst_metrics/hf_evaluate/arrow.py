@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._gc import without_gc
+from ..build import snap_dialogues, text_matching
 from ..corpus import Corpus, Dialogue
 from ..errors import InputError
 from ..options import parse_value_matching
@@ -148,7 +149,7 @@ def _decode_states(states: pa.ListArray, continues: np.ndarray) -> list[State]:
 
 def _renormalized(state: State, gold: bool, matching: str) -> State:
     raw = {slot: list(value.order) if isinstance(value, Alternatives) else value for slot, value in state.items()}
-    return normalize_state(raw, gold=gold, matching=matching)
+    return normalize_state(raw, gold=gold, matching=text_matching(matching))
 
 
 @without_gc
@@ -208,4 +209,6 @@ def corpus_from_arrow(
         )
         for start, end in zip(bounds, bounds[1:])
     )
+    if value_matching == "fuzzy":  # predictions snapped to gold, as CorpusBuilder does
+        dialogues = snap_dialogues(dialogues)
     return Corpus(dialogues, value_matching)

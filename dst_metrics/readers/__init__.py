@@ -30,9 +30,19 @@ HEAD_BYTES = 1 << 16  # how much of the input detection looks at
 
 
 def _registry() -> dict[str, Reader]:
-    from . import jsonl, linearized, reference
+    from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, trade
 
-    readers = (jsonl.READER, reference.READER, linearized.READER)  # detection asks them in this order
+    readers = (  # detection asks them in this order
+        jsonl.READER,
+        trade.READER,
+        mwzeval.READER,
+        multiwoz21.READER,
+        convlab.READER,
+        convlab.UNIFIED_READER,
+        sgd.READER,
+        reference.READER,
+        linearized.READER,
+    )
     return {reader.name: reader for reader in readers}
 
 

@@ -1,0 +1,98 @@
+"""Profile ``fga``: JGA, SA, AGA and FGA as the official FGA code prints them (Dey et al., 2022;
+github SuvodipDey/FGA, ``compute_accuracy_trade_somdst.py``; ``shared/COMPAT.md``).
+
+Its conventions, as measured by running that code:
+
+- every ``domain-slot-value`` item of a turn counts, **the value ``none`` included**: a predicted
+  ``none`` is a wrong extra item and a gold ``none`` an item to recall (our official mode drops
+  ``none``); ``""`` is an ordinary value in both;
+- JGA: the turn's gold and predicted items are the same set; AGA: |G ∩ P| / |G| over turns with a
+  gold item; SA: (K - missed - wrong) / K with K = `Options.num_slots` (the code fixes 30) and the
+  slot of an item read up to its last hyphen (TRADE's reading, shared with our official mode);
+- FGA: a wrong turn is a type-1 error (score 0) when it is the dialogue's first turn, the previous
+  turn was right, or the turn's own new gold items are not all predicted or its new predicted items
+  not all gold; otherwise it scores 1 - exp(-λ·d), d = int(turn key) - key of the last type-1 error
+  (-1 before any);
+- a corpus without a single gold item makes the code divide by zero (AGA over no turn): here an
+  InputError says so.
+
+Turn order: the code walks the turns in the order the file lists them; a Corpus holds them in the
+order of their ids. They agree on every file that lists turns in order (all reference files do).
+JGA, SA and AGA are sums over turns and do not depend on the order. FGA does: on a file listing
+turn 1 before turn 0, the code takes turn 1 as the first turn and compares turn 0 with it, and its
+d = int(turn key) - last error key can then be 0 or negative (a "type-2" score of 0 or below 0:
+two turns listed 1, 0 print FGA -85.91 at λ = 1 where the ordered file prints 31.61). The profile
+walks turns by id, the only order in which d is a distance.
+
+Beyond the code (which needs strings and would fail): numbers are read as their text, and a gold
+list of acceptable values holds the predicted value when that is one of them.
+"""
+
+from __future__ import annotations
+
+from ..core import Changes, Tally, side_changes, turn_figures
+from ..corpus import Corpus, Dialogue
+from ..errors import InputError
+from ..figures import FIGURES
+from ..options import Options
+from ..states import State, values_match
+from . import Profile
+
+NAME = "fga"
+KEYS: tuple[str, ...] = ("jga", "sa", "aga", "fga")
+"""The figures this profile replaces (and ``fga@λ`` for each λ of the grid)."""
+
+
+def _inside(changes: Changes, gold: State, pred: State, gold_side: bool) -> bool:
+    """Every new item of one side is an item of the other side's state (FGA's type-1 test)."""
+    if gold_side:
+        return all(values_match(value, pred.get(slot)) for slot, value in changes)
+    return all(values_match(gold.get(slot), value) for slot, value in changes)
+
+
+def _walk(dialogue: Dialogue, tally: Tally) -> None:
+    """Add one dialogue's turn figures, every item (``none`` included) counting, into `tally`."""
+    previous_gold: State = {}
+    previous_pred: State = {}
+    previous_equal = False
+    last_error = -1
+    for position, (turn_id, gold, pred) in enumerate(zip(dialogue.turn_ids, dialogue.gold, dialogue.pred)):
+        equal, slot_errors, hits, size = turn_figures(gold, pred, string_quirk=True)[:4]
+        tally.turns += 1
+        tally.joint_hits += equal
+        tally.slot_errors += slot_errors
+        if size:
+            tally.goal_turns += 1
+            tally.goal_hits[size] = tally.goal_hits.get(size, 0) + hits
+        if not equal:
+            if (
+                position == 0
+                or previous_equal
+                or not _inside(side_changes(gold, previous_gold, False), gold, pred, True)
+                or not _inside(side_changes(pred, previous_pred, False), gold, pred, False)
+            ):
+                last_error = turn_id
+            else:
+                distance = turn_id - last_error
+                tally.fga_distances[distance] = tally.fga_distances.get(distance, 0) + 1
+        previous_gold, previous_pred, previous_equal = gold, pred, equal
+
+
+def fga_figures(corpus: Corpus, options: Options) -> dict[str, object]:
+    """{jga, sa, aga, fga, fga@λ…} as the official FGA code computes them (fractions, unrounded)."""
+    tally = Tally()
+    for dialogue in corpus.dialogues:
+        _walk(dialogue, tally)
+    if not tally.goal_turns:
+        raise InputError(
+            "the fga profile needs at least one gold item (domain-slot-value, none included) in some turn: "
+            "the official FGA code averages AGA over such turns and divides by zero without one"
+        )
+    out: dict[str, object] = {}
+    for figure in FIGURES:
+        if figure.key in KEYS:
+            out.update(figure.values(tally, options))
+    return out
+
+
+PROFILE = Profile(NAME, "the official FGA code: JGA, SA, AGA, FGA with none as an item", fga_figures)

@@ -1,0 +1,388 @@
+"""Profile ``sgd``: the official SGD evaluator's figures (DSTC8; github google-research/google-research,
+``schema_guided_dst/metrics.py`` and ``evaluate.py``; ``shared/COMPAT.md``).
+
+It scores SGD / MultiWOZ 2.2 dialogue files (`dst_metrics.readers.sgd`) with the test schema and
+the train schema, which a Corpus does not hold, so `sgd_metrics` reads the files themselves:
+
+- every frame of a gold USER turn is scored against the prediction's frame of the same service
+  (the prediction must have the same dialogues, services, turns, speakers and utterances);
+- every slot of the service's schema gets a score: both inactive 1, one inactive 0; categorical:
+  the prediction's first value equals the **first** gold value; non-categorical: the best over the
+  gold values of fuzzywuzzy's ``token_sort_ratio / 100`` (lower-cased, characters 128-255 dropped,
+  non-word characters made spaces, tokens sorted, Indel ratio rounded to a whole percent), or exact
+  equality without fuzzy matching; `fuzzy` ``True`` (or ``"levenshtein"``) is fuzzywuzzy with
+  python-Levenshtein, ``"difflib"`` its pure-Python fallback (what the evaluator's requirements.txt
+  installs: on partial matches its ratios differ, e.g. 12 instead of 24 for "11th of this month" vs
+  "Friday next week");
+- per frame: average goal accuracy (mean over the gold-active slots; none active: not counted),
+  joint goal accuracy (the **product** of all slot scores), both also over categorical and
+  non-categorical slots alone; requested-slots F1/precision/recall (multisets; nothing on either
+  side is 1); active-intent accuracy; slot-tagging F1/precision/recall of non-categorical spans
+  when the predicted frame has ``slots``;
+- groups: ``#ALL_SERVICES``, each service, each domain (the service name up to its first ``_``),
+  ``#SEEN_SERVICES`` (in the train schema too) / ``#UNSEEN_SERVICES``; each figure is the mean over
+  the group's frames that have it (a figure no frame has is left out); with `joint_across_turns`
+  (the evaluator's ``joint_acc_across_turn``, off by default) the joint figures are multiplied over
+  the frames of a turn first (where a service is its own domain, MultiWOZ 2.2's ``hotel``, the
+  evaluator lists that group twice: the mean is unchanged, but across turns each frame's joint
+  figures are multiplied in twice, as here).
+
+On the command line (``dst-metrics score PRED --gold GOLD --compat sgd [--schema S] [--train-schema T]``)
+the profile's `cli_inputs` binds these files while the corpus is scored; ``--schema`` defaults to
+``GOLD/schema.json`` and ``--train-schema`` to ``GOLD/../train/schema.json`` (the DSTC8 layout),
+when they exist; without a train schema there are no seen/unseen groups. Fuzzy matching is on
+unless ``--value-matching exact`` is given. The figures go under ``sgd`` ({group: {figure: value}});
+``jga`` and ``aga`` become ``#ALL_SERVICES``'s; ``sgd_value_matching`` says ``fuzzy`` or ``exact``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import contextvars
+import difflib
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from rapidfuzz.distance import Indel
+
+from ..corpus import Corpus
+from ..errors import InputError, describe, json_text
+from ..options import OptionError, Options
+from ..readers.base import decode_json
+from ..readers.sgd import Frame, SgdDialogue, Turn, load_dialogues
+from . import Profile
+
+NAME = "sgd"
+ALL_SERVICES, SEEN_SERVICES, UNSEEN_SERVICES = "#ALL_SERVICES", "#SEEN_SERVICES", "#UNSEEN_SERVICES"
+JOINT = ("joint_goal_accuracy", "joint_cat_accuracy", "joint_noncat_accuracy")
+
+Schema = dict[str, tuple[tuple[str, bool], ...]]
+"""Service name -> its slots as (name, is categorical), in the schema's order."""
+
+
+# --------------------------------------------------------------------------------------------
+# Schema and value matching
+
+
+def _slot_ok(slot: object) -> bool:
+    return isinstance(slot, dict) and type(slot.get("name")) is str and type(slot.get("is_categorical")) is bool
+
+
+def load_schema(path: str | Path) -> Schema:
+    """The services of a ``schema.json`` and their slots; bad input raises a located InputError."""
+    source = str(path)
+    try:
+        data = decode_json(Path(path).read_bytes(), source)
+    except OSError as error:
+        raise InputError(f"cannot read the schema: {error.strerror or error}", source=source) from None
+    if not isinstance(data, list):
+        raise InputError(f"a schema must be an array of services, got {describe(data)}", source=source)
+    schema: Schema = {}
+    for index, service in enumerate(data):
+        where = f"[{index}]"
+        if not isinstance(service, dict) or type(service.get("service_name")) is not str:
+            raise InputError("a service must be an object with a service_name string", field=where, source=source)
+        slots = service.get("slots")
+        if not isinstance(slots, list):
+            raise InputError(f"expected an array, got {describe(slots)}", field=f"{where}.slots", source=source)
+        for number, slot in enumerate(slots):
+            if not _slot_ok(slot):
+                problem = "a slot must be an object with a name string and is_categorical true or false"
+                raise InputError(problem, field=f"{where}.slots[{number}]", source=source)
+        schema[service["service_name"]] = tuple((slot["name"], slot["is_categorical"]) for slot in slots)
+    return schema
+
+
+_NON_WORD = re.compile(r"(?ui)\W")
+_LATIN1 = {code: None for code in range(128, 256)}
+
+
+def _sorted_tokens(text: str) -> str:
+    cleaned = _NON_WORD.sub(" ", text.translate(_LATIN1)).lower().strip()
+    return " ".join(sorted(cleaned.split())).strip()
+
+
+def token_sort_ratio(reference: str, hypothesis: str, backend: str = "levenshtein") -> int:
+    """fuzzywuzzy's ``fuzz.token_sort_ratio`` (0-100) with python-Levenshtein (``levenshtein``:
+    the Indel ratio, computed by rapidfuzz) or with its pure-Python fallback (``difflib``)."""
+    a, b = _sorted_tokens(reference), _sorted_tokens(hypothesis)
+    if a == b:
+        return 100
+    if not a or not b:
+        return 0
+    if backend == "difflib":
+        return int(round(100 * difflib.SequenceMatcher(None, a, b).ratio()))
+    return int(round(100 * Indel.normalized_similarity(a, b)))
+
+
+def _value_score(references: list[str], hypothesis: str, categorical: bool, fuzzy: bool | str) -> float:
+    if categorical:
+        return float(references[0] == hypothesis)
+    if not fuzzy:
+        return float(hypothesis in references)
+    backend = "difflib" if fuzzy == "difflib" else "levenshtein"
+    return max(token_sort_ratio(reference, hypothesis, backend) / 100.0 for reference in references)
+
+
+# --------------------------------------------------------------------------------------------
+# One frame
+
+
+def f1_scores(reference: list, hypothesis: list) -> tuple[float, float, float]:
+    """(F1, precision, recall) of two multisets; an empty side has precision (recall) 1."""
+    true_positive = sum((Counter(reference) & Counter(hypothesis)).values())
+    precision = true_positive / len(hypothesis) if hypothesis else 1.0
+    recall = true_positive / len(reference) if reference else 1.0
+    f1 = 2.0 * precision * recall / (precision + recall) if precision + recall > 0.0 else 0.0
+    return f1, precision, recall
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _product(values: list[float]) -> float:
+    result = 1.0
+    for value in values:
+        result *= value
+    return result
+
+
+def goal_figures(gold: Frame, pred: Frame, slots: tuple[tuple[str, bool], ...], fuzzy: bool | str) -> dict[str, float]:
+    """Average and joint goal accuracy of one frame, all slots and by kind (absent when undefined)."""
+    scored = []  # (score, gold active, categorical) per schema slot
+    for name, categorical in slots:
+        active = name in gold.slot_values
+        if active and name in pred.slot_values:
+            score = _value_score(gold.slot_values[name], pred.slot_values[name][0], categorical, fuzzy)
+        else:
+            score = float(not active and name not in pred.slot_values)
+        scored.append((score, active, categorical))
+    figures = {}
+    for suffix, kinds in (("goal", (True, False)), ("cat", (True,)), ("noncat", (False,))):
+        active = [score for score, on, cat in scored if on and cat in kinds]
+        if active:
+            figures[f"average_{suffix}_accuracy"] = _mean(active)
+        every = [score for score, _, cat in scored if cat in kinds]
+        if every:
+            figures[f"joint_{suffix}_accuracy"] = _product(every)
+    return figures
+
+
+def _spans(frame: Frame, utterance: str, noncategorical: set[str]) -> list[tuple[str, str]]:
+    return [(slot, utterance[start:end]) for slot, start, end in frame.spans if slot in noncategorical]
+
+
+def frame_figures(
+    gold: Frame, pred: Frame, slots: tuple[tuple[str, bool], ...], utterance: str | None, fuzzy: bool | str
+) -> dict[str, float]:
+    """Every figure of one frame, as the evaluator computes it (see the module)."""
+    for frame, side in ((gold, "gold"), (pred, "predicted")):
+        for value, field in ((frame.active_intent, "active_intent"), (frame.requested_slots, "requested_slots")):
+            if value is None:
+                raise InputError(f"the {side} frame of service {json_text(frame.service)} has no state.{field}")
+    f1, precision, recall = f1_scores(gold.requested_slots, pred.requested_slots)
+    figures = {
+        "active_intent_accuracy": float(gold.active_intent == pred.active_intent),
+        "requested_slots_f1": f1,
+        "requested_slots_precision": precision,
+        "requested_slots_recall": recall,
+    }
+    if pred.spans is not None:
+        if gold.spans is None or utterance is None:
+            raise InputError(f"the gold frame of service {json_text(gold.service)} has no slots or utterance")
+        noncategorical = {name for name, categorical in slots if not categorical}
+        tagging = f1_scores(_spans(gold, utterance, noncategorical), _spans(pred, utterance, noncategorical))
+        figures.update(zip(("slot_tagging_f1", "slot_tagging_precision", "slot_tagging_recall"), tagging))
+    figures.update(goal_figures(gold, pred, slots, fuzzy))
+    return figures
+
+
+# --------------------------------------------------------------------------------------------
+# The corpus
+
+
+def _check_dialogues(gold: dict[str, SgdDialogue], pred: dict[str, SgdDialogue]) -> None:
+    for ours, other, name in ((gold, pred, "the predictions"), (pred, gold, "the gold")):
+        missing = [d for d in ours if d not in other]
+        if missing:
+            shown = ", ".join(json_text(d) for d in missing[:5])
+            raise InputError(f"dialogues with no partner in {name}: {shown}", source=ours[missing[0]].source)
+
+
+def _turn_pairs(gold: SgdDialogue, pred: SgdDialogue) -> Iterator[tuple[int, Turn, Turn]]:
+    """(USER turn position, gold turn, predicted turn) of one dialogue, checked as the evaluator does."""
+    where = {"dialogue": gold.dialogue_id, "source": pred.source}
+    if gold.services is not None and pred.services is not None and set(gold.services) != set(pred.services):
+        raise InputError("the services of the gold and the predicted dialogue differ", field="services", **where)
+    if len(gold.turns) != len(pred.turns):
+        raise InputError(f"{len(gold.turns)} gold turns but {len(pred.turns)} predicted turns", **where)
+    user = 0
+    for index, (gold_turn, pred_turn) in enumerate(zip(gold.turns, pred.turns)):
+        if gold_turn.speaker != pred_turn.speaker:
+            raise InputError("the speakers of the gold and the predicted turn differ", field=f"turns[{index}]", **where)
+        if gold_turn.speaker != "USER":
+            continue
+        if None not in (gold_turn.utterance, pred_turn.utterance) and gold_turn.utterance != pred_turn.utterance:
+            problem = "the utterances of the gold and the predicted turn differ"
+            raise InputError(problem, turn=user, field=f"turns[{index}].utterance", **where)
+        yield user, gold_turn, pred_turn
+        user += 1
+
+
+def _groups(service: str, seen: set[str] | None) -> list[str]:
+    """The groups a frame of `service` counts in, as the evaluator lists them (repeats included)."""
+    groups = [ALL_SERVICES, service, service.split("_")[0]]
+    if seen is not None:
+        groups.append(SEEN_SERVICES if service in seen else UNSEEN_SERVICES)
+    return groups
+
+
+def _turn_frames(
+    user: int, gold_turn: Turn, pred_turn: Turn, schema: Schema, fuzzy: bool | str, where: dict
+) -> Iterator[tuple[str, dict[str, float]]]:
+    """(service, figures) of every gold frame of one USER turn."""
+    for service, gold_frame in gold_turn.frames.items():
+        if service not in pred_turn.frames:
+            raise InputError(f"the prediction has no frame of service {json_text(service)}", turn=user, **where)
+        if service not in schema:
+            raise InputError(f"service {json_text(service)} is not in the schema", turn=user, **where)
+        pred_frame = pred_turn.frames[service]
+        try:
+            yield service, frame_figures(gold_frame, pred_frame, schema[service], gold_turn.utterance, fuzzy)
+        except InputError as error:
+            raise error.located(turn=user, **where) from None
+
+
+def collect(
+    gold: dict[str, SgdDialogue],
+    pred: dict[str, SgdDialogue],
+    schema: Schema,
+    seen: set[str] | None,
+    *,
+    fuzzy: bool | str = True,
+    joint_across_turns: bool = False,
+) -> dict[str, dict[str, list[float]]]:
+    """{group: {figure: [value per frame (or per turn for joint figures across turns)]}}."""
+    values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    _check_dialogues(gold, pred)
+    for dialogue_id, pred_dialogue in pred.items():
+        where = {"dialogue": dialogue_id, "source": pred_dialogue.source}
+        for user, gold_turn, pred_turn in _turn_pairs(gold[dialogue_id], pred_dialogue):
+            per_turn: dict[str, dict[str, float]] = defaultdict(dict)
+            for service, figures in _turn_frames(user, gold_turn, pred_turn, schema, fuzzy, where):
+                for group in _groups(service, seen):
+                    for key, value in figures.items():
+                        if joint_across_turns and key in JOINT:
+                            per_turn[group][key] = per_turn[group].get(key, 1.0) * value
+                        else:
+                            values[group][key].append(value)
+            for group, figures in per_turn.items():
+                for key, value in figures.items():
+                    values[group][key].append(value)
+    return values
+
+
+def sgd_metrics(
+    predictions: str | Path,
+    gold: str | Path,
+    schema: str | Path,
+    train_schema: str | Path | None = None,
+    *,
+    fuzzy: bool | str = True,
+    joint_across_turns: bool = False,
+) -> dict[str, dict[str, float]]:
+    """The SGD evaluator's figures {group: {figure: mean}} for prediction and gold dialogue files
+    or folders (see the module); without `train_schema` there are no seen/unseen groups."""
+    services = load_schema(schema)
+    seen = None if train_schema is None else set(services) & set(load_schema(train_schema))
+    flags = {"fuzzy": fuzzy, "joint_across_turns": joint_across_turns}
+    values = collect(load_dialogues(gold), load_dialogues(predictions), services, seen, **flags)
+    return {group: {key: _mean(found) for key, found in figures.items()} for group, figures in values.items()}
+
+
+# --------------------------------------------------------------------------------------------
+# The profile
+
+
+@dataclass(frozen=True)
+class SgdInputs:
+    """What `figures` scores: the files, the schemas and the evaluator's two flags."""
+
+    predictions: str
+    gold: str
+    schema: str
+    train_schema: str | None = None
+    fuzzy: bool | str = True
+    joint_across_turns: bool = False
+
+
+_INPUTS: contextvars.ContextVar[SgdInputs | None] = contextvars.ContextVar("sgd_inputs", default=None)
+
+
+@contextlib.contextmanager
+def bound(inputs: SgdInputs) -> Iterator[None]:
+    """Within this block, ``score(corpus, compat="sgd")`` scores `inputs`."""
+    token = _INPUTS.set(inputs)
+    try:
+        yield
+    finally:
+        _INPUTS.reset(token)
+
+
+def _existing(path: Path) -> str | None:
+    return str(path) if path.is_file() else None
+
+
+def cli_inputs(path: str, args: argparse.Namespace) -> contextlib.AbstractContextManager:
+    """The CLI's files for one prediction path: ``--gold``, ``--schema``, ``--train-schema`` (see the module)."""
+    if not args.gold:
+        raise OptionError("--compat sgd scores SGD dialogue files: give the gold file or folder with --gold")
+    if getattr(args, "by", None):
+        raise OptionError("--compat sgd groups its figures itself (sgd: each service and domain): drop --by")
+    gold = Path(args.gold)
+    schema = args.schema or (_existing(gold / "schema.json") if gold.is_dir() else None)
+    if schema is None:
+        raise OptionError("--compat sgd needs the schema of the evaluated split: give it with --schema")
+    train = args.train_schema or (_existing(gold.parent / "train" / "schema.json") if gold.is_dir() else None)
+    fuzzy = not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
+    return bound(SgdInputs(path, args.gold, str(schema), train, fuzzy))
+
+
+def _matching(fuzzy: bool | str) -> str:
+    return "exact" if not fuzzy else "fuzzy-difflib" if fuzzy == "difflib" else "fuzzy"
+
+
+def figures(corpus: Corpus, options: Options) -> dict[str, object]:
+    """The bound files' figures under ``sgd``, with ``jga`` and ``aga`` of ``#ALL_SERVICES``."""
+    inputs = _INPUTS.get()
+    if inputs is None:
+        raise OptionError(
+            "the sgd profile scores SGD dialogue files with their schema, which a corpus does not hold: "
+            "use dst-metrics score PRED --gold GOLD --schema schema.json --compat sgd, or "
+            "dst_metrics.compat.sgd.sgd_metrics (or score within dst_metrics.compat.sgd.bound)"
+        )
+    found = sgd_metrics(
+        inputs.predictions,
+        inputs.gold,
+        inputs.schema,
+        inputs.train_schema,
+        fuzzy=inputs.fuzzy,
+        joint_across_turns=inputs.joint_across_turns,
+    )
+    overall = found.get(ALL_SERVICES, {})
+    replaced = {"jga": "joint_goal_accuracy", "aga": "average_goal_accuracy"}
+    result: dict[str, object] = {key: overall[name] for key, name in replaced.items() if name in overall}
+    return {**result, "sgd": found, "sgd_value_matching": _matching(inputs.fuzzy)}
+
+
+PROFILE = Profile(
+    NAME,
+    "the SGD evaluator (DSTC8): per-frame goal accuracies with fuzzy non-categorical slots, needs --schema",
+    figures,
+    cli_inputs=cli_inputs,
+)

@@ -1,0 +1,190 @@
+"""ConvLab-3's unified format: its dialogues (one side) and its DST prediction samples (both sides).
+
+- ``convlab``: the ``predictions.json`` ConvLab-3's DST evaluation
+  (``convlab/dst/evaluate_unified_datasets.py``) reads: an array of samples, one per user turn,
+  ``{"speaker": "user", "utterance", "utt_idx", "state": gold, "predictions": {"state": predicted},
+  "context": […]}`` (``dialogue_id`` too in ConvLab-3 after 3.0.1, where it is the original id such
+  as ``MUL0003.json``). Samples with a ``dialogue_id`` are grouped by it; samples without one
+  (ConvLab-3 3.0.1) are in dialogue order, and a new dialogue starts wherever ``utt_idx`` does
+  not increase: those dialogues are named by position, ``0``, ``1``, … (with ConvLab-3's default
+  order, dialogue i of the test split is ``multiwoz21-test-i``).
+- ``convlab-unified``: unified-format dialogues (``dialogues.json``, an array, or an object of
+  dialogues): ``{"dialogue_id", "original_id", "turns": [{"speaker", "utt_idx", "state"}, …]}``;
+  the states of the user turns, read for either side. A dialogue is named by its ``original_id``
+  when it has one (``MUL0003.json``: the id MultiWOZ predictions and ConvLab-3's own samples use),
+  else by its ``dialogue_id`` (``multiwoz21-test-0``), else by its key in an object.
+
+Both: states ``{domain: {slot: value}}`` as given. The unified format lists every slot of its
+domains with ``""`` when unset, and ``|`` separates alternatives; values are kept as they are
+(``""`` and ``none`` included), and turn ids count the user turns of a dialogue (0, 1, …) in
+``utt_idx`` order. The ``convlab`` compatibility profile applies ConvLab-3's conventions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from .. import ids
+from ..build import CorpusBuilder
+from ..corpus import Corpus
+from ..errors import InputError, describe
+from .base import Fit, Reader, ReadRequest, Side, decode_json
+
+SAMPLE = '{"utt_idx", "state", "predictions": {"state"}}'
+SAMPLES = f"[{SAMPLE}, …]"
+DIALOGUES = '[{"dialogue_id", "turns": [{"speaker", "utt_idx", "state"}, …]}, …]'
+
+
+def nested_state(raw: object, field: str) -> dict[str, dict[str, str]]:
+    """A unified-format state ``{domain: {slot: value}}`` checked (values strings); else InputError."""
+    if not isinstance(raw, Mapping):
+        raise InputError(f"a state must be an object {{domain: {{slot: value}}}}, got {describe(raw)}", field=field)
+    for domain, slots in raw.items():
+        if not isinstance(slots, Mapping):
+            raise InputError(f"a domain must map slots to values, got {describe(slots)}", field=f"{field}.{domain}")
+        for slot, value in slots.items():
+            if not isinstance(value, str):
+                raise InputError(f"a value must be a string, got {describe(value)}", field=f"{field}.{domain}.{slot}")
+    return raw
+
+
+def _utt_idx(item: Mapping, field: str) -> int:
+    if "utt_idx" not in item:
+        raise InputError("it has no utt_idx", field=field)
+    return ids.turn_id(item["utt_idx"], field=f"{field}.utt_idx")
+
+
+def _sample(sample: object, index: int) -> tuple[int, dict, dict]:
+    """(utt_idx, gold state, predicted state) of one prediction sample."""
+    field = f"[{index}]"
+    if not isinstance(sample, Mapping):
+        raise InputError(f"a sample must be an object {SAMPLE}, got {describe(sample)}", field=field)
+    for key in ("state", "predictions"):
+        if key not in sample:
+            raise InputError(f"the sample has no {key}", field=f"{field}.{key}")
+    predictions = sample["predictions"]
+    if not isinstance(predictions, Mapping) or "state" not in predictions:
+        raise InputError(
+            f"predictions must be an object with a state, got {describe(predictions)}", field=f"{field}.predictions"
+        )
+    gold = nested_state(sample["state"], f"{field}.state")
+    return _utt_idx(sample, field), gold, nested_state(predictions["state"], f"{field}.predictions.state")
+
+
+def _grouped_samples(data: list) -> dict[str, list[tuple[int, int, dict, dict]]]:
+    """{dialogue id: [(utt_idx, index, gold, pred), …]}: by dialogue_id, or by utt_idx restarts."""
+    named = isinstance(data[0], Mapping) and "dialogue_id" in data[0]
+    groups: dict[str, list] = {}
+    previous = None
+    for index, sample in enumerate(data):
+        utt_idx, gold, pred = _sample(sample, index)
+        if named:
+            if "dialogue_id" not in sample:
+                raise InputError(
+                    "the first sample has a dialogue_id but this one has none", field=f"[{index}].dialogue_id"
+                )
+            dialogue_id = ids.dialogue_id(sample["dialogue_id"], field=f"[{index}].dialogue_id")
+        else:
+            if previous is None or utt_idx <= previous:
+                groups[str(len(groups))] = []
+            dialogue_id, previous = str(len(groups) - 1), utt_idx
+        groups.setdefault(dialogue_id, []).append((utt_idx, index, gold, pred))
+    return groups
+
+
+def read_samples(request: ReadRequest) -> Corpus:
+    """Both sides of a ConvLab-3 predictions.json (see the module)."""
+    data = decode_json(request.data, request.source)
+    if not isinstance(data, list) or not data:
+        raise InputError(f"expected a non-empty array of samples {SAMPLES}, got {describe(data)}")
+    builder = CorpusBuilder(request.value_matching, request.linearized)
+    for dialogue_id, samples in _grouped_samples(data).items():
+        samples.sort(key=lambda sample: sample[0])
+        for before, after in zip(samples, samples[1:]):
+            if before[0] == after[0]:
+                raise InputError(
+                    f"utt_idx {after[0]} is given twice in the dialogue (samples {before[1]} and {after[1]})",
+                    dialogue=dialogue_id,
+                    field=f"[{after[1]}].utt_idx",
+                )
+        golds = [sample[2] for sample in samples]
+        builder.add(dialogue_id, list(range(len(samples))), golds, [sample[3] for sample in samples])
+    return builder.corpus()
+
+
+def _dialogue_list(data: object) -> list[tuple[str | None, object]]:
+    """(key or None, dialogue) of an array of dialogues or an object of dialogues."""
+    if isinstance(data, list):
+        return [(None, dialogue) for dialogue in data]
+    if isinstance(data, Mapping):
+        return list(data.items())
+    raise InputError(f"expected an array of dialogues {DIALOGUES}, got {describe(data)}")
+
+
+def _user_states(dialogue_id: str, turns: object, field: str) -> dict[int, dict]:
+    """{turn: state} of a unified dialogue's user turns, in utt_idx order."""
+    if not isinstance(turns, list):
+        raise InputError(f"turns must be an array, got {describe(turns)}", dialogue=dialogue_id, field=field)
+    users = []
+    for index, turn in enumerate(turns):
+        where = f"{field}[{index}]"
+        try:
+            if not isinstance(turn, Mapping):
+                raise InputError(f"a turn must be an object, got {describe(turn)}", field=where)
+            if turn.get("speaker") != "user":
+                continue
+            if "state" not in turn:
+                raise InputError("the user turn has no state", field=f"{where}.state")
+            users.append((_utt_idx(turn, where), nested_state(turn["state"], f"{where}.state")))
+        except InputError as error:
+            raise error.located(dialogue=dialogue_id) from None
+    if not users:
+        raise InputError("the dialogue has no user turn", dialogue=dialogue_id, field=field)
+    users.sort(key=lambda user: user[0])
+    return {turn: state for turn, (_, state) in enumerate(users)}
+
+
+def read_dialogues(request: ReadRequest, side: str) -> Side:
+    """The user-turn states of unified-format dialogues, for either side (see the module)."""
+    data = decode_json(request.data, request.source)
+    states: dict[str, dict[int, dict]] = {}
+    for position, (key, dialogue) in enumerate(_dialogue_list(data)):
+        where = f"[{position}]" if key is None else f".{key}"
+        if not isinstance(dialogue, Mapping) or "turns" not in dialogue:
+            raise InputError(f'a dialogue must be an object with "turns", got {describe(dialogue)}', field=where)
+        name_key = next((k for k in ("original_id", "dialogue_id") if k in dialogue), None)
+        name = key if name_key is None else dialogue[name_key]
+        dialogue_id = ids.dialogue_id(name, field=f"{where}.{name_key or 'dialogue_id'}")
+        if dialogue_id in states:
+            raise InputError("the dialogue id is used twice", dialogue=dialogue_id, field=where)
+        states[dialogue_id] = _user_states(dialogue_id, dialogue["turns"], f"{where}.turns")
+    if not states:
+        raise InputError("the file holds no dialogue", source=request.source)
+    return Side(states, request.source)
+
+
+def _has(head: str, key: str) -> bool:
+    return re.search(rf'"{key}"\s*:', head) is not None
+
+
+def sniff_samples(head: str) -> Fit:
+    """An array whose samples have utt_idx, state and predictions."""
+    if head.lstrip()[:1] != "[" or not _has(head, "utt_idx") or _has(head, "turns"):
+        return Fit(0)
+    if not _has(head, "predictions"):
+        return Fit(1, "its samples have no predictions")
+    return Fit(2)
+
+
+def sniff_dialogues(head: str) -> Fit:
+    """An array (or object) of dialogues whose turns have speaker and utt_idx."""
+    if head.lstrip()[:1] not in ("[", "{") or _has(head, "predictions"):
+        return Fit(0)
+    return Fit(2) if all(_has(head, key) for key in ("turns", "speaker", "utt_idx")) else Fit(0)
+
+
+READER = Reader("convlab", f"ConvLab-3 DST predictions.json {SAMPLES}", sniff_samples, read_samples)
+UNIFIED_READER = Reader(
+    "convlab-unified", f"ConvLab-3 unified-format dialogues {DIALOGUES}", sniff_dialogues, read_side=read_dialogues
+)

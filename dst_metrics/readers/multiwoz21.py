@@ -1,0 +1,135 @@
+"""MultiWOZ 2.1 ``data.json``: the gold side only, ``{dialogue_id: {"goal": …, "log": [turn, …]}}``.
+
+The log alternates user turns (even indices, ``metadata`` empty) and system turns (odd indices),
+whose ``metadata`` holds the dialogue state after the user turn before it:
+``{domain: {"book": {"booked": […], slot: value}, "semi": {slot: value}}}``. So turn t (t = 0, 1, …)
+is the user turn at log index 2t and its state is the metadata at log index 2t + 1.
+
+Conventions, chosen so this gold pairs with the TRADE / GCA reference files and T5-style predictions:
+- slots are named as MultiWOZ's evaluations name them: ``domain-slot`` lower-cased for ``semi``
+  (``train-arriveby``, ``hotel-pricerange``), ``domain-book slot`` for ``book`` (``hotel-book stay``,
+  ``restaurant-book time``); ``booked`` lists are ignored;
+- ``not mentioned`` and ``""`` are inactive and dropped; every other value is kept as given
+  (``dontcare``, ``guest house``; no label fixing as TRADE's preprocessing does);
+- dialogue ids are kept as data.json has them, ``.json`` included (``MUL0003.json``), as in the GCA
+  reference files; every domain of the metadata is read (bus, hospital and police too).
+
+data.json holds every split. Given the MultiWOZ 2.1 folder instead of the file, the reader takes
+its ``data.json`` and keeps the dialogues its ``testListFile.txt`` lists (the test split, which
+predictions cover), when there is one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from .. import ids
+from ..errors import InputError, describe
+from .base import Fit, Reader, ReadRequest, Side, decode_json
+
+INACTIVE = frozenset({"", "not mentioned"})
+TEST_LIST = "testListFile.txt"
+LAYOUT = '{dialogue_id: {"goal": …, "log": [turn, …]}}'
+_HEAD = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(goal|log)"\s*:')
+
+
+def read_data_json(request: ReadRequest, side: str) -> Side:
+    """The gold states of every dialogue of a data.json file (see the module)."""
+    if side != "gold":
+        raise InputError(
+            "MultiWOZ data.json holds the gold annotation only: give it with --gold", source=request.source
+        )
+    data, listed = _folder(request) if request.path is not None and request.path.is_dir() else (request.data, None)
+    data = decode_json(data, request.source)
+    if not isinstance(data, Mapping):
+        raise InputError(f"expected an object {LAYOUT}, got {describe(data)}", source=request.source)
+    states = {}
+    for name, dialogue in data.items():
+        if listed is not None and name not in listed:
+            continue
+        dialogue_id = ids.dialogue_id(name, field=None)
+        states[dialogue_id] = _dialogue_states(dialogue_id, dialogue)
+    if not states:
+        held = "no dialogue" if listed is None else f"none of the dialogues {TEST_LIST} lists"
+        raise InputError(f"data.json holds {held}", source=request.source)
+    return Side(states, request.source)
+
+
+def _folder(request: ReadRequest) -> tuple[bytes, frozenset[str] | None]:
+    """The data.json of a MultiWOZ 2.1 folder, and the ids its testListFile.txt lists (if it has one)."""
+    data_file, test_list = request.path / "data.json", request.path / TEST_LIST
+    try:
+        listed = frozenset(test_list.read_text(encoding="utf-8").split()) if test_list.is_file() else None
+        return data_file.read_bytes(), listed
+    except OSError as error:
+        raise InputError(f"cannot read the folder's files: {error}", source=request.source) from None
+
+
+def _dialogue_states(dialogue_id: str, dialogue: object) -> dict[int, dict[str, str]]:
+    """{turn: {"domain-slot": value}} of one dialogue's log."""
+    if not isinstance(dialogue, Mapping) or "log" not in dialogue:
+        raise InputError(f'a dialogue must be an object with a "log", got {describe(dialogue)}', dialogue=dialogue_id)
+    log = dialogue["log"]
+    if not isinstance(log, list) or not log:
+        raise InputError(f"the log must be a non-empty array of turns, got {describe(log)}", dialogue=dialogue_id)
+    if len(log) % 2:
+        raise InputError(
+            f"the log has {len(log)} entries: its last user turn has no system turn after it, so its state is unknown",
+            dialogue=dialogue_id,
+            turn=len(log) // 2,
+            field=f"log[{len(log) - 1}]",
+        )
+    states = {}
+    for turn in range(len(log) // 2):
+        field = f"log[{2 * turn + 1}].metadata"
+        entry = log[2 * turn + 1]
+        metadata = entry.get("metadata") if isinstance(entry, dict) else None
+        if not isinstance(metadata, dict):
+            raise InputError(
+                f"a system turn must be an object with a metadata object, got {describe(entry)}",
+                dialogue=dialogue_id,
+                turn=turn,
+                field=field,
+            )
+        try:
+            states[turn] = metadata_state(metadata, field)
+        except InputError as error:
+            raise error.located(dialogue=dialogue_id, turn=turn) from None
+    return states
+
+
+def metadata_state(metadata: dict, field: str = "metadata") -> dict[str, str]:
+    """The active slots of one system turn's metadata, named as MultiWOZ's evaluations name them.
+
+    >>> metadata_state({"hotel": {"book": {"booked": [], "stay": "2"}, "semi": {"area": "not mentioned"}}})
+    {'hotel-book stay': '2'}
+    """
+    state = {}
+    for domain, parts in metadata.items():
+        if not isinstance(parts, dict):
+            raise InputError(
+                f'a domain must be an object with "book" and "semi", got {describe(parts)}', field=f"{field}.{domain}"
+            )
+        for part, prefix in (("semi", ""), ("book", "book ")):
+            slots = parts.get(part, {})
+            if not isinstance(slots, dict):
+                raise InputError(f"expected an object, got {describe(slots)}", field=f"{field}.{domain}.{part}")
+            for slot, value in slots.items():
+                if prefix and slot == "booked":
+                    continue
+                if type(value) is not str:
+                    raise InputError(
+                        f"a value must be a string, got {describe(value)}", field=f"{field}.{domain}.{part}.{slot}"
+                    )
+                if value not in INACTIVE:
+                    state[f"{domain}-{prefix}{slot}".lower()] = value
+    return state
+
+
+def sniff(head: str) -> Fit:
+    """An object whose first value is an object starting with "goal" or "log"."""
+    return Fit(2) if _HEAD.match(head) else Fit(0)
+
+
+READER = Reader("multiwoz21", f"MultiWOZ 2.1 data.json gold {LAYOUT}", sniff, read_side=read_data_json)

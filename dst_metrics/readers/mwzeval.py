@@ -1,0 +1,88 @@
+"""mwzeval's prediction file: ``{dialogue_id: [{"state": {domain: {slot: value}}, ...}, ...]}`` (predictions only).
+
+The input of MultiWOZ_Evaluation (Nekvinda & Dušek, 2021; github Tomiinek/MultiWOZ_Evaluation,
+README "Input format", ``mwzeval/metrics.py``): dialogue ids lower-case without ``.json``
+(``pmul4648`` for ``PMUL4648.json``), each dialogue a list of turns in order, each turn an object
+whose ``state`` is the predicted state nested by domain; its other keys (``response``,
+``active_domains``) are ignored. Gold comes from another input (``--gold``): dialogues are matched
+case-insensitively without ``.json`` and turns by position.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from .. import ids
+from ..errors import InputError, describe
+from ..states import normalize_state, plain_state
+from .base import Fit, Reader, ReadRequest, Side, decode_json
+from .trade import first_turn_keys
+
+STATE = "state"
+LAYOUT = '{dialogue_id: [{"state": {domain: {slot: value}}, "response": ..., ...}, ...]}'
+
+
+def read_mwzeval_side(request: ReadRequest, side: str) -> Side:
+    """The predicted side; asking for gold is an InputError (mwzeval reads its own gold)."""
+    if side != "pred":
+        raise InputError(
+            "mwzeval's file holds predictions only (mwzeval takes gold from MultiWOZ 2.2 itself): "
+            "give it as the predictions and the gold in another format",
+            source=request.source,
+        )
+    if request.path is not None and request.path.is_dir():
+        raise InputError("mwzeval's predictions are one .json file, not a folder", source=request.source)
+    data = decode_json(request.data, request.source)
+    if not isinstance(data, Mapping):
+        raise InputError(f"expected an object {LAYOUT}, got {describe(data)}", source=request.source)
+    states = {}
+    for name, turns in data.items():
+        dialogue_id = ids.dialogue_id(name, field=None)
+        states[dialogue_id] = _dialogue(dialogue_id, turns)
+    if not states:
+        raise InputError("the corpus is empty: there is no dialogue to score", source=request.source)
+    return Side(states, request.source, ids="loose", turns="position")
+
+
+def _dialogue(dialogue_id: str, turns: object) -> dict[int, object]:
+    """{position: predicted state} of one dialogue; a bad turn or state raises InputError naming it."""
+    if not isinstance(turns, list):
+        raise InputError(f"a dialogue must be an array of turns, got {describe(turns)}", dialogue=dialogue_id)
+    states = {}
+    for position, turn in enumerate(turns):
+        if not isinstance(turn, Mapping):
+            raise InputError(
+                f'a turn must be an object with "state", got {describe(turn)}', dialogue=dialogue_id, turn=position
+            )
+        if STATE not in turn:
+            raise InputError(
+                'the turn has no "state" (the predicted state mwzeval scores)',
+                dialogue=dialogue_id,
+                turn=position,
+                field=STATE,
+            )
+        state = turn[STATE]
+        if type(state) is not dict or plain_state(state) is None:
+            try:  # names the problem, or accepts another shape the core reads (e.g. numbers)
+                normalize_state(state, gold=False, field=STATE)
+            except InputError as error:
+                raise error.located(dialogue=dialogue_id, turn=position) from None
+        states[position] = state
+    return states
+
+
+_FIRST_TURN = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\[\s*(?=\{)')
+
+
+def sniff(head: str) -> Fit:
+    """An object whose first dialogue is an array of turn objects; 2 when the first turn has a state."""
+    keys = first_turn_keys(head, _FIRST_TURN)
+    if keys is None:
+        return Fit(0)
+    if STATE in keys:
+        return Fit(2)
+    return Fit(1, 'its turns have no "state" (mwzeval predictions need the predicted state)')
+
+
+READER = Reader("mwzeval", "mwzeval's predictions " + LAYOUT, sniff, read_side=read_mwzeval_side)

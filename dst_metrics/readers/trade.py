@@ -1,0 +1,169 @@
+"""TRADE's prediction file: ``{dialogue_id: {turn_id: {"turn_belief": [...], "pred_bs_ptr": [...]}}}``.
+
+TRADE (Wu et al., 2019, github jasonwu0731/trade-dst, ``models/TRADE.py``) and the trackers built on
+it write gold (``turn_belief``) and predictions (``pred_bs_ptr``) of each turn as lists of
+``"domain-slot-value"`` strings, split here at their first two hyphens like every such list
+(``"hotel-type-guest-house"`` is ``hotel-type`` = ``guest-house``). Turn keys are digit strings in
+any order; other keys of a turn are ignored. Each distinct string is split once per file, and a
+list equal to the previous turn's gives the same state object, so reading stays cheap.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+
+from .. import ids
+from ..build import CorpusBuilder
+from ..corpus import Corpus
+from ..errors import InputError, describe, json_text
+from ..states import split_slot_string
+from .base import Fit, Reader, ReadRequest, decode_json
+
+try:
+    import msgspec as _msgspec
+except ImportError:  # pragma: no cover - exercised only where msgspec is missing
+    _msgspec = None
+
+GOLD = "turn_belief"
+PRED = "pred_bs_ptr"
+LAYOUT = '{dialogue_id: {turn_id: {"turn_belief": [strings], "pred_bs_ptr": [strings]}}}'
+
+if _msgspec is not None:
+
+    class _TradeTurn(_msgspec.Struct):
+        """One turn of the file, typed so that msgspec checks it while decoding."""
+
+        turn_belief: list[str]
+        pred_bs_ptr: list[str]
+
+    _TYPED = _msgspec.json.Decoder(dict[str, dict[str, _TradeTurn]])
+
+
+class _States:
+    """Turns lists of strings into flat states, remembering every string's split (see the module)."""
+
+    def __init__(self) -> None:
+        self.splits: dict[str, tuple[str, str]] = {}
+
+    def dialogue(self, dialogue_id: str, turn_ids: list[int], lists: list, field: str) -> list[dict]:
+        """The states of one side of a dialogue; a bad list raises InputError naming its turn."""
+        states: list[dict] = []
+        previous_items = previous = None
+        for turn_id, items in zip(turn_ids, lists):
+            if items != previous_items:
+                previous_items = items
+                try:
+                    previous = self.state(items, field)
+                except InputError as error:
+                    raise error.located(dialogue=dialogue_id, turn=turn_id) from None
+            states.append(previous)
+        return states
+
+    def state(self, items: object, field: str) -> dict:
+        """The flat state of one list; anything but a list of distinct-slot strings is an InputError."""
+        if type(items) is not list:
+            raise InputError(f'expected an array of "domain-slot-value" strings, got {describe(items)}', field=field)
+        splits = self.splits
+        state = {}
+        for index, item in enumerate(items):
+            split = splits.get(item) if type(item) is str else None
+            if split is None:
+                if type(item) is not str:
+                    where = f"{field}[{index}]"
+                    raise InputError(f'expected a "domain-slot-value" string, got {describe(item)}', field=where)
+                split = splits[item] = split_slot_string(item, f"{field}[{index}]")
+            slot, value = split
+            if slot in state:
+                raise InputError(f"slot {json_text(slot)} is given twice", field=f"{field}[{index}]")
+            state[slot] = value
+        return state
+
+
+def _add(builder: CorpusBuilder, states: _States, dialogue_id: str, turn_ids: list[int], golds, preds) -> None:
+    """Add one dialogue, its turns put in order first (files list them in any order)."""
+    order = sorted(range(len(turn_ids)), key=turn_ids.__getitem__)
+    turn_ids = [turn_ids[i] for i in order]
+    builder.add(
+        dialogue_id,
+        turn_ids,
+        states.dialogue(dialogue_id, turn_ids, [golds[i] for i in order], GOLD),
+        states.dialogue(dialogue_id, turn_ids, [preds[i] for i in order], PRED),
+    )
+
+
+def read_trade(request: ReadRequest) -> Corpus:
+    """Read the file: typed decoding in one pass when it has the expected shape, else the general
+    path, which names the problem (file, dialogue, turn, field)."""
+    if _msgspec is not None:
+        try:
+            layout = _TYPED.decode(request.data)
+        except (_msgspec.ValidationError, _msgspec.DecodeError):
+            pass  # another shape, or invalid JSON: the general path names the problem
+        else:
+            builder, states = CorpusBuilder(request.value_matching, request.linearized), _States()
+            for name, turns in layout.items():
+                dialogue_id = ids.dialogue_id(name, field=None)
+                turn_ids = ids.turn_ids(turns, dialogue_id)
+                values = turns.values()
+                _add(
+                    builder,
+                    states,
+                    dialogue_id,
+                    turn_ids,
+                    [t.turn_belief for t in values],
+                    [t.pred_bs_ptr for t in values],
+                )
+            return builder.corpus()
+    return _read_general(decode_json(request.data, request.source), request)
+
+
+def _read_general(data: object, request: ReadRequest) -> Corpus:
+    builder, states = CorpusBuilder(request.value_matching, request.linearized), _States()
+    if not isinstance(data, Mapping):
+        raise InputError(f"expected an object {LAYOUT}, got {describe(data)}")
+    for name, turns in data.items():
+        dialogue_id = ids.dialogue_id(name, field=None)
+        if not isinstance(turns, Mapping):
+            raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=dialogue_id)
+        turn_ids = ids.turn_ids(turns, dialogue_id)
+        for turn_id, turn in zip(turn_ids, turns.values()):
+            if not isinstance(turn, Mapping):
+                raise InputError(
+                    f"a turn must be an object with {GOLD} and {PRED}, got {describe(turn)}",
+                    dialogue=dialogue_id,
+                    turn=turn_id,
+                )
+            for field in (GOLD, PRED):
+                if field not in turn:
+                    raise InputError(f"the turn has no {field}", dialogue=dialogue_id, turn=turn_id, field=field)
+        values = turns.values()
+        _add(builder, states, dialogue_id, turn_ids, [t[GOLD] for t in values], [t[PRED] for t in values])
+    return builder.corpus()
+
+
+_FIRST_TURN = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(?=\{)')
+_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
+
+
+def first_turn_keys(head: str, prefix: re.Pattern) -> set[str] | None:
+    """The keys of the JSON object that follows `prefix` at the start of `head` (None when `prefix`
+    does not match or no object follows); an object cut off by the end of the head gives the keys seen."""
+    found = prefix.match(head)
+    if found is None:
+        return None
+    try:
+        turn, _ = json.JSONDecoder().raw_decode(head, found.end())
+    except ValueError:  # cut off by the end of the head (or invalid): the keys written so far
+        return set(_KEY.findall(head, found.end()))
+    return set(turn) if isinstance(turn, dict) else None
+
+
+def sniff(head: str) -> Fit:
+    """An object whose first dialogue's first turn is an object with turn_belief or pred_bs_ptr."""
+    keys = first_turn_keys(head, _FIRST_TURN)
+    return Fit(2) if keys and (GOLD in keys or PRED in keys) else Fit(0)
+
+
+READER = Reader("trade", "TRADE's prediction file " + LAYOUT, sniff, read_trade)
