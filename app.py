@@ -32,7 +32,7 @@ except ImportError as missing:  # `python app.py` without the Space's extra: one
     need = missing.name or "gradio and pandas"
     raise SystemExit(f"app.py needs {need}: install the Space's extra with pip install -e \".[space]\"") from None
 
-from dst_metrics import Corpus, Dialogue, InputError, Options, Report, score
+from dst_metrics import VALUE_MATCHINGS, Corpus, Dialogue, InputError, Options, Report, score
 from dst_metrics.examples import EXAMPLES
 from dst_metrics.explain import (
     SlotRow,
@@ -830,10 +830,10 @@ def build_demo() -> gr.Blocks:
             fga_lambda = gr.Number(value=0.5, label="λ (FGA decay)", minimum=0.01, step=0.25, elem_id="lambda")
             num_slots = gr.Number(value=30, label="K (slots, for SA)", minimum=1, precision=0, elem_id="k")
             matching = gr.Radio(
-                ["exact", "normalized"],
+                list(VALUE_MATCHINGS),
                 value="exact",
                 label="Value matching",
-                info="normalized: ignore case and spacing",
+                info="normalized: ignore case and spacing; fuzzy: also partial matches (mwzeval's rule)",
             )
         run = gr.Button("Score", variant="primary", elem_id="score")
         status = gr.HTML(elem_id="status")

@@ -24,7 +24,7 @@ from .corpus import Corpus, Dialogue
 from .errors import InputError, json_text
 from .figures import FIGURES, figure_labels
 from .options import OptionError, Options
-from .readers import FORMATS, READERS, read, read_pair
+from .readers import FORMATS, READERS, pair, read_side, read_with_format
 from .scoring import Report, Scores, score
 
 try:
@@ -171,7 +171,12 @@ def _breakdown_table(by: str, groups: dict[str, Scores], options: Options) -> st
 
 
 def _print_score_tables(
-    reports: list[tuple[str, Report]], options: Options, per_dialogue: bool, by: str | None, groups: list
+    reports: list[tuple[str, Report]],
+    options: Options,
+    per_dialogue: bool,
+    by: str | None,
+    groups: list,
+    read_as: dict[str, str],
 ) -> None:
     print(_figure_table("file", [(path, report.scores) for path, report in reports], options, False))
     if per_dialogue:
@@ -181,7 +186,9 @@ def _print_score_tables(
     for (path, _), file_groups in zip(reports, groups):
         print(f"\n{path}: by {by}")
         print(_breakdown_table(str(by), file_groups, options))
-    print(f"\nscores in percent; FGA at lambda={opts.format_number(options.fga_lambda)}")
+    formats = sorted(set(read_as.values()))
+    read_text = formats[0] if len(formats) == 1 else "; ".join(f"{path}: {read_as[path]}" for path, _ in reports)
+    print(f"\nscores in percent; FGA at lambda={opts.format_number(options.fga_lambda)}; read as {read_text}")
     print(f"signature: {options.signature()}")
 
 
@@ -189,11 +196,19 @@ def _print_score_tables(
 # Commands
 
 
-def _read(path: str, args: argparse.Namespace) -> Corpus:
+def _read_as(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
+    """The corpus of `path` (with --gold: paired with it) and the format(s) it was read in."""
     if args.gold:
-        matching = {"value_matching": args.value_matching}
-        return read_pair(path, args.gold, format=args.format, gold_format=args.gold_format, **matching)
-    return read(path, args.format, value_matching=args.value_matching, name=path)
+        pred = read_side(path, "pred", args.format, name=path)
+        gold = read_side(args.gold, "gold", args.gold_format, name=args.gold)
+        with gc_paused():
+            corpus = pair(gold, pred, value_matching=args.value_matching)
+        return corpus, f"{pred.format}, gold {gold.format}"
+    return read_with_format(path, args.format, value_matching=args.value_matching, name=path)
+
+
+def _read(path: str, args: argparse.Namespace) -> Corpus:
+    return _read_as(path, args)[0]
 
 
 def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Namespace) -> Report:
@@ -206,15 +221,17 @@ def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Name
 
 def _score(args: argparse.Namespace) -> int:
     options = _options(args)
-    corpora = [(path, _read(path, args)) for path in args.files]  # every file checked first
+    read_as = {path: _read_as(path, args) for path in args.files}  # every file checked first
+    corpora = [(path, corpus) for path, (corpus, _) in read_as.items()]
     reports = [(path, _score_file(path, corpus, options, args)) for path, corpus in corpora]
     groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
     if not args.json:
-        _print_score_tables(reports, options, args.per_dialogue, args.by, groups)
+        formats = {path: how for path, (_, how) in read_as.items()}
+        _print_score_tables(reports, options, args.per_dialogue, args.by, groups, formats)
         return 0
     per_dialogue_keys = _columns(options, True)[:-1]
     for index, (path, report) in enumerate(reports):
-        record = {"file": path, **report.scores.as_dict()}
+        record = {"file": path, "format": read_as[path][1], **report.scores.as_dict()}
         if args.by:
             record["by"] = {group: dict(s) for group, s in groups[index].items()}
         if args.per_dialogue:

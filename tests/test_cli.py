@@ -301,3 +301,12 @@ def test_the_readme_shows_what_the_command_prints():
             [sys.executable, "-m", "dst_metrics", *command.split()], capture_output=True, text=True, cwd=REPO
         )
         assert result.returncode == 0 and result.stdout == shown, command
+
+
+def test_the_output_says_which_format_was_read(tmp_path, capsys):
+    lines = tmp_path / "turns.jsonl"
+    lines.write_text(json.dumps({"dialogue_id": "d1", "turn_id": 0, "gt": {}, "pr": {}}) + "\n")
+    p1, turns = run_json(capsys, P1, str(lines))
+    assert (p1["format"], turns["format"]) == ("reference", "jsonl")
+    assert main(["score", P1, str(lines)]) == 0
+    assert f"read as {P1}: reference; {lines}: jsonl" in capsys.readouterr().out

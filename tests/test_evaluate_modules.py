@@ -659,3 +659,13 @@ def test_space_demo_computes(gca):
         == gca.compute(predictions=PRED, references=GOLD)["gca"]
     )
     assert "error" in fn("[[1]]", "[[1]]", "official")
+
+
+def test_a_compatibility_profile_reaches_the_module_figures():
+    # TRADE counts a predicted "none" as an item: the turn is wrong under its JGA, right under ours.
+    metrics = evaluate.load(str(REPO / "jga_fga_metrics"))
+    gold, pred = [[{"hotel-area": "north"}]], [[{"hotel-area": "north", "hotel-stars": "none"}]]
+    ours = metrics.compute(predictions=pred, references=gold, figures=["jga"])
+    trade = metrics.compute(predictions=pred, references=gold, figures=["jga"], compat="trade")
+    assert (ours["jga"], trade["jga"]) == (1.0, 0.0)
+    assert trade["signature"].endswith("|compat:trade") and "compat" not in ours["signature"]

@@ -23,7 +23,9 @@ INPUT_ARGS = """\
     fga_lambda: FGA's decay λ for `fga` (default 0.5), or a list of λ (the grid, first one for `fga`).
     fga_lambdas: the λ of the `fga@λ` figures (default 0.25, 0.5, 0.75, 1.0).
     num_slots: K of slot accuracy (default 30, MultiWOZ).
-    value_matching: "exact" (default) or "normalized" (case and white space folded).
+    value_matching: "exact" (default), "normalized" (case and white space folded) or "fuzzy" (folded,
+        and a prediction matching the gold value with fuzzywuzzy's partial_ratio > 95 counts as it).
+    compat: None, or a compatibility profile (fga, trade, mwzeval, convlab) whose figures replace ours.
     figures: names of the figures to return (default: all of the module's).
     dialogue_ids, linearized: how to read the inputs (see the metric card).
 """

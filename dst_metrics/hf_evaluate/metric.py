@@ -143,6 +143,11 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         tally, _ = tally_dialogues(corpus, options.mode, False)
         check_num_slots(tally, options)
         figures = compute_figures(tally, options, [MODULE_FAMILIES[self.module]])
+        if options.compat is not None:  # the profile's figures replace ours, for this module's keys
+            from ..compat import PROFILES
+
+            overlay = PROFILES[options.compat].figures(corpus, options)
+            figures.update({key: value for key, value in overlay.items() if key in figures})
         if names is not None:
             figures = {key: value for key, value in figures.items() if key in names}
         return {**figures, "signature": options.signature()}

@@ -14,6 +14,7 @@ dialogue, turn and field.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -168,7 +169,7 @@ def read_side(source: str | os.PathLike | bytes, side: str, format: str = "auto"
             source=request.source,
         )
     try:
-        return reader.read_side(request, side)
+        return dataclasses.replace(reader.read_side(request, side), format=reader.name)
     except InputError as error:
         raise _located(error, request.source) from None
 

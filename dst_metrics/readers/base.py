@@ -58,6 +58,7 @@ class Side:
     source: str | None = None
     ids: str = "exact"
     turns: str = "id"
+    format: str = ""  # the reader's name, set by `readers.read_side`
 
 
 @dataclass(frozen=True)
