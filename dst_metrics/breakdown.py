@@ -22,13 +22,21 @@ from .options import Options
 from .scoring import Report, Scores, score
 from .states import State
 
-BY: tuple[str, ...] = ("domain", "slot")
+BY: tuple[str, ...] = ("domain", "service", "slot")
 """The groupings of `breakdown`."""
 
 
 def group_of(slot: str, by: str) -> str:
-    """The group of a slot name: its domain (before the first hyphen) or the slot itself."""
-    return slot.split("-", 1)[0] if by == "domain" else slot
+    """The group of a slot name: its service (before the first hyphen: ``Restaurants_1``, or
+    MultiWOZ's ``hotel``), its domain (the service without an SGD version suffix: ``Restaurants``;
+    for MultiWOZ the same as the service) or the slot itself."""
+    if by == "slot":
+        return slot
+    service = slot.split("-", 1)[0]
+    if by == "domain":
+        name, underscore, version = service.rpartition("_")
+        return name if underscore and name and version.isdigit() else service
+    return service
 
 
 def _slots(dialogue: Dialogue) -> set[str]:

@@ -102,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
     score_cmd.add_argument("--per-dialogue", action="store_true", help="also each dialogue's figures")
     score_cmd.add_argument("--schema", metavar="PATH", help="--compat sgd: schema.json (default GOLD/schema.json)")
     score_cmd.add_argument("--train-schema", metavar="PATH", help="--compat sgd: the train schema (seen services)")
-    score_cmd.add_argument("--by", choices=BY, help="also every figure per domain or per slot (JSON: by)")
+    score_cmd.add_argument("--by", choices=BY, help="also every figure per domain, service or slot (JSON: by)")
 
     explain_cmd = commands.add_parser("explain", help="per turn and slot: how GCA counted a dialogue")
     explain_cmd.add_argument("file", metavar="FILE")

@@ -48,7 +48,8 @@ def counts(scores) -> tuple[int, ...]:
 
 def test_group_of():
     assert group_of("hotel-book day", "domain") == "hotel"
-    assert group_of("Restaurants_1-city", "domain") == "Restaurants_1"  # SGD: the service
+    assert group_of("Restaurants_1-city", "service") == "Restaurants_1"  # SGD: the service, and its domain:
+    assert group_of("Restaurants_1-city", "domain") == "Restaurants"
     assert group_of("hotel-book day", "slot") == "hotel-book day"
     assert group_of("price", "domain") == "price"
 
@@ -132,3 +133,15 @@ def test_reference_files_group_counts_add_up(mode):
         for by in ("domain", "slot"):
             groups = breakdown(corpus, Options(mode=mode), by)
             assert tuple(map(sum, zip(*(counts(s) for s in groups.values())))) == total
+
+
+def test_sgd_services_group_into_domains():
+    from dst_metrics.breakdown import group_of
+
+    assert [group_of("Restaurants_1-city", by) for by in ("service", "domain", "slot")] == [
+        "Restaurants_1",
+        "Restaurants",
+        "Restaurants_1-city",
+    ]
+    assert group_of("hotel-book stay", "domain") == group_of("hotel-book stay", "service") == "hotel"
+    assert group_of("my_domain-x", "domain") == "my_domain"  # no version number: the service itself
