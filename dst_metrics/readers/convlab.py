@@ -26,10 +26,16 @@ import re
 from collections.abc import Mapping
 
 from .. import ids
+from .._gc import without_gc
 from ..build import CorpusBuilder
 from ..corpus import Corpus
 from ..errors import InputError, describe
 from .base import Fit, Reader, ReadRequest, Side, decode_json
+
+try:
+    import msgspec as _msgspec
+except ImportError:  # pragma: no cover - exercised only where msgspec is missing
+    _msgspec = None
 
 SAMPLE = '{"utt_idx", "state", "predictions": {"state"}}'
 SAMPLES = f"[{SAMPLE}, …]"
@@ -93,8 +99,125 @@ def _grouped_samples(data: list) -> dict[str, list[tuple[int, int, dict, dict]]]
     return groups
 
 
+if _msgspec is not None:
+    _UNSET = _msgspec.UNSET
+    _STATE = _msgspec.json.Decoder(dict[str, dict[str, str]])
+
+    class _Predictions(_msgspec.Struct):
+        """A sample's predictions: only the state is read."""
+
+        state: _msgspec.Raw
+
+    class _Sample(_msgspec.Struct):
+        """A prediction sample of the common shape, its states kept raw (checked by `_states`)."""
+
+        utt_idx: int
+        state: _msgspec.Raw
+        predictions: _Predictions
+        dialogue_id: str | _msgspec.UnsetType = _UNSET
+
+    _SAMPLES = _msgspec.json.Decoder(list[_Sample])
+
+    class _Turn(_msgspec.Struct):
+        """A unified-format turn of the common shape, its state kept raw (checked by `_fast_user_states`)."""
+
+        speaker: str | None = None
+        utt_idx: int | _msgspec.UnsetType = _UNSET
+        state: _msgspec.Raw = _msgspec.Raw(b"")  # empty: the turn has no state
+
+    class _Dialogue(_msgspec.Struct):
+        """A unified-format dialogue of the common shape."""
+
+        turns: list[_Turn]
+        dialogue_id: str | _msgspec.UnsetType = _UNSET
+        original_id: str | _msgspec.UnsetType = _UNSET
+
+    _DIALOGUES = _msgspec.json.Decoder(list[_Dialogue])
+
+
+def _fast_decode(decoder: object, data: bytes) -> list | None:
+    """`data` decoded by a typed decoder; None when it is not the common shape (or no msgspec)."""
+    if _msgspec is None:  # pragma: no cover
+        return None
+    try:
+        return decoder.decode(data)
+    except (_msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
+        return None
+
+
+class _NotCommon(Exception):
+    """A state is not of the common shape: the general path reads the input again."""
+
+
+def _decoded(raw: object) -> dict:
+    """A raw state decoded and checked ({domain: {slot: string}}); another shape raises _NotCommon."""
+    try:
+        return _STATE.decode(raw)
+    except (_msgspec.DecodeError, UnicodeDecodeError):
+        raise _NotCommon from None
+
+
+def _states(raws: list) -> list:
+    """Raw states decoded and checked ({domain: {slot: string}}); a state equal to the one before is
+    the same object. A state of another shape raises _NotCommon."""
+    states = []
+    previous = state = None
+    for raw in raws:
+        if raw != previous:
+            state, previous = _decoded(raw), raw
+        states.append(state)
+    return states
+
+
+def _fast_groups(samples: list) -> dict[str, list] | None:
+    """{dialogue id: samples} of decoded samples, in utt_idx order; None when anything needs a closer look."""
+    groups: dict[str, list] = {}
+    if samples[0].dialogue_id is _UNSET:
+        previous = None
+        group = None
+        for sample in samples:
+            if previous is None or sample.utt_idx <= previous:
+                group = groups[str(len(groups))] = []
+            previous = sample.utt_idx
+            group.append(sample)
+    else:
+        for sample in samples:
+            group = groups.get(sample.dialogue_id)
+            if group is None:
+                group = groups[sample.dialogue_id] = []
+            group.append(sample)
+        if "" in groups or _UNSET in groups:
+            return None
+        for group in groups.values():
+            steps = [s.utt_idx for s in group]
+            if any(after <= before for before, after in zip(steps, steps[1:])):
+                return None
+    if any(s.utt_idx < 0 for s in samples):
+        return None
+    return groups
+
+
 def read_samples(request: ReadRequest) -> Corpus:
     """Both sides of a ConvLab-3 predictions.json (see the module)."""
+    samples = _fast_decode(_SAMPLES, request.data) if _msgspec is not None else None
+    groups = _fast_groups(samples) if samples else None
+    if groups is None:
+        return _read_samples(request)
+    try:  # every state is checked before any is built, as the general path does
+        sides = [
+            (_states([sample.state for sample in group]), _states([sample.predictions.state for sample in group]))
+            for group in groups.values()
+        ]
+    except _NotCommon:
+        return _read_samples(request)
+    builder = CorpusBuilder(request.value_matching, request.linearized)
+    for dialogue_id, (golds, preds) in zip(groups, sides):
+        builder.add(dialogue_id, list(range(len(golds))), golds, preds)
+    return builder.corpus()
+
+
+def _read_samples(request: ReadRequest) -> Corpus:
+    """`read_samples` for any shape: a problem raises InputError naming the sample."""
     data = decode_json(request.data, request.source)
     if not isinstance(data, list) or not data:
         raise InputError(f"expected a non-empty array of samples {SAMPLES}, got {describe(data)}")
@@ -145,8 +268,51 @@ def _user_states(dialogue_id: str, turns: object, field: str) -> dict[int, dict]
     return {turn: state for turn, (_, state) in enumerate(users)}
 
 
+def _fast_dialogues(dialogues: list) -> dict[str, dict[int, dict]]:
+    """{dialogue id: {turn: state}} of decoded dialogues; anything needing a closer look raises _NotCommon."""
+    states: dict[str, dict[int, dict]] = {}
+    for dialogue in dialogues:
+        name = dialogue.original_id if dialogue.original_id is not _UNSET else dialogue.dialogue_id
+        if name is _UNSET or not name or name in states:
+            raise _NotCommon
+        states[name] = _fast_user_states(dialogue.turns)
+    return states
+
+
+def _fast_user_states(turns: list) -> dict[int, dict]:
+    """{turn: state} of the user turns (utt_idx increasing, states checked; equal consecutive ones are one object)."""
+    users = []
+    last = -1
+    previous = state = None
+    for turn in turns:
+        if turn.speaker != "user":
+            continue
+        step, raw = turn.utt_idx, turn.state
+        if step.__class__ is not int or step <= last:
+            raise _NotCommon
+        last = step
+        if raw != previous:
+            state, previous = _decoded(raw), raw
+        users.append(state)
+    if not users:
+        raise _NotCommon
+    return dict(enumerate(users))
+
+
+@without_gc
 def read_dialogues(request: ReadRequest, side: str) -> Side:
     """The user-turn states of unified-format dialogues, for either side (see the module)."""
+    dialogues = _fast_decode(_DIALOGUES, request.data) if _msgspec is not None else None
+    if dialogues:
+        try:
+            return Side(_fast_dialogues(dialogues), request.source)
+        except _NotCommon:
+            pass
+    return _read_dialogues(request, side)
+
+
+def _read_dialogues(request: ReadRequest, side: str) -> Side:
+    """`read_dialogues` for any shape: a problem raises InputError naming the dialogue and turn."""
     data = decode_json(request.data, request.source)
     states: dict[str, dict[int, dict]] = {}
     for position, (key, dialogue) in enumerate(_dialogue_list(data)):

@@ -25,28 +25,47 @@ def _data_lines(text: str):
 
 
 def read_linearized(request: ReadRequest) -> Corpus:
-    """Read every data line as one turn."""
+    """Read every data line as one turn (a state text seen before is parsed once)."""
     turns = TurnLines(request)
-    for number, line in _data_lines(request.text()):
-        where = turns.where(number)
-        fields = line.rstrip("\r\n").split("\t")
+    parsed: tuple[dict, dict] = ({}, {})  # gold, predicted: {state text: parsed state}
+    for number, line in enumerate(request.text().splitlines(), start=1):
+        start = line.lstrip()
+        if not start or start[0] == "#":
+            continue
+        fields = line.split("\t")
         if len(fields) != len(FIELDS):
             raise InputError(
                 f"expected 4 TAB-separated fields (dialogue_id, turn_id, gold state, predicted state), "
                 f"found {len(fields)}",
-                source=where,
+                source=turns.where(number),
             )
-        dialogue_text, turn_text, gold_text, pred_text = (field.strip() for field in fields)
-        dialogue_id = ids.dialogue_id(dialogue_text, source=where)
-        turn_id = ids.turn_id(turn_text, dialogue=dialogue_id, source=where)
-        states = []
-        for field, text, alternatives in ((GOLD_FIELD, gold_text, GOLD_ALTERNATIVES), (PRED_FIELD, pred_text, None)):
-            try:
-                states.append(parse_linearized(text, alternatives_separator=alternatives))
-            except InputError as error:
-                raise error.located(dialogue=dialogue_id, turn=turn_id, field=field, source=where) from None
-        turns.add(number, dialogue_id, turn_id, *states)
+        dialogue_id, turn_text, gold_text, pred_text = fields
+        dialogue_id, turn_text = dialogue_id.strip(), turn_text.strip()
+        if not dialogue_id:
+            ids.dialogue_id(dialogue_id, source=turns.where(number))  # raises: an empty id
+        if turn_text.isdigit() and turn_text.isascii():
+            turn_id = int(turn_text)
+        else:
+            turn_id = ids.turn_id(turn_text, dialogue=dialogue_id, source=turns.where(number))
+        gold = parsed[0].get(gold_text)
+        if gold is None:
+            gold = _parsed(parsed[0], gold_text, GOLD_FIELD, dialogue_id, turn_id, turns.where(number))
+        pred = parsed[1].get(pred_text)
+        if pred is None:
+            pred = _parsed(parsed[1], pred_text, PRED_FIELD, dialogue_id, turn_id, turns.where(number))
+        turns.add(number, dialogue_id, turn_id, gold, pred)
     return turns.corpus()
+
+
+def _parsed(cache: dict, text: str, field: str, dialogue_id: str, turn_id: int, where: str) -> dict:
+    """The state of one field's text, parsed and kept in `cache`; a bad one raises InputError naming it."""
+    try:
+        alternatives = GOLD_ALTERNATIVES if field == GOLD_FIELD else None
+        state = parse_linearized(text.strip(), alternatives_separator=alternatives)
+    except InputError as error:
+        raise error.located(dialogue=dialogue_id, turn=turn_id, field=field, source=where) from None
+    cache[text] = state
+    return state
 
 
 def sniff(head: str) -> Fit:

@@ -13,7 +13,7 @@ class TurnLines:
 
     def __init__(self, request: ReadRequest) -> None:
         self.request = request
-        self.turns: dict[tuple[str, int], tuple[int, object, object]] = {}
+        self.dialogues: dict[str, dict[int, tuple[int, object, object]]] = {}  # {dialogue: {turn: (line, gold, pred)}}
 
     def where(self, number: int) -> str:
         """How a message names line `number` (with the file name when there is one)."""
@@ -21,33 +21,30 @@ class TurnLines:
 
     def add(self, number: int, dialogue_id: str, turn_id: int, gold: object, pred: object) -> None:
         """Add the turn of line `number`; a (dialogue_id, turn_id) given twice raises InputError."""
-        key = (dialogue_id, turn_id)
-        if key in self.turns:
+        turns = self.dialogues.get(dialogue_id)
+        if turns is None:
+            turns = self.dialogues[dialogue_id] = {}
+        elif turn_id in turns:
             raise InputError(
-                f"this (dialogue_id, turn_id) is already given on line {self.turns[key][0]}",
+                f"this (dialogue_id, turn_id) is already given on line {turns[turn_id][0]}",
                 dialogue=dialogue_id,
                 turn=turn_id,
                 source=self.where(number),
             )
-        self.turns[key] = (number, gold, pred)
+        turns[turn_id] = (number, gold, pred)
 
     def corpus(self) -> Corpus:
         """The Corpus of every turn added; errors name the line of the turn."""
-        if not self.turns:
+        if not self.dialogues:
             raise InputError("there is no turn in the data (only blank or comment lines)", source=self.request.source)
         builder = CorpusBuilder(self.request.value_matching, self.request.linearized)
-        grouped: dict[str, list] = {}
-        for key in sorted(self.turns):
-            grouped.setdefault(key[0], []).append(key)
-        for dialogue_id, keys in grouped.items():
+        for dialogue_id in sorted(self.dialogues):
+            turns = self.dialogues[dialogue_id]
+            order = sorted(turns)
+            rows = list(turns.values()) if order == list(turns) else [turns[turn] for turn in order]
             try:
-                builder.add(
-                    dialogue_id,
-                    [turn for _, turn in keys],
-                    [self.turns[key][1] for key in keys],
-                    [self.turns[key][2] for key in keys],
-                )
+                builder.add(dialogue_id, order, [row[1] for row in rows], [row[2] for row in rows])
             except InputError as error:
-                line = self.turns.get((dialogue_id, error.turn), (None,))[0]
+                line = turns.get(error.turn, (None,))[0]
                 raise (error.within(self.where(line)) if line else error) from None
         return builder.corpus()

@@ -23,10 +23,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from .. import ids
+from .._gc import without_gc
 from ..errors import InputError, describe
 from .base import Fit, Reader, ReadRequest, Side, decode_json
+
+try:
+    import msgspec as _msgspec
+except ImportError:  # pragma: no cover - exercised only where msgspec is missing
+    _msgspec = None
 
 INACTIVE = frozenset({"", "not mentioned"})
 TEST_LIST = "testListFile.txt"
@@ -34,6 +41,96 @@ LAYOUT = '{dialogue_id: {"goal": …, "log": [turn, …]}}'
 _HEAD = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(goal|log)"\s*:')
 
 
+if _msgspec is not None:
+
+    class _Domain(_msgspec.Struct):
+        """A domain of a system turn's metadata (semi values checked as strings as it is decoded)."""
+
+        semi: dict[str, str] = {}
+        book: dict[str, Any] = {}
+
+    class _Entry(_msgspec.Struct):
+        """A log entry whose metadata stays raw JSON until needed (empty: it has none)."""
+
+        metadata: _msgspec.Raw = _msgspec.Raw(b"")
+
+    class _Dialogue(_msgspec.Struct):
+        """A dialogue: only its log is read."""
+
+        log: list[_Entry]
+
+    _LAYOUT = _msgspec.json.Decoder(dict[str, _Dialogue])
+    _METADATA = _msgspec.json.Decoder(dict[str, _Domain])
+
+
+class _NotCommon(Exception):
+    """Something is not of the common shape: the general path reads the input again."""
+
+
+def _common_state(raw: object, names: dict) -> dict[str, str]:
+    """`metadata_state` of raw metadata of the common shape; else _NotCommon. `names` keeps the slot
+    names built so far ({domain: {semi slot: name}})."""
+    try:
+        metadata = _METADATA.decode(raw)
+    except (_msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
+        raise _NotCommon from None
+    state = {}
+    for domain, parts in metadata.items():
+        semi = names.get(domain)
+        if semi is None:
+            semi = names[domain] = {}
+        for slot, value in parts.semi.items():
+            if value not in INACTIVE:
+                name = semi.get(slot)
+                if name is None:
+                    name = semi[slot] = f"{domain}-{slot}".lower()
+                state[name] = value
+        if parts.book:
+            _add_book(state, domain, parts.book)
+    return state
+
+
+def _add_book(state: dict, domain: str, book: dict) -> None:
+    """The book slots of one domain (``booked`` ignored) added to `state`; a value not a string raises _NotCommon."""
+    for slot, value in book.items():
+        if slot == "booked":
+            continue
+        if type(value) is not str:
+            raise _NotCommon
+        if value not in INACTIVE:
+            state[f"{domain}-book {slot}".lower()] = value
+
+
+def _fast_states(data: bytes, listed: frozenset[str] | None) -> dict[str, dict[int, dict]] | None:
+    """The states of a data.json of the common shape (equal consecutive states are one object); else None."""
+    try:
+        layout = _LAYOUT.decode(data)
+    except (_msgspec.DecodeError, UnicodeDecodeError):
+        return None
+    states = {}
+    names: dict = {}
+    try:
+        for name, dialogue in layout.items():
+            if listed is not None and name not in listed:
+                continue
+            log = dialogue.log
+            if not name or not log or len(log) % 2:
+                return None
+            turns = {}
+            previous = state = None
+            for turn, entry in enumerate(log[1::2]):
+                raw = entry.metadata
+                if raw != previous:
+                    state = _common_state(raw, names)
+                    previous = raw
+                turns[turn] = state
+            states[name] = turns
+    except _NotCommon:
+        return None
+    return states
+
+
+@without_gc
 def read_data_json(request: ReadRequest, side: str) -> Side:
     """The gold states of every dialogue of a data.json file (see the module)."""
     if side != "gold":
@@ -41,6 +138,9 @@ def read_data_json(request: ReadRequest, side: str) -> Side:
             "MultiWOZ data.json holds the gold annotation only: give it with --gold", source=request.source
         )
     data, listed = _folder(request) if request.path is not None and request.path.is_dir() else (request.data, None)
+    states = _fast_states(data, listed) if _msgspec is not None else None
+    if states:
+        return Side(states, request.source)
     data = decode_json(data, request.source)
     if not isinstance(data, Mapping):
         raise InputError(f"expected an object {LAYOUT}, got {describe(data)}", source=request.source)

@@ -12,17 +12,57 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Annotated
 
 from .. import ids
+from .._gc import without_gc
 from ..errors import InputError, describe
 from ..states import normalize_state, plain_state
 from .base import Fit, Reader, ReadRequest, Side, decode_json
 from .trade import first_turn_keys
 
+try:
+    import msgspec as _msgspec
+except ImportError:  # pragma: no cover - exercised only where msgspec is missing
+    _msgspec = None
+
 STATE = "state"
 LAYOUT = '{dialogue_id: [{"state": {domain: {slot: value}}, "response": ..., ...}, ...]}'
 
 
+if _msgspec is not None:
+    _Domain = Annotated[str, _msgspec.Meta(pattern="^[^-]*$")]  # no "-": slot names cannot clash
+
+    class _Turn(_msgspec.Struct):
+        """A turn whose state stays raw JSON until `_fast_states` checks it."""
+
+        state: _msgspec.Raw
+
+    _LAYOUT = _msgspec.json.Decoder(dict[str, list[_Turn]])
+    _STATE = _msgspec.json.Decoder(dict[_Domain, dict[str, str]])  # nested by domain, strings only
+
+
+def _fast_states(data: bytes) -> dict[str, dict[int, object]] | None:
+    """The states of a file of the common shape (equal consecutive states are one object); else None."""
+    try:
+        layout = _LAYOUT.decode(data)
+        if "" in layout:
+            return None
+        states = {}
+        for name, turns in layout.items():
+            dialogue = states[name] = {}
+            previous = state = None
+            for position, turn in enumerate(turns):
+                if turn.state != previous:
+                    previous = turn.state
+                    state = _STATE.decode(previous)
+                dialogue[position] = state
+    except (_msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
+        return None
+    return states
+
+
+@without_gc
 def read_mwzeval_side(request: ReadRequest, side: str) -> Side:
     """The predicted side; asking for gold is an InputError (mwzeval reads its own gold)."""
     if side != "pred":
@@ -33,6 +73,9 @@ def read_mwzeval_side(request: ReadRequest, side: str) -> Side:
         )
     if request.path is not None and request.path.is_dir():
         raise InputError("mwzeval's predictions are one .json file, not a folder", source=request.source)
+    states = _fast_states(request.data) if _msgspec is not None else None
+    if states:
+        return Side(states, request.source, ids="loose", turns="position")
     data = decode_json(request.data, request.source)
     if not isinstance(data, Mapping):
         raise InputError(f"expected an object {LAYOUT}, got {describe(data)}", source=request.source)

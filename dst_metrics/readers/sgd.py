@@ -24,10 +24,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 from .. import ids
+from .._gc import gc_paused
 from ..errors import InputError, describe
 from .base import Fit, Reader, ReadRequest, Side, decode_json
+
+try:
+    import msgspec as _msgspec
+except ImportError:  # pragma: no cover - exercised only where msgspec is missing
+    _msgspec = None
 
 FILE_PATTERN = "dialogues_*.json"
 METRICS_OUTPUT = "dialogues_and_metrics.json"  # what the SGD evaluator writes into the prediction folder
@@ -191,10 +198,8 @@ def _add(dialogues: dict[str, SgdDialogue], new: list[SgdDialogue]) -> None:
         dialogues[dialogue.dialogue_id] = dialogue
 
 
-def load_dialogues(path: str | Path, source: str | None = None) -> dict[str, SgdDialogue]:
-    """Every dialogue of a dialogue file or folder, by id; bad input raises a located InputError."""
-    path = Path(path)
-    source = source or str(path)
+def _checked_dialogues(path: Path, source: str) -> dict[str, SgdDialogue]:
+    """`load_dialogues` the checking way: each value walked and located (errors name their place)."""
     dialogues: dict[str, SgdDialogue] = {}
     for file in dialogue_files(path, source):
         where = source if file == path else str(file)
@@ -206,6 +211,16 @@ def load_dialogues(path: str | Path, source: str | None = None) -> dict[str, Sgd
     if not dialogues:
         raise InputError("there is no dialogue", source=source)
     return dialogues
+
+
+def load_dialogues(path: str | Path, source: str | None = None) -> dict[str, SgdDialogue]:
+    """Every dialogue of a dialogue file or folder, by id; bad input raises a located InputError."""
+    path = Path(path)
+    source = source or str(path)
+    with gc_paused():
+        typed = _typed_files(path, None, source)
+        found = None if typed is None else _typed_dialogues(typed)
+        return found if found else _checked_dialogues(path, source)
 
 
 def user_states(dialogue: SgdDialogue, side: str) -> dict[int, dict[str, object]]:
@@ -225,8 +240,7 @@ def user_states(dialogue: SgdDialogue, side: str) -> dict[int, dict[str, object]
     return states
 
 
-def read_sgd_side(request: ReadRequest, side: str) -> Side:
-    """One side from a dialogue file (the request's bytes) or folder (its path)."""
+def _checked_side(request: ReadRequest, side: str) -> dict[str, dict[int, dict[str, object]]]:
     if request.path is not None and request.path.is_dir():
         dialogues = load_dialogues(request.path, request.source)
     else:
@@ -237,7 +251,162 @@ def read_sgd_side(request: ReadRequest, side: str) -> Side:
         states[dialogue_id] = user_states(dialogue, side)
         if not states[dialogue_id]:
             raise InputError("the dialogue has no USER turn", dialogue=dialogue_id, source=dialogue.source)
-    return Side(states, request.source)
+    return states
+
+
+def read_sgd_side(request: ReadRequest, side: str) -> Side:
+    """One side from a dialogue file (the request's bytes) or folder (its path)."""
+    with gc_paused():
+        folder = request.path is not None and request.path.is_dir()
+        typed = _typed_files(request.path, None if folder else request.data, request.source)
+        states = None if typed is None else _typed_states(typed, side == "gold")
+        return Side(states or _checked_side(request, side), request.source)
+
+
+# --------------------------------------------------------------------------------------------
+# The fast path: msgspec decodes into typed structs, validating as it goes. Anything it rejects
+# (or any dialogue id, frame or turn problem found after) sends the input to the checking path
+# above, which reads it again and names the problem, so both paths accept and give the same.
+
+if _msgspec is not None:
+    _Values = Annotated[list[str], _msgspec.Meta(min_length=1)]
+
+    class _Span(_msgspec.Struct, gc=False):
+        slot: str
+        start: int
+        exclusive_end: int
+
+    class _State(_msgspec.Struct, gc=False):
+        slot_values: dict[str, _Values]
+        requested_slots: list[str] = None
+        active_intent: str = None
+
+    class _Frame(_msgspec.Struct, gc=False):
+        service: str
+        state: _State
+        slots: list[_Span] = None
+
+    class _Turn(_msgspec.Struct, tag_field="speaker", kw_only=True, gc=False):
+        utterance: str = None
+
+    class _UserTurn(_Turn, tag="USER"):
+        frames: list[_Frame]
+
+    class _OtherTurn(_Turn, tag="SYSTEM"):
+        pass
+
+    class _Dialogue(_msgspec.Struct, gc=False):
+        dialogue_id: str | int
+        turns: list[_UserTurn | _OtherTurn]
+        services: list[str] = None
+
+    _DECODER = _msgspec.json.Decoder(list[_Dialogue])
+
+
+def _typed_files(path: Path | None, data: bytes | None, source: str | None) -> list | None:
+    """[(dialogues, source)] of each file (`data`, else the files of `path`); None when msgspec
+    rejects any (the checking path then names the problem)."""
+    if _msgspec is None:  # pragma: no cover
+        return None
+    found = []
+    try:
+        if data is not None:
+            return [(_DECODER.decode(data), source)]
+        for file in dialogue_files(path, source):
+            found.append((_DECODER.decode(file.read_bytes()), source if file == path else str(file)))
+    except (OSError, _msgspec.DecodeError):  # ValidationError is a DecodeError
+        return None
+    return found
+
+
+def _typed_id(raw: str | int) -> str | None:
+    return raw if type(raw) is str else str(raw)
+
+
+def _flat(service: str, slot_values: dict, names: dict, gold: bool) -> dict:
+    """A frame's slot values under our slot names (`names`: {service: {slot: name}}, kept across frames)."""
+    known = names.get(service)
+    if known is None:
+        known = names[service] = {}
+    try:
+        if gold:
+            return {known[slot]: values for slot, values in slot_values.items()}
+        return {known[slot]: values[0] for slot, values in slot_values.items()}
+    except KeyError:
+        for slot in slot_values:
+            if slot not in known:
+                known[slot] = slot_name(service, slot)
+        return _flat(service, slot_values, names, gold)
+
+
+def _typed_user_states(dialogue: _Dialogue, names: dict, gold: bool) -> dict[int, dict] | None:
+    """`user_states` of a typed dialogue; None when a USER turn has two frames of one service."""
+    current: dict[str, dict] = {}
+    states: dict[int, dict] = {}
+    for turn in dialogue.turns:
+        if type(turn) is not _UserTurn:
+            continue
+        frames = turn.frames
+        for frame in frames:
+            current[frame.service] = _flat(frame.service, frame.state.slot_values, names, gold)
+        if len(frames) > 1 and len({frame.service for frame in frames}) < len(frames):
+            return None
+        if len(current) == 1:
+            (state,) = current.values()
+            states[len(states)] = state.copy()
+        else:
+            state = {}
+            for flat in current.values():
+                state.update(flat)
+            states[len(states)] = state
+    return states
+
+
+def _typed_states(files: list, gold: bool) -> dict[str, dict[int, dict]] | None:
+    """{dialogue id: {USER turn position: flat state}}; None on any problem (see above)."""
+    states: dict[str, dict[int, dict]] = {}
+    names: dict[str, dict[str, str]] = {}
+    for dialogues, _ in files:
+        for dialogue in dialogues:
+            dialogue_id = _typed_id(dialogue.dialogue_id)
+            if not dialogue_id or dialogue_id in states:
+                return None
+            turns = states[dialogue_id] = _typed_user_states(dialogue, names, gold)
+            if not turns:
+                return None
+    return states
+
+
+def _typed_frames(turn: _UserTurn) -> dict[str, Frame] | None:
+    frames = {}
+    for frame in turn.frames:
+        if frame.service in frames:
+            return None
+        state, spans = frame.state, frame.slots
+        spans = None if spans is None else [(span.slot, span.start, span.exclusive_end) for span in spans]
+        frames[frame.service] = Frame(
+            frame.service, state.slot_values, state.active_intent, state.requested_slots, spans
+        )
+    return frames
+
+
+def _typed_dialogues(files: list) -> dict[str, SgdDialogue] | None:
+    """`load_dialogues` from typed files; None on any problem (see above)."""
+    dialogues: dict[str, SgdDialogue] = {}
+    for found, source in files:
+        for dialogue in found:
+            dialogue_id = _typed_id(dialogue.dialogue_id)
+            if not dialogue_id or dialogue_id in dialogues:
+                return None
+            turns = []
+            for turn in dialogue.turns:
+                frames = _typed_frames(turn) if type(turn) is _UserTurn else {}
+                if frames is None:
+                    return None
+                turns.append(Turn("USER" if type(turn) is _UserTurn else "SYSTEM", turn.utterance, frames))
+            services = None if dialogue.services is None else tuple(dialogue.services)
+            dialogues[dialogue_id] = SgdDialogue(dialogue_id, services, tuple(turns), source)
+    return dialogues
 
 
 def sniff(head: str) -> Fit:
