@@ -34,10 +34,8 @@ import argparse
 import gc
 import json
 import os
-import statistics
 import sys
 import tempfile
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -46,6 +44,9 @@ sys.path.insert(0, str(REPO))
 
 from dst_metrics import Corpus  # noqa: E402
 from dst_metrics.readers import READERS, read, read_pair  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_core import median_us_per_turn  # noqa: E402  (the same timing as the core's benchmark)
 
 SOURCE = Path(os.environ.get("DST_METRICS_SHARED", REPO.parent / "shared")) / (
     "reference/t5_zeroshot/predictions/T5_result_zeroshot_rest.json"
@@ -212,15 +213,6 @@ def write_unified(data: dict, folder: Path, side: str) -> Path:
 
 
 # ---- measuring
-
-
-def median_us_per_turn(run, turns: int, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e6 / turns
 
 
 def peak_mb(run) -> float:
