@@ -49,18 +49,25 @@ def median_us_per_turn(run, turns: int, runs: int) -> float:
     return statistics.median(times) * 1e6 / turns
 
 
+def repeated_source(repeat: int) -> dict | None:
+    """The restaurant file repeated `repeat` times, each copy under new dialogue ids (None, with a
+    message, when ../shared is absent)."""
+    if not SOURCE.is_file():
+        print(f"skipped: {SOURCE} not found (needs ../shared beside the clone)")
+        return None
+    one = json.loads(SOURCE.read_text())
+    return {f"{copy}:{dialogue_id}": turns for copy in range(repeat) for dialogue_id, turns in one.items()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=60, help="copies of the restaurant file (60: 201,540 turns)")
     parser.add_argument("--runs", type=int, default=5, help="runs per measurement; the median is printed")
     parser.add_argument("--mode", default="official", choices=("official", "corrected"))
     args = parser.parse_args()
-    if not SOURCE.is_file():
-        print(f"skipped: {SOURCE} not found (needs ../shared beside the clone)")
+    data = repeated_source(args.repeat)
+    if data is None:
         return 0
-
-    one = json.loads(SOURCE.read_text())
-    data = {f"{copy}:{dialogue_id}": turns for copy in range(args.repeat) for dialogue_id, turns in one.items()}
     turns = sum(len(t) for t in data.values())
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "corpus.json"

@@ -46,7 +46,7 @@ from dst_metrics import Corpus  # noqa: E402
 from dst_metrics.readers import READERS, read, read_pair  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_core import median_us_per_turn  # noqa: E402  (the same timing as the core's benchmark)
+from bench_core import median_us_per_turn, repeated_source  # noqa: E402  (the same timing as the core's benchmark)
 
 SOURCE = Path(os.environ.get("DST_METRICS_SHARED", REPO.parent / "shared")) / (
     "reference/t5_zeroshot/predictions/T5_result_zeroshot_rest.json"
@@ -243,12 +243,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=20, help="copies of the restaurant file (20: 67,180 turns)")
     parser.add_argument("--runs", type=int, default=5, help="runs per measurement; the median is printed")
     args = parser.parse_args()
-    if not SOURCE.is_file():
-        print(f"skipped: {SOURCE} not found (needs ../shared beside the clone)")
+    data = repeated_source(args.repeat)
+    if data is None:
         return 0
-
-    one = json.loads(SOURCE.read_text())
-    data = {f"{copy}:{dialogue_id}": turns for copy in range(args.repeat) for dialogue_id, turns in one.items()}
     data = dict(sorted(data.items()))  # id order: the line readers group turns by sorted dialogue id
     turns = sum(len(t) for t in data.values())
 
