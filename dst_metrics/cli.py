@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import importlib
 import sys
 import unicodedata
 from collections.abc import Sequence
@@ -44,6 +45,11 @@ def _dumps(obj: object) -> str:
 # --------------------------------------------------------------------------------------------
 # Arguments
 
+EXTRA_COMMANDS: dict[str, str] = {}
+"""Commands defined in other modules: name -> module with ``HELP`` (one line), ``add_arguments(parser)``
+and ``run(args) -> int`` (exit status). Such a module imports only what parsing needs at the top, the
+rest inside `run`; `run` may raise InputError/OptionError, which `main` prints as one line."""
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse, with every usage error as one line (``dst-metrics: error: …``) and status 2."""
@@ -65,7 +71,8 @@ def _typed(parse):
     return convert
 
 
-def _add_input_options(sub: argparse.ArgumentParser) -> None:
+def add_input_options(sub: argparse.ArgumentParser) -> None:
+    """The input options every command that reads prediction files shares (format, gold, matching, mode, α)."""
     names = ", ".join(f"{name} ({reader.description})" for name, reader in READERS.items())
     sub.add_argument("--format", choices=FORMATS, default="auto", help=f"input format: auto (default), {names}")
     sub.add_argument("--gold", metavar="PATH", help="gold file or folder, for inputs that hold predictions only")
@@ -86,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
 
     score_cmd = commands.add_parser("score", help="score one or more prediction files")
     score_cmd.add_argument("files", nargs="+", metavar="FILE")
-    _add_input_options(score_cmd)
+    add_input_options(score_cmd)
     lambda_help = "FGA's decay λ for the FGA column (0.5); JSON also has fga@0.25 … fga@1.0"
     score_cmd.add_argument(
         "--fga-lambda", type=_typed(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help=lambda_help
@@ -108,14 +115,16 @@ def _parser() -> argparse.ArgumentParser:
     explain_cmd.add_argument("file", metavar="FILE")
     explain_cmd.add_argument("--dialogue", help="dialogue id (default: the first)")
     explain_cmd.add_argument("--all-slots", action="store_true", help="also slots carried over unchanged")
-    _add_input_options(explain_cmd)
+    add_input_options(explain_cmd)
     return parser
 
 
-def _options(args: argparse.Namespace) -> Options:
+def options_from_args(args: argparse.Namespace) -> Options:
+    """The `Options` of parsed arguments (fields a command does not offer keep their defaults)."""
     values = {"mode": args.mode, "alpha": args.alpha, "value_matching": args.value_matching}
-    if args.command == "score":
-        values.update(fga_lambda=args.fga_lambda, num_slots=args.num_slots, compat=args.compat)
+    for name in ("fga_lambda", "num_slots", "compat"):
+        if getattr(args, name, None) is not None:
+            values[name] = getattr(args, name)
     return Options(**values)
 
 
@@ -196,7 +205,7 @@ def _print_score_tables(
 # Commands
 
 
-def _read_as(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
+def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
     """The corpus of `path` (with --gold: paired with it) and the format(s) it was read in."""
     if args.gold:
         pred = read_side(path, "pred", args.format, name=path)
@@ -208,7 +217,7 @@ def _read_as(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
 
 
 def _read(path: str, args: argparse.Namespace) -> Corpus:
-    return _read_as(path, args)[0]
+    return read_input(path, args)[0]
 
 
 def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Namespace) -> Report:
@@ -220,8 +229,8 @@ def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Name
 
 
 def _score(args: argparse.Namespace) -> int:
-    options = _options(args)
-    read_as = {path: _read_as(path, args) for path in args.files}  # every file checked first
+    options = options_from_args(args)
+    read_as = {path: read_input(path, args) for path in args.files}  # every file checked first
     corpora = [(path, corpus) for path, (corpus, _) in read_as.items()]
     reports = [(path, _score_file(path, corpus, options, args)) for path, corpus in corpora]
     groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
@@ -257,7 +266,7 @@ def _find_dialogue(corpus: Corpus, wanted: str | None, path: str) -> Dialogue:
 def _explain(args: argparse.Namespace) -> int:
     from .explain import domain_gca, explain_dialogue
 
-    options = _options(args)
+    options = options_from_args(args)
     corpus = _read(args.file, args)
     dialogue = _find_dialogue(corpus, args.dialogue, args.file)
     rows = [r for r in explain_dialogue(dialogue, options.mode) if args.all_slots or r.count_types]
@@ -286,6 +295,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.value_matching = args.value_matching or "exact"
     try:
         with gc_paused():  # a short run that allocates millions of small objects and no cycles
+            if args.command in EXTRA_COMMANDS:
+                return importlib.import_module(EXTRA_COMMANDS[args.command]).run(args)
             return _score(args) if args.command == "score" else _explain(args)
     except (InputError, OptionError) as error:
         print(f"dst-metrics: error: {error}", file=sys.stderr)
