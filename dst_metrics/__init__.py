@@ -8,34 +8,102 @@
 1.0
 """
 
-from .core import CORRECT, COUNT_TYPES, MISSED, OVERSHOT, WRONG, Tally, tally_corpus, tally_dialogue
-from .corpus import Corpus, Dialogue
-from .errors import InputError
-from .figures import FIGURES, Figure, figure_keys
-from .metrics import (
-    aga,
-    fga,
-    gca,
-    gca_rates,
-    jga,
-    rsa,
-    slot_accuracy,
-    slot_prf,
-)
-from .modules import module_path
-from .options import (
-    DEFAULT_FGA_LAMBDA,
-    FGA_LAMBDA_GRID,
-    MODES,
-    MULTIWOZ_NUM_SLOTS,
-    OFFICIAL_ALPHA,
-    VALUE_MATCHINGS,
-    OptionError,
-    Options,
-)
-from .readers import load_reference_file, read
-from .scoring import Report, Scores, __version__, score, score_tallies, tally_dialogues
-from .states import LinearizedFormat, normalize_state, parse_linearized
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from ._version import __version__
+
+if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` imports on first use
+    from .core import CORRECT, COUNT_TYPES, MISSED, OVERSHOT, WRONG, Tally, tally_corpus, tally_dialogue
+    from .corpus import Corpus, Dialogue
+    from .errors import InputError
+    from .figures import FIGURES, Figure, figure_keys
+    from .metrics import (
+        aga,
+        fga,
+        gca,
+        gca_rates,
+        jga,
+        rsa,
+        slot_accuracy,
+        slot_prf,
+    )
+    from .modules import module_path
+    from .options import (
+        DEFAULT_FGA_LAMBDA,
+        FGA_LAMBDA_GRID,
+        MODES,
+        MULTIWOZ_NUM_SLOTS,
+        OFFICIAL_ALPHA,
+        VALUE_MATCHINGS,
+        OptionError,
+        Options,
+    )
+    from .readers import load_reference_file, read
+    from .scoring import Report, Scores, score, score_tallies, tally_dialogues
+    from .states import LinearizedFormat, normalize_state, parse_linearized
+
+_LAZY: dict[str, str] = {
+    "CORRECT": "core",
+    "COUNT_TYPES": "core",
+    "MISSED": "core",
+    "OVERSHOT": "core",
+    "WRONG": "core",
+    "Tally": "core",
+    "tally_corpus": "core",
+    "tally_dialogue": "core",
+    "Corpus": "corpus",
+    "Dialogue": "corpus",
+    "InputError": "errors",
+    "FIGURES": "figures",
+    "Figure": "figures",
+    "figure_keys": "figures",
+    "aga": "metrics",
+    "fga": "metrics",
+    "gca": "metrics",
+    "gca_rates": "metrics",
+    "jga": "metrics",
+    "rsa": "metrics",
+    "slot_accuracy": "metrics",
+    "slot_prf": "metrics",
+    "module_path": "modules",
+    "DEFAULT_FGA_LAMBDA": "options",
+    "FGA_LAMBDA_GRID": "options",
+    "MODES": "options",
+    "MULTIWOZ_NUM_SLOTS": "options",
+    "OFFICIAL_ALPHA": "options",
+    "VALUE_MATCHINGS": "options",
+    "OptionError": "options",
+    "Options": "options",
+    "load_reference_file": "readers",
+    "read": "readers",
+    "Report": "scoring",
+    "Scores": "scoring",
+    "score": "scoring",
+    "score_tallies": "scoring",
+    "tally_dialogues": "scoring",
+    "LinearizedFormat": "states",
+    "normalize_state": "states",
+    "parse_linearized": "states",
+}
+"""Each public name and the submodule it comes from: imported when first used, so that importing
+the package (as ``dst-metrics --version`` does) costs nothing until a name is read."""
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "COUNT_TYPES",

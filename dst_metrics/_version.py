@@ -1,8 +1,4 @@
-"""The installed version of dst-metrics (``0+unknown`` in a source tree that was never installed)."""
+"""The version of dst-metrics: the one place it is written (pyproject.toml reads it from here), a
+plain string so that ``dst-metrics --version`` imports nothing to print it."""
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("dst-metrics")
-except PackageNotFoundError:  # pragma: no cover - a source tree without install
-    __version__ = "0+unknown"
+__version__ = "0.1.0"

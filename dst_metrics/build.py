@@ -38,6 +38,8 @@ except ImportError:  # pragma: no cover - exercised only where msgspec is missin
 _RAW = None if _msgspec is None else _msgspec.Raw
 GOLD_FIELD = "gt"
 PRED_FIELD = "pr"
+
+
 def text_matching(matching: str) -> str:
     """How each value's text is folded under a value matching: ``fuzzy`` folds as ``normalized``."""
     return "normalized" if matching == "fuzzy" else matching
@@ -105,12 +107,27 @@ def decode_raw(raw: object) -> object:
 class CorpusBuilder:
     """Normalizes the turns of one dialogue after another; `corpus()` checks and returns them."""
 
-    def __init__(self, value_matching: str = "exact", linearized: LinearizedFormat | None = None) -> None:
+    def __init__(
+        self,
+        value_matching: str = "exact",
+        linearized: LinearizedFormat | None = None,
+        *,
+        flat: bool = False,
+        unset: tuple[str | None, str | None] = (None, None),
+    ) -> None:
+        """`flat`: every input state is a flat dict of the caller's own, used as it is when its values
+        are all strings (`readers.base.Side.flat`). `unset`: for gold and for predictions, the value
+        the format writes for an unset slot (ConvLab-3's ``""``), dropped from the states, or None;
+        the gold slots listed are kept in `Corpus.listed_gold_slots`."""
+        self.flat = flat
+        self.unset = unset
+        self.listed: set[str] | None = set() if unset[0] is not None else None
         self.matching = parse_value_matching(value_matching)
         self.folding = text_matching(self.matching)
         self.linearized = linearized
         self.slot_names: dict = {}  # see plain_state
         self.dialogues: list[Dialogue] = []
+        self.scores = None  # calibration.extract.ScoredPredictions, once a predicted value has a confidence
 
     def add(self, dialogue_id: str, turn_ids: list[int], golds: list, preds: list) -> None:
         """Validate and normalize one dialogue; turns are put in the order of their ids."""
@@ -139,7 +156,8 @@ class CorpusBuilder:
             if dialogue.dialogue_id in seen:
                 raise InputError("the dialogue id is used twice", dialogue=dialogue.dialogue_id)
             seen.add(dialogue.dialogue_id)
-        return Corpus(tuple(self.dialogues), self.matching)
+        listed = None if self.listed is None else frozenset(self.listed)
+        return Corpus(tuple(self.dialogues), self.matching, listed_gold_slots=listed, scores=self.scores)
 
     def _side(
         self,
@@ -161,6 +179,9 @@ class CorpusBuilder:
         previous_raw = previous = None
         plain = False
         exact = self.matching == "exact"
+        unset = self.unset[0 if gold else 1]
+        if self.unset[0] != self.unset[1]:
+            twin = None  # a prediction equal to its gold input may still read differently
         twin_raws, twin_states, twin_plains = twin if twin is not None else (None, None, None)
         for index, (turn_id, raw) in enumerate(zip(turn_ids, raws)):
             if plain and raw == previous_raw:
@@ -173,18 +194,47 @@ class CorpusBuilder:
                 plain = True
             else:
                 previous, plain = self._state(dialogue_id, turn_id, raw, field, gold, exact)
+                if unset is not None:
+                    previous = self._without_unset(previous, unset, gold)
             states.append(previous)
             plains.append(plain)
         return states, plains
+
+    def _without_unset(self, state: State, unset: str, gold: bool) -> State:
+        if gold:
+            self.listed.update(state)
+        return {slot: value for slot, value in state.items() if value != unset} if unset in state.values() else state
 
     def _state(self, dialogue_id: str, turn_id: int, raw: object, field: str, gold: bool, exact: bool):
         try:
             if type(raw) is _RAW:
                 raw = decode_raw(raw)
+            if self.flat and exact and all(type(value) is str for value in raw.values()):
+                return raw, True
             state = plain_state(raw, self.slot_names) if exact and type(raw) is dict else None
             if state is not None:
                 return state, True
             state = normalize_state(raw, gold=gold, matching=self.folding, field=field, linearized=self.linearized)
         except InputError as error:
-            raise error.located(dialogue=dialogue_id, turn=turn_id, field=error.field or field) from None
+            state = None if gold or type(raw) is _RAW else self._scored_state(dialogue_id, turn_id, raw, field)
+            if state is None:
+                raise error.located(dialogue=dialogue_id, turn=turn_id, field=error.field or field) from None
         return state, False
+
+    def _scored_state(self, dialogue_id: str, turn_id: int, raw: object, field: str) -> State | None:
+        """The plain (top-value) state of a prediction whose values carry confidences, their hypotheses
+        kept in `self.scores` (`calibration.extract`); None when no value of `raw` has one."""
+        from .calibration.extract import ScoredPredictions, split_scored_state
+
+        try:
+            split = split_scored_state(raw, field, self.folding)
+            if split is None:
+                return None
+            folding, linearized = self.folding, self.linearized
+            state = normalize_state(split[0], gold=False, matching=folding, field=field, linearized=linearized)
+        except InputError as error:
+            raise error.located(dialogue=dialogue_id, turn=turn_id, field=error.field or field) from None
+        if self.scores is None:
+            self.scores = ScoredPredictions()
+        self.scores.add_turn(dialogue_id, turn_id, split[1])
+        return state

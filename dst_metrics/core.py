@@ -237,11 +237,23 @@ class Tally:
     fga_distances: dict[int, int] = field(default_factory=dict)  # d -> type-2 turns at d
 
     def __add__(self, other: Tally) -> Tally:
-        merged = {}
-        for f in fields(self):
-            mine, theirs = getattr(self, f.name), getattr(other, f.name)
-            merged[f.name] = _sum_dicts(mine, theirs) if isinstance(mine, dict) else mine + theirs
-        return Tally(**merged)
+        return Tally(
+            turns=self.turns + other.turns,
+            correct=self.correct + other.correct,
+            wrong=self.wrong + other.wrong,
+            missed=self.missed + other.missed,
+            overshot=self.overshot + other.overshot,
+            joint_hits=self.joint_hits + other.joint_hits,
+            slot_errors=self.slot_errors + other.slot_errors,
+            goal_turns=self.goal_turns + other.goal_turns,
+            goal_hits=_sum_dicts(self.goal_hits, other.goal_hits),
+            relative_empty_turns=self.relative_empty_turns + other.relative_empty_turns,
+            relative_hits=_sum_dicts(self.relative_hits, other.relative_hits),
+            true_positives=self.true_positives + other.true_positives,
+            false_positives=self.false_positives + other.false_positives,
+            false_negatives=self.false_negatives + other.false_negatives,
+            fga_distances=_sum_dicts(self.fga_distances, other.fga_distances),
+        )
 
     def count(self, kind: str) -> int:
         """The GCA count of one type ('correct', 'wrong', 'missed' or 'overshot')."""
@@ -287,6 +299,20 @@ def tally_dialogue(
     sums = _Sums()
     sums.walk(dialogue, mode == "official", observe)
     return sums.tally(into)
+
+
+def tally_each(dialogues: Iterable[Dialogue], mode: str = "official") -> tuple[Tally, dict[str, Tally]]:
+    """The corpus tally and each dialogue's (by id), in one pass over each dialogue."""
+    check_mode(mode)
+    official = mode == "official"
+    total = _Sums()
+    by_dialogue: dict[str, Tally] = {}
+    for dialogue in dialogues:
+        sums = _Sums()
+        sums.walk(dialogue, official, None)
+        by_dialogue[dialogue.dialogue_id] = sums.tally()
+        total.absorb(sums)
+    return total.tally(), by_dialogue
 
 
 def tally_corpus(dialogues: Iterable[Dialogue], mode: str = "official") -> Tally:
@@ -383,6 +409,15 @@ class _Sums:
 
         if run:
             figure_runs[figures] = figure_runs.get(figures, 0) + run
+
+    def absorb(self, other: _Sums) -> None:
+        """Add another accumulator's sums to this one."""
+        self.turns += other.turns
+        for kind, count in other.counts.items():
+            self.counts[kind] += count
+        for mine, theirs in ((self.figure_runs, other.figure_runs), (self.distances, other.distances)):
+            for key, count in theirs.items():
+                mine[key] = mine.get(key, 0) + count
 
     def tally(self, into: Tally | None = None) -> Tally:
         """The sums as a Tally (added into `into` if given)."""

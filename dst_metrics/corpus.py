@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import TYPE_CHECKING
 
 from . import ids
 from ._gc import without_gc
 from .errors import InputError, describe
 from .states import LinearizedFormat, State
+
+if TYPE_CHECKING:
+    from .calibration.extract import ScoredPredictions
 
 
 @dataclass(frozen=True)
@@ -34,10 +39,18 @@ class Dialogue:
 
 @dataclass(frozen=True)
 class Corpus:
-    """Dialogues ready to score, with the value matching their states were normalized under."""
+    """Dialogues ready to score, with the value matching their states were normalized under.
+
+    `listed_gold_slots`: where the gold format lists unset slots too (ConvLab-3's unified format,
+    with ``""``), which the reader drops from the states: every slot the gold listed, set or not
+    (the ``convlab`` profile visits them); None for other formats.
+    """
 
     dialogues: tuple[Dialogue, ...]
     value_matching: str = "exact"
+    listed_gold_slots: frozenset[str] | None = dataclass_field(default=None, compare=False)
+    scores: ScoredPredictions | None = dataclass_field(default=None, compare=False, repr=False)
+    """Confidences of predicted values, when the predictions carry them (`dst_metrics.calibration`)."""
 
     @property
     def num_turns(self) -> int:

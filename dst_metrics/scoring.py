@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ._gc import without_gc
 from ._version import __version__
-from .core import Tally, tally_corpus, tally_dialogue
+from .core import Tally, tally_corpus, tally_each
 from .corpus import Corpus
 from .figures import compute_figures
 from .options import OptionError, Options
@@ -73,7 +73,7 @@ class Report:
     scores: Scores
     tally: Tally
     options: Options
-    dialogues: dict[str, Scores] = field(default_factory=dict)
+    dialogues: Mapping[str, Scores] = field(default_factory=dict)  # DialogueScores: computed when read
     dialogue_tallies: dict[str, Tally] = field(default_factory=dict)
 
     @property
@@ -114,11 +114,34 @@ def tally_dialogues(corpus: Corpus, mode: str, per_dialogue: bool) -> tuple[Tall
     """The corpus tally and, with `per_dialogue`, each dialogue's tally."""
     if not per_dialogue:
         return tally_corpus(corpus.dialogues, mode), {}
-    by_dialogue = {d.dialogue_id: tally_dialogue(d, mode) for d in corpus.dialogues}
-    total = Tally()
-    for tally in by_dialogue.values():
-        total = total + tally
-    return total, by_dialogue
+    return tally_each(corpus.dialogues, mode)
+
+
+class DialogueScores(Mapping):
+    """Each dialogue's `Scores` by id, computed from its tally when first read (a corpus of many
+    dialogues whose per-dialogue figures are not all wanted pays only for those read)."""
+
+    __slots__ = ("_cache", "_options", "_tallies")
+
+    def __init__(self, tallies: dict[str, Tally], options: Options) -> None:
+        self._tallies = tallies
+        self._options = options
+        self._cache: dict[str, Scores] = {}
+
+    def __getitem__(self, dialogue_id: str) -> Scores:
+        scores = self._cache.get(dialogue_id)
+        if scores is None:
+            scores = self._cache[dialogue_id] = Scores.from_tally(self._tallies[dialogue_id], self._options)
+        return scores
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tallies)
+
+    def __len__(self) -> int:
+        return len(self._tallies)
+
+    def __repr__(self) -> str:
+        return f"DialogueScores({len(self)} dialogues)"
 
 
 def check_num_slots(tally: Tally, options: Options) -> None:
@@ -140,6 +163,6 @@ def score_tallies(tallies: tuple[Tally, dict[str, Tally]], options: Options) -> 
         scores=Scores.from_tally(total, options),
         tally=total,
         options=options,
-        dialogues={d: Scores.from_tally(t, options) for d, t in by_dialogue.items()},
+        dialogues=DialogueScores(by_dialogue, options),
         dialogue_tallies=by_dialogue,
     )

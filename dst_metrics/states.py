@@ -42,6 +42,15 @@ ValueMatching = Literal["exact", "normalized"]
 
 NONE_VALUE = "none"
 INACTIVE_VALUES = frozenset({"", NONE_VALUE})
+VALUE_KEY = "value"
+SCORE_KEYS = ("confidence", "score")
+"""A predicted value with a confidence is an object ``{"value": ..., "confidence" | "score": ...}``
+(`dst_metrics.calibration.extract`); under a flat key it is such a value, not a domain."""
+
+
+def is_scored_mapping(raw: Mapping) -> bool:
+    """Whether a mapping is a value with a confidence (`SCORE_KEYS`), not a domain of slots."""
+    return VALUE_KEY in raw and (SCORE_KEYS[0] in raw or SCORE_KEYS[1] in raw)
 
 
 def values_match(gold: Value | None, pred: Value | None) -> bool:
@@ -95,7 +104,7 @@ def _entries(raw: object, field: str):
     """Yield (slot name, raw value, field path) for every entry of a state in any shape."""
     if isinstance(raw, Mapping):
         for key, inner in raw.items():
-            if isinstance(inner, Mapping):
+            if isinstance(inner, Mapping) and not is_scored_mapping(inner):
                 domain = _name(key, "domain", f"{field}.{key}")
                 for slot, value in inner.items():
                     where = f"{field}.{domain}.{slot}"
@@ -177,7 +186,7 @@ def plain_state(raw: dict, slot_names: dict | None = None) -> State | None:
             return None
         names = slot_names.get(domain)
         if names is None:
-            if type(domain) is not str:
+            if type(domain) is not str or is_scored_mapping(inner):  # checked once per domain name
                 return None
             names = slot_names[domain] = {}
         expected += len(inner)

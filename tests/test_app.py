@@ -1,23 +1,36 @@
-"""The Space's pure functions (app.py) over the library's readers, options and figure registry,
-no browser."""
+"""The Space's pure functions (the `space` package) over the library's readers, options and figure
+registry, no browser."""
 
 from __future__ import annotations
 
 import html
 import itertools
 import json
+import re
+from pathlib import Path
 
 import pytest
 
-import app
-from dst_metrics import InputError, OptionError, Options
+from dst_metrics import InputError, OptionError, Options, score
+from dst_metrics.cli import main
 from dst_metrics.examples import EXAMPLES
 from dst_metrics.figures import FIGURES, figure_keys, figure_labels
 from dst_metrics.options import parse_alpha, parse_lambda, parse_mode, parse_num_slots, parse_value_matching
-from dst_metrics.readers import READERS, detect, read, read_with_format
+from dst_metrics.readers import READERS, detect, read, read_pair, read_with_format
 from dst_metrics.states import linearize_state
+from space import exports, inputs, plots, scored, style, views
+from space.explore import (
+    Exploration,
+    compare_sets,
+    correlation_rows,
+    disagreement_rows,
+    explore,
+    pair_rows,
+)
+from space.inputs import SetInput
+from space.page import url_settings
 
-from .conftest import REFERENCE, requires_shared
+from .conftest import REFERENCE, REPO, requires_shared
 
 FIRST = EXAMPLES["first_example"]
 
@@ -41,8 +54,9 @@ def linearized_text(example, prediction: str) -> str:
     return "\n".join(lines)
 
 
-def shown(result: app.Exploration, key: str, name: str) -> str:
-    return app.metrics_frame(result.results, result.options).loc[key, name]
+def shown(result: Exploration, key: str, name: str) -> str:
+    """A figure of the set `name` as the page shows it."""
+    return scored.figure_text(next(r for r in result.results if r.name == name), key)
 
 
 def described(name: str) -> str:
@@ -61,7 +75,7 @@ def test_every_layout_gives_the_papers_first_example(make, fmt):
     for prediction, gca in (("P1", "73.33"), ("P2", "15.49")):
         text = make(FIRST, prediction)
         assert detect(text.encode("utf-8")) == fmt
-        result = app.explore([(prediction, text)])
+        result = explore([(prediction, text)])
         assert result.ok, result.status
         assert result.results[0].layout == fmt
         assert shown(result, "gca", prediction) == gca
@@ -80,7 +94,7 @@ def test_linearized_gold_alternatives_and_empty_states():
     dialogue = corpus.dialogues[0]
     assert dialogue.gold[0] == {} and dialogue.pred[0] == {}
     assert dialogue.gold[1] == {"hotel-area": frozenset({"centre", "north"})}
-    result = app.explore([("A", text)])
+    result = explore([("A", text)])
     assert shown(result, "gca", "A") == "100.00"
 
 
@@ -117,7 +131,7 @@ def test_detection_names_the_closest_format(text, fragments):
         detect(text.encode())
     for fragment in fragments:
         assert fragment in str(caught.value)
-    result = app.explore([("P1", text)])
+    result = explore([("P1", text)])
     assert not result.ok and result.status.startswith("Prediction set A 'P1': the data looks closest to")
 
 
@@ -154,7 +168,7 @@ def test_bad_input_names_the_problem(text, fmt, fragments):
     assert message.startswith("Prediction set A 'P1'")
     for fragment in fragments:
         assert fragment in message
-    result = app.explore([("P1", text)], fmt=fmt)  # the page shows the same message
+    result = explore([("P1", text)], fmt=fmt)  # the page shows the same message
     assert not result.ok
     for fragment in fragments:
         assert fragment in result.status
@@ -163,22 +177,22 @@ def test_bad_input_names_the_problem(text, fmt, fragments):
 def test_ids_follow_the_librarys_rules():
     """A turn id given as a string of digits and an integer dialogue id are accepted."""
     text = '{"dialogue_id": 7, "turn_id": "0", "gt": {}, "pr": {}}'
-    result = app.explore([("P1", text)])
+    result = explore([("P1", text)])
     assert result.ok, result.status
     assert result.dialogue_ids == ["7"]
 
 
 def test_explore_reports_bad_input_in_the_status_and_never_raises():
-    result = app.explore([("P1", '{"MUL0003": {"0": ')])
+    result = explore([("P1", '{"MUL0003": {"0": ')])
     assert not result.ok
     assert result.status.startswith(f"Prediction set A 'P1' (read as {described('reference')}, auto-detected): ")
     assert "not valid JSON" in result.status
-    chosen = app.explore([("P1", '{"MUL0003": {"0": ')], fmt="reference")
+    chosen = explore([("P1", '{"MUL0003": {"0": ')], fmt="reference")
     assert chosen.status.startswith(f"Prediction set A 'P1' (read as {described('reference')}): ")
-    html = app.status_html(result.status, False)
+    html = views.status_html(result.status, False)
     assert "Could not score this input" in html and "Traceback" not in html
     for garbage in ("}", "\t\t\t", "{}", "null", '{"d": []}', '{"d": {"x": {"gt": {}, "pr": {}}}}', "ä\x00"):
-        assert not app.explore([("A", garbage)]).ok
+        assert not explore([("A", garbage)]).ok
 
 
 @pytest.mark.parametrize(
@@ -201,35 +215,38 @@ def test_explore_reports_bad_input_in_the_status_and_never_raises():
 def test_bad_options_are_reported_in_the_librarys_words(option, value, parse):
     with pytest.raises(OptionError) as caught:
         parse(value)
-    result = app.explore([("P1", reference_text(FIRST, "P1"))], **{option: value})
+    result = explore([("P1", reference_text(FIRST, "P1"))], **{option: value})
     assert not result.ok
     assert result.status == str(caught.value)
 
 
 def test_other_bad_choices_are_reported():
-    result = app.explore([("P1", reference_text(FIRST, "P1"))], fmt="xml")
+    result = explore([("P1", reference_text(FIRST, "P1"))], fmt="xml")
     assert not result.ok and f"format must be one of {', '.join(('auto', *READERS))}; got 'xml'" in result.status
-    result = app.explore([("P1", reference_text(FIRST, "P1"))], num_slots=2)  # fewer than a turn's slots
+    result = explore([("P1", reference_text(FIRST, "P1"))], num_slots=2)  # fewer than a turn's slots
     assert not result.ok and "K must be at least" in result.status
 
 
 def test_read_settings_builds_the_librarys_options():
-    assert app.read_settings("official", "10/11", 0.5, 30.0, "exact") == Options()  # gradio gives floats
-    options = app.read_settings("corrected", " 0.5 ", 1, 5, "normalized")
+    assert inputs.read_settings("official", "10/11", 0.5, 30.0, "exact") == Options()  # gradio gives floats
+    options = inputs.read_settings("corrected", " 0.5 ", 1, 5, "normalized")
     assert (options.mode, options.alpha, options.fga_lambda, options.num_slots) == ("corrected", 0.5, 1.0, 5)
     assert isinstance(options.num_slots, int) and options.value_matching == "normalized"
 
 
+def labels(options: Options) -> dict[str, str]:
+    return {row.key: row.label for row in scored.metric_rows(options)}
+
+
 def test_options_reach_the_figures_and_the_signature():
-    result = app.explore([("P1", reference_text(FIRST, "P1"))], alpha="10/11", fga_lambda=1.0, num_slots=10)
+    result = explore([("P1", reference_text(FIRST, "P1"))], alpha="10/11", fga_lambda=1.0, num_slots=10)
     signature = result.results[0].report.signature
     assert "|mode:official|alpha:10/11|lambda:1|K:10|match:exact" in signature
-    assert signature in result.signature
+    assert signature.replace("|", "|<wbr>") in result.signature  # a narrow page breaks it at a bar
     assert signature == result.options.signature()
-    frame = app.metrics_frame(result.results, result.options)
-    assert frame.loc["fga", "Metric"] == "FGA (λ=1)" and frame.loc["sa", "Metric"] == "SA (K=10)"
-    assert frame.loc["fga", "P1"] == frame.loc["fga@1.0", "P1"]
-    corrected = app.explore([("P1", reference_text(FIRST, "P1"))], mode="corrected")
+    assert labels(result.options)["fga"] == "FGA (λ=1)" and labels(result.options)["sa"] == "SA (K=10)"
+    assert shown(result, "fga", "P1") == shown(result, "fga@1.0", "P1")
+    corrected = explore([("P1", reference_text(FIRST, "P1"))], mode="corrected")
     assert "mode:corrected" in corrected.results[0].report.signature
 
 
@@ -237,26 +254,25 @@ def test_options_reach_the_figures_and_the_signature():
 # The figure registry (dst_metrics.figures) drives every table and the chart
 
 
-def test_the_table_shows_every_registered_figure():
-    result = app.explore([("P1", reference_text(FIRST, "P1"))])
-    frame = app.metrics_frame(result.results)  # options default to those the sets were scored with
-    assert frame.equals(app.metrics_frame(result.results, result.options))
+def test_the_tables_show_every_registered_figure():
+    result = explore([("P1", reference_text(FIRST, "P1"))])
+    rows = scored.metric_rows(result.options)
     keys = figure_keys(Options())
     assert "turns" in keys and "fga@0.25" in keys and "correct" in keys
-    assert [key for key in frame.index if key != "dialogues"] == keys  # every key, in registry order
-    assert frame.loc["dialogues", "P1"] == "1" and frame.loc["turns", "P1"] == "3"
-    labels = figure_labels(Options())
+    assert [row.key for row in rows if row.key != "dialogues"] == keys  # every key, in registry order
+    assert shown(result, "dialogues", "P1") == "1" and shown(result, "turns", "P1") == "3"
+    registry = figure_labels(Options())
     for key in keys:
         if key not in ("fga", "sa"):  # the page names their option: FGA (λ=0.5), SA (K=30)
-            assert frame.loc[key, "Metric"] == labels[key]
-    assert frame.loc["fga@0.25", "Metric"] == "FGA λ=0.25"
+            assert labels(result.options)[key] == registry[key]
+    assert labels(result.options)["fga@0.25"] == "FGA λ=0.25"
     scores = result.results[0].report.scores
-    assert frame.loc["fga@0.25", "P1"] == app.pct(scores.fga_grid[0.25])
-    assert frame.loc["correct", "P1"] == str(scores.correct) == "5"
+    assert shown(result, "fga@0.25", "P1") == scored.pct(scores.fga_grid[0.25])
+    assert shown(result, "correct", "P1") == str(scores.correct) == "5"
 
 
 def test_each_registry_group_is_one_table_with_the_registrys_descriptions():
-    result = app.explore([("P1", reference_text(FIRST, "P1"))])
+    result = explore([("P1", reference_text(FIRST, "P1"))])
     tables = {"main": result.metrics.split("</table>")[0], "counts": result.metrics.split("</table>")[1]}
     tables["detail"] = result.details
     seen = []
@@ -274,118 +290,278 @@ def test_each_registry_group_is_one_table_with_the_registrys_descriptions():
 
 
 def test_a_custom_lambda_grid_gives_its_own_rows():
-    sets = app.read_prediction_sets([("P1", reference_text(FIRST, "P1"))])
+    sets = inputs.read_prediction_sets([SetInput("P1", reference_text(FIRST, "P1"))])
     options = Options(fga_lambdas=(0.1, 2))
-    results = app.score_sets(sets, options)
-    frame = app.metrics_frame(results)
-    assert {"fga@0.1", "fga@2.0"} <= set(frame.index) and "fga@0.25" not in frame.index
-    assert set(figure_keys(options)) <= set(frame.index)
-    assert frame.loc["fga@2.0", "Metric"] == "FGA λ=2.0"
-    assert app.signature_html(results).count("lambdas:0.1,2") == 1
+    results = scored.score_sets(sets, options)
+    keys = [row.key for row in scored.metric_rows(options)]
+    assert {"fga@0.1", "fga@2.0"} <= set(keys) and "fga@0.25" not in keys
+    assert labels(options)["fga@2.0"] == "FGA λ=2.0"
+    assert views.signature_html(results).count("lambdas:0.1,2") == 1
 
 
 def test_the_format_choices_come_from_the_readers():
-    assert app.format_label("auto") == "auto-detect"
+    assert inputs.format_label("auto") == "auto-detect"
     for name, reader in READERS.items():
-        assert app.format_label(name) == reader.description
-        assert f"(`{name}`)" in app.format_help()
+        assert inputs.format_label(name) == reader.description
+        assert f"(`{name}`)" in style.format_help()
 
 
 # --------------------------------------------------------------------------------------------
-# Two prediction sets
+# Several prediction sets
 
 
 def test_the_papers_examples_side_by_side():
-    first = app.example_input("first_example")
-    result = app.explore([(first.name_a, first.text_a), (first.name_b, first.text_b)])
-    frame = app.metrics_frame(result.results, result.options)
-    assert list(frame.columns) == ["Metric", "P1", "P2"]
-    assert (frame.loc["gca", "P1"], frame.loc["gca", "P2"]) == ("73.33", "15.49")
-    assert (frame.loc["jga", "P1"], frame.loc["jga", "P2"]) == ("0.00", "33.33")
-    assert (frame.loc["correct", "P1"], frame.loc["wrong", "P2"]) == ("5", "6")
-    html = app.metrics_html(result.results, result.options)
-    assert '<td data-metric="gca" data-set="P1">73.33</td>' in html
-    assert '<td data-metric="gca" data-set="P2">15.49</td>' in html
+    first = inputs.example_input("first_example")
+    result = explore(first.sets)
+    assert [r.name for r in result.results] == ["P1", "P2"]
+    assert (shown(result, "gca", "P1"), shown(result, "gca", "P2")) == ("73.33", "15.49")
+    assert (shown(result, "jga", "P1"), shown(result, "jga", "P2")) == ("0.00", "33.33")
+    assert (shown(result, "correct", "P1"), shown(result, "wrong", "P2")) == ("5", "6")
+    table = views.metrics_html(result.results, result.options)
+    assert '<td data-metric="gca" data-set="P1">73.33</td>' in table
+    assert '<td data-metric="gca" data-set="P2">15.49</td>' in table
 
-    hypothetical = app.example_input("hypothetical")
-    result = app.explore([("P1", hypothetical.text_a), ("P2", hypothetical.text_b)])
-    frame = app.metrics_frame(result.results, result.options)
-    assert frame.loc["gca"].tolist()[1:] == ["52.38", "52.38"]
-    assert frame.loc["jga"].tolist()[1:] == ["83.33", "0.00"]
-    assert frame.loc["fga"].tolist()[1:] == ["83.33", "59.75"]
-    assert frame.loc["rsa"].tolist()[1:] == ["91.67", "8.33"]
+    result = explore(inputs.example_input("hypothetical").sets)
+    expected = {
+        "gca": ("52.38", "52.38"),
+        "jga": ("83.33", "0.00"),
+        "fga": ("83.33", "59.75"),
+        "rsa": ("91.67", "8.33"),
+    }
+    for key, values in expected.items():
+        assert (shown(result, key, "P1"), shown(result, key, "P2")) == values
 
-    mul1110 = app.example_input("mul1110")
-    assert mul1110.text_b == ""
-    result = app.explore([(mul1110.name_a, mul1110.text_a), (mul1110.name_b, mul1110.text_b)])
-    assert len(result.results) == 1
+    mul1110 = inputs.example_input("mul1110")
+    assert len(mul1110.sets) == 1
+    result = explore(mul1110.sets)
     assert (shown(result, "gca", "prediction"), shown(result, "fga", "prediction")) == ("31.43", "48.84")
 
 
-def test_bars_are_ordered_as_the_table():
-    first = app.example_input("first_example")
-    result = app.explore([("zeta", first.text_a), ("alpha", first.text_b)])
-    bars = result.bars
-    ordered = bars.sort_values("bar")  # the chart sorts labels ascending
-    main = [figure.label for figure in FIGURES if figure.group == "main"]
-    expected = [(label, name) for label in main for name in ("zeta", "alpha")]
-    assert [(m.split(" (")[0], s) for m, s in zip(ordered["metric"], ordered["set"], strict=True)] == expected
-    assert bars.loc[(bars["metric"] == "GCA") & (bars["set"] == "zeta"), "score (%)"].item() == 73.33
+def bars(svg: str) -> list[tuple[str, str, float, float]]:
+    """(metric, set, value, drawn width) of every bar, in drawing order (top to bottom)."""
+    found = re.findall(r'<rect class="bar"[^>]* width="([\d.]+)"[^>]*data-metric="([^"]+)" data-set="([^"]+)" '
+                       r'data-value="([\d.]+)"', svg)  # fmt: skip
+    return [(metric, name, float(value), float(width)) for width, metric, name, value in found]
 
 
-def test_second_set_must_match_the_first():
+def test_the_chart_draws_the_tables_figures_in_table_order():
+    first = inputs.example_input("first_example")
+    result = explore([("zeta", first.sets[0][1]), ("alpha", first.sets[1][1])])
+    drawn = bars(result.bars)
+    main = [figure.key for figure in FIGURES if figure.group == "main" and not figure.is_count]
+    assert [(m, s) for m, s, _, _ in drawn] == [(key, name) for key in main for name in ("zeta", "alpha")]
+    for metric, name, value, width in drawn:
+        assert f"{value:.2f}" == shown(result, metric, name)
+        assert width == pytest.approx(value / 100 * plots.BAR_PLOT_WIDTH, abs=0.01)
+    assert ("gca", "zeta", 73.33) == drawn[0][:3]
+    # each set keeps its colour by position, whatever its name
+    assert f'fill="{scored.SET_COLORS[0]}" data-metric="gca" data-set="zeta"' in result.bars
+
+
+def test_scatter_draws_y_equals_x_and_keeps_points_inside():
+    points = [plots.Point(100, 100, 0, "A", "d1"), plots.Point(0, 0, 1, "B", "d2")]
+    svg = plots.scatter_svg(points, "FGA (%)", "GCA (%)", ["A", "B"], "test")
+    size = plots.SCATTER_SIZE + 2 * plots.SCATTER_MARGIN
+    line = re.search(r'<line class="diagonal" x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)"', svg)
+    x1, y1, x2, y2 = map(float, line.groups())
+    assert x2 - x1 == pytest.approx(y1 - y2) and x2 > x1
+    circle = re.search(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="(\d+)"', svg)
+    cx, cy, r = map(float, circle.groups())
+    assert (cx, cy) == (x2, y2)  # (100, 100) is the line's end
+    assert r <= cx <= size - r and r <= cy <= size - r  # drawn whole
+    assert 'data-dialogue="d1"' in svg and 'data-dialogue="d2"' in svg
+
+
+def test_sets_must_match_the_first():
     p1 = reference_text(FIRST, "P1")
     other = json.dumps({"OTHER": FIRST.reference_layout("P2")["MUL0003"]})
-    result = app.explore([("P1", p1), ("P2", other)])
+    result = explore([("P1", p1), ("P2", other)])
     assert not result.ok
-    assert "do not cover the same dialogues" in result.status
+    assert "'P1' and 'P2' do not cover the same dialogues" in result.status
     assert "only in 'P1': ['MUL0003']" in result.status and "only in 'P2': ['OTHER']" in result.status
 
     short = FIRST.reference_layout("P2")
     del short["MUL0003"]["2"]
-    result = app.explore([("P1", p1), ("P2", json.dumps(short))])
+    result = explore([("P1", p1), ("P2", json.dumps(short))])
     assert "different turns" in result.status and "[0, 1, 2]" in result.status
 
     changed_gold = FIRST.reference_layout("P2")
     changed_gold["MUL0003"]["1"]["gt"] = {"hotel-internet": "no"}
-    result = app.explore([("P1", p1), ("P2", json.dumps(changed_gold))])
+    result = explore([("P1", p1), ("P2", json.dumps(changed_gold))])
     assert "gold state differs" in result.status and "turn 1" in result.status
 
-    same_name = app.explore([("P", p1), ("P", reference_text(FIRST, "P2"))])
+    same_name = explore([("P", p1), ("P", reference_text(FIRST, "P2"))])
     assert [r.name for r in same_name.results] == ["P", "P (B)"]
 
 
+def test_a_third_and_fourth_set_and_an_empty_b():
+    p1, p2 = reference_text(FIRST, "P1"), reference_text(FIRST, "P2")
+    result = explore([("A", p1), ("", ""), ("C", p2), ("D", linearized_text(FIRST, "P1"))])
+    assert result.ok, result.status
+    assert [r.name for r in result.results] == ["A", "C", "D"]  # the empty B is left out
+    assert [shown(result, "gca", n) for n in ("A", "C", "D")] == ["73.33", "15.49", "73.33"]
+    assert len(bars(result.bars)) == 3 * 7
+    table = compare_sets(result)  # each later set against A
+    assert "<h3>C against A</h3>" in table and "<h3>D against A</h3>" in table
+    assert [c.names for c in result.comparisons] == [("A", "C"), ("A", "D")]
+    assert result.comparisons[1].figures["gca"].diff == 0  # D holds A's predictions
+    assert result.comparisons[0].figures["gca"].diff == pytest.approx(0.1549 - 0.7333, abs=5e-5)
+
+
 def test_second_set_may_use_another_layout():
-    result = app.explore([("P1", reference_text(FIRST, "P1")), ("P2", linearized_text(FIRST, "P2"))])
+    result = explore([("P1", reference_text(FIRST, "P1")), ("P2", linearized_text(FIRST, "P2"))])
     assert result.ok, result.status
     assert [shown(result, "gca", n) for n in ("P1", "P2")] == ["73.33", "15.49"]
     assert f"P1 read as {described('reference')}; P2 read as {described('linearized')}." in result.status
 
 
+def test_comparison_of_a_and_b_is_the_librarys():
+    from dst_metrics.stats import compare
+
+    combined = inputs.example_input(inputs.ALL_EXAMPLES)
+    result = explore(combined.sets)
+    table = compare_sets(result)
+    expected = compare(result.results[0].corpus, result.results[1].corpus, result.options, names=("P1", "P2"))
+    for key in ("gca", "jga", "fga"):
+        diff = expected.figures[key]
+        row = table.split(f'<tr data-metric="{key}"')[1].split("</tr>")[0]
+        assert f"{100 * diff.diff:+.2f}" in row and f"[{100 * diff.ci[0]:+.2f}, {100 * diff.ci[1]:+.2f}]" in row
+    assert result.comparison.as_dict() == expected.as_dict()
+    # per dialogue, B − A, the largest |GCA difference| first: MUL0003 (15.49 − 73.33) leads
+    rows = pair_rows(result.results[0], result.results[1], 10)
+    assert rows[0] == ("MUL0003", ["MUL0003", "73.33", "15.49", "-57.84", "+33.33", "+20.22"])
+    assert [dialogue for dialogue, _ in rows] == ["MUL0003", "SNG0779", "MUL1110"]
+    assert 'data-dialogue="SNG0779"' in result.pair_scatter and 'class="diagonal"' in result.pair_scatter
+
+
 # --------------------------------------------------------------------------------------------
-# The per-slot view
+# Any data in: uploads, gold for one-sided formats, limits
 
 
-def test_slot_view_colours_each_count_type():
-    first = app.example_input("first_example")
-    result = app.explore([("P1", first.text_a), ("P2", first.text_b)])
-    html = result.slots
-    assert "Dialogue <b>MUL0003</b>" in html
-    assert html.count('data-kinds="wrong"') == 2 + 6  # P1: internet, parking; P2: parking and five slots
-    assert html.count('data-kinds="correct"') == 5 + 1
-    assert "correct 5 · wrong 2 · missed 0 · overshot 0" in html
-    assert "correct 1 · wrong 6 · missed 0 · overshot 0" in html
-    for kind, (background, _, _) in app.COUNT_STYLES.items():
-        assert f"background:{background}" in html  # the legend shows every colour
-        assert kind in html
-    assert "unchanged" not in html.split('<div class="slot-sets">')[1]
-    with_unchanged = app.slot_view_html(result.results, "MUL0003", "official", True)
+def test_an_uploaded_file_names_its_set_and_the_command(tmp_path):
+    path = tmp_path / "t5_restaurant.tsv"
+    path.write_text(linearized_text(FIRST, "P1"), encoding="utf-8")
+    result = explore([SetInput("", "", str(path), path.name)])
+    assert [r.name for r in result.results] == ["t5_restaurant"]
+    assert shown(result, "gca", "t5_restaurant") == "73.33"
+    assert result.command.startswith("dst-metrics score t5_restaurant.tsv --mode official")
+    typed = explore([SetInput("mine", "", str(path), path.name)])
+    assert [r.name for r in typed.results] == ["mine"]  # a typed name wins
+
+
+def test_gold_upload_pairs_predictions_only_formats():
+    gold_file = REPO / "tests" / "fixtures" / "sgd" / "sgd_gold" / "dialogues_001.json"
+    pred_file = REPO / "tests" / "fixtures" / "sgd" / "sgd_pred" / "dialogues_001.json"
+    entry = SetInput("sgd", "", str(pred_file), pred_file.name)
+    alone = explore([entry])
+    assert not alone.ok and "holds predictions only" in alone.status and "'Gold'" in alone.status
+    result = explore([entry], gold=SetInput("gold", "", str(gold_file), gold_file.name))
+    assert result.ok, result.status
+    expected = score(read_pair(pred_file, gold_file)).scores
+    assert shown(result, "gca", "sgd") == scored.pct(expected.gca)
+    assert shown(result, "jga", "sgd") == scored.pct(expected.jga)
+    assert "--gold dialogues_001.json" in result.command
+
+
+def test_limits_give_readable_errors(tmp_path):
+    deep = '{"d": {"0": {"gt": ' + "[" * 100000 + "]" * 100000 + ', "pr": {}}}}'
+    result = explore([("A", "x" * 10 + deep)])  # not valid JSON at the start: the reader says so
+    assert not result.ok
+    path = tmp_path / "deep.json"
+    path.write_text(deep, encoding="utf-8")
+    result = explore([SetInput("", "", str(path), path.name)])
+    assert not result.ok and "nested too deeply" in result.status and "Prediction set A 'deep'" in result.status
+    big = "d\t0\ta=b\ta=b\n" * (inputs.MAX_PASTE_BYTES // 12 + 1)
+    result = explore([("A", big)])
+    assert not result.ok and "upload it as a file instead" in result.status
+    result = explore([SetInput("A", "", str(tmp_path / "gone.json"), "gone.json")])
+    assert not result.ok and "upload it again" in result.status
+
+
+# --------------------------------------------------------------------------------------------
+# Take it away
+
+
+def test_the_command_and_the_snippet_reproduce_the_figures(tmp_path, capsys, monkeypatch):
+    combined = inputs.example_input(inputs.ALL_EXAMPLES)
+    result = explore(combined.sets, mode="corrected", alpha="0.8", fga_lambda=0.75, num_slots=12)
+    for (_, text), name in zip(combined.sets, exports.file_names(result.results)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    words = result.command.split()
+    assert words[:4] == ["dst-metrics", "score", "set_a.json", "set_b.json"]
+    assert main([*words[1:], "--json"]) == 0
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for record, scored_set in zip(printed, result.results):
+        assert record["signature"] == scored_set.report.signature == result.options.signature()
+        for key in ("gca", "jga", "fga", "sa", "aga", "rsa", "slot_f1"):
+            assert record[key] == scored_set.report.scores[key]
+    snippet = result.snippet.split("# the difference")[0]
+    exec(compile(snippet, "snippet", "exec"), {})  # runs in tmp_path: reads the same files
+    out = capsys.readouterr().out
+    assert f"'gca': {round(100 * result.results[0].report.scores.gca, 2)}" in out
+    assert result.options.signature() in out
+
+
+def test_downloads_hold_the_figures(tmp_path):
+    combined = inputs.example_input(inputs.ALL_EXAMPLES)
+    result = explore(combined.sets)
+    paths = {p.rsplit("/", 1)[1]: p for p in exports.write_downloads(result.results, result.options)}
+    assert {"figures.csv", "figures.json", "dialogues.csv", "dialogues.json", "table.md", "table.tex"} <= set(paths)
+    figures = json.loads(open(paths["figures.json"], encoding="utf-8").read())
+    assert figures["sets"][1]["gca"] == result.results[1].report.scores.gca
+    csv_lines = open(paths["dialogues.csv"], encoding="utf-8").read().splitlines()
+    assert len(csv_lines) == 1 + 2 * 3 and csv_lines[0].startswith("set,dialogue_id,gca")
+    markdown = open(paths["table.md"], encoding="utf-8").read()
+    assert "| P1 | 59.91 |" in markdown and result.options.signature() in markdown
+    report = open(paths["report.html"], encoding="utf-8").read()  # dst_metrics.report's page
+    assert f'data-figure="gca" data-value="{result.results[0].report.scores.gca!r}"' in report
+    latex = open(paths["table.tex"], encoding="utf-8").read()
+    assert r"P1 & \textbf{59.91}" in latex and r"FGA ($\lambda$=0.5)" in latex
+
+
+def test_url_settings():
+    settings = url_settings({"example": "mul1110", "mode": "corrected", "alpha": "0.9", "k": "12", "unchanged": "1"})
+    assert settings == {
+        "example": "mul1110",
+        "mode": "corrected",
+        "alpha": "0.9",
+        "lambda": 0.5,
+        "k": 12.0,
+        "match": "exact",
+        "unchanged": True,
+        "dialogue": None,
+    }
+    odd = url_settings({"example": "<script>", "mode": "strict", "k": "many", "match": "phonetic"})
+    assert (odd["example"], odd["mode"], odd["k"], odd["match"]) == ("first_example", "official", 30, "exact")
+
+
+# --------------------------------------------------------------------------------------------
+# The per-turn view
+
+
+def test_slot_view_colours_each_count_type_and_lines_sets_up():
+    first = inputs.example_input("first_example")
+    result = explore(first.sets)
+    page = result.slots
+    assert "Dialogue <b>MUL0003</b>" in page
+    assert page.count('data-kinds="wrong"') == 2 + 6  # P1: internet, parking; P2: parking and five slots
+    assert page.count('data-kinds="correct"') == 5 + 1
+    assert "(correct 5 · wrong 2 · missed 0 · overshot 0)" in page
+    assert "(correct 1 · wrong 6 · missed 0 · overshot 0)" in page
+    assert "GCA 73.33 · JGA 0.00 · FGA 13.12" in page  # the dialogue's own figures
+    for kind, (background, _, _) in views.COUNT_STYLES.items():
+        assert f"background:{background}" in page  # the legend shows every colour
+        assert kind in page
+    assert "chip-unchanged" not in page.split("<tbody>")[1]
+    assert page.count('<tr class="turn-start"') == 3  # one row group per turn, both sets in each row
+    with_unchanged = views.slot_view_html(result.results, "MUL0003", "official", True)
     assert with_unchanged.count('data-kinds=""') == 2 * 3  # internet and parking carried over, twice
 
 
 def test_slot_view_marks_quiet_turns_and_escapes_names():
     text = json.dumps({"<b>x</b>": {"0": {"gt": {"a-b": "<i>"}, "pr": {}}, "1": {"gt": {"a-b": "<i>"}, "pr": {}}}})
-    result = app.explore([("<s>", text)])
+    result = explore([("<s>", text)])
     assert "&lt;b&gt;x&lt;/b&gt;" in result.slots and "<b>x</b>" not in result.slots
     assert "&lt;i&gt;" in result.slots and "&lt;s&gt;" in result.metrics
     assert 'class="no-change">no change<' in result.slots  # turn 1 changes nothing
@@ -395,9 +571,9 @@ def test_slot_view_marks_quiet_turns_and_escapes_names():
 def test_official_quirk_shows_two_count_types():
     gold = [{"hotel-area": "north"}, {}]
     text = json.dumps({"d": {str(i): {"gt": g, "pr": g} for i, g in enumerate(gold)}})
-    official = app.explore([("A", text)])
+    official = explore([("A", text)])
     assert 'data-kinds="correct missed"' in official.slots  # quirk 1
-    corrected = app.explore([("A", text)], mode="corrected")
+    corrected = explore([("A", text)], mode="corrected")
     assert 'data-kinds="correct missed"' not in corrected.slots
 
 
@@ -438,13 +614,13 @@ VISION = {
 
 
 def test_count_colours_are_readable_and_distinguishable():
-    for kind, (background, text, symbol) in app.COUNT_STYLES.items():
+    for kind, (background, text, symbol) in views.COUNT_STYLES.items():
         light, dark = sorted((_relative_luminance(background), _relative_luminance(text)), reverse=True)
         assert (light + 0.05) / (dark + 0.05) >= 4.5, kind  # WCAG AA for normal text
         assert symbol
     for vision, matrix in VISION.items():
-        for a, b in itertools.combinations(app.COUNT_STYLES, 2):
-            la, lb = _lab_under(app.COUNT_STYLES[a][0], matrix), _lab_under(app.COUNT_STYLES[b][0], matrix)
+        for a, b in itertools.combinations(views.COUNT_STYLES, 2):
+            la, lb = _lab_under(views.COUNT_STYLES[a][0], matrix), _lab_under(views.COUNT_STYLES[b][0], matrix)
             distance = sum((x - y) ** 2 for x, y in zip(la, lb, strict=True)) ** 0.5
             assert distance > 20, (vision, a, b, distance)  # CIE76 ΔE: clearly different
 
@@ -454,38 +630,31 @@ def test_count_colours_are_readable_and_distinguishable():
 
 
 def test_single_dialogue_has_no_per_dialogue_analysis():
-    first = app.example_input("first_example")
-    result = app.explore([("P1", first.text_a)])
-    assert result.dialogues is None and result.disagreements is None
-    assert "needs several" in app.analysis_note(result)
+    first = inputs.example_input("first_example")
+    result = explore(first.sets[:1])
+    assert result.dialogue_rows is None and result.disagreements == "" and result.pair_table == ""
+    assert "needs several" in style.analysis_note(result)
 
 
 def test_disagreement_table_of_the_three_paper_dialogues():
-    combined = app.example_input(app.ALL_EXAMPLES)
-    result = app.explore([(combined.name_a, combined.text_a), (combined.name_b, combined.text_b)])
+    combined = inputs.example_input(inputs.ALL_EXAMPLES)
+    result = explore(combined.sets)
     assert result.ok and result.dialogue_ids == ["MUL0003", "SNG0779", "MUL1110"]
-    table = result.disagreements
-    assert list(table.columns) == ["Set", "Dialogue", "Turns", "Mistakes", "GCA", "FGA", "FGA − GCA", "TO", "NU"]
-    assert table.iloc[0].tolist() == ["P1", "MUL0003", "3", "2", "73.33", "13.12", "-60.22", "-0.17", "2.00"]
-    assert table.iloc[1][["Set", "Dialogue", "GCA", "FGA", "FGA − GCA"]].tolist() == [
-        "P1",
-        "SNG0779",
-        "52.38",
-        "83.33",
-        "+30.95",
-    ]
-    gaps = [abs(float(x)) for x in table["FGA − GCA"]]
+    table = disagreement_rows(result.dialogue_rows)
+    assert table[0] == ("MUL0003", ["P1", "MUL0003", "3", "2", "73.33", "13.12", "-60.22", "-0.17", "2.00"])
+    assert table[1][1][:2] + table[1][1][4:7] == ["P1", "SNG0779", "52.38", "83.33", "+30.95"]
+    gaps = [abs(float(cells[6])) for _, cells in table]
     assert gaps == sorted(gaps, reverse=True) and len(table) == 6
-    assert len(app.disagreement_frame(result.dialogues, top=2)) == 2
+    assert len(disagreement_rows(result.dialogue_rows, top=2)) == 2
+    assert '<tr class="clickable" tabindex="0" data-dialogue="SNG0779">' in result.disagreements
     assert result.dialogue_id == "MUL0003" and "Dialogue <b>MUL0003</b>" in result.slots
-    chosen = app.explore([("P1", combined.text_a)], dialogue_id="SNG0779")
+    chosen = explore(combined.sets[:1], dialogue_id="SNG0779")
     assert chosen.dialogue_id == "SNG0779" and "Dialogue <b>SNG0779</b>" in chosen.slots
-    assert app.explore([("P1", combined.text_a)], dialogue_id="nope").dialogue_id == "MUL0003"
-    scatter = result.scatter
-    assert scatter.loc[(scatter["set"] == "P2") & (scatter["dialogue"] == "MUL0003"), "GCA"].item() == 15.49
-    correlations = app.correlations_frame(result.dialogues)
-    assert list(correlations.columns) == ["Pair", "P1", "P2", "GCA paper"]
-    assert correlations["GCA paper"].tolist() == [0.08, -0.05, 0.59, 0.40]
+    assert explore(combined.sets[:1], dialogue_id="nope").dialogue_id == "MUL0003"
+    assert 'data-dialogue="MUL0003" data-set="P2" data-x="33.33" data-y="15.49"' in result.scatter
+    columns, correlations = correlation_rows(result.results, result.dialogue_rows)
+    assert columns == ["P1", "P2", "GCA paper"]
+    assert [values[-1] for _, values in correlations] == [0.08, -0.05, 0.59, 0.40]
     assert '<th scope="row">NU vs FGA</th>' in result.correlations
     # the first example's P1 counts as in the single-dialogue run
     assert result.results[0].report.dialogues["MUL0003"].gca == pytest.approx(0.7333, abs=5e-5)
@@ -493,42 +662,99 @@ def test_disagreement_table_of_the_three_paper_dialogues():
 
 @requires_shared
 def test_real_corpus_reproduces_published_figures_and_lists_disagreements():
-    text = (REFERENCE / "t5_zeroshot" / "predictions").glob("*attraction*.json")
-    path = next(text)
+    path = next((REFERENCE / "t5_zeroshot" / "predictions").glob("*attraction*.json"))
     published = json.loads((REFERENCE / "t5_zeroshot" / "published" / path.name).read_text())
-    result = app.explore([("T5", path.read_text())], top=20)
+    result = explore([SetInput("", "", str(path), path.name)], top=20)
     assert result.ok, result.status
-    frame = app.metrics_frame(result.results, result.options)
-    assert frame.loc["gca", "T5"] == f"{published['GCA']:.2f}"
-    assert frame.loc["jga", "T5"] == f"{published['JGA']:.2f}"
-    assert frame.loc["fga", "T5"] == f"{published['FGA_0.5']:.2f}"
-    assert frame.loc["rsa", "T5"] == f"{published['RSA']:.2f}"
-    assert len(result.dialogue_ids) == 395 and len(result.disagreements) == 20
-    gaps = [abs(float(x)) for x in result.disagreements["FGA − GCA"]]
+    name = path.stem
+    assert shown(result, "gca", name) == f"{published['GCA']:.2f}"
+    assert shown(result, "jga", name) == f"{published['JGA']:.2f}"
+    assert shown(result, "fga", name) == f"{published['FGA_0.5']:.2f}"
+    assert shown(result, "rsa", name) == f"{published['RSA']:.2f}"
+    table = disagreement_rows(result.dialogue_rows, 20)
+    assert len(result.dialogue_ids) == 395 and len(table) == 20
+    gaps = [abs(float(cells[6])) for _, cells in table]
     assert gaps == sorted(gaps, reverse=True)
-    assert gaps[0] == pytest.approx(100 * result.dialogues["FGA - GCA"].abs().max(), abs=0.006)
-
-
-# --------------------------------------------------------------------------------------------
-# Uploads and examples
-
-
-def test_read_upload(tmp_path):
-    good = tmp_path / "p1.json"
-    good.write_text("\ufeff" + reference_text(FIRST, "P1"), encoding="utf-8")
-    assert app.read_upload(good).startswith("{")
-    bad = tmp_path / "p1.bin"
-    bad.write_bytes(b"\xff\xfe\x00 not text")
-    with pytest.raises(InputError, match="p1.bin: the file is not UTF-8 text"):
-        app.read_upload(bad)
-    with pytest.raises(InputError, match="no file"):
-        app.read_upload(None)
+    assert gaps[0] == pytest.approx(100 * max(abs(r["FGA - GCA"]) for r in result.dialogue_rows), abs=0.006)
 
 
 def test_every_example_choice_loads_and_scores():
-    for _, key in app.EXAMPLE_CHOICES:
-        chosen = app.example_input(key)
-        assert json.loads(chosen.text_a)  # the boxes hold valid reference layout JSON
-        result = app.explore([(chosen.name_a, chosen.text_a), (chosen.name_b, chosen.text_b)])
+    for _, key in inputs.EXAMPLE_CHOICES:
+        chosen = inputs.example_input(key)
+        assert json.loads(chosen.sets[0][1])  # the boxes hold valid reference layout JSON
+        result = explore(chosen.sets)
         assert result.ok, (key, result.status)
-    assert "GCA 73.33" in app.example_input("first_example").description
+    assert "GCA 73.33" in inputs.example_input("first_example").description
+
+
+# --------------------------------------------------------------------------------------------
+# Confidence-scored predictions (dst_metrics.calibration)
+
+
+def test_confidences_give_the_calibration_figures_and_a_reliability_diagram():
+    from dst_metrics.calibration.metrics import calibration
+    from dst_metrics.readers import read
+
+    chosen = inputs.example_input(inputs.CONFIDENCES)
+    result = explore(chosen.sets)
+    assert result.ok, result.status
+    expected = calibration(read(inputs.CONFIDENCES_FILE))
+    for key in ("slot_acc", "slot_ece", "joint_brier", "joint_auroc"):
+        assert f'data-metric="{key}" data-set="scored">{expected.figures[key]:.2f}</td>' in result.calibration
+    bins = expected.as_dict()["reliability"]["slot"]["width"]
+    assert result.calibration.count('class="reliability-bar"') == len(bins)
+    counts = [int(c) for c in re.findall(r'data-count="(\d+)"', result.calibration)]
+    assert counts == [int(b[2]) for b in bins] and sum(counts) == expected.as_dict()["slots"]
+    assert explore(inputs.example_input("first_example").sets).calibration == ""  # no confidences, no section
+    downloads = {p.rsplit("/", 1)[1]: p for p in exports.write_downloads(result.results, result.options)}
+    with open(downloads["figures.json"], encoding="utf-8") as file:
+        assert json.load(file)["calibration"]["scored"]["slot_ece"] == expected.figures["slot_ece"]
+
+
+def test_several_uploaded_files_are_read_as_one_folder(tmp_path):
+    """SGD and MultiWOZ 2.2 come as folders of dialogues_*.json: several files uploaded at once are
+    one folder, paired with the gold folder as `read_pair` pairs them."""
+    fixtures = REPO / "tests" / "fixtures" / "sgd"
+    uploads = []
+    for side in ("sgd_pred", "sgd_gold"):
+        (tmp_path / side).mkdir()
+        for file in sorted((fixtures / side).glob("*.json")):  # gradio keeps each upload in a folder of its own
+            (tmp_path / side / file.name).mkdir()
+            (tmp_path / side / file.name / file.name).write_bytes(file.read_bytes())
+        uploads.append([str(p) for p in sorted((tmp_path / side).glob("*/*.json"))])
+    pred_folder, pred_name = inputs.folder_of(uploads[0], "A")
+    gold_folder, gold_name = inputs.folder_of(uploads[1], "gold")
+    assert pred_name == "set_a_files" and sorted(p.name for p in Path(gold_folder).iterdir()) == [
+        "dialogues_001.json",
+        "schema.json",
+        "train_schema.json",
+    ]
+    result = explore([SetInput("", "", pred_folder, pred_name)], gold=SetInput("", "", gold_folder, gold_name))
+    assert result.ok, result.status
+    expected = score(read_pair(fixtures / "sgd_pred", fixtures / "sgd_gold")).scores
+    assert shown(result, "gca", "set_a_files") == scored.pct(expected.gca)
+    assert result.command.startswith("dst-metrics score set_a_files --gold set_gold_files")
+
+
+def test_what_a_session_kept_is_deleted_with_it(tmp_path):
+    from space.page import remove_session_file
+
+    upload = tmp_path / "upload.json"
+    upload.write_text("{}")
+    folder = tmp_path / "set_a_files-0123"
+    folder.mkdir()
+    (folder / "dialogues_001.json").write_text("[]")
+    remove_session_file({"path": str(upload), "filename": "upload.json"})
+    remove_session_file(str(folder))
+    remove_session_file(None)  # a set never uploaded
+    assert not upload.exists() and not folder.exists()
+    paths = exports.write_downloads(*_first_results(), folder=str(tmp_path / "session"))
+    again = exports.write_downloads(*_first_results(), folder=str(tmp_path / "session"))
+    assert paths == again and sorted(p.name for p in (tmp_path / "session").iterdir()) == sorted(
+        p.rsplit("/", 1)[1] for p in paths
+    )  # one folder per session, rewritten
+
+
+def _first_results():
+    result = explore(inputs.example_input("first_example").sets)
+    return result.results, result.options

@@ -1,6 +1,9 @@
 """The Space in a real browser: `python app.py` on a free port, driven by headless Debian Chromium
-through Playwright. Nothing downloads a browser; without /usr/bin/chromium or playwright the test
-skips. Screenshots and the server log go to test-artifacts/ at the repository root."""
+through Playwright. Nothing downloads a browser; without /usr/bin/chromium or playwright the tests
+skip. Screenshots and the server log go to test-artifacts/space/ at the repository root.
+
+Each test named after a defect of issue 11 checks what is drawn, not only text: the chart's bars
+against the table's figures, bounding boxes at phone width, uncaught page errors."""
 
 from __future__ import annotations
 
@@ -15,16 +18,18 @@ from pathlib import Path
 
 import pytest
 
+from dst_metrics import Options
 from dst_metrics.examples import EXAMPLES
-from dst_metrics.readers import READERS
-from dst_metrics.states import linearize_state
+from dst_metrics.stats import compare
+from space.plots import BAR_PLOT_WIDTH
+from space.scored import main_rows
 
 from .conftest import REPO
 
 FIRST = EXAMPLES["first_example"]
 
 CHROMIUM = Path(os.environ.get("DST_METRICS_CHROMIUM", "/usr/bin/chromium"))
-ARTIFACTS = REPO / "test-artifacts"
+ARTIFACTS = REPO / "test-artifacts" / "space"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -63,7 +68,7 @@ def _wait_for(url: str, server: subprocess.Popen, log: Path, timeout: float = 40
 @pytest.fixture(scope="module")
 def server_url():
     """`python app.py` on a free port (GRADIO_SERVER_PORT), always terminated afterwards."""
-    ARTIFACTS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     env = dict(
         os.environ,
@@ -105,26 +110,95 @@ def browser():
             launched.close()
 
 
+MAIN = [row.key for row in main_rows(Options())]  # the chart's figures: gca, jga, fga, sa, aga, rsa, slot_f1
+ALL = "?example=all"
+
+
+@pytest.fixture
+def visit(browser, server_url):
+    """Open the page (query, width, height); at the end, no uncaught page error or console error
+    (issue 11, defect 8) and nothing loaded from the internet."""
+    contexts, errors, external = [], [], []
+
+    def open_page(query: str = "", width: int = 1400, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(20000)
+        page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        page.on("request", lambda request: None if request.url.startswith(LOCAL) else external.append(request.url))
+        page.goto(server_url + query)
+        page.wait_for_selector('#metrics td[data-metric="gca"]')
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert errors == [], errors
+    assert external == [], f"the page loaded from the internet: {external}"
+
+
 def _choose(page, dropdown: str, option: str) -> None:
     page.click(f"#{dropdown} input")
     page.get_by_role("option", name=option, exact=True).click()
 
 
 def _cell(metric: str, name: str) -> str:
-    """The figure's cell, in whichever of the score tables its registry group puts it."""
     return ", ".join(f'{table} td[data-metric="{metric}"][data-set="{name}"]' for table in ("#metrics", "#details"))
 
 
 def _figure(page, metric: str, name: str) -> str:
-    return page.locator(_cell(metric, name)).inner_text(timeout=20000)
+    return page.locator(_cell(metric, name)).first.inner_text()
 
 
 def _wait_for_figure(page, metric: str, name: str, value: str) -> None:
     page.wait_for_function(
         "([s, v]) => { const c = document.querySelector(s); return c !== null && c.textContent.trim() === v; }",
         arg=[_cell(metric, name), value],
-        timeout=20000,
     )
+
+
+def _wait_for_sets(page, names: list[str]) -> None:
+    """Until the figure table's columns are exactly `names`."""
+    page.wait_for_function(
+        "(names) => { const h = [...document.querySelectorAll('#metrics-main thead th')].slice(1)"
+        ".map(t => t.textContent.trim()); return JSON.stringify(h) === JSON.stringify(names); }",
+        arg=names,
+    )
+
+
+def _wait_for_signature(page, fragment: str) -> None:
+    page.wait_for_function("(f) => (document.querySelector('#signature')?.textContent || '').includes(f)", arg=fragment)
+
+
+def _assert_chart_equals_table(page, names: list[str]) -> None:
+    """The bars drawn are the table's figures: one bar per (main figure, set), each bar's value and
+    its drawn length equal to the table's cell, and nothing else (issue 11, defect 1)."""
+    drawn = page.evaluate(
+        """() => {
+        const bars = [...document.querySelectorAll('#bars rect.bar')].map(r => ({
+            metric: r.dataset.metric, set: r.dataset.set, value: r.dataset.value,
+            width: parseFloat(r.getAttribute('width')), shown: r.getBoundingClientRect().width}));
+        const cells = {};
+        document.querySelectorAll('#metrics td[data-metric]').forEach(
+            c => { cells[c.dataset.metric + '|' + c.dataset.set] = c.textContent.trim(); });
+        return {bars, cells};
+    }"""
+    )
+    bars, cells = drawn["bars"], drawn["cells"]
+    assert len(bars) == len(MAIN) * len(names), bars
+    assert sorted({bar["set"] for bar in bars}) == sorted(names)
+    assert sorted({bar["metric"] for bar in bars}) == sorted(MAIN)
+    for bar in bars:
+        assert bar["value"] == cells[f"{bar['metric']}|{bar['set']}"], bar
+        assert abs(bar["width"] / BAR_PLOT_WIDTH * 100 - float(bar["value"])) < 0.01, bar
+        assert (bar["shown"] > 0) == (float(bar["value"]) > 0), bar  # drawn, not only in the DOM
+
+
+def _upload(page, box: str, path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+    page.locator(f"#upload-{box}").locator("xpath=..").locator("input[type=file]").set_input_files(str(path))
 
 
 def _jsonl(example, prediction: str) -> str:
@@ -135,103 +209,358 @@ def _jsonl(example, prediction: str) -> str:
     )
 
 
-def _linearized(example, prediction: str) -> str:
-    turns = zip(example.gold, example.predictions[prediction], strict=True)
-    return "".join(
-        f"{example.dialogue_id}\t{i}\t{linearize_state(g)}\t{linearize_state(p)}\n" for i, (g, p) in enumerate(turns)
+def _all_layout(side: int) -> str:
+    layout = {}
+    for example in EXAMPLES.values():
+        names = list(example.predictions)
+        layout.update(example.reference_layout(names[min(side, len(names) - 1)]))
+    return json.dumps(layout)
+
+
+def _in_viewport(page, selector: str) -> bool:
+    return page.evaluate(
+        "(s) => { const r = document.querySelector(s).getBoundingClientRect();"
+        " return r.height > 0 && r.top >= 0 && r.top < innerHeight; }",
+        selector,
     )
 
 
-def _upload(page, box: str, path: Path, text: str) -> None:
-    path.write_text(text, encoding="utf-8")
-    page.locator(f"#upload-{box}").locator("xpath=..").locator("input[type=file]").set_input_files(str(path))
+def _shot(page, name: str) -> None:
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def test_space_in_chromium(browser, server_url, tmp_path):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    external: list[str] = []
-    page.on("request", lambda request: None if request.url.startswith(LOCAL) else external.append(request.url))
-    page.set_default_timeout(20000)
-    try:
-        page.goto(server_url)
-        page.wait_for_selector('#metrics td[data-metric="gca"]')  # the first example is loaded at start
+def _corpus(side: int):
+    from dst_metrics import Corpus
 
-        # Another example first, then the first example: its figures replace the others.
-        _choose(page, "example", "Section 5.4: the hypothetical dialogue, P1 vs P2")
-        _wait_for_figure(page, "jga", "P1", "83.33")
-        assert _figure(page, "gca", "P1") == _figure(page, "gca", "P2") == "52.38"
+    return Corpus.from_reference_layout(json.loads(_all_layout(side)))
 
-        _choose(page, "example", "Figure 1: the first example, P1 vs P2")
-        _wait_for_figure(page, "gca", "P2", "15.49")
-        assert _figure(page, "gca", "P1") == "73.33"
-        assert _figure(page, "gca", "P2") == "15.49"
-        assert _figure(page, "jga", "P2") == "33.33"
-        assert page.locator("#signature").inner_text().startswith("dst-metrics:")
-        assert "mode:official|alpha:10/11" in page.locator("#signature").inner_text()
-        slots = page.locator("#slots")
-        assert slots.locator('td[data-kinds="wrong"]').count() == 2 + 6
-        assert slots.locator('td[data-kinds="correct"]').count() == 5 + 1
-        page.wait_for_timeout(800)  # let the bar chart finish drawing
-        page.screenshot(path=str(ARTIFACTS / "app-first-example.png"), full_page=True)
 
-        # Invalid JSON: a readable message in the page, no traceback.
-        page.fill("#data-a textarea", '{"MUL0003": {"0": {"gt": ]')
-        page.locator("#data-a textarea").press_sequentially(" ")  # typed: gradio's input event fires
-        page.click("#score")
-        error = page.locator("#status-error")
-        error.wait_for()
-        message = error.inner_text()
-        assert "Could not score this input" in message
-        assert "Prediction set A 'P1'" in message and "not valid JSON" in message and "line 1, column 26" in message
-        assert "Traceback" not in page.content()
-        assert not page.locator("#metrics").is_visible()
-        assert page.locator("#example-note").inner_text().strip() == "Your own data."
-        page.screenshot(path=str(ARTIFACTS / "app-invalid-json.png"), full_page=True)
+# --------------------------------------------------------------------------------------------
+# The defects of issue 11, each with the test that would have caught it
 
-        # The page keeps working: three dialogues, the section 5.2 analysis, and a row click
-        # opening that dialogue in the per-slot view.
-        _choose(page, "example", "All three paper dialogues as one corpus")
-        _wait_for_figure(page, "dialogues", "P1", "3")
-        assert not page.locator("#status-error").is_visible()
-        table = page.locator("#disagreements")
-        table.get_by_text("SNG0779").first.wait_for()
-        assert "-60.22" in table.inner_text() and "+30.95" in table.inner_text()
-        assert page.locator("#scatter").is_visible()
-        table.get_by_text("SNG0779").first.click()
-        page.wait_for_function("() => document.querySelector('#slots').textContent.includes('Dialogue SNG0779')")
-        assert page.locator("#slots").get_by_text("no change").count() == 2 * 4  # four quiet turns per set
 
-        # Corrected mode re-scores on the spot, says so in the signature and keeps the dialogue.
-        page.locator("#mode").get_by_text("corrected", exact=True).click()
-        page.wait_for_function("() => document.querySelector('#signature').textContent.includes('mode:corrected')")
-        assert "Dialogue SNG0779 (corrected mode)" in page.locator("#slots").inner_text()  # the view stays put
-        page.wait_for_timeout(800)
-        page.screenshot(path=str(ARTIFACTS / "app-three-dialogues.png"), full_page=True)
+def test_defect1_chart_equals_table_after_every_change(visit, tmp_path):
+    page = visit()
+    _assert_chart_equals_table(page, ["P1", "P2"])
+    _choose(page, "example", "Figure 6: MultiWOZ dialogue MUL1110")
+    _wait_for_sets(page, ["prediction"])
+    assert _figure(page, "gca", "prediction") == "31.43"
+    _assert_chart_equals_table(page, ["prediction"])
+    _choose(page, "example", "All three paper dialogues as one corpus")
+    _wait_for_figure(page, "dialogues", "P1", "3")
+    _assert_chart_equals_table(page, ["P1", "P2"])
+    page.locator("#name-a input").fill("sys1")
+    page.click("h1")  # leaving the box renames the set
+    _wait_for_sets(page, ["sys1", "P2"])
+    _assert_chart_equals_table(page, ["sys1", "P2"])
+    page.locator("#mode").get_by_text("corrected", exact=True).click()
+    _wait_for_signature(page, "mode:corrected")
+    _assert_chart_equals_table(page, ["sys1", "P2"])
+    page.click("#empty-b")
+    _wait_for_sets(page, ["sys1"])
+    _assert_chart_equals_table(page, ["sys1"])
+    _upload(page, "b", tmp_path / "other.json", _all_layout(1))
+    _wait_for_sets(page, ["sys1", "other"])
+    _assert_chart_equals_table(page, ["sys1", "other"])
+    _shot(page, "renamed-corrected-upload-1400")
 
-        # Uploads: JSON Lines for set B that does not match set A (three dialogues) is refused
-        # with a message; then linearized lines for set A make the pair comparable again.
-        _upload(page, "b", tmp_path / "p2.jsonl", _jsonl(FIRST, "P2"))
-        error.wait_for()
-        assert "do not cover the same dialogues" in error.inner_text()
-        assert "only in 'P1': ['MUL1110', 'SNG0779']" in error.inner_text()
-        _upload(page, "a", tmp_path / "p1.tsv", _linearized(FIRST, "P1"))
-        _wait_for_figure(page, "gca", "P1", "73.33")
-        assert _figure(page, "gca", "P2") == "15.49"
-        status = page.locator("#status").inner_text()
-        linearized, jsonl = READERS["linearized"].description, READERS["jsonl"].description
-        assert f"P1 read as {linearized}; P2 read as {jsonl}." in status
-        assert page.locator("#data-a textarea").input_value().startswith("MUL0003\t0\t")
 
-        # A narrow window: the per-slot tables stack instead of overflowing.
-        page.set_viewport_size({"width": 760, "height": 1000})
+def test_defect2_upload_leaves_the_example_and_says_so_next_to_the_button(visit, tmp_path):
+    page = visit(width=1400, height=900)
+    _upload(page, "a", tmp_path / "mysys.jsonl", _jsonl(FIRST, "P1"))
+    _wait_for_sets(page, ["mysys"])  # named after its file; the example's P2 left set B
+    assert _figure(page, "gca", "mysys") == "73.33"
+    assert page.locator("#data-b textarea").input_value() == ""
+    note = page.locator("#note-a")
+    note.get_by_text("read and scored").wait_for()
+    assert "mysys.jsonl" in note.inner_text()
+    assert _in_viewport(page, "#note-a")
+    _assert_chart_equals_table(page, ["mysys"])
+    _shot(page, "upload-1400")
+    other = json.dumps({"OTHER": FIRST.reference_layout("P2")["MUL0003"]})
+    _upload(page, "b", tmp_path / "other.json", other)
+    page.locator("#status-error").wait_for()
+    assert "'mysys' and 'other' do not cover the same dialogues" in page.locator("#status-error").inner_text()
+    page.locator("#note-b").get_by_text("could not be scored").wait_for()
+    page.wait_for_timeout(300)
+    assert _in_viewport(page, "#status-error")  # the message is where the user looks
+    _shot(page, "upload-error-1400")
+
+
+def test_defect3_options_apply_when_leaving_the_box(visit):
+    from dst_metrics import score
+
+    page = visit()
+    page.locator("#k input").fill("10")
+    page.click("h1")  # no Enter
+    _wait_for_signature(page, "K:10")
+    expected = score(FIRST.corpus("P1"), Options(num_slots=10)).scores.sa
+    assert _figure(page, "sa", "P1") == f"{100 * expected:.2f}"
+    page.locator("#alpha input, #alpha textarea").first.fill("0.5")
+    page.keyboard.press("Tab")
+    _wait_for_signature(page, "alpha:0.5")
+    expected = score(FIRST.corpus("P1"), Options(alpha=0.5, num_slots=10)).scores.gca
+    assert _figure(page, "gca", "P1") == f"{100 * expected:.2f}"
+    page.locator("#lambda input").fill("1")
+    page.click("h1")
+    _wait_for_signature(page, "lambda:1|")
+    _assert_chart_equals_table(page, ["P1", "P2"])
+
+
+def test_defect4_a_row_click_opens_the_dialogue_where_the_user_looks(visit):
+    page = visit(ALL)
+    page.locator("#disagreements tr[data-dialogue='SNG0779']").first.click()
+    page.wait_for_function("() => document.querySelector('#slots').textContent.includes('Dialogue SNG0779')")
+    page.wait_for_timeout(300)
+    assert _in_viewport(page, "#slots-col")
+    scores = page.locator("#slots .dialogue-scores li[data-set='P1']").inner_text()
+    assert "GCA 52.38" in scores and "JGA 83.33" in scores  # the dialogue's own figures (section 5.4)
+    assert page.locator("#slots").get_by_text("no change").count() == 4  # four quiet turns, one row each
+    _shot(page, "row-click-1400")
+
+
+def test_defect5_scatter_draws_y_equals_x_whole_points_and_opens_them(visit):
+    page = visit(ALL)
+    diagonal = page.locator("#scatter line.diagonal")
+    x1, y1, x2, y2 = (float(diagonal.get_attribute(a)) for a in ("x1", "y1", "x2", "y2"))
+    assert x2 - x1 == pytest.approx(y1 - y2) and x2 > x1  # y = x on equal axes
+    assert page.locator("#scatter g.point").count() == 6  # 3 dialogues x 2 sets
+    assert page.locator("#scatter g.point[data-set='P1'] circle").count() == 3  # sets differ in shape
+    assert page.locator("#scatter g.point[data-set='P2'] rect").count() == 3
+    page.locator("#scatter g.point[data-set='P2'][data-dialogue='MUL1110']").click()
+    page.wait_for_function("() => document.querySelector('#slots').textContent.includes('Dialogue MUL1110')")
+    # A perfect dialogue sits at (100, 100): drawn whole inside the chart.
+    perfect = "".join(
+        json.dumps({"dialogue_id": d, "turn_id": t, "gt": {"a-b": "x"}, "pr": {"a-b": "x" if d == "d1" else "y"}})
+        + "\n"
+        for d in ("d1", "d2")
+        for t in (0, 1)
+    )
+    page.click("#empty-b")
+    _wait_for_sets(page, ["P1"])
+    page.locator("#data-a textarea").fill(perfect)
+    page.click("#score")
+    _wait_for_figure(page, "dialogues", "P1", "2")
+    inside = page.evaluate(
+        """() => { const svg = document.querySelector('#scatter svg').getBoundingClientRect();
+        return [...document.querySelectorAll('#scatter g.point')].map(g => { const r = g.getBoundingClientRect();
+        return [g.dataset.x, g.dataset.y, r.left >= svg.left && r.right <= svg.right && r.top >= svg.top
+        && r.bottom <= svg.bottom]; }); }"""
+    )
+    assert ["100.00", "100.00", True] in inside and all(whole for _, _, whole in inside), inside
+
+
+def test_defect6_two_sets_compare_per_dialogue_and_line_up_by_turn(visit):
+    page = visit(ALL)
+    rows = page.evaluate(
+        "() => [...document.querySelectorAll('#pair-table tbody tr')].map(r => [...r.children].map(c => c.textContent))"
+    )
+    assert [r[0] for r in rows] == ["MUL0003", "SNG0779", "MUL1110"]  # |Δ GCA| 57.84, 0, 0: largest first
+    for _, gca_a, gca_b, delta, *_ in rows:
+        assert float(delta) == pytest.approx(float(gca_b) - float(gca_a), abs=0.011)
+    clipped = page.evaluate(
+        """() => [...document.querySelectorAll('.table-wrap')].filter(w => w.offsetParent !== null).map(w => {
+        const r = w.getBoundingClientRect(); return w.scrollWidth > w.clientWidth + 1
+        && getComputedStyle(w).overflowX !== 'auto' || r.right > innerWidth + 1; })"""
+    )
+    assert not any(clipped)
+    nu = page.evaluate(
+        "() => { const t = [...document.querySelectorAll('#disagreements th')].find(h => h.textContent === 'NU');"
+        " const w = t.closest('.table-wrap').getBoundingClientRect(); const r = t.getBoundingClientRect();"
+        " return r.right <= w.right + 1; }"
+    )
+    assert nu, "the NU column is cut off"
+    page.locator("#unchanged input").check()
+    page.wait_for_function("() => document.querySelector('#slots').textContent.includes('unchanged')")
+    turns = page.evaluate(
+        """() => { const turns = {}; document.querySelectorAll('#slots tr[data-slot]').forEach(r => {
+        (turns[r.dataset.turn] = turns[r.dataset.turn] || []).push(r.dataset.slot);
+        if (r.querySelectorAll('td.kinds').length !== 2) throw new Error('a row without both sets'); });
+        return Object.values(turns); }"""
+    )
+    order = {}
+    for slots in turns:
+        for slot in slots:
+            order.setdefault(slot, len(order))
+    assert all(slots == sorted(slots, key=order.__getitem__) for slots in turns)  # one slot order in every turn
+    _shot(page, "three-dialogues-compare-1400")
+
+
+PHONE = {"width": 390, "height": 844}
+CUT_OFF_JS = """() => {
+  // Every control, label, table and chart lies inside the window, or inside a box that scrolls
+  // sideways; none is clipped by a box that hides overflow, and no label's text overflows it.
+  const bad = [];
+  const overflow = (a) => getComputedStyle(a).overflowX;
+  for (const e of document.querySelectorAll(
+      'button, input, textarea, table, svg.chart, .chip, label, h1, h2, p, th, .file-chip, .label-wrap .icon')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || e.closest('.hide, [hidden]')) continue;
+    const name = e.tagName + '.' + e.className + ': ' + (e.textContent || '').trim().slice(0, 30);
+    let scrolled = false;
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      const o = overflow(a);
+      if (o === 'auto' || o === 'scroll') { scrolled = true; break; }
+      if (o === 'hidden' || o === 'clip') {
+        const b = a.getBoundingClientRect();
+        if (r.right > b.right + 1 || r.left < b.left - 1) { bad.push('clipped ' + name); break; }
+      }
+    }
+    if (!scrolled && (r.left < -1 || r.right > innerWidth + 1)) bad.push('outside ' + name);
+    if (e.tagName === 'LABEL' && e.scrollWidth > e.clientWidth + 1) bad.push('overflows ' + name);
+  }
+  if (document.documentElement.scrollWidth > innerWidth + 1) bad.push('page wider than the window');
+  return bad;
+}"""
+BROKEN_WORDS_JS = """() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('#slots td.slot, #slots td.value, .chip, .legend-text')) {
+    const text = cell.firstChild && cell.firstChild.nodeType === 3 ? cell.firstChild : null;
+    if (!text) continue;
+    const re = /[^\\s-]+/g; let m;
+    while ((m = re.exec(text.data))) {
+      const range = document.createRange(); range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+      if (range.getClientRects().length > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def test_defect7_phone_width_nothing_cut_off_no_word_broken(visit, tmp_path):
+    for query, name in (("", "first-example-390"), (ALL, "three-dialogues-390")):
+        page = visit(query, **PHONE)
         page.wait_for_timeout(500)
-        widths = page.evaluate(
-            "() => [...document.querySelectorAll('#slots .table-wrap')].map(w => [w.scrollWidth, w.clientWidth])"
-        )
-        assert widths and all(scroll <= client + 1 for scroll, client in widths), widths
-        page.screenshot(path=str(ARTIFACTS / "app-narrow-uploads.png"), full_page=True)
+        assert page.evaluate(CUT_OFF_JS) == []
+        assert page.evaluate(BROKEN_WORDS_JS) == []
+        width = page.locator("#example").bounding_box()["width"]
+        assert width >= 300, width  # the example dropdown is not squeezed
+        _assert_chart_equals_table(page, ["P1", "P2"])
+        _shot(page, name)
+    _upload(page, "a", tmp_path / "phone_upload.jsonl", _jsonl(FIRST, "P2"))  # leaves the example
+    _wait_for_sets(page, ["phone_upload"])
+    page.locator("#note-a").get_by_text("read and scored").wait_for()
+    assert page.evaluate(CUT_OFF_JS) == []
+    _shot(page, "upload-390")
+    page.locator("#data-a textarea").fill('{"MUL0003": {"0": {"gt": ]')
+    page.click("#score")
+    page.locator("#status-error").wait_for()
+    page.wait_for_timeout(300)
+    assert _in_viewport(page, "#status-error") and page.evaluate(CUT_OFF_JS) == []
+    _shot(page, "invalid-json-390")
 
-        assert external == [], f"the page loaded from the internet: {external}"
-    finally:
-        context.close()
+
+def test_defect8_errors_hide_views_without_page_errors_and_alpha_has_one_wording(visit):
+    from dst_metrics.options import OptionError, parse_alpha
+
+    with pytest.raises(OptionError) as caught:
+        parse_alpha("ten")
+    page = visit()
+    page.locator("#alpha input, #alpha textarea").first.fill("ten")
+    page.keyboard.press("Enter")
+    page.locator("#status-error").wait_for()
+    by_enter = page.locator("#status-error").inner_text()
+    assert str(caught.value) in by_enter
+    page.locator("#alpha input, #alpha textarea").first.fill("10/11")
+    page.keyboard.press("Enter")
+    _wait_for_figure(page, "gca", "P1", "73.33")
+    page.locator("#alpha input, #alpha textarea").first.fill("ten")
+    page.click("h1")
+    page.locator("#status-error").wait_for()
+    assert page.locator("#status-error").inner_text() == by_enter  # one wording, by Enter or by leaving
+    page.locator("#data-a textarea").fill('{"MUL0003": {"0": {"gt": ]')
+    page.locator("#alpha input, #alpha textarea").first.fill("10/11")
+    page.click("#score")
+    page.wait_for_function("() => document.querySelector('#status-error')?.textContent.includes('not valid JSON')")
+    assert not page.locator("#bars").is_visible()
+    _shot(page, "invalid-json-1400")
+    page.wait_for_timeout(500)  # a ResizeObserver error would arrive now; `visit` fails on any
+
+
+def test_comparison_takeaway_and_url_state(visit):
+    from dst_metrics import score
+
+    page = visit(ALL)
+    page.wait_for_selector("#compare table.compare-table")
+    expected = compare(_corpus(0), _corpus(1), Options(), names=("P1", "P2"))
+    for key in MAIN:
+        row = page.locator(f"#compare tr[data-metric='{key}'] td").all_inner_texts()
+        diff = expected.figures[key]
+        assert row[2] == f"{100 * diff.diff:+.2f}", (key, row)
+        assert row[3] == f"[{100 * diff.ci[0]:+.2f}, {100 * diff.ci[1]:+.2f}]", (key, row)
+        assert row[5] == ("yes" if diff.significant else "no")
+    command = page.locator("#command").inner_text()
+    assert "dst-metrics score set_a.json set_b.json --mode official --alpha 10/11 --fga-lambda 0.5" in command
+    page.click("#prepare")
+    page.locator("#downloads a[download='figures.json']").wait_for(timeout=90000)  # the report draws its plots
+    for name in ("figures.csv", "dialogues.csv", "dialogues.json", "table.tex", "table.md", "report.html"):
+        assert page.locator(f"#downloads a[download='{name}']").count() == 1
+    href = page.locator("#downloads a[download='figures.json']").get_attribute("href")
+    with _DIRECT.open(href, timeout=10) as response:
+        figures = json.loads(response.read())
+    assert [s["set"] for s in figures["sets"]] == ["P1", "P2"]
+    assert figures["sets"][0]["gca"] == score(_corpus(0)).scores.gca  # unrounded, as the library gives it
+    assert figures["comparison"]["figures"]["gca"]["diff"] == pytest.approx(expected.figures["gca"].diff)
+    assert "example=all" in page.url and "mode=official" in page.url
+    _shot(page, "takeaway-1400")
+
+    linked = visit("?example=hypothetical&mode=corrected&k=20&dialogue=SNG0779")
+    _wait_for_signature(linked, "mode:corrected|alpha:10/11|lambda:0.5|K:20")
+    hypothetical = EXAMPLES["hypothetical"]
+    expected = score(hypothetical.corpus("P2"), Options(mode="corrected", num_slots=20)).scores
+    assert _figure(linked, "sa", "P2") == f"{100 * expected.sa:.2f}"
+    assert linked.locator("#mode input[value='corrected']").is_checked()
+
+
+def test_confidences_show_calibration_at_both_widths(visit):
+    from dst_metrics.calibration.metrics import calibration
+    from dst_metrics.readers import read
+
+    expected = calibration(read(REPO / "examples" / "confidences.json")).figures
+    for width, height in ((1400, 900), (PHONE["width"], PHONE["height"])):
+        page = visit("?example=confidences", width=width, height=height)
+        page.locator("#calibration td[data-metric='slot_ece']").wait_for()
+        assert page.locator("#calibration td[data-metric='slot_ece']").inner_text() == f"{expected['slot_ece']:.2f}"
+        assert page.locator("#calibration rect.reliability-bar").count() > 0
+        _assert_chart_equals_table(page, ["scored"])
+        if width == PHONE["width"]:
+            assert page.evaluate(CUT_OFF_JS) == []
+        _shot(page, f"confidences-{width}")
+
+
+def test_predictions_only_upload_with_a_gold_folder(visit):
+    """An SGD prediction file is paired with the gold uploaded as several files (a folder)."""
+    from dst_metrics import score
+    from dst_metrics.readers import read_pair
+
+    fixtures = REPO / "tests" / "fixtures" / "sgd"
+    page = visit()
+    page.locator("#upload-a").locator("xpath=..").locator("input[type=file]").set_input_files(
+        str(fixtures / "sgd_pred" / "dialogues_001.json")
+    )
+    page.locator("#status-error").wait_for()
+    assert "holds predictions only" in page.locator("#status-error").inner_text()
+    page.get_by_text("Gold file, for predictions-only formats").click()
+    gold_files = [str(p) for p in sorted((fixtures / "sgd_gold").glob("*.json"))]
+    page.locator("#upload-gold").locator("xpath=..").locator("input[type=file]").set_input_files(gold_files)
+    expected = score(read_pair(fixtures / "sgd_pred", fixtures / "sgd_gold")).scores
+    _wait_for_figure(page, "gca", "dialogues_001", f"{100 * expected.gca:.2f}")
+    assert _figure(page, "jga", "dialogues_001") == f"{100 * expected.jga:.2f}"
+    assert "--gold set_gold_files" in page.locator("#command").inner_text()
+    _shot(page, "gold-folder-1400")
+
+
+def test_a_third_system_is_charted_and_compared_with_a(visit):
+    page = visit(ALL)
+    page.get_by_text("A third and fourth system (sets C and D)").click()
+    page.locator("#data-c textarea").fill(_all_layout(0))  # C holds A's predictions
+    page.click("#score")
+    _wait_for_sets(page, ["P1", "P2", "C"])
+    _assert_chart_equals_table(page, ["P1", "P2", "C"])
+    page.locator("#compare h3").nth(1).wait_for()
+    assert page.locator("#compare h3").all_inner_texts() == ["P2 against P1", "C against P1"]
+    same = page.locator("#compare table").nth(1).locator("tr[data-metric='gca'] td").all_inner_texts()
+    assert same[2] == "+0.00" and same[5] == "no"  # C = A: no difference
+    assert page.locator("#scatter g.point[data-set='C'] polygon").count() == 3  # a third marker shape
+    _shot(page, "three-systems-1400")

@@ -25,9 +25,7 @@ def test_app_without_the_space_extra_says_what_to_install(module, tmp_path):
         "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), str(REPO), os.environ.get("PYTHONPATH")])),
         "GRADIO_SERVER_PORT": "1",  # were the guard to fail and the app to start, it could not serve
     }
-    result = subprocess.run(
-        [sys.executable, "app.py"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
-    )
+    result = subprocess.run([sys.executable, "app.py"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 1, result.stderr
     assert result.stdout == ""
     lines = result.stderr.splitlines()

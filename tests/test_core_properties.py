@@ -571,3 +571,25 @@ def test_the_string_reading_of_sa_and_rsa_is_exact_without_hyphenated_values(gol
     slot_errors, relative_hits, relative_total = official_string_figures(gold, pred)
     if not any("-" in value for value in (*gold.values(), *pred.values())):
         assert (slot_errors, relative_hits, relative_total) == (fast[1], fast[4], fast[5])
+
+
+def test_tally_addition_adds_every_field():
+    # Distinct values in every field (and distinct histogram keys), so a field the addition forgot
+    # or took from the wrong side shows; a new Tally field must be added to __add__ too.
+    from dataclasses import fields
+
+    def filled(offset: int) -> Tally:
+        values = {}
+        for index, f in enumerate(fields(Tally)):
+            number = 10 * index + offset
+            values[f.name] = {offset: number, 99: number} if f.type.startswith("dict") else number
+        return Tally(**values)
+
+    a, b = filled(1), filled(2)
+    total = a + b
+    for index, f in enumerate(fields(Tally)):
+        mine, theirs = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(mine, dict):
+            assert getattr(total, f.name) == {1: mine[1], 2: theirs[2], 99: mine[99] + theirs[99]}, f.name
+        else:
+            assert getattr(total, f.name) == mine + theirs == 20 * index + 3, f.name

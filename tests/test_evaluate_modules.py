@@ -41,7 +41,6 @@ PUBLISHED_KEYS = {
 FOLDERS = {"gca": "gca_metric", "jga_fga": "jga_fga_metrics"}
 
 
-
 def load(name: str, tmp_path, **kwargs) -> evaluate.EvaluationModule:
     return evaluate.load(module_path(name), cache_dir=str(tmp_path / "cache"), **kwargs)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -39,11 +40,13 @@ def evaluate_outputs() -> dict:
 
 
 def space_table_keys() -> list[str]:
+    """The figure keys of the Space's tables, in the order its page draws them (data-metric cells)."""
     pytest.importorskip("gradio", reason="the Space needs pip install -e '.[space]'")
-    import app
+    from space.explore import explore
 
-    sets = app.read_prediction_sets([("P1", EXAMPLE.read_text())])
-    return list(app.metrics_frame(app.score_sets(sets, Options())).index)
+    out = explore([("P1", EXAMPLE.read_text())])
+    assert out.ok, out.status
+    return list(dict.fromkeys(re.findall(r'data-metric="([^"]+)"', out.metrics + out.details)))
 
 
 def test_keys_are_unique_and_families_split_them_between_the_modules():

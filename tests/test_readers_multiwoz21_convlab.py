@@ -113,9 +113,10 @@ def test_predictions_json_without_dialogue_ids_splits_dialogues_where_utt_idx_re
     assert used == "convlab"
     assert [(d.dialogue_id, d.turn_ids) for d in corpus] == [("0", (0, 1, 2)), ("1", (0, 1)), ("2", (0, 1))]
     first = corpus.dialogues[0]
-    # values as given: the unified gold lists every slot ("" unset), a predicted "none" stays
-    assert first.gold[0]["hotel-price range"] == "" and first.gold[0]["hotel-type"] == "guest house"
-    assert len(first.gold[0]) == 31 and first.pred[2]["hotel-internet"] == "none"
+    # the unified gold lists every slot, "" when unset: such slots are dropped and the listed ones kept
+    # for the convlab profile; a predicted "none" stays
+    assert "hotel-price range" not in first.gold[0] and first.gold[0]["hotel-type"] == "guest house"
+    assert len(first.gold[0]) == 4 and len(corpus.listed_gold_slots) == 31 and first.pred[2]["hotel-internet"] == "none"
     assert first.pred[0] == {
         "hotel-type": "guesthouse",
         "hotel-area": "north",
@@ -140,7 +141,7 @@ def test_unified_dialogues_gold_pairs_by_original_id_into_the_predictions_corpus
     gold = read_side(DIALOGUES, "gold")
     assert list(gold.states) == IDS and list(gold.states["SNG0129.json"]) == [0, 1]  # user turns only
     samples = named_samples()
-    pred = Side({d: {} for d in IDS})
+    pred = Side({d: {} for d in IDS}, unset="")
     for sample in samples:
         pred.states[sample["dialogue_id"]][sample["utt_idx"] // 2] = sample["predictions"]["state"]
     corpus = pair(gold, pred)
@@ -163,9 +164,29 @@ def test_the_same_dialogues_give_the_same_convlab_figures_in_every_layout():
 
 
 def test_corrected_figures_of_the_unified_samples_are_those_of_the_reference_layout():
-    # corrected mode reads "" as unset, so the unified gold's empty slots change nothing
+    # corrected mode reads "" as unset, so the reference layout's explicit "" prediction changes nothing
     unified, layout = (score(read(path), mode="corrected").scores.as_dict() for path in (PREDICTIONS, REFERENCE_LAYOUT))
     assert unified == layout and unified["jga"] == 2 / 7  # MUL0003 turn 0 is "guesthouse" for "guest house"
+
+
+def test_official_figures_of_the_unified_samples_are_those_of_the_layout_without_empty_values():
+    # The readers drop the unified format's "" (unset) slots: official mode, where "" is a value, and
+    # SA's default K = 30 (the unified gold lists 31 slots) then score the unified file as the layout
+    # with its one explicit "" (SNG0129 turn 1, restaurant-name) removed, which official mode would
+    # count as an overshot slot.
+    layout = json.loads(REFERENCE_LAYOUT.read_text())
+    removed = 0
+    for turns in layout.values():
+        for turn in turns.values():
+            for side in ("gt", "pr"):
+                flat = [(d, s) for d, slots in turn[side].items() for s, v in slots.items() if v == ""]
+                for domain, slot in flat:
+                    del turn[side][domain][slot]
+                    removed += 1
+    assert removed == 1
+    unified = score(read(PREDICTIONS)).scores.as_dict()
+    assert unified == score(read(json.dumps(layout))).scores.as_dict()
+    assert unified["overshot"] == 0 and score(read(REFERENCE_LAYOUT)).scores["overshot"] == 1
 
 
 def test_a_one_sided_format_asks_for_the_other_side():

@@ -39,9 +39,9 @@ def test_multiwoz22_gold_keeps_every_acceptable_value_and_numbers_user_turns_by_
     side = read_side(MWZ_GOLD, "gold")
     (turns,) = side.states.values()
     assert list(turns) == [0, 1, 2]  # the file's USER turn ids are "0", "2", "4"
-    assert turns[0] == {"restaurant-food": ["chinese"], "restaurant-area": ["centre"]}
+    assert turns[0] == {"restaurant-food": "chinese", "restaurant-area": "centre"}  # one value: that string
     assert turns[2]["hotel-type"] == ["guest house", "guesthouse"]
-    assert turns[2]["hotel-name"] == ["a & b guest house"] and turns[2]["hotel-parking"] == ["dontcare"]
+    assert turns[2]["hotel-name"] == "a & b guest house" and turns[2]["hotel-parking"] == "dontcare"
 
 
 def test_predictions_keep_the_first_value_only():
@@ -65,11 +65,11 @@ def test_sgd_folder_carries_each_service_state_over_and_skips_the_schemas():
     assert list(side.states) == ["1_00000", "2_00000"]
     last = side.states["2_00000"][2]  # a Restaurants_2 frame only; the Hotels_2 state carries over
     assert last == {
-        "Hotels_2-where_to": ["London"],
-        "Hotels_2-number_of_adults": ["2"],
-        "Hotels_2-has_laundry_service": ["dontcare"],
-        "Restaurants_2-location": ["London"],
-        "Restaurants_2-price_range": ["dontcare"],
+        "Hotels_2-where_to": "London",
+        "Hotels_2-number_of_adults": "2",
+        "Hotels_2-has_laundry_service": "dontcare",
+        "Restaurants_2-location": "London",
+        "Restaurants_2-price_range": "dontcare",
     }
 
 
@@ -110,12 +110,29 @@ def test_the_real_files_give_the_same_gold_states_as_reading_them_by_hand():
             if turn["speaker"] == "USER":
                 for frame in turn["frames"]:
                     current[frame["service"]] = frame["state"]["slot_values"]
-                states.append({f"{s}-{k}": v for s, slots in current.items() for k, v in slots.items()})
+                flat = {f"{s}-{k}": v for s, slots in current.items() for k, v in slots.items()}
+                states.append({k: v if len(v) > 1 else v[0] for k, v in flat.items()})  # one value: that string
         assert list(gold[dialogue["dialogue_id"]].values()) == states
 
 
 # --------------------------------------------------------------------------------------------
 # Bad input: one line naming the file, dialogue, turn and field
+
+
+_FRAME = {"service": "Restaurants_2", "state": {"slot_values": {"location": ["San Jose"]}}}
+
+
+def test_a_turn_repeating_the_previous_frames_shares_its_state_and_a_changed_one_does_not(tmp_path: Path):
+    frames = [{"service": "Restaurants_2", "state": {"slot_values": {"location": ["San Jose", "SJ"]}}}]
+    changed = [{"service": "Restaurants_2", "state": {"slot_values": {"location": ["Oakland"]}}}]
+    turns = [
+        {"speaker": "USER", "utterance": u, "frames": f} for u, f in (("a", frames), ("b", frames), ("c", changed))
+    ]
+    path = tmp_path / "dialogues_001.json"
+    path.write_text(json.dumps([{"dialogue_id": "d", "turns": turns}]))
+    states = read_side(path, "gold").states["d"]
+    assert states[0] is states[1] and states[0] == {"Restaurants_2-location": ["San Jose", "SJ"]}
+    assert states[2] == {"Restaurants_2-location": "Oakland"}
 
 
 def _dialogue(**state_or_turn) -> dict:
@@ -146,6 +163,10 @@ def _dialogue(**state_or_turn) -> dict:
         ),
         ([_dialogue(turn={"frames": [{"service": "Hotels_2"}]})], "field turns[1].frames[0].state: there is no state"),
         ([_dialogue(), _dialogue()], 'dialogue "1_00000": the dialogue id is used twice'),
+        (
+            [_dialogue(turn={"frames": [_FRAME, _FRAME]})],
+            "field turns[1].frames[1]: a second frame of service 'Restaurants_2'",
+        ),
         ([{"dialogue_id": "x", "turns": [{"speaker": "SYSTEM", "frames": []}]}], "the dialogue has no USER turn"),
         ([{"turns": []}], "field [0].dialogue_id: the dialogue has no dialogue_id"),
         ({"dialogue_id": "x"}, "expected a JSON array of dialogues"),

@@ -159,9 +159,7 @@ def test_python_block_runs_and_prints_what_the_readme_shows(block, tmp_path):
         "GRADIO_ANALYTICS_ENABLED": "False",
         "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
     }
-    result = subprocess.run(
-        [sys.executable, str(path)], cwd=REPO, env=env, capture_output=True, text=True, timeout=600
-    )
+    result = subprocess.run([sys.executable, str(path)], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, f"README line {block.line} failed:\n{result.stdout}\n{result.stderr[-4000:]}"
     expected, actual = block.expected, result.stdout.splitlines()
     if expected:

@@ -13,12 +13,14 @@ Its conventions, as measured by running that code:
 - JGA ("accuracy"): share of turns where no visited slot is an FP or FN; precision or recall
   with a zero denominator is 0, F1 too when P + R = 0.
 
-Which slots are visited: the unified format lists every slot of its domains, ``""`` when unset,
-so a gold state holding ``""`` values is complete and its keys are the visited slots. Layouts
-that list only active slots (the GCA reference layout, TRADE, data.json) have no ``""`` in gold:
-then every turn's gold is filled with every domain-slot seen in the corpus's gold states, set to
-``""`` where absent, which is what the unified format would hold (its ontology, as far as the
-corpus shows it). The profile takes the corpus as unified when any gold value in it is ``""``.
+Which slots are visited: the unified format lists every slot of its domains, ``""`` when unset;
+our ConvLab readers drop the unset slots and keep the listed ones in `Corpus.listed_gold_slots`,
+which are then the visited slots of every turn (the unified format writes one template of slots
+into every state, so a turn's listed slots are the corpus's). Layouts that list only active slots
+(the GCA reference layout, TRADE, data.json) have no such list: then every domain-slot seen in the
+corpus's gold states is visited, ``""`` where absent, which is what the unified format would hold
+(its ontology, as far as the corpus shows it). A gold state that still holds ``""`` values (a
+corpus built by hand) has its own keys visited, as ConvLab-3 does.
 """
 
 from __future__ import annotations
@@ -77,9 +79,16 @@ def gold_slots(corpus: Corpus) -> tuple[str, ...]:
     return tuple(slots)
 
 
+def visited_slots(corpus: Corpus) -> tuple[str, ...] | None:
+    """The slots visited in every turn; None when each gold state's own keys are (see the module)."""
+    if corpus.listed_gold_slots is not None:
+        return tuple(sorted(corpus.listed_gold_slots))
+    return None if complete_gold(corpus) else gold_slots(corpus)
+
+
 def counts(corpus: Corpus) -> tuple[int, int, int, int, int]:
     """(TP, FP, FN, jointly correct turns, turns) under ConvLab-3's conventions (see the module)."""
-    filled = None if complete_gold(corpus) else gold_slots(corpus)
+    filled = visited_slots(corpus)
     tp = fp = fn = correct = turns = 0
     for dialogue in corpus:
         for gold, pred in zip(dialogue.gold, dialogue.pred):

@@ -126,6 +126,7 @@ class TurnEncoder:
         self.batches = 0
         self.dialogues = 0
         self.seen: set[tuple[str, int]] = set()
+        self.scores = None  # calibration.extract.ScoredPredictions of the batches whose values carry confidences
 
     @without_gc
     def encode(
@@ -174,6 +175,11 @@ class TurnEncoder:
             )
             raise _located(error, kind, predictions, references, ids).within(where)
         table = corpus_table(corpus)
+        if corpus.scores is not None:  # predictions with confidences: kept for the calibration figures
+            if self.scores is None:
+                self.scores = corpus.scores
+            else:
+                self.scores.update(corpus.scores)
         self.seen.update(keys)
         self.batches += 1
         if kind == "dialogues":

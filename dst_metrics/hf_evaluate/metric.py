@@ -11,13 +11,14 @@ and `check_evaluate_version` refuses others with a readable message.
 from __future__ import annotations
 
 import abc
+import warnings
 from collections.abc import Mapping
 
 import datasets
 import evaluate
 
 from ..figures import compute_figures, figure_keys
-from ..options import Options
+from ..options import OptionError, Options
 from ..scoring import check_num_slots, tally_dialogues
 from .arrow import SCHEMA, corpus_from_arrow
 from .batches import INPUT_OPTIONS, TurnEncoder
@@ -25,6 +26,12 @@ from .docs import MODULE_FAMILIES
 
 FEATURES = datasets.Features.from_arrow_schema(SCHEMA)
 """The rows evaluate caches and gathers (`arrow.SCHEMA` as `datasets` features)."""
+CALIBRATION_MODULE = "jga_fga_metrics"
+"""The module that adds the calibration figures when predicted values carry confidences."""
+CALIBRATION_PROCESSES_WARNING = (
+    "predicted values carry confidences, but calibration figures are computed only with num_process=1: "
+    "this run reports the other figures, from the top values"
+)
 EVALUATE_TESTED = ">=0.4.6,<0.5"
 """evaluate versions the private writer API was tested with (pip's specifier, as in pyproject.toml)."""
 
@@ -41,16 +48,52 @@ def check_evaluate_version(version: str = evaluate.__version__) -> None:
         )
 
 
+BOOTSTRAP_OPTIONS = ("bootstrap", "seed", "ci_method")
+"""``compute()`` arguments of the intervals: resamples (None or 0: no intervals), seed, percentile|bca."""
+
+
+def bootstrap_settings(kwargs: Mapping[str, object]) -> dict[str, object] | None:
+    """The `bootstrap_intervals` settings of ``compute()`` arguments (None without ``bootstrap``);
+    a bad value is an OptionError."""
+    if not kwargs.get("bootstrap"):
+        return None
+    from ..stats.bootstrap import check_settings
+
+    seed = kwargs.get("seed", 0)
+    settings = {"resamples": kwargs["bootstrap"], "seed": seed, "method": kwargs.get("ci_method") or "percentile"}
+    check_settings(settings["resamples"], 0.95, settings["method"])
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise OptionError(f"seed must be a whole number at least 0; got {seed!r}")
+    return settings
+
+
+def with_intervals(figures: dict, corpus, options: Options, kwargs: Mapping[str, object]) -> dict:
+    """`figures` and the signature; with ``bootstrap=N``, also ``ci``: {figure: [low, high]} of the
+    figures listed (`dst_metrics.stats.bootstrap_intervals`) and the interval settings in the signature."""
+    settings = bootstrap_settings(kwargs)
+    if settings is None:
+        return {**figures, "signature": options.signature()}
+    if options.compat is not None:
+        raise OptionError("bootstrap gives intervals of dst-metrics' own figures; it cannot be combined with compat")
+    from ..stats import bootstrap_intervals
+
+    intervals = bootstrap_intervals(corpus, options, **settings)
+    ci = {key: bounds for key, bounds in intervals.as_dict().items() if key in figures}
+    return {**figures, "ci": ci, "signature": options.signature() + intervals.signature_suffix}
+
+
 def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...] | None]:
     """``compute()`` keyword arguments -> (Options, the figure names asked for or None).
 
     An unknown argument is a TypeError; a bad value an OptionError; an unknown figure a ValueError.
+    The interval arguments (`BOOTSTRAP_OPTIONS`) are checked by `bootstrap_settings`.
     """
-    values = dict(kwargs)
+    values = {name: value for name, value in kwargs.items() if name not in BOOTSTRAP_OPTIONS}
+    bootstrap_settings(kwargs)
     figures = values.pop("figures", None)
     unknown = sorted(set(values) - set(Options.__dataclass_fields__))
     if unknown:
-        accepted = sorted({*Options.__dataclass_fields__, "figures", *INPUT_OPTIONS})
+        accepted = sorted({*Options.__dataclass_fields__, "figures", *INPUT_OPTIONS, *BOOTSTRAP_OPTIONS})
         raise TypeError(f"unknown compute() arguments {unknown}; accepted: {accepted}")
     options = Options.from_kwargs(values)
     if figures is None:
@@ -109,6 +152,8 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         the position in it, the dialogue, the turn and the field.
         """
         table = self._encoder.encode(predictions, references, **kwargs)
+        if self._encoder.scores is not None and self.num_process > 1 and self.module == CALIBRATION_MODULE:
+            warnings.warn(CALIBRATION_PROCESSES_WARNING, stacklevel=2)
         if self.writer is None:  # even for an empty batch: a process with no rows still meets the others
             self.selected_feature_format = self.features
             self._init_writer()
@@ -123,9 +168,11 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         """Score everything added so far, plus `predictions`/`references` if given.
 
         Options (see `dst_metrics.options.Options`): ``mode``, ``alpha``, ``fga_lambda`` (one or
-        several), ``fga_lambdas``, ``num_slots``, ``value_matching``; and ``figures``. They are
-        checked before the cached rows are read. Returns the figures on process 0 and None on the
-        other processes.
+        several), ``fga_lambdas``, ``num_slots``, ``value_matching``; and ``figures``. With
+        ``bootstrap=N`` (and ``seed=0``, ``ci_method="percentile"`` or ``"bca"``) the result also has
+        ``ci``: {figure: [low, high]}, 95% bootstrap intervals over dialogues (`dst_metrics.stats`).
+        They are checked before the cached rows are read. Returns the figures on process 0 and None
+        on the other processes.
         """
         inputs = {name: kwargs.pop(name) for name in INPUT_OPTIONS if name in kwargs}
         split_options(kwargs)
@@ -150,4 +197,8 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
             figures.update({key: value for key, value in overlay.items() if key in figures})
         if names is not None:
             figures = {key: value for key, value in figures.items() if key in names}
-        return {**figures, "signature": options.signature()}
+        elif self.module == CALIBRATION_MODULE and self._encoder.scores is not None and self.num_process == 1:
+            from ..calibration.metrics import calibration  # predictions with confidences (docs/calibration.md)
+
+            figures.update(calibration(corpus, self._encoder.scores).figures)
+        return with_intervals(figures, corpus, options, kwargs)

@@ -51,7 +51,10 @@ class Side:
     `states` maps a dialogue id to {turn id: raw state} (any shape `normalize_state` accepts).
     `ids` is ``"exact"``, or ``"loose"`` where the format's dialogue ids are matched case-insensitively
     and without a ``.json`` ending (mwzeval's); `turns` is ``"id"``, or ``"position"`` where turns are
-    matched by their position in the dialogue (their ids are the other side's).
+    matched by their position in the dialogue (their ids are the other side's). `flat` says every
+    state is a flat dict ``{"domain-slot": value}`` the reader built itself and nothing else holds,
+    so a state whose values are all strings can be used as it is (exact value matching). `unset`
+    is the value the format writes for an unset slot (ConvLab-3's ``""``), or None.
     """
 
     states: dict[str, dict[int, object]]
@@ -59,6 +62,8 @@ class Side:
     ids: str = "exact"
     turns: str = "id"
     format: str = ""  # the reader's name, set by `readers.read_side`
+    flat: bool = False
+    unset: str | None = None
 
 
 @dataclass(frozen=True)

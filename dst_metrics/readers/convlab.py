@@ -14,10 +14,13 @@
   when it has one (``MUL0003.json``: the id MultiWOZ predictions and ConvLab-3's own samples use),
   else by its ``dialogue_id`` (``multiwoz21-test-0``), else by its key in an object.
 
-Both: states ``{domain: {slot: value}}`` as given. The unified format lists every slot of its
-domains with ``""`` when unset, and ``|`` separates alternatives; values are kept as they are
-(``""`` and ``none`` included), and turn ids count the user turns of a dialogue (0, 1, …) in
-``utt_idx`` order. The ``convlab`` compatibility profile applies ConvLab-3's conventions.
+Both: states ``{domain: {slot: value}}``. The unified format lists every slot of its domains with
+``""`` when unset: such slots are dropped (they are unset, not a value ``""``; kept, the official
+mode would count ``""`` as a value and SA's K would need to cover every listed slot), and the gold
+slots listed are kept in `Corpus.listed_gold_slots` for the ``convlab`` profile. ``|`` separates
+alternatives; other values are kept as they are (``none`` included), and turn ids count the user
+turns of a dialogue (0, 1, …) in ``utt_idx`` order. The ``convlab`` compatibility profile applies
+ConvLab-3's conventions.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ try:
 except ImportError:  # pragma: no cover - exercised only where msgspec is missing
     _msgspec = None
 
+UNSET_VALUE = ""
+"""What the unified format writes for an unset slot; the readers drop such slots (see the module)."""
 SAMPLE = '{"utt_idx", "state", "predictions": {"state"}}'
 SAMPLES = f"[{SAMPLE}, …]"
 DIALOGUES = '[{"dialogue_id", "turns": [{"speaker", "utt_idx", "state"}, …]}, …]'
@@ -210,7 +215,7 @@ def read_samples(request: ReadRequest) -> Corpus:
         ]
     except _NotCommon:
         return _read_samples(request)
-    builder = CorpusBuilder(request.value_matching, request.linearized)
+    builder = CorpusBuilder(request.value_matching, request.linearized, unset=(UNSET_VALUE, UNSET_VALUE))
     for dialogue_id, (golds, preds) in zip(groups, sides):
         builder.add(dialogue_id, list(range(len(golds))), golds, preds)
     return builder.corpus()
@@ -221,7 +226,7 @@ def _read_samples(request: ReadRequest) -> Corpus:
     data = decode_json(request.data, request.source)
     if not isinstance(data, list) or not data:
         raise InputError(f"expected a non-empty array of samples {SAMPLES}, got {describe(data)}")
-    builder = CorpusBuilder(request.value_matching, request.linearized)
+    builder = CorpusBuilder(request.value_matching, request.linearized, unset=(UNSET_VALUE, UNSET_VALUE))
     for dialogue_id, samples in _grouped_samples(data).items():
         samples.sort(key=lambda sample: sample[0])
         for before, after in zip(samples, samples[1:]):
@@ -305,7 +310,7 @@ def read_dialogues(request: ReadRequest, side: str) -> Side:
     dialogues = _fast_decode(_DIALOGUES, request.data) if _msgspec is not None else None
     if dialogues:
         try:
-            return Side(_fast_dialogues(dialogues), request.source)
+            return Side(_fast_dialogues(dialogues), request.source, unset=UNSET_VALUE)
         except _NotCommon:
             pass
     return _read_dialogues(request, side)
@@ -327,7 +332,7 @@ def _read_dialogues(request: ReadRequest, side: str) -> Side:
         states[dialogue_id] = _user_states(dialogue_id, dialogue["turns"], f"{where}.turns")
     if not states:
         raise InputError("the file holds no dialogue", source=request.source)
-    return Side(states, request.source)
+    return Side(states, request.source, unset=UNSET_VALUE)
 
 
 def _has(head: str, key: str) -> bool:

@@ -110,9 +110,21 @@ def _dialogue(dialogue_id: str, turns: object) -> dict[int, object]:
             try:  # names the problem, or accepts another shape the core reads (e.g. numbers)
                 normalize_state(state, gold=False, field=STATE)
             except InputError as error:
-                raise error.located(dialogue=dialogue_id, turn=position) from None
+                if not _carries_confidences(state, dialogue_id, position):
+                    raise error.located(dialogue=dialogue_id, turn=position) from None
         states[position] = state
     return states
+
+
+def _carries_confidences(state: object, dialogue_id: str, position: int) -> bool:
+    """Whether a state the core rejects holds values with confidences (`calibration.extract`); they are
+    checked here and read when the sides are paired. Bad confidences raise InputError."""
+    from ..calibration.extract import split_scored_state
+
+    try:
+        return split_scored_state(state, STATE) is not None
+    except InputError as error:
+        raise error.located(dialogue=dialogue_id, turn=position) from None
 
 
 _FIRST_TURN = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\[\s*(?=\{)')

@@ -13,8 +13,8 @@ Conventions:
   frame of every service seen up to that turn (SGD gives frames for the turn's services only);
 - slots are ``"service-slot"`` (``"Restaurants_1-city"``); a slot already named ``service-…``
   (MultiWOZ 2.2's ``restaurant-area`` in service ``restaurant``) is kept as it is;
-- gold keeps every value of a slot's list, in order, as acceptable values; predictions keep the
-  first value only, as the SGD evaluator reads them.
+- gold keeps every value of a slot's list, in order, as acceptable values (a list of one value is
+  read as that value); predictions keep the first value only, as the SGD evaluator reads them.
 
 `load_dialogues` gives the frames themselves (intents, requested slots, spans), which the ``sgd``
 compatibility profile scores.
@@ -235,7 +235,7 @@ def user_states(dialogue: SgdDialogue, side: str) -> dict[int, dict[str, object]
         state: dict[str, object] = {}
         for service, slots in current.items():
             for slot, values in slots.items():
-                state[slot_name(service, slot)] = values if side == "gold" else values[0]
+                state[slot_name(service, slot)] = values if side == "gold" and len(values) > 1 else values[0]
         states[len(states)] = state
     return states
 
@@ -258,9 +258,9 @@ def read_sgd_side(request: ReadRequest, side: str) -> Side:
     """One side from a dialogue file (the request's bytes) or folder (its path)."""
     with gc_paused():
         folder = request.path is not None and request.path.is_dir()
-        typed = _typed_files(request.path, None if folder else request.data, request.source)
+        typed = _typed_files(request.path, None if folder else request.data, request.source, _SIDE_DECODER)
         states = None if typed is None else _typed_states(typed, side == "gold")
-        return Side(states or _checked_side(request, side), request.source)
+        return Side(states or _checked_side(request, side), request.source, flat=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -302,18 +302,43 @@ if _msgspec is not None:
 
     _DECODER = _msgspec.json.Decoder(list[_Dialogue])
 
+    # One side's states need no frame but its slot values, kept undecoded (msgspec.Raw) so that a
+    # frame repeated from the previous turn is recognised by its bytes and decoded once.
+    class _SideState(_msgspec.Struct, gc=False):
+        slot_values: _msgspec.Raw
+        requested_slots: list[str] = None
+        active_intent: str = None
 
-def _typed_files(path: Path | None, data: bytes | None, source: str | None) -> list | None:
+    class _SideFrame(_msgspec.Struct, gc=False):
+        service: str
+        state: _SideState
+        slots: list[_Span] = None
+
+    class _SideUserTurn(_Turn, tag="USER"):
+        frames: _msgspec.Raw  # decoded (`_FRAMES_DECODER`) only when they differ from the previous turn's
+
+    class _SideDialogue(_msgspec.Struct, gc=False):
+        dialogue_id: str | int
+        turns: list[_SideUserTurn | _OtherTurn]
+        services: list[str] = None
+
+    _SIDE_DECODER = _msgspec.json.Decoder(list[_SideDialogue])
+    _FRAMES_DECODER = _msgspec.json.Decoder(list[_SideFrame])
+    _SLOT_VALUES_DECODER = _msgspec.json.Decoder(dict[str, _Values])
+
+
+def _typed_files(path: Path | None, data: bytes | None, source: str | None, decoder=None) -> list | None:
     """[(dialogues, source)] of each file (`data`, else the files of `path`); None when msgspec
     rejects any (the checking path then names the problem)."""
     if _msgspec is None:  # pragma: no cover
         return None
+    decoder = decoder or _DECODER
     found = []
     try:
         if data is not None:
-            return [(_DECODER.decode(data), source)]
+            return [(decoder.decode(data), source)]
         for file in dialogue_files(path, source):
-            found.append((_DECODER.decode(file.read_bytes()), source if file == path else str(file)))
+            found.append((decoder.decode(file.read_bytes()), source if file == path else str(file)))
     except (OSError, _msgspec.DecodeError):  # ValidationError is a DecodeError
         return None
     return found
@@ -329,8 +354,8 @@ def _flat(service: str, slot_values: dict, names: dict, gold: bool) -> dict:
     if known is None:
         known = names[service] = {}
     try:
-        if gold:
-            return {known[slot]: values for slot, values in slot_values.items()}
+        if gold:  # one acceptable value: that string (what normalizing the list gives, without the work)
+            return {known[slot]: values[0] if len(values) == 1 else values for slot, values in slot_values.items()}
         return {known[slot]: values[0] for slot, values in slot_values.items()}
     except KeyError:
         for slot in slot_values:
@@ -339,27 +364,45 @@ def _flat(service: str, slot_values: dict, names: dict, gold: bool) -> dict:
         return _flat(service, slot_values, names, gold)
 
 
-def _typed_user_states(dialogue: _Dialogue, names: dict, gold: bool) -> dict[int, dict] | None:
-    """`user_states` of a typed dialogue; None when a USER turn has two frames of one service."""
+def _typed_user_states(dialogue: _SideDialogue, names: dict, gold: bool) -> dict[int, dict] | None:
+    """`user_states` of a typed dialogue; None when a USER turn has two frames of one service or
+    slot values msgspec rejects. A turn whose frames all repeat their service's previous bytes
+    shares the previous turn's state object."""
+    raws: dict[str, bytes] = {}
     current: dict[str, dict] = {}
     states: dict[int, dict] = {}
+    state: dict = {}
+    previous_frames = None
     for turn in dialogue.turns:
-        if type(turn) is not _UserTurn:
+        if type(turn) is not _SideUserTurn:
             continue
-        frames = turn.frames
-        for frame in frames:
-            current[frame.service] = _flat(frame.service, frame.state.slot_values, names, gold)
-        if len(frames) > 1 and len({frame.service for frame in frames}) < len(frames):
-            return None
-        if len(current) == 1:
-            (state,) = current.values()
-            states[len(states)] = state.copy()
-        else:
-            state = {}
-            for flat in current.values():
-                state.update(flat)
-            states[len(states)] = state
+        if turn.frames != previous_frames or not states:
+            previous_frames = turn.frames
+            try:
+                changed = _advance(_FRAMES_DECODER.decode(turn.frames), raws, current, names, gold)
+            except _msgspec.DecodeError:
+                return None
+            if changed is None:
+                return None
+            if changed or not states:
+                state = {key: value for flat in current.values() for key, value in flat.items()}
+        states[len(states)] = state
     return states
+
+
+def _advance(frames: list, raws: dict, current: dict, names: dict, gold: bool) -> bool | None:
+    """Bring `current` ({service: flat state}) to a USER turn's frames, decoding only the slot values
+    whose bytes changed; whether any did; None when two frames have one service."""
+    changed = False
+    for frame in frames:
+        raw = frame.state.slot_values
+        if raws.get(frame.service) != raw:
+            raws[frame.service] = raw
+            current[frame.service] = _flat(frame.service, _SLOT_VALUES_DECODER.decode(raw), names, gold)
+            changed = True
+    if len(frames) > 1 and len({frame.service for frame in frames}) < len(frames):
+        return None
+    return changed
 
 
 def _typed_states(files: list, gold: bool) -> dict[str, dict[int, dict]] | None:

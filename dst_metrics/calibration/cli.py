@@ -1,0 +1,89 @@
+"""``dst-metrics calibration FILE [--gold PATH] [--bins 10] [--by-slot] [--json]``: the calibration
+figures of a prediction file whose values carry confidences (`dst_metrics.calibration`).
+
+Without ``--json``: a table with one row per level (slot, joint; ``--by-slot`` adds one per slot name)
+and the equal-width reliability bins of the slot level. With ``--json``: one object with ``file``,
+``format``, every figure of `figures.CALIBRATION_FIGURES`, ``slots``, ``turns``, ``bins``,
+``confidences``, ``reliability``, ``signature`` and with ``--by-slot`` ``by_slot``. Bad input or
+options: one line, exit status 2 (`dst_metrics.cli.main`).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "calibration of confidence scores: DSTC2 accuracy, L2, MRR, ROC CA05; ECE, Brier, AUROC"
+DEFAULT_BINS = 10  # the same as metrics.DEFAULT_BINS (kept here so parsing imports nothing heavy)
+PERCENT = 100
+
+
+def _bins(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number at least 1, got {text!r}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments: FILE, the shared input options, --bins and --json."""
+    from ..cli import add_input_options
+
+    parser.add_argument("file", metavar="FILE")
+    add_input_options(parser)
+    parser.add_argument(
+        "--bins", type=_bins, default=DEFAULT_BINS, help=f"bins of ECE and the diagram ({DEFAULT_BINS})"
+    )
+    parser.add_argument("--by-slot", action="store_true", help="also each slot name's figures (JSON: by_slot)")
+    parser.add_argument("--json", action="store_true", help="one JSON object (fractions, not percent)")
+
+
+def _cell(value: float | None, percent: bool) -> str:
+    if value is None:
+        return "-"
+    return f"{PERCENT * value:.2f}" if percent else f"{value:.4f}"
+
+
+def _print_table(result, path: str, read_as: str, signature: str) -> None:
+    from ..cli import format_table
+    from .figures import CALIBRATION_FIGURES
+
+    names = [f.key.split("_", 1)[1] for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
+    labels = [f.label for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
+    percent = {"acc", "mrr", "roc_v2_ca05", "auroc"}
+    rows = []
+    for level, count in (("slot", result.slots), ("joint", result.turns)):
+        cells = [_cell(result.figures[f"{level}_{name}"], name in percent) for name in names]
+        rows.append([level, *cells, str(count)])
+    for slot, figures in (result.by_slot or {}).items():
+        rows.append([f"  {slot}", *[_cell(figures[name], name in percent) for name in names], str(figures["n"])])
+    print(f"{path}: calibration ({read_as})")
+    print(format_table(["level", *labels, "N"], rows, "l" + "r" * (len(labels) + 1)))
+    bins = [
+        [f"({b.low:.2f}, {b.high:.2f}]", str(b.count), f"{b.mean_confidence:.4f}", f"{b.accuracy:.4f}"]
+        for b in result.reliability["slot"]["width"]
+    ]
+    print("\nreliability of slot decisions (equal-width bins)")
+    print(format_table(["bin", "count", "confidence", "accuracy"], bins, "lrrr"))
+    if not result.has_confidences:
+        print("\nthe predictions carry no confidence: every predicted value counts as certain (score 1)")
+    print("\nAcc, MRR, CA05, AUROC in percent; L2, ECE, Brier as fractions; - undefined")
+    print(f"signature: {signature}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read FILE (with --gold: paired with it), compute and print the calibration figures."""
+    from ..cli import _dumps, options_from_args, read_input
+    from .metrics import calibration
+
+    options = options_from_args(args)
+    corpus, read_as = read_input(args.file, args)
+    result = calibration(corpus, bins=args.bins, by_slot=args.by_slot)
+    signature = f"{options.signature()}|calibration|bins:{args.bins}"
+    if args.json:
+        print(_dumps({"file": args.file, "format": read_as, **result.as_dict(), "signature": signature}))
+    else:
+        _print_table(result, args.file, read_as, signature)
+    return 0

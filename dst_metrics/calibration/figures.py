@@ -1,0 +1,62 @@
+"""The registry of the ``calibration`` family: what `metrics.calibration` reports, in this order.
+
+Each figure has a key (``<level>_<name>``: level ``slot`` pools every scored (turn, slot), ``joint``
+takes each turn's joint as the product of its slots' marginals), a label for tables, a description
+and whether higher is better. The command line (``dst-metrics calibration``), the ``jga_fga_metrics``
+`evaluate` module and the report list it. Values are fractions, None where undefined (DSTC2's ``-``:
+ROC and AUROC need both right and wrong decisions). Definitions: ``docs/calibration.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+FAMILY = "calibration"
+"""The family name of these figures (next to ``gca`` and ``turn`` of `dst_metrics.figures`)."""
+
+
+@dataclass(frozen=True)
+class CalibrationFigure:
+    """One figure of the calibration family."""
+
+    key: str
+    label: str
+    description: str
+    higher_is_better: bool
+    family: str = FAMILY
+
+
+_MEASURES: tuple[tuple[str, str, str, bool], ...] = (
+    ("acc", "Acc", "DSTC2 accuracy: the share whose top hypothesis is the label (None when inactive)", True),
+    ("l2", "L2", "DSTC2 L2: mean squared distance between the distribution and the one-hot label", False),
+    ("mrr", "MRR", "DSTC2 mean reciprocal rank of the label, the None hypothesis counting as one", True),
+    ("roc_v2_ca05", "CA05", "DSTC2 ROC v2: right-acceptance rate at a 5% false-acceptance rate", True),
+    ("ece", "ECE", "expected calibration error of 'the top is right', equal-width bins", False),
+    ("ece_mass", "ECE(mass)", "expected calibration error of 'the top is right', equal-mass bins", False),
+    ("brier", "Brier", "Brier score of 'the top is right' against the top's confidence", False),
+    ("auroc", "AUROC", "area under the ROC curve of the top's confidence separating right from wrong", True),
+)
+_LEVELS = (
+    ("slot", "every (turn, slot) named by gold or prediction"),
+    ("joint", "each turn's joint state, the product of its slots' marginals (DSTC2's independent joint)"),
+)
+
+CALIBRATION_FIGURES: tuple[CalibrationFigure, ...] = tuple(
+    CalibrationFigure(f"{level}_{name}", label, f"{description}; over {over}", higher)
+    for level, over in _LEVELS
+    for name, label, description, higher in _MEASURES
+)
+"""Every figure of the family, slot level first, in the order of `_MEASURES`."""
+
+
+def calibration_keys() -> list[str]:
+    """The keys of `CALIBRATION_FIGURES`, in order."""
+    return [figure.key for figure in CALIBRATION_FIGURES]
+
+
+def figure(key: str) -> CalibrationFigure:
+    """The figure with this key (KeyError naming the known keys otherwise)."""
+    for entry in CALIBRATION_FIGURES:
+        if entry.key == key:
+            return entry
+    raise KeyError(f"unknown calibration figure {key!r}; known: {calibration_keys()}")

@@ -1,0 +1,282 @@
+"""Calibration figures of predictions that carry confidences (conventions: ``docs/calibration.md``).
+
+Every turn scores the slots named on either side: the union of the gold slots and the predicted slots
+(plain or scored). A scored slot's distribution is DSTC2's ``normalise_dist`` of its hypotheses (the
+None hypothesis holding the rest); a plain predicted value is that value with score 1; a slot the
+prediction leaves out is None with score 1. The label is the gold value, or None when gold leaves
+the slot out or gives an inactive value (``none``, ``""``); of a gold slot's acceptable values, the one
+the distribution ranks highest.
+
+* **slot** figures pool every (turn, slot) decision; **joint** figures take each turn's joint as the
+  product of its slots' marginals (DSTC2's independent form; the label is the turn's gold state).
+* accuracy, L2, MRR and ROC v2 CA05 are DSTC2's, through the official accumulators of
+  `dst_metrics.dstc2.stats` (``acc``, ``l2``, ``mrr``, ``roc.v2_ca05``);
+* ECE (equal-width and equal-mass bins), Brier score and AUROC are those of the binary event "the
+  top hypothesis is right" against its score (the top's confidence).
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..build import _snapped_value, text_matching
+from ..corpus import Corpus
+from ..dstc2.stats import MRR, Accuracy, Probs, normalise_dist, roc_results, top_independent
+from ..states import INACTIVE_VALUES, Alternatives, _canonical_text
+from .extract import Hypotheses, ScoredPredictions
+
+DEFAULT_BINS = 10
+"""Bins of the reliability diagram and of ECE, unless asked otherwise."""
+BIN_STRATEGIES = ("width", "mass")
+"""``width``: B bins of equal width on [0, 1]; ``mass``: edges at the quantiles of the confidences."""
+LEVELS = ("slot", "joint")
+"""Slot decisions pooled, and the turn's joint."""
+
+
+@dataclass(frozen=True)
+class ReliabilityBin:
+    """One non-empty bin ``(low, high]`` (the first bin includes 0): its decisions' count, mean
+    confidence and accuracy (the share whose top hypothesis is right)."""
+
+    low: float
+    high: float
+    count: int
+    mean_confidence: float
+    accuracy: float
+
+    def as_list(self) -> list[float | int]:
+        """``[low, high, count, mean_confidence, accuracy]``."""
+        return [self.low, self.high, self.count, self.mean_confidence, self.accuracy]
+
+
+def bin_edges(confidence: Sequence[float], bins: int = DEFAULT_BINS, strategy: str = "width") -> list[float]:
+    """The ``bins + 1`` edges: ``k / bins`` (``width``), or the ``k / bins`` quantiles of `confidence`
+    with linear interpolation (``mass``, numpy's default quantile); as scikit-learn's calibration_curve."""
+    if bins < 1:
+        raise ValueError(f"bins must be at least 1, got {bins}")
+    if strategy == "width":
+        step = 1.0 / bins
+        return [k * step for k in range(bins)] + [1.0]
+    if strategy != "mass":
+        raise ValueError(f"strategy must be one of {BIN_STRATEGIES}, got {strategy!r}")
+    ordered = sorted(confidence)
+    last = len(ordered) - 1
+    edges = []
+    for k in range(bins + 1):
+        position = k / bins * last
+        low = math.floor(position)
+        high = min(low + 1, last)
+        edges.append(ordered[low] + (ordered[high] - ordered[low]) * (position - low))
+    return edges
+
+
+def reliability_bins(
+    correct: Sequence[bool], confidence: Sequence[float], bins: int = DEFAULT_BINS, strategy: str = "width"
+) -> list[ReliabilityBin]:
+    """The non-empty bins of the reliability diagram; a confidence on an edge goes to the bin below."""
+    if not confidence:
+        return []
+    edges = bin_edges(confidence, bins, strategy)
+    inner = edges[1:-1]
+    counts = [0] * bins
+    sums = [0.0] * bins
+    rights = [0] * bins
+    for right, score in zip(correct, confidence):
+        index = bisect_left(inner, score)
+        counts[index] += 1
+        sums[index] += score
+        rights[index] += bool(right)
+    return [
+        ReliabilityBin(edges[i], edges[i + 1], counts[i], sums[i] / counts[i], rights[i] / counts[i])
+        for i in range(bins)
+        if counts[i]
+    ]
+
+
+def expected_calibration_error(
+    correct: Sequence[bool], confidence: Sequence[float], bins: int = DEFAULT_BINS, strategy: str = "width"
+) -> float | None:
+    """ECE = sum over bins of (count / N) * |accuracy - mean confidence|; None without decisions."""
+    total = len(confidence)
+    if total == 0:
+        return None
+    found = reliability_bins(correct, confidence, bins, strategy)
+    return sum(b.count / total * abs(b.accuracy - b.mean_confidence) for b in found)
+
+
+def brier_score(correct: Sequence[bool], confidence: Sequence[float]) -> float | None:
+    """Mean of (confidence - [right])²; None without decisions."""
+    if not confidence:
+        return None
+    return math.fsum((score - bool(right)) ** 2 for right, score in zip(correct, confidence)) / len(confidence)
+
+
+def auroc(correct: Sequence[bool], confidence: Sequence[float]) -> float | None:
+    """Area under the ROC curve of confidence separating right from wrong decisions: the chance that a
+    right one scores above a wrong one, ties counting half (Mann-Whitney U with mid-ranks). None
+    when all decisions are right or all wrong."""
+    positives = sum(map(bool, correct))
+    negatives = len(correct) - positives
+    if positives == 0 or negatives == 0:
+        return None
+    order = sorted(range(len(confidence)), key=confidence.__getitem__)
+    rank_sum = 0.0
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and confidence[order[end + 1]] == confidence[order[start]]:
+            end += 1
+        mid_rank = (start + end) / 2 + 1  # ranks start at 1
+        rank_sum += mid_rank * sum(bool(correct[order[i]]) for i in range(start, end + 1))
+        start = end + 1
+    return (rank_sum - positives * (positives + 1) / 2) / (positives * negatives)
+
+
+@dataclass
+class Decisions:
+    """The DSTC2 accumulators of one level, and its (right, confidence) pairs."""
+
+    stats: tuple = field(default_factory=lambda: (Accuracy(), Probs(), MRR()))
+    correct: list[bool] = field(default_factory=list)
+    confidence: list[float] = field(default_factory=list)
+
+    def add(self, dist: object, label: object, independent: bool = False) -> None:
+        """One DSTC2 ``add(dist, true_label)`` call, and its top's (right, confidence)."""
+        for stat in self.stats:
+            stat.add(dist, label, independent=independent)
+        top, score = top_independent(dist) if independent else dist[0]
+        self.correct.append(top == label)
+        self.confidence.append(score)
+
+    def figures(self, bins: int) -> dict[str, float | None]:
+        """{figure name without the level: value} (see `figures.CALIBRATION_FIGURES`)."""
+        dstc2: dict[str, float | None] = {}
+        for stat in self.stats:
+            dstc2.update(stat.results())
+        roc = roc_results(self.correct, self.confidence)
+        return {
+            "acc": dstc2["acc"],
+            "l2": dstc2["l2"],
+            "mrr": dstc2["mrr"],
+            "roc_v2_ca05": roc["roc.v2_ca05"],
+            "ece": expected_calibration_error(self.correct, self.confidence, bins, "width"),
+            "ece_mass": expected_calibration_error(self.correct, self.confidence, bins, "mass"),
+            "brier": brier_score(self.correct, self.confidence),
+            "auroc": auroc(self.correct, self.confidence),
+        }
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The calibration figures of a corpus (keys of `figures.CALIBRATION_FIGURES`, None where undefined),
+    the number of slot decisions and turns, whether any prediction carried a confidence, and the
+    reliability diagram's bins: ``reliability[level][strategy]``."""
+
+    figures: dict[str, float | None]
+    slots: int
+    turns: int
+    bins: int
+    has_confidences: bool
+    reliability: dict[str, dict[str, list[ReliabilityBin]]]
+    by_slot: dict[str, dict[str, float | int | None]] | None = None
+    """With ``by_slot=True``: {slot name: the slot-level figures without the ``slot_`` prefix, and ``n``
+    its decisions}, slots sorted by name (DSTC2's ``goal.<slot>`` components)."""
+
+    def as_dict(self) -> dict:
+        """JSON-ready: the figures, ``slots``, ``turns``, ``bins``, ``confidences`` and ``reliability``
+        ``{level: {strategy: [[low, high, count, mean_confidence, accuracy], ...]}}``."""
+        reliability = {
+            level: {strategy: [b.as_list() for b in found] for strategy, found in by.items()}
+            for level, by in self.reliability.items()
+        }
+        extra = {"slots": self.slots, "turns": self.turns, "bins": self.bins, "confidences": self.has_confidences}
+        by_slot = {} if self.by_slot is None else {"by_slot": self.by_slot}
+        return {**self.figures, **extra, "reliability": reliability, **by_slot}
+
+
+def _folded(hypotheses: Hypotheses, matching: str, gold: object) -> list[tuple[str, float]]:
+    """Hypotheses folded as the corpus' value matching folds values (fuzzy: snapped to gold), merged."""
+    if matching == "exact":
+        return list(hypotheses)
+    folding = text_matching(matching)
+    merged: dict[str, float] = {}
+    for value, score in hypotheses:
+        text = _canonical_text(value, folding)
+        if matching == "fuzzy" and gold is not None:
+            text = _snapped_value(gold, text) or text
+        merged[text] = merged.get(text, 0.0) + score
+    return list(merged.items())
+
+
+def _label(gold: object, dist: list) -> object:
+    """The slot's true label: the gold value, None when inactive or absent; of acceptable values, the
+    one `dist` ranks highest (else the first given)."""
+    if gold is None or gold in INACTIVE_VALUES:
+        return None
+    if gold.__class__ is Alternatives:
+        return next((hyp for hyp, _ in dist if hyp in gold), gold.first)
+    return gold
+
+
+def _slot_hypotheses(slot: str, pred: Mapping, turn_scores: Mapping, gold: object, matching: str) -> list:
+    if slot in turn_scores:
+        return _folded(turn_scores[slot], matching, gold)
+    value = pred.get(slot)
+    return [] if value is None or value in INACTIVE_VALUES else [(value, 1.0)]
+
+
+def _add_turn(levels: dict, per_slot: dict | None, gold: Mapping, pred: Mapping, turn_scores, matching) -> None:
+    """One turn's DSTC2 calls: each slot of the union (sorted), then the independent joint."""
+    slot_level, joint_level = levels["slot"], levels["joint"]
+    marginals: dict[str, list] = {}
+    joint_label: dict[str, object] = {}
+    for slot in sorted(gold.keys() | pred.keys() | turn_scores.keys()):
+        gold_value = gold.get(slot)
+        dist = normalise_dist(_slot_hypotheses(slot, pred, turn_scores, gold_value, matching))
+        label = _label(gold_value, dist)
+        slot_level.add(dist, label)
+        if per_slot is not None:
+            (per_slot.get(slot) or per_slot.setdefault(slot, Decisions())).add(dist, label)
+        marginals[slot] = dist
+        if label is not None:
+            joint_label[slot] = label
+    joint_level.add(marginals, joint_label or None, independent=True)
+
+
+def calibration(
+    corpus: Corpus, scores: ScoredPredictions | None = None, *, bins: int = DEFAULT_BINS, by_slot: bool = False
+) -> Calibration:
+    """The calibration figures of `corpus`, whose confidences are `scores` (default `corpus.scores`;
+    without any, every predicted value counts as certain); `by_slot` adds each slot name's figures.
+    See the module docstring."""
+    from .figures import CALIBRATION_FIGURES
+
+    if bins < 1:
+        raise ValueError(f"bins must be at least 1, got {bins}")
+    scores = corpus.scores if scores is None else scores
+    levels = {level: Decisions() for level in LEVELS}
+    per_slot: dict[str, Decisions] | None = {} if by_slot else None
+    no_scores: Mapping = {}
+    for dialogue in corpus.dialogues:
+        for turn_id, gold, pred in zip(dialogue.turn_ids, dialogue.gold, dialogue.pred):
+            turn_scores = no_scores if scores is None else scores.turn(dialogue.dialogue_id, turn_id)
+            _add_turn(levels, per_slot, gold, pred, turn_scores, corpus.value_matching)
+    values = {f"{level}_{name}": v for level, found in levels.items() for name, v in found.figures(bins).items()}
+    reliability = {
+        level: {s: reliability_bins(found.correct, found.confidence, bins, s) for s in BIN_STRATEGIES}
+        for level, found in levels.items()
+    }
+    return Calibration(
+        figures={figure.key: values[figure.key] for figure in CALIBRATION_FIGURES},
+        slots=len(levels["slot"].correct),
+        turns=len(levels["joint"].correct),
+        bins=bins,
+        has_confidences=bool(scores),
+        reliability=reliability,
+        by_slot=None
+        if per_slot is None
+        else {slot: {**per_slot[slot].figures(bins), "n": len(per_slot[slot].correct)} for slot in sorted(per_slot)},
+    )

@@ -1,0 +1,379 @@
+"""The command line's commands: ``dst-metrics score FILE …``, ``dst-metrics explain FILE --dialogue ID``
+and those of `EXTRA_COMMANDS` (`dst_metrics.cli` is the entry point, and re-exports these names).
+
+Files may be in any registered input format (`dst_metrics.readers`; detected from the content
+unless ``--format`` names one). Every file is read and checked before any figure is printed; a
+bad option or bad input exits with status 2 and one line naming the option, or the file,
+dialogue, turn and field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import importlib
+import sys
+import unicodedata
+from collections.abc import Sequence
+
+from . import options as opts
+from ._gc import gc_paused
+from ._version import __version__
+from .breakdown import BY, breakdown
+from .compat import PROFILES
+from .corpus import Corpus, Dialogue
+from .errors import InputError, json_text
+from .figures import FIGURES, figure_labels
+from .options import OptionError, Options
+from .readers import FORMATS, READERS, pair, read_side, read_with_format
+from .scoring import Report, Scores, score
+
+try:
+    import msgspec as _msgspec
+except ImportError:  # pragma: no cover
+    _msgspec = None
+
+
+def _dumps(obj: object) -> str:
+    if _msgspec is not None:
+        return _msgspec.json.encode(obj).decode()
+    import json  # pragma: no cover
+
+    return json.dumps(obj, ensure_ascii=False)  # pragma: no cover
+
+
+# --------------------------------------------------------------------------------------------
+# Arguments
+
+EXTRA_COMMANDS: dict[str, str] = {
+    "report": "dst_metrics.report.cli",
+    "compare": "dst_metrics.stats.compare_command",
+    "analyze": "dst_metrics.stats.analyze_command",
+    "calibration": "dst_metrics.calibration.cli",
+    "dstc2": "dst_metrics.dstc2.cli",
+    "dstc2-compare": "dst_metrics.dstc2.compare",
+}
+"""Commands defined in other modules: name -> module with ``HELP`` (one line), ``add_arguments(parser)``
+and ``run(args) -> int`` (exit status). Such a module imports only what parsing needs at the top, the
+rest inside `run`; `run` may raise InputError/OptionError, which `main` prints as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with every usage error as one line (``dst-metrics: error: …``) and status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"dst-metrics: error: {message} (see {self.prog} --help)\n")
+
+
+def _typed(parse):
+    """An argparse `type` from one of the options' parsers: its message, not argparse's."""
+
+    def convert(text: str):
+        try:
+            return parse(text)
+        except OptionError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    convert.__name__ = parse.__name__.removeprefix("parse_")
+    return convert
+
+
+def add_input_options(sub: argparse.ArgumentParser) -> None:
+    """The input options every command that reads prediction files shares (format, gold, matching, mode, α)."""
+    names = ", ".join(f"{name} ({reader.description})" for name, reader in READERS.items())
+    sub.add_argument("--format", choices=FORMATS, default="auto", help=f"input format: auto (default), {names}")
+    sub.add_argument("--gold", metavar="PATH", help="gold file or folder, for inputs that hold predictions only")
+    sub.add_argument("--gold-format", choices=FORMATS, default="auto", help="the format of --gold (auto)")
+    matching_help = "exact (default); normalized: case and white space folded; fuzzy: folded, then partial_ratio > 95"
+    sub.add_argument("--value-matching", choices=opts.VALUE_MATCHINGS, help=matching_help)
+    sub.add_argument("--mode", choices=opts.MODES, default="official", help="official (default) or corrected")
+    alpha_help = "GCA's value weight: 10/11 (default) or any number in [0, 1]"
+    sub.add_argument("--alpha", type=_typed(opts.parse_alpha), default=opts.OFFICIAL_ALPHA, help=alpha_help)
+
+
+def _whole_number(text: str) -> int:
+    value = int(text) if text.strip().isdigit() else 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number at least 1; got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"must be a whole number at least 0; got {text!r}")
+    return int(text)
+
+
+def add_interval_options(sub: argparse.ArgumentParser, *, flag: bool = True) -> None:
+    """Bootstrap options (``--bootstrap N``, ``--seed S``; with `flag` also ``--ci`` and ``--ci-method``)."""
+    if flag:
+        sub.add_argument("--ci", action="store_true", help="95%% bootstrap intervals over dialogues (JSON: ci)")
+        sub.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile", help="percentile or bca")
+    sub.add_argument("--bootstrap", type=_whole_number, default=1000, metavar="N", help="resamples (1000)")
+    sub.add_argument("--seed", type=_seed, default=0, help="seed of the resamples (0)")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="dst-metrics", description="Score dialogue state tracking predictions (GCA, JGA, FGA, SA, AGA, RSA)."
+    )
+    parser.add_argument("--version", action="version", version=f"dst-metrics {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    score_cmd = commands.add_parser("score", help="score one or more prediction files")
+    score_cmd.add_argument("files", nargs="+", metavar="FILE")
+    add_input_options(score_cmd)
+    lambda_help = "FGA's decay λ for the FGA column (0.5); JSON also has fga@0.25 … fga@1.0"
+    score_cmd.add_argument(
+        "--fga-lambda", type=_typed(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help=lambda_help
+    )
+    score_cmd.add_argument(
+        "--num-slots", type=_typed(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
+    )
+    profiles = ", ".join(f"{name} ({profile.description})" for name, profile in PROFILES.items())
+    score_cmd.add_argument(
+        "--compat", choices=list(PROFILES), help=f"figures as another evaluator computes them: {profiles}"
+    )
+    score_cmd.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
+    score_cmd.add_argument("--per-dialogue", action="store_true", help="also each dialogue's figures")
+    score_cmd.add_argument("--schema", metavar="PATH", help="--compat sgd: schema.json (default GOLD/schema.json)")
+    score_cmd.add_argument("--train-schema", metavar="PATH", help="--compat sgd: the train schema (seen services)")
+    score_cmd.add_argument("--by", choices=BY, help="also every figure per domain, service or slot (JSON: by)")
+    add_interval_options(score_cmd)
+
+    explain_cmd = commands.add_parser("explain", help="per turn and slot: how GCA counted a dialogue")
+    explain_cmd.add_argument("file", metavar="FILE")
+    explain_cmd.add_argument("--dialogue", help="dialogue id (default: the first)")
+    explain_cmd.add_argument("--all-slots", action="store_true", help="also slots carried over unchanged")
+    add_input_options(explain_cmd)
+    for name, module_name in EXTRA_COMMANDS.items():
+        module = importlib.import_module(module_name)
+        module.add_arguments(commands.add_parser(name, help=module.HELP))
+    return parser
+
+
+def options_from_args(args: argparse.Namespace) -> Options:
+    """The `Options` of parsed arguments (fields a command does not offer keep their defaults)."""
+    values = {"mode": args.mode, "alpha": args.alpha, "value_matching": args.value_matching}
+    for name in ("fga_lambda", "num_slots", "compat"):
+        if getattr(args, name, None) is not None:
+            values[name] = getattr(args, name)
+    return Options(**values)
+
+
+# --------------------------------------------------------------------------------------------
+# Tables
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes in a terminal: wide (CJK) characters take two, combining marks none."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _left(text: str, width: int) -> str:
+    return text + " " * (width - display_width(text))
+
+
+def _right(text: str, width: int) -> str:
+    return " " * (width - display_width(text)) + text
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str = "") -> str:
+    """Columns aligned by display width; `align` has an ``l`` or ``r`` per column (default: the
+    first left, the others right)."""
+    align = align or "l" + "r" * (len(header) - 1)
+    widths = [max(display_width(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    pads = [_left if a == "l" else _right for a in align]
+    return "\n".join("  ".join(pad(c, w) for pad, c, w in zip(pads, row, widths)).rstrip() for row in (header, *rows))
+
+
+def _cell(scores: Scores, key: str) -> str:
+    value = scores[key]
+    return str(value) if isinstance(value, int) else f"{100 * value:.2f}"
+
+
+def _columns(options: Options, per_dialogue: bool) -> list[str]:
+    keys = [key for f in FIGURES if (f.per_dialogue if per_dialogue else f.group == "main") for key in f.keys(options)]
+    return [*keys, "turns"]
+
+
+def _figure_table(
+    first: str, rows: list[tuple[str, Scores]], options: Options, per_dialogue: bool, intervals: dict | None = None
+) -> str:
+    """One row per file or dialogue; with `intervals` ({name: Intervals}), a ``low-high`` row under each."""
+    keys = _columns(options, per_dialogue)
+    labels = figure_labels(options)
+    header = [first, *(labels[key] for key in keys)]
+    table = []
+    for name, s in rows:
+        table.append([name, *(_cell(s, key) for key in keys)])
+        if intervals and name in intervals:
+            bounds = intervals[name]
+            level = f"  {100 * bounds.level:g}% CI"
+            table.append([level, *(_interval_cell(bounds.get(key)) for key in keys)])
+    return format_table(header, table)
+
+
+def _interval_cell(bounds: tuple[float, float] | None) -> str:
+    return "" if bounds is None else f"{100 * bounds[0]:.2f}-{100 * bounds[1]:.2f}"
+
+
+def _score_intervals(corpora: list[tuple[str, Corpus]], options: Options, args: argparse.Namespace) -> dict | None:
+    """{path: Intervals} with --ci (bootstrap over dialogues, `dst_metrics.stats`), else None."""
+    if not args.ci:
+        return None
+    if options.compat is not None:
+        raise OptionError("--ci gives intervals of dst-metrics' own figures; it cannot be combined with --compat")
+    from .stats import bootstrap_intervals
+
+    return {
+        path: bootstrap_intervals(corpus, options, resamples=args.bootstrap, seed=args.seed, method=args.ci_method)
+        for path, corpus in corpora
+    }
+
+
+def _breakdown_table(by: str, groups: dict[str, Scores], options: Options) -> str:
+    """One row per group: the headline figures, then the four GCA counts."""
+    keys = [*_columns(options, False)[:-1], "correct", "wrong", "missed", "overshot", "turns"]
+    labels = figure_labels(options)
+    rows = [[group, *(_cell(s, key) for key in keys)] for group, s in groups.items()]
+    return format_table([by, *(labels[key] for key in keys)], rows)
+
+
+def _print_score_tables(
+    reports: list[tuple[str, Report]],
+    options: Options,
+    per_dialogue: bool,
+    by: str | None,
+    groups: list,
+    read_as: dict[str, str],
+    intervals: dict | None = None,
+) -> None:
+    print(_figure_table("file", [(path, report.scores) for path, report in reports], options, False, intervals))
+    if per_dialogue:
+        for path, report in reports:
+            print(f"\n{path}: each dialogue")
+            print(_figure_table("dialogue", list(report.dialogues.items()), options, True))
+    for (path, _), file_groups in zip(reports, groups):
+        print(f"\n{path}: by {by}")
+        print(_breakdown_table(str(by), file_groups, options))
+    formats = sorted(set(read_as.values()))
+    read_text = formats[0] if len(formats) == 1 else "; ".join(f"{path}: {read_as[path]}" for path, _ in reports)
+    print(f"\nscores in percent; FGA at lambda={opts.format_number(options.fga_lambda)}; read as {read_text}")
+    suffix = ""
+    if intervals:
+        first = next(iter(intervals.values()))
+        print(f"CI: {first.method} bootstrap over dialogues, {first.resamples} resamples, seed {first.seed}")
+        suffix = first.signature_suffix
+    print(f"signature: {options.signature()}{suffix}")
+
+
+# --------------------------------------------------------------------------------------------
+# Commands
+
+
+def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
+    """The corpus of `path` (with --gold: paired with it) and the format(s) it was read in."""
+    if args.gold:
+        pred = read_side(path, "pred", args.format, name=path)
+        gold = read_side(args.gold, "gold", args.gold_format, name=args.gold)
+        with gc_paused():
+            corpus = pair(gold, pred, value_matching=args.value_matching)
+        return corpus, f"{pred.format}, gold {gold.format}"
+    return read_with_format(path, args.format, value_matching=args.value_matching, name=path)
+
+
+def _read(path: str, args: argparse.Namespace) -> Corpus:
+    return read_input(path, args)[0]
+
+
+def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Namespace) -> Report:
+    """Score one file; a profile that reads more than the corpus (sgd) gets its files meanwhile."""
+    profile = PROFILES.get(options.compat)
+    inputs = profile.cli_inputs(path, args) if profile and profile.cli_inputs else contextlib.nullcontext()
+    with inputs:
+        return score(corpus, options, per_dialogue=args.per_dialogue)
+
+
+def _score(args: argparse.Namespace) -> int:
+    options = options_from_args(args)
+    read_as = {path: read_input(path, args) for path in args.files}  # every file checked first
+    corpora = [(path, corpus) for path, (corpus, _) in read_as.items()]
+    reports = [(path, _score_file(path, corpus, options, args)) for path, corpus in corpora]
+    groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
+    intervals = _score_intervals(corpora, options, args)
+    if not args.json:
+        formats = {path: how for path, (_, how) in read_as.items()}
+        _print_score_tables(reports, options, args.per_dialogue, args.by, groups, formats, intervals)
+        return 0
+    per_dialogue_keys = _columns(options, True)[:-1]
+    for index, (path, report) in enumerate(reports):
+        record = {"file": path, "format": read_as[path][1], **report.scores.as_dict()}
+        if intervals:
+            record["ci"] = intervals[path].as_dict()
+            record["signature"] += intervals[path].signature_suffix
+        if args.by:
+            record["by"] = {group: dict(s) for group, s in groups[index].items()}
+        if args.per_dialogue:
+            record["dialogues"] = {
+                dialogue_id: {key: s[key] for key in per_dialogue_keys} for dialogue_id, s in report.dialogues.items()
+            }
+        sys.stdout.write(_dumps(record) + "\n")
+    return 0
+
+
+def _find_dialogue(corpus: Corpus, wanted: str | None, path: str) -> Dialogue:
+    if wanted is None:
+        return corpus.dialogues[0]
+    try:
+        return corpus.dialogue(wanted)
+    except KeyError:
+        known = [d.dialogue_id for d in corpus.dialogues]
+        near = difflib.get_close_matches(wanted, known, n=5, cutoff=0.5) or known[:5]
+        listed = ", ".join(json_text(d) for d in near)
+        raise InputError(f"there is no dialogue {json_text(wanted)}; the nearest ids: {listed}", source=path) from None
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from .explain import domain_gca, explain_dialogue
+
+    options = options_from_args(args)
+    corpus = _read(args.file, args)
+    dialogue = _find_dialogue(corpus, args.dialogue, args.file)
+    rows = [r for r in explain_dialogue(dialogue, options.mode) if args.all_slots or r.count_types]
+    shown = "every slot" if args.all_slots else "changed slots only; --all-slots shows every slot"
+    print(f"dialogue {json_text(dialogue.dialogue_id)} ({options.mode} mode, {shown})")
+    table = [[str(r.turn_id), r.slot, _value(r.gold), _value(r.pred), r.label] for r in rows]
+    print(format_table(["turn", "slot", "gold", "pred", "count"], table, "rllll") if table else "(no slot changed)")
+    report = score(Corpus((dialogue,), corpus.value_matching), options)
+    s = report.scores
+    print(f"\ncorrect {s.correct}  wrong {s.wrong}  missed {s.missed}  overshot {s.overshot}  GCA {100 * s.gca:.2f}")
+    for domain, figures in domain_gca([dialogue], options.mode, options.alpha).items():
+        counts = "  ".join(f"{k} {figures[k]}" for k in ("correct", "wrong", "missed", "overshot"))
+        print(f"  {domain}: {counts}  GCA {100 * figures['gca']:.2f}")
+    print(f"signature: {report.signature}")
+    return 0
+
+
+def _value(value: str | None) -> str:
+    return "-" if value is None else value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``dst-metrics`` and ``python -m dst_metrics``; returns the exit status."""
+    args = _parser().parse_args(argv)
+    args.value_matching_given = args.value_matching is not None  # --compat sgd: fuzzy unless exact is asked
+    args.value_matching = args.value_matching or "exact"
+    try:
+        with gc_paused():  # a short run that allocates millions of small objects and no cycles
+            if args.command in EXTRA_COMMANDS:
+                return importlib.import_module(EXTRA_COMMANDS[args.command]).run(args)
+            return _score(args) if args.command == "score" else _explain(args)
+    except (InputError, OptionError) as error:
+        print(f"dst-metrics: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

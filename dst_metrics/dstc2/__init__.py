@@ -1,0 +1,9 @@
+"""DSTC2 tracker metrics, equal to the official DSTC2 scorer (score.py, report.py, check_track.py).
+
+Modules: `data` (sessions, ontology, track files), `check` (what check_track.py checks, located),
+`labels` (scheme B, schedule 2), `prepare` (tracker distributions and labels per turn), `stats` (the
+official per-object accumulators), `reference` and `fast` (two engines computing the same rows),
+`scorer` (`score`), `output` (score.csv and report.py's text), `figures` (the featured figures'
+registry), `cli` and `compare` (``dst-metrics dstc2`` and ``dst-metrics dstc2-compare``).
+See docs/dstc2.md and ../shared/DSTC2.md.
+"""

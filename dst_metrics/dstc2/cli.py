@@ -1,0 +1,96 @@
+"""``dst-metrics dstc2``: score a DSTC2 tracker output as the official score.py and report.py do.
+
+Reads the sessions the flist names (default ``<dataroot>/<dataset>.flist``) under ``--dataroot``,
+the ontology and the track file; checks the track file (`check`); prints report.py's tables and
+featured metrics (or, with ``--json``, ``{component: {stat: {"schedule,scheme": value}}, "featured":
+..., "basic": ..., "skipped": [...]}``); ``--scorefile`` writes the official ``score.csv``. Warnings
+go to stderr, one line each; ``--strict`` makes the first one an error (exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+HELP = "score a DSTC2 tracker output (accuracy, L2, MRR, updates, ROC) as the official scorer does"
+MAX_WARNINGS_SHOWN = 20
+"""Warnings printed one per line before the rest are counted in one line."""
+
+
+def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    """--dataset, --dataroot, --ontology, --flist (shared with dstc2-compare)."""
+    parser.add_argument("--dataset", required=True, metavar="NAME", help="dataset name (e.g. dstc2_data)")
+    parser.add_argument("--dataroot", required=True, metavar="DIR", help="folder the flist's session paths are under")
+    parser.add_argument("--ontology", required=True, metavar="FILE", help="ontology JSON (e.g. ontology_dstc2.json)")
+    parser.add_argument("--flist", metavar="FILE", help="session list (default <dataroot>/<dataset>.flist)")
+    parser.add_argument("--strict", action="store_true", help="treat every warning of the check as an error")
+    parser.set_defaults(value_matching=None)  # dst_metrics.cli.main reads it for every command
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``dst-metrics dstc2``."""
+    add_data_arguments(parser)
+    parser.add_argument("--trackfile", required=True, metavar="FILE", help="tracker output JSON")
+    parser.add_argument("--scorefile", metavar="OUT.csv", help="write the official score.csv here")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of the report tables")
+
+
+def flist_path(args: argparse.Namespace) -> str:
+    """--flist, or ``<dataroot>/<dataset>.flist``."""
+    return args.flist or os.path.join(args.dataroot, f"{args.dataset}.flist")
+
+
+def load_data(args: argparse.Namespace) -> tuple[list, object]:
+    """The sessions and the ontology the arguments name."""
+    from .data import read_ontology, read_sessions
+
+    ontology = read_ontology(args.ontology)
+    return read_sessions(args.dataroot, flist_path(args)), ontology
+
+
+def load_track(path: str, sessions: list, ontology: object, args: argparse.Namespace) -> tuple[dict, list]:
+    """A checked track file and its warnings (printed to stderr unless --strict raised the first)."""
+    import sys
+
+    from .check import check_track
+    from .data import read_track
+
+    track = read_track(path)
+    problems = check_track(track, sessions, ontology, args.dataset, source=path, strict=args.strict)
+    for problem in problems[:MAX_WARNINGS_SHOWN]:
+        print(f"dst-metrics: warning: {problem.error(path)}", file=sys.stderr)
+    if len(problems) > MAX_WARNINGS_SHOWN:
+        print(f"dst-metrics: warning: {path}: {len(problems) - MAX_WARNINGS_SHOWN} more warnings", file=sys.stderr)
+    return track, problems
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score, print, and write the CSV if asked."""
+    import sys
+
+    from ..cli import _dumps
+    from ..errors import InputError
+    from .output import basic_rows, csv_text, report_text
+    from .scorer import score
+
+    sessions, ontology = load_data(args)
+    track, problems = load_track(args.trackfile, sessions, ontology, args)
+    scores = score(sessions, track, ontology)
+    for session_id, turn, reason in scores.skipped:
+        print(f"dst-metrics: warning: session {session_id!r} not scored from turn {turn}: {reason}", file=sys.stderr)
+    if args.scorefile:
+        try:
+            with open(args.scorefile, "w", encoding="utf-8") as handle:
+                handle.write(csv_text(scores))
+        except OSError as error:
+            raise InputError(f"cannot write the score file: {error.strerror or error}", source=args.scorefile) from None
+    if args.json:
+        out: dict[str, object] = dict(scores.nested())
+        out["featured"] = scores.featured()
+        out["basic"] = dict(basic_rows(scores))
+        out["skipped"] = [{"session": s, "turn": t, "reason": r} for s, t, r in scores.skipped]
+        out["warnings"] = [str(p) for p in problems]
+        print(_dumps(out))
+    else:
+        sys.stdout.write(report_text(scores))
+    return 0

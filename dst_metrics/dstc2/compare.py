@@ -1,0 +1,222 @@
+"""``dst-metrics dstc2-compare``: is tracker B significantly better than A, as the DSTC2 paper (section 5) tested.
+
+Both track files are scored on the same data; for each featured component (goal.joint, requested.all,
+method at schedule 2, scheme A) accuracy is compared with McNemar's exact test over the scored turns
+(the ``add`` calls: each is right or wrong for each tracker) and L2 with the paired t-test over the
+same calls. The p-values are Bonferroni-corrected for the number of tests (6) and compared with
+``--level`` (default 0.01, the paper's). ROC v2 CA05 is listed without a test (it is not a mean over
+calls). Both trackers must score every turn of the data: a missing session or turn, or a session the
+official scorer would stop early, is an error (the pairs would not match).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import asdict, dataclass
+
+from .cli import add_data_arguments
+
+HELP = "compare two DSTC2 trackers: McNemar (accuracy) and paired t-test (L2), Bonferroni-corrected"
+DEFAULT_LEVEL = 0.01
+"""The DSTC2 paper's significance level (p < 0.01 after Bonferroni correction)."""
+CONTINUED_FRACTION_STEPS = 300
+CONTINUED_FRACTION_EPS = 1e-15
+TINY = 1e-300
+
+
+def mcnemar_exact(a_only: int, b_only: int) -> float:
+    """Two-sided exact McNemar p-value: the discordant pairs against Binomial(a_only + b_only, 1/2)."""
+    n = a_only + b_only
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(a_only, b_only) + 1))
+    return min(1.0, 2 * tail / 2**n)
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz evaluation)."""
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > TINY else TINY)
+    result = d
+    for m in range(1, CONTINUED_FRACTION_STEPS):
+        for numerator in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > TINY else TINY)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > TINY else TINY
+            result *= c * d
+        if abs(c * d - 1.0) < CONTINUED_FRACTION_EPS:
+            break
+    return result
+
+
+def regularized_beta(a: float, b: float, x: float) -> float:
+    """I_x(a, b), the regularized incomplete beta function."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(log_front) * _beta_fraction(a, b, x) / a
+    return 1.0 - math.exp(log_front) * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def paired_t(a: list[float], b: list[float]) -> tuple[float | None, int, float]:
+    """(t, degrees of freedom, two-sided p) of the paired t-test of b - a.
+
+    With fewer than two pairs, or differences that are all equal, t is undefined (None): p is 1 when the
+    differences are all 0, else 0 (a constant non-zero difference).
+    """
+    diffs = [y - x for x, y in zip(a, b)]
+    n = len(diffs)
+    if n < 2:
+        return None, max(n - 1, 0), 1.0
+    mean = math.fsum(diffs) / n
+    variance = math.fsum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if variance == 0.0:
+        return None, n - 1, 1.0 if mean == 0.0 else 0.0
+    t = mean / math.sqrt(variance / n)
+    df = n - 1
+    return t, df, regularized_beta(df / 2.0, 0.5, df / (df + t * t))
+
+
+@dataclass
+class Test:
+    """One featured figure of both trackers and, for acc and l2, its test."""
+
+    component: str
+    stat: str
+    a: float | None
+    b: float | None
+    test: str | None
+    p: float | None
+    p_adjusted: float | None
+    significant: bool | None
+    detail: dict[str, float | int | None]
+
+
+def _featured_items(prepared: list, ontology: object) -> dict:
+    from .components import FEATURED_COMPONENTS, FEATURED_SCHEME
+    from .fast import component_items
+
+    schedule, scheme = FEATURED_SCHEME
+    evaluations = [(schedule, scheme, component) for component, _ in FEATURED_COMPONENTS]
+    items = component_items(prepared, list(ontology.informable), list(ontology.requestable), evaluations)
+    return {evaluation[2]: picked for evaluation, picked in items.items()}
+
+
+def _require_complete(prepared: list, sessions: list, path: str) -> None:
+    from ..errors import InputError
+
+    if len(prepared) != len(sessions):
+        raise InputError(f"{len(prepared)} sessions scored of {len(sessions)}: the pairs would not match", source=path)
+    for session, data in zip(prepared, sessions):
+        if session.skip_reason is not None:
+            raise InputError(f"the official scorer stops here: {session.skip_reason}", dialogue=session.session_id)
+        if len(session.turns) != len(data):
+            raise InputError(f"{len(session.turns)} turns of {len(data)} scored", dialogue=session.session_id)
+
+
+def compare_tracks(items_a: dict, items_b: dict, scores_a: object, scores_b: object, level: float) -> list[Test]:
+    """The featured figures of both trackers with McNemar (acc) and paired t (l2) tests, Bonferroni-corrected."""
+    from .components import FEATURED_COMPONENTS, FEATURED_SCHEME, FEATURED_STATS
+
+    schedule, scheme = FEATURED_SCHEME
+    tests: list[Test] = []
+    for component, _ in FEATURED_COMPONENTS:
+        for stat, _ in FEATURED_STATS:
+            a = scores_a.value(component, stat, schedule, scheme)
+            b = scores_b.value(component, stat, schedule, scheme)
+            tests.append(_test(component, stat, a, b, items_a[component], items_b[component]))
+    tested = sum(t.p is not None for t in tests)
+    for t in tests:
+        if t.p is not None:
+            t.p_adjusted = min(1.0, t.p * tested)
+            t.significant = t.p_adjusted < level
+    return tests
+
+
+def _test(component: str, stat: str, a: float | None, b: float | None, items_a: dict, items_b: dict) -> Test:
+    if stat == "acc":
+        right_a, right_b = items_a["correct"].tolist(), items_b["correct"].tolist()
+        a_only = sum(x and not y for x, y in zip(right_a, right_b))
+        b_only = sum(y and not x for x, y in zip(right_a, right_b))
+        detail = {"a_only": a_only, "b_only": b_only, "n": len(right_a)}
+        return Test(component, stat, a, b, "mcnemar", mcnemar_exact(a_only, b_only), None, None, detail)
+    if stat == "l2":
+        t, df, p = paired_t(items_a["l2"].tolist(), items_b["l2"].tolist())
+        return Test(component, stat, a, b, "paired t", p, None, None, {"t": t, "df": df, "n": df + 1})
+    return Test(component, stat, a, b, None, None, None, None, {})
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``dst-metrics dstc2-compare``."""
+    parser.add_argument("track_a", metavar="A.json", help="tracker output A (the reference)")
+    parser.add_argument("track_b", metavar="B.json", help="tracker output B")
+    add_data_arguments(parser)
+    parser.add_argument("--level", type=float, default=DEFAULT_LEVEL, help="significance level (default 0.01)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _fmt(value: float | None, digits: int = 7) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _p_text(p: float | None) -> str:
+    return "-" if p is None else f"{p:.3g}"
+
+
+def _table(tests: list[Test], names: tuple[str, str], level: float) -> str:
+    from ..cli import format_table
+
+    header = ["component", "stat", "A", "B", "test", "p", "p (Bonferroni)", f"< {level:g}"]
+    rows = [
+        [t.component, t.stat, _fmt(t.a), _fmt(t.b), t.test or "-", _p_text(t.p), _p_text(t.p_adjusted)]
+        + ["-" if t.significant is None else ("yes" if t.significant else "no")]
+        for t in tests
+    ]
+    return format_table(header, rows, "llrrlrrl")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score both track files and print the tests."""
+    from ..cli import _dumps
+    from ..options import OptionError
+    from .cli import load_data, load_track
+    from .prepare import prepare_session
+    from .scorer import score
+
+    if not 0.0 < args.level < 1.0:
+        raise OptionError(f"--level must be in (0, 1), not {args.level!r}")
+    sessions, ontology = load_data(args)
+    items, scores = [], []
+    for path in (args.track_a, args.track_b):
+        track, _ = load_track(path, sessions, ontology, args)
+        turns = [s.get("turns", []) for s in track["sessions"]]
+        prepared = [prepare_session(session, t, ontology) for session, t in zip(sessions, turns)]
+        _require_complete(prepared, sessions, path)
+        items.append(_featured_items(prepared, ontology))
+        scores.append(score(sessions, track, ontology))
+    tests = compare_tracks(items[0], items[1], scores[0], scores[1], args.level)
+    names = (args.track_a, args.track_b)
+    if args.json:
+        print(
+            _dumps(
+                {
+                    "names": list(names),
+                    "level": args.level,
+                    "correction": "bonferroni",
+                    "tests": [asdict(t) for t in tests],
+                }
+            )
+        )
+    else:
+        print(f"A: {names[0]}\nB: {names[1]}\n")
+        print(_table(tests, names, args.level))
+        print(f"\nschedule 2, scheme A; Bonferroni over {sum(t.p is not None for t in tests)} tests")
+    return 0

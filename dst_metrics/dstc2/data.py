@@ -1,0 +1,196 @@
+"""Reading DSTC2 sessions (flist, ``log.json``, ``label.json``), the ontology and tracker output files.
+
+Only the fields the official scorer reads are decoded (DSTC2.md section 1): the session id, each log
+turn's system dialog acts and live SLU hypotheses, each label turn's goal labels, method label,
+requested slots and ``semantics.json``. Sessions are listed by an flist whose lines are paths
+relative to the data root (split on ``/``); a session is the position-wise zip of its log and label
+turns. Malformed data files raise `InputError` naming the file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from .._gc import without_gc
+from ..errors import InputError
+
+
+class Act(msgspec.Struct):
+    """One dialog act: ``{"act": name, "slots": [[slot, value], ...]}``."""
+
+    act: str
+    slots: list[tuple[Any, Any]] = []
+
+
+class _SluHyp(msgspec.Struct):
+    slu_hyp: list[Act] = msgspec.field(name="slu-hyp")
+
+
+class _Live(msgspec.Struct):
+    slu_hyps: list[_SluHyp] = msgspec.field(name="slu-hyps")
+
+
+class _Input(msgspec.Struct):
+    live: _Live
+
+
+class _Output(msgspec.Struct):
+    dialog_acts: list[Act] = msgspec.field(name="dialog-acts")
+
+
+class _LogTurn(msgspec.Struct):
+    output: _Output
+    input: _Input
+
+
+class _Log(msgspec.Struct):
+    session_id: str = msgspec.field(name="session-id")
+    turns: list[_LogTurn] = []
+
+
+class _Semantics(msgspec.Struct):
+    json: list[Act]
+
+
+class LabelTurn(msgspec.Struct):
+    """One turn of ``label.json``: the scheme-A labels and the transcription's semantics."""
+
+    goal_labels: dict[str, str] = msgspec.field(name="goal-labels")
+    method_label: str = msgspec.field(name="method-label")
+    requested_slots: list[str] = msgspec.field(name="requested-slots")
+    semantics: _Semantics
+
+
+class _Label(msgspec.Struct):
+    turns: list[LabelTurn] = []
+
+
+@dataclass(frozen=True)
+class LogTurn:
+    """What the scorer reads of a log turn: the system acts and the acts of every live SLU hypothesis."""
+
+    system_acts: list[Act]
+    slu_hyps: list[list[Act]]
+
+
+@dataclass(frozen=True)
+class Session:
+    """One DSTC2 session: its id, and its log and label turns zipped by position."""
+
+    session_id: str
+    path: str
+    log_turns: list[LogTurn]
+    label_turns: list[LabelTurn]
+
+    def __len__(self) -> int:
+        """The number of turns: log and label turns are zipped, the shorter list decides."""
+        return min(len(self.log_turns), len(self.label_turns))
+
+
+@dataclass(frozen=True)
+class Ontology:
+    """``informable`` slot -> values (ontology key order), ``requestable`` slots, ``method`` labels."""
+
+    informable: dict[str, list[Any]]
+    requestable: list[str]
+    methods: list[str]
+
+
+_LOG_DECODER = msgspec.json.Decoder(_Log)
+_LABEL_DECODER = msgspec.json.Decoder(_Label)
+
+
+def _decode(decoder: msgspec.json.Decoder, path: str) -> Any:
+    try:
+        with open(path, "rb") as handle:
+            return decoder.decode(handle.read())
+    except OSError as error:
+        raise InputError(f"cannot read the file: {error.strerror or error}", source=path) from None
+    except msgspec.DecodeError as error:
+        raise InputError(f"not a DSTC2 file: {error}", source=path) from None
+
+
+def read_flist(path: str) -> list[str]:
+    """The session paths of an flist (non-empty lines, stripped); a session listed twice is an error."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = [line.strip() for line in handle]
+    except OSError as error:
+        raise InputError(f"cannot read the flist: {error.strerror or error}", source=path) from None
+    sessions = [line for line in lines if line]
+    seen: set[str] = set()
+    for number, line in enumerate(sessions, 1):
+        if line in seen:
+            raise InputError(f"session {line!r} is listed twice (line {number})", source=path)
+        seen.add(line)
+    return sessions
+
+
+def read_session(dataroot: str, relative: str) -> Session:
+    """One session: ``<dataroot>/<relative>/log.json`` and ``label.json`` (both required)."""
+    folder = os.path.join(dataroot, *relative.split("/"))
+    log = _decode(_LOG_DECODER, os.path.join(folder, "log.json"))
+    label_path = os.path.join(folder, "label.json")
+    if not os.path.exists(label_path):
+        raise InputError("cannot score: there is no label.json", source=folder)
+    label = _decode(_LABEL_DECODER, label_path)
+    return _session(log, label, relative)
+
+
+def _session(log: _Log, label: _Label, relative: str) -> Session:
+    log_turns = [LogTurn(t.output.dialog_acts, [h.slu_hyp for h in t.input.live.slu_hyps]) for t in log.turns]
+    return Session(log.session_id, relative, log_turns, label.turns)
+
+
+def session_from_json(log: dict[str, Any], label: dict[str, Any], path: str = "") -> Session:
+    """A session from ``log.json`` and ``label.json`` objects already in memory (tests, other layouts)."""
+    try:
+        return _session(msgspec.convert(log, _Log), msgspec.convert(label, _Label), path)
+    except msgspec.ValidationError as error:
+        raise InputError(f"not a DSTC2 session: {error}", source=path or None) from None
+
+
+@without_gc
+def read_sessions(dataroot: str, flist: str) -> list[Session]:
+    """Every session the flist names, in its order."""
+    return [read_session(dataroot, relative) for relative in read_flist(flist)]
+
+
+def read_ontology(path: str) -> Ontology:
+    """The ontology: ``informable`` (an object of value lists), ``requestable`` and ``method`` (lists)."""
+    try:
+        with open(path, "rb") as handle:
+            raw = msgspec.json.decode(handle.read())
+    except OSError as error:
+        raise InputError(f"cannot read the ontology: {error.strerror or error}", source=path) from None
+    except msgspec.DecodeError as error:
+        raise InputError(f"not JSON: {error}", source=path) from None
+    if not isinstance(raw, dict):
+        raise InputError("the ontology is not a JSON object", source=path)
+    informable = raw.get("informable")
+    if not isinstance(informable, dict) or not all(isinstance(v, list) for v in informable.values()):
+        raise InputError("the ontology needs 'informable': an object of value lists", source=path, field="informable")
+    requestable = raw.get("requestable", [])
+    methods = raw.get("method", [])
+    for name, value in (("requestable", requestable), ("method", methods)):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise InputError(f"the ontology's '{name}' must be a list of strings", source=path, field=name)
+    return Ontology(informable, requestable, methods)
+
+
+def read_track(path: str) -> dict[str, Any]:
+    """A tracker output file as JSON (objects keep their key order; checked by `dst_metrics.dstc2.check`)."""
+    try:
+        with open(path, "rb") as handle:
+            raw = msgspec.json.decode(handle.read())
+    except OSError as error:
+        raise InputError(f"cannot read the track file: {error.strerror or error}", source=path) from None
+    except msgspec.DecodeError as error:
+        raise InputError(f"not JSON: {error}", source=path) from None
+    if not isinstance(raw, dict):
+        raise InputError("a track file is a JSON object with 'sessions'", source=path)
+    return raw

@@ -1,0 +1,147 @@
+"""``dst-metrics report FILE... -o report.html [--plots DIR] [--bootstrap N] [--seed S] [--latex | --markdown]``.
+
+One self-contained HTML page of one or more prediction files (figures with bootstrap intervals,
+each later file compared with the first, the plots); ``--plots DIR`` also writes every plot as PNG
+and SVG; ``--latex`` / ``--markdown`` print the figures as a table for a paper. Only argparse is
+imported here; numpy and matplotlib are imported when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "an HTML report with intervals, comparisons and plots; LaTeX/Markdown tables for papers"
+INSTALL_HINT = 'pip install "dst-metrics[report]"'
+"""How to install what the report needs."""
+DEFAULT_RESAMPLES = 1000
+"""Bootstrap resamples (and randomization rounds) unless --bootstrap says otherwise."""
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The report command's arguments (the usual input options included)."""
+    from .. import options as opts
+    from ..cli import _typed, add_input_options
+
+    parser.add_argument(
+        "files", nargs="+", metavar="FILE", help="prediction files; later ones are compared with the first"
+    )
+    parser.add_argument("-o", "--output", metavar="report.html", help="write the HTML report here")
+    parser.add_argument("--plots", metavar="DIR", help="also write every plot as DIR/NAME.png and DIR/NAME.svg")
+    parser.add_argument(
+        "--bootstrap", type=_count, default=DEFAULT_RESAMPLES, metavar="N", help="resamples (1000; 0: no intervals)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the resampling (0)")
+    parser.add_argument("--name", action="append", metavar="NAME", help="a system's name, once per file (file names)")
+    tables = parser.add_mutually_exclusive_group()
+    tables.add_argument("--latex", action="store_true", help="print the figures as a LaTeX table")
+    tables.add_argument("--markdown", action="store_true", help="print the figures as a Markdown table")
+    add_input_options(parser)
+    parser.add_argument(
+        "--fga-lambda", type=_typed(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help="FGA's λ (0.5)"
+    )
+    parser.add_argument(
+        "--num-slots", type=_typed(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
+    )
+
+
+def system_names(files: list[str], given: list[str] | None) -> list[str]:
+    """The names of the systems: those given (one per file), else the file names, else the paths
+    when two file names are equal."""
+    from pathlib import Path
+
+    from ..options import OptionError
+
+    if given:
+        if len(given) != len(files):
+            raise OptionError(f"--name is given {len(given)} times for {len(files)} files; give it once per file")
+        if len(set(given)) != len(given):
+            raise OptionError("--name: every system needs its own name")
+        return list(given)
+    names = [Path(path).name for path in files]
+    return names if len(set(names)) == len(names) else list(files)
+
+
+def missing_modules(plots: bool) -> list[str]:
+    """The modules the report needs (numpy; matplotlib for plots) that are not installed."""
+    from importlib.util import find_spec
+
+    wanted = ["numpy", "matplotlib"] if plots else ["numpy"]
+    return [name for name in wanted if find_spec(name) is None]
+
+
+def _check_output_folder(path: str | None) -> None:
+    """The report's folder must exist before anything is computed (a typo costs no minutes)."""
+    from pathlib import Path
+
+    from ..errors import InputError
+
+    if path and not Path(path).resolve().parent.is_dir():
+        raise InputError("cannot write the report: its folder does not exist", source=path)
+
+
+def _write(path: str, text: str) -> None:
+    from ..errors import InputError
+
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as error:
+        raise InputError(f"cannot write the report: {error.strerror or error}", source=path) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read every file (all checked first), then write the page, the plots and/or the table."""
+    import sys
+
+    from ..cli import options_from_args, read_input
+    from ..options import OptionError
+    from .data import collect
+
+    if not (args.output or args.plots or args.latex or args.markdown):
+        raise OptionError("nothing to write: give -o report.html, --plots DIR, --latex or --markdown")
+    _check_output_folder(args.output)
+    missing = missing_modules(bool(args.output or args.plots))
+    if missing:
+        print(f"dst-metrics: error: report needs {' and '.join(missing)}: {INSTALL_HINT}", file=sys.stderr)
+        return 2
+    options = options_from_args(args)
+    names = system_names(args.files, args.name)
+    corpora = [read_input(path, args)[0] for path in args.files]
+    pages = bool(args.output or args.plots)  # else a table only: no analyses, no comparisons
+    data = collect(list(zip(names, corpora)), options, resamples=args.bootstrap, seed=args.seed, analyses=pages)
+    if args.latex or args.markdown:
+        from .tables import latex_table, markdown_table
+
+        sys.stdout.write(latex_table(data) if args.latex else markdown_table(data))
+    if pages:
+        _write_outputs(data, args)
+    return 0
+
+
+def _write_outputs(data, args: argparse.Namespace) -> None:
+    import sys
+
+    from ..errors import InputError
+    from .html import build_report
+    from .plots import render_plots, write_plots
+
+    plots = render_plots(data)
+    if args.plots:
+        try:
+            written = write_plots(plots, args.plots)
+        except OSError as error:
+            raise InputError(f"cannot write the plots: {error.strerror or error}", source=args.plots) from None
+        print(f"wrote {len(written)} plot files to {args.plots}", file=sys.stderr)
+    if args.output:
+        _write(args.output, build_report(data, plots))
+        print(f"wrote {args.output}", file=sys.stderr)

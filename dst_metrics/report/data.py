@@ -1,0 +1,255 @@
+"""What a report shows, as plain data: one `SystemData` per prediction file and one
+`ComparisonData` per later file against the first, gathered by `collect` from `dst_metrics.stats`
+(intervals, comparison, the GCA paper's analyses, turn positions) and `dst_metrics.breakdown`.
+
+The renderers (`plots`, `html`, `tables`) read only these dataclasses, so they can be fed by
+hand (tests) or from the statistics API's objects (`system_data`, `comparison_data`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..core import COUNT_TYPES
+from ..corpus import Corpus
+from ..errors import InputError
+from ..figures import FIGURES, figure_labels
+from ..options import Options
+
+MISTAKE_TYPES: tuple[str, ...] = tuple(kind for kind in COUNT_TYPES if kind != "correct")
+"""The GCA count types that are mistakes: wrong, missed, overshot."""
+BREAKDOWNS: tuple[str, ...] = ("domain", "slot")
+"""The groupings of the mistakes heat maps."""
+POSITION_FIELDS: tuple[str, ...] = ("turns", "jga", "rsa", *COUNT_TYPES, "first_failures")
+"""The per-turn-index figures of `by_position`, besides the index."""
+DEFAULT_RESAMPLES = 1000
+"""Bootstrap resamples (and randomization rounds) when none are given."""
+
+
+@dataclass(frozen=True)
+class PositionRow:
+    """The figures of all turns at one turn index (0-based position in the dialogue)."""
+
+    position: int
+    turns: int
+    jga: float
+    rsa: float
+    correct: int
+    wrong: int
+    missed: int
+    overshot: int
+    first_failures: int  # dialogues whose JGA first becomes 0 at this index
+
+
+@dataclass(frozen=True)
+class DialoguePoint:
+    """One dialogue of the GCA paper's section 5.2: its GCA and FGA, tail orientation and
+    non-uniformity of its mistakes (NaN without a mistake)."""
+
+    dialogue_id: str
+    gca: float
+    fga: float
+    to: float
+    nu: float
+
+
+@dataclass(frozen=True)
+class SystemData:
+    """Everything the report shows of one prediction file."""
+
+    name: str
+    scores: Mapping[str, float | int]
+    intervals: Mapping[str, tuple[float, float]] | None = None
+    positions: Sequence[PositionRow] = ()
+    dialogues: Sequence[DialoguePoint] = ()
+    correlations: Mapping[str, float] = field(default_factory=dict)  # "gca~to", "fga~to", "gca~nu", "fga~nu"
+    zou: Mapping[str, Mapping[str, float]] = field(default_factory=dict)  # "to"/"nu" -> r1, r2, low, high
+    mistakes: Mapping[str, Mapping[str, Mapping[str, int]]] = field(default_factory=dict)  # by -> group -> type -> n
+
+
+@dataclass(frozen=True)
+class ComparisonData:
+    """System `name_b` against `name_a` (the first file): per figure a, b, diff (= b - a), ci,
+    p, p_adjusted, significant; McNemar's test of JGA; or `error` when they cannot be compared."""
+
+    name_a: str
+    name_b: str
+    figures: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    mcnemar: Mapping[str, float] | None = None
+    summary: str = ""
+    error: str | None = None
+    level: float = 0.05  # significance level of `significant`
+    correction: str = "holm"  # how p was adjusted across the figures
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """The whole report: systems in input order, comparisons with the first, the options, and
+    how the intervals were computed (None: no intervals)."""
+
+    systems: Sequence[SystemData]
+    options: Options
+    comparisons: Sequence[ComparisonData] = ()
+    ci: Mapping[str, object] | None = None  # method, resamples, seed, level
+    signature: str = ""
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """{figure key: label} under the report's options."""
+        return figure_labels(self.options)
+
+    def main_keys(self) -> list[str]:
+        """The headline figures (registry group ``main``), as in the command line's table."""
+        return [key for f in FIGURES if f.group == "main" for key in f.keys(self.options)]
+
+    def fraction_keys(self) -> list[str]:
+        """Every figure that is a fraction (no count), in registry order."""
+        return [key for f in FIGURES if not f.is_count for key in f.keys(self.options)]
+
+
+# --------------------------------------------------------------------------------------------
+# From the statistics API's objects
+
+
+def _field(row: object, name: str) -> object:
+    return row[name] if isinstance(row, Mapping) else getattr(row, name)
+
+
+def _rows(profile: object) -> list:
+    """The rows of a PositionProfile, or of its ``as_dict()`` (a list, or a dict holding ``rows``)."""
+    if isinstance(profile, Mapping):
+        return list(profile["rows"])
+    if isinstance(profile, Sequence):
+        return list(profile)
+    return list(profile.rows)
+
+
+def position_rows(profile: object) -> list[PositionRow]:
+    """`PositionRow`s of a `by_position` result (object, ``as_dict()`` or list of rows); a row
+    without a position field is at its index in the list."""
+    out = []
+    for index, row in enumerate(_rows(profile)):
+        position = next((_field(row, k) for k in ("position", "index", "t") if _has(row, k)), index)
+        out.append(PositionRow(int(position), *(_field(row, name) for name in POSITION_FIELDS)))
+    return out
+
+
+def _has(row: object, name: str) -> bool:
+    return name in row if isinstance(row, Mapping) else hasattr(row, name)
+
+
+def dialogue_points(analysis: object) -> list[DialoguePoint]:
+    """`DialoguePoint`s of an `analyze` result (object or ``as_dict()``)."""
+    rows = analysis["dialogues"] if isinstance(analysis, Mapping) else analysis.dialogues
+    names = ("dialogue_id", "gca", "fga", "to", "nu")
+    return [DialoguePoint(*(_number_or_id(name, _field(row, name)) for name in names)) for row in rows]
+
+
+def _number_or_id(name: str, value: object) -> object:
+    return str(value) if name == "dialogue_id" else _number(value)
+
+
+def _number(value: object) -> float:
+    """A float; None (how ``as_dict()`` writes NaN for JSON) as NaN."""
+    return math.nan if value is None else float(value)
+
+
+def zou_intervals(analysis: object) -> dict[str, dict[str, float]]:
+    """{"to"|"nu": {"r1", "r2", "low", "high"}} of an `analyze` result (object or ``as_dict()``)."""
+    zou = analysis["zou"] if isinstance(analysis, Mapping) else analysis.zou
+    return {key: {name: _number(_field(z, name)) for name in ("r1", "r2", "low", "high")} for key, z in zou.items()}
+
+
+def correlations(analysis: object) -> dict[str, float]:
+    """The Pearson correlations of an `analyze` result (object or ``as_dict()``)."""
+    found = analysis["correlations"] if isinstance(analysis, Mapping) else analysis.correlations
+    return {key: _number(value) for key, value in found.items()}
+
+
+def mistake_counts(groups: Mapping[str, Mapping[str, float | int]]) -> dict[str, dict[str, int]]:
+    """{group: {count type: n}} of a `breakdown` result ({group: Scores})."""
+    return {group: {kind: int(scores[kind]) for kind in COUNT_TYPES} for group, scores in groups.items()}
+
+
+def comparison_data(comparison: object) -> ComparisonData:
+    """`ComparisonData` of a `compare` result (its ``as_dict()`` and ``summary()``)."""
+    found = comparison.as_dict()
+    name_a, name_b = found["names"]
+    settings = {key: found[key] for key in ("level", "correction") if key in found}
+    return ComparisonData(name_a, name_b, found["figures"], found.get("mcnemar"), comparison.summary(), **settings)
+
+
+# --------------------------------------------------------------------------------------------
+# Gathering
+
+
+def _system(name: str, corpus: Corpus, options: Options, intervals: Mapping | None, analyses: bool) -> SystemData:
+    from ..scoring import score
+
+    found = None if intervals is None else {key: (float(lo), float(hi)) for key, (lo, hi) in intervals.items()}
+    scores = score(corpus, options).scores
+    if not analyses:
+        return SystemData(name=name, scores=scores, intervals=found)
+    from ..breakdown import breakdown
+    from ..stats import analyze, by_position
+
+    analysis = analyze(corpus, options)
+    return SystemData(
+        name=name,
+        scores=scores,
+        intervals=found,
+        positions=position_rows(by_position(corpus, options)),
+        dialogues=dialogue_points(analysis),
+        correlations=correlations(analysis),
+        zou=zou_intervals(analysis),
+        mistakes={by: mistake_counts(breakdown(corpus, options, by)) for by in BREAKDOWNS},
+    )
+
+
+def _comparison(first: tuple[str, Corpus], other: tuple[str, Corpus], options: Options, resamples: int, seed: int):
+    from ..stats import compare
+
+    try:
+        found = compare(first[1], other[1], options, resamples=resamples, seed=seed, names=(first[0], other[0]))
+    except InputError as error:  # different gold: shown side by side, not compared
+        return ComparisonData(first[0], other[0], error=str(error))
+    return comparison_data(found)
+
+
+def ci_settings(intervals: object) -> dict[str, object]:
+    """How an `Intervals` object was computed: method, resamples, seed, level."""
+    return {name: getattr(intervals, name) for name in ("method", "resamples", "seed", "level")}
+
+
+def collect(
+    named_corpora: Sequence[tuple[str, Corpus]],
+    options: Options | None = None,
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    analyses: bool = True,
+) -> ReportData:
+    """Everything a report shows of one or more systems: figures with bootstrap intervals
+    (`resamples` 0: none), turn positions, section 5.2's analyses, mistakes per domain and slot,
+    and each later system compared with the first (needs `resamples` > 0 and the same gold).
+    Without `analyses`, only the figures and their intervals (enough for `tables`)."""
+    if not named_corpora:
+        raise ValueError("a report needs at least one system")
+    from ..stats import bootstrap_intervals
+
+    options = options or Options(value_matching=named_corpora[0][1].value_matching)
+    found = [
+        bootstrap_intervals(corpus, options, resamples=resamples, seed=seed) if resamples else None
+        for _, corpus in named_corpora
+    ]
+    systems = [_system(name, corpus, options, ci, analyses) for (name, corpus), ci in zip(named_corpora, found)]
+    comparisons = []
+    if resamples and analyses:
+        comparisons = [_comparison(named_corpora[0], other, options, resamples, seed) for other in named_corpora[1:]]
+    if found[0] is None:
+        return ReportData(systems, options, comparisons, None, options.signature())
+    return ReportData(
+        systems, options, comparisons, ci_settings(found[0]), options.signature() + found[0].signature_suffix
+    )

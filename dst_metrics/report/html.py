@@ -1,0 +1,306 @@
+"""The report as one self-contained HTML page: inline CSS, plots as base64 SVG images, no script
+and nothing loaded from elsewhere, so it opens offline and can be mailed as one file.
+
+Sections: the figures of every system with their intervals, the comparison of each later system
+with the first (difference, its interval, p, adjusted p, significance, McNemar's test of JGA),
+the GCA paper's section 5.2 correlations, the plots, any extra sections, and the signature.
+Tables sit in horizontally scrolling boxes, so the page reads at a phone's 390 px width.
+Table cells carry their unrounded figures as ``data-value`` (``data-low``/``data-high`` for the
+interval), for scripts and tests.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from collections.abc import Mapping, Sequence
+
+from ..figures import figure_of
+from .data import ComparisonData, ReportData, SystemData
+from .plots import Plot
+
+PAGE_TITLE = "DST evaluation report"
+"""The page's title and first heading."""
+PERCENT = 100.0
+CSS = """
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1b1b1b;
+background:#fafafa}
+main{max-width:1100px;margin:0 auto;padding:16px}
+h1{font-size:1.5em;margin:.2em 0 .4em}
+h2{font-size:1.2em;margin:1.6em 0 .5em;border-bottom:1px solid #ddd;padding-bottom:.2em}
+h3{font-size:1.05em;margin:1.2em 0 .4em}
+p,li{overflow-wrap:anywhere}
+.scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums;background:#fff;border:1px solid #e3e3e3}
+th,td{padding:4px 10px;text-align:right;white-space:nowrap;border-bottom:1px solid #eee}
+th:first-child,td:first-child{text-align:left}
+thead th{background:#f0f0f0;white-space:normal;min-width:6em;vertical-align:bottom}
+tbody th{white-space:normal;min-width:7em}
+.ci{display:block;font-size:.8em;color:#666}
+.yes{color:#b00020;font-weight:600}
+.warning{background:#fff4d6;border-left:4px solid #e0a800;padding:6px 10px}
+.note{color:#555;font-size:.9em}
+figure{margin:1em 0;background:#fff;border:1px solid #e3e3e3;padding:8px}
+figure img{display:block;width:100%;height:auto}
+figcaption{font-size:.9em;color:#444;margin-top:4px}
+code{font-size:.85em;overflow-wrap:anywhere;word-break:break-all}
+details summary{cursor:pointer;margin:.6em 0}
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _is_count(key: str) -> bool:
+    try:
+        return figure_of(key).is_count
+    except KeyError:
+        return False
+
+
+def _number(key: str, value: float | int) -> str:
+    if _is_count(key):
+        return str(int(value))
+    return "n/a" if math.isnan(value) else f"{PERCENT * value:.2f}"
+
+
+def _attributes(values: Mapping[str, object]) -> str:
+    return "".join(f' data-{name.replace("_", "-")}="{_e(value)}"' for name, value in values.items())
+
+
+# --------------------------------------------------------------------------------------------
+# The figures
+
+
+def _figure_cell(system: SystemData, key: str) -> str:
+    value = system.scores[key]
+    data = {"system": system.name, "figure": key, "value": repr(value)}
+    interval = system.intervals.get(key) if system.intervals else None
+    shown = _number(key, value)
+    if interval is not None:
+        data.update(low=repr(interval[0]), high=repr(interval[1]))
+        shown += f'<span class="ci">{PERCENT * interval[0]:.2f}–{PERCENT * interval[1]:.2f}</span>'
+    return f"<td{_attributes(data)}>{shown}</td>"
+
+
+def figures_table(data: ReportData, keys: Sequence[str], table_id: str) -> str:
+    """One row per figure (label, key), one column per system; fractions in percent with their
+    interval below them."""
+    labels = data.labels
+    head = "".join(f"<th>{_e(s.name)}</th>" for s in data.systems)
+    rows = [
+        f'<tr data-figure="{_e(key)}"><th scope="row">{_e(labels.get(key, key))}</th>'
+        + "".join(_figure_cell(s, key) for s in data.systems)
+        + "</tr>"
+        for key in keys
+    ]
+    body = "\n".join(rows)
+    return (
+        f'<div class="scroll"><table id="{table_id}"><thead><tr><th>figure</th>{head}</tr></thead>'
+        f"<tbody>\n{body}\n</tbody></table></div>"
+    )
+
+
+def _ci_note(data: ReportData) -> str:
+    if not data.ci:
+        return "No intervals computed (<code>--bootstrap 0</code>)."
+    ci = data.ci
+    return (
+        f"Below each score: its {PERCENT * float(ci['level']):g}% {_e(ci['method'])} bootstrap interval over "
+        f"dialogues ({_e(ci['resamples'])} resamples, seed {_e(ci['seed'])})."
+    )
+
+
+def figures_section(data: ReportData) -> str:
+    """The headline figures and counts, then every figure in a folded table."""
+    main = [*data.main_keys(), "correct", "wrong", "missed", "overshot", "turns"]
+    every = [key for key in data.systems[0].scores if key not in main]
+    return (
+        '<section id="figures"><h2>Figures</h2>'
+        f'<p class="note">Scores in percent; counts of changed slots as numbers. {_ci_note(data)}</p>'
+        + figures_table(data, main, "metrics")
+        + "<details><summary>Rates and FGA at every λ</summary>"
+        + figures_table(data, every, "details")
+        + "</details></section>"
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Comparisons
+
+
+def _points(value: float) -> str:
+    return f"{PERCENT * value:+.2f}"
+
+
+def _comparison_row(key: str, label: str, found: Mapping[str, object]) -> str:
+    low, high = found["ci"]
+    values = {"figure": key, "a": found["a"], "b": found["b"], "diff": found["diff"], "low": low, "high": high}
+    values.update(p=found["p"], p_adjusted=found["p_adjusted"], significant=str(bool(found["significant"])).lower())
+    cells = [
+        _number(key, found["a"]),
+        _number(key, found["b"]),
+        _points(found["diff"]) if not _is_count(key) else f"{found['diff']:+g}",
+        f"{_points(low)} … {_points(high)}" if not _is_count(key) else f"{low:+g} … {high:+g}",
+        f"{found['p']:.4f}",
+        f"{found['p_adjusted']:.4f}",
+        '<span class="yes">yes</span>' if found["significant"] else "no",
+    ]
+    return (
+        f'<tr{_attributes(values)}><th scope="row">{_e(label)}</th>' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+    )
+
+
+def p_floor_warning(comparison: ComparisonData, rounds: int) -> str:
+    """A warning when `rounds` randomization rounds cannot give any adjusted p below the level:
+    the smallest p is 1 / (rounds + 1), and the correction multiplies it by the figures tested."""
+    tested = len(comparison.figures)
+    if rounds <= 0 or not tested:
+        return ""
+    floor = tested / (rounds + 1) if comparison.correction in ("holm", "bonferroni") else 1 / (rounds + 1)
+    if floor <= comparison.level:
+        return ""
+    needed = math.ceil(tested / comparison.level)
+    return (
+        f'<p class="warning">With {rounds} randomization rounds the smallest p is 1/{rounds + 1}; adjusted over '
+        f"{tested} figures no p can fall below {min(floor, 1.0):.3f}, so no difference can be significant at "
+        f"level {comparison.level:g}. Use <code>--bootstrap {needed}</code> or more.</p>"
+    )
+
+
+def comparison_block(comparison: ComparisonData, labels: Mapping[str, str], index: int, rounds: int = 0) -> str:
+    """One comparison: its summary, the per-figure table and McNemar's test; or why there is none."""
+    a, b = _e(comparison.name_a), _e(comparison.name_b)
+    title = f"<h3>B = {b} against A = {a}</h3>"
+    if comparison.error:
+        return f'{title}<p class="note">Not compared: {_e(comparison.error)}</p>'
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in (
+            "figure",
+            "A",
+            "B",
+            "B − A",
+            "interval of B − A",
+            "p",
+            f"p ({_e(comparison.correction)})",
+            "significant",
+        )
+    )
+    rows = "\n".join(_comparison_row(key, labels.get(key, key), f) for key, f in comparison.figures.items())
+    summary = "<br>".join(_e(line) for line in comparison.summary.splitlines())
+    return (
+        f'{title}<p class="summary"><strong>{summary}</strong></p>{p_floor_warning(comparison, rounds)}'
+        f'<div class="scroll"><table class="comparison" id="comparison-{index}" data-a="{a}" data-b="{b}">'
+        f"<thead><tr>{head}</tr></thead><tbody>\n{rows}\n</tbody></table></div>" + _mcnemar_line(comparison)
+    )
+
+
+def _mcnemar_line(comparison: ComparisonData) -> str:
+    test = comparison.mcnemar
+    if not test:
+        return ""
+    a, b = _e(comparison.name_a), _e(comparison.name_b)
+    return (
+        f'<p class="mcnemar" data-a-only="{test["a_only"]}" data-b-only="{test["b_only"]}" data-p="{test["p"]!r}">'
+        f"McNemar's exact test of JGA on turns: {test['a_only']} turns right only for {a}, "
+        f"{test['b_only']} only for {b}, p = {test['p']:.4g}.</p>"
+    )
+
+
+def comparison_section(data: ReportData) -> str:
+    """Each later system against the first; empty with one system."""
+    if len(data.systems) < 2:
+        return ""
+    first = _e(data.systems[0].name)
+    if not data.comparisons:
+        body = '<p class="note">Not compared: no resamples (<code>--bootstrap 0</code>).</p>'
+    else:
+        rounds = int(data.ci["resamples"]) if data.ci else 0
+        body = "".join(comparison_block(c, data.labels, i + 1, rounds) for i, c in enumerate(data.comparisons))
+    note = (
+        "Differences in points (B − A); the interval is the paired bootstrap over dialogues, p the paired "
+        "approximate randomization test (whole dialogues swapped), adjusted across the figures."
+    )
+    return f'<section id="comparison"><h2>Comparison with {first}</h2><p class="note">{note}</p>{body}</section>'
+
+
+# --------------------------------------------------------------------------------------------
+# Section 5.2, plots, page
+
+
+def _r(value: float) -> str:
+    return "n/a" if value is None or math.isnan(value) else f"{value:.3f}"
+
+
+def analysis_section(data: ReportData) -> str:
+    """Per system: Pearson's r of per-dialogue GCA and FGA with TO and NU, and Zou's interval
+    for r(FGA) − r(GCA) (GCA paper, section 5.2)."""
+    head = "<th>system</th><th>measure</th><th>r(GCA)</th><th>r(FGA)</th><th>r(FGA) − r(GCA), 95% CI (Zou)</th>"
+    rows = []
+    for system in data.systems:
+        for measure in ("to", "nu"):
+            zou = system.zou.get(measure, {})
+            interval = f"{_r(zou.get('low'))} … {_r(zou.get('high'))}" if zou else "n/a"
+            rows.append(
+                f'<tr data-system="{_e(system.name)}" data-measure="{measure}"><th scope="row">{_e(system.name)}</th>'
+                f"<td>{measure.upper()}</td><td>{_r(system.correlations.get(f'gca~{measure}'))}</td>"
+                f"<td>{_r(system.correlations.get(f'fga~{measure}'))}</td><td>{interval}</td></tr>"
+            )
+    note = (
+        "Per-dialogue GCA and FGA correlated with the tail orientation (TO) and non-uniformity (NU) of the "
+        "dialogue's mistakes (dialogues without a mistake left out)."
+    )
+    return (
+        f'<section id="analysis"><h2>Where mistakes fall (GCA paper, section 5.2)</h2><p class="note">{note}</p>'
+        f'<div class="scroll"><table id="correlations"><thead><tr>{head}</tr></thead><tbody>'
+        + "\n".join(rows)
+        + "</tbody></table></div></section>"
+    )
+
+
+def plot_figure(plot: Plot) -> str:
+    """A plot as an inline SVG image (base64 data URL) with its title as caption and alt text."""
+    source = "data:image/svg+xml;base64," + base64.b64encode(plot.svg).decode("ascii")
+    title, caption = _e(plot.title), _e(plot.caption or plot.title)
+    return (
+        f'<figure id="plot-{_e(plot.name)}"><img src="{source}" alt="{title}" title="{caption}">'
+        f"<figcaption>{caption}</figcaption></figure>"
+    )
+
+
+def build_report(
+    data: ReportData,
+    plots: Sequence[Plot] | None = None,
+    *,
+    extra_sections: Sequence[tuple[str, str]] = (),
+) -> str:
+    """The whole page. `plots` default to `plots.render_plots(data)`; `extra_sections` are
+    (title, HTML fragment) pairs placed after the plots (e.g. a reliability diagram)."""
+    if plots is None:
+        from .plots import render_plots
+
+        plots = render_plots(data)
+    names = ", ".join(_e(s.name) for s in data.systems)
+    extra = "".join(
+        f'<section class="extra"><h2>{_e(title)}</h2>{fragment}</section>' for title, fragment in extra_sections
+    )
+    body = (
+        f"<h1>{PAGE_TITLE}</h1><p>Systems: {names}.</p>"
+        + figures_section(data)
+        + comparison_section(data)
+        + analysis_section(data)
+        + '<section id="plots"><h2>Plots</h2>'
+        + "".join(plot_figure(p) for p in plots)
+        + "</section>"
+        + extra
+        + f'<footer><h2>Signature</h2><p><code id="signature">{_e(data.signature)}</code></p></footer>'
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{PAGE_TITLE}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
+    )

@@ -1,0 +1,103 @@
+"""The figures as a table for papers: LaTeX (booktabs) or Markdown, one row per system, the
+headline figures in percent with two decimals (as in the GCA paper's tables) and, when they were
+computed, each figure's bootstrap interval in brackets after it: ``59.75 [58.12, 61.40]``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .data import ReportData, SystemData
+
+PERCENT = 100.0
+LATEX_SPECIALS: dict[str, str] = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+"""Characters LaTeX reads as commands, and how a table writes them."""
+
+
+def latex_escape(text: str) -> str:
+    """`text` with LaTeX's special characters written as text."""
+    return "".join(LATEX_SPECIALS.get(c, c) for c in text)
+
+
+def markdown_escape(text: str) -> str:
+    """`text` safe in a Markdown table cell (pipes and backslashes escaped, no line breaks)."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def table_keys(data: ReportData) -> list[str]:
+    """The columns: the headline figures, then the number of turns."""
+    return [*data.main_keys(), "turns"]
+
+
+def _value(system: SystemData, key: str) -> str:
+    value = system.scores[key]
+    if key == "turns" or isinstance(value, int):
+        return str(value)
+    return "n/a" if math.isnan(value) else f"{PERCENT * value:.2f}"
+
+
+def _interval(system: SystemData, key: str) -> str:
+    bounds = system.intervals.get(key) if system.intervals else None
+    return "" if bounds is None else f"[{PERCENT * bounds[0]:.2f}, {PERCENT * bounds[1]:.2f}]"
+
+
+def _caption(data: ReportData, latex: bool) -> str:
+    ci = data.ci
+    interval = ""
+    if ci:
+        level = f"{PERCENT * float(ci['level']):g}%"
+        interval = (
+            f"; in brackets the {level} {ci['method']} bootstrap interval over dialogues "
+            f"({ci['resamples']} resamples, seed {ci['seed']})"
+        )
+    if latex:
+        return latex_escape(f"Scores in percent{interval}. Signature: ") + rf"\texttt{{{latex_escape(data.signature)}}}"
+    return f"Scores in percent{interval}. Signature: `{data.signature}`"
+
+
+def latex_table(data: ReportData) -> str:
+    """A booktabs ``table`` with a caption holding the interval method and the signature."""
+    keys, labels = table_keys(data), data.labels
+    header = " & ".join(["System", *(latex_escape(labels[key]) for key in keys)])
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\small",
+        r"\begin{tabular}{l" + "r" * len(keys) + "}",
+        r"\toprule",
+        header + r" \\",
+        r"\midrule",
+    ]
+    for system in data.systems:
+        cells = [latex_escape(system.name)]
+        for key in keys:
+            interval = _interval(system, key)
+            cells.append(_value(system, key) + (f" {{\\scriptsize {interval}}}" if interval else ""))
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{_caption(data, True)}}}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def markdown_table(data: ReportData) -> str:
+    """A GitHub-flavoured Markdown table, then the caption line."""
+    keys, labels = table_keys(data), data.labels
+    lines = [
+        "| " + " | ".join(["System", *(markdown_escape(labels[key]) for key in keys)]) + " |",
+        "| --- |" + " ---: |" * len(keys),
+    ]
+    for system in data.systems:
+        cells = [markdown_escape(system.name)]
+        cells += [" ".join(filter(None, (_value(system, key), _interval(system, key)))) for key in keys]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + f"\n\n{_caption(data, False)}\n"

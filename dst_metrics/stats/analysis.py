@@ -1,0 +1,147 @@
+"""The GCA paper's section 5.2 analyses: where a dialogue's mistakes fall, and how strongly GCA and
+FGA follow it.
+
+Per dialogue: tail orientation TO (eq. 7-8: the mean turn index of the mistakes, minus the middle
+turn, over the number of turns) and non-uniformity NU (eq. 9-10: Σ_t |m_t - m/n| / (m/n)), where
+m_t counts the missed, wrong and overshot slots of turn t (`dst_metrics.explain`). Then Pearson's r
+of per-dialogue GCA and FGA with each, and Zou's (2007) 95% interval for r(FGA, x) - r(GCA, x):
+two correlations that share the variable x, computed on the same dialogues (dependent, overlapping).
+Dialogues without any mistake have no TO or NU and are left out of the correlations.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from statistics import NormalDist
+
+from ..corpus import Corpus
+from ..explain import mistakes_per_turn, non_uniformity, pearson, tail_orientation
+from ..options import Options
+
+ZOU_LEVEL = 0.95
+MEASURES: tuple[str, ...] = ("to", "nu")
+SCORES: tuple[str, ...] = ("gca", "fga")
+
+
+@dataclass(frozen=True)
+class DialogueAnalysis:
+    """One dialogue's GCA, FGA (at the options' λ), TO and NU (NaN without a mistake)."""
+
+    dialogue_id: str
+    gca: float
+    fga: float
+    to: float
+    nu: float
+
+
+@dataclass(frozen=True)
+class ZouInterval:
+    """r1 = r(FGA, x), r2 = r(GCA, x), and the interval (low, high) of r1 - r2 (Zou 2007)."""
+
+    r1: float
+    r2: float
+    low: float
+    high: float
+    n: int = 0
+    r12: float = math.nan  # r(FGA, GCA), the correlation of the two non-shared variables
+
+    @property
+    def significant(self) -> bool:
+        """True when the interval excludes 0."""
+        return self.low > 0 or self.high < 0
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Per-dialogue measures, the four correlations and Zou's intervals (see the module docstring)."""
+
+    dialogues: list[DialogueAnalysis]
+    correlations: dict[str, float]
+    zou: dict[str, ZouInterval]
+    options: Options
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready: dialogues, correlations, zou (with n and r12), signature; NaN as None."""
+        return {
+            "dialogues": [_finite(asdict(d)) for d in self.dialogues],
+            "correlations": _finite(self.correlations),
+            "zou": {key: _finite({**asdict(z), "significant": z.significant}) for key, z in self.zou.items()},
+            "signature": self.options.signature(),
+        }
+
+
+def _finite(values: dict) -> dict:
+    return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in values.items()}
+
+
+def fisher_interval(r: float, n: int, level: float = ZOU_LEVEL) -> tuple[float, float]:
+    """The interval of a correlation from Fisher's z: tanh(atanh(r) ± z_(1-α/2) / sqrt(n - 3))."""
+    half = NormalDist().inv_cdf(0.5 + level / 2) / math.sqrt(n - 3)
+    z = math.atanh(max(min(r, 1 - 1e-15), -1 + 1e-15))
+    return math.tanh(z - half), math.tanh(z + half)
+
+
+def overlap_correlation(r1: float, r2: float, r12: float) -> float:
+    """The correlation between two sample correlations r(a, x) = r1 and r(b, x) = r2 that share x,
+    with r(a, b) = r12 (the large-sample formula Zou 2007 uses, after Pearson and Filon)."""
+    numerator = (r12 - r1 * r2 / 2) * (1 - r1**2 - r2**2 - r12**2) + r12**3
+    return numerator / ((1 - r1**2) * (1 - r2**2))
+
+
+def zou_interval(r1: float, r2: float, r12: float, n: int, level: float = ZOU_LEVEL) -> ZouInterval:
+    """Zou's (2007) interval for ρ1 - ρ2, two dependent correlations sharing a variable.
+
+    With (l_i, u_i) the Fisher intervals of r_i and c their correlation (`overlap_correlation`):
+    low = r1 - r2 - sqrt((r1-l1)² + (u2-r2)² - 2c(r1-l1)(u2-r2)),
+    high = r1 - r2 + sqrt((u1-r1)² + (r2-l2)² - 2c(u1-r1)(r2-l2)).
+    """
+    if n < 4 or any(math.isnan(r) for r in (r1, r2, r12)):
+        return ZouInterval(r1, r2, math.nan, math.nan, n, r12)
+    l1, u1 = fisher_interval(r1, n, level)
+    l2, u2 = fisher_interval(r2, n, level)
+    c = overlap_correlation(r1, r2, r12)
+    low = r1 - r2 - math.sqrt(max(0.0, (r1 - l1) ** 2 + (u2 - r2) ** 2 - 2 * c * (r1 - l1) * (u2 - r2)))
+    high = r1 - r2 + math.sqrt(max(0.0, (u1 - r1) ** 2 + (r2 - l2) ** 2 - 2 * c * (u1 - r1) * (r2 - l2)))
+    return ZouInterval(r1, r2, low, high, n, r12)
+
+
+def dialogue_analyses(corpus: Corpus, options: Options) -> list[DialogueAnalysis]:
+    """TO, NU, GCA and FGA of each dialogue, by dialogue id."""
+    from ..scoring import score
+
+    report = score(corpus, options, per_dialogue=True)
+    out = []
+    for dialogue in sorted(corpus.dialogues, key=lambda d: d.dialogue_id):
+        mistakes = mistakes_per_turn(dialogue, options.mode)
+        scores = report.dialogues[dialogue.dialogue_id]
+        out.append(
+            DialogueAnalysis(
+                dialogue.dialogue_id,
+                float(scores["gca"]),
+                float(scores["fga"]),
+                tail_orientation(mistakes),
+                non_uniformity(mistakes),
+            )
+        )
+    return out
+
+
+def analyze(corpus: Corpus, options: Options | None = None) -> Analysis:
+    """The GCA paper's section 5.2 analyses of one corpus (see the module docstring)."""
+    from .bootstrap import corpus_options
+
+    options = corpus_options(corpus, options)
+    rows = dialogue_analyses(corpus, options)
+    correlations = {}
+    zou = {}
+    for measure in MEASURES:
+        kept = [row for row in rows if not math.isnan(getattr(row, measure))]
+        xs = [getattr(row, measure) for row in kept]
+        gca, fga = [row.gca for row in kept], [row.fga for row in kept]
+        for name, values in (("gca", gca), ("fga", fga)):
+            correlations[f"{name}~{measure}"] = pearson(values, xs)
+        zou[measure] = zou_interval(
+            correlations[f"fga~{measure}"], correlations[f"gca~{measure}"], pearson(fga, gca), len(kept)
+        )
+    return Analysis(rows, correlations, zou, options)

@@ -1,0 +1,91 @@
+"""``dst-metrics analyze FILE``: the GCA paper's section 5.2 analyses and figures by turn position.
+
+Prints the Pearson correlations of per-dialogue GCA and FGA with tail orientation (TO) and
+non-uniformity (NU), Zou's (2007) 95% interval of r(FGA, x) - r(GCA, x), and the by-position table
+(JGA, RSA, GCA counts per turn index, and where JGA first fails). ``--json``: one object.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "the GCA paper's analyses (TO, NU, correlations, Zou's intervals) and figures by turn position"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments: one input, input options, FGA's λ, --json."""
+    from .. import cli
+    from .. import options as opts
+
+    parser.add_argument("file", metavar="FILE")
+    cli.add_input_options(parser)
+    parser.add_argument(
+        "--fga-lambda", type=cli._typed(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help="FGA's λ (0.5)"
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+
+
+def correlation_table(analysis) -> str:
+    """Rows TO and NU: r(GCA, x), r(FGA, x), Zou's interval of their difference, and n."""
+    from ..cli import format_table
+
+    rows = []
+    for measure, zou in analysis.zou.items():
+        verdict = "yes" if zou.significant else "no"
+        rows.append(
+            [
+                measure.upper(),
+                f"{analysis.correlations[f'gca~{measure}']:.3f}",
+                f"{analysis.correlations[f'fga~{measure}']:.3f}",
+                f"{zou.r1 - zou.r2:+.3f}",
+                f"{zou.low:+.3f} to {zou.high:+.3f}",
+                verdict,
+                str(zou.n),
+            ]
+        )
+    header = ["measure", "r(GCA, x)", "r(FGA, x)", "r(FGA) - r(GCA)", "95% CI (Zou 2007)", "significant", "n"]
+    return format_table(header, rows)
+
+
+def position_table(profile) -> str:
+    """One row per turn position: turns, JGA, RSA, the four counts, first JGA failures."""
+    from ..cli import format_table
+
+    header = ["turn", "turns", "JGA", "RSA", "correct", "wrong", "missed", "overshot", "JGA first 0"]
+    rows = [
+        [str(r.position), str(r.turns), f"{100 * r.jga:.2f}", f"{100 * r.rsa:.2f}", str(r.correct), str(r.wrong)]
+        + [str(r.missed), str(r.overshot), str(r.first_failures)]
+        for r in profile.rows
+    ]
+    return format_table(header, rows)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the input, analyse it, print the tables (or JSON)."""
+    import sys
+
+    from ..cli import _dumps, options_from_args, read_input
+    from .analysis import analyze
+    from .positions import by_position
+
+    options = options_from_args(args)
+    corpus, _ = read_input(args.file, args)
+    analysis = analyze(corpus, options)
+    profile = by_position(corpus, options)
+    if args.json:
+        record = {"file": args.file, **analysis.as_dict(), "by_position": profile.as_dict()}
+        sys.stdout.write(_dumps(record) + "\n")
+        return 0
+    without = sum(1 for d in analysis.dialogues if d.to != d.to)
+    print(
+        f"{args.file}: {len(analysis.dialogues)} dialogues ({without} without a mistake, left out of the correlations)"
+    )
+    print(correlation_table(analysis))
+    print("\nby turn position (0 = first turn):")
+    print(position_table(profile))
+    print(f"dialogues whose JGA is never 0: {profile.never_failed}")
+    print(f"signature: {options.signature()}")
+    for measure, zou in analysis.zou.items():
+        stronger = "significantly" if zou.significant else "not significantly"
+        print(f"FGA's correlation with {measure.upper()} is {stronger} different from GCA's (95%, Zou 2007)")
+    return 0

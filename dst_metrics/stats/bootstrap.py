@@ -1,0 +1,185 @@
+"""Bootstrap confidence intervals of every figure, resampling whole dialogues.
+
+Dialogues are the unit of dependence: a resample draws D dialogues with replacement from the D of
+the corpus (sorted by id, so a seed gives the same resample whatever order they came in), never
+turns apart. A resample is a vector of counts per dialogue (multinomial, D draws of 1/D); B of them
+times the D x F tally matrix are B summed tallies, and `matrix.figure_arrays` turns them into B
+values of every figure at once. Intervals are percentile or BCa (bias-corrected and accelerated,
+Efron 1987; the acceleration from the jackknife over dialogues).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from statistics import NormalDist
+
+import numpy as np
+
+from ..corpus import Corpus
+from ..options import OptionError, Options
+from ..scoring import check_num_slots, tally_dialogues
+from .matrix import Layout, TallyMatrix, exact_figures, figure_arrays
+
+METHODS: tuple[str, ...] = ("percentile", "bca")
+"""Interval methods: bootstrap percentiles, or BCa."""
+DEFAULT_RESAMPLES = 1000
+DEFAULT_SEED = 0
+DEFAULT_LEVEL = 0.95
+RESAMPLE_BATCH_CELLS = 1_000_000
+"""Resample counts are drawn in batches of at most this many (resample, dialogue) cells (8 MB)."""
+
+
+@dataclass(frozen=True)
+class Intervals(Mapping):
+    """Figure key -> (low, high), for every non-count figure, in registry order; also the point
+    estimates (`estimates`) and how the intervals were made."""
+
+    bounds: dict[str, tuple[float, float]]
+    method: str
+    resamples: int
+    seed: int
+    level: float
+    estimates: dict[str, float] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> tuple[float, float]:
+        return self.bounds[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.bounds)
+
+    def __len__(self) -> int:
+        return len(self.bounds)
+
+    def as_dict(self) -> dict[str, list[float]]:
+        """{key: [low, high]}, JSON-ready."""
+        return {key: [low, high] for key, (low, high) in self.bounds.items()}
+
+    @property
+    def signature_suffix(self) -> str:
+        """What to append to a signature: ``|ci:percentile,1000,seed:0,level:0.95``."""
+        return f"|ci:{self.method},{self.resamples},seed:{self.seed},level:{self.level:g}"
+
+
+def check_settings(resamples: int, level: float, method: str = "percentile") -> None:
+    """OptionError unless resamples is a whole number >= 1, level in (0, 1), method known."""
+    if isinstance(resamples, bool) or not isinstance(resamples, (int, np.integer)) or resamples < 1:
+        raise OptionError(f"the number of bootstrap resamples must be a whole number at least 1; got {resamples!r}")
+    if not (isinstance(level, (int, float)) and 0.0 < level < 1.0):
+        raise OptionError(f"the confidence level must be a number between 0 and 1, such as 0.95; got {level!r}")
+    if method not in METHODS:
+        raise OptionError(f"the interval method must be one of {', '.join(METHODS)}; got {method!r}")
+
+
+def corpus_options(corpus: Corpus, options: Options | None) -> Options:
+    """The options to score `corpus` with (its value matching by default; it must match)."""
+    options = options or Options(value_matching=corpus.value_matching)
+    if options.value_matching != corpus.value_matching:
+        raise OptionError(
+            f"the corpus was read with value matching {corpus.value_matching!r}, not {options.value_matching!r}"
+        )
+    return options
+
+
+def dialogue_matrix(corpus: Corpus, options: Options, layout: Layout | None = None) -> TallyMatrix:
+    """The tally matrix of the corpus's dialogues (rows sorted by id); K is checked."""
+    total, by_dialogue = tally_dialogues(corpus, options.mode, True)
+    check_num_slots(total, options)
+    return TallyMatrix.of(by_dialogue, layout)
+
+
+def resample_counts(rng: np.random.Generator, dialogues: int, resamples: int) -> np.ndarray:
+    """resamples x dialogues counts: each row is how often each dialogue is drawn in D draws with
+    replacement (a multinomial(D, 1/D) vector), drawn as D uniform indices per row."""
+    draws = rng.integers(0, dialogues, size=(resamples, dialogues))
+    draws += np.arange(resamples)[:, None] * dialogues
+    return np.bincount(draws.ravel(), minlength=resamples * dialogues).reshape(resamples, dialogues)
+
+
+def resampled_sums(rows: np.ndarray, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """resamples x F: the column sums of `resamples` bootstrap resamples of the D rows."""
+    dialogues = len(rows)
+    batch = max(1, RESAMPLE_BATCH_CELLS // max(dialogues, 1))
+    parts = []
+    for start in range(0, resamples, batch):
+        counts = resample_counts(rng, dialogues, min(batch, resamples - start))
+        parts.append(counts.astype(float) @ rows)
+    return np.vstack(parts)
+
+
+def jackknife_sums(rows: np.ndarray) -> np.ndarray:
+    """D x F: the column sums with each dialogue left out in turn."""
+    return rows.sum(axis=0)[None, :] - rows
+
+
+def percentile_interval(replicates: np.ndarray, level: float) -> tuple[float, float]:
+    """The (1-level)/2 and (1+level)/2 quantiles of the bootstrap replicates."""
+    tail = (1.0 - level) / 2.0
+    low, high = np.quantile(replicates, [tail, 1.0 - tail])
+    return float(low), float(high)
+
+
+def bca_interval(estimate: float, replicates: np.ndarray, jackknife: np.ndarray, level: float) -> tuple[float, float]:
+    """BCa: percentile levels moved by the bias z0 = Φ⁻¹(share of replicates below the estimate,
+    ties counted half) and the acceleration a = Σ(θ̄-θᵢ)³ / (6 (Σ(θ̄-θᵢ)²)^1.5) of the jackknife
+    values θᵢ; level α goes to Φ(z0 + (z0+z_α) / (1 - a(z0+z_α)))."""
+    count = len(replicates)
+    if np.ptp(replicates) == 0:
+        return float(replicates[0]), float(replicates[0])
+    below = (np.count_nonzero(replicates < estimate) + 0.5 * np.count_nonzero(replicates == estimate)) / count
+    normal = NormalDist()
+    bias = normal.inv_cdf(min(max(below, 0.5 / count), 1.0 - 0.5 / count))
+    spread = jackknife.mean() - jackknife
+    squares = float(np.sum(spread**2))
+    acceleration = float(np.sum(spread**3)) / (6.0 * squares**1.5) if squares > 0 else 0.0
+    tail = (1.0 - level) / 2.0
+    adjusted = []
+    for z in (normal.inv_cdf(tail), normal.inv_cdf(1.0 - tail)):
+        shifted = bias + (bias + z) / (1.0 - acceleration * (bias + z))
+        adjusted.append(normal.cdf(shifted) if np.isfinite(shifted) else 0.5)
+    low, high = np.quantile(replicates, adjusted)
+    return float(low), float(high)
+
+
+def intervals_of(
+    estimates: dict[str, float],
+    replicates: dict[str, np.ndarray],
+    jackknife: dict[str, np.ndarray] | None,
+    method: str,
+    level: float,
+) -> dict[str, tuple[float, float]]:
+    """{key: (low, high)} from replicates (and jackknife values, for BCa)."""
+    if method == "bca":
+        return {key: bca_interval(estimates[key], values, jackknife[key], level) for key, values in replicates.items()}
+    return {key: percentile_interval(values, level) for key, values in replicates.items()}
+
+
+def bootstrap_intervals(
+    corpus: Corpus,
+    options: Options | None = None,
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    method: str = "percentile",
+    level: float = DEFAULT_LEVEL,
+) -> Intervals:
+    """Bootstrap intervals of every non-count figure of `corpus`, resampling whole dialogues.
+
+    Dialogues are taken in order of id, so the result depends on the seed, not on their order.
+    """
+    check_settings(resamples, level, method)
+    options = corpus_options(corpus, options)
+    matrix = dialogue_matrix(corpus, options)
+    return matrix_intervals(matrix, options, resamples=resamples, seed=seed, method=method, level=level)
+
+
+def matrix_intervals(
+    matrix: TallyMatrix, options: Options, *, resamples: int, seed: int, method: str, level: float
+) -> Intervals:
+    """`bootstrap_intervals` of a tally matrix (e.g. from tallies merged elsewhere)."""
+    rng = np.random.default_rng(seed)
+    estimates = exact_figures(matrix.total, matrix.layout, options)
+    replicates = figure_arrays(resampled_sums(matrix.rows, resamples, rng), matrix.layout, options)
+    jackknife = figure_arrays(jackknife_sums(matrix.rows), matrix.layout, options) if method == "bca" else None
+    bounds = intervals_of(estimates, replicates, jackknife, method, level)
+    return Intervals(bounds, method, resamples, seed, level, estimates)

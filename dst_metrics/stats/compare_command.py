@@ -1,0 +1,150 @@
+"""``dst-metrics compare A B``: paired comparison of two systems' predictions on the same gold.
+
+Prints, for every figure, A, B, B - A with its paired-bootstrap interval, the randomization p-value
+and the corrected p-value, then McNemar's test of JGA on turns, the dialogues that differ most,
+and a final line naming the significant differences (``--json``: one object, `Comparison.as_dict`).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "paired comparison of two systems on the same gold: differences, intervals, p-values"
+TOP_DIALOGUES = 10
+"""Dialogues listed in the table of largest GCA differences."""
+
+
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1, such as 0.05; got {text!r}")
+    return value
+
+
+def _keys(text: str) -> list[str]:
+    keys = [key.strip() for key in text.split(",") if key.strip()]
+    if not keys:
+        raise argparse.ArgumentTypeError(f"must name at least one figure, such as gca,jga,fga; got {text!r}")
+    return keys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments: two inputs, input options, test options."""
+    from .. import cli
+    from .. import options as opts
+
+    parser.add_argument("file_a", metavar="A", help="predictions of system A")
+    parser.add_argument("file_b", metavar="B", help="predictions of system B (same dialogues, turns and gold)")
+    cli.add_input_options(parser)
+    lambda_help = "FGA's decay λ for the fga figure (0.5)"
+    parser.add_argument(
+        "--fga-lambda", type=cli._typed(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help=lambda_help
+    )
+    parser.add_argument(
+        "--num-slots", type=cli._typed(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+    parser.add_argument(
+        "--correction", choices=("holm", "bonferroni"), default="holm", help="holm (default) or bonferroni"
+    )
+    parser.add_argument("--level", type=_level, default=0.05, help="significance level after correction (0.05)")
+    figures_help = "comma-separated figure keys to test and correct for (default: every non-count figure)"
+    parser.add_argument("--figures", type=_keys, metavar="KEYS", help=figures_help)
+    cli.add_interval_options(parser, flag=False)
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.2f}"
+
+
+def figure_table(comparison) -> str:
+    """One row per figure: A, B, B - A, its interval, p, corrected p, and '*' when significant."""
+    from ..cli import format_table
+    from ..figures import figure_labels
+
+    labels = figure_labels(comparison.options)
+    header = ["figure", "A", "B", "B - A", "95% CI of B - A", "p", f"p ({comparison.correction})", ""]
+    rows = [
+        [
+            labels.get(key, key),
+            _pct(f.a),
+            _pct(f.b),
+            f"{100 * f.diff:+.2f}",
+            f"{100 * f.ci[0]:+.2f} to {100 * f.ci[1]:+.2f}",
+            f"{f.p:.4f}",
+            f"{f.p_adjusted:.4f}",
+            "*" if f.significant else "",
+        ]
+        for key, f in comparison.figures.items()
+    ]
+    return format_table(header, rows, "lrrrrrrl")
+
+
+def dialogue_table(comparison, top: int = TOP_DIALOGUES) -> str:
+    """The `top` dialogues with the largest |GCA difference|: GCA, JGA and FGA of A and B."""
+    from ..cli import format_table
+
+    header = ["dialogue", "GCA A", "GCA B", "JGA A", "JGA B", "FGA A", "FGA B"]
+    rows = [
+        [dialogue_id, *(_pct(v) for key in ("gca", "jga", "fga") for v in figures[key][:2])]
+        for dialogue_id, figures in comparison.dialogues[:top]
+    ]
+    return format_table(header, rows)
+
+
+def final_line(comparison) -> str:
+    """Which differences are significant, in one line (A and B as in the table)."""
+    from ..figures import figure_labels
+
+    labels = figure_labels(comparison.options)
+    where = f"at level {comparison.level:g} ({comparison.correction} over {len(comparison.figures)} figures)"
+    higher: dict[str, list[str]] = {"B": [], "A": []}
+    for key, f in comparison.figures.items():
+        if f.significant:
+            higher["B" if f.diff > 0 else "A"].append(labels.get(key, key))
+    parts = [f"{name} higher on {', '.join(keys)}" for name, keys in higher.items() if keys]
+    if not parts:
+        return f"no significant difference {where}"
+    return f"significant {where}: " + "; ".join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read both inputs, compare them, print the tables (or JSON)."""
+    import sys
+
+    from ..cli import _dumps, options_from_args, read_input
+    from .paired import compare
+
+    options = options_from_args(args)
+    corpus_a, _ = read_input(args.file_a, args)
+    corpus_b, _ = read_input(args.file_b, args)
+    comparison = compare(
+        corpus_a,
+        corpus_b,
+        options,
+        resamples=args.bootstrap,
+        seed=args.seed,
+        correction=args.correction,
+        level=args.level,
+        names=(args.file_a, args.file_b),
+        figures=args.figures,
+    )
+    if args.json:
+        sys.stdout.write(_dumps(comparison.as_dict()) + "\n")
+        return 0
+    print(f"A = {args.file_a}\nB = {args.file_b}\n")
+    print(figure_table(comparison))
+    m = comparison.mcnemar
+    print(f"\nMcNemar's exact test, JGA on turns: only A right {m.a_only}, only B right {m.b_only}, p = {m.p:.4g}")
+    print(f"\ndialogues with the largest GCA difference (of {len(comparison.dialogues)}):")
+    print(dialogue_table(comparison))
+    print(
+        f"\nscores in percent; CI: paired bootstrap over dialogues, {args.bootstrap} resamples, seed {args.seed}; "
+        f"p: paired approximate randomization, {args.bootstrap} rounds"
+    )
+    print(f"signature: {comparison.signature}")
+    print(final_line(comparison))
+    return 0

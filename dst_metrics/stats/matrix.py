@@ -1,0 +1,216 @@
+"""Per-dialogue tallies as one integer matrix, and every figure computed from summed rows at once.
+
+A `Tally` is a set of integer sums, some of them histograms (dicts). `TallyMatrix` flattens the
+tallies of D dialogues into a D x F array: one column per scalar field and one per histogram key
+seen in any of them. Any selection of dialogues with repetition (a bootstrap resample: a count per
+dialogue) then sums to one row, ``counts @ matrix``, and `figure_arrays` computes every figure of
+the registry from B such rows with numpy (a figure it does not know is computed by the registry on
+a rebuilt Tally, row by row). Sums are held as float64, exact for integers below 2**53.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ..core import Tally
+from ..figures import FIGURES, Figure, lambda_key
+from ..options import Options
+
+SCALAR_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Tally) if f.type in ("int", int))
+HISTOGRAM_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Tally) if f.name not in SCALAR_FIELDS)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Which column of a tally matrix holds which sum: scalar fields, then each histogram's keys."""
+
+    scalars: dict[str, int]
+    histograms: dict[str, tuple[np.ndarray, np.ndarray]]  # field -> (column indices, keys)
+    width: int
+
+    @classmethod
+    def of(cls, tallies: Sequence[Tally]) -> Layout:
+        """The layout holding every histogram key seen in `tallies`."""
+        scalars = {name: index for index, name in enumerate(SCALAR_FIELDS)}
+        histograms = {}
+        width = len(scalars)
+        for name in HISTOGRAM_FIELDS:
+            keys = sorted({key for tally in tallies for key in getattr(tally, name)})
+            histograms[name] = (np.arange(width, width + len(keys)), np.array(keys, dtype=float))
+            width += len(keys)
+        return cls(scalars, histograms, width)
+
+    def rows(self, tallies: Sequence[Tally]) -> np.ndarray:
+        """The len(tallies) x width matrix of these tallies (float64 holding integers)."""
+        matrix = np.zeros((len(tallies), self.width))
+        positions = {
+            name: {int(key): int(column) for column, key in zip(*self.histograms[name])} for name in HISTOGRAM_FIELDS
+        }
+        for row, tally in enumerate(tallies):
+            for name, column in self.scalars.items():
+                matrix[row, column] = getattr(tally, name)
+            for name in HISTOGRAM_FIELDS:
+                where = positions[name]
+                for key, value in getattr(tally, name).items():
+                    matrix[row, where[key]] = value
+        return matrix
+
+    def tally(self, row: np.ndarray) -> Tally:
+        """The Tally of one summed row (the inverse of `rows` for one row)."""
+        values: dict[str, object] = {name: int(round(row[column])) for name, column in self.scalars.items()}
+        for name, (columns, keys) in self.histograms.items():
+            values[name] = {int(k): int(round(row[c])) for c, k in zip(columns, keys) if row[c]}
+        return Tally(**values)
+
+
+@dataclass(frozen=True)
+class TallyMatrix:
+    """D dialogues' tallies as a D x F matrix (`rows`), in the order of `dialogue_ids`."""
+
+    dialogue_ids: tuple[str, ...]
+    layout: Layout
+    rows: np.ndarray
+
+    @classmethod
+    def of(cls, by_dialogue: dict[str, Tally], layout: Layout | None = None) -> TallyMatrix:
+        """The matrix of {dialogue id: tally}, rows sorted by dialogue id (so that a seeded
+        resample does not depend on the order the dialogues came in)."""
+        ids = tuple(sorted(by_dialogue))
+        tallies = [by_dialogue[i] for i in ids]
+        layout = layout or Layout.of(tallies)
+        return cls(ids, layout, layout.rows(tallies))
+
+    @property
+    def total(self) -> np.ndarray:
+        """The corpus row: the sum over dialogues."""
+        return self.rows.sum(axis=0)
+
+
+# --------------------------------------------------------------------------------------------
+# Figures of many summed rows at once
+
+
+def _ratio(numerator: np.ndarray, denominator: np.ndarray, empty: float) -> np.ndarray:
+    """numerator / denominator, `empty` where the denominator is 0."""
+    safe = np.where(denominator == 0, 1.0, denominator)
+    return np.where(denominator == 0, empty, numerator / safe)
+
+
+class _Columns:
+    """Named views of B summed rows."""
+
+    def __init__(self, sums: np.ndarray, layout: Layout) -> None:
+        self.sums = sums
+        self.layout = layout
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        return self.sums[:, self.layout.scalars[name]]
+
+    def weighted(self, name: str, weight: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """Σ_key weight(key) · sum[key] over a histogram's columns."""
+        columns, keys = self.layout.histograms[name]
+        if not len(keys):
+            return np.zeros(len(self.sums))
+        return self.sums[:, columns] @ weight(keys)
+
+
+def _vacuous(options: Options) -> float:
+    return 1.0 if options.mode == "corrected" else 0.0
+
+
+def _gca_rates(c: _Columns, options: Options) -> tuple[np.ndarray, ...]:
+    predicted = c.correct + c.wrong + c.overshot
+    gold = c.correct + c.wrong + c.missed
+    labelled = c.correct + c.wrong
+    empty = _vacuous(options)
+    return (
+        _ratio(c.correct, predicted, empty),
+        _ratio(c.correct, gold, empty),
+        _ratio(labelled, predicted, empty),
+        _ratio(labelled, gold, empty),
+    )
+
+
+def _gca(c: _Columns, options: Options) -> np.ndarray:
+    """metrics.gca in floats: (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)), 0 when C = 0."""
+    predicted = c.correct + c.wrong + c.overshot
+    gold = c.correct + c.wrong + c.missed
+    labelled = c.correct + c.wrong
+    alpha = options.alpha
+    denominator = (predicted**2 + gold**2) * (alpha * labelled + (1 - alpha) * c.correct)
+    value = _ratio((predicted + gold) * c.correct * labelled, denominator, 0.0)
+    value = np.where(c.correct == 0, 0.0, value)
+    return np.where((predicted == 0) & (gold == 0), _vacuous(options), value)
+
+
+def _fga(c: _Columns, lam: float) -> np.ndarray:
+    partial = c.weighted("fga_distances", lambda d: 1.0 - np.exp(-lam * d))
+    return (c.joint_hits + partial) / c.turns
+
+
+def _slot_prf(c: _Columns) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    tp, fp, fn = c.true_positives, c.false_positives, c.false_negatives
+    precision = _ratio(tp, tp + fp, 1.0)
+    recall = _ratio(tp, tp + fn, 1.0)
+    return precision, recall, _ratio(2 * precision * recall, precision + recall, 0.0)
+
+
+_FAST: dict[str, Callable[[_Columns, Options], np.ndarray]] = {
+    "gca": _gca,
+    "jga": lambda c, o: c.joint_hits / c.turns,
+    "fga": lambda c, o: _fga(c, o.fga_lambda),
+    "sa": lambda c, o: 1.0 - c.slot_errors / (o.num_slots * c.turns),
+    "aga": lambda c, o: _ratio(c.weighted("goal_hits", lambda k: 1.0 / k), c.goal_turns, _vacuous(o)),
+    "rsa": lambda c, o: c.weighted("relative_hits", lambda k: 1.0 / k) / c.turns,
+    "slot_f1": lambda c, o: _slot_prf(c)[2],
+    "value_precision": lambda c, o: _gca_rates(c, o)[0],
+    "value_recall": lambda c, o: _gca_rates(c, o)[1],
+    "label_precision": lambda c, o: _gca_rates(c, o)[2],
+    "label_recall": lambda c, o: _gca_rates(c, o)[3],
+    "slot_precision": lambda c, o: _slot_prf(c)[0],
+    "slot_recall": lambda c, o: _slot_prf(c)[1],
+}
+"""Vectorised versions of the registry's built-in figures (per-λ FGA is handled apart); `register`
+refuses a key twice, so a key here always means the built-in figure."""
+
+
+def interval_figures(options: Options) -> list[tuple[Figure, str, Options]]:
+    """(figure, output key, options to compute it with) of every non-count figure, registry order."""
+    out = []
+    for figure in FIGURES:
+        if figure.is_count:
+            continue
+        if figure.per_lambda:
+            for lam, at_lambda in options.per_lambda:
+                out.append((figure, lambda_key(figure.key, lam), at_lambda))
+        else:
+            out.append((figure, figure.key, options))
+    return out
+
+
+def figure_arrays(sums: np.ndarray, layout: Layout, options: Options) -> dict[str, np.ndarray]:
+    """{key: array of B values} of every non-count figure for B summed rows (B x F)."""
+    sums = np.atleast_2d(sums)
+    columns = _Columns(sums, layout)
+    out: dict[str, np.ndarray] = {}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for figure, key, at in interval_figures(options):
+            if figure.per_lambda and figure.key == "fga":
+                out[key] = _fga(columns, at.fga_lambda)
+            elif not figure.per_lambda and figure.key in _FAST:
+                out[key] = np.asarray(_FAST[figure.key](columns, at), dtype=float)
+            else:
+                out[key] = np.array([float(figure.compute(layout.tally(row), at)) for row in sums])
+    return out
+
+
+def exact_figures(row: np.ndarray, layout: Layout, options: Options) -> dict[str, float]:
+    """{key: value} of every non-count figure of one summed row, by the registry itself (exact)."""
+    tally = layout.tally(row)
+    return {key: float(figure.compute(tally, at)) for figure, key, at in interval_figures(options)}
+
+
+__all__ = ["Layout", "TallyMatrix", "exact_figures", "figure_arrays", "interval_figures"]

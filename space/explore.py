@@ -1,0 +1,282 @@
+"""One input, everything the page shows for it: `explore` reads and scores the sets and lays
+out every view as plain data (HTML strings and SVG); `compare_sets` adds the statistical
+comparison of two sets (`dst_metrics.stats.compare`). Nothing here imports gradio."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from dst_metrics import Options
+from dst_metrics.explain import mistakes_per_turn, non_uniformity, pearson, tail_orientation
+
+from . import exports, views
+from .inputs import AUTO, SetInput, format_label, read_prediction_sets, read_settings
+from .plots import Point, bar_chart_svg, reliability_svg, scatter_svg
+from .scored import ScoredSet, num, pct, score_sets, signed_pct
+
+PAPER_CORRELATIONS = {("TO", "FGA"): 0.08, ("TO", "GCA"): -0.05, ("NU", "FGA"): 0.59, ("NU", "GCA"): 0.40}
+"""Pearson r of the GCA paper (TRADE and SOM-DST on MultiWOZ, section 5.2)."""
+DEFAULT_TOP = 10
+COMPARE_RESAMPLES = 1000
+DIALOGUE_DIFF_FIGURES = ("gca", "jga", "fga")
+
+
+@dataclass
+class Exploration:
+    """Everything the page shows for one input: pure data, no widgets."""
+
+    ok: bool
+    status: str
+    results: list[ScoredSet] = field(default_factory=list)
+    options: Options = field(default_factory=Options)
+    fmt: str = AUTO
+    gold_file: str | None = None
+    metrics: str = ""  # main figures and counts
+    details: str = ""  # the other figures
+    signature: str = ""
+    bars: str = ""  # SVG
+    dialogue_ids: list[str] = field(default_factory=list)
+    dialogue_id: str | None = None  # the dialogue of the per-turn view
+    slots: str = ""
+    dialogue_rows: list[dict] | None = None  # per set and dialogue, with several dialogues
+    scatter: str = ""
+    disagreements: str = ""
+    correlations: str = ""
+    pair_scatter: str = ""
+    pair_table: str = ""
+    command: str = ""
+    snippet: str = ""
+    comparison: object = None  # dst_metrics.stats.Comparison of A and B
+    comparisons: list = field(default_factory=list)  # each later set against A
+    comparison_html: str = ""
+    calibration: str = ""  # with confidence-scored predictions: figures and reliability diagrams
+
+    @property
+    def several(self) -> bool:
+        """Whether the corpus has several dialogues (the per-dialogue views need them)."""
+        return self.dialogue_rows is not None
+
+
+def dialogue_rows(results: list[ScoredSet], mode: str) -> list[dict]:
+    """Per set and dialogue: turns, mistakes, GCA and FGA (fractions), FGA − GCA, and the paper's
+    tail orientation (TO) and non-uniformity (NU) of the mistakes."""
+    rows = []
+    for index, r in enumerate(results):
+        for dialogue in r.corpus.dialogues:
+            scores = r.report.dialogues[dialogue.dialogue_id]
+            mistakes = mistakes_per_turn(dialogue, mode)
+            rows.append(
+                {
+                    "set": r.name,
+                    "set_index": index,
+                    "dialogue": dialogue.dialogue_id,
+                    "turns": len(dialogue),
+                    "mistakes": sum(mistakes),
+                    "GCA": scores.gca,
+                    "FGA": scores.fga,
+                    "FGA - GCA": scores.fga - scores.gca,
+                    "TO": tail_orientation(mistakes),
+                    "NU": non_uniformity(mistakes),
+                }
+            )
+    return rows
+
+
+def disagreement_rows(rows: list[dict], top: int = DEFAULT_TOP) -> list[tuple[str, list[str]]]:
+    """The `top` (set, dialogue) pairs where GCA and FGA differ most (section 5.2), as table
+    cells; ties keep corpus order."""
+    ordered = sorted(rows, key=lambda row: -abs(row["FGA - GCA"]))[: max(0, int(top))]
+    return [
+        (
+            row["dialogue"],
+            [
+                row["set"],
+                row["dialogue"],
+                str(row["turns"]),
+                str(row["mistakes"]),
+                pct(row["GCA"]),
+                pct(row["FGA"]),
+                signed_pct(row["FGA - GCA"]),
+                num(row["TO"]),
+                num(row["NU"]),
+            ],
+        )
+        for row in ordered
+    ]
+
+
+DISAGREEMENT_COLUMNS = ["Set", "Dialogue", "Turns", "Mistakes", "GCA", "FGA", "FGA − GCA", "TO", "NU"]
+
+
+def correlation_rows(results: list[ScoredSet], rows: list[dict]) -> tuple[list[str], list[tuple[str, list[float]]]]:
+    """Columns (each set, the paper) and a row per (measure, figure) pair of Pearson r."""
+    columns = [r.name for r in results] + ["GCA paper"]
+    table = []
+    for (measure, figure), paper in PAPER_CORRELATIONS.items():
+        values = []
+        for r in results:
+            part = [row for row in rows if row["set"] == r.name]
+            values.append(pearson([row[figure] for row in part], [row[measure] for row in part]))
+        table.append((f"{measure} vs {figure}", [*values, paper]))
+    return columns, table
+
+
+def pair_rows(a: ScoredSet, b: ScoredSet, top: int) -> list[tuple[str, list[str]]]:
+    """Per dialogue, B − A of GCA, JGA and FGA, the largest |GCA difference| first."""
+    ids = [d.dialogue_id for d in a.corpus.dialogues]
+    diffs = {i: {k: b.report.dialogues[i][k] - a.report.dialogues[i][k] for k in DIALOGUE_DIFF_FIGURES} for i in ids}
+    ordered = sorted(ids, key=lambda i: -abs(diffs[i]["gca"]))[: max(0, int(top))]
+    return [
+        (
+            i,
+            [i, pct(a.report.dialogues[i].gca), pct(b.report.dialogues[i].gca)]
+            + [signed_pct(diffs[i][k]) for k in DIALOGUE_DIFF_FIGURES],
+        )
+        for i in ordered
+    ]
+
+
+def pair_columns(a: ScoredSet, b: ScoredSet) -> list[str]:
+    """The header of `pair_rows`."""
+    return ["Dialogue", f"GCA {a.name}", f"GCA {b.name}", "Δ GCA", "Δ JGA", "Δ FGA"]
+
+
+def _status(results: list[ScoredSet]) -> str:
+    corpus = results[0].corpus
+    layouts = {format_label(r.layout) for r in results}
+    read_as = (
+        f"read as {layouts.pop()}"
+        if len(layouts) == 1
+        else "; ".join(f"{r.name} read as {format_label(r.layout)}" for r in results)
+    )
+    plural = "s" if len(results) > 1 else ""
+    return (
+        f"Scored {len(results)} prediction set{plural} ({', '.join(r.name for r in results)}) on "
+        f"{len(corpus)} dialogue{'s' if len(corpus) > 1 else ''} and {corpus.num_turns} "
+        f"turn{'s' if corpus.num_turns > 1 else ''}, {read_as}."
+    )
+
+
+def explore(
+    entries: list[SetInput | tuple[str, str]],
+    *,
+    fmt: str = AUTO,
+    gold: SetInput | None = None,
+    mode: str = "official",
+    alpha: str | float = "10/11",
+    fga_lambda: float = 0.5,
+    num_slots: float = 30,
+    value_matching: str = "exact",
+    top: int = DEFAULT_TOP,
+    show_unchanged: bool = False,
+    dialogue_id: str | None = None,
+) -> Exploration:
+    """Read, score and lay out up to four sets (`SetInput`, or (name, text) pairs); the per-turn
+    view shows `dialogue_id` if the corpus has it, else its first dialogue. Bad input or options
+    give ok=False and the problem in `status`; nothing raises."""
+    entries = [e if isinstance(e, SetInput) else SetInput(name=e[0] or "", text=e[1] or "") for e in entries]
+    try:
+        options = read_settings(mode, alpha, fga_lambda, num_slots, value_matching)
+        sets = read_prediction_sets(entries, fmt, options.value_matching, gold if gold and not gold.empty else None)
+        results = score_sets(sets, options)
+    except ValueError as error:  # InputError and OptionError are ValueErrors
+        return Exploration(False, str(error))
+    gold_file = (gold.filename or "gold.json") if gold and not gold.empty else None
+    out = Exploration(True, _status(results), results, options, fmt, gold_file)
+    out.metrics = views.metrics_html(results, options, "main") + views.metrics_html(results, options, "counts")
+    out.details = views.metrics_html(results, options, "detail")
+    out.signature = views.signature_html(results)
+    out.bars = bar_chart_svg(results, options)
+    out.dialogue_ids = [d.dialogue_id for d in results[0].corpus.dialogues]
+    out.dialogue_id = dialogue_id if dialogue_id in out.dialogue_ids else out.dialogue_ids[0]
+    out.slots = views.slot_view_html(results, out.dialogue_id, options.mode, show_unchanged)
+    out.command = exports.command_line(results, options, fmt, gold_file)
+    out.snippet = exports.python_snippet(results, options, gold_file)
+    if len(out.dialogue_ids) > 1:
+        lay_out_dialogues(out, top)
+    out.calibration = calibration_view(results)
+    return out
+
+
+def calibration_view(results: list[ScoredSet]) -> str:
+    """The calibration figures and reliability diagrams of the sets whose predictions carry
+    confidences (`dst_metrics.calibration`); empty when none does."""
+    scored_sets = [(i, r) for i, r in enumerate(results) if getattr(r.corpus, "scores", None)]
+    if not scored_sets:
+        return ""
+    from dst_metrics.calibration.metrics import calibration
+
+    figures = [(i, r.name, calibration(r.corpus)) for i, r in scored_sets]
+    table = views.calibration_html([name for _, name, _ in figures], [c for _, _, c in figures])
+    diagrams = "".join(
+        reliability_svg(c.as_dict()["reliability"]["slot"]["width"], f"{name}: slot decisions", i)
+        for i, name, c in figures
+    )
+    return table + f'<div class="reliability-row">{diagrams}</div>'
+
+
+def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
+    """The per-dialogue views: GCA against FGA (scatter, largest disagreements, correlations)
+    and, with two sets, B against A per dialogue."""
+    results = out.results
+    rows = dialogue_rows(results, out.options.mode)
+    out.dialogue_rows = rows
+    points = [Point(100 * r["FGA"], 100 * r["GCA"], r["set_index"], r["set"], r["dialogue"]) for r in rows]
+    names = [r.name for r in results]
+    out.scatter = scatter_svg(points, "FGA (%)", "GCA (%)", names, "Per-dialogue GCA against FGA")
+    out.disagreements = views.clickable_table(
+        DISAGREEMENT_COLUMNS, disagreement_rows(rows, top), "disagreements-table", 2
+    )
+    out.correlations = views.correlations_html(*correlation_rows(results, rows))
+    if len(results) > 1:
+        a, b = results[0], results[1]
+        pair_points = [
+            Point(100 * a.report.dialogues[i].gca, 100 * b.report.dialogues[i].gca, 1, b.name, i)
+            for i in out.dialogue_ids
+        ]
+        caption = (
+            f'<p class="note">Each point is a dialogue: above the line y = x {views.esc(b.name)} scored it higher, '
+            f"below it {views.esc(a.name)}.</p>"
+        )
+        out.pair_scatter = caption + scatter_svg(
+            pair_points, f"GCA of {a.name} (%)", f"GCA of {b.name} (%)", [b.name], "Per-dialogue GCA of B against A"
+        )
+        out.pair_table = views.clickable_table(pair_columns(a, b), pair_rows(a, b, top), "pair-table", 1)
+
+
+def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
+    """Each later set compared with A (`dst_metrics.stats.compare`) as HTML; the comparisons are kept
+    in `out` (`comparison` is A against B). A note when the statistics module is missing."""
+    if not out.ok or len(out.results) < 2:
+        return ""
+    try:
+        from dst_metrics.stats import compare
+    except ImportError:
+        return '<p class="note">The significance of the differences needs <code>dst_metrics.stats</code>.</p>'
+    a = out.results[0]
+    parts = []
+    for index, b in enumerate(out.results[1:], start=1):
+        try:
+            comparison = compare(a.corpus, b.corpus, out.options, resamples=resamples, names=(a.name, b.name))
+        except ValueError as error:
+            parts.append(views.status_html(str(error), False, "compare"))
+            continue
+        out.comparisons.append(comparison)
+        heading = f"<h3>{views.esc(b.name)} against {views.esc(a.name)}</h3>" if len(out.results) > 2 else ""
+        parts.append(heading + views.comparison_html(comparison, out.options, index) + _summary(comparison))
+    out.comparison = out.comparisons[0] if out.comparisons else None
+    out.comparison_html = "".join(parts)
+    return out.comparison_html
+
+
+def _summary(comparison) -> str:
+    lines = comparison.summary().splitlines()
+    mcnemar = getattr(comparison, "mcnemar", None)
+    if mcnemar is not None and not math.isnan(getattr(mcnemar, "p", math.nan)):
+        lines.append(
+            f"McNemar on JGA per turn: {mcnemar.a_only} turns right only in {comparison.names[0]}, "
+            f"{mcnemar.b_only} only in {comparison.names[1]}, p = {mcnemar.p:.3g}."
+        )
+    items = "".join(f"<li>{views.esc(line)}</li>" for line in lines)
+    return f'<ul class="compare-summary">{items}</ul>'

@@ -1,0 +1,216 @@
+"""Take the results away: the figures as CSV and JSON (corpus and per dialogue), a LaTeX and a
+Markdown table, the HTML report (when `dst_metrics.report` is installed), and the exact
+``dst-metrics`` command and Python code that reproduce the figures from the files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import tempfile
+from pathlib import Path
+
+from dst_metrics import Options
+from dst_metrics.options import format_number
+
+from .inputs import AUTO, SET_LABELS
+from .scored import ScoredSet, main_rows, metric_rows
+
+PASTED_FILE = "set_{label}.json"
+"""The file name the command uses for a pasted set (the page says to save it under that name)."""
+GOLD_FILE = "gold.json"
+
+
+def file_names(results: list[ScoredSet]) -> list[str]:
+    """The file each set is read from in the command: its uploaded file's name, or set_a.json …"""
+    return [
+        r.source if r.source != "pasted" else PASTED_FILE.format(label=label.lower())
+        for label, r in zip(SET_LABELS, results)
+    ]
+
+
+def option_arguments(options: Options) -> list[str]:
+    """The command-line options that give `options` (every one written out, as the signature is)."""
+    return [
+        "--mode",
+        options.mode,
+        "--alpha",
+        format_number(options.alpha),
+        "--fga-lambda",
+        format_number(options.fga_lambda),
+        "--num-slots",
+        str(options.num_slots),
+        "--value-matching",
+        options.value_matching,
+    ]
+
+
+def _quote(word: str) -> str:
+    return word if re.fullmatch(r"[A-Za-z0-9_./=@:-]+", word) else "'" + word.replace("'", "'\\''") + "'"
+
+
+def command_line(results: list[ScoredSet], options: Options, fmt: str = AUTO, gold: str | None = None) -> str:
+    """The ``dst-metrics score`` command that prints these figures (``--json --per-dialogue`` gives them all)."""
+    words = ["dst-metrics", "score", *file_names(results)]
+    if fmt != AUTO:
+        words += ["--format", fmt]
+    if gold:
+        words += ["--gold", gold]
+    words += option_arguments(options)
+    return " ".join(_quote(w) for w in words)
+
+
+def python_snippet(results: list[ScoredSet], options: Options, gold: str | None = None) -> str:
+    """Python code that reads the same files and prints the same figures and signature."""
+    files = file_names(results)
+    reader = f"read_pair(path, {gold!r})" if gold else "read(path)"
+    lines = ["from dst_metrics import Options, read, score"]
+    lines += ["from dst_metrics.readers import read_pair"] if gold else []
+    lines += [
+        "",
+        f"options = Options(mode={options.mode!r}, alpha={format_number(options.alpha)!r}, "
+        f"fga_lambda={options.fga_lambda!r}, num_slots={options.num_slots}, value_matching={options.value_matching!r})",
+        f"for path in {files!r}:",
+        f"    report = score({reader}, options, per_dialogue=True)",
+        "    print(path, {key: round(100 * report.scores[key], 2) for key in "
+        f"{[row.key for row in main_rows(options)]!r}}})",
+        f"    print(report.signature)  # {options.signature()}",
+    ]
+    if len(results) > 1:
+        lines += [
+            "",
+            "# the difference of two sets with its bootstrap interval and p value",
+            "from dst_metrics.stats import compare",
+            "",
+            f"a, b = ({reader.replace('path', repr(files[0]))}, {reader.replace('path', repr(files[1]))})",
+            f"print(compare(a, b, options, names=({results[0].name!r}, {results[1].name!r})).summary())",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def corpus_records(results: list[ScoredSet], options: Options) -> list[dict]:
+    """One record per set: its name, file, every figure (fractions, counts) and the signature."""
+    keys = [row.key for row in metric_rows(options) if row.key in results[0].report.scores]
+    return [
+        {"set": r.name, "file": r.source, **{k: r.report.scores[k] for k in keys}, "signature": r.report.signature}
+        for r in results
+    ]
+
+
+def dialogue_records(results: list[ScoredSet]) -> list[dict]:
+    """One record per set and dialogue with its per-dialogue figures."""
+    return [
+        {"set": r.name, "dialogue_id": dialogue_id, **dict(scores)}
+        for r in results
+        for dialogue_id, scores in r.report.dialogues.items()
+    ]
+
+
+def calibration_records(results: list[ScoredSet]) -> dict | None:
+    """{set: calibration figures and reliability bins} of the sets whose predictions carry
+    confidences (`dst_metrics.calibration`), or None when none does."""
+    scored_sets = [r for r in results if getattr(r.corpus, "scores", None)]
+    if not scored_sets:
+        return None
+    from dst_metrics.calibration.metrics import calibration
+
+    return {r.name: calibration(r.corpus).as_dict() for r in scored_sets}
+
+
+def to_csv(records: list[dict]) -> str:
+    """Records as CSV with a header line (the first record's keys)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(records[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(records)
+    return out.getvalue()
+
+
+def markdown_table(results: list[ScoredSet], options: Options) -> str:
+    """The main figures in percent, a row per set, as a Markdown table with the signature below."""
+    rows = main_rows(options)
+    lines = [
+        "| system | " + " | ".join(row.label for row in rows) + " |",
+        "| --- |" + " ---: |" * len(rows),
+    ]
+    for r in results:
+        lines.append(f"| {r.name} | " + " | ".join(f"{100 * r.report.scores[row.key]:.2f}" for row in rows) + " |")
+    return "\n".join(lines) + f"\n\nSignature: `{options.signature()}`\n"
+
+
+def _latex(text: str) -> str:
+    return re.sub(r"([&%$#_{}])", r"\\\1", text).replace("λ", r"$\lambda$")
+
+
+def latex_table(results: list[ScoredSet], options: Options) -> str:
+    """The main figures in percent as a booktabs LaTeX table, the best of each column in bold."""
+    rows = main_rows(options)
+    best = {row.key: max(r.report.scores[row.key] for r in results) for row in rows}
+    lines = [
+        r"\begin{tabular}{l" + "r" * len(rows) + "}",
+        r"\toprule",
+        "System & " + " & ".join(_latex(row.label) for row in rows) + r" \\",
+        r"\midrule",
+    ]
+    for r in results:
+        cells = []
+        for row in rows:
+            text = f"{100 * r.report.scores[row.key]:.2f}"
+            is_best = len(results) > 1 and r.report.scores[row.key] == best[row.key]
+            cells.append(rf"\textbf{{{text}}}" if is_best else text)
+        lines.append(_latex(r.name) + " & " + " & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", f"% {options.signature()}"]
+    return "\n".join(lines) + "\n"
+
+
+REPORT_RESAMPLES = 1000
+
+
+def html_report(results: list[ScoredSet], options: Options) -> str | None:
+    """The self-contained HTML report of `dst_metrics.report` (figures with bootstrap intervals,
+    comparisons, plots) for these sets, or None when that module or matplotlib is missing."""
+    try:
+        from dst_metrics.report import build_report, collect
+
+        data = collect([(r.name, r.corpus) for r in results], options, resamples=REPORT_RESAMPLES, seed=0)
+        return build_report(data)
+    except ImportError:
+        return None
+
+
+def write_downloads(
+    results: list[ScoredSet], options: Options, comparisons: list[dict] | None = None, folder: str | None = None
+) -> list[str]:
+    """Write every download into a fresh temporary folder (gradio serves and later deletes it);
+    `comparisons` are `Comparison.as_dict()` of each later set against A; `folder` (the session's)
+    replaces a fresh one. Returns the paths."""
+    folder = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="gca-explorer-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.iterdir():  # the session's earlier downloads
+        old.unlink()
+    corpus = corpus_records(results, options)
+    dialogues = dialogue_records(results)
+    summary = {
+        "sets": corpus,
+        "comparison": comparisons[0] if comparisons else None,  # A against B
+        "comparisons": comparisons or [],  # each later set against A
+        "calibration": calibration_records(results),
+    }
+    files = {
+        "figures.csv": to_csv(corpus),
+        "figures.json": json.dumps(summary, indent=1, ensure_ascii=False),
+        "dialogues.csv": to_csv(dialogues),
+        "dialogues.json": json.dumps(dialogues, ensure_ascii=False),
+        "table.md": markdown_table(results, options),
+        "table.tex": latex_table(results, options),
+    }
+    report = html_report(results, options)
+    if report is not None:
+        files["report.html"] = report
+    paths = []
+    for name, text in files.items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    return paths

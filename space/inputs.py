@@ -1,0 +1,291 @@
+"""What the visitor gives: options, prediction sets (pasted or uploaded, in any registered
+format), an optional gold file for formats that hold predictions only, and the paper's examples.
+
+Everything is read by `dst_metrics.readers`; this module adds the page's limits (sizes, nesting),
+the names of the sets, and the check that every set is scored against the same gold.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from dst_metrics import Corpus, InputError, Options
+from dst_metrics.examples import EXAMPLES
+from dst_metrics.readers import READERS, detect, pair, read_side, read_with_format
+
+SET_LABELS = ("A", "B", "C", "D")
+"""The prediction sets the page takes: A, B to compare, C and D for a third and fourth system."""
+MAX_PASTE_BYTES = 5_000_000
+"""Pasted text larger than this is refused (upload such data as a file)."""
+MAX_UPLOAD_MB = 50
+"""The upload size limit, given to gradio (`launch(max_file_size=...)`) and named in the page."""
+MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1_000_000
+AUTO = "auto"
+AUTO_LABEL = "auto-detect"
+UPLOAD_TYPES = [".json", ".jsonl", ".tsv", ".txt"]
+
+ALL_EXAMPLES = "all"
+CONFIDENCES = "confidences"
+CONFIDENCES_FILE = Path(__file__).resolve().parents[1] / "examples" / "confidences.json"
+EXAMPLE_CHOICES: list[tuple[str, str]] = [
+    ("Figure 1: the first example, P1 vs P2", "first_example"),
+    ("Section 5.4: the hypothetical dialogue, P1 vs P2", "hypothetical"),
+    ("Figure 6: MultiWOZ dialogue MUL1110", "mul1110"),
+    ("All three paper dialogues as one corpus", ALL_EXAMPLES),
+]
+if CONFIDENCES_FILE.is_file():  # in a clone and on the Hub; an installed package has no examples/ folder
+    EXAMPLE_CHOICES.append(("Confidence-scored predictions (examples/confidences.json)", CONFIDENCES))
+
+
+def read_settings(
+    mode: str,
+    alpha: str | float | None,
+    fga_lambda: float | None,
+    num_slots: float | None,
+    value_matching: str,
+) -> Options:
+    """The library's `Options` from the option widgets; a bad value raises `OptionError` in the
+    library's words (the page adds none of its own, so α is worded one way everywhere)."""
+    return Options(mode=mode, alpha=alpha, fga_lambda=fga_lambda, num_slots=num_slots, value_matching=value_matching)
+
+
+def format_label(name: str) -> str:
+    """How the page names an input format: the reader's description, or 'auto-detect'."""
+    return AUTO_LABEL if name == AUTO else READERS[name].description
+
+
+@dataclass(frozen=True)
+class SetInput:
+    """One set as the page holds it: the name typed, pasted text, and an uploaded file (its path on
+    the server and its name). Pasted text wins over a file."""
+
+    name: str = ""
+    text: str = ""
+    path: str | None = None
+    filename: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        """No text and no file."""
+        return not (self.text or "").strip() and not self.path
+
+
+@dataclass(frozen=True)
+class PredictionSet:
+    """One prediction set read: its name, corpus, the format it was read in and where it came from."""
+
+    name: str
+    corpus: Corpus
+    layout: str
+    source: str  # the uploaded file's name, or "pasted"
+
+
+def name_from_file(filename: str) -> str:
+    """A set's name from its file: the file name without its extension ('t5_restaurant')."""
+    return Path(filename).stem or filename
+
+
+def input_bytes(entry: SetInput, where: str) -> bytes | Path:
+    """The data of an entry (pasted text, else the uploaded file, or the folder of several uploaded
+    files) within the page's limits."""
+    if entry.text or not entry.path:  # pasted text (empty: the library says so)
+        data = (entry.text or "").encode("utf-8")
+        if len(data) > MAX_PASTE_BYTES:
+            raise InputError(
+                f"the pasted text has {len(data) / 1e6:.1f} MB, more than the {MAX_PASTE_BYTES / 1e6:g} MB a paste "
+                f"may hold: upload it as a file instead (up to {MAX_UPLOAD_MB} MB)",
+                source=where,
+            )
+        return data
+    path = Path(entry.path)
+    try:
+        files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+        size = sum(file.stat().st_size for file in files)
+        if size > MAX_UPLOAD_BYTES:
+            raise InputError(f"the upload has {size / 1e6:.1f} MB, more than {MAX_UPLOAD_MB} MB", source=where)
+        return path if path.is_dir() else path.read_bytes()
+    except OSError as error:
+        raise InputError(f"the uploaded file can no longer be read ({error.strerror}); upload it again") from None
+
+
+def _head(data: bytes | Path) -> bytes:
+    """The bytes detection reads: the data, or a folder's first .json file (as the readers do)."""
+    if isinstance(data, bytes):
+        return data.removeprefix(b"\xef\xbb\xbf")
+    files = sorted(data.glob("*.json"))
+    return files[0].read_bytes()[: 1 << 16] if files else b""
+
+
+def _detected(data: bytes | Path, fmt: str, where: str) -> str:
+    head = _head(data)
+    if fmt != AUTO or not head.strip():
+        return fmt
+    try:
+        return detect(head)
+    except InputError as error:
+        raise error.within(where) from None
+
+
+def folder_of(paths: list[str], label: str) -> tuple[str, str]:
+    """Several uploaded files as one folder beside them (in gradio's upload cache, deleted with it):
+    (its path, its name in the page and in the command, e.g. 'set_b_files')."""
+    name = f"set_{label.lower()}_files"
+    folder = Path(paths[0]).parent.parent / f"{name}-{uuid.uuid4().hex[:12]}"
+    folder.mkdir()
+    for path in paths:
+        (folder / Path(path).name).write_bytes(Path(path).read_bytes())
+    return str(folder), name
+
+
+def read_prediction_set(
+    label: str, entry: SetInput, fmt: str = AUTO, value_matching: str = "exact", gold: SetInput | None = None
+) -> PredictionSet:
+    """Read one set with `dst_metrics.readers`; with `gold`, a format holding predictions only is
+    paired with it by dialogue and turn. An InputError names the set and the format it was read as."""
+    shown = (entry.name or "").strip() or (name_from_file(entry.filename) if entry.filename else label)
+    where = f"Prediction set {label} {shown!r}"
+    data = input_bytes(entry, where)
+    try:
+        used = _detected(data, fmt, where)
+        if used in READERS:
+            where += f" (read as {READERS[used].description}" + (", auto-detected)" if fmt == AUTO else ")")
+        reader = READERS.get(used)
+        if reader is not None and reader.read_side is not None and (reader.read is None or gold is not None):
+            corpus = _paired(data, used, where, value_matching, gold)
+        else:
+            corpus, used = read_with_format(data, used, value_matching=value_matching, name=where)
+    except RecursionError:
+        raise InputError("the data is nested too deeply to be a dialogue state", source=where) from None
+    source = entry.filename if not entry.text and entry.filename else "pasted"
+    return PredictionSet(shown, corpus, used, source)
+
+
+def _paired(data: bytes | Path, used: str, where: str, value_matching: str, gold: SetInput | None) -> Corpus:
+    if gold is None or gold.empty:
+        raise InputError(
+            f"this is {READERS[used].description}, which holds predictions only: add the gold file under "
+            "'Gold' (SGD, MultiWOZ or ConvLab dialogues)",
+            source=where,
+        )
+    gold_where = "Gold " + repr(gold.filename or "pasted")
+    gold_side = read_side(input_bytes(gold, gold_where), "gold", name=gold_where)
+    pred_side = read_side(data, "pred", used, name=where)
+    return pair(gold_side, pred_side, value_matching=value_matching)
+
+
+def check_comparable(first: PredictionSet, second: PredictionSet) -> None:
+    """Two sets compare only on the same dialogues, turns and gold states; else InputError."""
+    a = {d.dialogue_id: d for d in first.corpus.dialogues}
+    b = {d.dialogue_id: d for d in second.corpus.dialogues}
+    if a.keys() != b.keys():
+        only_a, only_b = sorted(a.keys() - b.keys()), sorted(b.keys() - a.keys())
+        parts = [f"only in {s.name!r}: {short_list(ids)}" for s, ids in ((first, only_a), (second, only_b)) if ids]
+        raise InputError(
+            f"{first.name!r} and {second.name!r} do not cover the same dialogues (" + "; ".join(parts) + ")"
+        )
+    for dialogue_id, da in a.items():
+        db = b[dialogue_id]
+        if da.turn_ids != db.turn_ids:
+            raise InputError(
+                f"the prediction sets have different turns: {first.name!r} has "
+                f"{short_list(da.turn_ids)}, {second.name!r} has {short_list(db.turn_ids)}",
+                dialogue=dialogue_id,
+            )
+        for turn_id, gold_a, gold_b in zip(da.turn_ids, da.gold, db.gold, strict=True):
+            if gold_a != gold_b:
+                raise InputError(
+                    f"the gold state differs between {first.name!r} and {second.name!r}; all sets must be "
+                    "scored against the same reference",
+                    dialogue=dialogue_id,
+                    turn=turn_id,
+                    field="gt",
+                )
+
+
+def short_list(items) -> str:
+    """At most five items, then '…'."""
+    items = list(items)
+    shown = ", ".join(repr(i) if isinstance(i, str) else str(i) for i in items[:5])
+    return f"[{shown}{', …' if len(items) > 5 else ''}]"
+
+
+def read_prediction_sets(
+    entries: list[SetInput], fmt: str = AUTO, value_matching: str = "exact", gold: SetInput | None = None
+) -> list[PredictionSet]:
+    """Read up to four sets (A, B, C, D). A is required; an empty later set is left out; every
+    later set must match A (`check_comparable`); a repeated name gets its letter."""
+    sets: list[PredictionSet] = []
+    for label, entry in zip(SET_LABELS, entries):
+        if label != SET_LABELS[0] and entry.empty:
+            continue
+        current = read_prediction_set(label, entry, fmt, value_matching, gold)
+        if any(s.name == current.name for s in sets):
+            current = PredictionSet(f"{current.name} ({label})", current.corpus, current.layout, current.source)
+        if sets:
+            check_comparable(sets[0], current)
+        sets.append(current)
+    return sets
+
+
+def format_reference_layout(layout: dict) -> str:
+    """Reference layout JSON with one turn per line (readable in a text box)."""
+    lines = ["{"]
+    for i, (dialogue_id, turns) in enumerate(layout.items()):
+        lines.append(f"  {json.dumps(dialogue_id)}: {{")
+        for j, (turn_id, turn) in enumerate(turns.items()):
+            comma = "," if j < len(turns) - 1 else ""
+            lines.append(f"    {json.dumps(str(turn_id))}: {json.dumps(turn, ensure_ascii=False)}{comma}")
+        lines.append("  }" + ("," if i < len(layout) - 1 else ""))
+    lines.append("}")
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class ExampleInput:
+    """What choosing a preloaded example puts in the sets: (name, text) per set, and a note."""
+
+    sets: list[tuple[str, str]]
+    description: str
+
+
+def example_input(key: str) -> ExampleInput:
+    """The sets of a preloaded example (`EXAMPLE_CHOICES`); the other sets are empty."""
+    if key == ALL_EXAMPLES:
+        layouts: list[dict] = [{}, {}]
+        for example in EXAMPLES.values():
+            names = list(example.predictions)
+            for side in (0, 1):
+                layouts[side].update(example.reference_layout(names[min(side, len(names) - 1)]))
+        return ExampleInput(
+            [("P1", format_reference_layout(layouts[0])), ("P2", format_reference_layout(layouts[1]))],
+            "**All three paper dialogues as one corpus.** Set P1 holds P1 of Figure 1 and of section "
+            "5.4 with the MUL1110 prediction; set P2 holds their P2 with the same MUL1110 "
+            "prediction. Three dialogues are enough to show the per-dialogue analysis.",
+        )
+    if key == CONFIDENCES:
+        return ExampleInput(
+            [("scored", CONFIDENCES_FILE.read_text(encoding="utf-8"))],
+            "**Predictions with confidences** (`examples/confidences.json`): predicted values carry a "
+            "confidence or a list of scored values. The figures use each slot's top value; the calibration "
+            "section shows DSTC2's figures over the distributions, ECE, Brier, AUROC and a reliability diagram.",
+        )
+    if key not in EXAMPLES:
+        raise InputError(f"unknown example {key!r}")
+    example = EXAMPLES[key]
+    published = "; ".join(
+        f"{name}: " + ", ".join(f"{metric.upper()} {value:.2f}" for metric, value in figures.items())
+        for name, figures in example.published.items()
+    )
+    description = f"**{example.title}.** {example.description}"
+    if published:
+        description += f" *Published: {published}.*"
+    sets = [(name, format_reference_layout(example.reference_layout(name))) for name in example.predictions]
+    return ExampleInput(sets, description)
+
+
+def example_key(key: str | None) -> str | None:
+    """`key` when it names a preloaded example, else None (a URL may hold anything)."""
+    return key if key in {value for _, value in EXAMPLE_CHOICES} else None

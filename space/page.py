@@ -1,0 +1,562 @@
+"""The Gradio page: layout and events only. Every event calls `explore`, `compare_sets`,
+`views` or `exports`; nothing here computes a figure.
+
+State in the URL: ``?example=first_example&mode=corrected&alpha=0.9&lambda=1&k=30&match=exact
+&unchanged=1&dialogue=MUL0003`` reproduces a view of a preloaded example (own data stays in the
+visitor's session and is never written anywhere else).
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+from pathlib import Path
+
+import gradio as gr
+
+from dst_metrics import VALUE_MATCHINGS
+from dst_metrics.readers import FORMATS
+
+from . import exports, views
+from .explore import Exploration, compare_sets, explore
+from .inputs import (
+    AUTO,
+    EXAMPLE_CHOICES,
+    MAX_UPLOAD_MB,
+    SET_LABELS,
+    UPLOAD_TYPES,
+    SetInput,
+    example_input,
+    example_key,
+    folder_of,
+    format_label,
+    name_from_file,
+)
+from .style import CSS, INTRO, analysis_note, build_theme, format_help
+
+log = logging.getLogger("gca-explorer")
+
+DEFAULT_EXAMPLE = "first_example"
+SESSION_FILES_SECONDS = 3600
+"""Uploaded files and downloads are deleted after an hour (`gr.Blocks(delete_cache=...)`)."""
+QUEUE_CONCURRENCY = 2
+"""Events run at once; the others wait in gradio's queue, so one large file blocks nobody else's page."""
+URL_KEYS = ("example", "mode", "alpha", "lambda", "k", "match", "unchanged", "dialogue")
+
+CLICK_JS = """
+element.addEventListener('click', (event) => {
+  const target = event.target.closest('[data-dialogue]');
+  if (!target || !element.contains(target)) return;
+  element.querySelectorAll('.selected').forEach((e) => e.classList.remove('selected'));
+  target.classList.add('selected');
+  trigger('click', {dialogue: target.dataset.dialogue});
+});
+element.addEventListener('keydown', (event) => {
+  const target = event.target.closest('[data-dialogue]');
+  if (target && event.key === 'Enter') target.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+});
+"""
+SCROLL_TO_SLOTS_JS = (
+    "() => { document.getElementById('slots-col')?.scrollIntoView({behavior: 'instant', block: 'start'}); }"
+)
+SHOW_ERROR_JS = (
+    "() => { const e = document.querySelector('#status-error, #compare-error');"
+    " if (e) e.scrollIntoView({behavior: 'instant', block: 'nearest'}); }"
+)
+URL_JS = """
+(example, mode, alpha, lam, k, match, unchanged, dialogue) => {
+  const p = new URLSearchParams();
+  if (example) p.set('example', example);
+  p.set('mode', mode); p.set('alpha', alpha); p.set('lambda', lam); p.set('k', k); p.set('match', match);
+  if (unchanged) p.set('unchanged', '1');
+  if (example && dialogue) p.set('dialogue', dialogue);
+  history.replaceState(null, '', '?' + p.toString());
+}
+"""
+
+
+def _file_note(file: dict | None) -> str:
+    if not file:
+        return ""
+    return f'<span class="file-chip">file: {views.esc(file["filename"])}</span>'
+
+
+def _set_input(name: str | None, text: str | None, file: dict | None) -> SetInput:
+    path, filename = (file["path"], file["filename"]) if file else (None, None)
+    return SetInput(name or "", text or "", path, filename)
+
+
+def remove_session_file(value: dict | str | None) -> None:
+    """Delete what a session kept on the server (an uploaded file or folder, a downloads folder)
+    when gradio deletes the session's state (`gr.State(delete_callback=...)`)."""
+    path = value.get("path") if isinstance(value, dict) else value
+    if not path:
+        return
+    path = Path(path)
+    if path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def _uploaded_path(upload: str | list[str] | None, label: str) -> tuple[str | None, str]:
+    """(path, name) of an upload: one file as it is, several as one folder (SGD, MultiWOZ 2.2)."""
+    paths = [upload] if isinstance(upload, str) else list(upload or [])
+    if len(paths) > 1:
+        return folder_of(paths, label)
+    return (paths[0], Path(paths[0]).name) if paths else (None, "")
+
+
+def _gold_uploaded(upload: str | list[str] | None) -> tuple[str, dict | None, str]:
+    path, filename = _uploaded_path(upload, "gold")
+    file = {"path": path, "filename": filename} if path else None
+    return "", file, _file_note(file)
+
+
+def url_settings(query: dict) -> dict:
+    """The page's settings from URL query parameters (unknown or bad values keep the defaults;
+    the options are checked when scored, like typed ones)."""
+    example = example_key(query.get("example")) if "example" in query else DEFAULT_EXAMPLE
+    return {
+        "example": example or DEFAULT_EXAMPLE,
+        "mode": query.get("mode") if query.get("mode") in ("official", "corrected") else "official",
+        "alpha": query.get("alpha", "10/11"),
+        "lambda": _float(query.get("lambda"), 0.5),
+        "k": _float(query.get("k"), 30),
+        "match": query.get("match") if query.get("match") in VALUE_MATCHINGS else "exact",
+        "unchanged": query.get("unchanged") == "1",
+        "dialogue": query.get("dialogue"),
+    }
+
+
+def _float(text: str | None, default: float) -> float:
+    try:
+        return float(text) if text is not None else default
+    except ValueError:
+        return default
+
+
+class Page:
+    """The widgets of the page, built in `build_demo`, and the handlers that update them."""
+
+    def __init__(self) -> None:
+        self.sets: list[tuple[gr.Textbox, gr.Textbox, gr.State, gr.HTML, gr.UploadButton, gr.Button]] = []
+
+    # ---- layout -------------------------------------------------------------------------
+
+    def set_column(self, label: str) -> None:
+        """Name, data box, upload and empty buttons, and the note of one prediction set."""
+        with gr.Column(min_width=300, elem_classes=["set-column"]):
+            name = gr.Textbox(label=f"Set {label}: name", max_lines=1, elem_id=f"name-{label.lower()}")
+            hint = " (optional, to compare with A)" if label != "A" else ""
+            text = gr.Textbox(
+                label=f"Set {label}: data{hint}",
+                lines=7,
+                max_lines=7,
+                elem_id=f"data-{label.lower()}",
+                placeholder="Paste data in any input format, or upload a file",
+            )
+            with gr.Row(elem_classes=["set-buttons"]):
+                upload = gr.UploadButton(
+                    f"Upload set {label}",
+                    file_types=UPLOAD_TYPES,
+                    file_count="multiple",  # several files: one folder (SGD, MultiWOZ 2.2 dialogues_*.json)
+                    size="sm",
+                    elem_id=f"upload-{label.lower()}",
+                )
+                clear = gr.Button(
+                    f"Empty set {label}", size="sm", variant="secondary", elem_id=f"empty-{label.lower()}"
+                )
+            note = gr.HTML(elem_id=f"note-{label.lower()}")
+            file = gr.State(None, delete_callback=remove_session_file)  # uploads go with the session
+            self.sets.append((name, text, file, note, upload, clear))
+
+    def inputs_section(self) -> None:
+        gr.Markdown(INTRO)
+        with gr.Row(elem_id="source-row"):
+            self.example = gr.Dropdown(
+                EXAMPLE_CHOICES, value=DEFAULT_EXAMPLE, label="Preloaded example", min_width=280, elem_id="example"
+            )
+            formats = [(format_label(name), name) for name in FORMATS]
+            self.fmt = gr.Dropdown(formats, value=AUTO, label="Input format", min_width=280, elem_id="format")
+        self.example_note = gr.Markdown(example_input(DEFAULT_EXAMPLE).description, elem_id="example-note")
+        with gr.Row(equal_height=False, elem_id="sets-row"):
+            for label in SET_LABELS[:2]:
+                self.set_column(label)
+        with gr.Accordion("A third and fourth system (sets C and D)", open=False, elem_id="more-sets"):
+            with gr.Row(equal_height=False):
+                for label in SET_LABELS[2:]:
+                    self.set_column(label)
+        with gr.Accordion(
+            "Gold file, for predictions-only formats",
+            open=False,
+            elem_id="gold-box",
+        ):
+            self.gold_text = gr.Textbox(label="Gold: data", lines=5, max_lines=5, elem_id="data-gold")
+            with gr.Row():
+                self.gold_upload = gr.UploadButton(
+                    "Upload gold", file_types=UPLOAD_TYPES, file_count="multiple", size="sm", elem_id="upload-gold"
+                )
+                self.gold_clear = gr.Button("Empty gold", size="sm", elem_id="empty-gold")
+            self.gold_file = gr.State(None, delete_callback=remove_session_file)
+            self.gold_note = gr.HTML(elem_id="note-gold")
+        with gr.Accordion("Input formats", open=False):
+            gr.Markdown(format_help() + f"\n\nUploads may be up to {MAX_UPLOAD_MB} MB.")
+
+    def options_section(self) -> None:
+        with gr.Row(elem_id="options-row"):
+            self.mode = gr.Radio(
+                ["official", "corrected"],
+                value="official",
+                label="Mode",
+                min_width=200,
+                elem_id="mode",
+                info="official: as the published code, quirks included",
+            )
+            self.alpha = gr.Textbox(
+                value="10/11",
+                label="α (GCA value weight)",
+                max_lines=1,
+                min_width=140,
+                elem_id="alpha",
+                info="e.g. 10/11 or 0.9; applies on Enter or leaving the box",
+            )
+            self.lam = gr.Number(
+                value=0.5, label="λ (FGA decay)", minimum=0.01, step=0.25, min_width=120, elem_id="lambda"
+            )
+            self.k = gr.Number(value=30, label="K (slots, for SA)", minimum=1, precision=0, min_width=120, elem_id="k")
+            self.matching = gr.Radio(
+                list(VALUE_MATCHINGS),
+                value="exact",
+                label="Value matching",
+                min_width=240,
+                elem_id="matching",
+                info="normalized: case and spacing; fuzzy: partial matches too",
+            )
+        with gr.Row(elem_id="run-row"):
+            self.run = gr.Button("Score", variant="primary", min_width=120, scale=0, elem_id="score")
+            self.status = gr.HTML(elem_id="status", min_width=300)
+
+    def results_section(self) -> None:
+        self.state = gr.State(None)
+        self.download_folder = gr.State(None, delete_callback=remove_session_file)
+        with gr.Column(visible=False, elem_id="scores-col") as self.scores_col:
+            gr.Markdown("## Scores")
+            with gr.Row(equal_height=False):
+                with gr.Column(scale=2, min_width=300):
+                    self.metrics = gr.HTML(elem_id="metrics")
+                with gr.Column(scale=3, min_width=300):
+                    self.bars = gr.HTML(elem_id="bars")
+                    self.details = gr.HTML(elem_id="details")
+            self.signature = gr.HTML(elem_id="signature-box")
+        with gr.Column(visible=False, elem_id="compare-col") as self.compare_col:
+            gr.Markdown("## Is the difference real? Each set against A")
+            self.compare_table = gr.HTML(elem_id="compare")
+            with gr.Row(equal_height=False, visible=False) as self.pair_body:
+                with gr.Column(min_width=300):
+                    self.pair_scatter = gr.HTML(elem_id="pair-scatter", js_on_load=CLICK_JS)
+                with gr.Column(min_width=300):
+                    gr.Markdown("Per dialogue, B − A, the largest GCA differences first; click a row or a point.")
+                    self.pair_table = gr.HTML(elem_id="pair", js_on_load=CLICK_JS)
+        with gr.Column(visible=False, elem_id="slots-col") as self.slots_col:
+            gr.Markdown("## Per turn, per slot: how GCA counted each change (Figure 2 of the GCA paper)")
+            with gr.Row():
+                with gr.Column(scale=3, min_width=240):
+                    self.dialogue = gr.Dropdown(label="Dialogue", choices=[], elem_id="dialogue")
+                with gr.Column(scale=2, min_width=240):
+                    self.unchanged = gr.Checkbox(
+                        label="Show carried-over (unchanged) slots", value=False, elem_id="unchanged"
+                    )
+            self.slots = gr.HTML(elem_id="slots")
+        with gr.Column(visible=False, elem_id="analysis-col") as self.analysis_col:
+            gr.Markdown("## Per-dialogue GCA vs FGA (section 5.2 of the GCA paper)")
+            self.note = gr.Markdown(elem_id="analysis-note")
+            with gr.Column(visible=False) as self.analysis_body:
+                with gr.Row(equal_height=False):
+                    with gr.Column(min_width=300):
+                        self.scatter = gr.HTML(elem_id="scatter", js_on_load=CLICK_JS)
+                    with gr.Column(min_width=300):
+                        gr.Markdown("**Where the mistakes fall**: Pearson r over dialogues")
+                        self.correlations = gr.HTML(elem_id="correlations")
+                        self.top = gr.Slider(
+                            1, 50, value=10, step=1, label="Dialogues listed in the tables", elem_id="top"
+                        )
+                gr.Markdown("Where GCA and FGA disagree most; click a row to open the dialogue.")
+                self.disagreements = gr.HTML(elem_id="disagreements", js_on_load=CLICK_JS)
+        with gr.Column(visible=False, elem_id="calibration-col") as self.calibration_col:
+            gr.Markdown("## Confidences: are they calibrated? (DSTC2's figures, ECE, Brier, AUROC)")
+            self.calibration = gr.HTML(elem_id="calibration")
+        with gr.Column(visible=False, elem_id="takeaway-col") as self.takeaway_col:
+            gr.Markdown("## Take it away")
+            gr.Markdown(
+                "The command and the Python code that reproduce these figures (save pasted sets under the names used):"
+            )
+            self.command = gr.Code(language="shell", interactive=False, elem_id="command", label="dst-metrics command")
+            self.snippet = gr.Code(language="python", interactive=False, elem_id="snippet", label="Python")
+            self.prepare = gr.Button("Prepare the downloads", elem_id="prepare")
+            self.downloads = gr.File(label="Downloads", file_count="multiple", interactive=False, elem_id="downloads")
+
+    # ---- handlers ------------------------------------------------------------------------
+
+    @property
+    def compute_inputs(self) -> list:
+        widgets = [self.fmt]
+        for name, text, file, *_ in self.sets:
+            widgets += [name, text, file]
+        widgets += [self.gold_text, self.gold_file, self.mode, self.alpha, self.lam, self.k, self.matching]
+        return widgets + [self.top, self.unchanged, self.dialogue]
+
+    @property
+    def compute_outputs(self) -> list:
+        return [
+            self.status, self.state, self.scores_col, self.metrics, self.details, self.signature, self.bars,
+            self.dialogue, self.slots_col, self.slots, self.analysis_col, self.note, self.analysis_body,
+            self.scatter, self.disagreements, self.correlations, self.compare_col, self.compare_table,
+            self.pair_body, self.pair_scatter, self.pair_table, self.takeaway_col, self.command, self.snippet,
+            self.downloads, self.calibration_col, self.calibration,
+        ]  # fmt: skip
+
+    def updates(self, result: Exploration) -> dict:
+        """Every output of a computation: the views, or the error with every view hidden."""
+        if not result.ok:
+            hidden = gr.update(visible=False)
+            return {
+                self.status: views.status_html(result.status, False),
+                self.state: None,
+                **{col: hidden for col in (self.scores_col, self.compare_col, self.slots_col, self.analysis_col)},
+                self.takeaway_col: hidden,
+                self.calibration_col: hidden,
+            }
+        pair = len(result.results) > 1 and result.several
+        return {
+            self.status: views.status_html(result.status, True),
+            self.state: result,
+            self.scores_col: gr.update(visible=True),
+            self.metrics: result.metrics,
+            self.details: result.details,
+            self.signature: result.signature,
+            self.bars: result.bars,
+            self.dialogue: gr.update(choices=result.dialogue_ids, value=result.dialogue_id),
+            self.slots_col: gr.update(visible=True),
+            self.slots: result.slots,
+            self.analysis_col: gr.update(visible=True),
+            self.note: analysis_note(result),
+            self.analysis_body: gr.update(visible=result.several),
+            self.scatter: result.scatter,
+            self.disagreements: result.disagreements,
+            self.correlations: result.correlations,
+            self.compare_col: gr.update(visible=len(result.results) > 1),
+            self.compare_table: '<p class="note" id="compare-pending">Computing the comparison…</p>',
+            self.pair_body: gr.update(visible=pair),
+            self.pair_scatter: result.pair_scatter if pair else "",
+            self.pair_table: result.pair_table if pair else "",
+            self.takeaway_col: gr.update(visible=True),
+            self.command: result.command,
+            self.snippet: result.snippet,
+            self.downloads: None,
+            self.calibration_col: gr.update(visible=bool(result.calibration)),
+            self.calibration: result.calibration,
+        }
+
+    def compute(self, *values) -> dict:
+        """Read, score and show everything; a bug shows as an internal error, never a traceback."""
+        fmt, rest = values[0], list(values[1:])
+        entries = []
+        for _ in self.sets:
+            name, text, file, rest = rest[0], rest[1], rest[2], rest[3:]
+            entries.append(_set_input(name, text, file))
+        gold_text, gold_file, mode, alpha, lam, k, matching, top, unchanged, shown = rest
+        gold = _set_input("gold", gold_text, gold_file)
+        try:
+            result = explore(
+                entries, fmt=fmt, gold=gold, mode=mode, alpha=alpha, fga_lambda=lam, num_slots=k,
+                value_matching=matching, top=top, show_unchanged=unchanged, dialogue_id=shown,
+            )  # fmt: skip
+        except Exception as error:  # a bug, not bad input: say so in the page, log the traceback
+            log.exception("explore failed")
+            result = Exploration(False, f"internal error ({type(error).__name__}: {error})")
+        return self.updates(result)
+
+    def compare(self, result: Exploration | None) -> str:
+        if not isinstance(result, Exploration) or len(result.results) < 2:
+            return ""
+        try:
+            return compare_sets(result)
+        except Exception as error:  # a bug: shown, logged
+            log.exception("compare failed")
+            return views.status_html(f"internal error ({type(error).__name__}: {error})", False, "compare")
+
+    def choose_example(self, key: str | None) -> dict:
+        """Fill the sets with a preloaded example; the sets it does not use are emptied."""
+        if not key:
+            return {}
+        chosen = example_input(key)
+        out: dict = {self.fmt: AUTO, self.example_note: chosen.description}
+        for i, (name, text, file, note, *_) in enumerate(self.sets):
+            set_name, set_text = chosen.sets[i] if i < len(chosen.sets) else ("", "")
+            out.update({name: set_name, text: set_text, file: None, note: ""})
+        return out
+
+    def uploaded(self, index: int):
+        """An upload into set `index`, named after its file; one into A leaves the example, emptying its other sets."""
+        name, text, file, note, *_ = self.sets[index]
+
+        def handler(upload: str | list[str] | None, example: str | None) -> dict:
+            path, filename = _uploaded_path(upload, SET_LABELS[index])
+            if not path:
+                return {}
+            out: dict = {
+                name: name_from_file(filename), text: "", file: {"path": path, "filename": filename},
+                note: _file_note({"filename": filename}), self.example: None,
+                self.example_note: f"Your own data: set {SET_LABELS[index]} from {filename}.",
+            }  # fmt: skip
+            if example and index == 0:  # a new A leaves the example: its other sets go too
+                for n, t, f, nt, *_ in self.sets[1:]:
+                    out.update({n: "", t: "", f: None, nt: ""})
+            return out
+
+        return handler
+
+    def uploaded_and_scored(self, index: int):
+        """One event for an upload: the set takes the file (`uploaded`), then everything is scored and
+        the result is written next to the upload button; one round trip instead of three."""
+        take_file, status = self.uploaded(index), self.set_status(index)
+        file, note = self.sets[index][2], self.sets[index][3]
+
+        def handler(path: str | None, example: str | None, *values) -> dict:
+            out = take_file(path, example)
+            if not out:
+                return {}
+            current = dict(zip(self.compute_inputs, values))
+            current.update({widget: value for widget, value in out.items() if widget in current})
+            out.update(self.compute(*(current[widget] for widget in self.compute_inputs)))
+            out[note] = status(out[self.state], current[file])
+            return out
+
+        return handler
+
+    def emptied(self, index: int):
+        name, text, file, note, *_ = self.sets[index]
+        return lambda: {name: "", text: "", file: None, note: ""}
+
+    def set_status(self, index: int):
+        """After an upload: the result next to the upload button (the file, and what was read or the error)."""
+
+        def handler(result: Exploration | None, file: dict | None) -> str:
+            if isinstance(result, Exploration) and result.ok:
+                turns = result.results[0].corpus.num_turns
+                return _file_note(file) + f' <span class="note-ok">read and scored ({turns} turns)</span>'
+            return (
+                _file_note(file) + ' <span class="note-error">could not be scored: see the message under Score</span>'
+            )
+
+        return handler
+
+    def open_dialogue(self, result: Exploration | None, dialogue_id: str | None, unchanged: bool) -> str:
+        if not isinstance(result, Exploration) or not result.ok:
+            return ""
+        return views.slot_view_html(result.results, dialogue_id, result.options.mode, unchanged)
+
+    def clicked(self, result: Exploration | None, unchanged: bool, evt: gr.EventData) -> tuple:
+        dialogue_id = getattr(evt, "dialogue", None) or (evt._data or {}).get("dialogue")
+        if not isinstance(result, Exploration) or dialogue_id not in result.dialogue_ids:
+            return gr.update(), gr.update()
+        return dialogue_id, self.open_dialogue(result, dialogue_id, unchanged)
+
+    def prepare_downloads(self, result: Exploration | None, folder: str | None) -> tuple:
+        """Write the downloads into the session's folder (made on first use, deleted with the session)."""
+        if not isinstance(result, Exploration) or not result.ok:
+            return None, folder
+        folder = folder or tempfile.mkdtemp(prefix="gca-explorer-")
+        comparisons = [comparison.as_dict() for comparison in result.comparisons]
+        return exports.write_downloads(result.results, result.options, comparisons, folder), folder
+
+    def from_url(self, request: gr.Request) -> dict:
+        settings = url_settings(dict(request.query_params) if request else {})
+        dialogue = settings["dialogue"]
+        return {
+            self.example: settings["example"], self.mode: settings["mode"], self.alpha: settings["alpha"],
+            self.lam: settings["lambda"], self.k: settings["k"], self.matching: settings["match"],
+            self.unchanged: settings["unchanged"],
+            self.dialogue: gr.update(choices=[dialogue] if dialogue else [], value=dialogue),
+        }  # fmt: skip
+
+    # ---- events --------------------------------------------------------------------------
+
+    def after(self, event) -> None:
+        """After a computation: show an error where it is seen, fill the comparison, write the URL."""
+        url_inputs = [
+            self.example,
+            self.mode,
+            self.alpha,
+            self.lam,
+            self.k,
+            self.matching,
+            self.unchanged,
+            self.dialogue,
+        ]
+        event.then(None, None, None, js=SHOW_ERROR_JS).then(self.compare, self.state, self.compare_table)
+        event.then(None, url_inputs, None, js=URL_JS)
+
+    def scored(self, event) -> None:
+        """After `event` filled the inputs: compute, then `after`."""
+        self.after(event.then(self.compute, self.compute_inputs, self.compute_outputs))
+
+    def wire(self, demo: gr.Blocks) -> None:
+        example_outputs = [self.fmt, self.example_note] + [w for s in self.sets for w in s[:4]]
+        self.scored(self.example.select(self.choose_example, self.example, example_outputs))
+        load = demo.load(self.from_url, None, [self.example, self.mode, self.alpha, self.lam, self.k, self.matching,
+                                               self.unchanged, self.dialogue])  # fmt: skip
+        self.scored(load.then(self.choose_example, self.example, example_outputs))
+        # Options apply as soon as they change: radios on input, α, λ and K on Enter and on leaving
+        # the box (never a box showing one value and the table another).
+        triggers = [self.run.click, self.mode.input, self.matching.input, self.top.release]
+        boxes = [self.alpha, self.lam, self.k] + [s[0] for s in self.sets]  # options and set names
+        triggers += [trigger for w in boxes for trigger in (w.submit, w.blur)]
+        self.after(gr.on(triggers, self.compute, self.compute_inputs, self.compute_outputs))
+        set_widgets = [w for s in self.sets for w in s[:4]]
+        for index, (name, text, file, note, upload, clear) in enumerate(self.sets):
+            outputs = [*set_widgets, self.example, self.example_note, *self.compute_outputs]
+            inputs = [upload, self.example, *self.compute_inputs]
+            self.after(upload.upload(self.uploaded_and_scored(index), inputs, outputs))
+            self.scored(clear.click(self.emptied(index), None, [name, text, file, note]))
+            # Typing in a box leaves the preloaded example and replaces an uploaded file.
+            text.input(
+                lambda: (None, "Your own data.", None, ""),
+                None,
+                [self.example, self.example_note, file, note],
+                queue=False,
+                show_progress="hidden",
+            )
+        gold_outputs = [self.gold_text, self.gold_file, self.gold_note]
+        gold_event = self.gold_upload.upload(_gold_uploaded, self.gold_upload, gold_outputs)
+        self.scored(gold_event)
+        self.scored(self.gold_clear.click(lambda: ("", None, ""), None, gold_outputs))
+        slot_inputs = [self.state, self.dialogue, self.unchanged]
+        self.dialogue.input(self.open_dialogue, slot_inputs, self.slots)
+        self.unchanged.input(self.open_dialogue, slot_inputs, self.slots)
+        for clickable in (self.disagreements, self.scatter, self.pair_table, self.pair_scatter):
+            click = clickable.click(self.clicked, [self.state, self.unchanged], [self.dialogue, self.slots])
+            click.then(None, None, None, js=SCROLL_TO_SLOTS_JS)
+        self.prepare.click(
+            self.prepare_downloads, [self.state, self.download_folder], [self.downloads, self.download_folder]
+        )
+
+
+def build_demo() -> gr.Blocks:
+    """Lay out the page and wire its events."""
+    page = Page()
+    with gr.Blocks(title="GCA explorer", delete_cache=(SESSION_FILES_SECONDS, SESSION_FILES_SECONDS)) as demo:
+        page.inputs_section()
+        page.options_section()
+        page.results_section()
+        page.wire(demo)
+    demo.queue(default_concurrency_limit=QUEUE_CONCURRENCY)
+    return demo
+
+
+def launch(demo: gr.Blocks) -> None:
+    """Serve the page (port from GRADIO_SERVER_PORT) with the upload size limit."""
+    logging.basicConfig(level=logging.WARNING)
+    demo.launch(theme=build_theme(), css=CSS, max_file_size=f"{MAX_UPLOAD_MB}mb")

@@ -1,0 +1,111 @@
+"""Scored prediction sets and the rows of figures the page shows, in the registry's order
+(`dst_metrics.figures.FIGURES`), with the page's number formats."""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass
+
+from dst_metrics import Corpus, Options, Report, score
+from dst_metrics.figures import FIGURES, figure_labels, figure_of
+
+from .inputs import PredictionSet
+
+SET_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")
+"""Okabe-Ito blue, orange, green and purple, one per set A-D: told apart under colour blindness."""
+SET_MARKERS = ("circle", "square", "triangle", "diamond")
+"""The scatter's marker per set, so that sets differ by shape as well as colour."""
+DIALOGUES_ROW = ("dialogues", "Dialogues", "number of dialogues scored")
+"""The page's one row of its own (beside the registry's `turns`)."""
+
+
+@dataclass(frozen=True)
+class ScoredSet:
+    """A prediction set with its report (per dialogue too)."""
+
+    name: str
+    corpus: Corpus
+    layout: str
+    source: str
+    report: Report
+
+
+def score_sets(sets: list[PredictionSet], options: Options) -> list[ScoredSet]:
+    """Score every set under `options`, corpus and per dialogue."""
+    return [ScoredSet(s.name, s.corpus, s.layout, s.source, score(s.corpus, options, per_dialogue=True)) for s in sets]
+
+
+def esc(text: object) -> str:
+    """`text` escaped for HTML text and attributes."""
+    return html.escape(str(text), quote=True)
+
+
+def pct(x: float | None) -> str:
+    """A fraction as percent with 2 decimals ('73.33'); '—' for None or NaN."""
+    return "—" if x is None or math.isnan(x) else f"{100 * x:.2f}"
+
+
+def signed_pct(x: float | None) -> str:
+    """A difference of fractions as signed percentage points ('+30.95'); '—' for None or NaN."""
+    return "—" if x is None or math.isnan(x) else f"{100 * x:+.2f}"
+
+
+def num(x: float | None) -> str:
+    """A number with 2 decimals, '—' for None or NaN."""
+    return "—" if x is None or math.isnan(x) else f"{x:.2f}"
+
+
+def metric_label(key: str, label: str, options: Options) -> str:
+    """A figure's row label with the option it depends on ('FGA (λ=0.5)', 'SA (K=30)')."""
+    if key == "fga":
+        return f"{label} (λ={options.fga_lambda:g})"
+    if key == "sa":
+        return f"{label} (K={options.num_slots})"
+    return label
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    """One row of the figure tables: key, label, registry group ('main', 'counts', 'detail'),
+    what it measures, and whether it is a count."""
+
+    key: str
+    label: str
+    group: str
+    description: str
+    is_count: bool
+
+
+def metric_rows(options: Options) -> list[MetricRow]:
+    """Every key of every registered figure under `options`, in registry order, with the page's
+    Dialogues row just before `turns`."""
+    labels = figure_labels(options)
+    rows = [
+        MetricRow(key, metric_label(key, labels[key], options), figure.group, figure.description, figure.is_count)
+        for figure in FIGURES
+        for key in figure.keys(options)
+    ]
+    key, label, description = DIALOGUES_ROW
+    at = next((i for i, row in enumerate(rows) if row.key == "turns"), None)
+    if at is None:
+        at = max((i + 1 for i, row in enumerate(rows) if row.group == "counts"), default=len(rows))
+    group = rows[at].group if at < len(rows) and rows[at].key == "turns" else "counts"
+    rows.insert(at, MetricRow(key, label, group, description, True))
+    return rows
+
+
+def main_rows(options: Options) -> list[MetricRow]:
+    """The main figures that are scores (the bar chart's and the comparison's rows)."""
+    return [row for row in metric_rows(options) if row.group == "main" and not row.is_count]
+
+
+def figure_value(result: ScoredSet, key: str) -> float | int:
+    """One figure of a set (the Dialogues row: the number of dialogues)."""
+    return len(result.corpus) if key == DIALOGUES_ROW[0] else result.report.scores[key]
+
+
+def figure_text(result: ScoredSet, key: str) -> str:
+    """One figure of a set as shown: percent with 2 decimals, counts as integers."""
+    value = figure_value(result, key)
+    return str(value) if key == DIALOGUES_ROW[0] or figure_of(key).is_count else pct(value)

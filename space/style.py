@@ -1,0 +1,157 @@
+"""The page's words and looks: the introduction, the input formats' help, the notes, the theme
+and the CSS (phone width included: stacked controls, card-style per-turn rows, tables that
+scroll sideways inside their box)."""
+
+from __future__ import annotations
+
+from dst_metrics.readers import READERS
+
+from .inputs import AUTO_LABEL
+
+INTRO = """
+# GCA explorer
+Score dialogue-state-tracking predictions with **Granular Change Accuracy** (GCA) and the metrics it
+is compared with (JGA, FGA, SA, AGA, RSA, slot F1), compare systems, and see how GCA counts every
+change of the state. Pick one of the GCA paper's examples, or paste or upload your own data (set B
+and more to compare). Scores are percentages.
+"""
+
+FORMAT_EXAMPLES = {  # the page's examples for some registered formats (dst_metrics.readers.READERS)
+    "reference": 'for example `{"d1": {"0": {"gt": {"hotel": {"area": "north"}}, "pr": {"hotel-area": "north"}}}}`.',
+    "jsonl": 'one turn per line, `{"dialogue_id": "d1", "turn_id": 0, "gt": state, "pr": state}`; lines in any '
+    "order, every (dialogue_id, turn_id) once.",
+    "linearized": "one turn per line, `dialogue_id⇥turn_id⇥gold state⇥predicted state`, a state written "
+    "`hotel-area=north; hotel-stars=4` (an empty field is an empty state; in the gold field `centre|north` "
+    "lists acceptable values). Blank lines and lines starting with `#` are skipped.",
+}
+FORMAT_NOTES = """
+A state in JSON may be nested `{"hotel": {"area": "north"}}`, flat `{"hotel-area": "north"}`, a list
+of `["hotel", "area", "north"]` triples or `"hotel-area-north"` strings, or a linearized string.
+Gold values may be lists of acceptable values. A slot valued `none` or `""` is inactive.
+
+Formats that hold predictions only (mwzeval, SGD / MultiWOZ 2.2 or ConvLab unified dialogues) are
+paired with the file under *Gold*. Every set must hold the same dialogues, turns and gold states as A.
+"""
+
+
+def format_help() -> str:
+    """The 'Input formats' text: every registered format, auto-detection, and what all share."""
+    parts = []
+    for name, reader in READERS.items():
+        title = _md(reader.description[:1].upper() + reader.description[1:])
+        example = f": {FORMAT_EXAMPLES[name]}" if name in FORMAT_EXAMPLES else ""
+        parts.append(f"**{title}** (`{name}`){example}")
+    parts.append(f"**{AUTO_LABEL}** reads the beginning of the data and picks the format it fits.")
+    return "\n\n".join(parts) + "\n" + FORMAT_NOTES
+
+
+def _md(text: str) -> str:
+    """`text` with the characters markdown would act on escaped."""
+    return "".join("\\" + c if c in "\\`*_[]<>#|" else c for c in text)
+
+
+def analysis_note(result) -> str:
+    """The text above the per-dialogue analysis."""
+    if not result.several:
+        return (
+            "This corpus has one dialogue; the per-dialogue GCA vs FGA analysis needs several "
+            "(try *All three paper dialogues as one corpus*)."
+        )
+    return (
+        f"{len(result.dialogue_ids)} dialogues. Each point is one dialogue of one prediction set; points "
+        "off the dashed line y = x are dialogues where GCA and FGA disagree. The table lists the largest "
+        "disagreements (the GCA paper examined 20 such dialogues). Click a point or a row to open that "
+        "dialogue in the per-turn view. TO: tail orientation, NU: non-uniformity of the mistakes (eq. 7-10)."
+    )
+
+
+THEME_FONTS = ("system-ui", "Segoe UI", "Roboto", "Helvetica Neue", "Arial", "Liberation Sans", "DejaVu Sans")
+MONO_FONTS = ("ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "Liberation Mono", "DejaVu Sans Mono")
+
+
+def build_theme():
+    """The default theme with system fonts: nothing to download."""
+    import gradio as gr
+
+    return gr.themes.Default(font=[*THEME_FONTS, "sans-serif"], font_mono=[*MONO_FONTS, "monospace"])
+
+
+CSS = """
+.status { padding: 10px 14px; border-radius: 6px; font-size: 15px; line-height: 1.45; }
+.status-ok { background: #E8F1FA; color: #0B3A5E; border: 1px solid #9CC3E4; }
+.status-error { background: #FDECEA; color: #7A1000; border: 2px solid #C62828; overflow-wrap: break-word; }
+#run-row { align-items: center; flex-wrap: wrap; }
+#run-row > #status { flex: 1 1 300px !important; min-width: min(300px, 100%) !important; }
+.file-chip { display: inline-block; padding: 2px 8px; border-radius: 10px; background: var(--background-fill-secondary);
+  border: 1px solid var(--border-color-primary); font-size: 13px; overflow-wrap: anywhere; }
+.note-ok { color: #0B5E2E; font-size: 13px; } .note-error { color: #7A1000; font-size: 13px; font-weight: 600; }
+.note { font-size: 14px; color: var(--body-text-color-subdued); }
+.table-wrap { overflow-x: auto; max-width: 100%; -webkit-overflow-scrolling: touch; }
+.metrics-table, .slot-table, .data-table {
+  border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums;
+}
+.metrics-table th, .metrics-table td, .slot-table th, .slot-table td, .data-table th, .data-table td {
+  border: 1px solid var(--border-color-primary); padding: 4px 8px; text-align: left;
+  color: var(--body-text-color);
+}
+.metrics-table td, .data-table td.num { text-align: right; white-space: nowrap; }
+.metrics-table td { min-width: 64px; }
+.metrics-table th, .data-table th { white-space: nowrap; }
+.metrics-table { margin-bottom: 10px; }
+.metrics-table thead th, .slot-table thead th, .data-table thead th { background: var(--background-fill-secondary); }
+.metrics-table tr.main th, .metrics-table tr.main td { font-weight: 700; font-size: 15px; }
+.metrics-table tr.detail th, .metrics-table tr.detail td { font-size: 13px; }
+.data-table tr.clickable { cursor: pointer; }
+.data-table tr.clickable:hover, .data-table tr.clickable:focus { background: var(--background-fill-secondary); }
+.data-table tr.selected { outline: 2px solid #0072B2; outline-offset: -2px; }
+.compare-table tr.significant td.diff, .compare-table tr.significant td.sig { font-weight: 700; }
+.compare-summary { margin: 6px 0 0 18px; font-size: 14px; }
+.set-swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; margin-right: 6px;
+  vertical-align: -1px; }
+.signature { font-size: 13px; margin-top: 8px; overflow-wrap: anywhere; }
+.signature code { font-size: 13px; }
+.legend, .chart-legend { display: flex; flex-wrap: wrap; gap: 6px 18px; margin: 6px 0 12px; font-size: 13px; }
+.legend-item { display: inline-flex; align-items: center; gap: 6px; flex-wrap: wrap; }
+.chip { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 13px; font-weight: 700;
+  white-space: nowrap; margin: 1px 4px 1px 0; }
+.chip-unchanged { background: transparent; color: var(--body-text-color);
+  border: 1px dashed var(--border-color-primary); font-weight: 400; }
+.quiet { color: var(--body-text-color-subdued); }
+.dialogue-scores { list-style: none; padding: 0; margin: 4px 0 8px; font-size: 14px; }
+.dialogue-scores li { margin: 2px 0; }
+.slot-summary { font-size: 13px; color: var(--body-text-color-subdued); }
+.slot-table { width: 100%; }
+.slot-table td.value, .slot-table td.slot { overflow-wrap: break-word; word-break: normal; hyphens: none; }
+.slot-table td.absent { color: var(--body-text-color-subdued); text-align: center; }
+.slot-table tr.turn-start > * { border-top: 2px solid var(--body-text-color-subdued); }
+.slot-table th.turn { text-align: center; vertical-align: top; width: 3em; }
+.slot-table tr.unchanged td.slot, .slot-table tr.unchanged td.value { color: var(--body-text-color-subdued); }
+.slot-table td.no-change { color: var(--body-text-color-subdued); font-style: italic; }
+.slot-title { margin: 0 0 4px; }
+svg.chart { width: 100%; height: auto; max-width: 520px; display: block; font-family: inherit; }
+svg.scatter { max-width: 460px; }
+svg.chart text { fill: var(--body-text-color); font-size: 10px; }
+svg.chart .bar-label { font-size: 11px; font-weight: 700; }
+svg.chart .grid { stroke: var(--border-color-primary); stroke-width: 0.6; }
+svg.chart .diagonal { stroke: var(--body-text-color-subdued); stroke-dasharray: 4 3; stroke-width: 1.2; }
+svg.chart .point { cursor: pointer; }
+svg.chart .point:hover > *, svg.chart .point.selected > * { stroke-width: 3; fill-opacity: 0.9; }
+.label-wrap > span:first-child { min-width: 0 !important; flex: 1 1 auto !important; white-space: normal !important;
+  text-align: left; }
+.label-wrap > .icon { flex: none !important; }
+.reliability-row { display: flex; flex-wrap: wrap; gap: 16px; }
+.reliability { margin: 8px 0; flex: 0 1 320px; min-width: 0; }
+.reliability figcaption { font-size: 14px; font-weight: 700; }
+@media (max-width: 640px) {
+  .slot-table thead { display: none; }
+  .slot-table, .slot-table tbody, .slot-table tr { display: block; width: 100%; }
+  .slot-table tr { border: 1px solid var(--border-color-primary); border-radius: 6px; margin: 0 0 6px; padding: 4px; }
+  .slot-table tr.turn-start { border-top: 3px solid var(--body-text-color-subdued); }
+  .slot-table th, .slot-table td { display: grid; grid-template-columns: 9em 1fr; gap: 6px; border: none;
+    padding: 2px 4px; width: auto; text-align: left; }
+  .slot-table th.turn::before { content: "Turn"; font-weight: 400; }
+  .slot-table td::before { content: attr(data-label); color: var(--body-text-color-subdued); font-weight: 400; }
+  .slot-table td.no-change::before { content: ""; }
+  .slot-table tr.turn-start > * { border-top: none; }
+}
+"""

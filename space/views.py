@@ -1,0 +1,304 @@
+"""The page's HTML views: figure tables, status lines, the per-turn view of Figure 2 (every set
+side by side, aligned by turn and slot), the per-dialogue tables and the comparison of two sets.
+
+Every table sits in a `.table-wrap` box that scrolls sideways when the page is narrower than
+the table; clickable rows and points carry `data-dialogue`.
+"""
+
+from __future__ import annotations
+
+from dst_metrics import Dialogue, Options
+from dst_metrics.explain import SlotRow, explain_dialogue
+
+from .scored import (
+    SET_COLORS,
+    MetricRow,
+    ScoredSet,
+    esc,
+    figure_text,
+    main_rows,
+    metric_rows,
+    num,
+    pct,
+    signed_pct,
+)
+
+TABLE_CAPTIONS = {"main": "Metric", "counts": "GCA counts", "detail": "More figures"}
+# Count type -> (background, text colour, symbol). Okabe-Ito colours with text contrast >= 4.5:1;
+# the symbol and the word repeat the colour.
+COUNT_STYLES: dict[str, tuple[str, str, str]] = {
+    "correct": ("#0072B2", "#FFFFFF", "✓"),
+    "wrong": ("#D55E00", "#000000", "✗"),
+    "missed": ("#F0E442", "#000000", "−"),
+    "overshot": ("#CC79A7", "#000000", "+"),
+}
+COUNT_MEANINGS = {
+    "correct": "gold and prediction agree on the change",
+    "wrong": "both have the slot, with different values",
+    "missed": "gold has the slot, the prediction does not",
+    "overshot": "the prediction has a slot that gold does not",
+}
+DIALOGUE_FIGURES = ("gca", "jga", "fga")
+"""The figures the per-turn view shows for its dialogue."""
+
+
+def swatch(index: int) -> str:
+    """The small square in the colour of prediction set `index`."""
+    return f'<span class="set-swatch" style="background:{SET_COLORS[index]}"></span>'
+
+
+def table_caption(group: str, rows: list[MetricRow]) -> str:
+    """The first header cell of a group's table: its name and unit ('(%)', '(% or count)')."""
+    name = TABLE_CAPTIONS.get(group, group.capitalize())
+    counts = {row.is_count for row in rows}
+    unit = "" if counts == {True} else " (%)" if counts == {False} else " (% or count)"
+    return name + unit
+
+
+def metrics_html(results: list[ScoredSet], options: Options, group: str = "main") -> str:
+    """One registry group's figures as a table, a column per set; each cell carries
+    data-metric and data-set; each row label is titled with what the figure measures."""
+    head = "".join(f'<th scope="col">{swatch(i)}{esc(r.name)}</th>' for i, r in enumerate(results))
+    rows = [row for row in metric_rows(options) if row.group == group]
+    body = []
+    for row in rows:
+        cells = "".join(
+            f'<td data-metric="{esc(row.key)}" data-set="{esc(r.name)}">{figure_text(r, row.key)}</td>' for r in results
+        )
+        body.append(
+            f'<tr class="{esc(row.group)}"><th scope="row" title="{esc(row.description)}">{esc(row.label)}</th>'
+            f"{cells}</tr>"
+        )
+    return (
+        f'<div class="table-wrap"><table class="metrics-table" id="metrics-{group}">'
+        f'<thead><tr><th scope="col">{esc(table_caption(group, rows))}</th>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
+
+
+def signature_html(results: list[ScoredSet]) -> str:
+    """The signature string of the figures (every option they depend on)."""
+    signature = esc(results[0].report.signature).replace("|", "|<wbr>")  # a narrow page breaks it at a bar
+    return f'<p class="signature">Signature: <code id="signature">{signature}</code></p>'
+
+
+def status_html(message: str, ok: bool, element_id: str = "status") -> str:
+    """A status line: what was done, or the problem with the input (never a traceback)."""
+    if not message:
+        return ""
+    if ok:
+        return f'<div class="status status-ok" role="status" id="{element_id}-ok">{esc(message)}</div>'
+    return (
+        f'<div class="status status-error" role="alert" id="{element_id}-error"><b>Could not score this input.</b> '
+        f"{esc(message)}</div>"
+    )
+
+
+def count_chip(kind: str) -> str:
+    """One count type as a coloured label with its symbol."""
+    background, color, symbol = COUNT_STYLES[kind]
+    return f'<span class="chip" style="background:{background};color:{color}">{symbol}&nbsp;{kind}</span>'
+
+
+def legend_html() -> str:
+    """The colour legend of the per-turn view."""
+    items = "".join(
+        f'<span class="legend-item">{count_chip(kind)}'
+        f'<span class="legend-text">{esc(COUNT_MEANINGS[kind])}</span></span>'
+        for kind in COUNT_STYLES
+    )
+    unchanged = (
+        '<span class="legend-item"><span class="chip chip-unchanged">unchanged</span>'
+        '<span class="legend-text">carried over, judged in an earlier turn</span></span>'
+    )
+    return f'<div class="legend">{items}{unchanged}</div>'
+
+
+def _value(value: str | None, label: str) -> str:
+    if value is None:
+        return f'<td class="value absent" data-label="{esc(label)}" title="absent">—</td>'
+    return f'<td class="value" data-label="{esc(label)}">{esc(value)}</td>'
+
+
+def _kinds(row: SlotRow | None, name: str) -> str:
+    kinds = row.count_types if row else ()
+    chips = "".join(count_chip(kind) for kind in kinds) or (
+        '<span class="chip chip-unchanged">unchanged</span>' if row else '<span class="quiet">—</span>'
+    )
+    return (
+        f'<td class="kinds" data-set="{esc(name)}" data-label="{esc(name)}: count" '
+        f'data-kinds="{esc(" ".join(kinds))}">{chips}</td>'
+    )
+
+
+def _slot_order(tables: list[list[SlotRow]]) -> dict[str, int]:
+    """Every slot of the dialogue in the order it first appears in any set: one order for all turns."""
+    order: dict[str, int] = {}
+    for rows in tables:
+        for row in sorted(rows, key=lambda r: r.position):
+            order.setdefault(row.slot, len(order))
+    return order
+
+
+def dialogue_figures_html(results: list[ScoredSet], dialogue_id: str) -> str:
+    """The dialogue's GCA, JGA and FGA and its counts, per set."""
+    items = []
+    for index, result in enumerate(results):
+        scores = result.report.dialogues[dialogue_id]
+        figures = " · ".join(f"{key.upper()} {pct(scores[key])}" for key in DIALOGUE_FIGURES)
+        counts = " · ".join(f"{kind} {scores[kind]}" for kind in COUNT_STYLES if kind in scores)
+        items.append(
+            f'<li data-set="{esc(result.name)}">{swatch(index)}<b>{esc(result.name)}</b>: '
+            f'<span class="dialogue-figures">{figures}</span> <span class="slot-summary">({counts})</span></li>'
+        )
+    return f'<ul class="dialogue-scores">{"".join(items)}</ul>'
+
+
+def slot_view_html(results: list[ScoredSet], dialogue_id: str | None, mode: str, show_unchanged: bool) -> str:
+    """Figure 2 of the GCA paper for one dialogue: per turn, per slot, the gold value and each set's
+    prediction and count types side by side, aligned by turn, slots in one stable order."""
+    if not results:
+        return ""
+    corpus = results[0].corpus
+    if dialogue_id is None or dialogue_id not in {d.dialogue_id for d in corpus.dialogues}:
+        dialogue_id = corpus.dialogues[0].dialogue_id
+    dialogues = [r.corpus.dialogue(dialogue_id) for r in results]
+    tables = [explain_dialogue(d, mode) for d in dialogues]
+    head = "".join(
+        f'<th scope="col">{swatch(i)}{esc(r.name)}: predicted</th><th scope="col">{esc(r.name)}: count</th>'
+        for i, r in enumerate(results)
+    )
+    body = _slot_rows(results, dialogues[0], tables, show_unchanged)
+    return (
+        f'<div class="slot-view" data-dialogue="{esc(dialogue_id)}"><p class="slot-title">Dialogue '
+        f"<b>{esc(dialogue_id)}</b> ({mode} mode)</p>{dialogue_figures_html(results, dialogue_id)}{legend_html()}"
+        '<div class="table-wrap"><table class="slot-table"><thead><tr><th scope="col">Turn</th>'
+        f'<th scope="col">Slot</th><th scope="col">Gold</th>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div></div>"
+    )
+
+
+def _slot_rows(results: list[ScoredSet], dialogue: Dialogue, tables: list[list[SlotRow]], show_unchanged: bool) -> str:
+    order = _slot_order(tables)
+    by_key = [{(row.position, row.slot): row for row in rows} for rows in tables]
+    columns = 2 + 2 * len(results)
+    body = []
+    for position, turn_id in enumerate(dialogue.turn_ids):
+        slots = {
+            slot
+            for rows in by_key
+            for (at, slot), row in rows.items()
+            if at == position and (row.count_types or show_unchanged)
+        }
+        shown = sorted(slots, key=order.__getitem__)
+        turn_cell = f'<th scope="rowgroup" class="turn" rowspan="{max(1, len(shown))}">{turn_id}</th>'
+        if not shown:
+            body.append(
+                f'<tr class="turn-start" data-turn="{turn_id}">{turn_cell}'
+                f'<td colspan="{columns}" class="no-change">no change</td></tr>'
+            )
+            continue
+        for i, slot in enumerate(shown):
+            rows = [table.get((position, slot)) for table in by_key]
+            gold = next(row.gold for row in rows if row is not None)
+            cells = "".join(
+                _value(row.pred if row else None, f"{r.name}: predicted") + _kinds(row, r.name)
+                for r, row in zip(results, rows)
+            )
+            changed = any(row and row.count_types for row in rows)
+            css = ("turn-start " if i == 0 else "") + ("" if changed else "unchanged")
+            body.append(
+                f'<tr class="{css.strip()}" data-turn="{turn_id}" data-slot="{esc(slot)}">{turn_cell if i == 0 else ""}'
+                f'<td class="slot" data-label="slot">{esc(slot)}</td>{_value(gold, "gold")}{cells}</tr>'
+            )
+    return "".join(body)
+
+
+def clickable_table(columns: list[str], rows: list[tuple[str, list[str]]], table_id: str, numeric_from: int) -> str:
+    """A table whose rows open their dialogue (`data-dialogue`) when clicked; cells from column
+    `numeric_from` on are right-aligned numbers."""
+    head = "".join(f'<th scope="col">{esc(c)}</th>' for c in columns)
+    body = "".join(
+        f'<tr class="clickable" tabindex="0" data-dialogue="{esc(dialogue)}">'
+        + "".join(
+            f'<td class="{"num" if i >= numeric_from else ""}" data-col="{esc(columns[i])}">{esc(cell)}</td>'
+            for i, cell in enumerate(cells)
+        )
+        + "</tr>"
+        for dialogue, cells in rows
+    )
+    return (
+        f'<div class="table-wrap"><table class="data-table" id="{table_id}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
+def correlations_html(columns: list[str], rows: list[tuple[str, list[float]]]) -> str:
+    """Pearson r of the per-dialogue figures with TO and NU, a column per set and the paper's."""
+    head = "".join(f'<th scope="col">{esc(n)}</th>' for n in columns)
+    body = "".join(
+        f'<tr><th scope="row">{esc(pair)}</th>' + "".join(f'<td class="num">{num(x)}</td>' for x in values) + "</tr>"
+        for pair, values in rows
+    )
+    return (
+        '<div class="table-wrap"><table class="data-table corr-table">'
+        f'<thead><tr><th scope="col">Pearson r</th>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    )
+
+
+def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
+    """`dst_metrics.stats.compare`'s result as a table: per main figure A, B, B − A with its
+    confidence interval, the p value (adjusted across figures) and whether it is significant; B is
+    set number `index_b` (its colour)."""
+    name_a, name_b = comparison.names
+    level = 100 * (1 - getattr(comparison, "level", 0.05))
+    head = (
+        f'<th scope="col">Figure (%)</th><th scope="col">{swatch(0)}{esc(name_a)}</th>'
+        f'<th scope="col">{swatch(index_b)}{esc(name_b)}</th><th scope="col">{esc(name_b)} − {esc(name_a)}</th>'
+        f'<th scope="col">{level:g}% CI of the difference</th><th scope="col">p (adjusted)</th>'
+        '<th scope="col">significant</th>'
+    )
+    body = []
+    for row in main_rows(options):
+        diff = comparison.figures.get(row.key)
+        if diff is None:
+            continue
+        low, high = diff.ci
+        mark = "yes" if diff.significant else "no"
+        body.append(
+            f'<tr data-metric="{esc(row.key)}" class="{"significant" if diff.significant else ""}">'
+            f'<th scope="row">{esc(row.label)}</th><td class="num">{pct(diff.a)}</td><td class="num">{pct(diff.b)}</td>'
+            f'<td class="num diff">{signed_pct(diff.diff)}</td>'
+            f'<td class="num">[{signed_pct(low)}, {signed_pct(high)}]</td>'
+            f'<td class="num">{_p(diff.p_adjusted)}</td><td class="sig">{mark}</td></tr>'
+        )
+    return (
+        f'<div class="table-wrap"><table class="data-table compare-table" data-a="{esc(name_a)}" '
+        f'data-b="{esc(name_b)}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+    )
+
+
+def _p(p: float) -> str:
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def calibration_html(names: list[str], results: list) -> str:
+    """The calibration figures (`dst_metrics.calibration`) of the sets that carry confidences: a
+    row per figure (slot decisions, then the joint state of each turn), a column per set."""
+    from dst_metrics.calibration.figures import CALIBRATION_FIGURES
+
+    head = "".join(f'<th scope="col">{esc(n)}</th>' for n in names)
+    body = []
+    for figure in CALIBRATION_FIGURES:
+        level = "slot" if figure.key.startswith("slot_") else "joint"
+        cells = "".join(
+            f'<td class="num" data-metric="{esc(figure.key)}" data-set="{esc(n)}">{num(r.figures[figure.key])}</td>'
+            for n, r in zip(names, results)
+        )
+        body.append(
+            f'<tr><th scope="row" title="{esc(figure.description)}">{level} {esc(figure.label)}</th>{cells}</tr>'
+        )
+    return (
+        '<div class="table-wrap"><table class="data-table calibration-table"><thead><tr>'
+        f'<th scope="col">Calibration (fractions)</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+    )

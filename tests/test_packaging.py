@@ -1,0 +1,35 @@
+"""The package as installed: every subpackage shipped, one version string."""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+import pytest
+import tomllib
+from setuptools import find_packages
+
+from dst_metrics._version import __version__
+
+from .conftest import REPO
+
+
+def test_every_package_with_an_init_is_shipped():
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())
+    include = config["tool"]["setuptools"]["packages"]["find"]["include"]
+    shipped = set(find_packages(str(REPO), include=include))
+    on_disk = {
+        ".".join(init.parent.relative_to(REPO).parts)
+        for top in ("dst_metrics", "space", "gca_metric", "jga_fga_metrics")
+        for init in (REPO / top).rglob("__init__.py")
+    }
+    assert "dst_metrics.readers" in on_disk and "dst_metrics.stats" in on_disk
+    assert on_disk <= shipped, sorted(on_disk - shipped)
+    assert not any(name.startswith("tests") for name in shipped)
+
+
+def test_the_installed_version_is_the_one_in_the_source():
+    try:
+        installed = version("dst-metrics")
+    except PackageNotFoundError:  # pragma: no cover - a source tree never installed
+        pytest.skip("dst-metrics is not installed")
+    assert installed == __version__

@@ -1,0 +1,129 @@
+"""The report page in headless Debian Chromium (Playwright, nothing downloaded) at a desktop's
+1400 px and a phone's 390 px: every plot loads with a size, nothing is wider than the window
+except inside the tables' scroll boxes, the tables show the library's figures, and the page asks
+for nothing outside itself. Pages and screenshots go to test-artifacts/report/."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib", reason="needs matplotlib (pip install -e '.[report]')")
+
+from dst_metrics import Options, read, score  # noqa: E402
+from dst_metrics.report import build_report, collect  # noqa: E402
+from dst_metrics.stats import bootstrap_intervals, compare  # noqa: E402
+
+from .conftest import REPO, requires_shared  # noqa: E402
+from .test_report import P1, P2, RESTAURANT, with_gold_in  # noqa: E402
+
+CHROMIUM = Path(os.environ.get("DST_METRICS_CHROMIUM", "/usr/bin/chromium"))
+ARTIFACTS = REPO / "test-artifacts" / "report"
+WIDTHS = {"desktop": 1400, "phone": 390}
+HEIGHT = 900
+RESAMPLES = 300
+
+pytestmark = pytest.mark.slow
+
+LAYOUT_JS = """() => {
+  const width = document.documentElement.clientWidth;
+  const scrolls = el => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === 'auto' || o === 'scroll') return true;
+    }
+    return false;
+  };
+  const wide = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if ((r.right > width + 1 || r.left < -1) && !scrolls(el)) wide.push(`${el.tagName}#${el.id} ${r.left}..${r.right}`);
+  }
+  const images = [...document.images].map(i => ({
+    complete: i.complete, natural: i.naturalWidth, height: i.naturalHeight,
+    shown: i.getBoundingClientRect().width, alt: i.alt}));
+  return {width, scrollWidth: document.documentElement.scrollWidth, wide, images};
+}"""
+CELLS_JS = """() => [...document.querySelectorAll('#metrics td[data-figure]')].map(
+  td => [td.dataset.system, td.dataset.figure, td.innerText.replace(/\\s+/g, ' ').trim()])"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip(f"needs Debian chromium at {CHROMIUM} (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright Python package")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def expected_cells(named_corpora, seed: int) -> dict[tuple[str, str], str]:
+    """What the #metrics table must show, from the library: 'value low–high' in percent."""
+    cells = {}
+    for name, corpus in named_corpora:
+        scores = score(corpus).scores
+        intervals = bootstrap_intervals(corpus, Options(), resamples=RESAMPLES, seed=seed)
+        for key, value in scores.items():
+            if key in intervals:
+                low, high = intervals[key]
+                cells[name, key] = f"{100 * value:.2f} {100 * low:.2f}–{100 * high:.2f}"
+            else:
+                cells[name, key] = str(value)
+    return cells
+
+
+def check_page(browser, page_path: Path, expected: dict, stem: str) -> None:
+    requests: list[str] = []
+    for label, width in WIDTHS.items():
+        page = browser.new_page(viewport={"width": width, "height": HEIGHT})
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(page_path.as_uri())
+        page.wait_for_load_state("load")
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        layout = page.evaluate(LAYOUT_JS)
+        page.screenshot(path=str(ARTIFACTS / f"{stem}-{label}.png"), full_page=True)
+        cells = {(system, key): text for system, key, text in page.evaluate(CELLS_JS)}
+        page.close()
+        assert layout["scrollWidth"] <= layout["width"], (label, layout["scrollWidth"], layout["wide"][:5])
+        assert not layout["wide"], (label, layout["wide"][:5])
+        assert layout["images"], "no plot on the page"
+        for image in layout["images"]:
+            assert image["complete"] and image["natural"] > 0 and image["height"] > 0, image
+            assert 0 < image["shown"] <= width and image["alt"], image
+        assert cells and all(text == expected[key] for key, text in cells.items()), [
+            (key, text, expected[key]) for key, text in cells.items() if text != expected[key]
+        ][:5]
+    outside = [url for url in requests if not url.startswith(("file:", "data:"))]
+    assert not outside, outside
+
+
+def test_two_systems_report_in_chromium(browser):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    named = [("first_example_p1.json", read(str(P1))), ("first_example_p2.json", read(str(P2)))]
+    data = collect(named, resamples=RESAMPLES, seed=0)
+    page_path = ARTIFACTS / "first-example.html"
+    page_path.write_text(build_report(data), encoding="utf-8")
+    check_page(browser, page_path, expected_cells(named, 0), "first-example")
+
+
+@requires_shared
+def test_t5_report_in_chromium(browser):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    restaurant = read(str(RESTAURANT))
+    better = with_gold_in(restaurant)
+    named = [("T5 restaurant (zero-shot)", restaurant), ("T5 restaurant, 10% of dialogues given gold", better)]
+    data = collect(named, resamples=RESAMPLES, seed=0)
+    page_path = ARTIFACTS / "t5-restaurant.html"
+    page_path.write_text(build_report(data), encoding="utf-8")
+    check_page(browser, page_path, expected_cells(named, 0), "t5-restaurant")
+    found = compare(restaurant, better, Options(), resamples=RESAMPLES, seed=0, names=tuple(n for n, _ in named))
+    assert found.figures["jga"].diff > 0 and found.mcnemar.a_only == 0  # the copy only gains turns

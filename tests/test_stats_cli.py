@@ -1,0 +1,138 @@
+"""The command line's statistics: ``score --ci``, ``compare`` and ``analyze``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dst_metrics import read
+from dst_metrics.cli import main
+from dst_metrics.figures import FIGURES
+from dst_metrics.options import Options
+from dst_metrics.stats import bootstrap_intervals
+from tests.conftest import REFERENCE, REPO, requires_shared
+
+EXAMPLE = str(REPO / "examples" / "mul1110.json")
+P1 = str(REPO / "examples" / "first_example_p1.json")
+P2 = str(REPO / "examples" / "first_example_p2.json")
+T5 = REFERENCE / "t5_zeroshot" / "predictions"
+NON_COUNT_KEYS = {key for f in FIGURES if not f.is_count for key in f.keys(Options())}
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_score_ci_json_adds_ci_for_every_non_count_figure_and_the_signature(capsys):
+    status, out, _ = run(capsys, "score", EXAMPLE, "--ci", "--bootstrap", "200", "--seed", "3", "--json")
+    assert status == 0
+    record = json.loads(out)
+    assert set(record["ci"]) == NON_COUNT_KEYS
+    assert record["signature"].endswith("|match:exact|ci:percentile,200,seed:3,level:0.95")
+    expected = bootstrap_intervals(read(EXAMPLE), resamples=200, seed=3)
+    assert record["ci"] == expected.as_dict()
+    for key, (low, high) in record["ci"].items():
+        assert low <= high, key
+
+
+def test_score_ci_table_has_an_interval_row_under_each_file(capsys):
+    status, out, _ = run(capsys, "score", P1, P2, "--ci", "--ci-method", "bca", "--bootstrap", "100")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[1].startswith(P1) and lines[2].lstrip().startswith("95% CI")
+    assert "73.33-73.33" in lines[2]  # one dialogue: every resample is the corpus itself
+    assert lines[3].startswith(P2) and lines[4].lstrip().startswith("95% CI")
+    assert "CI: bca bootstrap over dialogues, 100 resamples, seed 0" in out
+    assert out.rstrip().endswith("|ci:bca,100,seed:0,level:0.95")
+
+
+def test_score_without_ci_is_unchanged(capsys):
+    status, out, _ = run(capsys, "score", P1, "--json")
+    assert status == 0 and "ci" not in json.loads(out)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["score", P1, "--ci", "--bootstrap", "0"], "--bootstrap: must be a whole number at least 1"),
+        (["score", P1, "--ci", "--seed", "-1"], "--seed: must be a whole number at least 0"),
+        (["compare", P1, P1, "--level", "1.5"], "--level: must be a number between 0 and 1"),
+    ],
+)
+def test_bad_statistics_options_exit_2_with_one_line(capsys, argv, message):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["score", P1, "--ci", "--compat", "fga"], "cannot be combined with --compat"),
+        (["compare", P1, EXAMPLE], "this dialogue is missing from the"),
+    ],
+)
+def test_statistics_input_errors_print_one_line_and_exit_2(capsys, argv, message):
+    status, _, err = run(capsys, *argv)
+    assert status == 2
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_compare_refuses_different_gold(capsys, tmp_path):
+    data = json.loads(open(P1).read())
+    dialogue = next(iter(data.values()))
+    last = sorted(dialogue, key=int)[-1]
+    dialogue[last]["gt"] = {}
+    other = tmp_path / "other_gold.json"
+    other.write_text(json.dumps(data))
+    status, _, err = run(capsys, "compare", P1, str(other))
+    assert status == 2 and len(err.strip().splitlines()) == 1
+    assert f"turn {last}: the two inputs have different gold states" in err
+
+
+def test_compare_a_file_with_itself(capsys):
+    status, out, _ = run(capsys, "compare", EXAMPLE, EXAMPLE, "--bootstrap", "100", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert set(data) >= {"names", "figures", "mcnemar", "options", "signature"}
+    assert set(data["figures"]) == NON_COUNT_KEYS
+    for key, figure in data["figures"].items():
+        assert figure["diff"] == 0 and figure["p"] == 1 and figure["significant"] is False, key
+    status, out, _ = run(capsys, "compare", EXAMPLE, EXAMPLE, "--bootstrap", "100")
+    assert out.rstrip().splitlines()[-1] == "no significant difference at level 0.05 (holm over 17 figures)"
+
+
+@requires_shared
+def test_compare_t5_with_a_copy_with_gold_for_one_dialogue_in_ten(capsys, tmp_path):
+    source = T5 / "T5_result_zeroshot_rest.json"
+    data = json.loads(source.read_text())
+    for index, dialogue_id in enumerate(sorted(data)):
+        if index % 10 == 0:
+            for turn in data[dialogue_id].values():
+                turn["pr"] = turn["gt"]
+    copy = tmp_path / "gold10.json"
+    copy.write_text(json.dumps(data))
+    status, out, _ = run(capsys, "compare", str(source), str(copy), "--correction", "bonferroni")
+    assert status == 0
+    last = out.rstrip().splitlines()[-1]
+    assert last.startswith("significant at level 0.05 (bonferroni over 17 figures): B higher on GCA, JGA, FGA")
+    assert "McNemar's exact test, JGA on turns: only A right 0, only B right 243" in out
+
+
+@requires_shared
+def test_analyze_t5_prints_correlations_zou_and_positions(capsys):
+    path = str(T5 / "T5_result_zeroshot_rest.json")
+    status, out, _ = run(capsys, "analyze", path, "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert set(data["correlations"]) == {"gca~to", "fga~to", "gca~nu", "fga~nu"}
+    assert set(data["zou"]) == {"to", "nu"} and data["zou"]["nu"]["significant"] is True
+    assert sum(row["turns"] for row in data["by_position"]["rows"]) == 3359
+    status, out, _ = run(capsys, "analyze", path)
+    assert "FGA's correlation with NU is significantly different from GCA's (95%, Zou 2007)" in out
+    assert "JGA first 0" in out

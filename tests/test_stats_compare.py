@@ -1,0 +1,206 @@
+"""Paired comparison of two systems (dst_metrics.stats.compare): a system against itself, p-values
+under the null, McNemar's exact test, Holm and Bonferroni, input checks, and the T5 files against a
+copy with 10% of the dialogues given the gold state."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest, kstest
+
+from dst_metrics import Corpus, InputError, read
+from dst_metrics.core import Tally
+from dst_metrics.options import OptionError, Options
+from dst_metrics.stats import compare
+from dst_metrics.stats.matrix import Layout, TallyMatrix
+from dst_metrics.stats.paired import adjust, compare_matrices, mcnemar_exact
+from tests.conftest import REFERENCE, requires_shared
+from tests.samples import GOLD, PRED
+
+T5 = REFERENCE / "t5_zeroshot" / "predictions"
+
+
+def sample_corpus() -> Corpus:
+    return Corpus.from_dialogues(PRED, GOLD)
+
+
+def test_a_system_compared_with_itself_differs_by_0_with_p_1():
+    corpus = sample_corpus()
+    result = compare(corpus, corpus, resamples=200)
+    for key, figure in result.figures.items():
+        assert figure.diff == 0 and figure.a == figure.b, key
+        assert figure.p == 1.0 and figure.p_adjusted == 1.0 and not figure.significant, key
+        assert figure.ci == (0.0, 0.0), key
+    assert (result.mcnemar.a_only, result.mcnemar.b_only, result.mcnemar.p) == (0, 0, 1.0)
+    assert result.summary() == "no significant difference at level 0.05"
+    data = result.as_dict()
+    assert set(data["figures"]["jga"]) == {"a", "b", "diff", "ci", "p", "p_adjusted", "significant"}
+    assert data["signature"].startswith("dst-metrics:0.1.0|mode:official")
+    json.dumps(data)  # JSON-ready
+
+
+def gold_as_prediction() -> Corpus:
+    """B: the samples' gold, an acceptable value chosen where gold lists several."""
+    pred = [[{slot: value for slot, value in state.items()} for state in dialogue] for dialogue in GOLD]
+    for state in pred[1][1:]:
+        state["taxi-leave at"] = "17:00"
+    return Corpus.from_dialogues(pred, GOLD)
+
+
+def test_per_dialogue_differences_and_mcnemar_counts_by_hand():
+    # A = the samples' predictions, B = gold. By hand, A is right at 3 of the 6 turns: dialogue 0
+    # turn 0 (area north; turns 1-2 predict stars 5) and dialogue 1 turns 1-2 (5 pm is acceptable,
+    # museum right; turn 0 overshoots taxi-dest). B is right everywhere.
+    a = sample_corpus()
+    b = gold_as_prediction()
+    result = compare(a, b, resamples=100)
+    assert result.mcnemar.a_only == 0
+    assert result.mcnemar.b_only == 6 - 3  # 6 turns, 3 of them right in A
+    assert result.mcnemar.p == pytest.approx(binomtest(0, 3, 0.5).pvalue)
+    assert [dialogue_id for dialogue_id, _ in result.dialogues] == sorted(
+        ["0", "1"], key=lambda d: -abs(dict(result.dialogues)[d]["gca"][2])
+    )
+    for _, figures in result.dialogues:
+        assert figures["jga"][1] == 1.0 and figures["jga"][2] == pytest.approx(1.0 - figures["jga"][0])
+    assert result.figures["jga"].diff == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(("a_only", "b_only"), [(0, 0), (3, 0), (5, 15), (12, 30), (40, 41), (100, 60)])
+def test_mcnemar_exact_equals_scipy_binomtest(a_only, b_only):
+    expected = 1.0 if a_only + b_only == 0 else binomtest(a_only, a_only + b_only, 0.5).pvalue
+    assert mcnemar_exact(a_only, b_only) == pytest.approx(expected, rel=1e-12)
+
+
+def test_mcnemar_worked_example():
+    # 5 turns only A right, 15 only B right: p = 2 · Σ_{k<=5} C(20, k) / 2^20 = 2 · 21700 / 1048576
+    # (C(20,0..5) = 1, 20, 190, 1140, 4845, 15504)
+    assert mcnemar_exact(5, 15) == pytest.approx(2 * 21700 / 2**20, rel=1e-15)
+
+
+def test_holm_and_bonferroni_by_hand():
+    p = [0.01, 0.04, 0.03, 0.2]
+    # Holm: sorted 0.01, 0.03, 0.04, 0.2 times 4, 3, 2, 1 -> 0.04, 0.09, 0.08 -> 0.09 (monotone), 0.2
+    assert adjust(p, "holm") == pytest.approx([0.04, 0.09, 0.09, 0.2])
+    assert adjust(p, "bonferroni") == pytest.approx([0.04, 0.16, 0.12, 0.8])
+
+
+def test_gold_must_match():
+    a = sample_corpus()
+    other_gold = [list(d) for d in GOLD]
+    other_gold[1][2] = {"taxi-leave at": "18:00", "taxi-dest": "museum"}
+    with pytest.raises(InputError, match=r'dialogue "1", turn 2: the two inputs have different gold states'):
+        compare(a, Corpus.from_dialogues(PRED, other_gold))
+    with pytest.raises(InputError, match=r'dialogue "1": this dialogue is missing from the second input'):
+        compare(a, Corpus.from_dialogues(PRED[:1], GOLD[:1]))
+    shorter = Corpus.from_dialogues([PRED[0], PRED[1][:2]], [GOLD[0], GOLD[1][:2]])
+    with pytest.raises(InputError, match=r'dialogue "1": 3 turns in the first input but 2 in the second'):
+        compare(a, shorter)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"correction": "sidak"}, {"level": 0}, {"names": ("A",)}, {"figures": ["turns"]}, {"resamples": 0}],
+)
+def test_bad_settings_raise_option_error(kwargs):
+    with pytest.raises(OptionError):
+        compare(sample_corpus(), sample_corpus(), **kwargs)
+
+
+def test_only_the_figures_asked_for_are_reported_and_corrected():
+    a, b = sample_corpus(), gold_as_prediction()
+    result = compare(a, b, resamples=100, figures=["gca", "jga"])
+    assert list(result.figures) == ["gca", "jga"]
+    assert result.figures["jga"].p_adjusted == pytest.approx(min(1.0, 2 * min(f.p for f in result.figures.values())))
+
+
+# --------------------------------------------------------------------------------------------
+# Under the null
+
+
+def null_pair(rng: np.random.Generator, dialogues: int) -> tuple[TallyMatrix, TallyMatrix]:
+    """Two systems drawn from one process: per dialogue a shared skill, each system's hits drawn
+    independently given it (paired: the dialogue's difficulty is common to both)."""
+    sides = ({}, {})
+    for index in range(dialogues):
+        skill = rng.beta(2, 3)
+        turns = int(rng.integers(1, 11))
+        changes = 1 + int(rng.poisson(4))
+        for side in sides:
+            c, w, m = rng.multinomial(changes, [skill, (1 - skill) / 4, 3 * (1 - skill) / 4])
+            hits = int(rng.binomial(turns, skill))
+            side[f"d{index:04d}"] = Tally(
+                turns=turns, joint_hits=hits, correct=int(c), wrong=int(w), missed=int(m), overshot=int(rng.poisson(1))
+            )
+    layout = Layout.of([*sides[0].values(), *sides[1].values()])
+    return TallyMatrix.of(sides[0], layout), TallyMatrix.of(sides[1], layout)
+
+
+@pytest.fixture(scope="module")
+def null_p_values() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(7)
+    p = {"jga": [], "gca": []}
+    for repetition in range(400):
+        # 200 dialogues: JGA's difference lives on a lattice (a swap moves it by twice a dialogue's
+        # difference in hits), so with few dialogues a small odd difference gets p = 1 and the
+        # p-values, though valid, are far from uniform; with 200 the lattice is fine enough.
+        a, b = null_pair(rng, 200)
+        result = compare_matrices(a, b, Options(), resamples=400, seed=repetition, figures=["jga", "gca"])
+        for key in p:
+            p[key].append(result[key].p)
+    return {key: np.array(values) for key, values in p.items()}
+
+
+@pytest.mark.parametrize("key", ["jga", "gca"])
+def test_p_values_under_the_null_are_uniform(null_p_values, key):
+    p = null_p_values[key]
+    assert kstest(p, "uniform").pvalue > 0.01
+    assert 0.03 <= np.mean(p <= 0.05) <= 0.07
+
+
+# --------------------------------------------------------------------------------------------
+# T5 files against a copy with every 10th dialogue (by sorted id) given the gold state
+
+
+def gold_for_every_tenth(path) -> Corpus:
+    data = json.loads(path.read_text())
+    for index, dialogue_id in enumerate(sorted(data)):
+        if index % 10 == 0:
+            for turn in data[dialogue_id].values():
+                turn["pr"] = turn["gt"]
+    return read(json.dumps(data))
+
+
+@requires_shared
+@pytest.mark.parametrize("name", ["T5_result_zeroshot_rest.json", "T5_result_zeroshot_attraction.json"])
+def test_t5_against_a_copy_with_gold_for_one_dialogue_in_ten(name):
+    a = read(T5 / name)
+    b = gold_for_every_tenth(T5 / name)
+    result = compare(a, b, resamples=1000, seed=0)
+    for key in ("jga", "fga", "gca"):
+        figure = result.figures[key]
+        assert figure.diff > 0 and figure.ci[0] > 0 and figure.significant, key
+        assert figure.p == pytest.approx(1 / 1001)  # no swap reaches the observed difference
+    assert result.mcnemar.a_only == 0 and result.mcnemar.b_only > 0  # gold is never wrong
+    assert result.mcnemar.p < 1e-10
+    assert "GCA: B - A = +" in result.summary()
+
+
+def test_comparison_does_not_depend_on_dialogue_order():
+    a, b = sample_corpus(), gold_as_prediction()
+    reversed_b = Corpus(tuple(reversed(b.dialogues)), b.value_matching)
+    first = compare(a, b, resamples=300, seed=2).as_dict()
+    second = compare(a, reversed_b, resamples=300, seed=2).as_dict()
+    assert first == second
+
+
+def test_per_turn_joint_hits_equal_the_prefix_tallies():
+    from dst_metrics.stats.positions import joint_hits, turn_tallies
+
+    corpus = sample_corpus()
+    for mode in ("official", "corrected"):
+        hits = joint_hits(corpus, mode)
+        for dialogue in corpus.dialogues:
+            assert hits[dialogue.dialogue_id] == [t.joint_hits == 1 for t in turn_tallies(dialogue, mode)]
+    assert joint_hits(corpus) == {"0": [True, False, False], "1": [False, True, True]}  # by hand, see above
