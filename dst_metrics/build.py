@@ -112,13 +112,14 @@ class CorpusBuilder:
         value_matching: str = "exact",
         linearized: LinearizedFormat | None = None,
         *,
-        flat: bool = False,
+        flat: tuple[bool, bool] = (False, False),
         unset: tuple[str | None, str | None] = (None, None),
     ) -> None:
-        """`flat`: every input state is a flat dict of the caller's own, used as it is when its values
-        are all strings (`readers.base.Side.flat`). `unset`: for gold and for predictions, the value
-        the format writes for an unset slot (ConvLab-3's ``""``), dropped from the states, or None;
-        the gold slots listed are kept in `Corpus.listed_gold_slots`."""
+        """`flat`, for gold and for predictions: whether every input state is a flat dict of the
+        caller's own, used as it is when its values are all strings (`readers.base.Side.flat`).
+        `unset`, for gold and for predictions: the value the format writes for an unset slot
+        (ConvLab-3's ``""``), dropped from the states, or None; the gold slots listed are kept in
+        `Corpus.listed_gold_slots`."""
         self.flat = flat
         self.unset = unset
         self.listed: set[str] | None = set() if unset[0] is not None else None
@@ -209,7 +210,7 @@ class CorpusBuilder:
         try:
             if type(raw) is _RAW:
                 raw = decode_raw(raw)
-            if self.flat and exact and all(type(value) is str for value in raw.values()):
+            if self.flat[0 if gold else 1] and exact and all(type(value) is str for value in raw.values()):
                 return raw, True
             state = plain_state(raw, self.slot_names) if exact and type(raw) is dict else None
             if state is not None:

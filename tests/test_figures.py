@@ -133,3 +133,22 @@ def test_higher_is_better_matches_what_a_perfect_prediction_maximizes():
                     assert value == 0, key
             elif figure.higher_is_better:
                 assert math.isclose(value, 1.0), key
+
+
+def test_every_family_is_reachable_from_the_one_registry_with_unique_keys():
+    from dst_metrics.figures import FAMILIES, SCORED_FAMILIES, family_figures
+
+    seen: dict[str, str] = {}
+    for family in [*FAMILIES, *SCORED_FAMILIES]:
+        entries = family_figures(family)
+        assert entries, family
+        for entry in entries:
+            assert entry.family == family and entry.label and entry.description
+            assert isinstance(entry.higher_is_better, bool) or entry.higher_is_better is None
+        keys = figure_keys(Options(), [family]) if family in FAMILIES else [entry.key for entry in entries]
+        for key in keys:
+            assert key not in seen, f"{key} is in {seen.get(key)} and {family}"
+            seen[key] = family
+    assert {"gca", "jga", "fga@0.25", "slot_ece", "joint_brier", "dstc2.joint.acc"} <= set(seen)
+    with pytest.raises(KeyError, match="unknown family"):
+        family_figures("bleu")

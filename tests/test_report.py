@@ -290,6 +290,22 @@ def test_command_writes_page_plots_and_table(tmp_path, capsys):
     assert {"figures.png", "figures.svg", "gca_vs_fga.svg", "mistakes_slot.png"} <= set(written)
 
 
+def test_predictions_with_confidences_get_a_reliability_diagram(tmp_path, capsys):
+    # examples/confidences.json carries confidences, P1 does not: one diagram, for the first system only.
+    from dst_metrics.calibration.metrics import calibration
+
+    confident = REPO / "examples" / "confidences.json"
+    page, plots = tmp_path / "report.html", tmp_path / "plots"
+    arguments = ["report", str(confident), str(P1), "-o", str(page), "--plots", str(plots), "--bootstrap", "0"]
+    assert main(arguments) == 0, capsys.readouterr().err
+    written = sorted(path.name for path in plots.iterdir() if path.name.startswith("reliability"))
+    assert written == ["reliability-1.png", "reliability-1.svg"]
+    svg = (plots / "reliability-1.svg").read_text(encoding="utf-8")
+    ece = calibration(read(confident)).figures["slot_ece"]
+    assert "Reliability of the confidences" in page.read_text(encoding="utf-8") and svg.count("<path") > 10
+    assert 0 < ece < 1  # the diagram's legend prints it; the figure itself is tested in test_calibration.py
+
+
 def test_command_prints_markdown(capsys):
     assert main(["report", str(P1), "--markdown", "--bootstrap", "0"]) == 0
     rows = parse_markdown(capsys.readouterr().out)

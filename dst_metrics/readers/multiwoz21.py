@@ -140,7 +140,7 @@ def read_data_json(request: ReadRequest, side: str) -> Side:
     data, listed = _folder(request) if request.path is not None and request.path.is_dir() else (request.data, None)
     states = _fast_states(data, listed) if _msgspec is not None else None
     if states:
-        return Side(states, request.source)
+        return Side(states, request.source, flat=True)
     data = decode_json(data, request.source)
     if not isinstance(data, Mapping):
         raise InputError(f"expected an object {LAYOUT}, got {describe(data)}", source=request.source)

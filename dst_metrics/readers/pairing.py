@@ -57,7 +57,7 @@ def pair(
     gold: Side, pred: Side, *, value_matching: str = "exact", linearized: LinearizedFormat | None = None
 ) -> Corpus:
     """The Corpus of `gold` and `pred`, matched by dialogue and turn (see the module)."""
-    builder = CorpusBuilder(value_matching, linearized, flat=gold.flat and pred.flat, unset=(gold.unset, pred.unset))
+    builder = CorpusBuilder(value_matching, linearized, flat=(gold.flat, pred.flat), unset=(gold.unset, pred.unset))
     by_position = "position" in (gold.turns, pred.turns)
     for gold_id, pred_id in _matched_dialogues(gold, pred):
         builder.add(gold_id, *_matched_turns(gold_id, gold.states[gold_id], pred.states[pred_id], by_position))

@@ -124,18 +124,18 @@ def run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(latex_table(data) if args.latex else markdown_table(data))
     if pages:
-        _write_outputs(data, args)
+        _write_outputs(data, args, list(zip(names, corpora)))
     return 0
 
 
-def _write_outputs(data, args: argparse.Namespace) -> None:
+def _write_outputs(data, args: argparse.Namespace, named_corpora: list) -> None:
     import sys
 
     from ..errors import InputError
     from .html import build_report
-    from .plots import render_plots, write_plots
+    from .plots import reliability_plots, render_plots, write_plots
 
-    plots = render_plots(data)
+    plots = render_plots(data) + reliability_plots(named_corpora)
     if args.plots:
         try:
             written = write_plots(plots, args.plots)

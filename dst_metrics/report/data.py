@@ -17,6 +17,8 @@ from ..corpus import Corpus
 from ..errors import InputError
 from ..figures import FIGURES, figure_labels
 from ..options import Options
+from ..stats.analysis import DialogueAnalysis as DialoguePoint
+from ..stats.positions import PositionRow
 
 MISTAKE_TYPES: tuple[str, ...] = tuple(kind for kind in COUNT_TYPES if kind != "correct")
 """The GCA count types that are mistakes: wrong, missed, overshot."""
@@ -26,33 +28,6 @@ POSITION_FIELDS: tuple[str, ...] = ("turns", "jga", "rsa", *COUNT_TYPES, "first_
 """The per-turn-index figures of `by_position`, besides the index."""
 DEFAULT_RESAMPLES = 1000
 """Bootstrap resamples (and randomization rounds) when none are given."""
-
-
-@dataclass(frozen=True)
-class PositionRow:
-    """The figures of all turns at one turn index (0-based position in the dialogue)."""
-
-    position: int
-    turns: int
-    jga: float
-    rsa: float
-    correct: int
-    wrong: int
-    missed: int
-    overshot: int
-    first_failures: int  # dialogues whose JGA first becomes 0 at this index
-
-
-@dataclass(frozen=True)
-class DialoguePoint:
-    """One dialogue of the GCA paper's section 5.2: its GCA and FGA, tail orientation and
-    non-uniformity of its mistakes (NaN without a mistake)."""
-
-    dialogue_id: str
-    gca: float
-    fga: float
-    to: float
-    nu: float
 
 
 @dataclass(frozen=True)

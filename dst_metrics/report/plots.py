@@ -329,6 +329,23 @@ def render_plots(data: ReportData) -> list[Plot]:
     return plots
 
 
+def reliability_plots(named_corpora: Sequence[tuple[str, object]]) -> list[Plot]:
+    """A reliability diagram (slot level, equal-width bins) per system whose predictions carry
+    confidences (`Corpus.scores`, see `dst_metrics.calibration`); none for the others."""
+    from ..calibration.metrics import calibration
+    from ..calibration.plots import reliability_diagram
+
+    plots = []
+    for index, (name, corpus) in enumerate(named_corpora):
+        if getattr(corpus, "scores", None) is None:
+            continue
+        figure = reliability_diagram(calibration(corpus), "slot", "width", title=" ")
+        title = f"Reliability of the confidences: {short_name(name)}"
+        caption = "accuracy of the top value per confidence bin, with the bins' sizes below"
+        plots.append(_render(f"reliability-{index + 1}", title, figure, caption))
+    return plots
+
+
 def write_plots(plots: Sequence[Plot], folder: str) -> list[str]:
     """Write each plot as ``NAME.png`` and ``NAME.svg`` into `folder` (made if missing); the paths."""
     from pathlib import Path
