@@ -185,7 +185,7 @@ class CorpusBuilder:
             twin = None  # a prediction equal to its gold input may still read differently
         twin_raws, twin_states, twin_plains = twin if twin is not None else (None, None, None)
         for index, (turn_id, raw) in enumerate(zip(turn_ids, raws)):
-            if plain and raw == previous_raw:
+            if plain and (raw is previous_raw or raw == previous_raw):
                 states.append(previous)
                 plains.append(True)
                 continue

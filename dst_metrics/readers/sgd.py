@@ -384,7 +384,9 @@ def _typed_user_states(dialogue: _SideDialogue, names: dict, gold: bool) -> dict
                 return None
             if changed is None:
                 return None
-            if changed or not states:
+            if (changed or not states) and len(current) == 1:
+                (state,) = current.values()  # one service: its flat state (replaced, never changed, later)
+            elif changed or not states:
                 state = {key: value for flat in current.values() for key, value in flat.items()}
         states[len(states)] = state
     return states
