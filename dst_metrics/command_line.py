@@ -24,7 +24,7 @@ from .breakdown import BY, breakdown
 from .compat import PROFILES
 from .corpus import Corpus, Dialogue
 from .errors import InputError, json_text
-from .figures import FIGURES, figure_labels
+from .figures import FIGURES, compute_figures, figure_labels
 from .options import OptionError, Options
 from .readers import FORMATS, READERS, pair, read_side, read_with_format
 from .scoring import Report, Scores, score
@@ -198,6 +198,17 @@ def _columns(options: Options, per_dialogue: bool) -> list[str]:
     return [*keys, "turns"]
 
 
+def dialogue_figures(report: Report) -> dict[str, Scores]:
+    """Each dialogue's per-dialogue figures and turns only (what `--per-dialogue` lists), from its tally."""
+    signature = report.signature
+    out = {}
+    for dialogue_id, tally in report.dialogue_tallies.items():
+        values = compute_figures(tally, report.options, per_dialogue=True)
+        values["turns"] = tally.turns
+        out[dialogue_id] = Scores(values, signature)
+    return out
+
+
 def _figure_table(
     first: str, rows: list[tuple[str, Scores]], options: Options, per_dialogue: bool, intervals: dict | None = None
 ) -> str:
@@ -254,7 +265,7 @@ def _print_score_tables(
     if per_dialogue:
         for path, report in reports:
             print(f"\n{path}: each dialogue")
-            print(_figure_table("dialogue", list(report.dialogues.items()), options, True))
+            print(_figure_table("dialogue", list(dialogue_figures(report).items()), options, True))
     for (path, _), file_groups in zip(reports, groups):
         print(f"\n{path}: by {by}")
         print(_breakdown_table(str(by), file_groups, options))
@@ -317,7 +328,8 @@ def _score(args: argparse.Namespace) -> int:
             record["by"] = {group: dict(s) for group, s in groups[index].items()}
         if args.per_dialogue:
             record["dialogues"] = {
-                dialogue_id: {key: s[key] for key in per_dialogue_keys} for dialogue_id, s in report.dialogues.items()
+                dialogue_id: {key: s[key] for key in per_dialogue_keys}
+                for dialogue_id, s in dialogue_figures(report).items()
             }
         sys.stdout.write(_dumps(record) + "\n")
     return 0
