@@ -52,8 +52,9 @@ def _new_ids() -> dict[Any, int]:
     return {None: NONE_ID, False: 1, True: 2}
 
 
-def _plain(dist: Dist, label: Any, ids: dict[Any, int]) -> tuple:
-    """The item of a plain distribution whose hypotheses and label are hashable (not joint dicts)."""
+def _plain(dist: Dist, label: Any, ids: dict[Any, int], *, joint: bool = False) -> tuple:
+    """The item of a plain distribution; with `joint`, the tracker's joint list, whose dict hypotheses
+    compare as dicts (equal items) and are interned as frozensets of their items."""
     top, top_score = dist[0]
     p = 0.0
     rr = 0.0
@@ -67,6 +68,9 @@ def _plain(dist: Dist, label: Any, ids: dict[Any, int]) -> tuple:
             others += score
             others_sq += score**2
     miss = (1 - p) ** 2
+    if joint:
+        top = None if top is None else frozenset(top.items())
+        label = None if label is None else frozenset(label.items())
     top_id = ids.get(top)
     if top_id is None:
         top_id = ids[top] = len(ids)
@@ -77,9 +81,8 @@ def _plain(dist: Dist, label: Any, ids: dict[Any, int]) -> tuple:
 
 
 def _plain_joint(dist: Dist, label: Any, ids: dict[Any, int]) -> tuple:
-    """`_plain` of the tracker's joint list: its dict hypotheses compared as frozensets of items."""
-    keyed = [(None if hyp is None else frozenset(hyp.items()), score) for hyp, score in dist]
-    return _plain(keyed, None if label is None else frozenset(label.items()), ids)
+    """`_plain` of the tracker's joint list: its dict hypotheses compared as dicts (equal items)."""
+    return _plain(dist, label, ids, joint=True)
 
 
 def _independent(dists: dict[str, Dist], label: Any, ids: dict[Any, int]) -> tuple:
