@@ -26,6 +26,7 @@ from .corpus import Corpus, Dialogue
 from .errors import InputError, json_text
 from .figures import FIGURES, compute_figures, figure_labels
 from .options import OptionError, Options
+from .progress import progress, set_quiet
 from .readers import FORMATS, READERS, pair, read_side, read_with_format
 from .scoring import Report, Scores, score
 
@@ -90,6 +91,7 @@ def add_input_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--mode", choices=opts.MODES, default="official", help="official (default) or corrected")
     alpha_help = "GCA's value weight: 10/11 (default) or any number in [0, 1]"
     sub.add_argument("--alpha", type=_typed(opts.parse_alpha), default=opts.OFFICIAL_ALPHA, help=alpha_help)
+    sub.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal after 2 s)")
 
 
 def _whole_number(text: str) -> int:
@@ -309,9 +311,11 @@ def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Name
 
 def _score(args: argparse.Namespace) -> int:
     options = options_from_args(args)
-    read_as = {path: read_input(path, args) for path in args.files}  # every file checked first
+    files = progress(args.files, unit="files", desc="reading")
+    read_as = {path: read_input(path, args) for path in files}  # every file checked first
     corpora = [(path, corpus) for path, (corpus, _) in read_as.items()]
-    reports = [(path, _score_file(path, corpus, options, args)) for path, corpus in corpora]
+    scoring = progress(corpora, unit="files", desc="scoring")
+    reports = [(path, _score_file(path, corpus, options, args)) for path, corpus in scoring]
     groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
     intervals = _score_intervals(corpora, options, args)
     if not args.json:
@@ -375,6 +379,7 @@ def _value(value: str | None) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``dst-metrics`` and ``python -m dst_metrics``; returns the exit status."""
     args = _parser().parse_args(argv)
+    set_quiet(getattr(args, "quiet", False))
     args.value_matching_given = args.value_matching is not None  # --compat sgd: fuzzy unless exact is asked
     args.value_matching = args.value_matching or "exact"
     try:

@@ -24,6 +24,7 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ontology", required=True, metavar="FILE", help="ontology JSON (e.g. ontology_dstc2.json)")
     parser.add_argument("--flist", metavar="FILE", help="session list (default <dataroot>/<dataset>.flist)")
     parser.add_argument("--strict", action="store_true", help="treat every warning of the check as an error")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal after 2 s)")
     parser.set_defaults(value_matching=None)  # dst_metrics.cli.main reads it for every command
 
 

@@ -156,8 +156,11 @@ def session_from_json(log: dict[str, Any], label: dict[str, Any], path: str = ""
 
 @without_gc
 def read_sessions(dataroot: str, flist: str) -> list[Session]:
-    """Every session the flist names, in its order."""
-    return [read_session(dataroot, relative) for relative in read_flist(flist)]
+    """Every session the flist names, in its order (a progress bar on a terminal after 2 s)."""
+    from ..progress import progress
+
+    relatives = read_flist(flist)
+    return [read_session(dataroot, relative) for relative in progress(relatives, unit="sessions", desc="reading")]
 
 
 def read_ontology(path: str) -> Ontology:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..corpus import Corpus
 from ..options import OptionError, Options
+from ..progress import progress
 from ..scoring import check_num_slots, tally_dialogues
 from .matrix import Layout, TallyMatrix, exact_figures, figure_arrays
 
@@ -101,7 +102,8 @@ def resampled_sums(rows: np.ndarray, resamples: int, rng: np.random.Generator) -
     dialogues = len(rows)
     batch = max(1, RESAMPLE_BATCH_CELLS // max(dialogues, 1))
     parts = []
-    for start in range(0, resamples, batch):
+    starts = range(0, resamples, batch)
+    for start in progress(starts, total=len(starts), unit="batches", desc=f"bootstrap ({batch} resamples a batch)"):
         counts = resample_counts(rng, dialogues, min(batch, resamples - start))
         parts.append(counts.astype(float) @ rows)
     return np.vstack(parts)
