@@ -15,6 +15,9 @@ and the hot loop is unchanged. Inactive values (``none``, ``""``) never snap or 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from .corpus import Corpus, Dialogue
 from .errors import InputError
 from .fuzzy import fuzzy_match
@@ -104,6 +107,24 @@ def decode_raw(raw: object) -> object:
         raise InputError(f"the state holds {problem}") from None
 
 
+_SHARD: tuple[int, int, list[int]] | None = None  # (k, n, positions kept): see `sharded`
+
+
+@contextmanager
+def sharded(k: int, n: int) -> Iterator[list[int]]:
+    """Within the block, every `CorpusBuilder` of this process keeps only the dialogues whose
+    position (in the order they are added) is k modulo n, skipping the others before any work, and
+    the list yielded collects the positions kept (`dst_metrics.parallel` runs one process per share
+    of a file and puts the dialogues back in order with them)."""
+    global _SHARD
+    positions: list[int] = []
+    previous, _SHARD = _SHARD, (k, n, positions)
+    try:
+        yield positions
+    finally:
+        _SHARD = previous
+
+
 class CorpusBuilder:
     """Normalizes the turns of one dialogue after another; `corpus()` checks and returns them."""
 
@@ -122,6 +143,8 @@ class CorpusBuilder:
         `Corpus.listed_gold_slots`."""
         self.flat = flat
         self.unset = unset
+        self.shard = _SHARD
+        self.added = 0  # dialogues given to `add`, kept or not (sharded)
         self.listed: set[str] | None = set() if unset[0] is not None else None
         self.matching = parse_value_matching(value_matching)
         self.folding = text_matching(self.matching)
@@ -132,6 +155,11 @@ class CorpusBuilder:
 
     def add(self, dialogue_id: str, turn_ids: list[int], golds: list, preds: list) -> None:
         """Validate and normalize one dialogue; turns are put in the order of their ids."""
+        if self.shard is not None:
+            position, self.added = self.added, self.added + 1
+            if position % self.shard[1] != self.shard[0]:
+                return
+            self.shard[2].append(position)
         if not turn_ids:
             raise InputError("the dialogue has no turns", dialogue=dialogue_id)
         if any(after <= before for before, after in zip(turn_ids, turn_ids[1:])):
@@ -150,7 +178,7 @@ class CorpusBuilder:
 
     def corpus(self) -> Corpus:
         """The dialogues added so far; an empty corpus or a repeated dialogue id is an InputError."""
-        if not self.dialogues:
+        if not self.dialogues and not (self.shard is not None and self.added):  # a share may be empty
             raise InputError("the corpus is empty: there is no dialogue to score")
         seen = set()
         for dialogue in self.dialogues:

@@ -28,7 +28,7 @@ from .figures import FIGURES, compute_figures, figure_labels
 from .options import OptionError, Options
 from .progress import progress, set_quiet
 from .readers import FORMATS, READERS, pair, read_side, read_with_format
-from .scoring import Report, Scores, score
+from .scoring import Report, Scores, score, score_tallies
 
 try:
     import msgspec as _msgspec
@@ -142,6 +142,8 @@ def _parser() -> argparse.ArgumentParser:
     score_cmd.add_argument("--schema", metavar="PATH", help="--compat sgd: schema.json (default GOLD/schema.json)")
     score_cmd.add_argument("--train-schema", metavar="PATH", help="--compat sgd: the train schema (seen services)")
     score_cmd.add_argument("--by", choices=BY, help="also every figure per domain, service or slot (JSON: by)")
+    jobs_help = "processes per file (default: all cores from about 50,000 turns up, else 1; figures are the same)"
+    score_cmd.add_argument("--jobs", type=_whole_number, metavar="N", help=jobs_help)
     add_interval_options(score_cmd)
 
     explain_cmd = commands.add_parser("explain", help="per turn and slot: how GCA counted a dialogue")
@@ -309,13 +311,44 @@ def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Name
         return score(corpus, options, per_dialogue=args.per_dialogue)
 
 
+def _jobs(args: argparse.Namespace) -> int:
+    """Processes per file: --jobs, else all cores for large inputs (`parallel.default_jobs`); 1
+    wherever figures need the whole corpus in this process (--compat, --by, --ci)."""
+    if args.compat or args.by or args.ci:
+        return 1
+    from .parallel import default_jobs
+
+    return args.jobs if args.jobs is not None else default_jobs(args.files)
+
+
+def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -> tuple | None:
+    """(read_as, reports) of every file scored in `jobs` processes; None if one of them must be read here."""
+    from .parallel import tally_in_processes
+
+    read_as, reports = {}, []
+    for path in progress(args.files, unit="files", desc=f"scoring in {jobs} processes"):
+        found = tally_in_processes(path, args, options.mode, jobs, args.per_dialogue)
+        if found is None:
+            return None
+        tallies, how = found
+        read_as[path] = (None, how)
+        reports.append((path, score_tallies(tallies, options)))
+    return read_as, reports
+
+
 def _score(args: argparse.Namespace) -> int:
     options = options_from_args(args)
-    files = progress(args.files, unit="files", desc="reading")
-    read_as = {path: read_input(path, args) for path in files}  # every file checked first
-    corpora = [(path, corpus) for path, (corpus, _) in read_as.items()]
-    scoring = progress(corpora, unit="files", desc="scoring")
-    reports = [(path, _score_file(path, corpus, options, args)) for path, corpus in scoring]
+    jobs = _jobs(args)
+    scored = _score_in_processes(args, options, jobs) if jobs > 1 else None
+    if scored is not None:
+        read_as, reports = scored
+        corpora: list = []
+    else:
+        files = progress(args.files, unit="files", desc="reading")
+        read_as = {path: read_input(path, args) for path in files}  # every file checked first
+        corpora = [(path, corpus) for path, (corpus, _) in read_as.items()]
+        scoring = progress(corpora, unit="files", desc="scoring")
+        reports = [(path, _score_file(path, corpus, options, args)) for path, corpus in scoring]
     groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
     intervals = _score_intervals(corpora, options, args)
     if not args.json:

@@ -1,0 +1,102 @@
+"""--jobs: a file scored in several processes gives exactly the figures (and errors) of one process."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from dst_metrics.build import CorpusBuilder, sharded
+from dst_metrics.cli import main
+from dst_metrics.parallel import PARALLEL_MIN_BYTES, default_jobs
+
+from .conftest import REFERENCE, requires_shared
+
+VALUES = ["north", "south", "centre", "cheap", "none", "4", "guest house", "dontcare"]
+SLOTS = ["hotel-area", "hotel-price", "hotel-stars", "restaurant-food", "taxi-leave at"]
+
+
+def random_layout(seed: int, dialogues: int) -> dict:
+    """A reference-layout corpus of random states (both sides drift turn by turn)."""
+    rng = random.Random(seed)
+    layout = {}
+    for d in range(dialogues):
+        gold, pred, turns = {}, {}, {}
+        for t in range(rng.randint(1, 6)):
+            for state in (gold, pred):
+                for _ in range(rng.randint(0, 2)):
+                    slot = rng.choice(SLOTS)
+                    if rng.random() < 0.2:
+                        state.pop(slot, None)
+                    else:
+                        state[slot] = rng.choice(VALUES)
+            turns[str(t)] = {"gt": dict(gold), "pr": dict(pred)}
+        layout[f"d{rng.randint(0, 10**9)}-{d}"] = turns
+    return layout
+
+
+def run_json(capsys, *argv: str) -> list[dict]:
+    assert main(["score", *argv, "--json"]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_any_number_of_processes_gives_the_same_figures_and_dialogue_order(seed, tmp_path, capsys):
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(random_layout(seed, dialogues=1 + 7 * seed)))
+    for mode in ("official", "corrected"):
+        one = run_json(capsys, str(path), "--per-dialogue", "--mode", mode, "--jobs", "1")
+        for jobs in ("2", "3", "11"):  # 11: more processes than dialogues for small seeds
+            many = run_json(capsys, str(path), "--per-dialogue", "--mode", mode, "--jobs", jobs)
+            assert many == one
+            assert list(many[0]["dialogues"]) == list(one[0]["dialogues"])  # input order kept
+
+
+def test_errors_are_those_of_one_process(tmp_path, capsys):
+    bad = random_layout(7, dialogues=9)
+    last = list(bad)[-1]
+    bad[last]["0"]["gt"] = {"hotel-area": 1e400}  # a number no float holds, in the last dialogue
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad).replace("Infinity", "1e400"))
+    messages = []
+    for jobs in ("1", "3"):
+        assert main(["score", str(path), "--jobs", jobs]) == 2
+        messages.append(capsys.readouterr().err)
+    assert messages[0] == messages[1] and f'dialogue "{last}"' in messages[0]
+    lines = tmp_path / "repeated.jsonl"  # one dialogue id in two places: an error, not a merge
+    records = [
+        {"dialogue_id": "a", "turn_id": 0, "gt": {}, "pr": {}},
+        {"dialogue_id": "b", "turn_id": 0, "gt": {}, "pr": {}},
+    ]
+    records.append({"dialogue_id": "a", "turn_id": 0, "gt": {}, "pr": {}})
+    lines.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    for jobs in ("1", "2"):
+        assert main(["score", str(lines), "--jobs", jobs]) == 2
+        messages.append(capsys.readouterr().err)
+    assert messages[2] == messages[3] and "a" in messages[2]
+
+
+def test_a_sharded_builder_keeps_its_share_and_their_positions():
+    with sharded(1, 3) as positions:
+        builder = CorpusBuilder()
+        for index in range(8):
+            builder.add(f"d{index}", [0], [{"hotel-area": "north"}], [{}])
+        corpus = builder.corpus()
+    assert [d.dialogue_id for d in corpus] == ["d1", "d4", "d7"] and positions == [1, 4, 7]
+    assert CorpusBuilder().shard is None  # outside the block: every dialogue
+
+
+def test_small_inputs_use_one_process(tmp_path):
+    small = tmp_path / "small.json"
+    small.write_text("{}")
+    assert default_jobs([str(small)]) == 1
+    assert PARALLEL_MIN_BYTES > small.stat().st_size
+
+
+@requires_shared
+def test_published_files_score_the_same_in_two_processes(capsys):
+    files = sorted(str(p) for p in (REFERENCE / "t5_zeroshot" / "predictions").glob("*.json"))
+    assert run_json(capsys, *files, "--jobs", "2", "--per-dialogue") == run_json(
+        capsys, *files, "--jobs", "1", "--per-dialogue"
+    )
