@@ -321,13 +321,29 @@ def _jobs(args: argparse.Namespace) -> int:
     return args.jobs if args.jobs is not None else default_jobs(args.files)
 
 
-def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -> tuple | None:
-    """(read_as, reports) of every file scored in `jobs` processes; None if one of them must be read here."""
-    from .parallel import tally_in_processes
+def _tallies_without_corpus(path: str, args: argparse.Namespace, options: Options, jobs: int) -> tuple | None:
+    """(tallies, format) of one file streamed (JSON Lines turn records, `streaming`) or read in `jobs`
+    processes (`parallel`); None where it must be read whole in this process."""
+    from .streaming import stream_tally, streamable
 
+    if not args.gold and streamable(path, args.format):
+        tallies = stream_tally(path, value_matching=options.value_matching, mode=options.mode,
+                               per_dialogue=args.per_dialogue)  # fmt: skip
+        if tallies is not None:
+            return tallies, "jsonl"
+    if jobs > 1:
+        from .parallel import tally_in_processes
+
+        return tally_in_processes(path, args, options.mode, jobs, args.per_dialogue)
+    return None
+
+
+def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -> tuple | None:
+    """(read_as, reports) of every file streamed or scored in `jobs` processes; None if one of them
+    must be read whole here (then every file is, so that every file is checked before any figure)."""
     read_as, reports = {}, []
-    for path in progress(args.files, unit="files", desc=f"scoring in {jobs} processes"):
-        found = tally_in_processes(path, args, options.mode, jobs, args.per_dialogue)
+    for path in progress(args.files, unit="files", desc="scoring"):
+        found = _tallies_without_corpus(path, args, options, jobs)
         if found is None:
             return None
         tallies, how = found
@@ -339,7 +355,7 @@ def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -
 def _score(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     jobs = _jobs(args)
-    scored = _score_in_processes(args, options, jobs) if jobs > 1 else None
+    scored = None if args.compat or args.by or args.ci else _score_in_processes(args, options, jobs)
     if scored is not None:
         read_as, reports = scored
         corpora: list = []
