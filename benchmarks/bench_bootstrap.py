@@ -18,19 +18,16 @@ figure in < 1 s on the restaurant file and < 10 s on 10,000 dialogues.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
-import statistics
 import sys
-import time
-import tracemalloc
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
+from bench_core import median_seconds, peak_mb  # noqa: E402  (the benchmarks' one timing function)
 
 from dst_metrics import Corpus, Options  # noqa: E402
 from dst_metrics.stats import bootstrap_intervals, compare  # noqa: E402
@@ -42,24 +39,6 @@ SOURCE = Path(os.environ.get("DST_METRICS_SHARED", REPO.parent / "shared")) / (
 )
 LARGE_DIALOGUES = 10_000
 TARGETS_S = {"restaurant": 1.0, "10,000 dialogues": 10.0}
-
-
-def median_seconds(run, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def peak_mb(run) -> float:
-    gc.collect()
-    tracemalloc.start()
-    run()
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return peak / 1e6
 
 
 def corpora(data: dict) -> dict[str, tuple[dict, dict]]:

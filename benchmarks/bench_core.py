@@ -40,13 +40,31 @@ SOURCE = Path(os.environ.get("DST_METRICS_SHARED", REPO.parent / "shared")) / (
 )
 
 
-def median_us_per_turn(run, turns: int, runs: int) -> float:
+def median_seconds(run, runs: int) -> float:
+    """The median wall time of `runs` calls of `run` (the benchmarks' one timing function)."""
     times = []
     for _ in range(runs):
         start = time.perf_counter()
         run()
         times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e6 / turns
+    return statistics.median(times)
+
+
+def median_us_per_turn(run, turns: int, runs: int) -> float:
+    return median_seconds(run, runs) * 1e6 / turns
+
+
+def peak_mb(run) -> float:
+    """The tracemalloc peak, in MB, of one call of `run`."""
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    run()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / 1e6
 
 
 def repeated_source(repeat: int) -> dict | None:

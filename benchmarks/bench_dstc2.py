@@ -31,6 +31,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_core import median_seconds  # noqa: E402  (the benchmarks' one timing function)
 
 from dst_metrics._gc import without_gc  # noqa: E402
 from dst_metrics.dstc2.check import check_track  # noqa: E402
@@ -42,15 +44,6 @@ SHARED = Path(os.environ.get("DST_METRICS_SHARED", REPO.parent / "shared"))
 DATA = SHARED / "data" / "dstc2"
 TRACK = SHARED / "reference" / "dstc2" / "baseline.track.json"
 DATASET = "dstc2_bench"
-
-
-def median_seconds(run, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def repeated_dataset(root: Path, repeat: int) -> tuple[Path, Path, Path]:

@@ -31,12 +31,10 @@ formats within 2x of the reference-layout reader per turn.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import sys
 import tempfile
-import tracemalloc
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -46,7 +44,7 @@ from dst_metrics import Corpus  # noqa: E402
 from dst_metrics.readers import READERS, read, read_pair  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_core import median_us_per_turn, repeated_source  # noqa: E402  (the same timing as the core's benchmark)
+from bench_core import median_us_per_turn, peak_mb, repeated_source  # noqa: E402  (the same timing as the core's benchmark)
 
 SOURCE = Path(os.environ.get("DST_METRICS_SHARED", REPO.parent / "shared")) / (
     "reference/t5_zeroshot/predictions/T5_result_zeroshot_rest.json"
@@ -213,15 +211,6 @@ def write_unified(data: dict, folder: Path, side: str) -> Path:
 
 
 # ---- measuring
-
-
-def peak_mb(run) -> float:
-    gc.collect()
-    tracemalloc.start()
-    run()
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return peak / 1e6
 
 
 def difference(corpus: Corpus, reference: Corpus) -> str:

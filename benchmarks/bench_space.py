@@ -27,21 +27,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_core import median_seconds  # noqa: E402  (the benchmarks' one timing function)
 
 from space.explore import compare_sets, explore  # noqa: E402
 from space.inputs import SetInput  # noqa: E402
 
 SOURCE = REPO.parent / "shared" / "reference" / "t5_zeroshot" / "predictions" / "T5_result_zeroshot_rest.json"
 REPEAT = 6
-
-
-def median_seconds(run, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def browser_seconds(paths: list[Path], runs: int) -> None:
