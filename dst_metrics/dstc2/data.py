@@ -165,15 +165,7 @@ def read_sessions(dataroot: str, flist: str) -> list[Session]:
 
 def read_ontology(path: str) -> Ontology:
     """The ontology: ``informable`` (an object of value lists), ``requestable`` and ``method`` (lists)."""
-    try:
-        with open(path, "rb") as handle:
-            raw = msgspec.json.decode(handle.read())
-    except OSError as error:
-        raise InputError(f"cannot read the ontology: {error.strerror or error}", source=path) from None
-    except msgspec.DecodeError as error:
-        raise InputError(f"not JSON: {error}", source=path) from None
-    if not isinstance(raw, dict):
-        raise InputError("the ontology is not a JSON object", source=path)
+    raw = _json_object(path, "the ontology", "the ontology is not a JSON object")
     informable = raw.get("informable")
     if not isinstance(informable, dict) or not all(isinstance(v, list) for v in informable.values()):
         raise InputError("the ontology needs 'informable': an object of value lists", source=path, field="informable")
@@ -187,13 +179,18 @@ def read_ontology(path: str) -> Ontology:
 
 def read_track(path: str) -> dict[str, Any]:
     """A tracker output file as JSON (objects keep their key order; checked by `dst_metrics.dstc2.check`)."""
+    return _json_object(path, "the track file", "a track file is a JSON object with 'sessions'")
+
+
+def _json_object(path: str, what: str, not_object: str) -> dict[str, Any]:
+    """The JSON object in the file at `path`; unreadable, not JSON or not an object: InputError."""
     try:
         with open(path, "rb") as handle:
             raw = msgspec.json.decode(handle.read())
     except OSError as error:
-        raise InputError(f"cannot read the track file: {error.strerror or error}", source=path) from None
+        raise InputError(f"cannot read {what}: {error.strerror or error}", source=path) from None
     except msgspec.DecodeError as error:
         raise InputError(f"not JSON: {error}", source=path) from None
     if not isinstance(raw, dict):
-        raise InputError("a track file is a JSON object with 'sessions'", source=path)
+        raise InputError(not_object, source=path)
     return raw
