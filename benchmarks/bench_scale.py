@@ -7,7 +7,7 @@ bench_core.py, written once per size to a temporary folder in two layouts: the r
 JSON document: read whole) and JSON Lines turn records (one turn a line, a dialogue's turns on
 consecutive lines: streamed with memory bounded by one dialogue). Each run is a fresh
 ``dst-metrics score FILE --json`` process; the peak RSS is the child's (``wait4``). Rows: the reference
-layout in 1 process and in all cores (``--jobs``), and JSON Lines streamed.
+layout in 1 process (streamed dialogue by dialogue) and in all cores (``--jobs``), and JSON Lines streamed.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def main() -> int:
         total = copies * TURNS_PER_COPY
         cores = str(os.cpu_count())
         rows = [
-            ("reference layout, 1 process", [*cli, str(layout), "--json", "--jobs", "1"], layout),
+            ("reference layout, 1 process, streamed", [*cli, str(layout), "--json", "--jobs", "1"], layout),
             (f"reference layout, {cores} processes", [*cli, str(layout), "--json", "--jobs", cores], layout),
             ("JSON Lines, streamed", [*cli, str(lines), "--json"], lines),
         ]

@@ -326,11 +326,12 @@ def _tallies_without_corpus(path: str, args: argparse.Namespace, options: Option
     processes (`parallel`); None where it must be read whole in this process."""
     from .streaming import stream_tally, streamable
 
-    if not args.gold and streamable(path, args.format):
+    streamed = None if args.gold else streamable(path, args.format)
+    if streamed == "jsonl" or (streamed == "reference" and jobs == 1):  # the layout: processes, when several
         tallies = stream_tally(path, value_matching=options.value_matching, mode=options.mode,
-                               per_dialogue=args.per_dialogue)  # fmt: skip
+                               per_dialogue=args.per_dialogue, format=streamed)  # fmt: skip
         if tallies is not None:
-            return tallies, "jsonl"
+            return tallies, streamed
     if jobs > 1:
         from .parallel import tally_in_processes
 

@@ -1,11 +1,16 @@
-"""Scoring JSON Lines turn records as a stream: memory bounded by one dialogue, not by the file.
+"""Scoring without holding the corpus: each dialogue is built, tallied and dropped.
 
-`stream_tally(path, …)` reads the file line by line; the turns of one dialogue on consecutive lines
-are built into a dialogue, tallied and dropped, so the peak memory is that of the largest dialogue
-(plus one id per dialogue, to catch an id that comes back later). The figures are those of reading the
-file whole (tallies add up in any order). Where streaming cannot give the same result as reading the
-whole file — a dialogue whose lines are not consecutive, or any problem with the input — it returns
-None and the caller reads the file whole, which accepts lines in any order and names the problem.
+`stream_tally(path, …)` works on two formats:
+- JSON Lines turn records, read line by line: the turns of one dialogue on consecutive lines make a
+  dialogue, so the peak memory is that of the largest dialogue (plus one id per dialogue, to catch an
+  id that comes back later);
+- the reference layout (one JSON object): the file's bytes are split into one undecoded slice per
+  dialogue (msgspec.Raw views of the bytes, no copy), each decoded only when its turn comes, so the
+  peak is about the file's size, not the whole corpus's normalized states.
+The figures are those of reading the file whole (tallies add up in any order), and per-dialogue
+tallies come in the order reading whole gives. Where streaming cannot give the same result — lines of
+a dialogue apart, or any problem with the input — it returns None and the caller reads the file whole,
+which accepts lines in any order and names the problem.
 """
 
 from __future__ import annotations
@@ -16,8 +21,10 @@ from collections.abc import Iterator
 import msgspec
 
 from . import ids
+from ._gc import gc_paused
 from .build import CorpusBuilder
-from .core import Tally, tally_each
+from .core import Tally, tally_corpus, tally_each
+from .corpus import Dialogue
 from .errors import InputError
 from .readers import detect
 
@@ -35,22 +42,37 @@ class _Record(msgspec.Struct):
 _DECODER = msgspec.json.Decoder(_Record)
 
 
+class _Turn(msgspec.Struct):
+    gt: msgspec.Raw
+    pr: msgspec.Raw
+
+
+_LAYOUT = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_DIALOGUE = msgspec.json.Decoder(dict[str, _Turn])
+BOM = b"\xef\xbb\xbf"
+
+
 class _NotStreamable(Exception):
     """The file must be read whole (see the module)."""
 
 
-def streamable(path: str, format: str = "auto") -> bool:
-    """Whether `path` is a file of JSON Lines turn records (``format`` jsonl, or detected as such)."""
-    if format not in ("auto", "jsonl") or not os.path.isfile(path):
-        return False
-    if format == "jsonl":
-        return True
+STREAMED_FORMATS = ("jsonl", "reference")
+"""The formats `stream_tally` reads."""
+
+
+def streamable(path: str, format: str = "auto") -> str | None:
+    """The format `path` is streamed as (`STREAMED_FORMATS`: given, or detected), or None."""
+    if format not in ("auto", *STREAMED_FORMATS) or not os.path.isfile(path):
+        return None
+    if format != "auto":
+        return format
     with open(path, "rb") as handle:
         head = handle.read(HEAD_BYTES)
     try:
-        return detect(head) == "jsonl"
+        found = detect(head)
     except InputError:
-        return False
+        return None
+    return found if found in STREAMED_FORMATS else None
 
 
 def _dialogues(path: str) -> Iterator[tuple[str, list[int], list, list]]:
@@ -80,23 +102,49 @@ def _dialogues(path: str) -> Iterator[tuple[str, list[int], list, list]]:
         yield current, turns, golds, preds
 
 
-def stream_tally(
-    path: str, *, value_matching: str, mode: str, per_dialogue: bool = False
-) -> tuple[Tally, dict[str, Tally]] | None:
-    """(corpus tally, each dialogue's tally by id in sorted id order, as reading whole gives them)
-    of a JSON Lines file of turn records, streamed; None when it must be read whole (see the module)."""
-    builder = CorpusBuilder(value_matching)
-    total, by_dialogue = Tally(), {}
+def _layout_dialogues(path: str) -> Iterator[tuple[str, list[int], list, list]]:
+    """(dialogue id, turn ids, gold raws, predicted raws) of each dialogue of a reference-layout file."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if data.startswith(BOM):
+        raise _NotStreamable
     try:
-        for dialogue_id, turns, golds, preds in _dialogues(path):
-            builder.add(dialogue_id, turns, golds, preds)
-            tally, each = tally_each(builder.dialogues, mode)
-            builder.dialogues.clear()
-            total = total + tally
-            if per_dialogue:
-                by_dialogue.update(each)
+        dialogues = _LAYOUT.decode(data)
+    except msgspec.DecodeError:
+        raise _NotStreamable from None
+    for dialogue_id, raw in dialogues.items():
+        if not dialogue_id:
+            raise _NotStreamable
+        try:
+            turns = _DIALOGUE.decode(raw)
+        except msgspec.DecodeError:
+            raise _NotStreamable from None
+        values = turns.values()
+        yield dialogue_id, ids.turn_ids(turns, dialogue_id), [t.gt for t in values], [t.pr for t in values]
+
+
+def _built(builder: CorpusBuilder, dialogues: Iterator[tuple[str, list[int], list, list]]) -> Iterator[Dialogue]:
+    """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder."""
+    for dialogue_id, turns, golds, preds in dialogues:
+        builder.add(dialogue_id, turns, golds, preds)
+        yield builder.dialogues.pop()
+
+
+def stream_tally(
+    path: str, *, value_matching: str, mode: str, per_dialogue: bool = False, format: str = "jsonl"
+) -> tuple[Tally, dict[str, Tally]] | None:
+    """(corpus tally, each dialogue's tally in the order reading whole gives: by id for JSON Lines, as
+    in the file for the reference layout) of `path` in `format` (`STREAMED_FORMATS`), streamed; None
+    when it must be read whole (see the module)."""
+    dialogues = _layout_dialogues(path) if format == "reference" else _dialogues(path)
+    built = _built(CorpusBuilder(value_matching), dialogues)
+    try:
+        with gc_paused():
+            total, by_dialogue = tally_each(built, mode) if per_dialogue else (tally_corpus(built, mode), {})
     except (_NotStreamable, InputError):
         return None
     if total.turns == 0:
         return None
-    return total, dict(sorted(by_dialogue.items())) if per_dialogue else {}
+    if per_dialogue and format == "jsonl":
+        by_dialogue = dict(sorted(by_dialogue.items()))
+    return total, by_dialogue

@@ -66,3 +66,17 @@ def test_the_command_line_streams_with_the_same_output(tmp_path, capsys):
     whole = capsys.readouterr().out
     drop = lambda text: {k: v for k, v in json.loads(text).items() if k not in ("file", "format")}  # noqa: E731
     assert drop(streamed) == drop(whole) and json.loads(streamed)["format"] == "jsonl"
+
+
+@pytest.mark.parametrize("mode", ["official", "corrected"])
+def test_the_reference_layout_streams_dialogue_by_dialogue_with_the_figures_of_reading_whole(mode, tmp_path):
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(random_layout(11, dialogues=25)))
+    assert streamable(str(path)) == "reference"
+    whole = score(read(path), mode=mode, per_dialogue=True)
+    streamed = stream_tally(str(path), value_matching="exact", mode=mode, per_dialogue=True, format="reference")
+    assert streamed is not None and streamed[0] == whole.tally
+    assert list(streamed[1].items()) == list(whole.dialogue_tallies.items())  # file order, as read whole
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"a": {"0": {"gt": {}, "pr": {}}}, "b": {"0": {"gt": {}}}}')
+    assert stream_tally(str(bad), value_matching="exact", mode=mode, format="reference") is None  # read whole
