@@ -7,7 +7,8 @@ data root holds one symbolic link per copy and session, the flist names every co
 (the baseline tracker's output, ../shared/reference/dstc2) repeats its sessions. Prints µs per turn
 (median of --runs) for:
   - end to end:    read the flist, log.json/label.json, ontology and track file; check the track file;
-                   score every row; write the CSV text (what ``dst-metrics dstc2`` does, in process);
+                   score every row; write the CSV text (what ``dst-metrics dstc2`` does, in process:
+                   `pipeline.score_files`, all cores from 200 sessions up); also with one process;
   - read data:     the sessions alone (decoding only the fields the scorer reads);
   - check + score: the same from data already read;
   - CLI:           ``python -m dst_metrics dstc2 ... --scorefile`` in a fresh process (startup included);
@@ -38,6 +39,7 @@ from dst_metrics._gc import without_gc  # noqa: E402
 from dst_metrics.dstc2.check import check_track  # noqa: E402
 from dst_metrics.dstc2.data import read_ontology, read_sessions, read_track  # noqa: E402
 from dst_metrics.dstc2.output import csv_text  # noqa: E402
+from dst_metrics.dstc2.pipeline import score_files  # noqa: E402
 from dst_metrics.dstc2.scorer import score  # noqa: E402
 
 SHARED = Path(os.environ.get("DST_METRICS_SHARED", REPO.parent / "shared"))
@@ -67,12 +69,10 @@ def repeated_dataset(root: Path, repeat: int) -> tuple[Path, Path, Path]:
 
 
 @without_gc  # as the command line runs
-def end_to_end(root: Path, flist: Path, track_path: Path) -> str:
-    sessions = read_sessions(str(root), str(flist))
+def end_to_end(root: Path, flist: Path, track_path: Path, jobs: int | None = None) -> str:
     ontology = read_ontology(str(DATA / "ontology_dstc2.json"))
-    track = read_track(str(track_path))
-    check_track(track, sessions, ontology, DATASET)
-    return csv_text(score(sessions, track, ontology))
+    scores, _ = score_files(str(root), str(flist), str(track_path), ontology, DATASET, jobs=jobs)
+    return csv_text(scores)
 
 
 def fresh_processes(commands: list[list[str]], runs: int) -> list[tuple[float, float]]:
@@ -117,6 +117,7 @@ def _in_process(root: Path, flist: Path, track_path: Path, runs: int) -> list[tu
 
     return [
         ("end to end", median_seconds(lambda: end_to_end(root, flist, track_path), runs)),
+        ("end to end, 1 process", median_seconds(lambda: end_to_end(root, flist, track_path, 1), runs)),
         ("read data", median_seconds(lambda: read_sessions(str(root), str(flist)), runs)),
         ("check + score", median_seconds(check_and_score, runs)),
     ]
@@ -124,7 +125,7 @@ def _in_process(root: Path, flist: Path, track_path: Path, runs: int) -> list[tu
 
 def _peak_mb(root: Path, flist: Path, track_path: Path) -> float:
     tracemalloc.start()
-    end_to_end(root, flist, track_path)
+    end_to_end(root, flist, track_path, 1)
     peak = tracemalloc.get_traced_memory()[1] / 1e6
     tracemalloc.stop()
     return peak
@@ -163,7 +164,7 @@ def main() -> int:
         rows = _in_process(root, flist, track_path, args.runs)
         for name, seconds in rows + [(name, seconds) for name, seconds, _ in fresh]:
             print(f"{name:24s} {seconds * 1e6 / turns:9.1f} µs/turn  ({seconds:.3f} s)")
-        print(f"peak memory: {_peak_mb(root, flist, track_path):.1f} MB (tracemalloc, end to end in process)")
+        print(f"peak memory: {_peak_mb(root, flist, track_path):.1f} MB (tracemalloc, end to end in one process)")
         for name, _, rss in fresh:
             print(f"max RSS, {name}: {rss:.0f} MB")
         if args.official:

@@ -21,50 +21,22 @@ from . import options as opts
 from ._gc import gc_paused
 from ._version import __version__
 from .breakdown import BY, breakdown
+from .commands import EXTRA_COMMANDS, CommandParser, dumps, run_parsed, whole_number
 from .compat import PROFILES
 from .corpus import Corpus, Dialogue
 from .errors import InputError, json_text
 from .figures import FIGURES, compute_figures, figure_labels
 from .options import OptionError, Options
-from .progress import progress, set_quiet
+from .progress import progress
 from .readers import FORMATS, READERS, pair, read_side, read_with_format
 from .scoring import Report, Scores, score, score_tallies
-
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover
-    _msgspec = None
-
-
-def _dumps(obj: object) -> str:
-    if _msgspec is not None:
-        return _msgspec.json.encode(obj).decode()
-    import json  # pragma: no cover
-
-    return json.dumps(obj, ensure_ascii=False)  # pragma: no cover
-
 
 # --------------------------------------------------------------------------------------------
 # Arguments
 
-EXTRA_COMMANDS: dict[str, str] = {
-    "report": "dst_metrics.report.cli",
-    "compare": "dst_metrics.stats.compare_command",
-    "analyze": "dst_metrics.stats.analyze_command",
-    "calibration": "dst_metrics.calibration.cli",
-    "dstc2": "dst_metrics.dstc2.cli",
-    "dstc2-compare": "dst_metrics.dstc2.compare",
-}
-"""Commands defined in other modules: name -> module with ``HELP`` (one line), ``add_arguments(parser)``
-and ``run(args) -> int`` (exit status). Such a module imports only what parsing needs at the top, the
-rest inside `run`; `run` may raise InputError/OptionError, which `main` prints as one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, with every usage error as one line (``dst-metrics: error: …``) and status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"dst-metrics: error: {message} (see {self.prog} --help)\n")
+_Parser = CommandParser
+_whole_number = whole_number
+_dumps = dumps
 
 
 def _typed(parse):
@@ -92,13 +64,6 @@ def add_input_options(sub: argparse.ArgumentParser) -> None:
     alpha_help = "GCA's value weight: 10/11 (default) or any number in [0, 1]"
     sub.add_argument("--alpha", type=_typed(opts.parse_alpha), default=opts.OFFICIAL_ALPHA, help=alpha_help)
     sub.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal after 2 s)")
-
-
-def _whole_number(text: str) -> int:
-    value = int(text) if text.strip().isdigit() else 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number at least 1; got {text!r}")
-    return value
 
 
 def _seed(text: str) -> int:
@@ -429,17 +394,9 @@ def _value(value: str | None) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``dst-metrics`` and ``python -m dst_metrics``; returns the exit status."""
     args = _parser().parse_args(argv)
-    set_quiet(getattr(args, "quiet", False))
-    args.value_matching_given = args.value_matching is not None  # --compat sgd: fuzzy unless exact is asked
-    args.value_matching = args.value_matching or "exact"
-    try:
-        with gc_paused():  # a short run that allocates millions of small objects and no cycles
-            if args.command in EXTRA_COMMANDS:
-                return importlib.import_module(EXTRA_COMMANDS[args.command]).run(args)
-            return _score(args) if args.command == "score" else _explain(args)
-    except (InputError, OptionError) as error:
-        print(f"dst-metrics: error: {error}", file=sys.stderr)
-        return 2
+    if args.command in EXTRA_COMMANDS:
+        return run_parsed(args, importlib.import_module(EXTRA_COMMANDS[args.command]).run)
+    return run_parsed(args, _score if args.command == "score" else _explain)
 
 
 if __name__ == "__main__":  # pragma: no cover

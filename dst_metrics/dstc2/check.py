@@ -48,13 +48,27 @@ class Problem:
         return str(self.error())
 
 
+def _is_text(value: object) -> bool:
+    return isinstance(value, str)
+
+
 def _is_score(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)  # type: ignore[arg-type]
+    return kind is int or (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value))
 
 
 class _Checker:
-    def __init__(self, ontology: Ontology, source: str | None) -> None:
+    def __init__(self, ontology: Ontology | None, source: str | None) -> None:
         self.ontology = ontology
+        informable = {} if ontology is None else ontology.informable
+        self.known_values = {
+            slot: {v for v in values if isinstance(v, str)} | {DONTCARE} for slot, values in informable.items()
+        }
+        """Informable slot -> its string values and dontcare (hypotheses are strings: one set lookup each)."""
+        self.methods = set() if ontology is None else set(ontology.methods)
+        self.requestable = set() if ontology is None else set(ontology.requestable)
         self.source = source
         self.problems: list[Problem] = []
         self.session: str | None = None
@@ -71,7 +85,7 @@ class _Checker:
             raise self.fail(f"expected an object, found {describe(value)}", field)
         return value
 
-    def distribution(self, scores: Any, field: str, known: list[Any] | None, unknown: str) -> None:
+    def distribution(self, scores: Any, field: str, known: set[Any] | None, unknown: str) -> None:
         """A {hypothesis: score} object: finite numbers (else error), in [0, 1] summing to <= 1 (else warning)."""
         for key, score in self.object_of(scores, field).items():
             self.score(score, f"{field}.{key}", SCORE_TOLERANCE)
@@ -95,7 +109,7 @@ class _Checker:
             if key not in turn:
                 self.warn(f"no {key!r} key: the official scorer skips the rest of this session", key)
         if "method-label" in turn:
-            self.distribution(turn["method-label"], "method-label", self.ontology.methods, "unknown method")
+            self.distribution(turn["method-label"], "method-label", self.methods, "unknown method")
         if "requested-slots" in turn:
             self.requested(turn["requested-slots"])
         if "goal-labels" in turn:
@@ -106,19 +120,19 @@ class _Checker:
     def requested(self, requested: Any) -> None:
         for slot, score in self.object_of(requested, "requested-slots").items():
             field = f"requested-slots.{slot}"
-            if slot not in self.ontology.requestable:
+            if slot not in self.requestable:
                 self.warn(f"unknown requested slot {slot!r}", field)
             self.score(score, field, REQUESTED_TOLERANCE)
 
     def goal_labels(self, goal_labels: Any) -> None:
         for slot, scores in self.object_of(goal_labels, "goal-labels").items():
             field = f"goal-labels.{slot}"
-            values = self.ontology.informable.get(slot)
-            if values is None:
+            known = self.known_values.get(slot)
+            if known is None:
                 self.object_of(scores, field)
                 self.warn(f"slot {slot!r} is not informable: the official scorer skips the rest of this session", field)
                 continue
-            self.distribution(scores, field, values + [DONTCARE], f"unknown value of {slot}:")
+            self.distribution(scores, field, known, f"unknown value of {slot}:")
 
     def joint(self, hyps: Any) -> None:
         if not isinstance(hyps, list):
@@ -139,14 +153,14 @@ class _Checker:
     def joint_value(self, slot: str, value: Any, field: str) -> None:
         if not isinstance(value, str):
             raise self.fail(f"a slot value must be a string, found {describe(value)}", field)
-        values = self.ontology.informable.get(slot)
-        if values is None:
+        known = self.known_values.get(slot)
+        if known is None:
             self.warn(f"slot {slot!r} is not informable", field)
-        elif value not in values and value != DONTCARE:
+        elif value not in known:
             self.warn(f"unknown value of {slot}: {value!r}", field)
 
 
-def _check_top(checker: _Checker, track: dict[str, Any], sessions: list[Session], dataset: str | None) -> list[Any]:
+def _check_top(checker: _Checker, track: dict[str, Any], n_sessions: int, dataset: str | None) -> list[Any]:
     tracked = track.get("sessions")
     if not isinstance(tracked, list):
         raise checker.fail(f"'sessions' must be an array, found {describe(tracked)}", "sessions")
@@ -161,8 +175,8 @@ def _check_top(checker: _Checker, track: dict[str, Any], sessions: list[Session]
         raise checker.fail(f"wall-time must be a number, found {describe(wall)}", "wall-time")
     elif wall <= 0:
         checker.warn("wall-time must be positive", "wall-time")
-    if len(tracked) != len(sessions):
-        checker.warn(f"{len(tracked)} sessions, the data has {len(sessions)} (scored by position up to the shorter)")
+    if len(tracked) != n_sessions:
+        checker.warn(f"{len(tracked)} sessions, the data has {n_sessions} (scored by position up to the shorter)")
     return tracked
 
 
@@ -177,11 +191,32 @@ def check_track(
     strict: bool = False,
 ) -> list[Problem]:
     """Check `track` against the data; the problems found (`InputError` for what cannot be scored)."""
+    problems = check_top(track, len(sessions), dataset, source=source)
+    problems += check_share(track["sessions"], sessions, ontology, 0, source=source)
+    if strict and problems:
+        raise problems[0].error(source)
+    return problems
+
+
+def check_top(
+    track: dict[str, Any], n_sessions: int, dataset: str | None, *, source: str | None = None
+) -> list[Problem]:
+    """The file-wide checks of `check_track` (type of ``sessions``, ``dataset``, ``wall-time``, counts)."""
+    checker = _Checker(None, source)  # the ontology is not read here
+    _check_top(checker, track, n_sessions, dataset)
+    return checker.problems
+
+
+def check_share(
+    tracked: list[Any], sessions: list[Session], ontology: Ontology, start: int, *, source: str | None = None
+) -> list[Problem]:
+    """The per-session checks of `check_track` for ``sessions[i]`` against ``tracked[start + i]``."""
     checker = _Checker(ontology, source)
-    tracked = _check_top(checker, track, sessions, dataset)
-    for position, (session, tracked_session) in enumerate(zip(sessions, tracked)):
+    for position, session in enumerate(sessions, start):
+        if position >= len(tracked):
+            break
         checker.session, checker.turn = session.session_id, None
-        tracked_session = checker.object_of(tracked_session, f"sessions[{position}]")
+        tracked_session = checker.object_of(tracked[position], f"sessions[{position}]")
         if tracked_session.get("session-id") != session.session_id:
             found = describe(tracked_session.get("session-id"))
             checker.warn(f"session {position} of the track file is {found} (matched by position)", "session-id")
@@ -193,6 +228,4 @@ def check_track(
         for number, turn in enumerate(turns[: len(session)]):
             checker.turn = number
             checker.turn_object(turn)
-    if strict and checker.problems:
-        raise checker.problems[0].error(source)
     return checker.problems

@@ -34,6 +34,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trackfile", required=True, metavar="FILE", help="tracker output JSON")
     parser.add_argument("--scorefile", metavar="OUT.csv", help="write the official score.csv here")
     parser.add_argument("--json", action="store_true", help="print JSON instead of the report tables")
+    from ..commands import whole_number as _whole_number
+
+    jobs_help = "processes (default: all cores from 200 sessions up, else 1; the figures are the same)"
+    parser.add_argument("--jobs", type=_whole_number, metavar="N", help=jobs_help)
 
 
 def flist_path(args: argparse.Namespace) -> str:
@@ -51,32 +55,40 @@ def load_data(args: argparse.Namespace) -> tuple[list, object]:
 
 def load_track(path: str, sessions: list, ontology: object, args: argparse.Namespace) -> tuple[dict, list]:
     """A checked track file and its warnings (printed to stderr unless --strict raised the first)."""
-    import sys
-
     from .check import check_track
     from .data import read_track
 
     track = read_track(path)
     problems = check_track(track, sessions, ontology, args.dataset, source=path, strict=args.strict)
+    print_problems(problems, path)
+    return track, problems
+
+
+def print_problems(problems: list, path: str) -> None:
+    """The check's warnings on stderr, one per line, the rest counted after `MAX_WARNINGS_SHOWN`."""
+    import sys
+
     for problem in problems[:MAX_WARNINGS_SHOWN]:
         print(f"dst-metrics: warning: {problem.error(path)}", file=sys.stderr)
     if len(problems) > MAX_WARNINGS_SHOWN:
         print(f"dst-metrics: warning: {path}: {len(problems) - MAX_WARNINGS_SHOWN} more warnings", file=sys.stderr)
-    return track, problems
 
 
 def run(args: argparse.Namespace) -> int:
     """Score, print, and write the CSV if asked."""
     import sys
 
-    from ..cli import _dumps
+    from ..commands import dumps as _dumps
     from ..errors import InputError
+    from .data import read_ontology
     from .output import basic_rows, csv_text, report_text
-    from .scorer import score
+    from .pipeline import score_files
 
-    sessions, ontology = load_data(args)
-    track, problems = load_track(args.trackfile, sessions, ontology, args)
-    scores = score(sessions, track, ontology)
+    ontology = read_ontology(args.ontology)
+    scores, problems = score_files(
+        args.dataroot, flist_path(args), args.trackfile, ontology, args.dataset, strict=args.strict, jobs=args.jobs
+    )
+    print_problems(problems, args.trackfile)
     for session_id, turn, reason in scores.skipped:
         print(f"dst-metrics: warning: session {session_id!r} not scored from turn {turn}: {reason}", file=sys.stderr)
     if args.scorefile:

@@ -185,7 +185,7 @@ def _table(tests: list[Test], names: tuple[str, str], level: float) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Score both track files and print the tests."""
-    from ..cli import _dumps
+    from ..commands import dumps as _dumps
     from ..options import OptionError
     from .cli import load_data, load_track
     from .prepare import prepare_session

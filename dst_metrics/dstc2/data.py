@@ -104,10 +104,16 @@ _LOG_DECODER = msgspec.json.Decoder(_Log)
 _LABEL_DECODER = msgspec.json.Decoder(_Label)
 
 
-def _decode(decoder: msgspec.json.Decoder, path: str) -> Any:
+def _decode(decoder: msgspec.json.Decoder, path: str, *, missing: str | None = None) -> Any:
+    """The file at `path` decoded; InputError if unreadable or malformed, and with `missing` (a
+    session folder) "there is no <file>" if it does not exist."""
     try:
         with open(path, "rb") as handle:
             return decoder.decode(handle.read())
+    except FileNotFoundError as error:
+        if missing is None:
+            raise InputError(f"cannot read the file: {error.strerror or error}", source=path) from None
+        raise InputError(f"cannot score: there is no {os.path.basename(path)}", source=missing) from None
     except OSError as error:
         raise InputError(f"cannot read the file: {error.strerror or error}", source=path) from None
     except msgspec.DecodeError as error:
@@ -134,10 +140,7 @@ def read_session(dataroot: str, relative: str) -> Session:
     """One session: ``<dataroot>/<relative>/log.json`` and ``label.json`` (both required)."""
     folder = os.path.join(dataroot, *relative.split("/"))
     log = _decode(_LOG_DECODER, os.path.join(folder, "log.json"))
-    label_path = os.path.join(folder, "label.json")
-    if not os.path.exists(label_path):
-        raise InputError("cannot score: there is no label.json", source=folder)
-    label = _decode(_LABEL_DECODER, label_path)
+    label = _decode(_LABEL_DECODER, os.path.join(folder, "label.json"), missing=folder)
     return _session(log, label, relative)
 
 

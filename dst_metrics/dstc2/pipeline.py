@@ -1,0 +1,198 @@
+"""``dst-metrics dstc2`` from files to `Scores`, in one process or split across processes.
+
+`score_files` reads the flist, the ontology and the track file, then either runs the steps one after
+the other (read every session, `check_track`, `score`) or, with ``jobs > 1``, cuts the sessions into
+chunks of consecutive sessions, which `jobs` processes claim from a shared counter until none is
+left (so they finish together whatever their speed): each chunk is read, checked, prepared and turned
+into a `fast.TablePart` by the process that claimed it (the workers are ``fork``ed first and read the
+track file themselves), and the parent joins the parts in session order and scores them. The
+rows are ``==`` to one process's (tests/test_dstc2_pipeline.py): every sum runs over the joined
+items in the same order, and the interned ids of a part are compared only within a session.
+Whenever anything fails in a run (a file that cannot be read, a track file that cannot be scored, a
+worker that dies), the whole input is scored again in one process, so errors and their order are
+exactly those of one process.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import multiprocessing
+import os
+import pickle
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Any
+
+from .._gc import without_gc
+from .check import Problem, check_share, check_top, check_track
+from .components import Scores
+from .data import Ontology, read_flist, read_session, read_sessions, read_track
+
+MAX_CHUNK = 64
+"""The most sessions a process claims at once (`chunk_size`)."""
+PARALLEL_MIN_SESSIONS = 200
+"""Fewer sessions than this are scored in one process by default: a fork and the transfer of the
+parts cost more than half the work saves (benchmarks/bench_dstc2.py)."""
+START_METHOD = "fork"
+
+
+@dataclass
+class Run:
+    """What one process returns for its run of sessions."""
+
+    problems: list[Problem]
+    part: Any
+    """The run's `fast.TablePart`."""
+    skipped: list[tuple[str, int, str]]
+
+
+def default_jobs(n_sessions: int) -> int:
+    """All cores from `PARALLEL_MIN_SESSIONS` sessions up, else 1."""
+    return (os.cpu_count() or 1) if n_sessions >= PARALLEL_MIN_SESSIONS else 1
+
+
+def score_files(
+    dataroot: str,
+    flist: str,
+    track_path: str,
+    ontology: Ontology,
+    dataset: str | None,
+    *,
+    strict: bool = False,
+    jobs: int | None = None,
+) -> tuple[Scores, list[Problem]]:
+    """The scores of the track file at `track_path` on the sessions `flist` names, and the check's
+    problems (`InputError` for what cannot be scored; with `strict`, for the first problem)."""
+    relatives = read_flist(flist)
+    jobs = default_jobs(len(relatives)) if jobs is None else jobs
+    parallel = jobs > 1 and len(relatives) >= 2 and START_METHOD in multiprocessing.get_all_start_methods()
+    if parallel and importlib.util.find_spec("numpy") is not None:
+        found = _score_in_processes(dataroot, relatives, track_path, ontology, dataset, jobs)
+        if found is not None:
+            scores, problems = found
+            if strict and problems:
+                raise problems[0].error(track_path)
+            return scores, problems
+    return _score_in_one_process(dataroot, flist, read_track(track_path), ontology, dataset, track_path, strict)
+
+
+def _score_in_one_process(
+    dataroot: str, flist: str, track: dict, ontology: Ontology, dataset: str | None, source: str, strict: bool
+) -> tuple[Scores, list[Problem]]:
+    from .scorer import score
+
+    sessions = read_sessions(dataroot, flist)
+    problems = check_track(track, sessions, ontology, dataset, source=source, strict=strict)
+    return score(sessions, track, ontology), problems
+
+
+@without_gc
+def _run(dataroot: str, relatives: list[str], tracked: list[Any], ontology: Ontology, first: int, source: str) -> Run:
+    """Read, check, prepare and tabulate the sessions ``relatives``, the first at position `first`
+    of the flist and of `tracked` (the track file's sessions)."""
+    from .items import new_part
+    from .prepare import prepare_session
+
+    sessions = [read_session(dataroot, relative) for relative in relatives]
+    problems = check_share(tracked, sessions, ontology, first, source=source)
+    prepared = [
+        prepare_session(session, tracked_session.get("turns", []), ontology)
+        for session, tracked_session in zip(sessions, tracked[first : first + len(sessions)])
+    ]
+    skipped = [(p.session_id, p.skip_turn or 0, p.skip_reason) for p in prepared if p.skip_reason is not None]
+    part = new_part(prepared, list(ontology.informable), list(ontology.requestable), first)
+    return Run(problems, part, skipped)
+
+
+def chunk_size(n_sessions: int, jobs: int) -> int:
+    """Sessions per claimed chunk: about 16 chunks per process (so all finish within a chunk of each
+    other), at most `MAX_CHUNK`."""
+    return max(1, min(MAX_CHUNK, n_sessions // (jobs * 16)))
+
+
+def _claimed(counter: Any, n_sessions: int, chunk: int) -> Iterator[int]:
+    """The first positions of the chunks this process claims from the shared `counter`, until none is left."""
+    while True:
+        with counter.get_lock():
+            start = counter.value
+            counter.value = start + chunk
+        if start >= n_sessions:
+            return
+        yield start
+
+
+def _work(
+    counter: Any, dataroot: str, relatives: list[str], tracked: list[Any], ontology: Ontology, source: str, chunk: int
+) -> list[tuple[int, Run]]:
+    """Claim chunks and run them; (first position, `Run`) of each (the parent shows a progress bar)."""
+    from ..progress import progress
+
+    starts: Iterable[int] = _claimed(counter, len(relatives), chunk)
+    if multiprocessing.parent_process() is None:
+        starts = progress(starts, unit="chunks", desc=f"sessions ({chunk} per chunk, this process)")
+    return [
+        (start, _run(dataroot, relatives[start : start + chunk], tracked, ontology, start, source)) for start in starts
+    ]
+
+
+def _score_in_processes(
+    dataroot: str, relatives: list[str], track_path: str, ontology: Ontology, dataset: str | None, jobs: int
+) -> tuple[Scores, list[Problem]] | None:
+    """`score_files` with every process claiming chunks of consecutive sessions from a shared counter
+    until none is left; None when one process must do it. The workers start first and read the track
+    file themselves, while this process reads it too (and imports numpy, which only it needs)."""
+    jobs = min(jobs, len(relatives))
+    chunk = chunk_size(len(relatives), jobs)
+    context = multiprocessing.get_context(START_METHOD)
+    counter = context.Value("q", 0)
+    children = []
+    for _ in range(1, jobs):
+        receive, send = context.Pipe(duplex=False)
+        child = context.Process(target=_child, args=(send, counter, dataroot, relatives, track_path, ontology, chunk))
+        child.start()
+        send.close()
+        children.append((child, receive))
+    from .fast import score_parts
+
+    runs: list[tuple[int, Run]] | None = None
+    try:
+        track = read_track(track_path)
+        problems = check_top(track, len(relatives), dataset, source=track_path)
+        runs = _work(counter, dataroot, relatives, track["sessions"], ontology, track_path, chunk)
+    except Exception:  # noqa: BLE001 - one process names the problem
+        pass
+    received = [_receive(child, receive) for child, receive in children]
+    if runs is None or any(found is None for found in received):
+        return None
+    runs += [entry for found in received for entry in found]  # type: ignore[union-attr]
+    runs.sort(key=itemgetter(0))
+    done = [run for _, run in runs]
+    rows, turns = score_parts([run.part for run in done], list(ontology.informable), list(ontology.requestable))
+    skipped = [entry for run in done for entry in run.skipped]
+    scores = Scores(rows, len(relatives), turns, track.get("wall-time"), track.get("dataset"), skipped)
+    return scores, problems + [problem for run in done for problem in run.problems]
+
+
+def _child(send: Any, counter: Any, dataroot: str, relatives: list[str], track_path: str, *args: Any) -> None:
+    """A forked worker: its (position, `Run`) list pickled down the pipe (None on any failure), then exit."""
+    try:
+        tracked = read_track(track_path)["sessions"]
+        ontology, chunk = args
+        runs = _work(counter, dataroot, relatives, tracked, ontology, track_path, chunk)
+        payload = pickle.dumps(runs, protocol=pickle.HIGHEST_PROTOCOL)
+    except BaseException:  # noqa: BLE001 - the parent scores again in one process
+        payload = pickle.dumps(None)
+    try:
+        send.send_bytes(payload)
+    finally:
+        os._exit(0)  # no interpreter teardown: the parent owns every shared object
+
+
+def _receive(child: Any, receive: Any) -> list[tuple[int, Run]] | None:
+    try:
+        runs = pickle.loads(receive.recv_bytes())
+    except (EOFError, OSError, pickle.UnpicklingError):
+        runs = None
+    child.join()
+    return runs
