@@ -6,6 +6,7 @@ level lists) it times, over several repetitions:
 
 - core: ``Corpus.from_turn_records`` / ``Corpus.from_dialogues`` + ``score`` on the same data;
 - each evaluate module: ``evaluate.load`` + ``add_batch`` over 100 batches + ``compute``;
+- ``evaluate.combine`` of both modules, the same way (each batch encoded and the rows scored once);
 
 and prints the medians in µs per turn, the ratio to the core, and the peak memory of one
 untimed run (Python heap by tracemalloc plus Arrow's memory pool).
@@ -79,6 +80,18 @@ def run_module(name: str, shape: str, preds: list, golds: list, batches: int, ca
     return module.compute()
 
 
+def run_combined(shape: str, preds: list, golds: list, batches: int, cache_dir: str) -> dict:
+    import evaluate
+
+    from dst_metrics import module_path
+
+    combined = evaluate.combine([evaluate.load(module_path(n), cache_dir=cache_dir) for n in ("gca", "jga_fga")])
+    size = -(-len(preds) // batches)
+    for start in range(0, len(preds), size):
+        combined.add_batch(predictions=preds[start : start + size], references=golds[start : start + size])
+    return combined.compute()
+
+
 def peak_memory(fn) -> tuple[float, float]:
     """(Python heap peak, Arrow pool peak) in MiB of one run of `fn`."""
     import pyarrow as pa
@@ -130,9 +143,11 @@ def main() -> int:
             runs = {"core": partial(run_core, shape, preds, golds)}
             for name in ("gca", "jga_fga"):
                 runs[name] = partial(run_module, name, shape, preds, golds, args.batches, cache_dir)
+            runs["combine"] = partial(run_combined, shape, preds, golds, args.batches, cache_dir)
             expected = runs["core"]()
-            for name in ("gca", "jga_fga"):  # the modules give the core's figures
-                assert all(value == expected[key] for key, value in runs[name]().items()), name
+            for name in ("gca", "jga_fga", "combine"):  # the modules give the core's figures
+                found = {k: v for k, v in runs[name]().items() if not k.endswith("signature")}
+                assert all(value == expected[key] for key, value in found.items()), name
             times: dict[str, list[float]] = {label: [] for label in runs}
             for _ in range(args.repeats):  # interleaved, so that load on the machine hits all alike
                 for label, fn in runs.items():
@@ -146,6 +161,8 @@ def main() -> int:
                 median = statistics.median(times[label])
                 python_mib, arrow_mib = peak_memory(fn)
                 path = "core alone" if label == "core" else f"evaluate {label} (load + add_batch + compute)"
+                if label == "combine":
+                    path = "evaluate.combine of both (load + add_batch + compute)"
                 print(
                     f"  {path:48s} median {median:6.2f} µs/turn (min {min(times[label]):6.2f})  "
                     f"x{median / core_median:4.2f}  peak {python_mib:5.1f} MiB Python + {arrow_mib:5.1f} MiB Arrow"

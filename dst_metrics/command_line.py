@@ -109,6 +109,10 @@ def _parser() -> argparse.ArgumentParser:
     score_cmd.add_argument("--by", choices=BY, help="also every figure per domain, service or slot (JSON: by)")
     jobs_help = "processes per file (default: all cores from about 50,000 turns up, else 1; figures are the same)"
     score_cmd.add_argument("--jobs", type=_whole_number, metavar="N", help=jobs_help)
+    engine_help = "local (default) or dask: each FILE (a folder: its files) is the shards of one corpus, on Dask"
+    score_cmd.add_argument("--engine", choices=("local", "dask"), default="local", help=engine_help)
+    scheduler_help = "--engine dask: a running scheduler (tcp://host:8786); default a local cluster of --jobs processes"
+    score_cmd.add_argument("--scheduler", metavar="ADDRESS", help=scheduler_help)
     add_interval_options(score_cmd)
 
     explain_cmd = commands.add_parser("explain", help="per turn and slot: how GCA counted a dialogue")
@@ -318,10 +322,32 @@ def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -
     return read_as, reports
 
 
+def _score_on_dask(args: argparse.Namespace, options: Options) -> tuple[dict, list]:
+    """(read_as, reports) of every FILE scored as the shards of one corpus on Dask (`distributed`)."""
+    from .distributed import dask_client, score_shards, shard_paths
+
+    for flag, given in (("--gold", args.gold), ("--per-dialogue", args.per_dialogue), ("--by", args.by),
+                        ("--ci", args.ci), ("--compat", args.compat)):  # fmt: skip
+        if given:
+            raise OptionError(f"{flag} needs the whole corpus in one process; it cannot run on --engine dask")
+    shards = {path: shard_paths(path) for path in args.files}  # every argument checked first
+    read_as, reports = {}, []
+    with dask_client(args.scheduler, args.jobs) as client:
+        for path, paths in shards.items():
+            reports.append((path, score_shards(paths, options, format=args.format, client=client)))
+            read_as[path] = (None, f"{len(paths)} shard{'s' * (len(paths) != 1)} on dask")
+    return read_as, reports
+
+
 def _score(args: argparse.Namespace) -> int:
     options = options_from_args(args)
+    if args.scheduler and args.engine != "dask":
+        raise OptionError("--scheduler is the address of a Dask scheduler: use it with --engine dask")
     jobs = _jobs(args)
-    scored = None if args.compat or args.by or args.ci else _score_in_processes(args, options, jobs)
+    if args.engine == "dask":
+        scored = _score_on_dask(args, options)
+    else:
+        scored = None if args.compat or args.by or args.ci else _score_in_processes(args, options, jobs)
     if scored is not None:
         read_as, reports = scored
         corpora: list = []

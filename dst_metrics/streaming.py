@@ -123,27 +123,40 @@ def _layout_dialogues(path: str) -> Iterator[tuple[str, list[int], list, list]]:
         yield dialogue_id, ids.turn_ids(turns, dialogue_id), [t.gt for t in values], [t.pr for t in values]
 
 
-def _built(builder: CorpusBuilder, dialogues: Iterator[tuple[str, list[int], list, list]]) -> Iterator[Dialogue]:
+def _built(
+    builder: CorpusBuilder, dialogues: Iterator[tuple[str, list[int], list, list]], ids_seen: list[str] | None = None
+) -> Iterator[Dialogue]:
     """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder."""
     for dialogue_id, turns, golds, preds in dialogues:
         builder.add(dialogue_id, turns, golds, preds)
+        if ids_seen is not None:
+            ids_seen.append(dialogue_id)
         yield builder.dialogues.pop()
 
 
 def stream_tally(
-    path: str, *, value_matching: str, mode: str, per_dialogue: bool = False, format: str = "jsonl"
+    path: str,
+    *,
+    value_matching: str,
+    mode: str,
+    per_dialogue: bool = False,
+    format: str = "jsonl",
+    dialogue_ids: list[str] | None = None,
 ) -> tuple[Tally, dict[str, Tally]] | None:
     """(corpus tally, each dialogue's tally in the order reading whole gives: by id for JSON Lines, as
     in the file for the reference layout) of `path` in `format` (`STREAMED_FORMATS`), streamed; None
-    when it must be read whole (see the module)."""
+    when it must be read whole (see the module). `dialogue_ids`, if given, receives the dialogues' ids
+    in file order (emptied again when None is returned)."""
     dialogues = _layout_dialogues(path) if format == "reference" else _dialogues(path)
-    built = _built(CorpusBuilder(value_matching), dialogues)
+    built = _built(CorpusBuilder(value_matching), dialogues, dialogue_ids)
     try:
         with gc_paused():
             total, by_dialogue = tally_each(built, mode) if per_dialogue else (tally_corpus(built, mode), {})
     except (_NotStreamable, InputError):
-        return None
-    if total.turns == 0:
+        total = None
+    if total is None or total.turns == 0:
+        if dialogue_ids is not None:
+            dialogue_ids.clear()
         return None
     if per_dialogue and format == "jsonl":
         by_dialogue = dict(sorted(by_dialogue.items()))

@@ -11,11 +11,13 @@ and `check_evaluate_version` refuses others with a readable message.
 from __future__ import annotations
 
 import abc
+import sys
 import warnings
 from collections.abc import Mapping
 
 import datasets
 import evaluate
+import evaluate.module
 
 from ..figures import compute_figures, figure_keys
 from ..options import OptionError, Options
@@ -124,6 +126,28 @@ def metric_info(*, description: str, citation: str, inputs_description: str) -> 
     return info
 
 
+_COMBINED_CODES = frozenset(
+    getattr(evaluate.module.CombinedEvaluations, name).__code__ for name in ("add", "add_batch", "compute")
+)
+_SHARED: dict[str, object] = {}
+"""What one module of an ``evaluate.combine`` call computed for the next ones: the last encoded batch
+(`TurnEncoder.replay`) and the last scored rows, keyed by the combine call and the encoders' history, so
+a module takes them only when it has seen exactly the same batches. Holds one batch and one corpus."""
+
+
+def _combined_call() -> int | None:
+    """The id of the ``CombinedEvaluations.add/add_batch/compute`` frame this call runs in, if any
+    (evaluate.combine calls each module in turn with the same objects)."""
+    frame = sys._getframe(2)
+    for _ in range(6):
+        if frame is None:
+            return None
+        if frame.f_code in _COMBINED_CODES:
+            return id(frame)
+        frame = frame.f_back
+    return None
+
+
 class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
     """Base of ``gca_metric`` and ``jga_fga_metrics``: inputs, validation, Arrow rows, options.
 
@@ -151,7 +175,26 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         LinearizedFormat for string states). Bad input raises InputError naming the batch,
         the position in it, the dialogue, the turn and the field.
         """
-        table = self._encoder.encode(predictions, references, **kwargs)
+        call = _combined_call()
+        encoded = _SHARED.get("batch")
+        if (
+            call is not None
+            and encoded is not None
+            and _SHARED["batch_key"] == (call, self._encoder.history, self._encoder.settings())
+            and _SHARED["inputs"][0] is predictions
+            and _SHARED["inputs"][1] is references
+            and _SHARED["inputs"][2] == kwargs
+        ):  # the same batch another module of this evaluate.combine just encoded, from the same state
+            table = self._encoder.replay(encoded)
+        else:
+            before = self._encoder.history
+            table = self._encoder.encode(predictions, references, **kwargs)
+            if call is not None and self._encoder.last is not None:
+                _SHARED.update(
+                    batch=self._encoder.last,
+                    batch_key=(call, before, self._encoder.settings()),
+                    inputs=(predictions, references, dict(kwargs)),
+                )
         if self._encoder.scores is not None and self.num_process > 1 and self.module == CALIBRATION_MODULE:
             warnings.warn(CALIBRATION_PROCESSES_WARNING, stacklevel=2)
         if self.writer is None:  # even for an empty batch: a process with no rows still meets the others
@@ -186,8 +229,15 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
     def _compute(self, *, predictions=None, references=None, **kwargs) -> dict:
         """Score the rows of every batch and process (Arrow columns) with the core."""
         options, names = split_options(kwargs)
-        corpus = corpus_from_arrow(predictions, references, options.value_matching)
-        tally, _ = tally_dialogues(corpus, options.mode, False)
+        call = _combined_call() if self.num_process == 1 else None
+        key = (call, self._encoder.history, options.value_matching, options.mode)
+        if call is not None and self._encoder.history and _SHARED.get("scored_key") == key:
+            corpus, tally = _SHARED["scored"]  # another module of this evaluate.combine, the same rows
+        else:
+            corpus = corpus_from_arrow(predictions, references, options.value_matching)
+            tally, _ = tally_dialogues(corpus, options.mode, False)
+            if call is not None:
+                _SHARED.update(scored_key=key, scored=(corpus, tally))
         check_num_slots(tally, options)
         figures = compute_figures(tally, options, [MODULE_FAMILIES[self.module]])
         if options.compat is not None:  # the profile's figures replace ours, for this module's keys

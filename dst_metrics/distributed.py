@@ -1,0 +1,133 @@
+"""Scoring a corpus split into shard files on a Dask cluster (extra ``distributed``; docs/distributed.md).
+
+Each shard (a file in any format `dst_metrics.readers` reads without ``--gold``: JSON Lines turn
+records or dialogues, the reference layout, TRADE, …) is one task that returns the shard's `Tally`
+and its dialogue ids; tallies reduce by ``+`` in a tree (``dask.bag.fold``), and the ids are counted
+against their distinct count, so a dialogue in two shards is an error naming it, never counted
+twice. Nothing but tallies and ids leaves a worker. The figures are ``==`` to scoring the shards'
+dialogues in one process (tests/test_distributed.py), because tallies add up in any order.
+
+    from dst_metrics.distributed import score_shards
+    report = score_shards(["shards/part-000.jsonl", ...], Options())          # a local cluster
+    report = score_shards(paths, Options(), scheduler="tcp://10.0.0.5:8786")  # a running cluster
+
+`dst-metrics score FILE_OR_FOLDER … --engine dask [--scheduler ADDRESS] [--jobs N]` does the same
+from the command line: each argument is one corpus (a folder: every file in it, sorted, is a shard).
+"""
+
+from __future__ import annotations
+
+import logging
+import operator
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from .core import Tally
+from .errors import InputError
+from .options import OptionError, Options
+from .scoring import Report, score_tallies
+
+ENGINES = ("local", "dask")
+"""``--engine``: this machine's processes (`dst_metrics.parallel`) or a Dask cluster."""
+SPLIT_EVERY = 8
+"""Tallies added per reduction task (the tree's fan-in)."""
+
+
+def shard_paths(source: str) -> list[str]:
+    """The shards of `source`: the file itself, or every file of a folder (sorted, hidden files skipped)."""
+    if os.path.isdir(source):
+        names = sorted(
+            n for n in os.listdir(source) if not n.startswith(".") and os.path.isfile(os.path.join(source, n))
+        )
+        if not names:
+            raise InputError("the folder holds no shard file", source=source)
+        return [os.path.join(source, name) for name in names]
+    if not os.path.isfile(source):
+        raise InputError("no such file or folder", source=source)
+    return [source]
+
+
+def tally_shard(path: str, value_matching: str, mode: str, format: str = "auto") -> tuple[Tally, list[str]]:
+    """One shard's tally and dialogue ids: streamed where it can be (`dst_metrics.streaming`), else read whole."""
+    from .readers import read_with_format
+    from .scoring import tally_dialogues
+    from .streaming import stream_tally, streamable
+
+    streamed = streamable(path, format)
+    if streamed is not None:
+        dialogue_ids: list[str] = []
+        found = stream_tally(path, value_matching=value_matching, mode=mode, format=streamed, dialogue_ids=dialogue_ids)
+        if found is not None:
+            return found[0], dialogue_ids
+    corpus, _ = read_with_format(path, format, value_matching=value_matching, name=path)
+    total, _ = tally_dialogues(corpus, mode, False)
+    return total, [dialogue.dialogue_id for dialogue in corpus.dialogues]
+
+
+def score_shards(
+    paths: Sequence[str],
+    options: Options,
+    *,
+    format: str = "auto",
+    scheduler: str | None = None,
+    workers: int | None = None,
+    client: Any = None,
+) -> Report:
+    """The scores of the corpus made of the shard files `paths`, computed on Dask: `client` (a
+    ``distributed.Client``), else a cluster at `scheduler` (``tcp://host:8786``), else a local cluster
+    of `workers` processes (default: all cores) started and stopped here."""
+    if options.compat is not None:
+        raise OptionError("--compat reads whole corpora in one process; it cannot run on --engine dask")
+    if not paths:
+        raise InputError("no shard to score")
+    if client is None:
+        with dask_client(scheduler, workers) as connected:
+            return score_shards(paths, options, format=format, client=connected)
+    import dask
+    import dask.bag as db
+
+    shards = db.from_sequence(list(paths), npartitions=len(paths)).map(
+        tally_shard, value_matching=options.value_matching, mode=options.mode, format=format
+    )
+    total = shards.pluck(0).fold(operator.add, split_every=SPLIT_EVERY)
+    dialogue_ids = shards.pluck(1).flatten()
+    tally, n_ids, n_distinct = dask.compute(
+        total, dialogue_ids.count(), dialogue_ids.distinct().count(), scheduler=client
+    )
+    if n_distinct != n_ids:
+        raise InputError(f"{n_ids - n_distinct} dialogue ids are in more than one shard: {_repeated(paths, format)}")
+    return score_tallies((tally, {}), options)
+
+
+@contextmanager
+def dask_client(scheduler: str | None = None, workers: int | None = None) -> Iterator[Any]:
+    """A ``distributed.Client`` of the cluster at `scheduler`, or of a local cluster of `workers`
+    single-threaded processes (default: all cores), closed on the way out."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise OptionError("--engine dask needs Dask: pip install 'dst-metrics[distributed]'") from None
+    if scheduler is not None:
+        with Client(scheduler) as client:
+            yield client
+        return
+    n = workers or os.cpu_count() or 1
+    quiet = logging.CRITICAL  # a task's InputError reaches the caller; the workers need not log it too
+    with LocalCluster(
+        n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=quiet
+    ) as cluster:
+        with Client(cluster) as client:
+            yield client
+
+
+def _repeated(paths: Sequence[str], format: str) -> str:
+    """Where the first repeated dialogue id is (read again here: this happens only on bad input)."""
+    seen: dict[str, str] = {}
+    for path in paths:
+        for dialogue_id in tally_shard(path, "exact", "official", format)[1]:
+            if dialogue_id in seen:
+                return f"{dialogue_id!r} in {seen[dialogue_id]} and {path}"
+            seen[dialogue_id] = path
+    return "(not found again)"  # pragma: no cover

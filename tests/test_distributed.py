@@ -1,0 +1,141 @@
+"""``--engine dask``: shards scored on a local Dask cluster of two worker processes equal one process."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from dst_metrics.cli import main  # noqa: E402
+from dst_metrics.distributed import score_shards, shard_paths  # noqa: E402
+from dst_metrics.errors import InputError  # noqa: E402
+from dst_metrics.options import Options  # noqa: E402
+from dst_metrics.readers import read_with_format  # noqa: E402
+from dst_metrics.scoring import score  # noqa: E402
+
+SLOTS = ["hotel-area", "hotel-name", "train-day", "taxi-leaveat", "restaurant-food", "attraction-type"]
+VALUES = ["north", "south", "centre", "a|b", "friday", "dontcare", "none"]
+
+
+def _corpus(seed: int, dialogues: int) -> dict[str, dict[str, dict]]:
+    """Reference-layout dialogues whose predictions miss, add, change and keep slots."""
+    rng = random.Random(seed)
+    corpus: dict[str, dict[str, dict]] = {}
+    for number in range(dialogues):
+        gold: dict[str, str] = {}
+        pred: dict[str, str] = {}
+        turns = {}
+        for turn in range(rng.randint(1, 7)):
+            gold.update({s: rng.choice(VALUES) for s in SLOTS if rng.random() < 0.3})
+            for slot, value in gold.items():
+                roll = rng.random()
+                if roll < 0.75:
+                    pred[slot] = value
+                elif roll < 0.85:
+                    pred[slot] = rng.choice(VALUES)
+                else:
+                    pred.pop(slot, None)
+            if rng.random() < 0.2:
+                pred[rng.choice(SLOTS)] = rng.choice(VALUES)
+            turns[str(turn)] = {"gt": dict(gold), "pr": dict(pred)}
+        corpus[f"D{number:04d}"] = turns
+    return corpus
+
+
+def _write_shards(folder: Path, corpus: dict[str, dict[str, dict]], cuts: list[int]) -> list[Path]:
+    """The corpus cut at `cuts` into shards, alternately JSON Lines turn records and the reference layout."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ids = list(corpus)
+    bounds = [0, *cuts, len(ids)]
+    paths = []
+    for index, (start, stop) in enumerate(zip(bounds, bounds[1:])):
+        part = {i: corpus[i] for i in ids[start:stop]}
+        if index % 2 == 0:
+            path = folder / f"part-{index:03d}.jsonl"
+            lines = [
+                json.dumps({"dialogue_id": d, "turn_id": int(t), "gt": v["gt"], "pr": v["pr"]})
+                for d, turns in part.items()
+                for t, v in turns.items()
+            ]
+            path.write_text("\n".join(lines) + "\n")
+        else:
+            path = folder / f"part-{index:03d}.json"
+            path.write_text(json.dumps(part))
+        paths.append(path)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster, distributed.Client(cluster) as connected:  # fmt: skip
+        assert len(connected.scheduler_info()["workers"]) == 2
+        yield connected
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("mode", ["official", "corrected"])
+def test_shards_on_two_workers_equal_one_process(tmp_path, client, seed, mode):
+    corpus = _corpus(seed, 240)
+    whole = tmp_path / "whole.json"
+    whole.write_text(json.dumps(corpus))
+    paths = [str(p) for p in _write_shards(tmp_path / "shards", corpus, [50, 51, 130, 200])]
+    options = Options(mode=mode)
+    expected = score(read_with_format(str(whole))[0], options)
+    found = score_shards(paths, options, client=client)
+    assert found.tally == expected.tally
+    assert found.scores == expected.scores and found.signature == expected.signature
+    assert score_shards(paths[::-1], options, client=client).scores == expected.scores  # shard order
+
+
+def test_a_dialogue_in_two_shards_is_an_error_naming_it(tmp_path, client):
+    corpus = _corpus(2, 30)
+    paths = [str(p) for p in _write_shards(tmp_path / "shards", corpus, [20])]
+    repeat = tmp_path / "shards" / "again.json"
+    repeat.write_text(json.dumps({"D0025": corpus["D0025"]}))
+    with pytest.raises(InputError, match=r"1 dialogue ids are in more than one shard: 'D0025' in .*part-001.json"):
+        score_shards([*paths, str(repeat)], Options(), client=client)
+
+
+def test_a_bad_shard_is_the_readers_located_error(tmp_path, client):
+    paths = [str(p) for p in _write_shards(tmp_path / "shards", _corpus(3, 20), [10])]
+    broken = tmp_path / "shards" / "broken.json"
+    broken.write_text('{"D9": {"0": {"gt": {"hotel-area": "north"}, "pr": ')
+    with pytest.raises(InputError, match=r"broken.json: not valid JSON at line 1"):
+        score_shards([*paths, str(broken)], Options(), client=client)
+
+
+def test_the_command_line_scores_a_folder_of_shards_as_one_corpus(tmp_path, capsys):
+    corpus = _corpus(4, 120)
+    whole = tmp_path / "whole.json"
+    whole.write_text(json.dumps(corpus))
+    _write_shards(tmp_path / "shards", corpus, [40, 90])
+    assert len(shard_paths(str(tmp_path / "shards"))) == 3
+    assert main(["score", str(whole), "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    assert main(["score", str(tmp_path / "shards"), "--engine", "dask", "--jobs", "2", "--json", "--quiet"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["format"] == "3 shards on dask"
+    for key in ("file", "format"):
+        del found[key], expected[key]
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--engine", "dask", "--per-dialogue"], "--per-dialogue needs the whole corpus in one process"),
+        (["--engine", "dask", "--compat", "trade"], "--compat needs the whole corpus in one process"),
+        (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler is the address of a Dask scheduler"),
+    ],
+)
+def test_options_that_need_one_process_are_refused(tmp_path, capsys, extra, message):
+    whole = tmp_path / "whole.json"
+    whole.write_text(json.dumps(_corpus(5, 3)))
+    assert main(["score", str(whole), *extra]) == 2
+    assert message in capsys.readouterr().err
