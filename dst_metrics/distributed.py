@@ -1,11 +1,12 @@
 """Scoring a corpus split into shard files on a Dask cluster (extra ``distributed``; docs/distributed.md).
 
 Each shard (a file in any format `dst_metrics.readers` reads without ``--gold``: JSON Lines turn
-records or dialogues, the reference layout, TRADE, …) is one task that returns the shard's `Tally`
-and its dialogue ids; tallies reduce by ``+`` in a tree (``dask.bag.fold``), and the ids are counted
-against their distinct count, so a dialogue in two shards is an error naming it, never counted
-twice. Nothing but tallies and ids leaves a worker. The figures are ``==`` to scoring the shards'
-dialogues in one process (tests/test_distributed.py), because tallies add up in any order.
+records or dialogues, the reference layout, TRADE, …) is one task (Dask futures) that returns the
+shard's `Tally` and its dialogue ids in hash buckets; tallies reduce by ``+`` in a tree, and each
+bucket of every shard is checked for repeated ids by one task, so a dialogue in two shards is an
+error naming it and both shards, never counted twice. Nothing but tallies and ids leaves a worker.
+The figures are ``==`` to scoring the shards' dialogues in one process (tests/test_distributed.py),
+because tallies add up in any order.
 
     from dst_metrics.distributed import score_shards
     report = score_shards(["shards/part-000.jsonl", ...], Options())          # a local cluster
@@ -17,9 +18,11 @@ from the command line: each argument is one corpus (a folder: every file in it, 
 
 from __future__ import annotations
 
+import functools
 import logging
 import operator
 import os
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -33,6 +36,8 @@ ENGINES = ("local", "dask")
 """``--engine``: this machine's processes (`dst_metrics.parallel`) or a Dask cluster."""
 SPLIT_EVERY = 8
 """Tallies added per reduction task (the tree's fan-in)."""
+ID_BUCKETS = 16
+"""The dialogue ids are checked for repeats in this many tasks, each over one hash bucket of every shard."""
 
 
 def shard_paths(source: str) -> list[str]:
@@ -85,20 +90,61 @@ def score_shards(
     if client is None:
         with dask_client(scheduler, workers) as connected:
             return score_shards(paths, options, format=format, client=connected)
-    import dask
-    import dask.bag as db
-
-    shards = db.from_sequence(list(paths), npartitions=len(paths)).map(
-        tally_shard, value_matching=options.value_matching, mode=options.mode, format=format
+    shards = client.map(
+        _tally_and_buckets,
+        list(paths),
+        value_matching=options.value_matching,
+        mode=options.mode,
+        format=format,
+        pure=False,  # a shard file may change between two calls
     )
-    total = shards.pluck(0).fold(operator.add, split_every=SPLIT_EVERY)
-    dialogue_ids = shards.pluck(1).flatten()
-    tally, n_ids, n_distinct = dask.compute(
-        total, dialogue_ids.count(), dialogue_ids.distinct().count(), scheduler=client
-    )
-    if n_distinct != n_ids:
-        raise InputError(f"{n_ids - n_distinct} dialogue ids are in more than one shard: {_repeated(paths, format)}")
+    tallies = [client.submit(operator.itemgetter(0), shard) for shard in shards]
+    while len(tallies) > 1:  # a tree of additions, SPLIT_EVERY tallies per task
+        tallies = [client.submit(_sum, *tallies[k : k + SPLIT_EVERY]) for k in range(0, len(tallies), SPLIT_EVERY)]
+    checks = [
+        client.submit(_repeated, *[client.submit(_bucket, shard, b) for shard in shards]) for b in range(ID_BUCKETS)
+    ]
+    tally = tallies[0].result()
+    repeated = [found for found in client.gather(checks) if found[0]]
+    if repeated:
+        count = sum(found[0] for found in repeated)
+        _, dialogue_id, first, second = repeated[0]
+        where = f"{dialogue_id!r} in {paths[first]} and {paths[second]}"
+        raise InputError(f"{count} dialogue ids are in more than one shard: {where}")
     return score_tallies((tally, {}), options)
+
+
+def _tally_and_buckets(path: str, value_matching: str, mode: str, format: str) -> tuple[Tally, list[list[str]]]:
+    """`tally_shard`, with the dialogue ids split into `ID_BUCKETS` lists by a hash that is the same
+    in every process (CRC-32: Python's own string hash differs from process to process)."""
+    tally, dialogue_ids = tally_shard(path, value_matching, mode, format)
+    buckets: list[list[str]] = [[] for _ in range(ID_BUCKETS)]
+    for dialogue_id in dialogue_ids:
+        buckets[zlib.crc32(dialogue_id.encode()) % ID_BUCKETS].append(dialogue_id)
+    return tally, buckets
+
+
+def _bucket(shard: tuple[Tally, list[list[str]]], index: int) -> list[str]:
+    return shard[1][index]
+
+
+def _sum(*tallies: Tally) -> Tally:
+    return functools.reduce(operator.add, tallies)
+
+
+def _repeated(*buckets: list[str]) -> tuple[int, str | None, int, int]:
+    """(ids found in more than one of `buckets` (one per shard, in shard order), the first such id,
+    the shards it is first found in)."""
+    first_shard: dict[str, int] = {}
+    count, example = 0, (None, -1, -1)
+    for shard, ids in enumerate(buckets):
+        for dialogue_id in ids:
+            seen = first_shard.setdefault(dialogue_id, shard)
+            if seen != shard:
+                count += 1
+                if example[0] is None:
+                    example = (dialogue_id, seen, shard)
+    return (count, *example)
 
 
 @contextmanager
@@ -120,14 +166,3 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
     ) as cluster:
         with Client(cluster) as client:
             yield client
-
-
-def _repeated(paths: Sequence[str], format: str) -> str:
-    """Where the first repeated dialogue id is (read again here: this happens only on bad input)."""
-    seen: dict[str, str] = {}
-    for path in paths:
-        for dialogue_id in tally_shard(path, "exact", "official", format)[1]:
-            if dialogue_id in seen:
-                return f"{dialogue_id!r} in {seen[dialogue_id]} and {path}"
-            seen[dialogue_id] = path
-    return "(not found again)"  # pragma: no cover
