@@ -1,12 +1,14 @@
 """Scoring one input in several processes (``dst-metrics score --jobs N``).
 
-Each worker process reads the whole input (decoding is the cheap part) but builds and tallies only
-its share of the dialogues: those whose position is k modulo N (`build.sharded`, which skips the
-others before any work). The parent adds the tallies (`Tally` merges by ``+``, so the figures are
-``==`` to one process's) and puts per-dialogue tallies back in input order. Processes are started
-with ``fork`` (the parent's imports are inherited, nothing is pickled but the small results); where
-``fork`` is unavailable, or a worker fails, or the shares overlap, the input is read in this process
-instead, so errors are exactly those of one process.
+Each worker process reads the whole input but builds and tallies only its share of the dialogues:
+those whose position is k modulo N. The reference layout is streamed (`streaming`: the file cut
+into one undecoded slice per dialogue, only the share's slices decoded); other formats are decoded
+whole and `build.sharded` skips the other dialogues before any work. The parent adds the tallies
+(`Tally` merges by ``+``, so the figures are ``==`` to one process's) and puts per-dialogue tallies
+back in input order. N - 1 worker processes are started with ``fork`` (the parent's imports are
+inherited, nothing is pickled but the small results) and the parent scores the first share itself;
+where ``fork`` is unavailable, or a worker fails, or the shares overlap, the input is read in this
+process instead, so errors are exactly those of one process.
 """
 
 from __future__ import annotations
@@ -39,7 +41,14 @@ def default_jobs(paths: list[str]) -> int:
 def _tally_share(path: str, args: argparse.Namespace, mode: str, k: int, n: int, per_dialogue: bool) -> tuple:
     from .build import sharded
     from .command_line import read_input
+    from .streaming import stream_tally, streamable
 
+    if not args.gold and streamable(path, args.format) == "reference":  # only this share's dialogues decoded
+        ids: list[str] = []
+        found = stream_tally(path, value_matching=args.value_matching, mode=mode, per_dialogue=per_dialogue,
+                             format="reference", dialogue_ids=ids, share=(k, n))  # fmt: skip
+        if found is not None:
+            return found[0], found[1], ids, [k + n * i for i in range(len(ids))], "reference"
     with sharded(k, n) as positions:
         corpus, read_as = read_input(path, args)
     total, by_dialogue = tally_dialogues(corpus, mode, per_dialogue)
@@ -55,9 +64,10 @@ def tally_in_processes(
         return None
     context = multiprocessing.get_context(START_METHOD)
     try:
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            futures = [pool.submit(_tally_share, path, args, mode, k, jobs, per_dialogue) for k in range(jobs)]
-            shares = [future.result() for future in futures]
+        with ProcessPoolExecutor(jobs - 1, mp_context=context) as pool:  # this process takes share 0
+            futures = [pool.submit(_tally_share, path, args, mode, k, jobs, per_dialogue) for k in range(1, jobs)]
+            shares = [_tally_share(path, args, mode, 0, jobs, per_dialogue)]
+            shares += [future.result() for future in futures]
     except Exception:  # noqa: BLE001 - any failure: one process reads it again and names the problem
         return None
     ids = [dialogue_id for share in shares for dialogue_id in share[2]]

@@ -102,8 +102,9 @@ def _dialogues(path: str) -> Iterator[tuple[str, list[int], list, list]]:
         yield current, turns, golds, preds
 
 
-def _layout_dialogues(path: str) -> Iterator[tuple[str, list[int], list, list]]:
-    """(dialogue id, turn ids, gold raws, predicted raws) of each dialogue of a reference-layout file."""
+def _layout_dialogues(path: str, share: tuple[int, int] | None = None) -> Iterator[tuple[str, list[int], list, list]]:
+    """(dialogue id, turn ids, gold raws, predicted raws) of each dialogue of a reference-layout file;
+    with `share` (k, n), only of those at positions k modulo n (the others are never decoded)."""
     with open(path, "rb") as handle:
         data = handle.read()
     if data.startswith(BOM):
@@ -112,9 +113,11 @@ def _layout_dialogues(path: str) -> Iterator[tuple[str, list[int], list, list]]:
         dialogues = _LAYOUT.decode(data)
     except msgspec.DecodeError:
         raise _NotStreamable from None
-    for dialogue_id, raw in dialogues.items():
+    for position, (dialogue_id, raw) in enumerate(dialogues.items()):
         if not dialogue_id:
             raise _NotStreamable
+        if share is not None and position % share[1] != share[0]:
+            continue
         try:
             turns = _DIALOGUE.decode(raw)
         except msgspec.DecodeError:
@@ -142,12 +145,16 @@ def stream_tally(
     per_dialogue: bool = False,
     format: str = "jsonl",
     dialogue_ids: list[str] | None = None,
+    share: tuple[int, int] | None = None,
 ) -> tuple[Tally, dict[str, Tally]] | None:
     """(corpus tally, each dialogue's tally in the order reading whole gives: by id for JSON Lines, as
     in the file for the reference layout) of `path` in `format` (`STREAMED_FORMATS`), streamed; None
     when it must be read whole (see the module). `dialogue_ids`, if given, receives the dialogues' ids
-    in file order (emptied again when None is returned)."""
-    dialogues = _layout_dialogues(path) if format == "reference" else _dialogues(path)
+    in file order (emptied again when None is returned). With `share` (k, n; reference layout only),
+    only the dialogues at positions k modulo n are built and tallied (`dst_metrics.parallel`)."""
+    if share is not None and format != "reference":
+        raise ValueError("a share of the dialogues is streamed from the reference layout only")
+    dialogues = _layout_dialogues(path, share) if format == "reference" else _dialogues(path)
     built = _built(CorpusBuilder(value_matching), dialogues, dialogue_ids)
     try:
         with gc_paused():

@@ -8,6 +8,7 @@ import pytest
 
 from dst_metrics import read, score
 from dst_metrics.cli import main
+from dst_metrics.core import Tally
 from dst_metrics.streaming import stream_tally, streamable
 
 from .test_parallel import random_layout
@@ -80,3 +81,24 @@ def test_the_reference_layout_streams_dialogue_by_dialogue_with_the_figures_of_r
     bad = tmp_path / "bad.json"
     bad.write_text('{"a": {"0": {"gt": {}, "pr": {}}}, "b": {"0": {"gt": {}}}}')
     assert stream_tally(str(bad), value_matching="exact", mode=mode, format="reference") is None  # read whole
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_shares_of_the_layout_add_up_to_the_whole(tmp_path, n):
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(random_layout(3, dialogues=23)))
+    whole, by_dialogue = stream_tally(str(path), value_matching="exact", mode="official", per_dialogue=True,
+                                      format="reference")  # fmt: skip
+    total, placed = Tally(), {}
+    for k in range(n):
+        ids: list[str] = []
+        found = stream_tally(str(path), value_matching="exact", mode="official", per_dialogue=True,
+                             format="reference", dialogue_ids=ids, share=(k, n))  # fmt: skip
+        assert found is not None and list(found[1]) == ids
+        total = total + found[0]
+        placed.update({k + n * i: dialogue_id for i, dialogue_id in enumerate(ids)})
+        assert all(found[1][d] == by_dialogue[d] for d in ids)
+    assert total == whole
+    assert [placed[position] for position in sorted(placed)] == list(by_dialogue)  # positions in file order
+    with pytest.raises(ValueError):
+        stream_tally(str(path), value_matching="exact", mode="official", format="jsonl", share=(0, 2))
