@@ -321,6 +321,8 @@ def test_defect4_a_row_click_opens_the_dialogue_where_the_user_looks(visit):
 
 
 def test_defect5_scatter_draws_y_equals_x_whole_points_and_opens_them(visit):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page = visit(ALL)
     diagonal = page.locator("#scatter line.diagonal")
     x1, y1, x2, y2 = (float(diagonal.get_attribute(a)) for a in ("x1", "y1", "x2", "y2"))
@@ -342,12 +344,15 @@ def test_defect5_scatter_draws_y_equals_x_whole_points_and_opens_them(visit):
     page.locator("#data-a textarea").fill(perfect)
     page.click("#score")
     _wait_for_figure(page, "dialogues", "P1", "2")
-    inside = page.evaluate(
-        """() => { const svg = document.querySelector('#scatter svg').getBoundingClientRect();
+    placed = """() => { const svg = document.querySelector('#scatter svg').getBoundingClientRect();
         return [...document.querySelectorAll('#scatter g.point')].map(g => { const r = g.getBoundingClientRect();
         return [g.dataset.x, g.dataset.y, r.left >= svg.left && r.right <= svg.right && r.top >= svg.top
         && r.bottom <= svg.bottom]; }); }"""
-    )
+    try:  # the new chart may still be laid out (or the page scrolling) when the table shows the figure
+        page.wait_for_function(f"() => ({placed})().every(p => p[2])", timeout=5000)
+    except PlaywrightTimeout:
+        pass  # the assertion below shows where the points are
+    inside = page.evaluate(placed)
     assert ["100.00", "100.00", True] in inside and all(whole for _, _, whole in inside), inside
 
 
