@@ -67,6 +67,43 @@ def peak_mb(run) -> float:
     return peak / 1e6
 
 
+def fresh_process(argv: list[str], cwd: str | None = None, env: dict | None = None) -> tuple[float, float]:
+    """(seconds, max RSS in MB) of `argv` run once in a fresh process (``wait4``); a failure stops the benchmark."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"failed: {' '.join(argv)}: {process.stderr.read().decode()[-2000:]}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def fresh_processes(commands: list[list[str]], runs: int, **popen) -> list[tuple[float, float]]:
+    """(median seconds, max RSS in MB) of each command in fresh processes, the commands taking turns
+    run after run (so that load on the machine hits them alike); `popen`: `fresh_process`'s cwd, env."""
+    results: list[list[tuple[float, float]]] = [[] for _ in commands]
+    for _ in range(runs):
+        for index, argv in enumerate(commands):
+            results[index].append(fresh_process(argv, **popen))
+    return [(statistics.median(s for s, _ in r), max(m for _, m in r)) for r in results]
+
+
+def write_repeated_layout(path: Path, copies: int) -> int:
+    """The restaurant file repeated `copies` times (dialogue ids ``copy:id``) written to `path` in the
+    reference layout, without holding the copies in memory; returns the number of turns."""
+    one = json.loads(SOURCE.read_text())
+    turns = 0
+    with path.open("w") as out:
+        out.write("{")
+        for copy in range(copies):
+            for index, (dialogue_id, dialogue) in enumerate(one.items()):
+                name = json.dumps(f"{copy}:{dialogue_id}")
+                out.write(("," if copy or index else "") + name + ":" + json.dumps(dialogue))
+                turns += len(dialogue)
+        out.write("}")
+    return turns
+
+
 def repeated_source(repeat: int) -> dict | None:
     """The restaurant file repeated `repeat` times, each copy under new dialogue ids (None, with a
     message, when ../shared is absent)."""

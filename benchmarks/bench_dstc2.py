@@ -22,18 +22,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 import tracemalloc
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_core import median_seconds  # noqa: E402  (the benchmarks' one timing function)
+from bench_core import fresh_processes, median_seconds  # noqa: E402  (the benchmarks' timing functions)
 
 from dst_metrics._gc import without_gc  # noqa: E402
 from dst_metrics.dstc2.check import check_track  # noqa: E402
@@ -73,23 +70,6 @@ def end_to_end(root: Path, flist: Path, track_path: Path, jobs: int | None = Non
     ontology = read_ontology(str(DATA / "ontology_dstc2.json"))
     scores, _ = score_files(str(root), str(flist), str(track_path), ontology, DATASET, jobs=jobs)
     return csv_text(scores)
-
-
-def fresh_processes(commands: list[list[str]], runs: int) -> list[tuple[float, float]]:
-    """(median seconds, max RSS in MB) of each command in fresh processes, the commands taking turns."""
-    times: list[list[float]] = [[] for _ in commands]
-    rss = [0.0 for _ in commands]
-    for _ in range(runs):
-        for index, argv in enumerate(commands):
-            start = time.perf_counter()
-            process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            _, status, usage = os.wait4(process.pid, 0)
-            times[index].append(time.perf_counter() - start)
-            process.returncode = os.waitstatus_to_exitcode(status)
-            if process.returncode:
-                raise SystemExit(f"failed ({process.returncode}): {' '.join(argv)}")
-            rss[index] = max(rss[index], usage.ru_maxrss / 1024)
-    return [(statistics.median(t), r) for t, r in zip(times, rss)]
 
 
 def _official(args: argparse.Namespace, root: Path, flist: Path, track_path: Path, out: Path) -> list[str]:

@@ -15,50 +15,29 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_core import SOURCE  # noqa: E402  (the same corpus as the core's benchmark)
+from bench_core import SOURCE, fresh_processes, write_repeated_layout  # noqa: E402  (the core's corpus)
 
 TURNS_PER_COPY = 3359  # turns of the restaurant file
 
 
 def write_corpus(folder: Path, copies: int) -> tuple[Path, Path]:
     """The restaurant file repeated `copies` times, as the reference layout and as JSON Lines."""
-    one = json.loads(SOURCE.read_text())
     layout, lines = folder / f"layout_{copies}.json", folder / f"turns_{copies}.jsonl"
-    with layout.open("w") as whole, lines.open("w") as stream:
-        whole.write("{")
+    write_repeated_layout(layout, copies)
+    one = json.loads(SOURCE.read_text())
+    with lines.open("w") as stream:
         for copy in range(copies):
-            for index, (dialogue_id, turns) in enumerate(one.items()):
+            for dialogue_id, turns in one.items():
                 name = f"{copy}:{dialogue_id}"
-                whole.write(("," if copy or index else "") + json.dumps(name) + ":" + json.dumps(turns))
                 for turn_id, turn in turns.items():
                     record = {"dialogue_id": name, "turn_id": int(turn_id), "gt": turn["gt"], "pr": turn["pr"]}
                     stream.write(json.dumps(record) + "\n")
-        whole.write("}")
     return layout, lines
-
-
-def run(argv: list[str]) -> tuple[float, float]:
-    """(seconds, peak RSS in MB) of one fresh process."""
-    start = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status):
-        raise SystemExit(f"failed: {' '.join(argv)}: {process.stderr.read().decode()}")
-    return seconds, usage.ru_maxrss / 1024
-
-
-def measure(argv: list[str], runs: int) -> tuple[float, float]:
-    results = [run(argv) for _ in range(runs)]
-    return statistics.median(r[0] for r in results), max(r[1] for r in results)
 
 
 def main() -> int:
@@ -85,7 +64,7 @@ def main() -> int:
             ("JSON Lines, streamed", [*cli, str(lines), "--json"], lines),
         ]
         for how, argv, path in rows:
-            seconds, rss = measure(argv, args.runs)
+            ((seconds, rss),) = fresh_processes([argv], args.runs)
             size = path.stat().st_size / 1e6
             print(f"{total:>10,}  {how:<28} {seconds:>8.2f} {1e6 * seconds / total:>8.2f} {rss:>12.0f}  {size:.0f}")
         if not args.keep:

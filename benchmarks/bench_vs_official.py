@@ -16,43 +16,15 @@ commands taking turns run after run (medians; max RSS of each process by ``wait4
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_core import SOURCE  # noqa: E402
+from bench_core import SOURCE, fresh_processes, write_repeated_layout  # noqa: E402
 
 TURNS_PER_COPY = 3359
-
-
-def write_copies(path: Path, copies: int) -> int:
-    one = json.loads(SOURCE.read_text())
-    with path.open("w") as out:
-        out.write("{")
-        for copy in range(copies):
-            for index, (dialogue_id, turns) in enumerate(one.items()):
-                out.write(
-                    ("," if copy or index else "") + json.dumps(f"{copy}:{dialogue_id}") + ":" + json.dumps(turns)
-                )
-        out.write("}")
-    return copies * TURNS_PER_COPY
-
-
-def timed(argv: list[str], cwd: str, official: str) -> tuple[float, float]:
-    env = {**os.environ, "PYTHONPATH": official}  # the official script imports `src.gca` from its clone
-    start = time.perf_counter()
-    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status):
-        raise SystemExit(f"failed: {' '.join(argv)}: {process.stderr.read().decode()[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024
 
 
 def main() -> int:
@@ -64,7 +36,8 @@ def main() -> int:
     if not SOURCE.is_file():
         print(f"skipped: {SOURCE} not found (needs ../shared beside the clone)")
         return 0
-    script = str(Path(args.official).resolve() / "src" / "compute_accuracies.py")
+    official = str(Path(args.official).resolve())
+    script = str(Path(official) / "src" / "compute_accuracies.py")
     cli = [sys.executable, "-m", "dst_metrics", "score"]
     print(f"{'turns':>10}  {'how':<22} {'seconds':>8} {'µs/turn':>8} {'RSS MB':>7} {'vs official':>12}")
     for wanted in args.turns:
@@ -72,25 +45,19 @@ def main() -> int:
             folder = Path(work) / "data" / "bench"
             folder.mkdir(parents=True)
             path = folder / "corpus.json"
-            turns = write_copies(path, max(1, round(wanted / TURNS_PER_COPY)))
+            turns = write_repeated_layout(path, max(1, round(wanted / TURNS_PER_COPY)))
             rows = {
                 "official": ["python3", script, "bench"],
                 "ours, all cores": [*cli, str(path), "--json"],
                 "ours, 1 core": [*cli, str(path), "--json", "--jobs", "1"],
                 "ours, --per-dialogue": [*cli, str(path), "--json", "--per-dialogue"],
             }
-            times: dict[str, list[float]] = {name: [] for name in rows}
-            rss = dict.fromkeys(rows, 0.0)
-            for _ in range(args.runs):
-                for name, argv in rows.items():
-                    seconds, peak = timed(argv, work, str(Path(args.official).resolve()))
-                    times[name].append(seconds)
-                    rss[name] = max(rss[name], peak)
-            official = statistics.median(times["official"])
-            for name in rows:
-                median = statistics.median(times[name])
-                print(f"{turns:>10,}  {name:<22} {median:8.2f} {median * 1e6 / turns:8.2f} {rss[name]:7.0f} "
-                      f"{official / median:11.1f}x")  # fmt: skip
+            env = {**os.environ, "PYTHONPATH": official}  # the official script imports `src.gca` from its clone
+            measured = dict(zip(rows, fresh_processes(list(rows.values()), args.runs, cwd=work, env=env)))
+            official_seconds = measured["official"][0]
+            for name, (median, rss) in measured.items():
+                print(f"{turns:>10,}  {name:<22} {median:8.2f} {median * 1e6 / turns:8.2f} {rss:7.0f} "
+                      f"{official_seconds / median:11.1f}x")  # fmt: skip
     return 0
 
 

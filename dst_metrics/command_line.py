@@ -24,6 +24,7 @@ from .breakdown import BY, breakdown
 from .commands import EXTRA_COMMANDS, CommandParser, dumps, run_parsed, whole_number
 from .compat import PROFILES
 from .corpus import Corpus, Dialogue
+from .distributed import ENGINES
 from .errors import InputError, json_text
 from .figures import FIGURES, compute_figures, figure_labels
 from .options import OptionError, Options
@@ -110,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
     jobs_help = "processes per file (default: all cores from about 50,000 turns up, else 1; figures are the same)"
     score_cmd.add_argument("--jobs", type=_whole_number, metavar="N", help=jobs_help)
     engine_help = "local (default) or dask: each FILE (a folder: its files) is the shards of one corpus, on Dask"
-    score_cmd.add_argument("--engine", choices=("local", "dask"), default="local", help=engine_help)
+    score_cmd.add_argument("--engine", choices=ENGINES, default=ENGINES[0], help=engine_help)
     scheduler_help = "--engine dask: a running scheduler (tcp://host:8786); default a local cluster of --jobs processes"
     score_cmd.add_argument("--scheduler", metavar="ADDRESS", help=scheduler_help)
     add_interval_options(score_cmd)
