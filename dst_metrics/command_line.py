@@ -26,7 +26,7 @@ from .compat import PROFILES
 from .corpus import Corpus, Dialogue
 from .distributed import ENGINES
 from .errors import InputError, json_text
-from .figures import FIGURES, compute_figures, figure_labels
+from .figures import FIGURES, figure_computer, figure_labels
 from .options import OptionError, Options
 from .progress import progress
 from .readers import FORMATS, READERS, pair, read_side, read_with_format
@@ -82,7 +82,13 @@ def add_interval_options(sub: argparse.ArgumentParser, *, flag: bool = True) -> 
     sub.add_argument("--seed", type=_seed, default=0, help="seed of the resamples (0)")
 
 
-def _parser() -> argparse.ArgumentParser:
+OWN_COMMANDS = ("score", "explain")
+"""The commands parsed and run here (the others: `EXTRA_COMMANDS`)."""
+
+
+def _parser(extra_commands: bool = True) -> argparse.ArgumentParser:
+    """The command line's parser; without `extra_commands`, only `OWN_COMMANDS` (their modules are
+    not imported: ``dst-metrics score`` needs none of them)."""
     parser = _Parser(
         prog="dst-metrics", description="Score dialogue state tracking predictions (GCA, JGA, FGA, SA, AGA, RSA)."
     )
@@ -121,7 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     explain_cmd.add_argument("--dialogue", help="dialogue id (default: the first)")
     explain_cmd.add_argument("--all-slots", action="store_true", help="also slots carried over unchanged")
     add_input_options(explain_cmd)
-    for name, module_name in EXTRA_COMMANDS.items():
+    for name, module_name in EXTRA_COMMANDS.items() if extra_commands else ():
         module = importlib.import_module(module_name)
         module.add_arguments(commands.add_parser(name, help=module.HELP))
     return parser
@@ -175,9 +181,10 @@ def _columns(options: Options, per_dialogue: bool) -> list[str]:
 def dialogue_figures(report: Report) -> dict[str, Scores]:
     """Each dialogue's per-dialogue figures and turns only (what `--per-dialogue` lists), from its tally."""
     signature = report.signature
+    figures = figure_computer(report.options, per_dialogue=True)
     out = {}
     for dialogue_id, tally in report.dialogue_tallies.items():
-        values = compute_figures(tally, report.options, per_dialogue=True)
+        values = figures(tally)
         values["turns"] = tally.turns
         out[dialogue_id] = Scores(values, signature)
     return out
@@ -420,7 +427,8 @@ def _value(value: str | None) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``dst-metrics`` and ``python -m dst_metrics``; returns the exit status."""
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = _parser(extra_commands=not argv or argv[0] not in OWN_COMMANDS).parse_args(argv)
     if args.command in EXTRA_COMMANDS:
         return run_parsed(args, importlib.import_module(EXTRA_COMMANDS[args.command]).run)
     return run_parsed(args, _score if args.command == "score" else _explain)

@@ -421,29 +421,35 @@ class _Sums:
 
     def tally(self, into: Tally | None = None) -> Tally:
         """The sums as a Tally (added into `into` if given)."""
-        t = Tally() if into is None else into
-        t.turns += self.turns
-        t.correct += self.counts[CORRECT]
-        t.wrong += self.counts[WRONG]
-        t.missed += self.counts[MISSED]
-        t.overshot += self.counts[OVERSHOT]
-        for (equal, slot_errors, tp, n_gold, rel_hits, rel_total, fp, fn), run in self.figure_runs.items():
+        joint_hits = slot_errors = goal_turns = relative_empty = true_pos = false_pos = false_neg = 0
+        goal_hits: dict[int, int] = {}
+        relative_hits: dict[int, int] = {}
+        for (equal, errors, tp, n_gold, rel_hits, rel_total, fp, fn), run in self.figure_runs.items():
             if equal:
-                t.joint_hits += run
-            t.slot_errors += slot_errors * run
+                joint_hits += run
+            slot_errors += errors * run
             if n_gold:
-                t.goal_turns += run
-                t.goal_hits[n_gold] = t.goal_hits.get(n_gold, 0) + tp * run
+                goal_turns += run
+                goal_hits[n_gold] = goal_hits.get(n_gold, 0) + tp * run
             if rel_total:
-                t.relative_hits[rel_total] = t.relative_hits.get(rel_total, 0) + rel_hits * run
+                relative_hits[rel_total] = relative_hits.get(rel_total, 0) + rel_hits * run
             else:
-                t.relative_empty_turns += run
-            t.true_positives += tp * run
-            t.false_positives += fp * run
-            t.false_negatives += fn * run
-        for distance, count in self.distances.items():
-            t.fga_distances[distance] = t.fga_distances.get(distance, 0) + count
-        return t
+                relative_empty += run
+            true_pos += tp * run
+            false_pos += fp * run
+            false_neg += fn * run
+        counts = self.counts
+        # fmt: off
+        t = Tally(self.turns, counts[CORRECT], counts[WRONG], counts[MISSED], counts[OVERSHOT], joint_hits,
+                  slot_errors, goal_turns, goal_hits, relative_empty, relative_hits, true_pos, false_pos, false_neg,
+                  dict(self.distances))
+        # fmt: on
+        if into is None:
+            return t
+        total = into + t
+        for f in fields(Tally):
+            setattr(into, f.name, getattr(total, f.name))
+        return into
 
 
 def advance_side(

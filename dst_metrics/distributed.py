@@ -19,7 +19,6 @@ from the command line: each argument is one corpus (a folder: every file in it, 
 from __future__ import annotations
 
 import functools
-import logging
 import operator
 import os
 import zlib
@@ -160,6 +159,8 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
             yield client
         return
     n = workers or os.cpu_count() or 1
+    import logging
+
     quiet = logging.CRITICAL  # a task's InputError reaches the caller; the workers need not log it too
     with LocalCluster(
         n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=quiet

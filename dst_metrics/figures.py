@@ -225,12 +225,27 @@ def compute_figures(
     tally: Tally, options: Options, families: Iterable[str] | None = None, *, per_dialogue: bool = False
 ) -> dict[str, float | int]:
     """{key: value} of every figure (of `families`; with `per_dialogue`, the per-dialogue ones)."""
+    return figure_computer(options, families, per_dialogue=per_dialogue)(tally)
+
+
+def figure_computer(
+    options: Options, families: Iterable[str] | None = None, *, per_dialogue: bool = False
+) -> Callable[[Tally], dict[str, float | int]]:
+    """`compute_figures` as a function of the tally alone, the registry read once: for the many
+    tallies of one run (each dialogue's, with ``--per-dialogue``)."""
     wanted = FAMILIES if families is None else set(families)
-    out: dict[str, float | int] = {}
+    parts: list[tuple[str, Callable[[Tally, Options], float | int], Options]] = []
     for figure in FIGURES:
         if figure.family in wanted and (figure.per_dialogue or not per_dialogue):
-            out.update(figure.values(tally, options))
-    return out
+            if figure.per_lambda:
+                parts += [(lambda_key(figure.key, lam), figure.compute, at) for lam, at in options.per_lambda]
+            else:
+                parts.append((figure.key, figure.compute, options))
+
+    def compute(tally: Tally) -> dict[str, float | int]:
+        return {key: value(tally, at) for key, value, at in parts}
+
+    return compute
 
 
 def family_figures(family: str) -> tuple:

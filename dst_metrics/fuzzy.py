@@ -6,8 +6,17 @@ agree with the evaluator researchers published with.
 
 from __future__ import annotations
 
-from rapidfuzz import fuzz
-from rapidfuzz.distance import Levenshtein
+_RAPIDFUZZ: tuple = ()  # (Levenshtein.editops, fuzz.ratio), imported on first use: exact scoring never needs them
+
+
+def _load_rapidfuzz() -> tuple:
+    global _RAPIDFUZZ
+    from rapidfuzz import fuzz
+    from rapidfuzz.distance import Levenshtein
+
+    _RAPIDFUZZ = (Levenshtein.editops, fuzz.ratio)
+    return _RAPIDFUZZ
+
 
 FUZZY_THRESHOLD = 95
 """Two values match when `partial_ratio` is strictly above this (mwzeval's rule)."""
@@ -23,11 +32,12 @@ def partial_ratio(hyp: str, ref: str) -> int:
         return 100
     if not hyp or not ref:
         return 0
+    editops, ratio = _RAPIDFUZZ or _load_rapidfuzz()
     shorter, longer = (hyp, ref) if len(hyp) <= len(ref) else (ref, hyp)
     best = 0.0
-    for block in Levenshtein.editops(shorter, longer).as_matching_blocks():
+    for block in editops(shorter, longer).as_matching_blocks():
         start = max(block.b - block.a, 0)
-        score = fuzz.ratio(shorter, longer[start : start + len(shorter)]) / 100
+        score = ratio(shorter, longer[start : start + len(shorter)]) / 100
         if score > 0.995:
             return 100
         best = max(best, score)

@@ -8,6 +8,7 @@ on either side scores 0 in both modes (the RSA paper's definition).
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -47,6 +48,13 @@ def gca_rates(t: Tally, mode: str = "official") -> tuple[float, float, float, fl
     return precision[0], recall[0], precision[1], recall[1]
 
 
+@functools.lru_cache(maxsize=64)
+def _exact_ratio(alpha: float) -> tuple[int, int]:
+    """(numerator, denominator) of the exact value of the float `alpha`."""
+    weight = Fraction(alpha)
+    return weight.numerator, weight.denominator
+
+
 def gca(t: Tally, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> float:
     """GCA = (P + G) / (α·P/VP + α·G/VR + (1-α)·P/LP + (1-α)·G/LR).
 
@@ -63,8 +71,7 @@ def gca(t: Tally, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> floa
     labelled = t.correct + t.wrong
     if t.correct == 0:  # VP = VR = 0, and P = 0 or G = 0 imply C = 0
         return 0.0
-    weight = Fraction(alpha)  # exact value of the float
-    a, b = weight.numerator, weight.denominator
+    a, b = _exact_ratio(alpha)
     numerator = (predicted + gold) * t.correct * labelled * b
     denominator = (predicted**2 + gold**2) * (a * labelled + (b - a) * t.correct)
     return numerator / denominator
@@ -81,7 +88,10 @@ def fga(t: Tally, lam: float = DEFAULT_FGA_LAMBDA) -> float:
     d is the distance from a type-2 error (a turn whose own changes are right but that carries
     an earlier mistake) back to the last type-1 error; type-1 errors score 0.
     """
-    partial = math.fsum(count * (1.0 - math.exp(-lam * d)) for d, count in t.fga_distances.items())
+    if not t.fga_distances:  # no type-2 error: exactly the value the sum gives, with nothing to add
+        return t.joint_hits / t.turns
+    exp = math.exp
+    partial = math.fsum([count * (1.0 - exp(-lam * d)) for d, count in t.fga_distances.items()])
     return (t.joint_hits + partial) / t.turns
 
 

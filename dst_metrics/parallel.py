@@ -14,9 +14,7 @@ process instead, so errors are exactly those of one process.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 
 from .core import Tally
 from .scoring import tally_dialogues
@@ -60,6 +58,9 @@ def tally_in_processes(
 ) -> tuple[tuple[Tally, dict[str, Tally]], str] | None:
     """((corpus tally, each dialogue's tally in input order), the format read) of `path` read in
     `jobs` processes; None when this must be done in one process (see the module)."""
+    import multiprocessing  # here, not at the top: `default_jobs` is asked on every run
+    from concurrent.futures import ProcessPoolExecutor
+
     if START_METHOD not in multiprocessing.get_all_start_methods():
         return None
     context = multiprocessing.get_context(START_METHOD)

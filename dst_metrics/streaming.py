@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Annotated
 
 import msgspec
 
@@ -49,6 +50,9 @@ class _Turn(msgspec.Struct):
 
 _LAYOUT = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _DIALOGUE = msgspec.json.Decoder(dict[str, _Turn])
+_NUMBERED_DIALOGUE = msgspec.json.Decoder(dict[Annotated[int, msgspec.Meta(ge=0)], _Turn])
+"""A dialogue whose turn ids are all plain digit strings ("0", "12": no sign, leading zero or space),
+decoded with the ids as ints; any other id fails it and the dialogue goes through `_DIALOGUE`."""
 BOM = b"\xef\xbb\xbf"
 
 
@@ -119,11 +123,16 @@ def _layout_dialogues(path: str, share: tuple[int, int] | None = None) -> Iterat
         if share is not None and position % share[1] != share[0]:
             continue
         try:
-            turns = _DIALOGUE.decode(raw)
+            turns = _NUMBERED_DIALOGUE.decode(raw)
+            turn_ids = list(turns)
         except msgspec.DecodeError:
-            raise _NotStreamable from None
+            try:
+                turns = _DIALOGUE.decode(raw)
+            except msgspec.DecodeError:
+                raise _NotStreamable from None
+            turn_ids = ids.turn_ids(turns, dialogue_id)
         values = turns.values()
-        yield dialogue_id, ids.turn_ids(turns, dialogue_id), [t.gt for t in values], [t.pr for t in values]
+        yield dialogue_id, turn_ids, [t.gt for t in values], [t.pr for t in values]
 
 
 def _built(

@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
+import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dst_metrics import read, score
+from dst_metrics.build import CorpusBuilder
 from dst_metrics.cli import main
-from dst_metrics.core import Tally
+from dst_metrics.core import Tally, tally_dialogue
+from dst_metrics.errors import InputError
 from dst_metrics.streaming import stream_tally, streamable
 
 from .test_parallel import random_layout
+
+REFERENCE_SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "mul1110.json"
 
 
 def write_records(path, layout: dict, order=None) -> None:
@@ -102,3 +112,64 @@ def test_shares_of_the_layout_add_up_to_the_whole(tmp_path, n):
     assert [placed[position] for position in sorted(placed)] == list(by_dialogue)  # positions in file order
     with pytest.raises(ValueError):
         stream_tally(str(path), value_matching="exact", mode="official", format="jsonl", share=(0, 2))
+
+
+_VALUES = st.one_of(st.sampled_from(["north", "none", "", "guest-house", "2"]), st.integers(-2, 3), st.none(),
+                    st.lists(st.sampled_from(["north", "south"]), max_size=2))  # fmt: skip
+_INNER = st.dictionaries(st.sampled_from(["area", "name", "value", "score"]), _VALUES, max_size=3)
+_STATES = st.one_of(
+    st.dictionaries(st.sampled_from(["hotel", "taxi"]), _INNER, max_size=2),  # nested
+    st.dictionaries(st.sampled_from(["hotel-area", "hotel-name", "taxi"]), _VALUES, max_size=3),  # flat
+    st.dictionaries(st.sampled_from(["hotel", "hotel-area"]), st.one_of(_INNER, _VALUES), max_size=2),  # mixed
+    st.sampled_from([[], "hotel-area=north", 3]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(range(4)), _STATES, _STATES), min_size=1, max_size=6))
+def test_raw_json_states_build_as_their_decoded_objects(turns):
+    # `CorpusBuilder` takes undecoded JSON (msgspec.Raw) through a one-loop path for states of strings and
+    # anything else through the general one; either way the dialogue, or the error, is that of the objects.
+    golds = [gold for _, gold, _ in turns]
+    preds = [turns[0][1] if i % 3 == 2 else pred for i, (_, _, pred) in enumerate(turns)]  # some equal gold
+    turn_ids = list(range(len(turns)))
+    raw = lambda states: [msgspec.Raw(json.dumps(state).encode()) for state in states]  # noqa: E731
+    outcomes = []
+    for golds_in, preds_in in ((golds, preds), (raw(golds), raw(preds))):
+        builder = CorpusBuilder("exact")
+        try:
+            builder.add("d", turn_ids, golds_in, preds_in)
+        except InputError as error:
+            outcomes.append(str(error))
+            continue
+        (dialogue,) = builder.corpus().dialogues
+        tallies = [tally_dialogue(dialogue, mode) for mode in ("official", "corrected")]
+        outcomes.append((dialogue, tallies))
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("keys", [["0", "1", "2"], ["2", "0", "1"], ["03", "1"], ["+3", "1"], ["1", "01"], ["-1", "0"]])
+def test_turn_ids_of_the_layout_stream_as_read_whole(keys, tmp_path):
+    # digit strings decode straight to ints; any other id ("03", "+3") takes the general path: the same ids,
+    # the same order and the same errors ("1" and "01" are one turn id used twice)
+    path = tmp_path / "layout.json"
+    turns = {key: {"gt": {"hotel-area": f"v{i}"}, "pr": {"hotel-area": "v0"}} for i, key in enumerate(keys)}
+    path.write_text(json.dumps({"d": turns}))
+    try:
+        whole = score(read(path), per_dialogue=True).tally
+    except InputError:
+        whole = None
+    streamed = stream_tally(str(path), value_matching="exact", mode="official", format="reference")
+    assert (streamed and streamed[0]) == whole
+
+
+def test_score_imports_no_fuzzy_matcher_report_or_process_pool():
+    # `dst-metrics score` on a small file needs none of them (each was imported on every run: ~60 ms)
+    code = (
+        "import sys\nfrom dst_metrics.cli import main\n"
+        f"main(['score', {str(REFERENCE_SAMPLE)!r}, '--json', '--quiet'])\n"
+        "print(sorted(m for m in ('rapidfuzz', 'dst_metrics.report', 'multiprocessing', 'concurrent.futures',"
+        " 'logging', 'dst_metrics.stats') if m in sys.modules))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert '"gca"' in result.stdout and result.stdout.splitlines()[-1] == "[]"

@@ -47,8 +47,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from rapidfuzz.distance import Indel
-
 from ..corpus import Corpus
 from ..errors import InputError, describe, json_text
 from ..options import OptionError, Options
@@ -116,6 +114,8 @@ def token_sort_ratio(reference: str, hypothesis: str, backend: str = "levenshtei
         return 0
     if backend == "difflib":
         return int(round(100 * difflib.SequenceMatcher(None, a, b).ratio()))
+    from rapidfuzz.distance import Indel  # on first use, as `fuzzy`
+
     return int(round(100 * Indel.normalized_similarity(a, b)))
 
 
