@@ -92,6 +92,9 @@ def run_combined(shape: str, preds: list, golds: list, batches: int, cache_dir: 
     return combined.compute()
 
 
+_POOLS: list = []
+
+
 def peak_memory(fn) -> tuple[float, float]:
     """(Python heap peak, Arrow pool peak) in MiB of one run of `fn`."""
     import pyarrow as pa
@@ -99,6 +102,8 @@ def peak_memory(fn) -> tuple[float, float]:
     gc.collect()
     previous = pa.default_memory_pool()
     pool = pa.proxy_memory_pool(previous)  # a pool of its own, so its peak is this run's
+    _POOLS.append(pool)  # kept to the end: buffers of the run (cached tables) may outlive it, and freeing
+    # them through a proxy pool already collected crashed the interpreter at exit
     pa.set_memory_pool(pool)
     tracemalloc.start()
     try:

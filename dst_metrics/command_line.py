@@ -371,7 +371,7 @@ def _score(args: argparse.Namespace) -> int:
         formats = {path: how for path, (_, how) in read_as.items()}
         _print_score_tables(reports, options, args.per_dialogue, args.by, groups, formats, intervals)
         return 0
-    per_dialogue_keys = _columns(options, True)[:-1]
+    dialogue_figures_of = figure_computer(options, per_dialogue=True)  # the keys of _columns(options, True)[:-1]
     for index, (path, report) in enumerate(reports):
         record = {"file": path, "format": read_as[path][1], **report.scores.as_dict()}
         if intervals:
@@ -380,10 +380,8 @@ def _score(args: argparse.Namespace) -> int:
         if args.by:
             record["by"] = {group: dict(s) for group, s in groups[index].items()}
         if args.per_dialogue:
-            record["dialogues"] = {
-                dialogue_id: {key: s[key] for key in per_dialogue_keys}
-                for dialogue_id, s in dialogue_figures(report).items()
-            }
+            tallies = report.dialogue_tallies
+            record["dialogues"] = {dialogue_id: dialogue_figures_of(tally) for dialogue_id, tally in tallies.items()}
         sys.stdout.write(_dumps(record) + "\n")
     return 0
 

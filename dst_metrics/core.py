@@ -13,7 +13,7 @@ Two modes (see SPEC.md and README.md, "Official and corrected"):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
@@ -41,7 +41,7 @@ def check_mode(mode: str) -> None:
 # --------------------------------------------------------------------------------------------
 # The diff of one side of one turn
 
-Changes = list[tuple[str, "Value | None"]]  # (slot, new value); None: the slot became inactive
+Changes = Collection[tuple[str, "Value | None"]]  # (slot, new value); None: the slot became inactive
 
 
 def side_changes(new: State, previous: State, removals: bool) -> Changes:
@@ -346,8 +346,6 @@ class _Sums:
         gold_active = pred_active = {}  # turn-level states (active slots)
         gold_map = pred_map = {}  # what GCA compares (official: with "none" for dropped slots)
         gold_hyphen = pred_hyphen = False
-        seen_gold: set = set()
-        seen_pred: set = set()
         figures: TurnFigures | None = None
         run = 0  # turns in a row with these figures
         prev_equal = False
@@ -368,15 +366,11 @@ class _Sums:
             if run:
                 figure_runs[figures] = figure_runs.get(figures, 0) + run
             if g is not prev_g:
-                gold_active, gold_map, gold_changes, gold_hyphen = advance_side(
-                    g, gold_map, seen_gold, official, gold_hyphen
-                )
+                gold_active, gold_map, gold_changes, gold_hyphen = advance_side(g, gold_map, official, gold_hyphen)
             else:
                 gold_changes = ()
             if p is not prev_p:
-                pred_active, pred_map, pred_changes, pred_hyphen = advance_side(
-                    p, pred_map, seen_pred, official, pred_hyphen
-                )
+                pred_active, pred_map, pred_changes, pred_hyphen = advance_side(p, pred_map, official, pred_hyphen)
             else:
                 pred_changes = ()
 
@@ -453,31 +447,29 @@ class _Sums:
 
 
 def advance_side(
-    state: State, previous_map: State, seen: set, official: bool, hyphen: bool = False
+    state: State, previous_map: State, official: bool, hyphen: bool = False
 ) -> tuple[State, State, Changes, bool]:
     """Move one side (gold or prediction) to its new state.
 
     Returns the turn-level active state, the map GCA compares, its changes against
-    `previous_map` (see `side_changes`), and `hyphen`: whether official SA/RSA must read the
-    states as strings, which they need once a value with a hyphen has appeared on this side of
-    the dialogue (every value appears once among the changes; the string reading is exact for any
-    state, so keeping the flag set is safe). In official mode the map fills in ``"none"`` for
-    slots in `seen` that the state lacks, and `seen` grows by every slot the state gives, whatever
-    its value: as in the official code, a slot given as an explicit ``"none"`` (or ``""``) and
-    omitted later is filled in as ``"none"`` too (SPEC.md, GCA step 1).
+    `previous_map` (the pairs of `side_changes`, in no particular order), and `hyphen`: whether
+    official SA/RSA must read the states as strings, which they need once a value with a hyphen has
+    appeared on this side of the dialogue (every value appears once among the changes; the string
+    reading is exact for any state, so keeping the flag set is safe). In official mode the map fills
+    in ``"none"`` for every slot of `previous_map` that the state lacks: the previous maps hold every
+    slot given earlier on this side, whatever its value, so as in the official code a slot given as
+    an explicit ``"none"`` (or ``""``) and omitted later is filled in as ``"none"`` too (SPEC.md,
+    GCA step 1).
     """
-    values = state.values()
     if official:
         active = state
-        if NONE_VALUE in values:
+        if NONE_VALUE in state.values():
             active = {slot: value for slot, value in state.items() if value != NONE_VALUE}
         gca_map = state
-        if not state.keys() >= seen:
-            gca_map = dict.fromkeys(seen, NONE_VALUE)
+        if not state.keys() >= previous_map.keys():
+            gca_map = dict.fromkeys(previous_map, NONE_VALUE)
             gca_map.update(state)
-        seen.update(state)  # every key given, explicit "none" included: the same work as before
-        get = previous_map.get  # side_changes, inlined: this runs for every changed state
-        changes = [(slot, value) for slot, value in gca_map.items() if get(slot, _ABSENT) != value]
+        changes = gca_map.items() - previous_map.items()  # side_changes as one set operation: values hash
         if not hyphen:
             for _, value in changes:
                 if value.__class__ is str and "-" in value:
@@ -485,6 +477,10 @@ def advance_side(
                     break
         return active, gca_map, changes, hyphen
     active = state
+    values = state.values()
     if NONE_VALUE in values or "" in values:
         active = {slot: value for slot, value in state.items() if value not in INACTIVE_VALUES}
-    return active, active, side_changes(active, previous_map, True), False
+    changes = active.items() - previous_map.items()
+    if len(previous_map) > len(active) - len(changes):  # a slot of the previous state is gone
+        changes |= {(slot, None) for slot in previous_map.keys() - active.keys()}
+    return active, active, changes, False

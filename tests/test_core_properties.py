@@ -593,3 +593,33 @@ def test_tally_addition_adds_every_field():
             assert getattr(total, f.name) == {1: mine[1], 2: theirs[2], 99: mine[99] + theirs[99]}, f.name
         else:
             assert getattr(total, f.name) == mine + theirs == 20 * index + 3, f.name
+
+
+@SETTINGS
+@given(corpora)
+def test_each_sides_changes_are_the_pairs_a_plain_diff_finds(corpus):
+    # advance_side computes a turn's changes as set operations on the maps; they must be exactly the pairs
+    # side_changes lists, on maps built the plain way (official: every slot seen so far, absent -> "none")
+    from dst_metrics.core import advance_side, side_changes
+    from dst_metrics.states import INACTIVE_VALUES
+
+    for dialogue in corpus.dialogues:
+        for states in (dialogue.gold, dialogue.pred):
+            for official in (True, False):
+                previous: dict = {}
+                seen: dict = {}
+                hyphen = False
+                for state in states:
+                    active, gca_map, changes, hyphen = advance_side(state, previous, official, hyphen)
+                    if official:
+                        seen.update(dict.fromkeys(state, None))
+                        expected_map = {**dict.fromkeys(seen, "none"), **state}
+                        expected = side_changes(expected_map, previous, False)
+                        assert active == {s: v for s, v in state.items() if v != "none"}
+                    else:
+                        expected_map = {s: v for s, v in state.items() if v not in INACTIVE_VALUES}
+                        expected = side_changes(expected_map, previous, True)
+                        assert active == expected_map
+                    assert gca_map == expected_map
+                    assert sorted(changes, key=repr) == sorted(expected, key=repr)
+                    previous = gca_map
