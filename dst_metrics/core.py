@@ -13,6 +13,7 @@ Two modes (see SPEC.md and README.md, "Official and corrected"):
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, fields
 from typing import Literal
@@ -255,6 +256,11 @@ class Tally:
             fga_distances=_sum_dicts(self.fga_distances, other.fga_distances),
         )
 
+    def __reduce__(self) -> tuple:
+        # pickled as its field values in order: half the bytes and time of the default (each
+        # dialogue's tally crosses from a worker process with --jobs and --per-dialogue)
+        return Tally, _tally_values(self)
+
     def count(self, kind: str) -> int:
         """The GCA count of one type ('correct', 'wrong', 'missed' or 'overshot')."""
         return getattr(self, kind)
@@ -275,6 +281,9 @@ class Tally:
             value = data[f.name]
             kwargs[f.name] = {int(k): int(v) for k, v in value.items()} if isinstance(value, dict) else int(value)
         return cls(**kwargs)
+
+
+_tally_values = operator.attrgetter(*(f.name for f in fields(Tally)))
 
 
 # --------------------------------------------------------------------------------------------

@@ -90,9 +90,16 @@ def fga(t: Tally, lam: float = DEFAULT_FGA_LAMBDA) -> float:
     """
     if not t.fga_distances:  # no type-2 error: exactly the value the sum gives, with nothing to add
         return t.joint_hits / t.turns
-    exp = math.exp
-    partial = math.fsum([count * (1.0 - exp(-lam * d)) for d, count in t.fga_distances.items()])
-    return (t.joint_hits + partial) / t.turns
+    return (t.joint_hits + _type2_credit(lam, tuple(t.fga_distances.items()))) / t.turns
+
+
+@functools.lru_cache(maxsize=4096)
+def _type2_credit(lam: float, distances: tuple[tuple[int, int], ...]) -> float:
+    """Σ count · (1 - exp(-λ·d)) over the (d, count) pairs, summed exactly (`math.fsum`, so in any order).
+
+    Cached: dialogues share few distance histograms (999 TRADE dialogues: 39), and ``--per-dialogue``
+    asks for each dialogue's FGA at four λ."""
+    return math.fsum([count * (1.0 - math.exp(-lam * d)) for d, count in distances])
 
 
 def slot_accuracy(t: Tally, num_slots: int = MULTIWOZ_NUM_SLOTS) -> float:

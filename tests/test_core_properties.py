@@ -623,3 +623,31 @@ def test_each_sides_changes_are_the_pairs_a_plain_diff_finds(corpus):
                     assert gca_map == expected_map
                     assert sorted(changes, key=repr) == sorted(expected, key=repr)
                     previous = gca_map
+
+
+@SETTINGS
+@given(corpora)
+def test_tallies_pickle_and_deep_copy_to_equal_independent_tallies(corpus):
+    import copy
+    import pickle
+
+    tally = tally_corpus(corpus.dialogues)
+    for again in (pickle.loads(pickle.dumps(tally)), copy.deepcopy(tally)):
+        assert again == tally and again.to_dict() == tally.to_dict()
+        again.fga_distances[10**6] = 1  # no dict shared with the original
+        assert 10**6 not in tally.fga_distances
+
+
+@SETTINGS
+@given(
+    st.dictionaries(st.integers(1, 40), st.integers(1, 50), max_size=8), st.sampled_from([0.25, 0.5, 0.75, 1.0, 0.1])
+)
+def test_fga_is_its_formula_in_any_order_of_the_distances(distances, lam):
+    # metrics.fga caches each histogram's type-2 credit; the value is the formula's, summed exactly
+    from dst_metrics import metrics
+
+    turns = sum(distances.values()) + 3
+    expected = (2 + math.fsum(c * (1.0 - math.exp(-lam * d)) for d, c in distances.items())) / turns
+    for items in (distances.items(), reversed(list(distances.items()))):
+        tally = Tally(turns=turns, joint_hits=2, fga_distances=dict(items))
+        assert metrics.fga(tally, lam) == expected
