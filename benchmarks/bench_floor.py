@@ -48,12 +48,18 @@ _DIFF = (
     "                previous = state\n"
 )
 STAGES = {
-    "interpreter": "pass",
+    "interpreter": "pass\n",
     "+ start-up (imports, parser)": _START,
     "+ read (a slice per turn side)": _START + _READ + "for _ in dialogues:\n    pass\n",
     "+ build (decode, flatten states)": _START + _READ + _BUILD + "for _ in built():\n    pass\n",
     "+ diff (advance_side only)": _START + _READ + _BUILD + _DIFF,
 }
+
+
+def _program(code: str, path: Path) -> str:
+    """`code` as the body of a function (local names, as the library's own loops use), run on `path`."""
+    body = "".join(f"    {line}\n" for line in code.splitlines())
+    return f"def stage(PATH):\n{body}\nstage({str(path)!r})\n"
 
 
 def main() -> int:
@@ -70,7 +76,7 @@ def main() -> int:
         folder.mkdir(parents=True)
         path = folder / "corpus.json"
         turns = write_repeated_layout(path, max(1, round(args.turns / TURNS_PER_COPY)))
-        rows = {name: [sys.executable, "-c", f"PATH = {str(path)!r}\n{code}"] for name, code in STAGES.items()}
+        rows = {name: [sys.executable, "-c", _program(code, path)] for name, code in STAGES.items()}
         rows["score --jobs 1 --json (everything)"] = [sys.executable, "-m", "dst_metrics", "score", str(path),
                                                      "--json", "--jobs", "1"]  # fmt: skip
         env = dict(os.environ)
