@@ -257,7 +257,7 @@ class Tally:
         )
 
     def __reduce__(self) -> tuple:
-        # pickled as its field values in order: half the bytes and time of the default (each
+        # pickled as its field values in order: fewer bytes, less time than the default (each
         # dialogue's tally crosses from a worker process with --jobs and --per-dialogue)
         return Tally, _tally_values(self)
 
