@@ -171,16 +171,14 @@ class CorpusBuilder:
             for before, after in zip(turn_ids, turn_ids[1:]):
                 if before == after:
                     raise InputError("the turn id is used twice", dialogue=dialogue_id, turn=after)
-        gold = pred = None
+        gold = pred = gold_plain = None
         if self.matching == "exact" and self.unset == (None, None):
             gold = self._raw_side(golds)
             if gold is not None:
                 pred = self._raw_side(preds, golds, gold)
         if gold is None:
             gold, gold_plain = self._side(dialogue_id, turn_ids, golds, GOLD_FIELD, True)
-        else:
-            gold_plain = None  # all plain: read by `_side` only for a side of raw JSON that is not
-        if pred is None:
+        if pred is None:  # gold_plain is None where `_raw_side` built gold: states of strings only
             twin = (golds, gold, gold_plain or [True] * len(gold))
             pred, _ = self._side(dialogue_id, turn_ids, preds, PRED_FIELD, False, twin)
         if self.matching == "fuzzy":
