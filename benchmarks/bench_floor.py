@@ -31,7 +31,10 @@ from bench_core import SOURCE, fresh_processes, write_repeated_layout  # noqa: E
 
 TURNS_PER_COPY = 3359
 
-_START = "import gc; gc.disable()\nimport dst_metrics.command_line as cli\ncli._parser(False)\n"
+_START = (
+    "import gc; gc.disable()\nfrom dst_metrics.cli import common, score\n"
+    "score.add_arguments(common.CommandParser(prog='dst-metrics score'))\n"
+)
 _READ = "from dst_metrics.streaming import _layout_dialogues\ndialogues = _layout_dialogues(PATH)\n"
 _BUILD = (
     "from dst_metrics.build import CorpusBuilder\nbuilder = CorpusBuilder('exact')\n"

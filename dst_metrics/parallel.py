@@ -38,7 +38,7 @@ def default_jobs(paths: list[str]) -> int:
 
 def _tally_share(path: str, args: argparse.Namespace, mode: str, k: int, n: int, per_dialogue: bool) -> tuple:
     from .build import sharded
-    from .command_line import read_input
+    from .cli.score import read_input
     from .streaming import stream_tally, streamable
 
     if not args.gold and streamable(path, args.format) == "reference":  # only this share's dialogues decoded

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from dst_metrics import FIGURES, Options, load_reference_file, score
-from dst_metrics.cli import display_width, main
+from dst_metrics.cli import main
+from dst_metrics.cli.common import display_width
 from dst_metrics.examples import EXAMPLES
 from tests.conftest import REFERENCE, REPO, requires_shared
 

@@ -334,12 +334,12 @@ def test_command_errors_are_one_line(arguments, message, capsys):
     assert err.startswith("dst-metrics: error:") and err.count("\n") == 1 and message in err, err
 
 
-HEAVY_MODULES = ("matplotlib", "numpy", "dst_metrics.command_line")
+HEAVY_MODULES = ("matplotlib", "numpy", "dst_metrics.cli.score")
 
 
 def test_version_imports_neither_matplotlib_nor_numpy_nor_the_commands():
-    # `from dst_metrics.cli import main` is what the console script runs; it looks up cli.__path__, which
-    # the module's __getattr__ must not answer by importing dst_metrics.command_line (it once did: 150 ms)
+    # `from dst_metrics.cli import main` is what the console script runs; the commands' modules are imported
+    # only when one runs (a module __getattr__ once answered cli.__path__ by importing them all: 150 ms)
     code = (
         "import sys\nfrom dst_metrics.cli import main\n"
         "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
@@ -353,7 +353,7 @@ def test_commands_defined_elsewhere_do_not_import_the_score_command():
     code = (
         "import sys\nfrom dst_metrics.cli import main\n"
         "try:\n    main(['dstc2', '--help'])\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('dst_metrics.command_line', 'numpy') if m in sys.modules))"
+        "print(sorted(m for m in ('dst_metrics.cli.score', 'numpy') if m in sys.modules))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)
     assert "--trackfile" in result.stdout and result.stdout.splitlines()[-1] == "[]"

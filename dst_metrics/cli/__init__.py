@@ -1,17 +1,31 @@
-"""Entry point of ``dst-metrics`` and ``python -m dst_metrics``.
+"""The command line: ``dst-metrics COMMAND …`` and ``python -m dst_metrics``.
 
-It imports nothing but the version at first, so ``dst-metrics --version`` answers at once; a command
-of `dst_metrics.commands.EXTRA_COMMANDS` is parsed and run by its own module; every other command,
-and every other name of this module (``add_input_options``, ``read_input``, ``format_table``, … used
-by commands defined in other modules), is `dst_metrics.command_line`'s.
+`COMMANDS` names each command's module, imported only when that command runs (``dst-metrics
+--version`` imports nothing but the version; ``dst-metrics score`` no other command's module). A
+command module has ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int`` (the exit
+status); what the commands share is `dst_metrics.cli.common`.
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
-from ._version import __version__
+from .._version import __version__
+
+COMMANDS: dict[str, str] = {
+    "score": "dst_metrics.cli.score",
+    "explain": "dst_metrics.cli.explain",
+    "report": "dst_metrics.cli.report",
+    "compare": "dst_metrics.cli.compare",
+    "analyze": "dst_metrics.cli.analyze",
+    "calibration": "dst_metrics.cli.calibration",
+    "dstc2": "dst_metrics.cli.dstc2",
+    "dstc2-compare": "dst_metrics.cli.dstc2_compare",
+}
+"""Every command: name -> its module."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -20,21 +34,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args == ["--version"]:
         print(f"dst-metrics {__version__}")
         return 0
-    from .commands import EXTRA_COMMANDS, run_extra
-
-    if args and args[0] in EXTRA_COMMANDS:  # parsed by the command's module alone
-        return run_extra(args[0], args[1:])
-    from .command_line import main as run
-
-    return run(args)
+    if args and args[0] in COMMANDS:
+        return run_command(args[0], args[1:])
+    command_list_parser().parse_args(args)  # --help, or a usage error: argparse exits
+    return 2  # pragma: no cover - parse_args exits without a command
 
 
-def __getattr__(name: str) -> object:
-    if name.startswith("__"):  # e.g. __path__, which ``from .cli import main`` looks up
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from . import command_line
+def run_command(name: str, argv: Sequence[str]) -> int:
+    """``dst-metrics NAME ARGV…``: parse `argv` with the command's own parser and run it."""
+    from .common import CommandParser, run_parsed
 
-    try:
-        return getattr(command_line, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    module = importlib.import_module(COMMANDS[name])
+    parser = CommandParser(prog=f"dst-metrics {name}", description=module.HELP)
+    module.add_arguments(parser)
+    args = parser.parse_args(list(argv))
+    args.command = name
+    return run_parsed(args, module.run)
+
+
+def command_list_parser() -> argparse.ArgumentParser:
+    """The parser of ``dst-metrics`` itself: --version and the list of commands with their help."""
+    from .common import CommandParser
+
+    parser = CommandParser(
+        prog="dst-metrics", description="Score dialogue state tracking predictions (GCA, JGA, FGA, SA, AGA, RSA)."
+    )
+    parser.add_argument("--version", action="version", version=f"dst-metrics {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=CommandParser)
+    for name, module_name in COMMANDS.items():
+        commands.add_parser(name, help=importlib.import_module(module_name).HELP)
+    return parser

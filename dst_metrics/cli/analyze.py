@@ -14,20 +14,20 @@ HELP = "the GCA paper's analyses (TO, NU, correlations, Zou's intervals) and fig
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments: one input, input options, FGA's λ, --json."""
-    from .. import cli
     from .. import options as opts
+    from . import common as cli
 
     parser.add_argument("file", metavar="FILE")
     cli.add_input_options(parser)
     parser.add_argument(
-        "--fga-lambda", type=cli._typed(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help="FGA's λ (0.5)"
+        "--fga-lambda", type=cli.option_type(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help="FGA's λ (0.5)"
     )
     parser.add_argument("--json", action="store_true", help="one JSON object")
 
 
 def correlation_table(analysis) -> str:
     """Rows TO and NU: r(GCA, x), r(FGA, x), Zou's interval of their difference, and n."""
-    from ..cli import format_table
+    from .common import format_table
 
     rows = []
     for measure, zou in analysis.zou.items():
@@ -49,7 +49,7 @@ def correlation_table(analysis) -> str:
 
 def position_table(profile) -> str:
     """One row per turn position: turns, JGA, RSA, the four counts, first JGA failures."""
-    from ..cli import format_table
+    from .common import format_table
 
     header = ["turn", "turns", "JGA", "RSA", "correct", "wrong", "missed", "overshot", "JGA first 0"]
     rows = [
@@ -64,9 +64,11 @@ def run(args: argparse.Namespace) -> int:
     """Read the input, analyse it, print the tables (or JSON)."""
     import sys
 
-    from ..cli import _dumps, options_from_args, read_input
-    from .analysis import analyze
-    from .positions import by_position
+    from ..stats.analysis import analyze
+    from ..stats.positions import by_position
+    from .common import dumps as _dumps
+    from .common import options_from_args
+    from .score import read_input
 
     options = options_from_args(args)
     corpus, _ = read_input(args.file, args)

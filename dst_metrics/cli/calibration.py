@@ -29,7 +29,7 @@ def _bins(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments: FILE, the shared input options, --bins and --json."""
-    from ..cli import add_input_options
+    from .common import add_input_options
 
     parser.add_argument("file", metavar="FILE")
     add_input_options(parser)
@@ -47,8 +47,8 @@ def _cell(value: float | None, percent: bool) -> str:
 
 
 def _print_table(result, path: str, read_as: str, signature: str) -> None:
-    from ..cli import format_table
-    from .figures import CALIBRATION_FIGURES
+    from ..calibration.figures import CALIBRATION_FIGURES
+    from .common import format_table
 
     names = [f.key.split("_", 1)[1] for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
     labels = [f.label for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
@@ -75,8 +75,10 @@ def _print_table(result, path: str, read_as: str, signature: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read FILE (with --gold: paired with it), compute and print the calibration figures."""
-    from ..cli import _dumps, options_from_args, read_input
-    from .metrics import calibration
+    from ..calibration.metrics import calibration
+    from .common import dumps as _dumps
+    from .common import options_from_args
+    from .score import read_input
 
     options = options_from_args(args)
     corpus, read_as = read_input(args.file, args)

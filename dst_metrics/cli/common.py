@@ -1,28 +1,23 @@
-"""The registry of commands defined outside `dst_metrics.command_line`, and what running one needs.
+"""What the commands of the command line share: the parser, the input and interval options, the run
+with one-line errors, tables.
 
-``dst-metrics NAME …`` for a NAME of `EXTRA_COMMANDS` is parsed and run from here (`run_extra`)
-without importing `dst_metrics.command_line` (its readers, profiles and figures): the command's
-module imports what it needs. This module imports only the standard library at the top.
+At the top this module imports only the standard library and the light `options` and `errors`
+modules; the readers are imported when a command adds its input options.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Callable, Sequence
 
-EXTRA_COMMANDS: dict[str, str] = {
-    "report": "dst_metrics.report.cli",
-    "compare": "dst_metrics.stats.compare_command",
-    "analyze": "dst_metrics.stats.analyze_command",
-    "calibration": "dst_metrics.calibration.cli",
-    "dstc2": "dst_metrics.dstc2.cli",
-    "dstc2-compare": "dst_metrics.dstc2.compare",
-}
-"""Commands defined in other modules: name -> module with ``HELP`` (one line), ``add_arguments(parser)``
-and ``run(args) -> int`` (exit status). Such a module imports only what parsing needs at the top, the
-rest inside `run`; `run` may raise InputError/OptionError, which is printed as one line (status 2)."""
+from .. import options as opts
+from ..errors import InputError
+from ..options import OptionError, Options
+
+# --------------------------------------------------------------------------------------------
+# Parsing
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -40,22 +35,76 @@ def whole_number(text: str) -> int:
     return value
 
 
-def dumps(obj: object) -> str:
-    """`obj` as compact JSON text (msgspec when installed)."""
-    try:
-        import msgspec
-    except ImportError:  # pragma: no cover
-        import json
+def seed_number(text: str) -> int:
+    """An argparse type: a seed, a whole number of at least 0."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"must be a whole number at least 0; got {text!r}")
+    return int(text)
 
-        return json.dumps(obj, ensure_ascii=False)
+
+def option_type(parse: Callable[[str], object]) -> Callable[[str], object]:
+    """An argparse `type` from one of the options' parsers (``options.parse_alpha``, …): its message, not argparse's."""
+
+    def convert(text: str) -> object:
+        try:
+            return parse(text)
+        except OptionError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    convert.__name__ = parse.__name__.removeprefix("parse_")
+    return convert
+
+
+def add_input_options(sub: argparse.ArgumentParser) -> None:
+    """The input options every command that reads prediction files shares (format, gold, matching, mode, α)."""
+    from ..readers import FORMATS, READERS
+
+    names = ", ".join(f"{name} ({reader.description})" for name, reader in READERS.items())
+    sub.add_argument("--format", choices=FORMATS, default="auto", help=f"input format: auto (default), {names}")
+    sub.add_argument("--gold", metavar="PATH", help="gold file or folder, for inputs that hold predictions only")
+    sub.add_argument("--gold-format", choices=FORMATS, default="auto", help="the format of --gold (auto)")
+    matching_help = "exact (default); normalized: case and white space folded; fuzzy: folded, then partial_ratio > 95"
+    sub.add_argument("--value-matching", choices=opts.VALUE_MATCHINGS, help=matching_help)
+    sub.add_argument("--mode", choices=opts.MODES, default="official", help="official (default) or corrected")
+    alpha_help = "GCA's value weight: 10/11 (default) or any number in [0, 1]"
+    sub.add_argument("--alpha", type=option_type(opts.parse_alpha), default=opts.OFFICIAL_ALPHA, help=alpha_help)
+    sub.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal after 2 s)")
+
+
+def add_interval_options(sub: argparse.ArgumentParser, *, flag: bool = True) -> None:
+    """Bootstrap options (``--bootstrap N``, ``--seed S``; with `flag` also ``--ci`` and ``--ci-method``)."""
+    if flag:
+        sub.add_argument("--ci", action="store_true", help="95%% bootstrap intervals over dialogues (JSON: ci)")
+        sub.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile", help="percentile or bca")
+    sub.add_argument("--bootstrap", type=whole_number, default=1000, metavar="N", help="resamples (1000)")
+    sub.add_argument("--seed", type=seed_number, default=0, help="seed of the resamples (0)")
+
+
+def options_from_args(args: argparse.Namespace) -> Options:
+    """The `Options` of parsed arguments (fields a command does not offer keep their defaults)."""
+    values = {"mode": args.mode, "alpha": args.alpha, "value_matching": args.value_matching}
+    for name in ("fga_lambda", "num_slots", "compat"):
+        if getattr(args, name, None) is not None:
+            values[name] = getattr(args, name)
+    return Options(**values)
+
+
+# --------------------------------------------------------------------------------------------
+# Running
+
+
+def dumps(obj: object) -> str:
+    """`obj` as compact JSON text (msgspec)."""
+    import msgspec
+
     return msgspec.json.encode(obj).decode()
 
 
-def run_parsed(args: argparse.Namespace, run: object) -> int:
+def run_parsed(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) -> int:
     """`run(args)` as every command runs: progress bars per ``--quiet``, the collector paused, an
     InputError or OptionError printed as one line with status 2."""
-    from ._gc import gc_paused
-    from .progress import set_quiet
+    from .._gc import gc_paused
+    from ..progress import set_quiet
 
     set_quiet(getattr(args, "quiet", False))
     if hasattr(args, "value_matching"):
@@ -63,22 +112,33 @@ def run_parsed(args: argparse.Namespace, run: object) -> int:
         args.value_matching = args.value_matching or "exact"
     try:
         with gc_paused():  # a short run that allocates millions of small objects and no cycles
-            return run(args)  # type: ignore[operator]
-    except Exception as error:
-        from .errors import InputError
-        from .options import OptionError
-
-        if not isinstance(error, (InputError, OptionError)):
-            raise
+            return run(args)
+    except (InputError, OptionError) as error:
         print(f"dst-metrics: error: {error}", file=sys.stderr)
         return 2
 
 
-def run_extra(name: str, argv: Sequence[str]) -> int:
-    """``dst-metrics NAME ARGV…`` for a command of `EXTRA_COMMANDS`."""
-    module = importlib.import_module(EXTRA_COMMANDS[name])
-    parser = CommandParser(prog=f"dst-metrics {name}")
-    module.add_arguments(parser)
-    args = parser.parse_args(list(argv))
-    args.command = name
-    return run_parsed(args, module.run)
+# --------------------------------------------------------------------------------------------
+# Tables
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes in a terminal: wide (CJK) characters take two, combining marks none."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _left(text: str, width: int) -> str:
+    return text + " " * (width - display_width(text))
+
+
+def _right(text: str, width: int) -> str:
+    return " " * (width - display_width(text)) + text
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str = "") -> str:
+    """Columns aligned by display width; `align` has an ``l`` or ``r`` per column (default: the
+    first left, the others right)."""
+    align = align or "l" + "r" * (len(header) - 1)
+    widths = [max(display_width(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    pads = [_left if a == "l" else _right for a in align]
+    return "\n".join("  ".join(pad(c, w) for pad, c, w in zip(pads, row, widths)).rstrip() for row in (header, *rows))

@@ -33,18 +33,18 @@ def _keys(text: str) -> list[str]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments: two inputs, input options, test options."""
-    from .. import cli
     from .. import options as opts
+    from . import common as cli
 
     parser.add_argument("file_a", metavar="A", help="predictions of system A")
     parser.add_argument("file_b", metavar="B", help="predictions of system B (same dialogues, turns and gold)")
     cli.add_input_options(parser)
     lambda_help = "FGA's decay λ for the fga figure (0.5)"
     parser.add_argument(
-        "--fga-lambda", type=cli._typed(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help=lambda_help
+        "--fga-lambda", type=cli.option_type(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help=lambda_help
     )
     parser.add_argument(
-        "--num-slots", type=cli._typed(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
+        "--num-slots", type=cli.option_type(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
     )
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument(
@@ -62,8 +62,8 @@ def _pct(value: float) -> str:
 
 def figure_table(comparison) -> str:
     """One row per figure: A, B, B - A, its interval, p, corrected p, and '*' when significant."""
-    from ..cli import format_table
     from ..figures import figure_labels
+    from .common import format_table
 
     labels = figure_labels(comparison.options)
     header = ["figure", "A", "B", "B - A", "95% CI of B - A", "p", f"p ({comparison.correction})", ""]
@@ -85,7 +85,7 @@ def figure_table(comparison) -> str:
 
 def dialogue_table(comparison, top: int = TOP_DIALOGUES) -> str:
     """The `top` dialogues with the largest |GCA difference|: GCA, JGA and FGA of A and B."""
-    from ..cli import format_table
+    from .common import format_table
 
     header = ["dialogue", "GCA A", "GCA B", "JGA A", "JGA B", "FGA A", "FGA B"]
     rows = [
@@ -115,8 +115,10 @@ def run(args: argparse.Namespace) -> int:
     """Read both inputs, compare them, print the tables (or JSON)."""
     import sys
 
-    from ..cli import _dumps, options_from_args, read_input
-    from .paired import compare
+    from ..stats.paired import compare
+    from .common import dumps as _dumps
+    from .common import options_from_args
+    from .score import read_input
 
     options = options_from_args(args)
     corpus_a, _ = read_input(args.file_a, args)

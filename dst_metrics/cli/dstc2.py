@@ -25,7 +25,7 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--flist", metavar="FILE", help="session list (default <dataroot>/<dataset>.flist)")
     parser.add_argument("--strict", action="store_true", help="treat every warning of the check as an error")
     parser.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal after 2 s)")
-    parser.set_defaults(value_matching=None)  # dst_metrics.cli.main reads it for every command
+    parser.set_defaults(value_matching=None)  # dst_metrics.cli.common.run_parsed reads it for every command
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trackfile", required=True, metavar="FILE", help="tracker output JSON")
     parser.add_argument("--scorefile", metavar="OUT.csv", help="write the official score.csv here")
     parser.add_argument("--json", action="store_true", help="print JSON instead of the report tables")
-    from ..commands import whole_number as _whole_number
+    from .common import whole_number as _whole_number
 
     jobs_help = "processes (default: all cores from 200 sessions up, else 1; the figures are the same)"
     parser.add_argument("--jobs", type=_whole_number, metavar="N", help=jobs_help)
@@ -47,7 +47,7 @@ def flist_path(args: argparse.Namespace) -> str:
 
 def load_data(args: argparse.Namespace) -> tuple[list, object]:
     """The sessions and the ontology the arguments name."""
-    from .data import read_ontology, read_sessions
+    from ..dstc2.data import read_ontology, read_sessions
 
     ontology = read_ontology(args.ontology)
     return read_sessions(args.dataroot, flist_path(args)), ontology
@@ -55,8 +55,8 @@ def load_data(args: argparse.Namespace) -> tuple[list, object]:
 
 def load_track(path: str, sessions: list, ontology: object, args: argparse.Namespace) -> tuple[dict, list]:
     """A checked track file and its warnings (printed to stderr unless --strict raised the first)."""
-    from .check import check_track
-    from .data import read_track
+    from ..dstc2.check import check_track
+    from ..dstc2.data import read_track
 
     track = read_track(path)
     problems = check_track(track, sessions, ontology, args.dataset, source=path, strict=args.strict)
@@ -78,11 +78,11 @@ def run(args: argparse.Namespace) -> int:
     """Score, print, and write the CSV if asked."""
     import sys
 
-    from ..commands import dumps as _dumps
+    from ..dstc2.data import read_ontology
+    from ..dstc2.output import basic_rows, csv_text, report_text
+    from ..dstc2.pipeline import score_files
     from ..errors import InputError
-    from .data import read_ontology
-    from .output import basic_rows, csv_text, report_text
-    from .pipeline import score_files
+    from .common import dumps as _dumps
 
     ontology = read_ontology(args.ontology)
     scores, problems = score_files(

@@ -30,7 +30,8 @@ def _count(text: str) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The report command's arguments (the usual input options included)."""
     from .. import options as opts
-    from ..cli import _typed, add_input_options
+    from .common import add_input_options
+    from .common import option_type as _typed
 
     parser.add_argument(
         "files", nargs="+", metavar="FILE", help="prediction files; later ones are compared with the first"
@@ -103,9 +104,10 @@ def run(args: argparse.Namespace) -> int:
     """Read every file (all checked first), then write the page, the plots and/or the table."""
     import sys
 
-    from ..cli import options_from_args, read_input
     from ..options import OptionError
-    from .data import collect
+    from ..report.data import collect
+    from .common import options_from_args
+    from .score import read_input
 
     if not (args.output or args.plots or args.latex or args.markdown):
         raise OptionError("nothing to write: give -o report.html, --plots DIR, --latex or --markdown")
@@ -120,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     pages = bool(args.output or args.plots)  # else a table only: no analyses, no comparisons
     data = collect(list(zip(names, corpora)), options, resamples=args.bootstrap, seed=args.seed, analyses=pages)
     if args.latex or args.markdown:
-        from .tables import latex_table, markdown_table
+        from ..report.tables import latex_table, markdown_table
 
         sys.stdout.write(latex_table(data) if args.latex else markdown_table(data))
     if pages:
@@ -132,8 +134,8 @@ def _write_outputs(data, args: argparse.Namespace, named_corpora: list) -> None:
     import sys
 
     from ..errors import InputError
-    from .html import build_report
-    from .plots import reliability_plots, render_plots, write_plots
+    from ..report.html import build_report
+    from ..report.plots import reliability_plots, render_plots, write_plots
 
     plots = render_plots(data) + reliability_plots(named_corpora)
     if args.plots:

@@ -4,6 +4,7 @@ Modules: `data` (sessions, ontology, track files), `check` (what check_track.py 
 `labels` (scheme B, schedule 2), `prepare` (tracker distributions and labels per turn), `stats` (the
 official per-object accumulators), `reference` and `fast` (two engines computing the same rows),
 `scorer` (`score`), `output` (score.csv and report.py's text), `figures` (the featured figures'
-registry), `cli` and `compare` (``dst-metrics dstc2`` and ``dst-metrics dstc2-compare``).
+registry), `compare` (the tests of ``dst-metrics dstc2-compare``); the commands are `dst_metrics.cli.dstc2`
+and `dst_metrics.cli.dstc2_compare`.
 See docs/dstc2.md and ../shared/DSTC2.md.
 """

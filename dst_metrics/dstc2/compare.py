@@ -1,4 +1,4 @@
-"""``dst-metrics dstc2-compare``: is tracker B significantly better than A, as the DSTC2 paper (section 5) tested.
+"""Is tracker B significantly better than A, as the DSTC2 paper (section 5) tested (``dst-metrics dstc2-compare``).
 
 Both track files are scored on the same data; for each featured component (goal.joint, requested.all,
 method at schedule 2, scheme A) accuracy is compared with McNemar's exact test over the scored turns
@@ -11,13 +11,9 @@ official scorer would stop early, is an error (the pairs would not match).
 
 from __future__ import annotations
 
-import argparse
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
-from .cli import add_data_arguments
-
-HELP = "compare two DSTC2 trackers: McNemar (accuracy) and paired t-test (L2), Bonferroni-corrected"
 DEFAULT_LEVEL = 0.01
 """The DSTC2 paper's significance level (p < 0.01 after Bonferroni correction)."""
 CONTINUED_FRACTION_STEPS = 300
@@ -100,7 +96,8 @@ class Test:
     detail: dict[str, float | int | None]
 
 
-def _featured_items(prepared: list, ontology: object) -> dict:
+def featured_items(prepared: list, ontology: object) -> dict:
+    """{component: its items (``correct``, ``l2``, … per scored call)} of the featured components."""
     from .components import FEATURED_COMPONENTS, FEATURED_SCHEME
     from .fast import component_items
 
@@ -110,7 +107,8 @@ def _featured_items(prepared: list, ontology: object) -> dict:
     return {evaluation[2]: picked for evaluation, picked in items.items()}
 
 
-def _require_complete(prepared: list, sessions: list, path: str) -> None:
+def require_complete(prepared: list, sessions: list, path: str) -> None:
+    """Raise InputError unless the track file at `path` scored every session and turn of the data."""
     from ..errors import InputError
 
     if len(prepared) != len(sessions):
@@ -152,71 +150,3 @@ def _test(component: str, stat: str, a: float | None, b: float | None, items_a: 
         t, df, p = paired_t(items_a["l2"].tolist(), items_b["l2"].tolist())
         return Test(component, stat, a, b, "paired t", p, None, None, {"t": t, "df": df, "n": df + 1})
     return Test(component, stat, a, b, None, None, None, None, {})
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``dst-metrics dstc2-compare``."""
-    parser.add_argument("track_a", metavar="A.json", help="tracker output A (the reference)")
-    parser.add_argument("track_b", metavar="B.json", help="tracker output B")
-    add_data_arguments(parser)
-    parser.add_argument("--level", type=float, default=DEFAULT_LEVEL, help="significance level (default 0.01)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
-
-
-def _fmt(value: float | None, digits: int = 7) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
-def _p_text(p: float | None) -> str:
-    return "-" if p is None else f"{p:.3g}"
-
-
-def _table(tests: list[Test], names: tuple[str, str], level: float) -> str:
-    from ..cli import format_table
-
-    header = ["component", "stat", "A", "B", "test", "p", "p (Bonferroni)", f"< {level:g}"]
-    rows = [
-        [t.component, t.stat, _fmt(t.a), _fmt(t.b), t.test or "-", _p_text(t.p), _p_text(t.p_adjusted)]
-        + ["-" if t.significant is None else ("yes" if t.significant else "no")]
-        for t in tests
-    ]
-    return format_table(header, rows, "llrrlrrl")
-
-
-def run(args: argparse.Namespace) -> int:
-    """Score both track files and print the tests."""
-    from ..commands import dumps as _dumps
-    from ..options import OptionError
-    from .cli import load_data, load_track
-    from .prepare import prepare_session
-    from .scorer import score
-
-    if not 0.0 < args.level < 1.0:
-        raise OptionError(f"--level must be in (0, 1), not {args.level!r}")
-    sessions, ontology = load_data(args)
-    items, scores = [], []
-    for path in (args.track_a, args.track_b):
-        track, _ = load_track(path, sessions, ontology, args)
-        turns = [s.get("turns", []) for s in track["sessions"]]
-        prepared = [prepare_session(session, t, ontology) for session, t in zip(sessions, turns)]
-        _require_complete(prepared, sessions, path)
-        items.append(_featured_items(prepared, ontology))
-        scores.append(score(sessions, track, ontology))
-    tests = compare_tracks(items[0], items[1], scores[0], scores[1], args.level)
-    names = (args.track_a, args.track_b)
-    if args.json:
-        print(
-            _dumps(
-                {
-                    "names": list(names),
-                    "level": args.level,
-                    "correction": "bonferroni",
-                    "tests": [asdict(t) for t in tests],
-                }
-            )
-        )
-    else:
-        print(f"A: {names[0]}\nB: {names[1]}\n")
-        print(_table(tests, names, args.level))
-        print(f"\nschedule 2, scheme A; Bonferroni over {sum(t.p is not None for t in tests)} tests")
-    return 0
