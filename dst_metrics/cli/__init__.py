@@ -3,13 +3,15 @@
 `COMMANDS` names each command's module, imported only when that command runs (``dst-metrics
 --version`` imports nothing but the version; ``dst-metrics score`` no other command's module). A
 command module has ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int`` (the exit
-status); what the commands share is `dst_metrics.cli.common`.
+status); what the commands share is `dst_metrics.cli.common`. Printing commands end
+quietly when the reader of their output stops early (`BROKEN_PIPE_STATUS`).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -28,9 +30,24 @@ COMMANDS: dict[str, str] = {
 """Every command: name -> its module."""
 
 
+BROKEN_PIPE_STATUS = 0
+"""The exit status when the reader of stdout stops early (``dst-metrics score FILE --json | head -1``):
+it took what it wanted, so the rest of the output is dropped quietly, as ``git log | head`` ends."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on `argv` (default: ``sys.argv[1:]``); returns the exit status."""
     args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        status = _dispatch(args)
+        sys.stdout.flush()  # a broken pipe shows here, not when the interpreter exits
+    except BrokenPipeError:
+        _drop_stdout()
+        return BROKEN_PIPE_STATUS
+    return status
+
+
+def _dispatch(args: list[str]) -> int:
     if args == ["--version"]:
         print(f"dst-metrics {__version__}")
         return 0
@@ -38,6 +55,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_command(args[0], args[1:])
     command_list_parser().parse_args(args)  # --help, or a usage error: argparse exits
     return 2  # pragma: no cover - parse_args exits without a command
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device, so that what is still buffered is dropped without an error
+    (the recipe of Python's documentation, section "Note on SIGPIPE")."""
+    try:
+        fileno = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # stdout replaced by an object without a descriptor
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fileno)
+    os.close(devnull)
 
 
 def run_command(name: str, argv: Sequence[str]) -> int:
