@@ -1,10 +1,11 @@
 """What holds for every command of the command line: the list of commands, a reader that stops early
-(``| head``)."""
+(``| head``), a missing optional dependency."""
 
 from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -86,3 +87,53 @@ def test_output_piped_into_a_reader_that_stops_after_one_line_ends_quietly(case,
     process.stderr.close()
     status = process.wait(timeout=120)
     assert first.strip() and err == b"" and status == BROKEN_PIPE_STATUS == 0, err.decode()[-2000:]
+
+
+# --------------------------------------------------------------------------------------------
+# A missing optional dependency: one line naming the extra, exit 2, before anything is read
+
+MISSING = {
+    # name: (argv, modules made unimportable, the module(s) the message names, the extra)
+    "score --ci": (["score", P1, "--ci"], ["numpy"], "numpy", "stats"),
+    "compare": (["compare", P1, P2], ["numpy"], "numpy", "stats"),
+    "analyze": (["analyze", MUL1110], ["numpy"], "numpy", "stats"),
+    "report --markdown": (["report", P1, "--markdown"], ["numpy"], "numpy", "report"),
+    "report -o": (["report", P1, "-o", "never-written.html"], ["matplotlib"], "matplotlib", "report"),
+    "dstc2": (["dstc2", *DSTC2_DATA, "--trackfile", "t.json"], ["numpy"], "numpy", "dstc2"),
+    "dstc2-compare": (["dstc2-compare", "a.json", "b.json", *DSTC2_DATA], ["numpy"], "numpy", "dstc2"),
+    "score --engine dask": (
+        ["score", P1, "--engine", "dask"],
+        ["dask", "distributed"],
+        "dask and distributed",
+        "distributed",
+    ),
+}
+
+
+def _run_without(modules: list[str], argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    code = (
+        "import sys\n"
+        f"for name in {modules!r}:\n    sys.modules[name] = None\n"
+        f"from dst_metrics.cli import main\nsys.exit(main({argv!r}))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, env=env, timeout=120)
+
+
+@pytest.mark.parametrize("name", MISSING)
+def test_a_missing_optional_dependency_is_one_line_naming_the_extra(name, tmp_path):
+    argv, blocked, named, extra = MISSING[name]
+    result = _run_without(blocked, argv, tmp_path)
+    command = argv[0]
+    expected = (
+        f'dst-metrics: error: dst-metrics {command} needs {named}, from the "{extra}" extra: '
+        f'pip install "dst-metrics[{extra}]"\n'
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", expected)
+    assert not (tmp_path / "never-written.html").exists()
+
+
+@pytest.mark.parametrize("argv", [["score", P1], ["explain", MUL1110], ["calibration", CONFIDENCES]])
+def test_commands_that_need_no_extra_run_without_numpy(argv, tmp_path):
+    result = _run_without(["numpy", "matplotlib"], argv, tmp_path)
+    assert result.returncode == 0 and result.stderr == "" and "signature: dst-metrics:" in result.stdout

@@ -216,3 +216,31 @@ def test_every_environment_variable_the_tests_read_is_documented():
     assert {"DST_METRICS_SHARED", "DST_METRICS_EXAMPLES", "DST_METRICS_CHROMIUM", "HF_HUB_OFFLINE"} <= read
     missing = sorted(name for name in read if f"`{name}`" not in readme)
     assert not missing, f"README does not document {missing}"
+
+
+def readme_extras_table() -> dict[str, set[str]]:
+    """{extra: the packages its row says it installs} of the table after ``<!-- extras-table -->``."""
+    lines = README.read_text(encoding="utf-8").split("<!-- extras-table -->\n", 1)[1].splitlines()
+    end = next(i for i, line in enumerate(lines) if not line.startswith("|"))
+    table = {}
+    for row in lines[2:end]:  # after the header and the --- line
+        extra, installs = (cell.strip() for cell in row.strip("|").split("|")[:2])
+        table[extra.strip("`")] = {name.strip() for name in installs.split(",")}
+    return table
+
+
+def requirement_name(requirement: str) -> str:
+    """The distribution a requirement names: ``"dask[distributed]>=2026.8.0"`` -> ``"dask"``."""
+    return re.match(r"[A-Za-z0-9_.-]+", requirement).group(0).lower()
+
+
+def test_the_extras_table_lists_every_extra_of_pyproject_with_what_it_installs():
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = {name: {requirement_name(r) for r in found} for name, found in project["optional-dependencies"].items()}
+    assert readme_extras_table() == extras
+    readme = README.read_text(encoding="utf-8")
+    sentence = readme[readme.index("`pip install -e .` alone") :].split(";", 1)[0]
+    core = [requirement_name(r) for r in project["dependencies"]]
+    assert core and all(f"`{name}`" in sentence for name in core), sentence

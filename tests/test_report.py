@@ -419,5 +419,8 @@ def test_command_names_a_missing_plotting_library(monkeypatch, capsys):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
     assert main(["report", str(P1), "-o", "unused.html"]) == 2
     err = capsys.readouterr().err
-    assert err == 'dst-metrics: error: report needs matplotlib: pip install "dst-metrics[report]"\n'
+    assert err == (
+        'dst-metrics: error: dst-metrics report needs matplotlib, from the "report" extra: '
+        'pip install "dst-metrics[report]"\n'
+    )
     assert not (REPO / "unused.html").exists()

@@ -3,7 +3,8 @@
 `COMMANDS` names each command's module, imported only when that command runs (``dst-metrics
 --version`` imports nothing but the version; ``dst-metrics score`` no other command's module). A
 command module has ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int`` (the exit
-status); what the commands share is `dst_metrics.cli.common`. Printing commands end
+status), and optionally ``requirements(args)`` (the optional dependencies that run needs, from
+`common.requires`); what the commands share is `dst_metrics.cli.common`. Printing commands end
 quietly when the reader of their output stops early (`BROKEN_PIPE_STATUS`).
 """
 
@@ -70,15 +71,22 @@ def _drop_stdout() -> None:
 
 
 def run_command(name: str, argv: Sequence[str]) -> int:
-    """``dst-metrics NAME ARGV…``: parse `argv` with the command's own parser and run it."""
-    from .common import CommandParser, run_parsed
+    """``dst-metrics NAME ARGV…``: parse `argv` with the command's own parser, check the optional
+    dependencies the run needs (the module's ``requirements(args)``, if any), then run it."""
+    from .common import CommandParser, check_requirements, run_parsed
 
     module = importlib.import_module(COMMANDS[name])
     parser = CommandParser(prog=f"dst-metrics {name}", description=module.HELP)
     module.add_arguments(parser)
     args = parser.parse_args(list(argv))
     args.command = name
-    return run_parsed(args, module.run)
+    requirements = getattr(module, "requirements", None)
+
+    def checked_run(args: argparse.Namespace) -> int:
+        check_requirements(name, requirements(args) if requirements else ())
+        return module.run(args)
+
+    return run_parsed(args, checked_run)
 
 
 def command_list_parser() -> argparse.ArgumentParser:

@@ -25,6 +25,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object")
 
 
+def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+    """The analyses need numpy (the stats extra)."""
+    from .common import requires
+
+    return [requires("stats")]
+
+
 def correlation_table(analysis) -> str:
     """Rows TO and NU: r(GCA, x), r(FGA, x), Zou's interval of their difference, and n."""
     from .common import format_table

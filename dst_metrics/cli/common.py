@@ -1,5 +1,5 @@
-"""What the commands of the command line share: the parser, the input and interval options, the run
-with one-line errors, tables.
+"""What the commands of the command line share: the parser, the input and interval options, the
+check of optional dependencies (`requires`), the run with one-line errors, tables.
 
 At the top this module imports only the standard library and the light `options` and `errors`
 modules; the readers are imported when a command adds its input options.
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .. import options as opts
 from ..errors import InputError
@@ -90,6 +90,48 @@ def options_from_args(args: argparse.Namespace) -> Options:
 
 
 # --------------------------------------------------------------------------------------------
+# Optional dependencies
+
+EXTRA_MODULES: dict[str, tuple[str, ...]] = {
+    "stats": ("numpy",),
+    "report": ("matplotlib", "numpy"),
+    "dstc2": ("numpy",),
+    "distributed": ("dask", "distributed"),
+}
+"""The modules each extra of pyproject.toml installs that a command imports (extra -> modules)."""
+
+
+class MissingExtra(Exception):
+    """A command needs a module that is not installed; the message names the extra that installs it."""
+
+
+def requires(extra: str, *modules: str) -> tuple[str, tuple[str, ...]]:
+    """One need of a command: `modules` (default: every module of `extra` in `EXTRA_MODULES`) from `extra`."""
+    return extra, modules or EXTRA_MODULES[extra]
+
+
+def installed(module: str) -> bool:
+    """Whether `module` can be imported (a module set to None in sys.modules cannot)."""
+    from importlib.util import find_spec
+
+    try:
+        return find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def check_requirements(command: str, needs: Iterable[tuple[str, tuple[str, ...]]]) -> None:
+    """Raise MissingExtra naming the first extra of `needs` (from `requires`) with a module not installed."""
+    for extra, modules in needs:
+        missing = [module for module in modules if not installed(module)]
+        if missing:
+            raise MissingExtra(
+                f'dst-metrics {command} needs {" and ".join(missing)}, from the "{extra}" extra: '
+                f'pip install "dst-metrics[{extra}]"'
+            )
+
+
+# --------------------------------------------------------------------------------------------
 # Running
 
 
@@ -102,7 +144,7 @@ def dumps(obj: object) -> str:
 
 def run_parsed(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) -> int:
     """`run(args)` as every command runs: progress bars per ``--quiet``, the collector paused, an
-    InputError or OptionError printed as one line with status 2."""
+    InputError, OptionError or MissingExtra printed as one line with status 2."""
     from .._gc import gc_paused
     from ..progress import set_quiet
 
@@ -113,7 +155,7 @@ def run_parsed(args: argparse.Namespace, run: Callable[[argparse.Namespace], int
     try:
         with gc_paused():  # a short run that allocates millions of small objects and no cycles
             return run(args)
-    except (InputError, OptionError) as error:
+    except (InputError, OptionError, MissingExtra) as error:
         print(f"dst-metrics: error: {error}", file=sys.stderr)
         return 2
 

@@ -56,6 +56,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cli.add_interval_options(parser, flag=False)
 
 
+def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+    """The paired tests need numpy (the stats extra)."""
+    from .common import requires
+
+    return [requires("stats")]
+
+
 def _pct(value: float) -> str:
     return f"{100 * value:.2f}"
 

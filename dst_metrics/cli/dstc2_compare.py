@@ -20,6 +20,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
+def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+    """The scorer's column-wise engine needs numpy (the dstc2 extra)."""
+    from .common import requires
+
+    return [requires("dstc2")]
+
+
 def _fmt(value: float | None, digits: int = 7) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 

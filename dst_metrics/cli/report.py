@@ -11,8 +11,6 @@ from __future__ import annotations
 import argparse
 
 HELP = "an HTML report with intervals, comparisons and plots; LaTeX/Markdown tables for papers"
-INSTALL_HINT = 'pip install "dst-metrics[report]"'
-"""How to install what the report needs."""
 DEFAULT_RESAMPLES = 1000
 """Bootstrap resamples (and randomization rounds) unless --bootstrap says otherwise."""
 
@@ -72,12 +70,11 @@ def system_names(files: list[str], given: list[str] | None) -> list[str]:
     return names if len(set(names)) == len(names) else list(files)
 
 
-def missing_modules(plots: bool) -> list[str]:
-    """The modules the report needs (numpy; matplotlib for plots) that are not installed."""
-    from importlib.util import find_spec
+def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+    """The report extra: numpy for the figures and tables, matplotlib too for the page and the plots."""
+    from .common import requires
 
-    wanted = ["numpy", "matplotlib"] if plots else ["numpy"]
-    return [name for name in wanted if find_spec(name) is None]
+    return [requires("report") if args.output or args.plots else requires("report", "numpy")]
 
 
 def _check_output_folder(path: str | None) -> None:
@@ -112,10 +109,6 @@ def run(args: argparse.Namespace) -> int:
     if not (args.output or args.plots or args.latex or args.markdown):
         raise OptionError("nothing to write: give -o report.html, --plots DIR, --latex or --markdown")
     _check_output_folder(args.output)
-    missing = missing_modules(bool(args.output or args.plots))
-    if missing:
-        print(f"dst-metrics: error: report needs {' and '.join(missing)}: {INSTALL_HINT}", file=sys.stderr)
-        return 2
     options = options_from_args(args)
     names = system_names(args.files, args.name)
     corpora = [read_input(path, args)[0] for path in args.files]

@@ -31,6 +31,7 @@ from .common import (
     format_table,
     option_type,
     options_from_args,
+    requires,
     whole_number,
 )
 
@@ -64,6 +65,11 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     scheduler_help = "--engine dask: a running scheduler (tcp://host:8786); default a local cluster of --jobs processes"
     score_cmd.add_argument("--scheduler", metavar="ADDRESS", help=scheduler_help)
     add_interval_options(score_cmd)
+
+
+def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+    """--ci needs numpy (the stats extra), --engine dask needs Dask (the distributed extra)."""
+    return [requires("stats")] * args.ci + [requires("distributed")] * (args.engine == "dask")
 
 
 # --------------------------------------------------------------------------------------------
