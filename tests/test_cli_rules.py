@@ -1,5 +1,5 @@
 """What holds for every command of the command line: the list of commands, a reader that stops early
-(``| head``), a missing optional dependency."""
+(``| head``), a missing optional dependency, an option that needs another."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from dst_metrics.cli import BROKEN_PIPE_STATUS, COMMANDS, main
+from dst_metrics.cli.common import OPTION_NEEDS
 from tests.conftest import REPO
 
 EXAMPLES = REPO / "examples"
@@ -137,3 +138,68 @@ def test_a_missing_optional_dependency_is_one_line_naming_the_extra(name, tmp_pa
 def test_commands_that_need_no_extra_run_without_numpy(argv, tmp_path):
     result = _run_without(["numpy", "matplotlib"], argv, tmp_path)
     assert result.returncode == 0 and result.stderr == "" and "signature: dst-metrics:" in result.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# An option that has no effect without another: an error naming what it needs
+
+GOLD_FORMAT = ["--gold-format", "reference"]
+OPTION_CASES = [
+    # (command, argv, the message after "dst-metrics: error: ")
+    ("score", ["score", P1, "--schema", "schema.json"], "--schema needs --compat sgd"),
+    ("score", ["score", P1, "--train-schema", "train.json", "--compat", "trade"], "--train-schema needs --compat sgd"),
+    ("score", ["score", P1, "--bootstrap", "50"], "--bootstrap needs --ci"),
+    ("score", ["score", P1, "--seed", "0"], "--seed needs --ci"),  # given, though equal to the default
+    ("score", ["score", P1, "--ci-method", "bca"], "--ci-method needs --ci"),
+    ("score", ["score", P1, *GOLD_FORMAT], "--gold-format needs --gold (it is the format of the gold file)"),
+    ("explain", ["explain", P1, *GOLD_FORMAT], "--gold-format needs --gold"),
+    ("compare", ["compare", P1, P2, *GOLD_FORMAT], "--gold-format needs --gold"),
+    ("analyze", ["analyze", P1, *GOLD_FORMAT], "--gold-format needs --gold"),
+    ("report", ["report", P1, "--markdown", *GOLD_FORMAT], "--gold-format needs --gold"),
+    ("calibration", ["calibration", CONFIDENCES, *GOLD_FORMAT], "--gold-format needs --gold"),
+    (
+        "score",
+        ["score", P1, "--scheduler", "tcp://127.0.0.1:1"],
+        "--scheduler is the address of a Dask scheduler: use it with --engine dask",
+    ),
+    (
+        "score",
+        ["score", P1, "--jobs", "2", "--by", "domain"],
+        "--jobs needs scoring in processes: --compat, --by and --ci score in one process",
+    ),
+    (
+        "score",
+        ["score", P1, "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1", "--jobs", "2"],
+        "--jobs is the size of a local Dask cluster: with --scheduler the scheduler's workers score",
+    ),
+    ("report", ["report", P1, "--markdown", "--bootstrap", "0", "--seed", "3"], "--seed needs --bootstrap above 0"),
+]
+
+
+@pytest.mark.parametrize(("command", "argv", "message"), OPTION_CASES, ids=[" ".join(c[1][2:]) for c in OPTION_CASES])
+def test_an_option_without_the_option_it_needs_is_an_error_before_any_figure(command, argv, message, capsys):
+    status, out, err = run(argv, capsys)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"dst-metrics: error: {message}") and err.count("\n") == 1, err
+
+
+def test_every_row_of_the_table_has_a_case():
+    covered = {(message.split()[0], command) for command, _, message in OPTION_CASES}
+    for need in OPTION_NEEDS:
+        commands = need.commands or ("score",)
+        assert all((need.option, command) in covered for command in commands), need
+        assert any(f"{need.option} {need.message}".startswith(message) for _, _, message in OPTION_CASES), need
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", P1, "--ci", "--bootstrap", "20", "--seed", "1", "--ci-method", "bca", "--json"],
+        ["score", P1, "--jobs", "2", "--json"],
+        ["score", str(SGD / "sgd_pred"), "--gold", str(SGD / "sgd_gold"), "--gold-format", "sgd", "--json"],
+        ["report", P1, "--markdown", "--bootstrap", "20", "--seed", "3"],
+    ],
+)
+def test_the_same_options_with_what_they_need_run(argv, capsys):
+    status, out, err = run(argv, capsys)
+    assert status == 0 and err == "" and out

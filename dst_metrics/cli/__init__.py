@@ -71,18 +71,21 @@ def _drop_stdout() -> None:
 
 
 def run_command(name: str, argv: Sequence[str]) -> int:
-    """``dst-metrics NAME ARGV…``: parse `argv` with the command's own parser, check the optional
-    dependencies the run needs (the module's ``requirements(args)``, if any), then run it."""
-    from .common import CommandParser, check_requirements, run_parsed
+    """``dst-metrics NAME ARGV…``: parse `argv` with the command's own parser, check the options that
+    need another (`common.OPTION_NEEDS`) and the optional dependencies the run needs (the module's
+    ``requirements(args)``, if any), then run it."""
+    from .common import CommandParser, check_option_needs, check_requirements, given_options, run_parsed
 
     module = importlib.import_module(COMMANDS[name])
     parser = CommandParser(prog=f"dst-metrics {name}", description=module.HELP)
     module.add_arguments(parser)
     args = parser.parse_args(list(argv))
     args.command = name
+    given = given_options(parser, argv)
     requirements = getattr(module, "requirements", None)
 
     def checked_run(args: argparse.Namespace) -> int:
+        check_option_needs(name, args, given)
         check_requirements(name, requirements(args) if requirements else ())
         return module.run(args)
 

@@ -1,5 +1,6 @@
 """What the commands of the command line share: the parser, the input and interval options, the
-check of optional dependencies (`requires`), the run with one-line errors, tables.
+check of options that need another option (`OPTION_NEEDS`) and of optional dependencies
+(`requires`), the run with one-line errors, tables.
 
 At the top this module imports only the standard library and the light `options` and `errors`
 modules; the readers are imported when a command adds its input options.
@@ -11,6 +12,7 @@ import argparse
 import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from .. import options as opts
 from ..errors import InputError
@@ -87,6 +89,78 @@ def options_from_args(args: argparse.Namespace) -> Options:
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
     return Options(**values)
+
+
+def given_options(parser: argparse.ArgumentParser, argv: Sequence[str]) -> set[str]:
+    """The destinations of the options `argv` gives itself (an option left at its default is not given)."""
+    actions = [action for action in parser._actions if action.option_strings]
+    defaults = [action.default for action in actions]
+    try:
+        for action in actions:
+            action.default = argparse.SUPPRESS
+        found = vars(parser.parse_known_args(list(argv))[0])
+    finally:
+        for action, default in zip(actions, defaults):
+            action.default = default
+    return {action.dest for action in actions if action.dest in found}
+
+
+# --------------------------------------------------------------------------------------------
+# Options that need another option
+
+
+@dataclass(frozen=True)
+class OptionNeed:
+    """An option that has an effect only when `holds(args)`: given otherwise, it is an error."""
+
+    option: str  # as typed, e.g. "--schema"
+    dest: str  # its argparse destination
+    message: str  # what follows the option in the error, e.g. "needs --compat sgd"
+    holds: Callable[[argparse.Namespace], bool]
+    commands: tuple[str, ...] = ()  # the commands the row is for; () = every command with the option
+
+
+OPTION_NEEDS: tuple[OptionNeed, ...] = (
+    OptionNeed("--schema", "schema", "needs --compat sgd", lambda a: a.compat == "sgd", ("score",)),
+    OptionNeed("--train-schema", "train_schema", "needs --compat sgd", lambda a: a.compat == "sgd", ("score",)),
+    OptionNeed("--bootstrap", "bootstrap", "needs --ci", lambda a: a.ci, ("score",)),
+    OptionNeed("--seed", "seed", "needs --ci", lambda a: a.ci, ("score",)),
+    OptionNeed("--ci-method", "ci_method", "needs --ci", lambda a: a.ci, ("score",)),
+    OptionNeed("--gold-format", "gold_format", "needs --gold (it is the format of the gold file)", lambda a: a.gold),
+    OptionNeed(
+        "--scheduler",
+        "scheduler",
+        "is the address of a Dask scheduler: use it with --engine dask",
+        lambda a: a.engine == "dask",
+        ("score",),
+    ),
+    OptionNeed(
+        "--jobs",
+        "jobs",
+        "needs scoring in processes: --compat, --by and --ci score in one process",
+        lambda a: not (a.compat or a.by or a.ci),
+        ("score",),
+    ),
+    OptionNeed(
+        "--jobs",
+        "jobs",
+        "is the size of a local Dask cluster: with --scheduler the scheduler's workers score",
+        lambda a: not a.scheduler,
+        ("score",),
+    ),
+    OptionNeed(
+        "--seed", "seed", "needs --bootstrap above 0 (0: no resampling)", lambda a: a.bootstrap > 0, ("report",)
+    ),
+)
+"""Every option of every command that has no effect without another (one row each, checked by `check_option_needs`)."""
+
+
+def check_option_needs(command: str, args: argparse.Namespace, given: Iterable[str]) -> None:
+    """Raise OptionError for the first option of `given` whose `OPTION_NEEDS` row does not hold."""
+    given = set(given)
+    for need in OPTION_NEEDS:
+        if need.dest in given and (not need.commands or command in need.commands) and not need.holds(args):
+            raise OptionError(f"{need.option} {need.message}")
 
 
 # --------------------------------------------------------------------------------------------

@@ -258,8 +258,6 @@ def _score_on_dask(args: argparse.Namespace, options: Options) -> tuple[dict, li
 def run(args: argparse.Namespace) -> int:
     """Read and check every file, score each, print the table (or one JSON line per file)."""
     options = options_from_args(args)
-    if args.scheduler and args.engine != "dask":
-        raise OptionError("--scheduler is the address of a Dask scheduler: use it with --engine dask")
     jobs = _jobs(args)
     if args.engine == "dask":
         scored = _score_on_dask(args, options)
