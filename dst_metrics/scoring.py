@@ -105,8 +105,13 @@ def score(
         return report
     from .compat import PROFILES
 
-    values = {**report.scores, **PROFILES[options.compat].figures(corpus, options)}
-    return dataclasses.replace(report, scores=Scores(values, report.signature))
+    profile = PROFILES[options.compat]
+    figures = profile.figures(corpus, options)
+    signature = report.signature
+    if profile.signature_fields is not None:  # before the profile's name, which ends the signature
+        named = f"|compat:{options.compat}"
+        signature = signature.removesuffix(named) + profile.signature_fields(figures) + named
+    return dataclasses.replace(report, scores=Scores({**report.scores, **figures}, signature))
 
 
 @without_gc

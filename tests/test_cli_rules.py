@@ -1,5 +1,5 @@
 """What holds for every command of the command line: the list of commands, a reader that stops early
-(``| head``), a missing optional dependency, an option that needs another."""
+(``| head``), a missing optional dependency, an option that needs another, and --compat sgd's table."""
 
 from __future__ import annotations
 
@@ -203,3 +203,50 @@ def test_every_row_of_the_table_has_a_case():
 def test_the_same_options_with_what_they_need_run(argv, capsys):
     status, out, err = run(argv, capsys)
     assert status == 0 and err == "" and out
+
+
+# --------------------------------------------------------------------------------------------
+# --compat sgd: the evaluator's figures in the table, one signature that names its matching
+
+
+def _sgd_argv(*extra: str) -> list[str]:
+    gold = SGD / "sgd_gold"
+    return ["score", str(SGD / "sgd_pred"), "--gold", str(gold), "--compat", "sgd", *extra]
+
+
+@pytest.mark.parametrize(("extra", "matching"), [((), "fuzzy"), (("--value-matching", "exact"), "exact")])
+def test_compat_sgd_table_shows_the_evaluators_figures_and_the_signature_of_json(extra, matching, capsys):
+    status, out, _ = run(_sgd_argv("--json", *extra), capsys)
+    assert status == 0
+    record = json.loads(out)
+    status, out, _ = run(_sgd_argv(*extra), capsys)
+    assert status == 0
+    lines = out.splitlines()
+    signature = lines[-1].removeprefix("signature: ")
+    assert signature == record["signature"]
+    assert signature.endswith(f"|match:exact|sgd-match:{matching}|compat:sgd")
+    assert record["sgd_value_matching"] == matching
+    header = lines.index(next(line for line in lines if line.startswith("group ")))
+    columns = lines[header].split()
+    assert columns[:3] == ["group", "JGA", "AGA"]
+    shown = {
+        line.split()[0]: line.split()[1:3] for line in lines[header + 1 :] if line and line.split()[0] in record["sgd"]
+    }
+    assert set(shown) == set(record["sgd"]) and "#ALL_SERVICES" in shown
+    for group, figures in record["sgd"].items():
+        expected = [f"{100 * figures[key]:.2f}" for key in ("joint_goal_accuracy", "average_goal_accuracy")]
+        assert shown[group] == expected, group
+
+
+@pytest.mark.parametrize(("fuzzy", "matching"), [(True, "fuzzy"), (False, "exact"), ("difflib", "fuzzy-difflib")])
+def test_the_sgd_profiles_signature_names_its_matching_in_python_too(fuzzy, matching):
+    from dst_metrics import score
+    from dst_metrics.compat.sgd import SgdInputs, bound
+    from dst_metrics.readers import read_pair
+
+    gold, pred = SGD / "sgd_gold", SGD / "sgd_pred"
+    inputs = SgdInputs(str(pred), str(gold), str(gold / "schema.json"), str(gold / "train_schema.json"), fuzzy)
+    with bound(inputs):
+        report = score(read_pair(pred, gold), compat="sgd")
+    assert report.signature.endswith(f"|match:exact|sgd-match:{matching}|compat:sgd")
+    assert report.scores["sgd_value_matching"] == matching

@@ -158,6 +158,11 @@ def _print_score_tables(
     for (path, _), file_groups in zip(reports, groups):
         print(f"\n{path}: by {by}")
         print(_breakdown_table(str(by), file_groups, options))
+    for path, report in reports:
+        for key, by_group in _profile_groups(report.scores):
+            print(f"\n{path}: the {options.compat} profile's own figures by group ({key} in --json)")
+            print(_profile_table(by_group))
+            print(PROFILE_LEGEND)
     formats = sorted(set(read_as.values()))
     read_text = formats[0] if len(formats) == 1 else "; ".join(f"{path}: {read_as[path]}" for path, _ in reports)
     print(f"\nscores in percent; FGA at lambda={opts.format_number(options.fga_lambda)}; read as {read_text}")
@@ -166,7 +171,48 @@ def _print_score_tables(
         first = next(iter(intervals.values()))
         print(f"CI: {first.method} bootstrap over dialogues, {first.resamples} resamples, seed {first.seed}")
         suffix = first.signature_suffix
-    print(f"signature: {options.signature()}{suffix}")
+    print(f"signature: {reports[0][1].signature}{suffix}")  # as in --json: a profile may add fields
+
+
+PROFILE_LABELS = {
+    "joint_goal_accuracy": "JGA",
+    "average_goal_accuracy": "AGA",
+    "joint_cat_accuracy": "JGA cat",
+    "average_cat_accuracy": "AGA cat",
+    "joint_noncat_accuracy": "JGA noncat",
+    "average_noncat_accuracy": "AGA noncat",
+    "active_intent_accuracy": "intent",
+    "requested_slots_f1": "req F1",
+    "requested_slots_precision": "req P",
+    "requested_slots_recall": "req R",
+    "slot_tagging_f1": "tag F1",
+    "slot_tagging_precision": "tag P",
+    "slot_tagging_recall": "tag R",
+}
+"""Column labels of a profile's own figures (the SGD evaluator's names, as in --json), in this order;
+any other figure keeps its name and comes after them."""
+PROFILE_LEGEND = (
+    "JGA, AGA: joint, average goal accuracy; cat, noncat: categorical, non-categorical slots only; "
+    "intent: active intent accuracy; req: requested slots; tag: slot tagging"
+)
+
+
+def _profile_groups(scores: Scores) -> list[tuple[str, dict[str, dict[str, float]]]]:
+    """The figures a profile adds by group (``sgd``: {group: {figure: value}}), each under its key."""
+    return [(key, value) for key, value in scores.items() if isinstance(value, dict)]
+
+
+def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
+    """One row per group, one column per figure (in percent; ``-`` where the group lacks it)."""
+    found = {name for figures in by_group.values() for name in figures}
+    names = [name for name in PROFILE_LABELS if name in found]
+    names += sorted(found - set(names))
+    header = ["group", *(PROFILE_LABELS.get(name, name) for name in names)]
+    rows = [
+        [group, *(f"{100 * figures[name]:.2f}" if name in figures else "-" for name in names)]
+        for group, figures in by_group.items()
+    ]
+    return format_table(header, rows)
 
 
 # --------------------------------------------------------------------------------------------

@@ -26,12 +26,17 @@ class Profile:
 
     `cli_inputs`, for a profile that reads more than a corpus holds (``sgd``: the dialogue files and
     the schema), is called by the CLI with the prediction path and the parsed arguments; `figures`
-    runs within the context manager it returns."""
+    runs within the context manager it returns.
+
+    `signature_fields`, for a profile whose figures depend on more than the options (``sgd``: its
+    own value matching), gives from its figures the fields the signature holds before
+    ``|compat:NAME`` (e.g. ``|sgd-match:fuzzy``)."""
 
     name: str
     description: str
     figures: Callable[[Corpus, Options], dict[str, object]]
     cli_inputs: Callable[..., AbstractContextManager] | None = None
+    signature_fields: Callable[[dict[str, object]], str] | None = None
 
 
 def _registry() -> dict[str, Profile]:

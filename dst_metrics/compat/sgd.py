@@ -32,7 +32,9 @@ the profile's `cli_inputs` binds these files while the corpus is scored; ``--sch
 ``GOLD/schema.json`` and ``--train-schema`` to ``GOLD/../train/schema.json`` (the DSTC8 layout),
 when they exist; without a train schema there are no seen/unseen groups. Fuzzy matching is on
 unless ``--value-matching exact`` is given. The figures go under ``sgd`` ({group: {figure: value}});
-``jga`` and ``aga`` become ``#ALL_SERVICES``'s; ``sgd_value_matching`` says ``fuzzy`` or ``exact``.
+``jga`` and ``aga`` become ``#ALL_SERVICES``'s; ``sgd_value_matching`` says ``fuzzy`` or ``exact``,
+and so does the signature (``…|match:exact|sgd-match:fuzzy|compat:sgd``: our figures' matching, then
+the evaluator's).
 """
 
 from __future__ import annotations
@@ -380,9 +382,15 @@ def figures(corpus: Corpus, options: Options) -> dict[str, object]:
     return {**result, "sgd": found, "sgd_value_matching": _matching(inputs.fuzzy)}
 
 
+def signature_fields(found: dict[str, object]) -> str:
+    """The value matching the evaluator's figures used, for the signature: ``|sgd-match:fuzzy``."""
+    return f"|sgd-match:{found['sgd_value_matching']}"
+
+
 PROFILE = Profile(
     NAME,
     "the SGD evaluator (DSTC8): per-frame goal accuracies with fuzzy non-categorical slots, needs --schema",
     figures,
     cli_inputs=cli_inputs,
+    signature_fields=signature_fields,
 )
