@@ -21,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
-    """The scorer's column-wise engine needs numpy (the dstc2 extra)."""
+    """The tests read the scored calls column-wise, with numpy (the dstc2 extra); ``dstc2`` alone
+    scores without it (the official call order, slower)."""
     from .common import requires
 
     return [requires("dstc2")]
