@@ -48,6 +48,42 @@ def test_an_unknown_command_is_one_line(capsys):
     assert (status, out) == (2, "") and err.count("\n") == 1 and "invalid choice: 'scroe'" in err
 
 
+def test_a_command_imports_no_other_commands_module():
+    code = (
+        "import sys\nfrom dst_metrics.cli import COMMANDS, main\n"
+        f"main(['score', {P1!r}, '--json'])\n"
+        "print(sorted(m for m in COMMANDS.values() if m in sys.modules))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=_env())
+    assert result.stdout.splitlines()[-1] == "['dst_metrics.cli.score']", result.stderr
+
+
+UPWARD_IMPORT_LEFT = {"dst_metrics/parallel.py"}  # read_input of cli.score: the readers' rework removes it
+
+
+def test_no_module_below_the_command_line_imports_it():
+    import ast
+
+    importers = set()
+    for path in sorted((REPO / "dst_metrics").rglob("*.py")):
+        relative = path.relative_to(REPO).as_posix()
+        if relative.startswith("dst_metrics/cli/") or relative == "dst_metrics/__main__.py":
+            continue
+        package = relative.removesuffix(".py").split("/")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                names = [".".join([*base, *(node.module or "").split(".")]).strip(".")]
+                names += [f"{names[0]}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            if any(name == "dst_metrics.cli" or name.startswith("dst_metrics.cli.") for name in names):
+                importers.add(relative)
+    assert importers == UPWARD_IMPORT_LEFT
+
+
 # --------------------------------------------------------------------------------------------
 # A reader that stops early: no BrokenPipeError, no traceback
 
