@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 import pytest
-from scipy.stats import binomtest, kstest
+from scipy.stats import binomtest, chi2, kstest
 
 from dst_metrics import Corpus, InputError, read
 from dst_metrics.core import Tally
@@ -34,9 +34,12 @@ def test_a_system_compared_with_itself_differs_by_0_with_p_1():
         assert figure.p == 1.0 and figure.p_adjusted == 1.0 and not figure.significant, key
         assert figure.ci == (0.0, 0.0), key
     assert (result.mcnemar.a_only, result.mcnemar.b_only, result.mcnemar.p) == (0, 0, 1.0)
+    assert (result.mcnemar_turns.a_only, result.mcnemar_turns.b_only, result.mcnemar_turns.p) == (0, 0, 1.0)
     assert result.summary() == "no significant difference at level 0.05"
     data = result.as_dict()
-    assert set(data["figures"]["jga"]) == {"a", "b", "diff", "ci", "p", "p_adjusted", "significant"}
+    assert set(data["figures"]["jga"]) == {"a", "b", "diff", "ci", "p", "p_adjusted", "family_size", "significant"}
+    assert data["family_size"] == 16 and data["figures"]["jga"]["family_size"] == 16
+    assert data["mcnemar_turns"]["assumes_independent_turns"] is True
     assert data["signature"].startswith("dst-metrics:0.1.0|mode:official")
     json.dumps(data)  # JSON-ready
 
@@ -56,9 +59,14 @@ def test_per_dialogue_differences_and_mcnemar_counts_by_hand():
     a = sample_corpus()
     b = gold_as_prediction()
     result = compare(a, b, resamples=100)
-    assert result.mcnemar.a_only == 0
-    assert result.mcnemar.b_only == 6 - 3  # 6 turns, 3 of them right in A
-    assert result.mcnemar.p == pytest.approx(binomtest(0, 3, 0.5).pvalue)
+    assert result.mcnemar.a_only == result.mcnemar_turns.a_only == 0
+    assert result.mcnemar.b_only == result.mcnemar_turns.b_only == 6 - 3  # 6 turns, 3 of them right in A
+    assert result.mcnemar_turns.p == pytest.approx(binomtest(0, 3, 0.5).pvalue)
+    # clustered: dialogue 0 has 2 turns only B gets right of 3, dialogue 1 has 1 of 3: d = -2/3, -1/3;
+    # X² = (-1)² / (4/9 + 1/9) = 9/5, p = P(χ²₁ >= 1.8)
+    assert result.mcnemar.statistic == pytest.approx(9 / 5, rel=1e-15)
+    assert result.mcnemar.p == pytest.approx(chi2.sf(1.8, 1), rel=1e-12)
+    assert result.mcnemar.dialogues == 2
     assert [dialogue_id for dialogue_id, _ in result.dialogues] == sorted(
         ["0", "1"], key=lambda d: -abs(dict(result.dialogues)[d]["gca"][2])
     )
@@ -181,9 +189,10 @@ def test_t5_against_a_copy_with_gold_for_one_dialogue_in_ten(name):
     for key in ("jga", "fga", "gca"):
         figure = result.figures[key]
         assert figure.diff > 0 and figure.ci[0] > 0 and figure.significant, key
-        assert figure.p == pytest.approx(1 / 1001)  # no swap reaches the observed difference
+        assert figure.p == pytest.approx(1 / (result.rounds + 1))  # no swap reaches the observed difference
+    assert result.rounds == 3199 and result.family_size == 16
     assert result.mcnemar.a_only == 0 and result.mcnemar.b_only > 0  # gold is never wrong
-    assert result.mcnemar.p < 1e-10
+    assert result.mcnemar_turns.p < 1e-10 and result.mcnemar.p < 1e-6
     assert "GCA: B - A = +" in result.summary()
 
 
