@@ -283,6 +283,8 @@ def test_randomization_rounds_follow_the_family_size_and_the_level():
     assert randomization_rounds(16, 0.05) == 3199  # 1 / 3200 = 0.05 / (10 · 16)
     assert randomization_rounds(16, 0.01) == 15999
     assert randomization_rounds(2, 0.05) == 399
+    assert randomization_rounds(16, 1e-6) == 1_000_000  # capped; the warning then says the level is out of reach
+    assert "use 159999999 rounds or more" in floor_warning(1_000_000, 16, 1e-6)
     assert smallest_adjusted_p(1000, 17) == 17 / 1001
     assert floor_warning(3199, 16, 0.05) == ""
     assert "use 15999 rounds or more" in floor_warning(1000, 16, 0.01)

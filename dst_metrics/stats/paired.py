@@ -49,6 +49,8 @@ PER_DIALOGUE_KEYS: tuple[str, ...] = ("gca", "jga", "fga")
 RESOLUTION = 10
 """Randomization rounds R are chosen so that the smallest p, 1/(R+1), is at most level / (RESOLUTION · m):
 a tenth of the smallest threshold Holm or Bonferroni compares a raw p with."""
+MAX_AUTO_ROUNDS = 1_000_000
+"""The most rounds chosen unasked (16 figures at level 0.00016); `rounds=` may ask for more."""
 
 
 @dataclass(frozen=True)
@@ -244,7 +246,12 @@ def clustered_mcnemar(a_only: Sequence[int], b_only: Sequence[int], turns: Seque
 
 def randomization_rounds(family_size: int, level: float) -> int:
     """The rounds R whose smallest p, 1/(R+1), is at most level / (RESOLUTION · family_size):
-    R = ceil(RESOLUTION · m / level) - 1 (3,199 for 16 figures at 0.05, 15,999 at 0.01)."""
+    R = ceil(RESOLUTION · m / level) - 1 (3,199 for 16 figures at 0.05, 15,999 at 0.01), at most
+    `MAX_AUTO_ROUNDS` (`floor_warning` says when that cannot reach the level)."""
+    return min(MAX_AUTO_ROUNDS, _rounds_for(family_size, level))
+
+
+def _rounds_for(family_size: int, level: float) -> int:
     return max(1, math.ceil(RESOLUTION * family_size / level * (1 - 1e-12)) - 1)
 
 
@@ -258,7 +265,7 @@ def floor_warning(rounds: int, family_size: int, level: float, correction: str =
     floor = smallest_adjusted_p(rounds, family_size)
     if floor <= level:
         return ""
-    needed = randomization_rounds(family_size, level)
+    needed = _rounds_for(family_size, level)
     return (
         f"with {rounds} randomization rounds the smallest p is 1/{rounds + 1}, and {correction} over "
         f"{family_size} figures makes the smallest adjusted p {floor:.3g} > level {level:g}: no difference "
