@@ -275,8 +275,8 @@ def _summary(comparison) -> str:
     mcnemar = getattr(comparison, "mcnemar", None)
     if mcnemar is not None and not math.isnan(getattr(mcnemar, "p", math.nan)):
         lines.append(
-            f"McNemar on JGA per turn: {mcnemar.a_only} turns right only in {comparison.names[0]}, "
-            f"{mcnemar.b_only} only in {comparison.names[1]}, p = {mcnemar.p:.3g}."
+            f"McNemar on JGA per turn, clustered by dialogue: {mcnemar.a_only} turns right only in "
+            f"{comparison.names[0]}, {mcnemar.b_only} only in {comparison.names[1]}, p = {mcnemar.p:.3g}."
         )
     items = "".join(f"<li>{views.esc(line)}</li>" for line in lines)
     return f'<ul class="compare-summary">{items}</ul>'

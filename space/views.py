@@ -248,14 +248,15 @@ def correlations_html(columns: list[str], rows: list[tuple[str, list[float]]]) -
 
 def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
     """`dst_metrics.stats.compare`'s result as a table: per main figure A, B, B − A with its
-    confidence interval, the p value (adjusted across figures) and whether it is significant; B is
-    set number `index_b` (its colour)."""
+    confidence interval, the p value (adjusted across the m figures of the family, m in the header)
+    and whether it is significant; B is set number `index_b` (its colour)."""
     name_a, name_b = comparison.names
     level = 100 * (1 - getattr(comparison, "level", 0.05))
+    adjusted = f"p ({esc(getattr(comparison, 'correction', 'holm'))}, m = {len(comparison.figures)} figures)"
     head = (
         f'<th scope="col">Figure (%)</th><th scope="col">{swatch(0)}{esc(name_a)}</th>'
         f'<th scope="col">{swatch(index_b)}{esc(name_b)}</th><th scope="col">{esc(name_b)} − {esc(name_a)}</th>'
-        f'<th scope="col">{level:g}% CI of the difference</th><th scope="col">p (adjusted)</th>'
+        f'<th scope="col">{level:g}% CI of the difference</th><th scope="col">{adjusted}</th>'
         '<th scope="col">significant</th>'
     )
     body = []

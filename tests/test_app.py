@@ -427,6 +427,7 @@ def test_comparison_of_a_and_b_is_the_librarys():
         row = table.split(f'<tr data-metric="{key}"')[1].split("</tr>")[0]
         assert f"{100 * diff.diff:+.2f}" in row and f"[{100 * diff.ci[0]:+.2f}, {100 * diff.ci[1]:+.2f}]" in row
     assert result.comparison.as_dict() == expected.as_dict()
+    assert "p (holm, m = 16 figures)" in table  # the family's size next to the adjusted p (issue 19)
     # per dialogue, B − A, the largest |GCA difference| first: MUL0003 (15.49 − 73.33) leads
     rows = pair_rows(result.results[0], result.results[1], 10)
     assert rows[0] == ("MUL0003", ["MUL0003", "73.33", "15.49", "-57.84", "+33.33", "+20.22"])

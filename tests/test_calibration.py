@@ -476,3 +476,80 @@ def test_joint_accuracy_of_a_published_file_is_its_jga():
     result = calibration(corpus)
     assert result.figures["joint_acc"] == pytest.approx(score(corpus).scores.jga) == pytest.approx(0.2489, abs=5e-5)
     assert result.turns == corpus.num_turns and result.has_confidences is False
+
+
+# --------------------------------------------------------------------------------------------
+# Bin edges by exact rational rules, and SetSUMBT's joint-goal ECE (issue 19)
+
+
+@pytest.mark.parametrize("bins", [50, 100])
+def test_a_none_confidence_on_an_edge_goes_to_the_bin_below(bins):
+    from bisect import bisect_left
+
+    from dst_metrics.calibration.metrics import bin_edges, width_bin
+    from dst_metrics.dstc2.stats import normalise_dist
+
+    naive_misses = 0
+    for k in range(1, bins):
+        score = float(f"{1 - k / bins:.4f}")  # a value written as a decimal, e.g. 0.43
+        none = dict(normalise_dist([("x", score)]))[None]  # 1 - 0.43 = 0.5700000000000001
+        assert width_bin(none, bins) == k - 1, (k, none)  # on the edge k/B: the bin below
+        assert width_bin(none + 1e-6, bins) == k and width_bin(none - 1e-6, bins) == k - 1
+        naive_misses += bisect_left(bin_edges([], bins)[1:-1], none) != k - 1
+    assert naive_misses > 0  # comparing with the float edges k·(1/B) puts some of them a bin too high
+    assert width_bin(0.0, bins) == 0 and width_bin(1.0, bins) == bins - 1
+
+
+def test_a_none_confidence_on_an_edge_in_the_reliability_diagram():
+    # stars 4 at 0.43: the None hypothesis holds 1 - 0.43 = 0.5700000000000001 and is the top (right:
+    # gold has no stars); at 100 bins it belongs to (0.56, 0.57], not (0.57, 0.58]
+    corpus = _corpus([{"hotel": {"stars": [{"value": "4", "score": 0.43}]}}], [{}])
+    result = calibration(corpus, bins=100)
+    (found,) = result.reliability["slot"]["width"]
+    assert (found.low, found.count) == (pytest.approx(0.56), 1) and found.high == pytest.approx(0.57)
+
+
+def _scored(value: str, score: float) -> dict:
+    return {"value": value, "confidence": score}
+
+
+def test_joint_ece_min_by_hand():
+    # SetSUMBT's joint-goal ECE: the turn's confidence is the minimum over its slots of the top score.
+    #   turn 0: area north 0.9, stars 4 0.7 (None 0.3); gold north, 4: right. min 0.7 (product 0.63)
+    #   turn 1: area north 0.8, stars 5 0.6 (None 0.4); gold north, 4: wrong. min 0.6 (product 0.48)
+    #   turn 2: area north 0.95, stars 4 0.3 (None 0.7 is the top); gold north only: right. min 0.7 (0.665)
+    #   turn 3: area north 0.55; gold south: wrong. min 0.55 (product 0.55)
+    # 10 bins: (0.6, 0.7] holds turns 0 and 2 (0.7 is on the edge), accuracy 1, confidence 0.7;
+    # (0.5, 0.6] holds turns 1 and 3, accuracy 0, confidence 0.575:
+    # ECE = 2/4 · 0.3 + 2/4 · 0.575 = 0.4375. The product (joint_ece): (0.6, 0.7] turns 0 and 2, accuracy
+    # 1, confidence 0.6475; (0.4, 0.5] turn 1 (0.48); (0.5, 0.6] turn 3 (0.55):
+    # 2/4 · 0.3525 + 1/4 · 0.48 + 1/4 · 0.55 = 0.43375.
+    preds = [
+        {"hotel": {"area": _scored("north", 0.9), "stars": _scored("4", 0.7)}},
+        {"hotel": {"area": _scored("north", 0.8), "stars": _scored("5", 0.6)}},
+        {"hotel": {"area": _scored("north", 0.95), "stars": _scored("4", 0.3)}},
+        {"hotel": {"area": _scored("north", 0.55)}},
+    ]
+    golds = [
+        {"hotel": {"area": "north", "stars": "4"}},
+        {"hotel": {"area": "north", "stars": "4"}},
+        {"hotel": {"area": "north"}},
+        {"hotel": {"area": "south"}},
+    ]
+    result = calibration(_corpus(preds, golds), bins=20)  # joint_ece_min keeps 10 bins whatever --bins
+    assert result.joint_ece_min == pytest.approx(0.4375, abs=1e-15)
+    assert calibration(_corpus(preds, golds)).figures["joint_ece"] == pytest.approx(0.43375, abs=1e-15)
+    data = result.as_dict()
+    keys = list(data)
+    assert keys[keys.index("joint_ece") + 1] == "joint_ece_min" and data["joint_ece_min"] == result.joint_ece_min
+
+
+def test_calibration_json_has_joint_ece_min(tmp_path):
+    from .conftest import REPO
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["calibration", str(REPO / "examples" / "confidences.json"), "--json"]) == 0
+    data = json.loads(out.getvalue())
+    expected = calibration(read(REPO / "examples" / "confidences.json")).joint_ece_min
+    assert data["joint_ece_min"] == expected and expected is not None

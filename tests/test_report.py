@@ -152,7 +152,9 @@ def test_two_systems_page_compares_with_the_first(two_systems):
     # where "taxi-dest" is overshot); the perfect copy 6 of 6 -> +50.00 points, 3 turns right only for B
     assert "+50.00" in jga["text"]
     mcnemar = page.find("p", data_a_only="0", data_b_only="3")
-    assert mcnemar and "McNemar" in mcnemar[0]["text"]
+    assert mcnemar and "clustered by dialogue" in mcnemar[0]["text"]
+    assert float(mcnemar[0]["attrs"]["data-p"]) == pytest.approx(expected.mcnemar.p)
+    assert len(rows) == 16 and "p (holm, m = 16)" in text  # the family holds fga once, its size in the header
     summary = page.find("p", **{"class": "summary"})[0]["text"]
     assert summary == expected.summary().replace("\n", "")
     for system in ("samples", "perfect"):
@@ -367,7 +369,7 @@ def test_commands_defined_elsewhere_do_not_import_the_score_command():
 def test_t5_restaurant_against_a_copy_with_gold_in_ten_percent():
     restaurant = read(str(RESTAURANT))
     better = with_gold_in(restaurant)
-    # 1,000 rounds: the smallest p is then 1/1001, which Holm's correction over 17 figures keeps below 0.05
+    # 3,199 rounds (from 16 figures and level 0.05): the smallest adjusted p is 16/3200
     data = collect([("T5", restaurant), ("T5 + 10% gold", better)], resamples=1000, seed=0)
     page = Page(build_report(data, plots=[]))
     # published figures of the file (README, ../shared/reference): GCA 59.75, JGA 24.89, FGA 51.17

@@ -12,6 +12,7 @@ from dst_metrics.figures import FIGURES
 from dst_metrics.options import Options
 from dst_metrics.stats import bootstrap_intervals
 from tests.conftest import REFERENCE, REPO, requires_shared
+from tests.samples import gold_copy
 
 EXAMPLE = str(REPO / "examples" / "mul1110.json")
 P1 = str(REPO / "examples" / "first_example_p1.json")
@@ -99,12 +100,42 @@ def test_compare_a_file_with_itself(capsys):
     status, out, _ = run(capsys, "compare", EXAMPLE, EXAMPLE, "--bootstrap", "100", "--json")
     assert status == 0
     data = json.loads(out)
-    assert set(data) >= {"names", "figures", "mcnemar", "options", "signature"}
-    assert set(data["figures"]) == NON_COUNT_KEYS
+    assert set(data) >= {"names", "figures", "mcnemar", "mcnemar_turns", "options", "signature", "family_size"}
+    assert set(data["figures"]) == NON_COUNT_KEYS - {"fga@0.5"}  # fga@0.5 is fga: the family holds it once
+    assert data["family_size"] == 16 and data["rounds"] == 3199 and data["p_floor"] == 16 / 3200
     for key, figure in data["figures"].items():
         assert figure["diff"] == 0 and figure["p"] == 1 and figure["significant"] is False, key
+        assert figure["family_size"] == 16, key
     status, out, _ = run(capsys, "compare", EXAMPLE, EXAMPLE, "--bootstrap", "100")
-    assert out.rstrip().splitlines()[-1] == "no significant difference at level 0.05 (holm over 17 figures)"
+    assert out.rstrip().splitlines()[-1] == "no significant difference at level 0.05 (holm over 16 figures)"
+    assert "p (holm, m = 16)" in out.splitlines()[3]
+    assert "3199 rounds (smallest p 1/3200), adjusted by holm over m = 16 figures" in out
+
+
+def test_compare_fga_lambda_moves_the_alias_out_of_the_family(capsys):
+    status, out, _ = run(capsys, "compare", EXAMPLE, EXAMPLE, "--fga-lambda", "0.25", "--bootstrap", "20", "--json")
+    assert status == 0 and "fga@0.25" not in json.loads(out)["figures"] and "fga@0.5" in json.loads(out)["figures"]
+
+
+def test_compare_help_separates_resamples_from_rounds(capsys):
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--bootstrap N bootstrap resamples of the interval of B - A (1000); not the randomization rounds" in text
+    assert "--rounds R randomization rounds of the p-values (default: ceil(10 m / level) - 1" in text
+
+
+def test_compare_warns_in_one_line_when_the_rounds_cannot_reach_the_level(capsys):
+    status, out, err = run(
+        capsys, "compare", EXAMPLE, EXAMPLE, "--bootstrap", "20", "--rounds", "999", "--level", "0.01"
+    )
+    assert status == 0
+    assert err.strip() == (
+        "warning: with 999 randomization rounds the smallest p is 1/1000, and holm over 16 figures makes the "
+        "smallest adjusted p 0.016 > level 0.01: no difference can be significant (use 15999 rounds or more)"
+    )
+    status, out, err = run(capsys, "compare", EXAMPLE, EXAMPLE, "--bootstrap", "20", "--rounds", "1600", "--json")
+    assert status == 0 and err == "" and json.loads(out)["rounds"] == 1600  # 16/1601 <= 0.05: no warning
 
 
 @requires_shared
@@ -120,8 +151,23 @@ def test_compare_t5_with_a_copy_with_gold_for_one_dialogue_in_ten(capsys, tmp_pa
     status, out, _ = run(capsys, "compare", str(source), str(copy), "--correction", "bonferroni")
     assert status == 0
     last = out.rstrip().splitlines()[-1]
-    assert last.startswith("significant at level 0.05 (bonferroni over 17 figures): B higher on GCA, JGA, FGA")
-    assert "McNemar's exact test, JGA on turns: only A right 0, only B right 243" in out
+    assert last.startswith("significant at level 0.05 (bonferroni over 16 figures): B higher on GCA, JGA, FGA")
+    assert "clustered by dialogue (Durkalski et al. 2003): only A right 0, only B right 243 (in 42 dialogues)" in out
+
+
+@requires_shared
+def test_compare_t5_with_a_seeded_10_percent_gold_copy_at_level_0_01(capsys, tmp_path):
+    # issue 19: at --level 0.01, 1,000 rounds and Holm over 17 figures could not go below 17/1001;
+    # the rounds now follow from the family size and the level (15,999 for 16 figures at 0.01)
+    source = T5 / "T5_result_zeroshot_rest.json"
+    copy = gold_copy(source, tmp_path / "T5_rest_10pct_gold.json", share=0.1, seed=0)
+    status, out, err = run(capsys, "compare", str(source), str(copy), "--level", "0.01", "--json")
+    assert status == 0 and err == ""
+    data = json.loads(out)
+    assert data["rounds"] == 15999 and data["family_size"] == 16
+    jga = data["figures"]["jga"]
+    assert jga["p"] == 1 / 16000 and jga["p_adjusted"] == 16 / 16000 and jga["significant"] is True
+    assert jga["diff"] > 0.05 and data["mcnemar"]["p"] < 0.01 and data["mcnemar"]["a_only"] == 0
 
 
 @requires_shared

@@ -8,16 +8,27 @@ import json
 
 import numpy as np
 import pytest
-from scipy.stats import binomtest, kstest
+from scipy.stats import binomtest, chi2, kstest
 
 from dst_metrics import Corpus, InputError, read
 from dst_metrics.core import Tally
 from dst_metrics.options import OptionError, Options
 from dst_metrics.stats import compare
 from dst_metrics.stats.matrix import Layout, TallyMatrix
-from dst_metrics.stats.paired import adjust, compare_matrices, mcnemar_exact
+from dst_metrics.stats.paired import (
+    adjust,
+    clustered_mcnemar,
+    compare_matrices,
+    family_keys,
+    floor_warning,
+    mcnemar_exact,
+    mcnemar_tests,
+    randomization_rounds,
+    smallest_adjusted_p,
+)
 from tests.conftest import REFERENCE, requires_shared
 from tests.samples import GOLD, PRED
+from tests.simulation import simulate_pair
 
 T5 = REFERENCE / "t5_zeroshot" / "predictions"
 
@@ -34,9 +45,12 @@ def test_a_system_compared_with_itself_differs_by_0_with_p_1():
         assert figure.p == 1.0 and figure.p_adjusted == 1.0 and not figure.significant, key
         assert figure.ci == (0.0, 0.0), key
     assert (result.mcnemar.a_only, result.mcnemar.b_only, result.mcnemar.p) == (0, 0, 1.0)
+    assert (result.mcnemar_turns.a_only, result.mcnemar_turns.b_only, result.mcnemar_turns.p) == (0, 0, 1.0)
     assert result.summary() == "no significant difference at level 0.05"
     data = result.as_dict()
-    assert set(data["figures"]["jga"]) == {"a", "b", "diff", "ci", "p", "p_adjusted", "significant"}
+    assert set(data["figures"]["jga"]) == {"a", "b", "diff", "ci", "p", "p_adjusted", "family_size", "significant"}
+    assert data["family_size"] == 16 and data["figures"]["jga"]["family_size"] == 16
+    assert data["mcnemar_turns"]["assumes_independent_turns"] is True
     assert data["signature"].startswith("dst-metrics:0.1.0|mode:official")
     json.dumps(data)  # JSON-ready
 
@@ -56,9 +70,14 @@ def test_per_dialogue_differences_and_mcnemar_counts_by_hand():
     a = sample_corpus()
     b = gold_as_prediction()
     result = compare(a, b, resamples=100)
-    assert result.mcnemar.a_only == 0
-    assert result.mcnemar.b_only == 6 - 3  # 6 turns, 3 of them right in A
-    assert result.mcnemar.p == pytest.approx(binomtest(0, 3, 0.5).pvalue)
+    assert result.mcnemar.a_only == result.mcnemar_turns.a_only == 0
+    assert result.mcnemar.b_only == result.mcnemar_turns.b_only == 6 - 3  # 6 turns, 3 of them right in A
+    assert result.mcnemar_turns.p == pytest.approx(binomtest(0, 3, 0.5).pvalue)
+    # clustered: dialogue 0 has 2 turns only B gets right of 3, dialogue 1 has 1 of 3: d = -2/3, -1/3;
+    # X² = (-1)² / (4/9 + 1/9) = 9/5, p = P(χ²₁ >= 1.8)
+    assert result.mcnemar.statistic == pytest.approx(9 / 5, rel=1e-15)
+    assert result.mcnemar.p == pytest.approx(chi2.sf(1.8, 1), rel=1e-12)
+    assert result.mcnemar.dialogues == 2
     assert [dialogue_id for dialogue_id, _ in result.dialogues] == sorted(
         ["0", "1"], key=lambda d: -abs(dict(result.dialogues)[d]["gca"][2])
     )
@@ -181,9 +200,10 @@ def test_t5_against_a_copy_with_gold_for_one_dialogue_in_ten(name):
     for key in ("jga", "fga", "gca"):
         figure = result.figures[key]
         assert figure.diff > 0 and figure.ci[0] > 0 and figure.significant, key
-        assert figure.p == pytest.approx(1 / 1001)  # no swap reaches the observed difference
+        assert figure.p == pytest.approx(1 / (result.rounds + 1))  # no swap reaches the observed difference
+    assert result.rounds == 3199 and result.family_size == 16
     assert result.mcnemar.a_only == 0 and result.mcnemar.b_only > 0  # gold is never wrong
-    assert result.mcnemar.p < 1e-10
+    assert result.mcnemar_turns.p < 1e-10 and result.mcnemar.p < 1e-6
     assert "GCA: B - A = +" in result.summary()
 
 
@@ -204,3 +224,82 @@ def test_per_turn_joint_hits_equal_the_prefix_tallies():
         for dialogue in corpus.dialogues:
             assert hits[dialogue.dialogue_id] == [t.joint_hits == 1 for t in turn_tallies(dialogue, mode)]
     assert joint_hits(corpus) == {"0": [True, False, False], "1": [False, True, True]}  # by hand, see above
+
+
+# --------------------------------------------------------------------------------------------
+# Under the null, turn by turn (tests/simulation.py: turns of a dialogue strongly dependent)
+
+
+@pytest.fixture(scope="module")
+def clustered_null() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(19)
+    found: dict[str, list] = {"jga": [], "gca": [], "clustered": [], "turns": [], "jga_ci": [], "gca_ci": []}
+    for repetition in range(300):
+        pair = simulate_pair(rng, 150)
+        result = compare_matrices(
+            pair.a, pair.b, Options(), resamples=200, rounds=400, seed=repetition, figures=["jga", "gca"]
+        )
+        clustered, turns = mcnemar_tests(*pair.discordant())
+        for key in ("jga", "gca"):
+            found[key].append(result[key].p)
+            low, high = result[key].ci
+            found[f"{key}_ci"].append(low <= 0.0 <= high)
+        found["clustered"].append(clustered.p)
+        found["turns"].append(turns.p)
+    return {key: np.array(values) for key, values in found.items()}
+
+
+@pytest.mark.parametrize("test", ["jga", "gca", "clustered"])
+def test_every_printed_p_is_below_0_05_in_about_5_percent_of_null_pairs(clustered_null, test):
+    # measured (seed 19, 300 pairs of 150 dialogues): 4.7% (JGA), 4.7% (GCA), 4.3% (clustered McNemar)
+    assert 0.02 <= np.mean(clustered_null[test] <= 0.05) <= 0.09
+
+
+def test_turn_level_mcnemar_is_optimistic_under_the_null(clustered_null):
+    # why it is never a headline: turns taken as independent, p <= 0.05 in 31% of null pairs
+    assert np.mean(clustered_null["turns"] <= 0.05) > 0.2
+
+
+@pytest.mark.parametrize("key", ["jga", "gca"])
+def test_paired_difference_interval_covers_0_under_the_null(clustered_null, key):
+    # measured: 94.0% (JGA), 95.0% (GCA) of 300 95% intervals hold the true difference 0
+    assert 0.9 <= np.mean(clustered_null[f"{key}_ci"]) <= 0.98
+
+
+def test_clustered_mcnemar_by_hand():
+    # htestClust's example of durkalski.test: b = 51, 67, 44, 58, 47; c = 18, 26, 43, 21, 28;
+    # n = a + b + c + d = 70, 98, 88, 83, 81. d_k = (b - c) / n = 33/70, 41/98, 1/88, 37/83, 19/81
+    d = [33 / 70, 41 / 98, 1 / 88, 37 / 83, 19 / 81]
+    expected = sum(d) ** 2 / sum(x * x for x in d)
+    found = clustered_mcnemar([51, 67, 44, 58, 47], [18, 26, 43, 21, 28], [70, 98, 88, 83, 81])
+    assert found.statistic == pytest.approx(expected, rel=1e-14)
+    assert found.statistic == pytest.approx(3.8412, abs=5e-5)  # by hand: 1.581511² / 0.651149
+    assert found.p == pytest.approx(chi2.sf(expected, 1), rel=1e-12)
+    assert (found.a_only, found.b_only, found.dialogues) == (267, 136, 5)
+    assert clustered_mcnemar([0, 0], [0, 0], [3, 4]).p == 1.0
+
+
+def test_randomization_rounds_follow_the_family_size_and_the_level():
+    assert randomization_rounds(16, 0.05) == 3199  # 1 / 3200 = 0.05 / (10 · 16)
+    assert randomization_rounds(16, 0.01) == 15999
+    assert randomization_rounds(2, 0.05) == 399
+    assert randomization_rounds(16, 1e-6) == 1_000_000  # capped; the warning then says the level is out of reach
+    assert "use 159999999 rounds or more" in floor_warning(1_000_000, 16, 1e-6)
+    assert smallest_adjusted_p(1000, 17) == 17 / 1001
+    assert floor_warning(3199, 16, 0.05) == ""
+    assert "use 15999 rounds or more" in floor_warning(1000, 16, 0.01)
+
+
+def test_the_family_holds_fga_once():
+    options = Options()
+    keys = family_keys(options)
+    assert len(keys) == 16 and "fga" in keys and "fga@0.5" not in keys and "fga@0.25" in keys
+    assert "fga@0.75" not in family_keys(options.replace(fga_lambda=0.75))
+    assert family_keys(options, ["jga", "fga", "fga@0.5", "jga"]) == ["jga", "fga"]
+    assert family_keys(options, ["fga@0.5"]) == ["fga@0.5"]  # alone it is the figure, not a duplicate
+
+
+def test_a_warning_when_the_rounds_asked_for_cannot_reach_the_level():
+    with pytest.warns(UserWarning, match=r"smallest adjusted p 0\.016 > level 0\.01"):
+        result = compare(sample_corpus(), gold_as_prediction(), resamples=20, rounds=999, level=0.01)
+    assert result.rounds == 999 and result.p_floor == 16 / 1000

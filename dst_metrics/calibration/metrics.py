@@ -8,7 +8,10 @@ the slot out or gives an inactive value (``none``, ``""``); of a gold slot's acc
 the distribution ranks highest.
 
 * **slot** figures pool every (turn, slot) decision; **joint** figures take each turn's joint as the
-  product of its slots' marginals (DSTC2's independent form; the label is the turn's gold state).
+  product of its slots' marginals (DSTC2's independent form; the label is the turn's gold state);
+  ``joint_ece_min`` (beside the registry's figures) is the joint's ECE with the turn's confidence the
+  minimum over its slots of the top's score, in 10 equal-width bins (ConvLab-3 SetSUMBT's
+  joint-goal ECE);
 * accuracy, L2, MRR and ROC v2 CA05 are DSTC2's, through the official accumulators of
   `dst_metrics.dstc2.stats` (``acc``, ``l2``, ``mrr``, ``roc.v2_ca05``);
 * ECE (equal-width and equal-mass bins), Brier score and AUROC are those of the binary event "the
@@ -30,10 +33,16 @@ from .extract import Hypotheses, ScoredPredictions
 
 DEFAULT_BINS = 10
 """Bins of the reliability diagram and of ECE, unless asked otherwise."""
+EDGE_TOLERANCE = 1e-9
+"""A confidence within this of an equal-width edge k/B counts as on the edge (so in the bin below):
+``1 - sum`` of scores written as decimals misses the decimal by about 1e-16 (``1 - 0.43`` is
+0.5700000000000001), far less than any difference between confidences a tracker means."""
 BIN_STRATEGIES = ("width", "mass")
 """``width``: B bins of equal width on [0, 1]; ``mass``: edges at the quantiles of the confidences."""
 LEVELS = ("slot", "joint")
 """Slot decisions pooled, and the turn's joint."""
+SETSUMBT_BINS = 10
+"""Equal-width bins of ``joint_ece_min`` (SetSUMBT's default ``n_confidence_bins``), whatever `bins` is."""
 
 
 @dataclass(frozen=True)
@@ -73,10 +82,20 @@ def bin_edges(confidence: Sequence[float], bins: int = DEFAULT_BINS, strategy: s
     return edges
 
 
+def width_bin(confidence: float, bins: int) -> int:
+    """The equal-width bin of a confidence: i with i/B < c <= (i+1)/B (the first bin includes 0),
+    the edges k/B taken as exact fractions and a confidence within `EDGE_TOLERANCE` of one as on it."""
+    scaled = confidence * bins  # exact to 1 ulp: far inside the tolerance
+    nearest = round(scaled)
+    index = nearest - 1 if abs(scaled - nearest) <= EDGE_TOLERANCE * bins else math.floor(scaled)
+    return min(max(index, 0), bins - 1)
+
+
 def reliability_bins(
     correct: Sequence[bool], confidence: Sequence[float], bins: int = DEFAULT_BINS, strategy: str = "width"
 ) -> list[ReliabilityBin]:
-    """The non-empty bins of the reliability diagram; a confidence on an edge goes to the bin below."""
+    """The non-empty bins of the reliability diagram; a confidence on an edge goes to the bin below
+    (equal width: `width_bin`; equal mass: compared with the quantile edges as they are)."""
     if not confidence:
         return []
     edges = bin_edges(confidence, bins, strategy)
@@ -85,7 +104,7 @@ def reliability_bins(
     sums = [0.0] * bins
     rights = [0] * bins
     for right, score in zip(correct, confidence):
-        index = bisect_left(inner, score)
+        index = width_bin(score, bins) if strategy == "width" else bisect_left(inner, score)
         counts[index] += 1
         sums[index] += score
         rights[index] += bool(right)
@@ -142,6 +161,7 @@ class Decisions:
     stats: tuple = field(default_factory=lambda: (Accuracy(), Probs(), MRR()))
     correct: list[bool] = field(default_factory=list)
     confidence: list[float] = field(default_factory=list)
+    min_confidence: list[float] = field(default_factory=list)  # joint level: min over slots of the top's score
 
     def add(self, dist: object, label: object, independent: bool = False) -> None:
         """One DSTC2 ``add(dist, true_label)`` call, and its top's (right, confidence)."""
@@ -182,6 +202,9 @@ class Calibration:
     has_confidences: bool
     reliability: dict[str, dict[str, list[ReliabilityBin]]]
     by_slot: dict[str, dict[str, float | int | None]] | None = None
+    joint_ece_min: float | None = None
+    """The joint's ECE in SetSUMBT's convention: the turn's confidence is the minimum over its slots of
+    the top's score, `SETSUMBT_BINS` equal-width bins (None without turns)."""
     """With ``by_slot=True``: {slot name: the slot-level figures without the ``slot_`` prefix, and ``n``
     its decisions}, slots sorted by name (DSTC2's ``goal.<slot>`` components)."""
 
@@ -194,7 +217,12 @@ class Calibration:
         }
         extra = {"slots": self.slots, "turns": self.turns, "bins": self.bins, "confidences": self.has_confidences}
         by_slot = {} if self.by_slot is None else {"by_slot": self.by_slot}
-        return {**self.figures, **extra, "reliability": reliability, **by_slot}
+        figures: dict[str, float | None] = {}
+        for key, value in self.figures.items():
+            figures[key] = value
+            if key == "joint_ece":
+                figures["joint_ece_min"] = self.joint_ece_min
+        return {**figures, **extra, "reliability": reliability, **by_slot}
 
 
 def _folded(hypotheses: Hypotheses, matching: str, gold: object) -> list[tuple[str, float]]:
@@ -244,6 +272,7 @@ def _add_turn(levels: dict, per_slot: dict | None, gold: Mapping, pred: Mapping,
         if label is not None:
             joint_label[slot] = label
     joint_level.add(marginals, joint_label or None, independent=True)
+    joint_level.min_confidence.append(min((dist[0][1] for dist in marginals.values()), default=1.0))
 
 
 def calibration(
@@ -279,4 +308,7 @@ def calibration(
         by_slot=None
         if per_slot is None
         else {slot: {**per_slot[slot].figures(bins), "n": len(per_slot[slot].correct)} for slot in sorted(per_slot)},
+        joint_ece_min=expected_calibration_error(
+            levels["joint"].correct, levels["joint"].min_confidence, SETSUMBT_BINS, "width"
+        ),
     )

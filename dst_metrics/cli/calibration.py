@@ -3,7 +3,8 @@ figures of a prediction file whose values carry confidences (`dst_metrics.calibr
 
 Without ``--json``: a table with one row per level (slot, joint; ``--by-slot`` adds one per slot name)
 and the equal-width reliability bins of the slot level. With ``--json``: one object with ``file``,
-``format``, every figure of `figures.CALIBRATION_FIGURES`, ``slots``, ``turns``, ``bins``,
+``format``, every figure of `figures.CALIBRATION_FIGURES` (and after ``joint_ece`` ``joint_ece_min``,
+SetSUMBT's joint-goal ECE), ``slots``, ``turns``, ``bins``,
 ``confidences``, ``reliability``, ``signature`` and with ``--by-slot`` ``by_slot``. Bad input or
 options: one line, exit status 2 (`dst_metrics.cli.main`).
 """
@@ -69,6 +70,10 @@ def _print_table(result, path: str, read_as: str, signature: str) -> None:
     print(format_table(["bin", "count", "confidence", "accuracy"], bins, "lrrr"))
     if not result.has_confidences:
         print("\nthe predictions carry no confidence: every predicted value counts as certain (score 1)")
+    print(
+        "\njoint ECE with the turn's confidence the minimum over its slots (ConvLab-3 SetSUMBT's joint-goal ECE, "
+        f"10 equal-width bins): {_cell(result.joint_ece_min, False)}"
+    )
     print("\nAcc, MRR, CA05, AUROC in percent; L2, ECE, Brier as fractions; - undefined")
     print(f"signature: {signature}")
 

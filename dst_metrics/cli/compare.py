@@ -1,8 +1,10 @@
 """``dst-metrics compare A B``: paired comparison of two systems' predictions on the same gold.
 
-Prints, for every figure, A, B, B - A with its paired-bootstrap interval, the randomization p-value
-and the corrected p-value, then McNemar's test of JGA on turns, the dialogues that differ most,
-and a final line naming the significant differences (``--json``: one object, `Comparison.as_dict`).
+Prints, for every figure of the family, A, B, B - A with its paired-bootstrap interval, the
+randomization p-value and the p-value corrected over the family (its size in the header), then
+McNemar's test of JGA on turns clustered by dialogue, the dialogues that differ most, and a final
+line naming the significant differences (``--json``: one object, `Comparison.as_dict`). When the
+randomization rounds asked for (``--rounds``) cannot reach the level, one warning line on stderr.
 """
 
 from __future__ import annotations
@@ -51,9 +53,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--correction", choices=("holm", "bonferroni"), default="holm", help="holm (default) or bonferroni"
     )
     parser.add_argument("--level", type=_level, default=0.05, help="significance level after correction (0.05)")
-    figures_help = "comma-separated figure keys to test and correct for (default: every non-count figure)"
+    figures_help = "comma-separated figure keys to test and correct for (default: every non-count figure, each once)"
     parser.add_argument("--figures", type=_keys, metavar="KEYS", help=figures_help)
-    cli.add_interval_options(parser, flag=False)
+    parser.add_argument(
+        "--bootstrap",
+        type=cli._whole_number,
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples of the interval of B - A (1000); not the randomization rounds (--rounds)",
+    )
+    rounds_help = (
+        "randomization rounds of the p-values (default: ceil(10 m / level) - 1 for m figures tested, "
+        "so that the smallest p is a tenth of level / m: 3199 for 16 figures at 0.05)"
+    )
+    parser.add_argument("--rounds", type=cli._whole_number, metavar="R", help=rounds_help)
+    parser.add_argument("--seed", type=cli._seed, default=0, help="seed of the resamples and rounds (0)")
 
 
 def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
@@ -73,7 +87,8 @@ def figure_table(comparison) -> str:
     from .common import format_table
 
     labels = figure_labels(comparison.options)
-    header = ["figure", "A", "B", "B - A", "95% CI of B - A", "p", f"p ({comparison.correction})", ""]
+    adjusted = f"p ({comparison.correction}, m = {comparison.family_size})"
+    header = ["figure", "A", "B", "B - A", "95% CI of B - A", "p", adjusted, ""]
     rows = [
         [
             labels.get(key, key),
@@ -81,8 +96,8 @@ def figure_table(comparison) -> str:
             _pct(f.b),
             f"{100 * f.diff:+.2f}",
             f"{100 * f.ci[0]:+.2f} to {100 * f.ci[1]:+.2f}",
-            f"{f.p:.4f}",
-            f"{f.p_adjusted:.4f}",
+            f"{f.p:.3g}",
+            f"{f.p_adjusted:.3g}",
             "*" if f.significant else "",
         ]
         for key, f in comparison.figures.items()
@@ -107,7 +122,7 @@ def final_line(comparison) -> str:
     from ..figures import figure_labels
 
     labels = figure_labels(comparison.options)
-    where = f"at level {comparison.level:g} ({comparison.correction} over {len(comparison.figures)} figures)"
+    where = f"at level {comparison.level:g} ({comparison.correction} over {comparison.family_size} figures)"
     higher: dict[str, list[str]] = {"B": [], "A": []}
     for key, f in comparison.figures.items():
         if f.significant:
@@ -118,9 +133,19 @@ def final_line(comparison) -> str:
     return f"significant {where}: " + "; ".join(parts)
 
 
+def mcnemar_line(comparison) -> str:
+    """McNemar's test of JGA on turns, clustered by dialogue (Durkalski et al. 2003)."""
+    m = comparison.mcnemar
+    return (
+        f"McNemar's test of JGA on turns, clustered by dialogue (Durkalski et al. 2003): only A right {m.a_only}, "
+        f"only B right {m.b_only} (in {m.dialogues} dialogues), X² = {m.statistic:.4g}, p = {m.p:.4g}"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Read both inputs, compare them, print the tables (or JSON)."""
     import sys
+    import warnings
 
     from ..stats.paired import compare
     from .common import dumps as _dumps
@@ -130,29 +155,34 @@ def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     corpus_a, _ = read_input(args.file_a, args)
     corpus_b, _ = read_input(args.file_b, args)
-    comparison = compare(
-        corpus_a,
-        corpus_b,
-        options,
-        resamples=args.bootstrap,
-        seed=args.seed,
-        correction=args.correction,
-        level=args.level,
-        names=(args.file_a, args.file_b),
-        figures=args.figures,
-    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        comparison = compare(
+            corpus_a,
+            corpus_b,
+            options,
+            resamples=args.bootstrap,
+            rounds=args.rounds,
+            seed=args.seed,
+            correction=args.correction,
+            level=args.level,
+            names=(args.file_a, args.file_b),
+            figures=args.figures,
+        )
+    for warning in caught:
+        print(f"warning: {warning.message}", file=sys.stderr)
     if args.json:
         sys.stdout.write(_dumps(comparison.as_dict()) + "\n")
         return 0
     print(f"A = {args.file_a}\nB = {args.file_b}\n")
     print(figure_table(comparison))
-    m = comparison.mcnemar
-    print(f"\nMcNemar's exact test, JGA on turns: only A right {m.a_only}, only B right {m.b_only}, p = {m.p:.4g}")
+    print("\n" + mcnemar_line(comparison))
     print(f"\ndialogues with the largest GCA difference (of {len(comparison.dialogues)}):")
     print(dialogue_table(comparison))
     print(
         f"\nscores in percent; CI: paired bootstrap over dialogues, {args.bootstrap} resamples, seed {args.seed}; "
-        f"p: paired approximate randomization, {args.bootstrap} rounds"
+        f"p: paired approximate randomization over dialogues, {comparison.rounds} rounds (smallest p "
+        f"1/{comparison.rounds + 1}), adjusted by {comparison.correction} over m = {comparison.family_size} figures"
     )
     print(f"signature: {comparison.signature}")
     print(final_line(comparison))

@@ -12,7 +12,8 @@ import argparse
 
 HELP = "an HTML report with intervals, comparisons and plots; LaTeX/Markdown tables for papers"
 DEFAULT_RESAMPLES = 1000
-"""Bootstrap resamples (and randomization rounds) unless --bootstrap says otherwise."""
+"""Bootstrap resamples unless --bootstrap says otherwise (the randomization rounds of the comparisons
+follow from the family size and the level: `dst_metrics.stats.paired.randomization_rounds`)."""
 
 
 def _count(text: str) -> int:
@@ -37,7 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", metavar="report.html", help="write the HTML report here")
     parser.add_argument("--plots", metavar="DIR", help="also write every plot as DIR/NAME.png and DIR/NAME.svg")
     parser.add_argument(
-        "--bootstrap", type=_count, default=DEFAULT_RESAMPLES, metavar="N", help="resamples (1000; 0: no intervals)"
+        "--bootstrap",
+        type=_count,
+        default=DEFAULT_RESAMPLES,
+        metavar="N",
+        help="bootstrap resamples (1000; 0: no intervals or comparisons)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the resampling (0)")
     parser.add_argument("--name", action="append", metavar="NAME", help="a system's name, once per file (file names)")

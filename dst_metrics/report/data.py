@@ -27,7 +27,7 @@ BREAKDOWNS: tuple[str, ...] = ("domain", "slot")
 POSITION_FIELDS: tuple[str, ...] = ("turns", "jga", "rsa", *COUNT_TYPES, "first_failures")
 """The per-turn-index figures of `by_position`, besides the index."""
 DEFAULT_RESAMPLES = 1000
-"""Bootstrap resamples (and randomization rounds) when none are given."""
+"""Bootstrap resamples when none are given (randomization rounds: `stats.paired.randomization_rounds`)."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,8 @@ class SystemData:
 @dataclass(frozen=True)
 class ComparisonData:
     """System `name_b` against `name_a` (the first file): per figure a, b, diff (= b - a), ci,
-    p, p_adjusted, significant; McNemar's test of JGA; or `error` when they cannot be compared."""
+    p, p_adjusted, significant; McNemar's test of JGA clustered by dialogue; or `error` when they
+    cannot be compared. `family_size`: the figures p was adjusted over; `rounds`: randomization rounds."""
 
     name_a: str
     name_b: str
@@ -57,6 +58,8 @@ class ComparisonData:
     error: str | None = None
     level: float = 0.05  # significance level of `significant`
     correction: str = "holm"  # how p was adjusted across the figures
+    family_size: int = 0  # the number of figures p was adjusted over (0: as many as `figures`)
+    rounds: int = 0  # randomization rounds behind p (0: unknown)
 
 
 @dataclass(frozen=True)
@@ -152,7 +155,7 @@ def comparison_data(comparison: object) -> ComparisonData:
     """`ComparisonData` of a `compare` result (its ``as_dict()`` and ``summary()``)."""
     found = comparison.as_dict()
     name_a, name_b = found["names"]
-    settings = {key: found[key] for key in ("level", "correction") if key in found}
+    settings = {key: found[key] for key in ("level", "correction", "family_size", "rounds") if key in found}
     return ComparisonData(name_a, name_b, found["figures"], found.get("mcnemar"), comparison.summary(), **settings)
 
 

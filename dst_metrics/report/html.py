@@ -157,7 +157,8 @@ def _comparison_row(key: str, label: str, found: Mapping[str, object]) -> str:
 def p_floor_warning(comparison: ComparisonData, rounds: int) -> str:
     """A warning when `rounds` randomization rounds cannot give any adjusted p below the level:
     the smallest p is 1 / (rounds + 1), and the correction multiplies it by the figures tested."""
-    tested = len(comparison.figures)
+    rounds = comparison.rounds or rounds
+    tested = family_size(comparison)
     if rounds <= 0 or not tested:
         return ""
     floor = tested / (rounds + 1) if comparison.correction in ("holm", "bonferroni") else 1 / (rounds + 1)
@@ -167,8 +168,13 @@ def p_floor_warning(comparison: ComparisonData, rounds: int) -> str:
     return (
         f'<p class="warning">With {rounds} randomization rounds the smallest p is 1/{rounds + 1}; adjusted over '
         f"{tested} figures no p can fall below {min(floor, 1.0):.3f}, so no difference can be significant at "
-        f"level {comparison.level:g}. Use <code>--bootstrap {needed}</code> or more.</p>"
+        f"level {comparison.level:g}. Use at least {needed} rounds.</p>"
     )
+
+
+def family_size(comparison: ComparisonData) -> int:
+    """The number of figures the comparison's p-values were adjusted over."""
+    return comparison.family_size or len(comparison.figures)
 
 
 def comparison_block(comparison: ComparisonData, labels: Mapping[str, str], index: int, rounds: int = 0) -> str:
@@ -186,7 +192,7 @@ def comparison_block(comparison: ComparisonData, labels: Mapping[str, str], inde
             "B − A",
             "interval of B − A",
             "p",
-            f"p ({_e(comparison.correction)})",
+            f"p ({_e(comparison.correction)}, m = {family_size(comparison)})",
             "significant",
         )
     )
@@ -206,8 +212,8 @@ def _mcnemar_line(comparison: ComparisonData) -> str:
     a, b = _e(comparison.name_a), _e(comparison.name_b)
     return (
         f'<p class="mcnemar" data-a-only="{test["a_only"]}" data-b-only="{test["b_only"]}" data-p="{test["p"]!r}">'
-        f"McNemar's exact test of JGA on turns: {test['a_only']} turns right only for {a}, "
-        f"{test['b_only']} only for {b}, p = {test['p']:.4g}.</p>"
+        f"McNemar's test of JGA on turns, clustered by dialogue (Durkalski et al. 2003): {test['a_only']} turns "
+        f"right only for {a}, {test['b_only']} only for {b}, p = {test['p']:.4g}.</p>"
     )
 
 

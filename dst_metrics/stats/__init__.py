@@ -17,6 +17,7 @@ _EXPORTS: dict[str, str] = {
     "zou_interval": "analysis",
     "Intervals": "bootstrap",
     "bootstrap_intervals": "bootstrap",
+    "ClusteredMcNemar": "paired",
     "Comparison": "paired",
     "FigureDiff": "paired",
     "McNemar": "paired",

@@ -1,24 +1,27 @@
 """Paired comparison of two systems on the same gold: is B's figure really different from A's?
 
-For every non-count figure: A, B, diff = B - A; a paired bootstrap interval of the difference
-(the same resampled dialogues for both systems); a p-value from paired approximate randomization
-(each dialogue's two outputs swapped with probability 1/2; p = (1 + #{|diff*| >= |diff|}) / (1 + R));
-Holm's (default) or Bonferroni's correction across the figures reported. JGA also gets McNemar's
-exact test on turns (as DSTC2 did): the turns only one system gets right, tested against a fair coin.
+For every figure of the family (every non-count figure once: ``fga@λ`` at the λ of ``fga`` is
+``fga``): A, B, diff = B - A; a paired bootstrap interval of the difference (the same resampled
+dialogues for both systems); a p-value from paired approximate randomization (each dialogue's two
+outputs swapped with probability 1/2; p = (1 + #{|diff*| >= |diff|}) / (1 + R)), R chosen from the
+family size m and the level so that the smallest p, 1/(R+1), is at most level/(10 m); Holm's
+(default) or Bonferroni's correction across the family. JGA also gets McNemar's test clustered by
+dialogue (Durkalski et al. 2003) and, for comparison with DSTC2-style reports only, McNemar's exact
+test on turns taken as independent (optimistic: it never decides significance).
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from fractions import Fraction
 
 import numpy as np
 
 from ..corpus import Corpus
 from ..errors import InputError
-from ..figures import figure_labels
+from ..figures import figure_labels, lambda_key
 from ..options import OptionError, Options
 from ..scoring import check_num_slots, tally_dialogues
 from .bootstrap import (
@@ -31,7 +34,9 @@ from .bootstrap import (
     jackknife_sums,
     resampled_sums,
 )
+from .exact import chi2_1_sf, mcnemar_exact
 from .matrix import Layout, TallyMatrix, exact_figures, figure_arrays, interval_figures
+from .positions import joint_hits
 
 CORRECTIONS: tuple[str, ...] = ("holm", "bonferroni")
 DEFAULT_LEVEL = 0.05
@@ -41,6 +46,11 @@ RANDOMIZATION_STREAM = 1
 TIE_TOLERANCE = 1e-12
 """|diff*| >= |diff| - this counts as a tie (float noise of equal figures)."""
 PER_DIALOGUE_KEYS: tuple[str, ...] = ("gca", "jga", "fga")
+RESOLUTION = 10
+"""Randomization rounds R are chosen so that the smallest p, 1/(R+1), is at most level / (RESOLUTION · m):
+a tenth of the smallest threshold Holm or Bonferroni compares a raw p with."""
+MAX_AUTO_ROUNDS = 1_000_000
+"""The most rounds chosen unasked (16 figures at level 0.00016); `rounds=` may ask for more."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,7 @@ class FigureDiff:
     p: float
     p_adjusted: float
     significant: bool
+    family_size: int = 1  # the number of figures p was adjusted over
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready fields."""
@@ -64,21 +75,48 @@ class FigureDiff:
             "ci": list(self.ci),
             "p": self.p,
             "p_adjusted": self.p_adjusted,
+            "family_size": self.family_size,
             "significant": self.significant,
         }
 
 
 @dataclass(frozen=True)
 class McNemar:
-    """McNemar's exact test on turns: turns only A gets right, only B, and the two-sided p."""
+    """McNemar's exact test on turns taken as independent: turns only A gets right, only B, and the
+    two-sided p. Optimistic (the turns of a dialogue are not independent): reported for comparison
+    with DSTC2-style work, never used to decide significance."""
 
     a_only: int
     b_only: int
     p: float
 
     def as_dict(self) -> dict[str, object]:
-        """JSON-ready fields."""
-        return {"a_only": self.a_only, "b_only": self.b_only, "p": self.p}
+        """JSON-ready fields (``assumes_independent_turns``: true)."""
+        return {"a_only": self.a_only, "b_only": self.b_only, "p": self.p, "assumes_independent_turns": True}
+
+
+@dataclass(frozen=True)
+class ClusteredMcNemar:
+    """McNemar's test of JGA on turns, clustered by dialogue (Durkalski et al. 2003): with b_k, c_k the
+    turns of dialogue k only A, only B gets right and n_k its turns, d_k = (b_k - c_k) / n_k and
+    X² = (Σ d_k)² / Σ d_k², against a chi-square with one degree of freedom (p = 1 when no turn differs)."""
+
+    a_only: int
+    b_only: int
+    dialogues: int  # dialogues with a turn only one system gets right
+    statistic: float
+    p: float
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready fields (``test``: ``clustered-durkalski``)."""
+        return {
+            "test": "clustered-durkalski",
+            "a_only": self.a_only,
+            "b_only": self.b_only,
+            "dialogues": self.dialogues,
+            "statistic": self.statistic,
+            "p": self.p,
+        }
 
 
 @dataclass(frozen=True)
@@ -87,12 +125,24 @@ class Comparison:
 
     names: tuple[str, str]
     figures: dict[str, FigureDiff]
-    mcnemar: McNemar
+    mcnemar: ClusteredMcNemar
     dialogues: list[tuple[str, dict[str, tuple[float, float, float]]]]
     options: Options
     signature: str
     level: float
     correction: str
+    rounds: int = 0  # randomization rounds
+    mcnemar_turns: McNemar | None = None  # turns taken as independent (optimistic; never decides)
+
+    @property
+    def family_size(self) -> int:
+        """The number of figures the p-values are adjusted over."""
+        return len(self.figures)
+
+    @property
+    def p_floor(self) -> float:
+        """The smallest adjusted p the rounds allow: min(1, m / (rounds + 1))."""
+        return smallest_adjusted_p(self.rounds, self.family_size)
 
     def summary(self) -> str:
         """One line per significant difference, or 'no significant difference at level L'."""
@@ -105,20 +155,26 @@ class Comparison:
                 lines.append(
                     f"{labels.get(key, key)}: {b_name} - {a_name} = {100 * f.diff:+.2f} points "
                     f"[{100 * f.ci[0]:+.2f}, {100 * f.ci[1]:+.2f}], p_adjusted = {f.p_adjusted:.4g} "
-                    f"({self.correction}): {better} is higher, significant at level {self.level:g}"
+                    f"({self.correction} over {self.family_size} figures): {better} is higher, "
+                    f"significant at level {self.level:g}"
                 )
         return "\n".join(lines) or f"no significant difference at level {self.level:g}"
 
     def as_dict(self) -> dict[str, object]:
-        """{"names", "figures", "mcnemar", "options", "signature", "level", "correction"}."""
+        """{"names", "figures", "mcnemar", "mcnemar_turns", "options", "signature", "level", "correction",
+        "family_size", "rounds", "p_floor"}."""
         return {
             "names": list(self.names),
             "figures": {key: f.as_dict() for key, f in self.figures.items()},
             "mcnemar": self.mcnemar.as_dict(),
+            "mcnemar_turns": None if self.mcnemar_turns is None else self.mcnemar_turns.as_dict(),
             "options": options_dict(self.options),
             "signature": self.signature,
             "level": self.level,
             "correction": self.correction,
+            "family_size": self.family_size,
+            "rounds": self.rounds,
+            "p_floor": self.p_floor,
         }
 
 
@@ -178,14 +234,43 @@ def adjust(p_values: Sequence[float], correction: str = "holm") -> list[float]:
     return adjusted
 
 
-def mcnemar_exact(a_only: int, b_only: int) -> float:
-    """Two-sided exact McNemar p: 2·P(X <= min) for X ~ Binomial(a_only + b_only, 1/2), at most 1
-    (computed exactly in integers: Σ_{k <= min} C(n, k) / 2^(n-1))."""
-    discordant = a_only + b_only
-    if discordant == 0:
-        return 1.0
-    tail = sum(math.comb(discordant, k) for k in range(min(a_only, b_only) + 1))
-    return min(1.0, float(Fraction(tail, 2 ** (discordant - 1))))
+def clustered_mcnemar(a_only: Sequence[int], b_only: Sequence[int], turns: Sequence[int]) -> ClusteredMcNemar:
+    """Durkalski et al.'s (2003) clustered McNemar test from each dialogue's turns only A gets right,
+    only B, and its turns (see `ClusteredMcNemar`)."""
+    diffs = [(b - c) / n for b, c, n in zip(a_only, b_only, turns) if n and b != c]
+    squares = math.fsum(d * d for d in diffs)
+    statistic = math.fsum(diffs) ** 2 / squares if squares else 0.0
+    found = sum(1 for b, c in zip(a_only, b_only) if b or c)
+    return ClusteredMcNemar(sum(a_only), sum(b_only), found, statistic, chi2_1_sf(statistic) if squares else 1.0)
+
+
+def randomization_rounds(family_size: int, level: float) -> int:
+    """The rounds R whose smallest p, 1/(R+1), is at most level / (RESOLUTION · family_size):
+    R = ceil(RESOLUTION · m / level) - 1 (3,199 for 16 figures at 0.05, 15,999 at 0.01), at most
+    `MAX_AUTO_ROUNDS` (`floor_warning` says when that cannot reach the level)."""
+    return min(MAX_AUTO_ROUNDS, _rounds_for(family_size, level))
+
+
+def _rounds_for(family_size: int, level: float) -> int:
+    return max(1, math.ceil(RESOLUTION * family_size / level * (1 - 1e-12)) - 1)
+
+
+def smallest_adjusted_p(rounds: int, family_size: int) -> float:
+    """The smallest p Holm or Bonferroni can give from `rounds` rounds: min(1, m / (rounds + 1))."""
+    return min(1.0, family_size / (rounds + 1))
+
+
+def floor_warning(rounds: int, family_size: int, level: float, correction: str = "holm") -> str:
+    """One line when no adjusted p can reach `level`; empty otherwise."""
+    floor = smallest_adjusted_p(rounds, family_size)
+    if floor <= level:
+        return ""
+    needed = _rounds_for(family_size, level)
+    return (
+        f"with {rounds} randomization rounds the smallest p is 1/{rounds + 1}, and {correction} over "
+        f"{family_size} figures makes the smallest adjusted p {floor:.3g} > level {level:g}: no difference "
+        f"can be significant (use {needed} rounds or more)"
+    )
 
 
 def randomization_p(
@@ -233,16 +318,30 @@ def _check_settings(correction: str, level: float, names: Sequence[str]) -> None
         raise OptionError(f"names must be two names, one per system; got {names!r}")
 
 
-def _mcnemar(corpus_a: Corpus, corpus_b: Corpus, mode: str) -> McNemar:
-    from .positions import joint_hits
+def discordant_turns(corpus_a: Corpus, corpus_b: Corpus, mode: str) -> tuple[list[int], list[int], list[int]]:
+    """Per dialogue (sorted by id): the turns only A gets right (JGA), only B, and its turns. Turns
+    are scored only in dialogues whose two predictions differ (equal ones have no discordant turn)."""
+    by_id_b = {d.dialogue_id: d for d in corpus_b.dialogues}
+    pairs = sorted(((d, by_id_b[d.dialogue_id]) for d in corpus_a.dialogues), key=lambda pair: pair[0].dialogue_id)
+    differ = [(x, y) for x, y in pairs if x.pred != y.pred]
+    hits_a = joint_hits(Corpus(tuple(x for x, _ in differ), corpus_a.value_matching), mode)
+    hits_b = joint_hits(Corpus(tuple(y for _, y in differ), corpus_b.value_matching), mode)
+    a_only, b_only, turns = [], [], []
+    for dialogue_a, _ in pairs:
+        dialogue_id = dialogue_a.dialogue_id
+        turns_a, turns_b = hits_a.get(dialogue_id, ()), hits_b.get(dialogue_id, ())
+        a_only.append(sum(1 for x, y in zip(turns_a, turns_b) if x and not y))
+        b_only.append(sum(1 for x, y in zip(turns_a, turns_b) if y and not x))
+        turns.append(len(dialogue_a))
+    return a_only, b_only, turns
 
-    hits_a, hits_b = joint_hits(corpus_a, mode), joint_hits(corpus_b, mode)
-    a_only = b_only = 0
-    for dialogue_id, turns_a in hits_a.items():
-        for hit_a, hit_b in zip(turns_a, hits_b[dialogue_id]):
-            a_only += hit_a and not hit_b
-            b_only += hit_b and not hit_a
-    return McNemar(a_only, b_only, mcnemar_exact(a_only, b_only))
+
+def mcnemar_tests(
+    a_only: Sequence[int], b_only: Sequence[int], turns: Sequence[int]
+) -> tuple[ClusteredMcNemar, McNemar]:
+    """The clustered test (the headline) and the test of turns taken as independent."""
+    total_a, total_b = sum(a_only), sum(b_only)
+    return clustered_mcnemar(a_only, b_only, turns), McNemar(total_a, total_b, mcnemar_exact(total_a, total_b))
 
 
 def _per_dialogue(a: TallyMatrix, b: TallyMatrix, options: Options) -> list[tuple[str, dict]]:
@@ -259,12 +358,25 @@ def _per_dialogue(a: TallyMatrix, b: TallyMatrix, options: Options) -> list[tupl
     return rows
 
 
+def family_keys(options: Options, figures: Sequence[str] | None = None) -> list[str]:
+    """The family tested and corrected for: `figures` (default every non-count figure), each once:
+    ``fga@λ`` at the λ of ``fga`` is the same figure as ``fga`` and is left out."""
+    keys = [key for _, key, _ in interval_figures(options)] if figures is None else list(figures)
+    alias = lambda_key("fga", options.fga_lambda)
+    out: list[str] = []
+    for key in keys:
+        if key not in out and not (key == alias and ("fga" in keys)):
+            out.append(key)
+    return out
+
+
 def compare_matrices(
     a: TallyMatrix,
     b: TallyMatrix,
     options: Options,
     *,
     resamples: int = DEFAULT_RESAMPLES,
+    rounds: int | None = None,
     seed: int = DEFAULT_SEED,
     correction: str = "holm",
     level: float = DEFAULT_LEVEL,
@@ -272,12 +384,14 @@ def compare_matrices(
     interval_level: float = 0.95,
     figures: Sequence[str] | None = None,
 ) -> dict[str, FigureDiff]:
-    """{key: FigureDiff} of two systems' tally matrices (same layout, rows the same dialogues).
+    """{key: FigureDiff} of two systems' tally matrices (same layout, rows the same dialogues), over
+    `family_keys(options, figures)`; `rounds` randomization rounds (None: `randomization_rounds`).
 
     The bootstrap draws from the seed's first stream, the randomization test from its second.
     """
     layout = a.layout
-    keys = list(exact_figures(a.total, layout, options)) if figures is None else list(figures)
+    keys = family_keys(options, figures)
+    rounds = randomization_rounds(len(keys), level) if rounds is None else rounds
     estimates_a = exact_figures(a.total, layout, options)
     estimates_b = exact_figures(b.total, layout, options)
     diffs = {key: estimates_b[key] - estimates_a[key] for key in keys}
@@ -293,7 +407,7 @@ def compare_matrices(
     jackknife = diff_of(jackknife_sums(a.rows), jackknife_sums(b.rows)) if method == "bca" else None
     bounds = intervals_of(diffs, replicates, jackknife, method, interval_level)
     rng = np.random.default_rng(streams[RANDOMIZATION_STREAM])
-    p_values = randomization_p(diff_of, a.rows, b.rows, resamples, rng)
+    p_values = randomization_p(diff_of, a.rows, b.rows, rounds, rng)
     adjusted = dict(zip(p_values, adjust(list(p_values.values()), correction)))
     return {
         key: FigureDiff(
@@ -304,6 +418,7 @@ def compare_matrices(
             p_values[key],
             adjusted[key],
             adjusted[key] <= level,
+            len(keys),
         )
         for key in keys
     }
@@ -315,6 +430,7 @@ def compare(
     options: Options | None = None,
     *,
     resamples: int = DEFAULT_RESAMPLES,
+    rounds: int | None = None,
     seed: int = DEFAULT_SEED,
     correction: str = "holm",
     level: float = DEFAULT_LEVEL,
@@ -325,31 +441,43 @@ def compare(
 ) -> Comparison:
     """Compare system B with system A on the same gold (see the module docstring).
 
-    `resamples` is both the number of bootstrap resamples and of randomization rounds; `figures`
-    (default: every non-count figure) are the keys reported and corrected for.
+    `resamples` bootstrap resamples give the intervals; `rounds` randomization rounds the p-values
+    (None: `randomization_rounds` of the family size and `level`; a `UserWarning` of one line when
+    the rounds given cannot reach `level`). `figures` (default: every non-count figure) are the keys
+    reported and corrected for, each once (`family_keys`).
     """
     check_settings(resamples, interval_level, method)
     _check_settings(correction, level, names)
+    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1):
+        raise OptionError(f"the number of randomization rounds must be a whole number at least 1; got {rounds!r}")
     options = corpus_options(corpus_a, options)
     corpus_options(corpus_b, options)
     _check_figures(figures, options)
     check_same_gold(corpus_a, corpus_b)
+    family = family_keys(options, figures)
+    rounds = randomization_rounds(len(family), level) if rounds is None else int(rounds)
+    warning = floor_warning(rounds, len(family), level, correction)
+    if warning:
+        warnings.warn(warning, UserWarning, stacklevel=2)
     a, b = _matrices(corpus_a, corpus_b, options)
-    settings = {"resamples": resamples, "seed": seed, "correction": correction, "level": level}
-    diffs = compare_matrices(a, b, options, **settings, method=method, interval_level=interval_level, figures=figures)
+    settings = {"resamples": resamples, "rounds": rounds, "seed": seed, "correction": correction, "level": level}
+    diffs = compare_matrices(a, b, options, **settings, method=method, interval_level=interval_level, figures=family)
     signature = (
         f"{options.signature()}|paired:{method},{resamples},seed:{seed},level:{interval_level:g}"
-        f"|randomization:{resamples}|{correction}:{level:g}"
+        f"|randomization:{rounds}|{correction}:{level:g},m:{len(family)}"
     )
+    clustered, turns = mcnemar_tests(*discordant_turns(corpus_a, corpus_b, options.mode))
     return Comparison(
         (str(names[0]), str(names[1])),
         diffs,
-        _mcnemar(corpus_a, corpus_b, options.mode),
+        clustered,
         _per_dialogue(a, b, options),
         options,
         signature,
         level,
         correction,
+        rounds,
+        turns,
     )
 
 

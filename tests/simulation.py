@@ -1,0 +1,73 @@
+"""A simulator of two trackers on the same gold, turn by turn, for the null and power checks of
+`dst_metrics.stats.compare` (tests/test_stats_compare.py, benchmarks/sim_compare.py).
+
+Dialogue k has n_k turns (3 to 12) and a difficulty u_k ~ N(0, 1) shared by both systems; system s
+has its own effect v_ks ~ N(0, 0.8²) in that dialogue, so its skill there is
+p_ks = logistic(mu_s + u_k + v_ks). Its JGA turns form a chain: the first turn is a hit with
+probability p_ks; each later turn repeats the previous outcome with probability 0.6 (a state is
+carried over) and is otherwise a fresh draw. So turns of one dialogue are strongly dependent, and
+two systems drawn with the same mu are the null (equal expected JGA and GCA). Each dialogue's
+changed slots (1 + Poisson(4)) are correct, wrong or missed with probabilities p_ks,
+(1 - p_ks)/4, 3(1 - p_ks)/4; overshot slots ~ Poisson(1). Seeds make every draw reproducible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from dst_metrics.core import Tally
+from dst_metrics.stats.matrix import Layout, TallyMatrix
+
+PERSISTENCE = 0.6
+SYSTEM_SPREAD = 0.8
+
+
+@dataclass(frozen=True)
+class SimulatedPair:
+    """Two systems' tally matrices (rows the same dialogues) and their JGA hits per turn."""
+
+    a: TallyMatrix
+    b: TallyMatrix
+    hits_a: list[np.ndarray]
+    hits_b: list[np.ndarray]
+
+    def discordant(self) -> tuple[list[int], list[int], list[int]]:
+        """Per dialogue: turns only A gets right, only B, and its turns."""
+        a_only = [int(np.sum(x & ~y)) for x, y in zip(self.hits_a, self.hits_b)]
+        b_only = [int(np.sum(y & ~x)) for x, y in zip(self.hits_a, self.hits_b)]
+        return a_only, b_only, [len(x) for x in self.hits_a]
+
+
+def _chain(rng: np.random.Generator, skill: float, turns: int) -> np.ndarray:
+    hits = np.empty(turns, dtype=bool)
+    hits[0] = rng.random() < skill
+    for t in range(1, turns):
+        hits[t] = hits[t - 1] if rng.random() < PERSISTENCE else rng.random() < skill
+    return hits
+
+
+def simulate_pair(rng: np.random.Generator, dialogues: int, mu_a: float = -0.4, mu_b: float = -0.4) -> SimulatedPair:
+    """Two systems on `dialogues` dialogues (see the module docstring); equal mu: the null."""
+    tallies: tuple[dict[str, Tally], dict[str, Tally]] = ({}, {})
+    hits: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
+    for index in range(dialogues):
+        turns = int(rng.integers(3, 13))
+        difficulty = rng.normal()
+        changes = 1 + int(rng.poisson(4))
+        for side, mu in enumerate((mu_a, mu_b)):
+            skill = 1.0 / (1.0 + np.exp(-(mu + difficulty + SYSTEM_SPREAD * rng.normal())))
+            chain = _chain(rng, skill, turns)
+            c, w, m = rng.multinomial(changes, [skill, (1 - skill) / 4, 3 * (1 - skill) / 4])
+            tallies[side][f"d{index:04d}"] = Tally(
+                turns=turns,
+                joint_hits=int(chain.sum()),
+                correct=int(c),
+                wrong=int(w),
+                missed=int(m),
+                overshot=int(rng.poisson(1)),
+            )
+            hits[side].append(chain)
+    layout = Layout.of([*tallies[0].values(), *tallies[1].values()])
+    return SimulatedPair(TallyMatrix.of(tallies[0], layout), TallyMatrix.of(tallies[1], layout), *hits)
