@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--figures", type=_keys, metavar="KEYS", help=figures_help)
     parser.add_argument(
         "--bootstrap",
-        type=cli._whole_number,
+        type=cli.whole_number,
         default=1000,
         metavar="N",
         help="bootstrap resamples of the interval of B - A (1000); not the randomization rounds (--rounds)",
@@ -66,8 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "randomization rounds of the p-values (default: ceil(10 m / level) - 1 for m figures tested, "
         "so that the smallest p is a tenth of level / m: 3199 for 16 figures at 0.05)"
     )
-    parser.add_argument("--rounds", type=cli._whole_number, metavar="R", help=rounds_help)
-    parser.add_argument("--seed", type=cli._seed, default=0, help="seed of the resamples and rounds (0)")
+    parser.add_argument("--rounds", type=cli.whole_number, metavar="R", help=rounds_help)
+    parser.add_argument("--seed", type=cli.seed_number, default=0, help="seed of the resamples and rounds (0)")
 
 
 def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
