@@ -52,7 +52,9 @@ def main() -> int:
                 "ours, 1 core": [*cli, str(path), "--json", "--jobs", "1"],
                 "ours, --per-dialogue": [*cli, str(path), "--json", "--per-dialogue"],
             }
-            env = {**os.environ, "PYTHONPATH": official}  # the official script imports `src.gca` from its clone
+            # the official script imports `src.gca` from its clone; a PYTHONPATH given (e.g. another checkout
+            # of this project, to compare two versions) stays after it
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [official, os.environ.get("PYTHONPATH")]))}
             measured = dict(zip(rows, fresh_processes(list(rows.values()), args.runs, cwd=work, env=env)))
             official_seconds = measured["official"][0]
             for name, (median, rss) in measured.items():
