@@ -38,7 +38,7 @@ from ..errors import InputError
 from ..options import parse_value_matching
 from ..states import LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, trade
-from .base import Reader, ReadRequest, Side, check_unique_keys
+from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json
 from .pairing import pair
 
 try:
@@ -210,7 +210,26 @@ def _detected(data: bytes, format: str, where: str | None) -> str:
 
 def _file_shard(path: Path, format: str, where: str, head: bytes | None = None) -> Shard:
     head = _checked_head(_read_file(path, where, HEAD_BYTES) if head is None else head, where)
-    return Shard(_detected(head, format, where), where, path=path)
+    try:
+        return Shard(_detected(head, format, where), where, path=path)
+    except InputError as error:
+        meant_as_json = path.suffix.lower() in (".json", ".jsonl") or head.lstrip()[:1] in (b"{", b"[")
+        if meant_as_json and _encoding_problem(head) is None:
+            _raise_json_problem(path, where, lines=path.suffix.lower() == ".jsonl")
+        raise error from None
+
+
+def _raise_json_problem(source: Path | bytes, where: str | None, lines: bool = False) -> None:
+    """Raise the JSON decoding error of data meant as JSON (a .json file, or data starting with ``{``
+    or ``[``) that no format recognizes: "not valid JSON at line 3", not the closest format's
+    complaint. Valid JSON raises nothing (detection's message stands)."""
+    data = source if isinstance(source, bytes) else _read_file(source, where)
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    if lines:
+        data = data.lstrip().partition(b"\n")[0]
+    with guarded(where):
+        decode_json(data, where, one_line=lines)
 
 
 def _looks_like_data(source: str) -> bool:
@@ -242,7 +261,12 @@ def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple
         source = source.encode("utf-8")
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = _checked_head(bytes(source), name)
-        return (Shard(_detected(data, format, name), name, data=data),)
+        try:
+            return (Shard(_detected(data, format, name), name, data=data),)
+        except InputError:
+            if data.lstrip()[:1] in (b"{", b"[") and _encoding_problem(data[:HEAD_BYTES]) is None:
+                _raise_json_problem(data, name)
+            raise
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"a source is a path, bytes, text or JSON-like objects, got {type(source).__name__}")
     path = Path(source)
