@@ -63,13 +63,9 @@ def main() -> None:
     rows = []
     for reader in fixtures():
         cells = []
-        for kind in [*KINDS, None]:
-            count = lambda o: sum(
-                n
-                for (r, k, o2), n in table.items()
-                if r == reader and k in (kind,) * (kind is not None) + KINDS * (kind is None) and o2 == o
-            )  # noqa: E731, E501
-            cells.append(f"{count('ok')}/{count('input-error')}/{count('other')}")
+        for kinds in [*((kind,) for kind in KINDS), KINDS]:
+            counts = [sum(table[reader, kind, ended] for kind in kinds) for ended in ("ok", "input-error", "other")]
+            cells.append("/".join(map(str, counts)))
         rows.append([reader, *cells])
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
     print(f"exit 0 / exit 2 / other, through {'subprocesses' if args.subprocess else args.through}, seeds {args.seeds}")
