@@ -12,10 +12,11 @@ import pytest
 from dst_metrics import score
 from dst_metrics.cli import main
 from dst_metrics.errors import InputError
-from dst_metrics.readers import InputSpec, open_input, read, read_pair
+from dst_metrics.readers import InputSpec, open_input, read, read_pair, read_side
 from dst_metrics.readers import door as door_module
 from dst_metrics.streaming import tally_opened
 
+from .fuzz import FIXTURES
 from .test_parallel import random_layout
 from .test_streaming import write_records
 
@@ -144,8 +145,6 @@ def test_a_key_given_twice_at_an_id_level_is_an_error(text, fmt, where, tmp_path
         if side is None:
             read(path)
         else:
-            from dst_metrics.readers import read_side
-
             read_side(path, side)
     assert str(caught.value).startswith(f"{path}, {where}:"), str(caught.value)
 
@@ -216,8 +215,6 @@ def test_num_slots_names_file_dialogue_and_turn_on_every_path(tmp_path, capsys):
 
 
 def test_a_one_sided_folder_of_several_files_pairs_as_one_side(tmp_path):
-    from .fuzz import FIXTURES
-
     gold = FIXTURES / "convlab" / "data.json"
     dialogues = json.loads((FIXTURES / "convlab" / "dialogues.json").read_text())
     folder = tmp_path / "pred"
