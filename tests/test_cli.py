@@ -160,7 +160,7 @@ BAD_CASES = {
                                 b'{"dialogue_id": "d1", "turn_id": 1, "gt": {}, "pr": {}}\n',
                                 "not one JSON document but JSON Lines"),
     "a top-level array": ([], b"[1, 2]", "looks closest to the reference layout"),
-    "plain text": ([], b"hello", "looks closest to linearized lines"),
+    "plain text": ([], b"hello", "input.json: not valid JSON at line 1, column 1"),
     "null state": ([], b'{"d1": {"0": {"gt": null, "pr": {}}}}', "got null"),
 }  # fmt: skip
 

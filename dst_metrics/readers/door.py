@@ -258,7 +258,10 @@ def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple
     if isinstance(source, (dict, list, tuple)):
         source = _object_data(source)
     elif isinstance(source, str) and _looks_like_data(source):
-        source = source.encode("utf-8")
+        try:
+            source = source.encode("utf-8")
+        except UnicodeEncodeError as error:  # a lone surrogate: no UTF-8 text holds it
+            raise InputError(f"the text is not valid Unicode (character {error.start})", source=name) from None
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = _checked_head(bytes(source), name)
         try:
