@@ -318,14 +318,15 @@ def _tallies_without_corpus(path: str, args: argparse.Namespace, options: Option
 
 
 def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -> tuple:
-    """(read_as, reports) of every file streamed, read whole or scored in `jobs` processes."""
-    read_as, reports = {}, []
+    """(read_as, reports) of every file streamed, read whole or scored in `jobs` processes; every
+    file is read (tallied) before any figure is computed."""
+    read_as, found = {}, []
     for path in progress(args.files, unit="files", desc="scoring"):
         tallies, how = _tallies_without_corpus(path, args, options, jobs)
         read_as[path] = (None, how)
-        whole = lambda path=path: read_input(path, args)[0].dialogues  # noqa: E731 - only to name a turn
-        reports.append((path, score_tallies(tallies, options, source=path, dialogues=whole)))
-    return read_as, reports
+        found.append((path, tallies))
+    whole = lambda path: lambda: read_input(path, args)[0].dialogues  # noqa: E731 - only to name a turn
+    return read_as, [(path, score_tallies(t, options, source=path, dialogues=whole(path))) for path, t in found]
 
 
 def _score_on_dask(args: argparse.Namespace, options: Options) -> tuple[dict, list]:
