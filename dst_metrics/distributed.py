@@ -29,7 +29,9 @@ from typing import Any
 from .core import Tally
 from .errors import InputError
 from .options import OptionError, Options
+from .readers import InputSpec, Shard, open_spec, resolve
 from .scoring import Report, score_tallies
+from .streaming import tally_opened
 
 ENGINES = ("local", "dask")
 """``--engine``: this machine's processes (`dst_metrics.parallel`) or a Dask cluster."""
@@ -39,39 +41,37 @@ ID_BUCKETS = 16
 """The dialogue ids are checked for repeats in this many tasks, each over one hash bucket of every shard."""
 
 
-def shard_paths(source: str) -> list[str]:
-    """The shards of `source`: the file itself, or every file of a folder (sorted, hidden files skipped)."""
-    if os.path.isdir(source):
-        names = sorted(
-            n for n in os.listdir(source) if not n.startswith(".") and os.path.isfile(os.path.join(source, n))
-        )
-        if not names:
-            raise InputError("the folder holds no shard file", source=source)
-        return [os.path.join(source, name) for name in names]
-    if not os.path.isfile(source):
+def shards_of(source: str, format: str = "auto") -> tuple[Shard, ...]:
+    """The shards of `source` as the front door resolves them (`dst_metrics.readers.resolve`): the file
+    itself, or every file of a folder (sorted, hidden files skipped), each with its format detected."""
+    if not os.path.exists(source):
         raise InputError("no such file or folder", source=source)
-    return [source]
+    return resolve(source, format)
 
 
-def tally_shard(path: str, value_matching: str, mode: str, format: str = "auto") -> tuple[Tally, list[str]]:
-    """One shard's tally and dialogue ids: streamed where it can be (`dst_metrics.streaming`), else read whole."""
-    from .readers import read_with_format
-    from .scoring import tally_dialogues
-    from .streaming import stream_tally, streamable
+def shard_paths(source: str) -> list[str]:
+    """The paths of the shards of `source` (`shards_of`)."""
+    return [str(shard.path) for shard in shards_of(source)]
 
-    streamed = streamable(path, format)
-    if streamed is not None:
-        dialogue_ids: list[str] = []
-        found = stream_tally(path, value_matching=value_matching, mode=mode, format=streamed, dialogue_ids=dialogue_ids)
-        if found is not None:
-            return found[0], dialogue_ids
-    corpus, _ = read_with_format(path, format, value_matching=value_matching, name=path)
-    total, _ = tally_dialogues(corpus, mode, False)
-    return total, [dialogue.dialogue_id for dialogue in corpus.dialogues]
+
+def tally_shard(
+    spec: InputSpec | str, value_matching: str = "exact", mode: str = "official", format: str = "auto"
+) -> tuple[Tally, list[str]]:
+    """One shard's tally and dialogue ids: streamed where it can be, else read whole (the front door).
+    `spec` says what to read (a path: `InputSpec(path, format, value_matching=...)`)."""
+    if not isinstance(spec, InputSpec):
+        spec = InputSpec(spec, format, value_matching=value_matching, name=spec)
+    (total, _), folded = tally_opened(open_spec(spec, stream=True), mode)
+    return total, [dialogue_id for found in folded for dialogue_id in found.dialogue_ids]
+
+
+def _resolved(paths: Sequence[str | Shard], format: str) -> list[Shard]:
+    """Every shard of `paths`, its format detected here once (the workers read it as given)."""
+    return [shard for path in paths for shard in ((path,) if isinstance(path, Shard) else shards_of(path, format))]
 
 
 def score_shards(
-    paths: Sequence[str],
+    paths: Sequence[str | Shard],
     options: Options,
     *,
     format: str = "auto",
@@ -86,17 +86,12 @@ def score_shards(
         raise OptionError("--compat reads whole corpora in one process; it cannot run on --engine dask")
     if not paths:
         raise InputError("no shard to score")
+    resolved = _resolved(paths, format)  # every shard resolved before any task
     if client is None:
         with dask_client(scheduler, workers) as connected:
-            return score_shards(paths, options, format=format, client=connected)
-    shards = client.map(
-        _tally_and_buckets,
-        list(paths),
-        value_matching=options.value_matching,
-        mode=options.mode,
-        format=format,
-        pure=False,  # a shard file may change between two calls
-    )
+            return score_shards(resolved, options, client=connected)
+    specs = [InputSpec(str(s.path), s.format, value_matching=options.value_matching, name=s.name) for s in resolved]
+    shards = client.map(_tally_and_buckets, specs, mode=options.mode, pure=False)  # a shard file may change
     tallies = [client.submit(operator.itemgetter(0), shard) for shard in shards]
     while len(tallies) > 1:  # a tree of additions, SPLIT_EVERY tallies per task
         tallies = [client.submit(_sum, *tallies[k : k + SPLIT_EVERY]) for k in range(0, len(tallies), SPLIT_EVERY)]
@@ -108,15 +103,15 @@ def score_shards(
     if repeated:
         count = sum(found[0] for found in repeated)
         _, dialogue_id, first, second = repeated[0]
-        where = f"{dialogue_id!r} in {paths[first]} and {paths[second]}"
+        where = f"{dialogue_id!r} in {specs[first].name} and {specs[second].name}"
         raise InputError(f"{count} dialogue ids are in more than one shard: {where}")
     return score_tallies((tally, {}), options)
 
 
-def _tally_and_buckets(path: str, value_matching: str, mode: str, format: str) -> tuple[Tally, list[list[str]]]:
+def _tally_and_buckets(spec: InputSpec, mode: str) -> tuple[Tally, list[list[str]]]:
     """`tally_shard`, with the dialogue ids split into `ID_BUCKETS` lists by a hash that is the same
     in every process (CRC-32: Python's own string hash differs from process to process)."""
-    tally, dialogue_ids = tally_shard(path, value_matching, mode, format)
+    tally, dialogue_ids = tally_shard(spec, mode=mode)
     buckets: list[list[str]] = [[] for _ in range(ID_BUCKETS)]
     for dialogue_id in dialogue_ids:
         buckets[zlib.crc32(dialogue_id.encode()) % ID_BUCKETS].append(dialogue_id)

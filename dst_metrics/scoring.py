@@ -4,13 +4,14 @@ with the signature of the options that produced it."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from ._gc import without_gc
 from ._version import __version__
-from .core import Tally, tally_corpus, tally_each
-from .corpus import Corpus
+from .core import Tally, tally_corpus, tally_dialogue, tally_each
+from .corpus import Corpus, Dialogue
+from .errors import json_text
 from .figures import compute_figures
 from .options import OptionError, Options
 
@@ -83,13 +84,19 @@ class Report:
 
 
 def score(
-    corpus: Corpus, options: Options | None = None, *, per_dialogue: bool = False, **option_values: object
+    corpus: Corpus,
+    options: Options | None = None,
+    *,
+    per_dialogue: bool = False,
+    source: str | None = None,
+    **option_values: object,
 ) -> Report:
     """Score a corpus: every figure, micro over the corpus (counts and turns summed), and with
     `per_dialogue` each dialogue's figures too.
 
     Options come as an `Options` or as its fields (``score(corpus, mode="corrected")``); value
-    matching defaults to the one the corpus was read with, and must equal it.
+    matching defaults to the one the corpus was read with, and must equal it. `source` names the
+    corpus in an error (e.g. its file).
     """
     if options is None:
         options = Options(**{"value_matching": corpus.value_matching, **option_values})
@@ -100,7 +107,8 @@ def score(
             f"the corpus was read with value matching {corpus.value_matching!r}, not {options.value_matching!r}: "
             "read it again with the value matching to score with"
         )
-    report = score_tallies(tally_dialogues(corpus, options.mode, per_dialogue), options)
+    tallies = tally_dialogues(corpus, options.mode, per_dialogue)
+    report = score_tallies(tallies, options, source=source, dialogues=lambda: corpus.dialogues)
     if options.compat is None:
         return report
     from .compat import PROFILES
@@ -149,21 +157,57 @@ class DialogueScores(Mapping):
         return f"DialogueScores({len(self)} dialogues)"
 
 
-def check_num_slots(tally: Tally, options: Options) -> None:
+def _widest(tally: Tally) -> int:
+    return max(tally.relative_hits, default=0)
+
+
+def widest_turn(dialogues: Iterable[Dialogue], mode: str, widest: int) -> tuple[str, int] | None:
+    """(dialogue id, turn id) of the first turn with `widest` slots (gold and prediction together)."""
+    for dialogue in dialogues:
+        if _widest(tally_dialogue(dialogue, mode)) < widest:
+            continue
+        for n in range(1, len(dialogue) + 1):  # the first prefix that reaches it ends with the turn
+            prefix = Dialogue(dialogue.dialogue_id, dialogue.turn_ids[:n], dialogue.gold[:n], dialogue.pred[:n])
+            if _widest(tally_dialogue(prefix, mode)) >= widest:
+                return dialogue.dialogue_id, dialogue.turn_ids[n - 1]
+    return None
+
+
+def check_num_slots(
+    tally: Tally,
+    options: Options,
+    *,
+    source: str | None = None,
+    dialogues: Callable[[], Iterable[Dialogue]] | None = None,
+) -> None:
     """K must be at least the number of slots of any one turn (gold and prediction together),
-    or slot accuracy could fall below 0: else OptionError."""
-    widest = max(tally.relative_hits, default=0)
+    or slot accuracy could fall below 0: else OptionError naming `source` and, when `dialogues`
+    (called only then) gives the dialogues, the dialogue and turn."""
+    widest = _widest(tally)
     if options.num_slots < widest:
+        found = widest_turn(dialogues(), options.mode, widest) if dialogues is not None else None
+        place = [source] if source else []
+        if found is not None:
+            place += [f"dialogue {json_text(found[0])}", f"turn {found[1]}"]
+        turn = "this turn" if found is not None else "a turn"
         raise OptionError(
-            f"num_slots (K, slots per turn for SA) is {options.num_slots}, but a turn has {widest} slots "
+            (", ".join(place) + ": " if place else "")
+            + f"num_slots (K, slots per turn for SA) is {options.num_slots}, but {turn} has {widest} slots "
             f"(gold and prediction together); K must be at least {widest}"
         )
 
 
-def score_tallies(tallies: tuple[Tally, dict[str, Tally]], options: Options) -> Report:
-    """Scores from tallies (e.g. merged from several batches or processes)."""
+def score_tallies(
+    tallies: tuple[Tally, dict[str, Tally]],
+    options: Options,
+    *,
+    source: str | None = None,
+    dialogues: Callable[[], Iterable[Dialogue]] | None = None,
+) -> Report:
+    """Scores from tallies (e.g. merged from several batches or processes); `source` and `dialogues`
+    locate a turn too wide for num_slots (`check_num_slots`)."""
     total, by_dialogue = tallies
-    check_num_slots(total, options)
+    check_num_slots(total, options, source=source, dialogues=dialogues)
     return Report(
         scores=Scores.from_tally(total, options),
         tally=total,

@@ -1,8 +1,9 @@
 """What the visitor gives: options, prediction sets (pasted or uploaded, in any registered
 format), an optional gold file for formats that hold predictions only, and the paper's examples.
 
-Everything is read by `dst_metrics.readers`; this module adds the page's limits (sizes, nesting),
-the names of the sets, and the check that every set is scored against the same gold.
+Everything is read through the library's front door (`dst_metrics.readers.open_input`: detection,
+folders, pairing and every error message); this module adds the page's limits (sizes), the names of
+the sets, and the check that every set is scored against the same gold.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from dst_metrics import Corpus, InputError, Options
 from dst_metrics.examples import EXAMPLES
-from dst_metrics.readers import READERS, detect, pair, read_side, read_with_format
+from dst_metrics.readers import READERS, InputSpec, open_spec, resolve
 
 SET_LABELS = ("A", "B", "C", "D")
 """The prediction sets the page takes: A, B to compare, C and D for a third and fourth system."""
@@ -89,8 +90,8 @@ def name_from_file(filename: str) -> str:
 
 
 def input_bytes(entry: SetInput, where: str) -> bytes | Path:
-    """The data of an entry (pasted text, else the uploaded file, or the folder of several uploaded
-    files) within the page's limits."""
+    """The data of an entry within the page's limits: pasted text as bytes, else the path of the
+    uploaded file (or of the folder of several uploaded files), read by the front door."""
     if entry.text or not entry.path:  # pasted text (empty: the library says so)
         data = (entry.text or "").encode("utf-8")
         if len(data) > MAX_PASTE_BYTES:
@@ -106,27 +107,9 @@ def input_bytes(entry: SetInput, where: str) -> bytes | Path:
         size = sum(file.stat().st_size for file in files)
         if size > MAX_UPLOAD_BYTES:
             raise InputError(f"the upload has {size / 1e6:.1f} MB, more than {MAX_UPLOAD_MB} MB", source=where)
-        return path if path.is_dir() else path.read_bytes()
+        return path
     except OSError as error:
         raise InputError(f"the uploaded file can no longer be read ({error.strerror}); upload it again") from None
-
-
-def _head(data: bytes | Path) -> bytes:
-    """The bytes detection reads: the data, or a folder's first .json file (as the readers do)."""
-    if isinstance(data, bytes):
-        return data.removeprefix(b"\xef\xbb\xbf")
-    files = sorted(data.glob("*.json"))
-    return files[0].read_bytes()[: 1 << 16] if files else b""
-
-
-def _detected(data: bytes | Path, fmt: str, where: str) -> str:
-    head = _head(data)
-    if fmt != AUTO or not head.strip():
-        return fmt
-    try:
-        return detect(head)
-    except InputError as error:
-        raise error.within(where) from None
 
 
 def folder_of(paths: list[str], label: str) -> tuple[str, str]:
@@ -143,37 +126,37 @@ def folder_of(paths: list[str], label: str) -> tuple[str, str]:
 def read_prediction_set(
     label: str, entry: SetInput, fmt: str = AUTO, value_matching: str = "exact", gold: SetInput | None = None
 ) -> PredictionSet:
-    """Read one set with `dst_metrics.readers`; with `gold`, a format holding predictions only is
-    paired with it by dialogue and turn. An InputError names the set and the format it was read as."""
+    """Read one set through the front door; with `gold`, a format holding predictions only is paired
+    with it by dialogue and turn. An InputError names the set and the format it was read as."""
     shown = (entry.name or "").strip() or (name_from_file(entry.filename) if entry.filename else label)
     where = f"Prediction set {label} {shown!r}"
     data = input_bytes(entry, where)
-    try:
-        used = _detected(data, fmt, where)
-        if used in READERS:
-            where += f" (read as {READERS[used].description}" + (", auto-detected)" if fmt == AUTO else ")")
-        reader = READERS.get(used)
-        if reader is not None and reader.read_side is not None and (reader.read is None or gold is not None):
-            corpus = _paired(data, used, where, value_matching, gold)
-        else:
-            corpus, used = read_with_format(data, used, value_matching=value_matching, name=where)
-    except RecursionError:
-        raise InputError("the data is nested too deeply to be a dialogue state", source=where) from None
-    source = entry.filename if not entry.text and entry.filename else "pasted"
-    return PredictionSet(shown, corpus, used, source)
-
-
-def _paired(data: bytes | Path, used: str, where: str, value_matching: str, gold: SetInput | None) -> Corpus:
-    if gold is None or gold.empty:
+    shards = resolve(data, fmt, where)  # the format detected here, once
+    formats = sorted({shard.format for shard in shards})
+    used = formats[0] if len(formats) == 1 else AUTO
+    if used in READERS:
+        where += f" (read as {READERS[used].description}" + (", auto-detected)" if fmt == AUTO else ")")
+    one_sided = [READERS[f] for f in formats if READERS[f].read_side is not None]
+    given_gold = gold is not None and not gold.empty
+    paired = bool(one_sided) and (given_gold or any(reader.read is None for reader in one_sided))
+    if paired and not given_gold:
         raise InputError(
-            f"this is {READERS[used].description}, which holds predictions only: add the gold file under "
+            f"this is {one_sided[0].description}, which holds predictions only: add the gold file under "
             "'Gold' (SGD, MultiWOZ or ConvLab dialogues)",
             source=where,
         )
-    gold_where = "Gold " + repr(gold.filename or "pasted")
-    gold_side = read_side(input_bytes(gold, gold_where), "gold", name=gold_where)
-    pred_side = read_side(data, "pred", used, name=where)
-    return pair(gold_side, pred_side, value_matching=value_matching)
+    gold_where = "Gold " + repr(gold.filename or "pasted") if paired else None
+    spec = InputSpec(
+        data,
+        used,
+        input_bytes(gold, gold_where) if paired else None,
+        value_matching=value_matching,
+        name=where,
+        gold_name=gold_where,
+    )
+    opened = open_spec(spec)
+    source = entry.filename if not entry.text and entry.filename else "pasted"
+    return PredictionSet(shown, opened.corpus, opened.format.split(",")[0], source)
 
 
 def check_comparable(first: PredictionSet, second: PredictionSet) -> None:

@@ -142,7 +142,11 @@ BAD_CASES = {
     "lambda inf": (["--fga-lambda", "inf"], None, "an FGA lambda must be a number > 0"),
     "K 0": (["--num-slots", "0"], None, "must be a whole number >= 1"),
     "K 2.5": (["--num-slots", "2.5"], None, "must be a whole number >= 1"),
-    "K below a turn's slots": (["--num-slots", "2"], None, "a turn has 4 slots"),
+    "K below a turn's slots": (
+        ["--num-slots", "2"],
+        None,
+        'mul1110.json, dialogue "MUL1110", turn 4: num_slots (K, slots per turn for SA) is 2, but this turn has 4',
+    ),
     "unknown mode": (["--mode", "fixed"], None, "invalid choice: 'fixed'"),
     "unknown format": (["--format", "xml"], None, "invalid choice: 'xml'"),
     "a number no float holds": ([], b'{"d1": {"0": {"gt": {"hotel-stars": 1e400}, "pr": {}}}}',
@@ -157,7 +161,7 @@ BAD_CASES = {
                                 b'{"dialogue_id": "d1", "turn_id": 1, "gt": {}, "pr": {}}\n',
                                 "not one JSON document but JSON Lines"),
     "a top-level array": ([], b"[1, 2]", "looks closest to the reference layout"),
-    "plain text": ([], b"hello", "looks closest to linearized lines"),
+    "plain text": ([], b"hello", "input.json: not valid JSON at line 1, column 1"),
     "null state": ([], b'{"d1": {"0": {"gt": null, "pr": {}}}}', "got null"),
 }  # fmt: skip
 

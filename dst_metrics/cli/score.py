@@ -22,7 +22,7 @@ from ..distributed import ENGINES
 from ..figures import FIGURES, figure_computer, figure_labels
 from ..options import OptionError, Options
 from ..progress import progress
-from ..readers import pair, read_side, read_with_format
+from ..readers import InputSpec, open_spec
 from ..scoring import Report, Scores, score, score_tallies
 from .common import (
     add_input_options,
@@ -219,15 +219,18 @@ def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
 # Commands
 
 
+def input_spec(path: str, args: argparse.Namespace) -> InputSpec:
+    """What `path` is read as: the input options (--format, --gold, --gold-format, --value-matching)."""
+    return InputSpec(
+        path, args.format, args.gold, args.gold_format, args.value_matching, name=path, gold_name=args.gold
+    )
+
+
 def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
     """The corpus of `path` (with --gold: paired with it) and the format(s) it was read in."""
-    if args.gold:
-        pred = read_side(path, "pred", args.format, name=path)
-        gold = read_side(args.gold, "gold", args.gold_format, name=args.gold)
-        with gc_paused():
-            corpus = pair(gold, pred, value_matching=args.value_matching)
-        return corpus, f"{pred.format}, gold {gold.format}"
-    return read_with_format(path, args.format, value_matching=args.value_matching, name=path)
+    with gc_paused():
+        opened = open_spec(input_spec(path, args))
+    return opened.corpus, opened.format
 
 
 def _read(path: str, args: argparse.Namespace) -> Corpus:
@@ -239,7 +242,7 @@ def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Name
     profile = PROFILES.get(options.compat)
     inputs = profile.cli_inputs(path, args) if profile and profile.cli_inputs else contextlib.nullcontext()
     with inputs:
-        return score(corpus, options, per_dialogue=args.per_dialogue)
+        return score(corpus, options, per_dialogue=args.per_dialogue, source=path)
 
 
 def _jobs(args: argparse.Namespace) -> int:
@@ -252,51 +255,47 @@ def _jobs(args: argparse.Namespace) -> int:
     return args.jobs if args.jobs is not None else default_jobs(args.files)
 
 
-def _tallies_without_corpus(path: str, args: argparse.Namespace, options: Options, jobs: int) -> tuple | None:
-    """(tallies, format) of one file streamed (JSON Lines turn records, `streaming`) or read in `jobs`
-    processes (`parallel`); None where it must be read whole in this process."""
-    from ..streaming import stream_tally, streamable
+def _tallies_without_corpus(path: str, args: argparse.Namespace, options: Options, jobs: int) -> tuple:
+    """(tallies, format) of one input: its files streamed where they can be (`streaming`), or read in
+    `jobs` processes (`parallel`), else read whole one file at a time; opened (detected) once."""
+    from ..streaming import tally_opened
 
-    streamed = None if args.gold else streamable(path, args.format)
-    if streamed == "jsonl" or (streamed == "reference" and jobs == 1):  # the layout: processes, when several
-        tallies = stream_tally(path, value_matching=options.value_matching, mode=options.mode,
-                               per_dialogue=args.per_dialogue, format=streamed)  # fmt: skip
-        if tallies is not None:
-            return tallies, streamed
-    if jobs > 1:
+    opened = open_spec(input_spec(path, args), stream=True)
+    alone = opened.streams and (jobs == 1 or all(shard.format == "jsonl" for shard in opened.shards))
+    if jobs > 1 and not alone:  # the layout and whole reads: processes, when several
         from ..parallel import tally_in_processes
 
-        return tally_in_processes(path, args, options.mode, jobs, args.per_dialogue)
-    return None
+        tallies = tally_in_processes(opened, options.mode, jobs, args.per_dialogue)
+        if tallies is not None:
+            return tallies, opened.format
+    return tally_opened(opened, options.mode, args.per_dialogue)[0], opened.format
 
 
-def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -> tuple | None:
-    """(read_as, reports) of every file streamed or scored in `jobs` processes; None if one of them
-    must be read whole here (then every file is, so that every file is checked before any figure)."""
-    read_as, reports = {}, []
+def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -> tuple:
+    """(read_as, reports) of every file streamed, read whole or scored in `jobs` processes; every
+    file is read (tallied) before any figure is computed."""
+    read_as, found = {}, []
     for path in progress(args.files, unit="files", desc="scoring"):
-        found = _tallies_without_corpus(path, args, options, jobs)
-        if found is None:
-            return None
-        tallies, how = found
+        tallies, how = _tallies_without_corpus(path, args, options, jobs)
         read_as[path] = (None, how)
-        reports.append((path, score_tallies(tallies, options)))
-    return read_as, reports
+        found.append((path, tallies))
+    whole = lambda path: lambda: read_input(path, args)[0].dialogues  # noqa: E731 - only to name a turn
+    return read_as, [(path, score_tallies(t, options, source=path, dialogues=whole(path))) for path, t in found]
 
 
 def _score_on_dask(args: argparse.Namespace, options: Options) -> tuple[dict, list]:
     """(read_as, reports) of every FILE scored as the shards of one corpus on Dask (`distributed`)."""
-    from ..distributed import dask_client, score_shards, shard_paths
+    from ..distributed import dask_client, score_shards, shards_of
 
     for flag, given in (("--gold", args.gold), ("--per-dialogue", args.per_dialogue), ("--by", args.by),
                         ("--ci", args.ci), ("--compat", args.compat)):  # fmt: skip
         if given:
             raise OptionError(f"{flag} needs the whole corpus in one process; it cannot run on --engine dask")
-    shards = {path: shard_paths(path) for path in args.files}  # every argument checked first
+    shards = {path: shards_of(path, args.format) for path in args.files}  # every argument checked first
     read_as, reports = {}, []
     with dask_client(args.scheduler, args.jobs) as client:
         for path, paths in shards.items():
-            reports.append((path, score_shards(paths, options, format=args.format, client=client)))
+            reports.append((path, score_shards(paths, options, client=client)))
             read_as[path] = (None, f"{len(paths)} shard{'s' * (len(paths) != 1)} on dask")
     return read_as, reports
 

@@ -3,6 +3,7 @@ located errors."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -124,3 +125,61 @@ def first_json_line(data: bytes) -> dict | None:
     except InputError:
         return None
     return value if isinstance(value, dict) else None
+
+
+class _Pairs(list):
+    """A JSON object as the (key, value) pairs it was written with (`duplicate_key`)."""
+
+
+def duplicate_key(data: bytes, depth: int) -> tuple[list, str] | None:
+    """(path, key) of the first key written twice in one object within the top `depth` levels of
+    JSON `data` (a path of keys and array positions), or None: none, or `data` is not valid JSON
+    (its reader names that). msgspec and Python's dict keep only a key's last value, so this is
+    what finds such a key; readers call it only when a cheap count says one may be there."""
+    try:
+        tree = json.loads(data, object_pairs_hook=_Pairs)
+    except (ValueError, RecursionError):  # invalid JSON or UTF-8 (UnicodeDecodeError is a ValueError)
+        return None
+    level = [([], tree)]
+    for _ in range(depth):
+        below = []
+        for path, node in level:
+            if type(node) is _Pairs:
+                seen = set()
+                for key, value in node:
+                    if key in seen:
+                        return path, key
+                    seen.add(key)
+                    below.append(([*path, key], value))
+            elif type(node) is list:
+                below.extend(([*path, index], value) for index, value in enumerate(node))
+        level = below
+    return None
+
+
+def check_unique_keys(
+    data: bytes, marker: bytes, kept: int | None, source: str | None, id_levels: int = 2, depth: int = 3
+) -> None:
+    """Raise InputError naming a dialogue id, turn id or field written twice in one JSON object.
+
+    The cheap test: `marker` (a key every kept item has once, e.g. ``b'"gt"'``) occurs in `data`
+    exactly `kept` times (the items the decoded dicts kept): then no item was dropped for a
+    repeated key. Otherwise (a repeated key, or the marker inside a value) the keys are checked one
+    by one (`duplicate_key`; always where `kept` is None). The first `id_levels` levels of objects
+    map ids (dialogue, turn)."""
+    if kept is not None and data.count(marker) == kept:
+        return
+    found = duplicate_key(data, depth)
+    if found is None:
+        return
+    path, key = found
+    names = ("dialogue", "turn")
+    place = dict(zip(names, [*path, key][: min(id_levels, len(path) + 1)]))
+    if len(path) < id_levels:
+        what = "dialogue id" if len(path) == 0 else "turn id"
+        problem = f"the {what} is given twice in one object (a JSON object keeps only the last)"
+        raise InputError(problem, source=source, **place)
+    field = ".".join(str(part) for part in [*path[id_levels:], key])
+    raise InputError(
+        "this key is given twice in one object (a JSON object keeps only the last)", field=field, source=source, **place
+    )

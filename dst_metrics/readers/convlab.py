@@ -33,7 +33,7 @@ from .._gc import without_gc
 from ..build import CorpusBuilder
 from ..corpus import Corpus
 from ..errors import InputError, describe
-from .base import Fit, Reader, ReadRequest, Side, decode_json
+from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_json
 
 try:
     import msgspec as _msgspec
@@ -319,6 +319,8 @@ def read_dialogues(request: ReadRequest, side: str) -> Side:
 def _read_dialogues(request: ReadRequest, side: str) -> Side:
     """`read_dialogues` for any shape: a problem raises InputError naming the dialogue and turn."""
     data = decode_json(request.data, request.source)
+    if isinstance(data, dict):
+        check_unique_keys(request.data, b"", None, request.source, id_levels=1, depth=1)
     states: dict[str, dict[int, dict]] = {}
     for position, (key, dialogue) in enumerate(_dialogue_list(data)):
         where = f"[{position}]" if key is None else f".{key}"
@@ -336,7 +338,7 @@ def _read_dialogues(request: ReadRequest, side: str) -> Side:
 
 
 def _has(head: str, key: str) -> bool:
-    return re.search(rf'"{key}"\s*:', head) is not None
+    return f'"{key}"' in head and re.search(rf'"{key}"\s*:', head) is not None  # the substring test is fast
 
 
 def sniff_samples(head: str) -> Fit:

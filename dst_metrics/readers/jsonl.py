@@ -40,6 +40,8 @@ def sniff(head: str) -> Fit:
     if stripped[:1] != "{":
         return Fit(0)
     first, newline, _ = stripped.partition("\n")
+    if not newline and '"dialogue_id"' not in first:
+        return Fit(0)  # one line (or a head cut inside its first line) without the key: not decoded
     try:
         value = decode_json(first.encode("utf-8"))
     except InputError:

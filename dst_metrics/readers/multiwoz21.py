@@ -28,7 +28,7 @@ from typing import Any
 from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
-from .base import Fit, Reader, ReadRequest, Side, decode_json
+from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_json
 
 try:
     import msgspec as _msgspec
@@ -101,12 +101,13 @@ def _add_book(state: dict, domain: str, book: dict) -> None:
             state[f"{domain}-book {slot}".lower()] = value
 
 
-def _fast_states(data: bytes, listed: frozenset[str] | None) -> dict[str, dict[int, dict]] | None:
+def _fast_states(data: bytes, listed: frozenset[str] | None, source: str | None) -> dict[str, dict[int, dict]] | None:
     """The states of a data.json of the common shape (equal consecutive states are one object); else None."""
     try:
         layout = _LAYOUT.decode(data)
     except (_msgspec.DecodeError, UnicodeDecodeError):
         return None
+    check_unique_keys(data, b'"log"', len(layout), source, id_levels=1, depth=1)
     states = {}
     names: dict = {}
     try:
@@ -138,10 +139,12 @@ def read_data_json(request: ReadRequest, side: str) -> Side:
             "MultiWOZ data.json holds the gold annotation only: give it with --gold", source=request.source
         )
     data, listed = _folder(request) if request.path is not None and request.path.is_dir() else (request.data, None)
-    states = _fast_states(data, listed) if _msgspec is not None else None
+    states = _fast_states(data, listed, request.source) if _msgspec is not None else None
     if states:
         return Side(states, request.source, flat=True)
-    data = decode_json(data, request.source)
+    raw, data = data, decode_json(data, request.source)
+    if isinstance(data, dict):
+        check_unique_keys(raw, b"", None, request.source, id_levels=1, depth=1)
     if not isinstance(data, Mapping):
         raise InputError(f"expected an object {LAYOUT}, got {describe(data)}", source=request.source)
     states = {}

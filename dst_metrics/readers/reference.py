@@ -14,7 +14,7 @@ from ..build import GOLD_FIELD, PRED_FIELD, CorpusBuilder
 from ..corpus import Corpus
 from ..errors import InputError, describe
 from ..states import LinearizedFormat
-from .base import Fit, Reader, ReadRequest, decode_json, first_json_line
+from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json, first_json_line
 
 try:
     import msgspec as _msgspec
@@ -77,9 +77,11 @@ def read_reference(request: ReadRequest) -> Corpus:
             layout = _RAW_LAYOUT.decode(request.data)
         except _msgspec.ValidationError:
             pass  # valid JSON of another shape (or a bad number): the general path names the problem
-        except _msgspec.DecodeError:
+        except (_msgspec.DecodeError, UnicodeDecodeError):
             pass  # invalid JSON: decoded again below to name the place
         else:
+            kept = sum(map(len, layout.values()))
+            check_unique_keys(request.data, b'"gt"', kept, request.source)
             return _corpus_from_raw_layout(layout, **options)
     try:
         data = decode_json(request.data, request.source)
@@ -91,6 +93,8 @@ def read_reference(request: ReadRequest) -> Corpus:
                 source=request.source,
             ) from None
         raise
+    if isinstance(data, dict):
+        check_unique_keys(request.data, b"", None, request.source)
     return corpus_from_layout(data, **options)
 
 

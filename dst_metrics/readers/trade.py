@@ -19,7 +19,7 @@ from ..build import CorpusBuilder
 from ..corpus import Corpus
 from ..errors import InputError, describe, json_text
 from ..states import split_slot_string
-from .base import Fit, Reader, ReadRequest, decode_json
+from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json
 
 try:
     import msgspec as _msgspec
@@ -99,9 +99,10 @@ def read_trade(request: ReadRequest) -> Corpus:
     if _msgspec is not None:
         try:
             layout = _TYPED.decode(request.data)
-        except (_msgspec.ValidationError, _msgspec.DecodeError):
+        except (_msgspec.ValidationError, _msgspec.DecodeError, UnicodeDecodeError):
             pass  # another shape, or invalid JSON: the general path names the problem
         else:
+            check_unique_keys(request.data, b'"turn_belief"', sum(map(len, layout.values())), request.source)
             builder, states = CorpusBuilder(request.value_matching, request.linearized), _States()
             for name, turns in layout.items():
                 dialogue_id = ids.dialogue_id(name, field=None)
@@ -116,7 +117,10 @@ def read_trade(request: ReadRequest) -> Corpus:
                     [t.pred_bs_ptr for t in values],
                 )
             return builder.corpus()
-    return _read_general(decode_json(request.data, request.source), request)
+    data = decode_json(request.data, request.source)
+    if isinstance(data, dict):
+        check_unique_keys(request.data, b"", None, request.source)
+    return _read_general(data, request)
 
 
 def _read_general(data: object, request: ReadRequest) -> Corpus:

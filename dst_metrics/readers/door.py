@@ -1,0 +1,698 @@
+"""The front door for input: what a source is, its format, its files and its pairing, decided once.
+
+>>> from dst_metrics.readers import open_input
+>>> opened = open_input('{"d1": {"0": {"gt": {"hotel-area": "north"}, "pr": {}}}}')
+>>> opened.format, opened.corpus.num_turns
+('reference', 1)
+
+A source is a path, a folder, bytes, text, or Python objects (a reference-layout dict, a list of
+turn records). It resolves into `Shard`s, each with its format (``auto``: detected here, once per
+file): a file is one shard; a folder is one corpus whose shards are its files, every file read,
+except the folders a format reads as one (SGD / MultiWOZ 2.2 ``dialogues_*.json``, MultiWOZ 2.1's
+``data.json``). A file that is not DST data is an error naming it, and so is a dialogue id found in
+two files. `open_input` reads the shards whole into one Corpus; `Opened.fold_shards` streams the
+shards of a format that streams (JSON Lines turn records, the reference layout) one dialogue at a
+time and reads any other shard, or one that cannot stream, whole.
+
+Every failure to decode (invalid UTF-8 or JSON, numbers no float holds, nesting deeper than
+Python's recursion limit) in detection or in a reader becomes one `InputError` naming the file
+(and line, dialogue, turn where known). `InputSpec` is what to read, small, frozen and picklable:
+worker processes (`dst_metrics.parallel`) and Dask workers (`dst_metrics.distributed`) get it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+from .. import ids
+from .._gc import gc_paused
+from ..build import CorpusBuilder, sharded
+from ..corpus import Corpus, Dialogue
+from ..errors import InputError
+from ..options import parse_value_matching
+from ..states import LinearizedFormat
+from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, trade
+from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json
+from .pairing import pair
+
+try:
+    import msgspec as _msgspec
+except ImportError:  # pragma: no cover - exercised only where msgspec is missing
+    _msgspec = None
+
+BOM = b"\xef\xbb\xbf"
+HEAD_BYTES = 1 << 16
+"""How much of a file detection looks at."""
+
+READERS: dict[str, Reader] = {
+    reader.name: reader
+    for reader in (  # detection asks them in this order
+        jsonl.READER,
+        trade.READER,
+        mwzeval.READER,
+        multiwoz21.READER,
+        convlab.READER,
+        convlab.UNIFIED_READER,
+        sgd.READER,
+        reference.READER,
+        linearized.READER,
+    )
+}
+"""Every input format, by name."""
+FORMATS: tuple[str, ...] = ("auto", *READERS)
+"""The values of ``format``: ``auto`` or a reader's name."""
+STREAMED_FORMATS = ("jsonl", "reference")
+"""The formats whose files `Opened.fold_shards` streams one dialogue at a time."""
+
+_DECODE_ERRORS: tuple[type[BaseException], ...] = (RecursionError, UnicodeError, OverflowError, json.JSONDecodeError)
+if _msgspec is not None:
+    _DECODE_ERRORS += (_msgspec.MsgspecError,)
+
+
+def _decode_problem(error: BaseException) -> str:
+    """One line for a decoding failure no reader turned into an InputError."""
+    if isinstance(error, RecursionError):
+        return "the data is nested too deeply to be dialogue states (it exceeds Python's recursion limit)"
+    if isinstance(error, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {error.start})"
+    if isinstance(error, UnicodeError):
+        return f"not UTF-8 text ({error})"
+    if isinstance(error, OverflowError):
+        return "a number too large for a float"
+    return f"not valid JSON: {error}"
+
+
+@contextmanager
+def guarded(where: str | None) -> Iterator[None]:
+    """Within the block, an InputError is located in `where` and a decoding failure (see the
+    module) becomes an InputError naming `where`; any other exception is a bug and passes."""
+    try:
+        yield
+    except InputError as error:
+        raise _located(error, where) from None
+    except _DECODE_ERRORS as error:
+        raise InputError(_decode_problem(error), source=where) from None
+
+
+def _located(error: InputError, where: str | None) -> InputError:
+    return error if where is None or (error.source or "").startswith(where) else error.within(where)
+
+
+def _encoding_problem(head: bytes) -> str | None:
+    """What makes `head` no UTF-8 text at all: a UTF-16/32 byte order mark or NUL bytes."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "the data is UTF-16 or UTF-32 text (it starts with its byte order mark); save it as UTF-8"
+    nul = head.find(b"\x00")
+    if nul >= 0:
+        return f"the data holds a NUL byte (byte {nul}): it is not UTF-8 text (UTF-16?)"
+    return None
+
+
+def detect(data: bytes) -> str:
+    """The name of the format whose reader recognizes the beginning of `data`.
+
+    Nothing fitting raises InputError naming the closest format and what is missing; so does data
+    that is no UTF-8 text (UTF-16, NUL bytes) or nested too deeply for a sniffer.
+    """
+    head_bytes = data[:HEAD_BYTES]
+    problem = _encoding_problem(head_bytes)
+    if problem:
+        raise InputError(problem)
+    head = head_bytes.decode("utf-8", errors="replace")
+    with guarded(None):
+        fits = {name: reader.sniff(head) for name, reader in READERS.items()}
+    for name, fit in fits.items():
+        if fit.level == 2:
+            return name
+    close = [(name, fit) for name, fit in fits.items() if fit.level == 1]
+    if close:
+        name, fit = close[0]
+        raise InputError(f"the data looks closest to {READERS[name].description}, but {fit.missing}")
+    known = "; ".join(f"{reader.description}" for reader in READERS.values())
+    raise InputError(f"the data is in none of the known formats ({known})")
+
+
+@dataclasses.dataclass(frozen=True)
+class InputSpec:
+    """What to read: a source (a path, a folder, bytes, text or Python objects) in `format`, with
+    `gold` for a format that holds predictions only, and the reading options. Frozen and picklable."""
+
+    source: Any
+    format: str = "auto"
+    gold: Any = None
+    gold_format: str = "auto"
+    value_matching: str = "exact"
+    linearized: LinearizedFormat | None = None
+    name: str | None = None  # how messages name the source (default: its path)
+    gold_name: str | None = None
+
+    def __post_init__(self) -> None:
+        for value in (self.format, self.gold_format):
+            if value not in FORMATS:
+                raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {value!r}")
+        parse_value_matching(self.value_matching)
+
+
+@dataclasses.dataclass(frozen=True)
+class Shard:
+    """One part of a source read by one reader: a file, a folder its format reads as one (`path`),
+    or data in memory (`data`); `name` is how messages name it."""
+
+    format: str
+    name: str | None
+    path: Path | None = None
+    data: bytes | None = None
+
+    def request(self, value_matching: str = "exact", linearized: LinearizedFormat | None = None) -> ReadRequest:
+        """The reader's request: the bytes (a file read now, BOM removed; a folder: none)."""
+        data = self.data
+        if data is None:
+            if self.path.is_dir():
+                data = b""
+            else:
+                data = _read_file(self.path, self.name)
+        if data.startswith(BOM):
+            data = data[len(BOM) :]
+        return ReadRequest(data, self.name, value_matching, linearized, path=self.path)
+
+
+def _read_file(path: Path, where: str | None, size: int = -1) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(size)
+    except OSError as error:
+        raise InputError(f"cannot read the file: {error.strerror or error}", source=where) from None
+
+
+def _checked_head(data: bytes, where: str | None) -> bytes:
+    """`data` without a BOM; empty or white space only raises InputError."""
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    if not data or data.isspace():
+        raise InputError("the input is empty" if not data else "the input holds only white space", source=where)
+    return data
+
+
+def _detected(data: bytes, format: str, where: str | None) -> str:
+    if format != "auto":
+        return format
+    try:
+        return detect(data)
+    except InputError as error:
+        raise (error.within(where) if where else error) from None
+
+
+def _file_shard(path: Path, format: str, where: str, head: bytes | None = None) -> Shard:
+    head = _checked_head(_read_file(path, where, HEAD_BYTES) if head is None else head, where)
+    try:
+        return Shard(_detected(head, format, where), where, path=path)
+    except InputError as error:
+        meant_as_json = path.suffix.lower() in (".json", ".jsonl") or head.lstrip()[:1] in (b"{", b"[")
+        if meant_as_json and _encoding_problem(head) is None:
+            _raise_json_problem(path, where, lines=path.suffix.lower() == ".jsonl")
+        raise error from None
+
+
+def _raise_json_problem(source: Path | bytes, where: str | None, lines: bool = False) -> None:
+    """Raise the JSON decoding error of data meant as JSON (a .json file, or data starting with ``{``
+    or ``[``) that no format recognizes: "not valid JSON at line 3", not the closest format's
+    complaint. Valid JSON raises nothing (detection's message stands)."""
+    data = source if isinstance(source, bytes) else _read_file(source, where)
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    if lines:
+        data = data.lstrip().partition(b"\n")[0]
+    with guarded(where):
+        decode_json(data, where, one_line=lines)
+
+
+def _looks_like_data(source: str) -> bool:
+    """A str is text (not a path) when it starts with ``{`` or ``[`` or holds a newline or TAB."""
+    return source.lstrip("\ufeff \t\r\n")[:1] in ("{", "[") or "\n" in source or "\t" in source
+
+
+def _object_data(source: dict | list | tuple) -> bytes:
+    """Python objects as JSON: a list of turn records as JSON Lines, anything else as one document."""
+    try:
+        if (
+            isinstance(source, (list, tuple))
+            and source
+            and all(isinstance(r, dict) and "dialogue_id" in r for r in source)
+        ):
+            return "".join(json.dumps(record, allow_nan=False) + "\n" for record in source).encode("utf-8")
+        return json.dumps(source, allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError) as error:
+        raise InputError(f"the objects are not JSON data: {error}") from None
+
+
+def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple[Shard, ...]:
+    """The shards of `source` (see the module), each with its format (detected once with ``auto``)."""
+    if format not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {format!r}")
+    if isinstance(source, (dict, list, tuple)):
+        source = _object_data(source)
+    elif isinstance(source, str) and _looks_like_data(source):
+        try:
+            source = source.encode("utf-8")
+        except UnicodeEncodeError as error:  # a lone surrogate: no UTF-8 text holds it
+            raise InputError(f"the text is not valid Unicode (character {error.start})", source=name) from None
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = _checked_head(bytes(source), name)
+        try:
+            return (Shard(_detected(data, format, name), name, data=data),)
+        except InputError:
+            if data.lstrip()[:1] in (b"{", b"[") and _encoding_problem(data[:HEAD_BYTES]) is None:
+                _raise_json_problem(data, name)
+            raise
+    if not isinstance(source, (str, os.PathLike)):
+        raise TypeError(f"a source is a path, bytes, text or JSON-like objects, got {type(source).__name__}")
+    path = Path(source)
+    where = name or str(source)
+    if path.is_dir():
+        return _folder_shards(path, format, where)
+    return (_file_shard(path, format, where),)
+
+
+def _folder_shards(folder: Path, format: str, where: str) -> tuple[Shard, ...]:
+    """A folder a format reads whole (SGD / MultiWOZ 2.2, MultiWOZ 2.1), else one shard per file."""
+    heads: dict[Path, bytes] = {}
+
+    def head(file: Path) -> bytes:
+        if file not in heads:
+            heads[file] = _read_file(file, str(file), HEAD_BYTES)
+        return heads[file]
+
+    def is_format(file: Path, wanted: str) -> bool:
+        if format != "auto":
+            return format == wanted
+        found = _detected_quietly(head(file))
+        detections[file] = found
+        return found == wanted
+
+    detections: dict[Path, str | None] = {}
+    dialogue_files = [f for f in sorted(folder.glob(sgd.FILE_PATTERN)) if f.name != sgd.METRICS_OUTPUT]
+    if format in ("sgd", "mwzeval") or (dialogue_files and is_format(dialogue_files[0], "sgd")):
+        return (Shard(format if format != "auto" else "sgd", where, path=folder),)
+    data_json = folder / "data.json"
+    if format == "multiwoz21" or (data_json.is_file() and is_format(data_json, "multiwoz21")):
+        return (Shard("multiwoz21", where, path=folder),)
+    files = sorted(f for f in folder.iterdir() if not f.name.startswith(".") and f.is_file())
+    if not files:
+        raise InputError("the folder holds no file", source=where)
+    shards = []
+    for file in files:
+        name = os.path.join(where, file.name)
+        if file in detections and detections[file] is not None:
+            shards.append(Shard(detections[file], name, path=file))  # detected above: not again
+        else:
+            shards.append(_file_shard(file, format, name, heads.get(file)))
+    return tuple(shards)
+
+
+def _detected_quietly(head: bytes) -> str | None:
+    try:
+        return detect(_checked_head(head, None))
+    except InputError:
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# Reading whole
+
+
+def read_shard(shard: Shard, value_matching: str = "exact", linearized: LinearizedFormat | None = None) -> Corpus:
+    """The Corpus of one shard of a format holding gold and predictions."""
+    reader = READERS[shard.format]
+    if reader.read is None:
+        raise InputError(
+            f"this is {reader.description}, which holds one side only: give the other side with --gold "
+            "(read_pair(predictions, gold) in Python)",
+            source=shard.name,
+        )
+    with guarded(shard.name), gc_paused():
+        return reader.read(shard.request(value_matching, linearized))
+
+
+def read_shard_side(shard: Shard, side: str) -> Side:
+    """One side (``"gold"`` or ``"pred"``) of one shard of a one-sided format."""
+    reader = READERS[shard.format]
+    if reader.read_side is None:
+        raise InputError(
+            f"this is {reader.description}, which holds gold and predictions together: score it without --gold",
+            source=shard.name,
+        )
+    with guarded(shard.name):
+        return dataclasses.replace(reader.read_side(shard.request(), side), format=reader.name)
+
+
+def _repeated(dialogue_id: str, first: Shard, second: Shard) -> InputError:
+    return InputError(f"the dialogue is also in {first.name}", dialogue=dialogue_id, source=second.name)
+
+
+def merge_corpora(parts: list[tuple[Shard, Corpus]]) -> Corpus:
+    """One Corpus of the shards' corpora, in shard order; a dialogue id in two shards raises InputError."""
+    if len(parts) == 1:
+        return parts[0][1]
+    owner: dict[str, Shard] = {}
+    dialogues: list[Dialogue] = []
+    for shard, corpus in parts:
+        for dialogue in corpus.dialogues:
+            first = owner.setdefault(dialogue.dialogue_id, shard)
+            if first is not shard:
+                raise _repeated(dialogue.dialogue_id, first, shard)
+            dialogues.append(dialogue)
+    listed = [corpus.listed_gold_slots for _, corpus in parts if corpus.listed_gold_slots is not None]
+    scored = [corpus.scores for _, corpus in parts if corpus.scores is not None]
+    scores = None
+    if scored:
+        scores = type(scored[0])()
+        for found in scored:
+            scores.update(found)
+    return Corpus(
+        tuple(dialogues),
+        parts[0][1].value_matching,
+        listed_gold_slots=frozenset().union(*listed) if listed else None,
+        scores=scores,
+    )
+
+
+def merge_sides(parts: list[tuple[Shard, Side]]) -> Side:
+    """One Side of the shards' sides; a dialogue id in two shards raises InputError."""
+    if len(parts) == 1:
+        return parts[0][1]
+    owner: dict[str, Shard] = {}
+    states: dict = {}
+    for shard, side in parts:
+        for dialogue_id, turns in side.states.items():
+            first = owner.setdefault(dialogue_id, shard)
+            if first is not shard:
+                raise _repeated(dialogue_id, first, shard)
+            states[dialogue_id] = turns
+    sides = [side for _, side in parts]
+    unset = {side.unset for side in sides}
+    return Side(
+        states,
+        sides[0].source and str(Path(sides[0].source).parent),
+        ids="loose" if any(s.ids == "loose" for s in sides) else "exact",
+        turns="position" if any(s.turns == "position" for s in sides) else "id",
+        format="+".join(sorted({s.format for s in sides})),
+        flat=all(s.flat for s in sides),
+        unset=unset.pop() if len(unset) == 1 else None,
+    )
+
+
+def _format_label(shards: tuple[Shard, ...]) -> str:
+    return "+".join(sorted({shard.format for shard in shards}))
+
+
+# --------------------------------------------------------------------------------------------
+# Streaming: raw dialogues of a file, one at a time
+
+
+class NotStreamable(Exception):
+    """A shard must be read whole: its dialogues are not one after another, or something in it is off
+    (reading it whole names the problem)."""
+
+
+if _msgspec is not None:
+
+    class _Record(_msgspec.Struct):
+        dialogue_id: str | int
+        turn_id: str | int
+        gt: _msgspec.Raw
+        pr: _msgspec.Raw
+
+    class _Turn(_msgspec.Struct):
+        gt: _msgspec.Raw
+        pr: _msgspec.Raw
+
+    _RECORD = _msgspec.json.Decoder(_Record)
+    _LAYOUT = _msgspec.json.Decoder(dict[str, _msgspec.Raw])
+    _DIALOGUE = _msgspec.json.Decoder(dict[str, _Turn])
+    _NUMBERED_DIALOGUE = _msgspec.json.Decoder(dict[Annotated[int, _msgspec.Meta(ge=0)], _Turn])
+    """A dialogue whose turn ids are all plain digit strings ("0", "12": no sign, leading zero or
+    space), decoded with the ids as ints; any other id fails it and the dialogue goes through `_DIALOGUE`."""
+
+RawDialogue = tuple[str, list[int], list, list]
+
+
+def _record_dialogues(path: Path) -> Iterator[RawDialogue]:
+    """(dialogue id, turn ids, gold raws, predicted raws) per run of consecutive JSON Lines of one dialogue."""
+    seen: set[str] = set()
+    current, turns, golds, preds = None, [], [], []
+    with open(path, "rb") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            try:
+                record = _RECORD.decode(line)
+            except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+                raise NotStreamable from None
+            dialogue_id = ids.dialogue_id(record.dialogue_id, field=None)
+            if dialogue_id != current:
+                if current is not None:
+                    yield current, turns, golds, preds
+                if dialogue_id in seen:
+                    raise NotStreamable  # its lines are not consecutive
+                seen.add(dialogue_id)
+                current, turns, golds, preds = dialogue_id, [], [], []
+            turns.append(ids.turn_id(record.turn_id, dialogue=dialogue_id))
+            golds.append(record.gt)
+            preds.append(record.pr)
+    if current is not None:
+        yield current, turns, golds, preds
+
+
+def _layout_dialogues(path: Path, share: tuple[int, int] | None = None) -> Iterator[RawDialogue]:
+    """(dialogue id, turn ids, gold raws, predicted raws) of each dialogue of a reference-layout file
+    (cut into one undecoded slice per dialogue); with `share` (k, n), only of those at positions
+    k modulo n (the others are never decoded). A key given twice raises NotStreamable at the end."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if data.startswith(BOM):
+        raise NotStreamable
+    try:
+        dialogues = _LAYOUT.decode(data)
+    except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        raise NotStreamable from None
+    kept = 0
+    for position, (dialogue_id, raw) in enumerate(dialogues.items()):
+        if not dialogue_id:
+            raise NotStreamable
+        if share is not None and position % share[1] != share[0]:
+            kept += bytes(raw).count(b'"gt"')  # not decoded: its turns counted by their key (C speed)
+            continue
+        try:
+            turns = _NUMBERED_DIALOGUE.decode(raw)
+            turn_ids = list(turns)
+        except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            try:
+                turns = _DIALOGUE.decode(raw)
+            except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+                raise NotStreamable from None
+            turn_ids = ids.turn_ids(turns, dialogue_id)
+        kept += len(turns)
+        values = turns.values()
+        yield dialogue_id, turn_ids, [t.gt for t in values], [t.pr for t in values]
+    try:
+        check_unique_keys(data, b'"gt"', kept, None)
+    except InputError:
+        raise NotStreamable from None
+
+
+def _raw_dialogues(shard: Shard, share: tuple[int, int] | None) -> Iterator[RawDialogue]:
+    if share is not None and shard.format != "reference":
+        raise ValueError("a share of the dialogues is streamed from the reference layout only")
+    return _layout_dialogues(shard.path, share) if shard.format == "reference" else _record_dialogues(shard.path)
+
+
+def _built(builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str]) -> Iterator[Dialogue]:
+    """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder."""
+    for dialogue_id, turns, golds, preds in raws:
+        builder.add(dialogue_id, turns, golds, preds)
+        ids_seen.append(dialogue_id)
+        yield builder.dialogues.pop()
+
+
+T = TypeVar("T")
+
+
+@dataclasses.dataclass(frozen=True)
+class Folded:
+    """What `Opened.fold_shards` gives per shard: the fold's result, the dialogue ids in the order
+    the fold saw them, their positions in the shard (k + n·i under a share), and whether it streamed."""
+
+    shard: Shard
+    result: Any
+    dialogue_ids: list[str]
+    positions: list[int]
+    streamed: bool
+
+
+# --------------------------------------------------------------------------------------------
+# The door
+
+
+@dataclasses.dataclass(frozen=True)
+class Opened:
+    """A source opened (`open_input`): its spec, its shards (and gold's), the format read and, unless
+    opened to stream, its Corpus."""
+
+    spec: InputSpec
+    shards: tuple[Shard, ...]
+    gold_shards: tuple[Shard, ...] = ()
+    corpus: Corpus | None = None
+
+    @property
+    def format(self) -> str:
+        """The format(s) read: ``reference``; ``jsonl+reference`` for a folder of both; ``sgd, gold sgd``."""
+        label = _format_label(self.shards)
+        return f"{label}, gold {_format_label(self.gold_shards)}" if self.gold_shards else label
+
+    @property
+    def streams(self) -> bool:
+        """Whether some shard can stream (`STREAMED_FORMATS`, a file, no gold)."""
+        return not self.gold_shards and any(_streams(shard) for shard in self.shards)
+
+    def read(self) -> Corpus:
+        """The Corpus of every shard read whole (paired with gold where there is gold)."""
+        if self.corpus is not None:
+            return self.corpus
+        spec = self.spec
+        if self.gold_shards:
+            pred = merge_sides([(shard, read_shard_side(shard, "pred")) for shard in self.shards])
+            gold = merge_sides([(shard, read_shard_side(shard, "gold")) for shard in self.gold_shards])
+            with gc_paused():
+                return pair(gold, pred, value_matching=spec.value_matching, linearized=spec.linearized)
+        return merge_corpora([(s, read_shard(s, spec.value_matching, spec.linearized)) for s in self.shards])
+
+    def fold_shards(
+        self, fold: Callable[[Iterator[Dialogue]], T], share: tuple[int, int] | None = None
+    ) -> list[Folded]:
+        """`fold` of each shard's dialogues, shard after shard: streamed one dialogue at a time where
+        the shard streams, else (or where streaming fails: that shard only) read whole. With `share`
+        (k, n), only the dialogues at positions k modulo n of each shard (`dst_metrics.parallel`).
+        A dialogue id in two shards raises InputError naming both."""
+        if self.gold_shards:
+            with sharded(*share) if share else _nothing() as positions:
+                corpus = self.read()
+            return [
+                Folded(self.shards[0], fold(iter(corpus.dialogues)), _ids(corpus), positions or _all(corpus), False)
+            ]
+        folded: list[Folded] = []
+        owner: dict[str, Shard] = {}
+        spec = self.spec
+        for shard in self.shards:
+            found = None
+            if share is None or shard.format == "reference":
+                found = stream_shard(shard, fold, spec.value_matching, spec.linearized, share)
+            if found is None:
+                with sharded(*share) if share else _nothing() as positions:
+                    corpus = read_shard(shard, spec.value_matching, spec.linearized)
+                found = Folded(shard, fold(iter(corpus.dialogues)), _ids(corpus), positions or _all(corpus), False)
+            for dialogue_id in found.dialogue_ids:
+                first = owner.setdefault(dialogue_id, shard)
+                if first is not shard:
+                    raise _repeated(dialogue_id, first, shard)
+            folded.append(found)
+        return folded
+
+
+def stream_shard(
+    shard: Shard,
+    fold: Callable[[Iterator[Dialogue]], T],
+    value_matching: str = "exact",
+    linearized: LinearizedFormat | None = None,
+    share: tuple[int, int] | None = None,
+) -> Folded | None:
+    """`fold` of the dialogues of one shard streamed (each built as its turn comes); None when it
+    must be read whole (see `NotStreamable`; any problem, named by reading it whole)."""
+    if not _streams(shard):
+        return None
+    seen: list[str] = []
+    builder = CorpusBuilder(value_matching, linearized)
+    try:
+        with gc_paused():
+            result = fold(_built(builder, _raw_dialogues(shard, share), seen))
+    except (NotStreamable, InputError, *_DECODE_ERRORS):
+        return None  # read whole: it names the problem, or accepts what streaming cannot
+    if not seen and share is None:
+        return None  # nothing in it: read whole, which says so
+    k, n = share or (0, 1)
+    return Folded(shard, result, seen, [k + n * i for i in range(len(seen))], True)
+
+
+def _streams(shard: Shard) -> bool:
+    return (
+        _msgspec is not None
+        and shard.format in STREAMED_FORMATS
+        and shard.data is None
+        and shard.path is not None
+        and shard.path.is_file()
+    )
+
+
+def _ids(corpus: Corpus) -> list[str]:
+    return [dialogue.dialogue_id for dialogue in corpus.dialogues]
+
+
+def _all(corpus: Corpus) -> list[int]:
+    return list(range(len(corpus.dialogues)))
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield None
+
+
+def open_spec(spec: InputSpec, *, stream: bool = False) -> Opened:
+    """`open_input` of an `InputSpec`."""
+    if isinstance(spec.source, dict) and spec.format in ("auto", "reference") and spec.gold is None:
+        if spec.source and all(isinstance(turns, dict) for turns in spec.source.values()):
+            return _layout_objects(spec)
+    shards = resolve(spec.source, spec.format, spec.name)
+    gold_shards = () if spec.gold is None else resolve(spec.gold, spec.gold_format, spec.gold_name)
+    if not gold_shards:
+        one_sided = [shard for shard in shards if READERS[shard.format].read is None]
+        if one_sided:
+            read_shard(one_sided[0])  # raises: this format needs --gold
+    opened = Opened(spec, shards, gold_shards)
+    return opened if stream else dataclasses.replace(opened, corpus=opened.read())
+
+
+def _layout_objects(spec: InputSpec) -> Opened:
+    """A reference-layout dict given as Python objects: read as it is (no JSON round trip)."""
+    with guarded(spec.name), gc_paused():
+        corpus = reference.corpus_from_layout(
+            spec.source, value_matching=spec.value_matching, linearized=spec.linearized
+        )
+    return Opened(spec, (Shard("reference", spec.name),), (), corpus)
+
+
+def open_input(
+    source: Any,
+    format: str = "auto",
+    *,
+    gold: Any = None,
+    gold_format: str = "auto",
+    value_matching: str = "exact",
+    linearized: LinearizedFormat | None = None,
+    name: str | None = None,
+    gold_name: str | None = None,
+    stream: bool = False,
+) -> Opened:
+    """Open `source` (a path, folder, bytes, text or Python objects; with `gold`, a format holding
+    predictions only paired with it by dialogue and turn): its format detected once per file with
+    ``auto``, its files resolved into shards, and, unless `stream`, its Corpus read (`Opened.corpus`).
+    With `stream`, nothing is read yet: `Opened.fold_shards` streams the shards that stream.
+
+    Bad input raises one InputError naming the file (or `name`), line, dialogue, turn and field.
+    """
+    spec = InputSpec(source, format, gold, gold_format, value_matching, linearized, name, gold_name)
+    return open_spec(spec, stream=stream)

@@ -1,0 +1,215 @@
+"""Hostile mutants of the project's own fixtures, one reader at a time, and what reading them gives.
+
+`mutants(seeds)` yields (reader, kind, name, bytes) for every reader of `dst_metrics.readers.READERS`:
+its fixture (tests/fixtures, examples/; JSON Lines and linearized lines are written from
+examples/) truncated, with bytes flipped, with 100,000 ``[`` nested inside a value, re-encoded as
+UTF-16, with NUL bytes, with a value swapped for 1e400, NaN, null, an array, …, and with a key of an
+object (a dialogue id, a turn id, a field) given twice. `outcome` reads one through the front door
+(`open_input`) or the command line (`main([...])`, in this process) and says how it ended: ``ok``
+(a result; exit 0), ``input-error`` (one located line; exit 2) or ``other: …`` (anything else: a bug).
+Used by tests/test_fuzz_inputs.py and benchmarks/fuzz_inputs.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from dst_metrics.cli import main
+from dst_metrics.errors import InputError
+from dst_metrics.readers import open_input
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "tests" / "fixtures"
+EXAMPLES = REPO / "examples"
+DEEP = 100_000
+KINDS = ("truncated", "flipped", "deep", "utf16", "nul", "value", "dupkey")
+SWAPS = (b"1e400", b"NaN", b"null", b"[1, [2]]", b"-1", b"true", b"{}", b'"\\ud800"', b"1" * 400)
+
+
+def _layout_records(layout: dict) -> list[dict]:
+    return [{"dialogue_id": d, "turn_id": int(t), **turn} for d, turns in layout.items() for t, turn in turns.items()]
+
+
+def _examples() -> dict:
+    layout: dict = {}
+    for name in ("mul1110.json", "first_example_p1.json", "hypothetical_p2.json"):
+        layout.update(json.loads((EXAMPLES / name).read_text(encoding="utf-8")))
+    return layout
+
+
+def _linearized(state: dict) -> str:
+    return "; ".join(f"{slot}={value}" for slot, value in state.items() if isinstance(value, str))
+
+
+def _data_json(layout: dict) -> bytes:
+    """A MultiWOZ 2.1 data.json holding the gold states of a reference layout nested by domain."""
+    dialogues = {}
+    for dialogue_id, turns in layout.items():
+        log = []
+        for _, turn in sorted(turns.items(), key=lambda item: int(item[0])):
+            metadata = {}
+            for domain, slots in turn["gt"].items():
+                semi = {s: v for s, v in slots.items() if not s.startswith("book ")}
+                book = {s.removeprefix("book "): v for s, v in slots.items() if s.startswith("book ")}
+                metadata[domain] = {"semi": semi, "book": {"booked": [], **book}}
+            log += [{"text": "", "metadata": {}}, {"text": "", "metadata": metadata}]
+        dialogues[dialogue_id] = {"goal": {}, "log": log}
+    return json.dumps(dialogues, indent=1).encode()
+
+
+_WRITTEN: dict[str, Path] = {}
+
+
+def _written(name: str, data: bytes) -> Path:
+    """`data` in a file of this process's temporary folder (written once)."""
+    if name not in _WRITTEN:
+        folder = Path(tempfile.mkdtemp(prefix="dst-fuzz-"))
+        (folder / name).write_bytes(data)
+        _WRITTEN[name] = folder / name
+    return _WRITTEN[name]
+
+
+def fixtures() -> dict[str, tuple[bytes, str | None, Path | None]]:
+    """{reader: (the fixture's bytes, the file name to write it as, the gold to give with it or None)}."""
+    records = _layout_records(_examples())
+    jsonl = "".join(json.dumps(r) + "\n" for r in records).encode()
+    tsv = "".join(
+        f"{r['dialogue_id']}\t{r['turn_id']}\t{_linearized(r['gt'])}\t{_linearized(r['pr'])}\n" for r in records
+    )
+    convlab, trade = FIXTURES / "convlab", FIXTURES / "trade_mwzeval"
+    mwzeval_gold = _written("data.json", _data_json(json.loads((trade / "reference.json").read_bytes())))
+    return {
+        "jsonl": (jsonl, "turns.jsonl", None),
+        "trade": ((trade / "trade.json").read_bytes(), "trade.json", None),
+        "mwzeval": ((trade / "mwzeval.json").read_bytes(), "mwzeval.json", mwzeval_gold),
+        "multiwoz21": ((convlab / "data.json").read_bytes(), "data.json", None),  # the gold: see `outcome`
+        "convlab": ((convlab / "predictions.json").read_bytes(), "predictions.json", None),
+        "convlab-unified": ((convlab / "dialogues.json").read_bytes(), "dialogues.json", convlab / "data.json"),
+        "sgd": (
+            (FIXTURES / "sgd" / "sgd_pred" / "dialogues_001.json").read_bytes(),
+            "dialogues_001.json",
+            FIXTURES / "sgd" / "sgd_gold",
+        ),  # fmt: skip
+        "reference": ((EXAMPLES / "mul1110.json").read_bytes(), "reference.json", None),
+        "linearized": (tsv.encode(), "turns.tsv", None),
+    }
+
+
+GOLD_OF_PREDICTIONS = {"multiwoz21": FIXTURES / "convlab" / "dialogues.json"}
+"""Readers whose fixture is gold: the predictions it is scored with (read ``--gold`` = the mutant)."""
+
+
+class _Pairs(list):
+    pass
+
+
+def _dumped(node: object) -> str:
+    if type(node) is _Pairs:
+        return "{" + ", ".join(f"{json.dumps(k)}: {_dumped(v)}" for k, v in node) + "}"
+    if type(node) is list:
+        return "[" + ", ".join(_dumped(v) for v in node) + "]"
+    return json.dumps(node)
+
+
+def _duplicated_key(data: bytes, rng: random.Random) -> bytes:
+    """A key of an object within three levels given twice (the second time with another value)."""
+    try:
+        tree = json.loads(data, object_pairs_hook=_Pairs)
+    except ValueError:  # lines: one line given twice, or a key of one line's object
+        lines = data.splitlines(keepends=True)
+        index = rng.randrange(len(lines))
+        if lines[index].lstrip()[:1] == b"{" and rng.random() < 0.5:
+            return b"".join([*lines[:index], _duplicated_key(lines[index], rng) + b"\n", *lines[index + 1 :]])
+        return b"".join(lines[: index + 1] + [lines[index]] + lines[index + 1 :])
+    objects, level = [], [(0, tree)]
+    while level:
+        depth, node = level.pop()
+        if type(node) is _Pairs and node:
+            objects.append((depth, node))
+        children = [v for _, v in node] if type(node) is _Pairs else node if type(node) is list else []
+        if depth < 3:
+            level.extend((depth + 1, child) for child in children)
+    depth, target = rng.choice(objects)
+    key, value = rng.choice(target)
+    target.insert(rng.randrange(len(target) + 1), (key, value if rng.random() < 0.5 else {}))
+    return _dumped(tree).encode()
+
+
+def mutate(data: bytes, kind: str, rng: random.Random) -> bytes:
+    """One hostile mutant of `data` (see the module)."""
+    if kind == "truncated":
+        return data[: rng.randrange(1, len(data))]
+    if kind == "flipped":
+        out = bytearray(data)
+        for _ in range(rng.randint(1, 3)):
+            out[rng.randrange(len(out))] ^= 1 << rng.randrange(8)
+        return bytes(out)
+    if kind == "nul":
+        at = rng.randrange(len(data))
+        return data[:at] + b"\x00" * rng.randint(1, 3) + data[at:]
+    if kind == "utf16":
+        return data.decode("utf-8").encode(rng.choice(["utf-16", "utf-16-le", "utf-16-be"]))
+    spans = [m.span() for m in re.finditer(rb'(?<=[:\[,])\s*"[^"\\\n\t]*"', data)]  # a string value
+    at, end = rng.choice(spans) if spans else (len(data) // 2, len(data) // 2)
+    if kind == "deep":
+        if data.lstrip()[:1] not in (b"{", b"["):  # lines: inside a field
+            return data[:at] + b"[" * DEEP + data[at:]
+        return data[:at] + b" " + b"[" * DEEP + b"]" * rng.choice([0, DEEP]) + data[end:]
+    if kind == "value":
+        swap = rng.choice(SWAPS)
+        return data[:at] + b" " + swap + data[end:]
+    if kind == "dupkey":
+        return _duplicated_key(data, rng)
+    raise ValueError(kind)
+
+
+def mutants(seeds: range) -> Iterator[tuple[str, str, str, bytes]]:
+    """(reader, kind, file name, mutant) of every reader's fixture, every kind, every seed."""
+    for reader, (data, name, _) in fixtures().items():
+        for kind in KINDS:
+            for seed in seeds:
+                rng = random.Random(f"{reader}/{kind}/{seed}")
+                if kind == "utf16" and seed:
+                    continue  # one UTF-16 mutant per reader and encoding is enough
+                yield reader, kind, name, mutate(data, kind, rng)
+
+
+def _paths(reader: str, mutant: Path) -> tuple[Path, Path | None]:
+    """(predictions, gold) to read for a mutant of `reader`'s fixture."""
+    if reader in GOLD_OF_PREDICTIONS:
+        return GOLD_OF_PREDICTIONS[reader], mutant
+    return mutant, fixtures()[reader][2]
+
+
+def outcome(reader: str, mutant: Path, through: str = "door") -> str:
+    """How reading `mutant` (a file holding a mutant of `reader`'s fixture) ends: ``ok``,
+    ``input-error`` or ``other: …`` (see the module)."""
+    predictions, gold = _paths(reader, mutant)
+    if through == "door":
+        try:
+            open_input(predictions, gold=gold)
+        except InputError as error:
+            return "input-error" if "\n" not in str(error) else f"other: a message of several lines: {error!r}"
+        except Exception as error:  # noqa: BLE001 - what the fuzz looks for
+            return f"other: {type(error).__name__}: {error}"[:300]
+        return "ok"
+    err = io.StringIO()
+    argv = ["score", str(predictions), "--quiet", "--json", *(["--gold", str(gold)] if gold else [])]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            status = main(argv)
+    except BaseException as error:  # noqa: BLE001 - a traceback, or SystemExit other than 0 and 2
+        return f"other: {type(error).__name__}: {error}"[:300]
+    text = err.getvalue()
+    if status == 0:
+        return "ok"
+    if status == 2 and text.startswith("dst-metrics: error: ") and text.count("\n") == 1:
+        return "input-error"
+    return f"other: exit {status}: {text[:200]}"

@@ -1,0 +1,229 @@
+"""The front door (`dst_metrics.readers.open_input`): folders, detection once, duplicate keys, objects."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+
+import pytest
+
+from dst_metrics import score
+from dst_metrics.cli import main
+from dst_metrics.errors import InputError
+from dst_metrics.readers import InputSpec, open_input, read, read_pair, read_side
+from dst_metrics.readers import door as door_module
+from dst_metrics.streaming import tally_opened
+
+from .fuzz import FIXTURES
+from .test_parallel import random_layout
+from .test_streaming import write_records
+
+TRADE = {"MUL0003.json": {"0": {"turn_belief": ["hotel-area-north"], "pred_bs_ptr": ["hotel-area-north"]}}}
+
+
+def run(capsys, *argv: str) -> tuple[int, list[dict], str]:
+    status = main(["score", *argv, "--json", "--quiet"])
+    captured = capsys.readouterr()
+    return status, [json.loads(line) for line in captured.out.splitlines()], captured.err
+
+
+def without_file(records: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if k not in ("file", "format")} for r in records]
+
+
+@pytest.fixture
+def two_files(tmp_path):
+    """A folder of a.json and z.json (the reference layout) and one file holding both."""
+    layout = random_layout(4, dialogues=12)
+    ids = list(layout)
+    folder = tmp_path / "dir"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps({d: layout[d] for d in ids[:5]}))
+    (folder / "z.json").write_text(json.dumps({d: layout[d] for d in ids[5:]}))
+    (tmp_path / "both.json").write_text(json.dumps(layout))
+    return folder, tmp_path / "both.json"
+
+
+@pytest.mark.parametrize("extra", [[], ["--jobs", "2"], ["--by", "domain"], ["--mode", "corrected"]])
+def test_a_folder_is_one_corpus_of_every_file(two_files, capsys, extra):
+    folder, both = two_files
+    status, found, _ = run(capsys, str(folder) + "/", "--per-dialogue", *extra)
+    assert status == 0
+    status, expected, _ = run(capsys, str(both), "--per-dialogue", *extra)
+    assert status == 0 and without_file(found) == without_file(expected)
+    assert found[0]["turns"] == read(both).num_turns and len(found[0]["dialogues"]) == 12
+    assert read(folder) == read(both)
+
+
+def test_a_file_of_the_folder_that_is_not_dst_data_is_an_error_naming_it(two_files, capsys):
+    folder, _ = two_files
+    (folder / "zz.json").write_text("this is no dialogue data")
+    status, out, err = run(capsys, str(folder))
+    assert (status, out) == (2, []) and err.startswith(f"dst-metrics: error: {folder / 'zz.json'}: ")
+    with pytest.raises(InputError, match="zz.json"):
+        read(folder)
+
+
+def test_a_dialogue_id_in_two_files_is_an_error_naming_both(two_files, capsys):
+    folder, both = two_files
+    first = next(iter(json.loads(both.read_text())))
+    (folder / "m.jsonl").write_text(json.dumps({"dialogue_id": first, "turn_id": 0, "gt": {}, "pr": {}}) + "\n")
+    for extra in ([], ["--jobs", "2"], ["--ci", "--bootstrap", "10"]):  # streamed, in processes, read whole
+        status, _, err = run(capsys, str(folder), *extra)
+        assert status == 2 and f'dialogue "{first}"' in err, err
+        assert "a.json" in err and "m.jsonl" in err
+
+
+def test_streamed_and_whole_reads_give_equal_figures_and_only_the_file_that_cannot_stream_is_read_whole(
+    tmp_path,
+):
+    layout = random_layout(8, dialogues=15)
+    ids = list(layout)
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps({d: layout[d] for d in ids[:5]}))
+    write_records(folder / "b.jsonl", {d: layout[d] for d in ids[5:10]}, order=lambda r: r[::-1])
+    lines = {d: layout[d] for d in ids[10:]}  # lines of a dialogue apart: this file cannot stream
+    write_records(folder / "c.jsonl", lines, order=lambda r: sorted(r, key=lambda x: x["turn_id"]))
+    opened = open_input(folder, stream=True)
+    assert opened.corpus is None and opened.format == "jsonl+reference"
+    for mode in ("official", "corrected"):
+        (total, by_dialogue), folded = tally_opened(opened, mode, per_dialogue=True)
+        assert [f.streamed for f in folded] == [True, True, False]
+        whole = score(open_input(folder).corpus, mode=mode, per_dialogue=True)
+        assert total == whole.tally and list(by_dialogue.items()) == list(whole.dialogue_tallies.items())
+
+
+def test_detection_happens_once_per_file(two_files, tmp_path, capsys, monkeypatch):
+    folder, _ = two_files
+    write_records(folder / "m.jsonl", random_layout(1, dialogues=2))
+    (folder / "t.json").write_text(json.dumps(TRADE))
+    calls = []
+    real = door_module.detect
+    monkeypatch.setattr(door_module, "detect", lambda data: calls.append(len(data)) or real(data))
+    for extra in ([], ["--per-dialogue"], ["--by", "slot"], ["--jobs", "2"], ["--ci", "--bootstrap", "5"]):
+        calls.clear()
+        status, found, err = run(capsys, str(folder), *extra)
+        assert status == 0, err
+        assert len(calls) == 4, extra  # a.json, m.jsonl, t.json, z.json: once each
+        assert found[0]["format"] == "jsonl+reference+trade"
+    calls.clear()
+    open_input(folder / "a.json", stream=True).fold_shards(list)
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt", "where"),
+    [
+        ('{"d": {"0": {"gt": {}, "pr": {}}}, "d": {"0": {"gt": {"a-b": "c"}, "pr": {}}}}', "reference", 'dialogue "d"'),
+        (
+            '{"d": {"0": {"gt": {}, "pr": {}}, "0": {"gt": {"a-b": "c"}, "pr": {}}}}',
+            "reference",
+            'dialogue "d", turn 0',
+        ),
+        ('{"d": {"0": {"gt": {}, "pr": {}, "gt": {"a-b": "c"}}}}', "reference", 'dialogue "d", turn 0, field gt'),
+        (
+            '{"D.json": {"0": {"turn_belief": [], "pred_bs_ptr": []}, "0": {"turn_belief": [], "pred_bs_ptr": []}}}',
+            "trade",
+            'dialogue "D.json", turn 0',
+        ),
+        ('{"d": [{"state": {}}], "d": [{"state": {}}]}', "mwzeval", 'dialogue "d"'),
+        (
+            '{"D.json": {"goal": {}, "log": [{"metadata": {}}, {"metadata": {}}]}, "D.json": {"goal": {}, "log": []}}',
+            "multiwoz21",
+            'dialogue "D.json"',
+        ),
+    ],
+)
+def test_a_key_given_twice_at_an_id_level_is_an_error(text, fmt, where, tmp_path):
+    path = tmp_path / "twice.json"
+    path.write_text(text)
+    side = {"mwzeval": "pred", "multiwoz21": "gold"}.get(fmt)
+    with pytest.raises(InputError, match="given twice") as caught:
+        if side is None:
+            read(path)
+        else:
+            read_side(path, side)
+    assert str(caught.value).startswith(f"{path}, {where}:"), str(caught.value)
+
+
+def test_a_dialogue_id_twice_is_an_error_on_every_path(tmp_path, capsys):
+    layout = random_layout(2, dialogues=4)
+    first = next(iter(layout))
+    text = json.dumps(layout)
+    again = json.dumps({first: layout[first]})[1:-1]
+    path = tmp_path / "twice.json"
+    path.write_text(text[:-1] + ", " + again + "}")
+    for extra in ([], ["--jobs", "2"], ["--by", "domain"]):  # streamed, in processes, read whole
+        status, _, err = run(capsys, str(path), *extra)
+        assert status == 2 and f'dialogue "{first}": the dialogue id is given twice' in err, err
+    assert read(text) == read(json.loads(text))  # the same text without the repeat is fine
+
+
+def test_python_objects_go_through_the_door(tmp_path):
+    layout = random_layout(5, dialogues=3)
+    records = [{"dialogue_id": d, "turn_id": int(t), **v} for d, turns in layout.items() for t, v in turns.items()]
+    assert open_input(layout).corpus == read(json.dumps(layout))
+    by_id = lambda corpus: sorted(corpus, key=lambda d: d.dialogue_id)  # noqa: E731 - JSON Lines sort by id
+    assert by_id(open_input(records).corpus) == by_id(read(json.dumps(layout)))
+    assert open_input(records).format == "jsonl"
+    with pytest.raises(InputError, match="not JSON data"):
+        open_input([{"dialogue_id": "d", "turn_id": 0, "gt": {"a-b": float("nan")}, "pr": {}}])
+
+
+def test_the_input_spec_is_small_frozen_and_picklable(tmp_path):
+    spec = InputSpec("x.json", "reference", value_matching="normalized", name="x")
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    with pytest.raises(AttributeError):
+        spec.format = "jsonl"  # type: ignore[misc]
+    with pytest.raises(ValueError, match="format must be one of"):
+        InputSpec("x.json", "xml")
+
+
+def test_parallel_no_longer_imports_the_command_line():
+    code = "import sys, dst_metrics.parallel, dst_metrics.distributed; print('dst_metrics.command_line' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
+def test_an_invalid_json_file_says_so_and_utf16_says_so(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("hello\tthere")
+    with pytest.raises(InputError, match=r"bad.json: not valid JSON at line 1, column 1"):
+        read(bad)
+    wide = tmp_path / "wide.json"
+    wide.write_bytes(json.dumps(random_layout(1, dialogues=1)).encode("utf-16"))
+    with pytest.raises(InputError, match=r"wide.json: the data is UTF-16"):
+        read(wide)
+
+
+def test_num_slots_names_file_dialogue_and_turn_on_every_path(tmp_path, capsys):
+    layout = {
+        "a": {"0": {"gt": {}, "pr": {}}},
+        "b": {"0": {"gt": {}, "pr": {}}, "3": {"gt": {"x-y": "1", "x-z": "2"}, "pr": {}}},
+    }
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps(layout))
+    records = tmp_path / "wide.jsonl"
+    write_records(records, layout)
+    for file, extra in ((path, []), (path, ["--by", "slot"]), (records, []), (path, ["--jobs", "2"])):
+        status, _, err = run(capsys, str(file), "--num-slots", "1", *extra)
+        assert status == 2, err
+        assert f'{file}, dialogue "b", turn 3: num_slots (K, slots per turn for SA) is 1, but this turn has 2' in err
+
+
+def test_a_one_sided_folder_of_several_files_pairs_as_one_side(tmp_path):
+    gold = FIXTURES / "convlab" / "data.json"
+    dialogues = json.loads((FIXTURES / "convlab" / "dialogues.json").read_text())
+    folder = tmp_path / "pred"
+    folder.mkdir()
+    (folder / "one.json").write_text(json.dumps(dialogues[:1]))
+    (folder / "two.json").write_text(json.dumps(dialogues[1:]))
+    opened = open_input(folder, gold=gold)
+    assert opened.format == "convlab-unified, gold multiwoz21"
+    assert opened.corpus == read_pair(FIXTURES / "convlab" / "dialogues.json", gold) == read_pair(folder, gold)
+    (folder / "three.json").write_text(json.dumps(dialogues[:1]))
+    with pytest.raises(InputError, match=r'three.json, dialogue "MUL0003.json": the dialogue is also in .*one.json'):
+        read_pair(folder, gold)
