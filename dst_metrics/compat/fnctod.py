@@ -29,7 +29,7 @@ and checked by running it on the project's reference files (``tests/test_compat_
 - per-domain JGA: for each of ``restaurant, taxi, hotel, attraction, train``, over the turns of the
   dialogues whose domains include it, equality of that domain's ``slot->value`` strings (empty values
   left out here, though they count in the overall JGA); per-domain F1: mean over those turns of the
-  turn's F1 (1 when both are empty, 0 when only gold is); a domain without turns has JGA 0;
+  turn's F1 (1 when both sides are empty, 0 when only one is); a domain without turns has JGA 0;
 - "average JGA": the mean of the five per-domain JGAs (FnCTOD's paper tables; the code prints the
   five), **a domain without turns counting 0**.
 
