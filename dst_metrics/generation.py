@@ -13,8 +13,9 @@ Styles (`STYLES`), detected in this order by ``style="auto"``:
   ``hotel = find_hotel(area="north", price_range="cheap")``, ``state.hotel = agent.find_hotel(...)``,
   ``Hotel(...)``, attribute assignments ``hotel.area = "north"``, several statements; ``del
   state.hotel.type`` gives the update marker ``[DELETE]`` (see `dst_metrics.updates`); an argument
-  that refers to a slot set earlier in the same text (``destination=state.hotel.name``) takes its
-  value. The text is parsed (``ast``), never run;
+  that refers to a slot (``destination=state.hotel.name``) takes its value from earlier in the text,
+  else from the state before the turn (`parse_generation`'s ``context``), as RefPyDST resolves
+  it; a call of no domain is not this style. The text is parsed (``ast``), never run;
 - ``lines``: ``domain-slot=value`` items separated by ``;``, newlines or commas (``:`` also
   separates a slot from its value; ``domain.slot`` is read as ``domain-slot``).
 
@@ -33,7 +34,7 @@ import ast
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .updates import DELETE_MARKER
@@ -109,9 +110,10 @@ def _value(raw: object) -> str | None:
 class _Items:
     """Slot/value pairs being collected for one generation."""
 
-    def __init__(self) -> None:
+    def __init__(self, context: Mapping[str, str] | None = None) -> None:
         self.pairs: list[tuple[str, str]] = []
         self.malformed = 0
+        self.context = context or {}
 
     def add(self, domain: object, slot: object, value: object) -> None:
         text = _value(value)
@@ -278,21 +280,25 @@ def _argument(node: ast.AST, items: _Items) -> object:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
         return f"-{node.operand.value}"
     path = _attribute_path(node)
-    if len(path) == 2:  # a slot set earlier in this text
+    if len(path) == 2:  # a slot set earlier in this text, else in the state before the turn
         wanted = normalize_slot_name(*path)
         for slot, value in reversed(items.pairs):
             if slot == wanted:
                 return value
+        if wanted in items.context:
+            return items.context[wanted]
     return object()  # unreadable: counted as malformed
 
 
-def _parse_python(text: str) -> _Items | None:
+def _parse_python(text: str, context: Mapping[str, str] | None = None) -> _Items | None:
     statements = _statements(text)
     if not statements:
         return None
-    items = _Items()
+    items = _Items(context)
+    recognised = 0  # statements that are a call, a slot assignment or a deletion
     for node in statements:
         if isinstance(node, ast.Delete):
+            recognised += 1
             for target in node.targets:
                 path = _attribute_path(target)
                 if len(path) == 2:
@@ -302,16 +308,18 @@ def _parse_python(text: str) -> _Items | None:
             continue
         value = node.value if isinstance(node, (ast.Assign, ast.Expr)) else None
         target = _attribute_path(node.targets[0]) if isinstance(node, ast.Assign) and node.targets else []
-        if isinstance(value, ast.Call):
-            domain = _call_domain(value, target)
+        domain = _call_domain(value, target) if isinstance(value, ast.Call) else None
+        if domain:
+            recognised += 1
             for keyword in value.keywords:
                 items.add(domain, keyword.arg, _argument(keyword.value, items))
             items.malformed += len(value.args)
         elif isinstance(node, ast.Assign) and len(target) == 2:
+            recognised += 1
             items.add(target[0], target[1], _argument(node.value, items))
         else:
             items.malformed += 1
-    return items if items.pairs or items.malformed < len(statements) else None
+    return items if recognised else None
 
 
 # --- lines --------------------------------------------------------------------------------------
@@ -381,9 +389,17 @@ def _finish(items: _Items, style: str, schema: frozenset[str] | None) -> ParsedS
     return ParsedState(state, style, True, tuple(dropped), items.malformed)
 
 
-def parse_generation(text: str, style: str = "auto", schema: Iterable[str] | None = None) -> ParsedState:
+def parse_generation(
+    text: str,
+    style: str = "auto",
+    schema: Iterable[str] | None = None,
+    *,
+    context: Mapping[str, str] | None = None,
+) -> ParsedState:
     """The state in a generated `text` read in `style` (one of `STYLES`, or ``auto`` to detect it);
-    never raises on model output (see the module for what each style reads).
+    never raises on model output (see the module for what each style reads). `context`: the state
+    before this turn, ``{"domain-slot": value}``, which python-style references such as
+    ``destination=state.hotel.name`` read when the text itself did not set the slot.
 
     >>> parse_generation("SELECT * FROM hotel WHERE area = 'north' AND price_range = 'cheap'").state
     {'hotel-area': 'north', 'hotel-pricerange': 'cheap'}
@@ -397,7 +413,7 @@ def parse_generation(text: str, style: str = "auto", schema: Iterable[str] | Non
     body = fenced.group(1) if fenced else text
     for candidate in [style] if style != "auto" else _detect(body):
         try:
-            items = PARSERS[candidate](body)
+            items = _parse_python(body, context) if candidate == "python" else PARSERS[candidate](body)
         except Exception:  # model output: whatever a parser trips on is an unparsed generation
             items = None
         if items is not None:

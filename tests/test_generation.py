@@ -97,6 +97,7 @@ MALFORMED = [
     '{"hotel-area": "north",, }',
     "SELECT * FROM hotel ORDER BY stars",
     "None",
+    "print(state)",  # a call, but of no domain
 ]
 
 
@@ -110,6 +111,21 @@ def test_each_style(text, style, state):
 @pytest.mark.parametrize("text", MALFORMED)
 def test_unparseable_is_an_empty_unparsed_state(text):
     assert parse_generation(text) == ParsedState({}, UNPARSED, False)
+
+
+def test_python_references_read_the_text_then_the_state_before_the_turn():
+    text = "taxi = agent.find_taxi(leave_from=agent.state.attraction.name,\n destination = state.hotel.name)"
+    before = {"attraction-name": "kettle's yard", "hotel-name": "old", "hotel-area": "west"}
+    assert parse_generation(text, context=before).state == {
+        "taxi-departure": "kettle's yard",
+        "taxi-destination": "old",
+    }
+    result = parse_generation(
+        'hotel = find_hotel(name="new")\ntaxi = find_taxi(destination=hotel.name)', context=before
+    )
+    assert result.state == {"hotel-name": "new", "taxi-destination": "new"}
+    unresolved = parse_generation(text)
+    assert unresolved.parsed and unresolved.state == {} and unresolved.malformed == 2
 
 
 def test_malformed_items_are_counted_and_skipped():
