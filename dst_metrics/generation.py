@@ -181,26 +181,14 @@ SQL_CONDITION = re.compile(
     r"^\s*(?:(?P<table>\w+)\s*\.\s*)?(?P<column>\w+)\s*(?:=|<=|>=|<|>|\bLIKE\b)\s*(?P<value>.*?)\s*;?\s*$",
     re.IGNORECASE | re.DOTALL,
 )
-SQL_QUOTED = re.compile(r"""('(?:[^']|'')*'|"[^"]*")""")
-SQL_AND = re.compile(r"\s+AND\s+", re.IGNORECASE)
+SQL_AND = re.compile(r"\s+AND\s+(?=(?:\w+\s*\.\s*)?\w+\s*(?:=|<|>|LIKE\b))", re.IGNORECASE)
+"""``AND`` that starts a new condition: values keep theirs (``b and b``) and their apostrophes
+(IC-DST writes ``name = 'king's college'`` unescaped)."""
 SQL_REFERENCE = re.compile(r"^\w+\s*\.\s*\w+$")
 
 
 def _looks_like_sql(text: str) -> bool:
     return bool(re.search(r"\bSELECT\b[\s\S]*\bFROM\b", text, re.I) or re.match(r"[\w\s,*]*\bWHERE\b", text, re.I))
-
-
-def _conditions(where: str) -> list[str]:
-    """The WHERE clause split at ``AND`` outside quoted values."""
-    conditions = [""]
-    for index, piece in enumerate(SQL_QUOTED.split(where)):
-        if index % 2:  # a quoted value
-            conditions[-1] += piece
-            continue
-        first, *rest = SQL_AND.split(piece)
-        conditions[-1] += first
-        conditions += rest
-    return conditions
 
 
 def _parse_sql(text: str) -> _Items | None:
@@ -223,7 +211,7 @@ def _parse_sql(text: str) -> _Items | None:
     where = (match["where"] or "").strip()
     if not where:
         return items
-    for condition in _conditions(where):
+    for condition in SQL_AND.split(where):
         found = SQL_CONDITION.match(condition)
         if found is None or SQL_REFERENCE.match(found["value"]):
             items.malformed += 1

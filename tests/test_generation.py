@@ -54,6 +54,11 @@ TABLE = [
         {"hotel-name": "b and b", "hotel-pricerange": "cheap"},
     ),
     ("SELECT * FROM attraction WHERE name = 'king''s college'", "sql", {"attraction-name": "king's college"}),
+    (
+        "SELECT * FROM attraction WHERE name = 'king's college' AND area = 'centre'",  # IC-DST: unescaped
+        "sql",
+        {"attraction-name": "king's college", "attraction-area": "centre"},
+    ),
     (" * FROM  WHERE ", "sql", {}),  # IC-DST's empty state
     # python (RefPyDST)
     (
