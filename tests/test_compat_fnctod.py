@@ -12,6 +12,8 @@ each state written with FnCTOD's ``paser_dict_to_bs`` after renaming slots to UB
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dst_metrics import Corpus
 from dst_metrics.compat.fnctod import DOMAINS, belief_span, fix_value, fnctod_figures, read_span, turn_strings
@@ -130,3 +132,23 @@ def test_per_domain_counts_the_dialogues_domains_and_average_counts_missing_doma
     given = figures(gold, pred, dialogue_domains={"0": ["hotel", "taxi"]})
     assert given["turns_taxi"] == 2 and given["jga_taxi"] == 0.5
     assert given["f1_taxi"] == 0.5  # turn 0: empty gold, a prediction: 0; turn 1: both empty: 1
+
+
+slot_names = st.sampled_from(
+    ["hotel-area", "hotel-book people", "train-leaveat", "taxi-destination", "attraction-name"]
+)
+slot_values = st.sampled_from(["north", "2", "09:00", "the place", "kings college", "centre", "guest house"])
+states = st.dictionaries(slot_names, slot_values, max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(states, min_size=1, max_size=4), min_size=1, max_size=4))
+def test_predicting_gold_scores_one_and_figures_are_fractions(dialogues):
+    result = fnctod_figures(Corpus.from_dialogues(dialogues, dialogues))
+    assert result["jga"] == 1.0
+    for domain in DOMAINS:
+        assert result[f"jga_{domain}"] == (1.0 if result[f"turns_{domain}"] else 0.0)
+    shifted = [[{**state, "hotel-area": "south"} for state in dialogue] for dialogue in dialogues]
+    worse = fnctod_figures(Corpus.from_dialogues(shifted, dialogues))
+    assert 0.0 <= worse["jga"] <= 1.0 and 0.0 <= worse["slot_f1"] <= 1.0
+    assert worse["jga_hotel"] <= result["jga_hotel"] and worse["turns_hotel"] == result["turns_hotel"]
