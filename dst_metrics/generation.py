@@ -24,8 +24,9 @@ Slot names become MultiWOZ's: lower case, ``_`` as a space, then `SLOT_ALIASES` 
 people``, RefPyDST's ``depart_time``, ``leave_from``, ``food_type``, ``book_number_of_days``…).
 With a `schema` (``domain-slot`` names), a slot outside it is tried as ``book <slot>`` and otherwise
 dropped and counted. Values are kept as written (stripped, outer quotes removed); numbers become
-strings, booleans ``yes``/``no``; ``null`` is no value. Parsing never raises: text in no style is an
-empty state with ``parsed=False``.
+strings, booleans ``yes``/``no``; ``null`` is no value. A JSON object or python call cut short by
+the token limit gets its missing closing braces or parentheses (up to three). Parsing never raises:
+text in no style is an empty state with ``parsed=False``.
 """
 
 from __future__ import annotations
@@ -230,10 +231,12 @@ CALL = re.compile(r"(?:^|[\s=.;])(?:find_\w+|[A-Z]\w*)\s*\(|^\s*del\s", re.MULTI
 
 
 def _statements(text: str) -> list[ast.stmt]:
-    try:
-        return ast.parse(text).body
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        pass
+    missing = text.count("(") - text.count(")")
+    for candidate in [text] + ([text.rstrip() + ")" * missing] if 0 < missing <= 3 else []):
+        try:  # a generation cut short by the token limit lacks closing parentheses
+            return ast.parse(candidate).body
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            pass
     statements: list[ast.stmt] = []
     for line in text.splitlines():
         try:

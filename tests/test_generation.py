@@ -84,6 +84,7 @@ TABLE = [
         {"train-arriveby": "10:15", "train-day": "monday"},
     ),
     ('del agent.state.hotel.type\nhotel.area = "east"', "python", {"hotel-type": "[DELETE]", "hotel-area": "east"}),
+    ('hotel = find_hotel(area="north", stars=4', "python", {"hotel-area": "north", "hotel-stars": "4"}),  # cut short
     # lines
     ("hotel-area=north; hotel-stars=4", "lines", {"hotel-area": "north", "hotel-stars": "4"}),
     ("hotel-area: north\nhotel-book_people: 2\n", "lines", {"hotel-area": "north", "hotel-book people": "2"}),
@@ -98,7 +99,7 @@ TABLE = [
 MALFORMED = [
     "",
     "I think the user wants a hotel in the north.",
-    'hotel = find_hotel(area="north"',  # cut short: not python, not anything else
+    'hotel = find_hotel(area="north", name=',  # cut short inside an argument
     '{"hotel-area": "north",, }',
     "SELECT * FROM hotel ORDER BY stars",
     "None",
