@@ -1,0 +1,405 @@
+"""FnCTOD's DST figures: overall JGA, slot P/R/F1, per-domain JGA and F1 for its five domains and
+their mean, "average JGA" (Li et al., 2024; github facebookresearch/FnCTOD at 243fa2f:
+``src/multiwoz/utils/compute_joint_acc.py`` ``compute_jacc``, called by ``src/multiwoz/inference.py``
+with ``ignore_dontcare_in_pred=True``; cleaning in ``src/multiwoz/utils/dst.py``; the belief span
+written by ``paser_dict_to_bs`` in ``src/multiwoz/utils/utils.py``). See ``docs/compat.md``.
+
+Not registered as a profile yet: a pure function of a corpus. What FnCTOD does, read from that code
+and checked by running it on the project's reference files (``tests/test_compat_fnctod.py``):
+
+- each state is written as a belief span ``[domain] slot value slot value ...`` with UBAR's slot
+  names (``book people`` -> ``people``, ``book day`` -> ``day``, ``book stay`` -> ``stay``,
+  ``book time`` -> ``time``, ``leaveat`` -> ``leave``, ``arriveby`` -> ``arrive``); only the
+  informable slots of its seven domains are written, empty values are not; then the span is read
+  back by splitting on whitespace: a token that is a domain starts a domain, a token that is one of
+  its 24 slot names starts a slot, so **a value holding such a token is cut** there (``name`` ``the
+  people's ...`` is safe, a value ``day trip`` is not) and whitespace inside values is collapsed;
+- every ``domain->slot->value`` string containing ``none``, ``not mentioned`` or ``not present``
+  anywhere is dropped, on both sides (before and after the value fixes below);
+- value fixes: a table of typo fixes (``center`` -> ``centre``, ``guesthouse`` -> ``guest house``,
+  ``""`` -> ``none``…) on **predictions only** (the gold branch looks the slot name up in that table
+  instead of the value and never matches); then on both sides ``fix_mismatch_jason``-style rules by
+  slot (a leading ``the`` and the character after it are cut, as ``value[4:]``, so ``theatre``
+  becomes ``tre`` on both sides; area ``no`` -> ``north``; ``free`` parking/internet -> ``yes``…)
+  and a fixed list of name and time renames;
+- predicted strings containing ``dontcare``, ``dont care`` or ``do not care`` are dropped (gold
+  keeps them: a gold ``dontcare`` slot is never matched);
+- JGA: the share of turns whose two sets of strings are equal; slot precision/recall: micro over
+  turns of the two sets, F1 from those;
+- per-domain JGA: for each of ``restaurant, taxi, hotel, attraction, train``, over the turns of the
+  dialogues whose domains include it, equality of that domain's ``slot->value`` strings (empty values
+  left out here, though they count in the overall JGA); per-domain F1: mean over those turns of the
+  turn's F1 (1 when both sides are empty, 0 when only one is); a domain without turns has JGA 0;
+- "average JGA": the mean of the five per-domain JGAs (FnCTOD's paper tables; the code prints the
+  five), **a domain without turns counting 0**.
+
+A dialogue's domains are FnCTOD's ``all_domains`` of its last turn: the turn-domain labels of the
+dialogue (UBAR's ``dspn``), which a corpus does not carry: here they are the domains of every gold
+slot of the dialogue unless `dialogue_domains` gives them. Where FnCTOD would crash (a domain
+outside its seven, a value holding ``->``) the domain is skipped / the string split at its first two
+``->``. Figures are fractions, unrounded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from ..corpus import Corpus
+from ..states import Alternatives, State
+
+DOMAINS = ("restaurant", "taxi", "hotel", "attraction", "train")
+"""FnCTOD's five evaluated domains, in its order."""
+
+INFORMABLE = {
+    "taxi": ("leave", "destination", "departure", "arrive"),
+    "police": (),
+    "hospital": ("department",),
+    "hotel": ("type", "parking", "pricerange", "internet", "stay", "day", "people", "area", "stars", "name"),
+    "attraction": ("area", "type", "name"),
+    "train": ("destination", "day", "arrive", "departure", "people", "leave"),
+    "restaurant": ("food", "pricerange", "area", "name", "time", "day", "people"),
+}
+"""The slots written into a belief span, by domain (UBAR names)."""
+
+SPAN_DOMAINS = frozenset(f"[{domain}]" for domain in INFORMABLE)
+SPAN_SLOTS = frozenset(
+    "address area arrive car day department departure destination food id internet leave name parking "
+    "people phone postcode price pricerange reference stars stay time type".split()
+)
+"""Tokens that start a slot when a belief span is read back (its requestable and informable slots)."""
+
+SLOT_RENAMES = {
+    "book people": "people",
+    "book day": "day",
+    "book stay": "stay",
+    "book time": "time",
+    "leaveat": "leave",
+    "arriveby": "arrive",
+}
+"""MultiWOZ slot names -> UBAR's, as in FnCTOD's data."""
+
+NONE_MARKS = ("not mentioned", "none", "not present")
+DONTCARE_MARKS = ("dontcare", "dont care", "do not care")
+
+PRED_TYPOS = {
+    "guesthouse": "guest house",
+    "guesthouses": "guest house",
+    "guest": "guest house",
+    "mutiple sports": "multiple sports",
+    "sports": "multiple sports",
+    "mutliple sports": "multiple sports",
+    "swimmingpool": "swimming pool",
+    "concerthall": "concert hall",
+    "concert": "concert hall",
+    "pool": "swimming pool",
+    "night club": "nightclub",
+    "mus": "museum",
+    "ol": "architecture",
+    "colleges": "college",
+    "coll": "college",
+    "architectural": "architecture",
+    "musuem": "museum",
+    "churches": "church",
+    "center": "centre",
+    "center of town": "centre",
+    "near city center": "centre",
+    "in the north": "north",
+    "cen": "centre",
+    "east side": "east",
+    "east area": "east",
+    "west part of town": "west",
+    "ce": "centre",
+    "town center": "centre",
+    "centre of cambridge": "centre",
+    "city center": "centre",
+    "the south": "south",
+    "scentre": "centre",
+    "town centre": "centre",
+    "in town": "centre",
+    "north part of town": "north",
+    "centre of town": "centre",
+    "cb30aq": "none",
+    "mode": "moderate",
+    "moderate -ly": "moderate",
+    "mo": "moderate",
+    "next friday": "friday",
+    "monda": "monday",
+    "free parking": "free",
+    "free internet": "yes",
+    "4 star": "4",
+    "4 stars": "4",
+    "0 star rarting": "none",
+    "y": "yes",
+    "any": "dontcare",
+    "n": "no",
+    "does not care": "dontcare",
+    "not men": "none",
+    "not": "none",
+    "not mentioned": "none",
+    "not present": "none",
+    "": "none",
+    "not mendtioned": "none",
+    "3 .": "3",
+    "does not": "no",
+    "fun": "none",
+    "art": "none",
+}
+"""FnCTOD's typo table (``GENERAL_TYPO``), applied to predicted values only."""
+
+TYPE_TO_NONE = frozenset(
+    ["nigh", "moderate -ly priced", "bed and breakfast", "centre", "venetian", "intern", "a cheap -er hotel"]
+    + ["gastropub", "la raza", "galleria", "gallery", "science", "m"]
+)
+TYPE_TO_HOTEL = frozenset(["hotel with free parking and free wifi", "4", "3 star hotel"])
+AREA_FIXES = {"no": "north", "we": "west", "cent": "centre"}
+DAY_FIXES = {"we": "wednesday", "no": "none"}
+AREA_TO_NONE = frozenset(
+    ["stansted airport", "cambridge", "silver street", "norwich", "ely", "museum", "same area as hotel"]
+)
+APOSTROPHE_S = re.compile(r"(\w+)\s(\'s\s\w+)")
+
+VALUE_RENAMES = {
+    "cafe uno": "caffe uno",
+    "alpha milton guest house": "alpha-milton guest house",
+    "churchills college": "churchill college",
+    "churchhill college": "churchill college",
+    "churchill": "churchill college",
+    "the churchill college": "churchill college",
+    "portugese": "portuguese",
+    "restaurant 17": "restaurant one seven",
+    "restaurant 2 two": "restaurant two two",
+    "gallery at 12 a high street": "gallery at twelve a high street",
+    "museum of archaelogy": "museum of archaelogy and anthropology",
+    "huntingdon marriot hotel": "huntingdon marriott hotel",
+    "marriot hotel": "huntingdon marriott hotel",
+    "sheeps green and lammas land park fen causeway": "sheep's green and lammas land park fen causeway",
+    "sheeps green and lammas land park": "sheep's green and lammas land park fen causeway",
+    "cambridge and country folk museum": "cambridge and county folk museum",
+    "county folk museum": "cambridge and county folk museum",
+    "ambridge": "cambridge",
+    "cambridge contemporary art museum": "cambridge contemporary art",
+    "molecular gastonomy": "molecular gastronomy",
+    "2 two and cote": "two two and cote",
+    "caribbeanindian": "caribbean|indian",
+    "whipple museum": "whipple museum of the history of science",
+    "ian hong": "ian hong house",
+    "sundaymonday": "sunday|monday",
+    "mondaythursday": "monday|thursday",
+    "fridaytuesday": "friday|tuesday",
+    "cheapmoderate": "cheap|moderate",
+    "golden house                            golden house": "the golden house",
+    "golden house": "the golden house",
+    "sleeperz": "sleeperz hotel",
+    "jamaicanchinese": "jamaican|chinese",
+    "shiraz": "shiraz restaurant",
+    "museum of archaelogy and anthropogy": "museum of archaelogy and anthropology",
+    "yipee noodle bar": "yippee noodle bar",
+    "abc theatre": "adc theatre",
+    "wankworth house": "warkworth house",
+    "cherry hinton water play park": "cherry hinton water play",
+    "cherry hinton water park": "cherry hinton water play",
+    "the gallery at 12": "the gallery at twelve",
+    "barbequemodern european": "barbeque|modern european",
+    "north americanindian": "north american|indian",
+    "chiquito": "chiquito restaurant bar",
+    "museum of archaeology and anthropology": "museum of archaelogy and anthropology",
+    "saint catherine's college": "saint catharine's college",
+    "city centre north bed and breakfast": "city centre north b and b",
+    "north bed and breakfast": "north b and b",
+    "christ college": "christ's college",
+    "kings college": "king's college",
+    "saint johns college": "saint john's college",
+    "kettles yard": "kettle's yard",
+    "rosas bed and breakfast": "rosa's bed and breakfast",
+    "saint catharines college": "saint catharine's college",
+    "little saint marys church": "little saint mary's church",
+    "great saint marys church": "great saint mary's church",
+    "queens college": "queen's college",
+    "queens' college": "queen's college",
+    "peoples portraits exhibition at girton college": "people's portraits exhibition at girton college",
+    "st johns college": "saint john's college",
+    "whale of time": "whale of a time",
+    "st catharines college": "saint catharine's college",
+    "saint john 's college": "saint john's college",
+    "saint johns colleg": "saint john's college",
+    "pizza hut fen ditton": "pizza hut fenditton",
+    "pizza hit fen ditton": "pizza hut fenditton",
+    "the copper kettle": "copper kettle",
+    "the dojo noodle bar": "dojo noodle bar",
+    "16,15": "16:15",
+    "1330": "13:30",
+    "1430": "14:30",
+    "1532": "15:32",
+    "845": "08:45",
+    "1145": "11:45",
+    "1545": "15:45",
+    "1329": "13:29",
+    "1345": "13:45",
+    "1715": "17:15",
+    "929": "09:29",
+}
+"""FnCTOD's fixed renames of names and times (``fix_mismatch_jason_2020``), both sides. Its rules
+apply one after another, but no rule's output is a later rule's input, so one lookup is the same."""
+
+
+def belief_span(state: State) -> str:
+    """The belief span FnCTOD writes for a state (informable slots, UBAR names, no empty value)."""
+    goal: dict[str, dict[str, str]] = {}
+    for name, value in state.items():
+        domain, _, slot = name.partition("-")
+        text = value.first if isinstance(value, Alternatives) else value
+        goal.setdefault(domain, {})[SLOT_RENAMES.get(slot, slot)] = text
+    words: list[str] = []
+    for domain, slots in goal.items():
+        informable = INFORMABLE.get(domain)
+        if informable is None:  # FnCTOD's span writer would fail on this domain
+            continue
+        words.append(f"[{domain}]")
+        for slot, value in slots.items():
+            if slot in informable and value:
+                words += (slot, value)
+    return " ".join(words)
+
+
+def read_span(span: str) -> set[str]:
+    """The ``[domain]->slot->value`` strings FnCTOD reads from a belief span (``paser_bs``)."""
+    tokens = span.split()
+    items: set[str] = set()
+    starts = [index for index, token in enumerate(tokens) if token in SPAN_DOMAINS]
+    for number, start in enumerate(starts):
+        end = starts[number + 1] if number + 1 < len(starts) else len(tokens)
+        words = tokens[start + 1 : end]
+        slots = [index for index, token in enumerate(words) if token in SPAN_SLOTS]
+        for rank, at in enumerate(slots):
+            stop = slots[rank + 1] if rank + 1 < len(slots) else len(words)
+            items.add(f"{tokens[start]}->{words[at]}->{' '.join(words[at + 1 : stop])}")
+    return items
+
+
+def fix_value(slot: str, value: str) -> str:
+    """FnCTOD's per-slot value fixes (``fix_mismatch_jason``) then its renames."""
+    if (
+        (slot == "type" and value in TYPE_TO_NONE)
+        or (slot == "internet" and value == "4")
+        or (slot == "pricerange" and value == "2")
+        or ("area" in slot and value == "moderate")
+        or ("day" in slot and value == "t")
+    ):
+        value = "none"
+    elif slot == "type" and value in TYPE_TO_HOTEL:
+        value = "hotel"
+    elif "area" in slot:
+        value = AREA_FIXES.get(value, value)
+    elif "day" in slot:
+        value = DAY_FIXES.get(value, value)
+    elif "price" in slot and value == "ch":
+        value = "cheap"
+    elif ("internet" in slot or "parking" in slot) and value == "free":
+        value = "yes"
+    elif value.startswith("the"):
+        value = value[4:]
+    elif "[value_" in value:
+        value = "none"
+    value = APOSTROPHE_S.sub(r"\1\2", value)
+    if slot == "area" and value in AREA_TO_NONE:
+        value = "none"
+    return VALUE_RENAMES.get(value, value)
+
+
+def _split(item: str) -> tuple[str, str, str]:
+    domain, slot, value = (item.split("->", 2) + ["", ""])[:3]
+    return domain, slot, value
+
+
+def _without_none(items: Iterable[str]) -> list[str]:
+    return [item for item in items if not any(mark in item for mark in NONE_MARKS)]
+
+
+def _cleaned(items: set[str], *, pred: bool) -> set[str]:
+    fixed = []
+    for item in _without_none(items):
+        domain, slot, value = _split(item)
+        if pred:
+            value = PRED_TYPOS.get(value, value)
+        fixed.append(f"{domain}->{slot}->{fix_value(slot, value)}")
+    kept = _without_none(fixed)
+    if pred:
+        kept = [item for item in kept if not any(mark in item for mark in DONTCARE_MARKS)]
+    return set(kept)
+
+
+def turn_strings(gold: State, pred: State) -> tuple[set[str], set[str]]:
+    """FnCTOD's cleaned gold and predicted ``[domain]->slot->value`` strings of one turn."""
+    return (
+        _cleaned(read_span(belief_span(gold)), pred=False),
+        _cleaned(read_span(belief_span(pred)), pred=True),
+    )
+
+
+def _domain_items(items: set[str], domain: str) -> set[str]:
+    tag = f"[{domain}]"
+    out = set()
+    for item in items:
+        item_domain, slot, value = _split(item)
+        if item_domain == tag and value:
+            out.add(f"{slot}->{value}")
+    return out
+
+
+def _turn_f1(gold: set[str], pred: set[str]) -> float:
+    if not gold:
+        return 0.0 if pred else 1.0
+    hits = len(gold & pred)
+    precision = hits / len(pred) if pred else 0.0
+    recall = hits / len(gold)
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+def fnctod_figures(
+    corpus: Corpus, *, dialogue_domains: Mapping[str, Iterable[str]] | None = None
+) -> dict[str, float | int]:
+    """FnCTOD's figures of a corpus: ``jga``, ``slot_precision``, ``slot_recall``, ``slot_f1``,
+    ``average_jga``, and per domain ``jga_<domain>``, ``f1_<domain>``, ``turns_<domain>`` (the
+    turns it counted) for `DOMAINS` (see the module for its conventions).
+
+    `dialogue_domains`: each dialogue's domains (FnCTOD's ``all_domains``, without brackets); by
+    default the domains of the dialogue's gold slots.
+    """
+    turns = joint = hits = n_pred = n_gold = 0
+    domain_joint = dict.fromkeys(DOMAINS, 0)
+    domain_turns = dict.fromkeys(DOMAINS, 0)
+    domain_f1 = dict.fromkeys(DOMAINS, 0.0)
+    for dialogue in corpus.dialogues:
+        if dialogue_domains is not None:
+            domains = set(dialogue_domains.get(dialogue.dialogue_id, ()))
+        else:
+            domains = {name.partition("-")[0] for state in dialogue.gold for name in state}
+        counted = [domain for domain in DOMAINS if domain in domains]
+        for gold_state, pred_state in zip(dialogue.gold, dialogue.pred):
+            gold, pred = turn_strings(gold_state, pred_state)
+            turns += 1
+            joint += gold == pred
+            hits += len(gold & pred)
+            n_pred += len(pred)
+            n_gold += len(gold)
+            for domain in counted:
+                gold_items, pred_items = _domain_items(gold, domain), _domain_items(pred, domain)
+                domain_turns[domain] += 1
+                domain_joint[domain] += gold_items == pred_items
+                domain_f1[domain] += _turn_f1(gold_items, pred_items)
+    precision = hits / n_pred if n_pred else 0.0
+    recall = hits / n_gold if n_gold else 0.0
+    figures: dict[str, float | int] = {
+        "jga": joint / turns if turns else 0.0,
+        "slot_precision": precision,
+        "slot_recall": recall,
+        "slot_f1": 2 * precision * recall / (precision + recall) if precision + recall else 0.0,
+    }
+    for domain in DOMAINS:
+        count = domain_turns[domain]
+        figures[f"jga_{domain}"] = domain_joint[domain] / count if count else 0.0
+        figures[f"f1_{domain}"] = domain_f1[domain] / count if count else 0.0
+        figures[f"turns_{domain}"] = count
+    figures["average_jga"] = sum(figures[f"jga_{domain}"] for domain in DOMAINS) / len(DOMAINS)
+    return figures

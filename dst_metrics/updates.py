@@ -1,0 +1,188 @@
+"""Turn-level state updates: accumulate them into the cumulative states every metric expects, and
+tell a file of updates from a file of cumulative states.
+
+LLM trackers in the IC-DST line predict each turn's *changes* and add them to the previous turn's
+state; scoring such per-turn output as if it were cumulative silently ruins JGA. An update is a
+state (nested ``{"hotel": {"area": "north"}}`` or flat ``{"hotel-area": "north"}``) in which a slot
+is **removed** by:
+
+- JSON ``null`` (Python ``None``);
+- ``"[DELETE]"``, compared case-insensitively (so a lower-cased file's ``"[delete]"`` too): the
+  marker of IC-DST (github Yushi-Hu/IC-DST, ``run_codex_experiment.py`` and its siblings: a
+  predicted ``[DELETE]`` drops the slot from the previous state, any other value overwrites it) and
+  of RefPyDST (github jlab-nlp/RefPyDST, ``src/refpydst/utils/dialogue_state.py``
+  ``update_dialogue_state`` and ``compute_delta``; its python completions write ``del
+  agent.state.hotel.type``, which its parser turns into that marker).
+
+LDST (github WoodScene/LDST) answers every slot at every turn with a value or ``NONE``: its output
+is cumulative, so it needs no accumulation (``none`` is an inactive value, not a deletion).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from . import ids
+from .corpus import Corpus
+from .errors import InputError, describe
+from .states import is_scored_mapping
+
+DELETE_MARKER = "[DELETE]"
+"""IC-DST's and RefPyDST's deletion value (matched case-insensitively)."""
+
+FlatState = dict[str, object]
+
+
+def is_deletion(value: object) -> bool:
+    """Whether an update's value removes its slot: None or the `DELETE_MARKER` (any case)."""
+    return value is None or (isinstance(value, str) and value.upper() == DELETE_MARKER)
+
+
+def flat_update(update: object, *, dialogue: object = None, turn: object = None) -> FlatState:
+    """An update as ``{"domain-slot": value}`` (values as given, deletions kept); InputError when it is
+    not a mapping."""
+    if not isinstance(update, Mapping):
+        raise InputError(f"a state update must be an object, got {describe(update)}", dialogue=dialogue, turn=turn)
+    flat: FlatState = {}
+    for key, inner in update.items():
+        if isinstance(inner, Mapping) and not is_scored_mapping(inner):
+            for slot, value in inner.items():
+                flat[f"{key}-{slot}"] = value
+        else:
+            flat[str(key)] = inner
+    return flat
+
+
+def apply_update(state: Mapping[str, object], update: object) -> FlatState:
+    """The state after one turn's update: deletions remove their slot, other values overwrite it."""
+    new = dict(state)
+    for slot, value in flat_update(update).items():
+        if is_deletion(value):
+            new.pop(slot, None)
+        else:
+            new[slot] = value
+    return new
+
+
+def _accumulate_dialogue(dialogue_id: object, turns: object) -> list[FlatState] | dict[object, FlatState]:
+    if isinstance(turns, Mapping):
+        order = sorted(turns, key=lambda key: ids.turn_id(key, dialogue=dialogue_id, field=None))
+        out: dict[object, FlatState] = {}
+        state: FlatState = {}
+        for key in order:
+            state = apply_update(state, _checked(turns[key], dialogue_id, key))
+            out[key] = state
+        return {key: out[key] for key in turns}  # the input's key order
+    if isinstance(turns, Sequence) and not isinstance(turns, str):
+        states: list[FlatState] = []
+        state = {}
+        for index, update in enumerate(turns):
+            state = apply_update(state, _checked(update, dialogue_id, index))
+            states.append(state)
+        return states
+    raise InputError(
+        f"a dialogue must be a list of updates or map turn ids to updates, got {describe(turns)}", dialogue=dialogue_id
+    )
+
+
+def _checked(update: object, dialogue: object, turn: object) -> object:
+    if not isinstance(update, Mapping):
+        raise InputError(f"a state update must be an object, got {describe(update)}", dialogue=dialogue, turn=turn)
+    return update
+
+
+def accumulate(updates_by_turn: Mapping[object, object]) -> dict[object, list[FlatState] | dict[object, FlatState]]:
+    """Cumulative states from turn updates: per dialogue, updates applied in turn order (turn ids
+    ordered by value; a list is in order) starting from the empty state.
+
+    `updates_by_turn`: ``{dialogue_id: {turn_id: update}}`` or ``{dialogue_id: [update, ...]}``; the
+    result has the same shape with flat states ``{"domain-slot": value}``.
+
+    >>> accumulate({"d": [{"hotel": {"area": "north"}}, {"hotel-stars": "4"}, {"hotel-area": None}]})
+    {'d': [{'hotel-area': 'north'}, {'hotel-area': 'north', 'hotel-stars': '4'}, {'hotel-stars': '4'}]}
+    """
+    if not isinstance(updates_by_turn, Mapping):
+        raise InputError(f"expected an object of dialogues, got {describe(updates_by_turn)}")
+    return {name: _accumulate_dialogue(name, turns) for name, turns in updates_by_turn.items()}
+
+
+def accumulate_layout(data: Mapping[object, Mapping[object, Mapping]], side: str = "pr") -> dict:
+    """The reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}`` with `side`'s states read
+    as updates and replaced by the accumulated states (the other side untouched)."""
+    if not isinstance(data, Mapping):
+        raise InputError(f"expected an object of dialogues, got {describe(data)}")
+    updates = {}
+    for name, turns in data.items():
+        if not isinstance(turns, Mapping):
+            raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=name)
+        updates[name] = {}
+        for key, turn in turns.items():
+            if not isinstance(turn, Mapping) or side not in turn:
+                raise InputError(f"the turn has no {side} state", dialogue=name, turn=key, field=side)
+            updates[name][key] = turn[side]
+    states = accumulate(updates)
+    return {
+        name: {key: {**turn, side: states[name][key]} for key, turn in turns.items()} for name, turns in data.items()
+    }
+
+
+def updates_from_states(states: Sequence[Mapping[str, object]]) -> list[FlatState]:
+    """The updates that `accumulate` turns back into these flat cumulative states: each turn's new or
+    changed slots, and None for each slot dropped since the turn before."""
+    updates: list[FlatState] = []
+    previous: Mapping[str, object] = {}
+    for state in states:
+        update: FlatState = {slot: value for slot, value in state.items() if previous.get(slot, _MISSING) != value}
+        update.update({slot: None for slot in previous if slot not in state})
+        updates.append(update)
+        previous = state
+    return updates
+
+
+_MISSING = object()
+
+MAJORITY = 0.5
+
+
+def _dialogue_vanishes(gold: Sequence[Mapping] | None, pred: Sequence[Mapping]) -> bool | None:
+    """Whether most chances for a slot to vanish from one predicted state to the next were taken
+    (None when there was no chance). A chance: a slot predicted at turn t-1 that gold keeps at t
+    (that is in gold at both turns), or, without gold, any slot predicted at t-1."""
+    chances = vanished = 0
+    for index in range(1, len(pred)):
+        before, now = pred[index - 1], pred[index]
+        for slot in before:
+            if gold is not None and not (slot in gold[index - 1] and slot in gold[index]):
+                continue
+            chances += 1
+            vanished += slot not in now
+    return None if not chances else vanished > MAJORITY * chances
+
+
+def vanishing_share(data: Corpus | Mapping[object, object]) -> float:
+    """The share of dialogues (among those with a chance) in which predicted slots that gold keeps
+    mostly vanish from one turn to the next: near 1 for per-turn updates, near 0 for cumulative
+    states. `data`: a `Corpus`, or predicted states alone ``{dialogue_id: [state, ...] | {turn_id:
+    state}}`` (then any predicted slot that is gone at the next turn counts)."""
+    votes: list[bool] = []
+    if isinstance(data, Corpus):
+        for dialogue in data.dialogues:
+            vote = _dialogue_vanishes(dialogue.gold, dialogue.pred)
+            if vote is not None:
+                votes.append(vote)
+    else:
+        for name, turns in data.items():
+            if isinstance(turns, Mapping):
+                order = sorted(turns, key=lambda key: ids.turn_id(key, dialogue=name, field=None))
+                turns = [turns[key] for key in order]
+            vote = _dialogue_vanishes(None, [flat_update(state, dialogue=name) for state in turns])
+            if vote is not None:
+                votes.append(vote)
+    return sum(votes) / len(votes) if votes else 0.0
+
+
+def looks_like_updates(data: Corpus | Mapping[object, object]) -> bool:
+    """Whether predictions look like per-turn updates rather than cumulative states: in most
+    dialogues, slots that gold keeps vanish from one turn's prediction to the next
+    (`vanishing_share` above one half)."""
+    return vanishing_share(data) > MAJORITY
