@@ -4,11 +4,15 @@ Needs only pyarrow and numpy (not `evaluate` or `datasets`), so it is tested on 
 holds a turn's predicted and gold side: the dialogue id, the turn id and the state as a list of
 slot/value entries (a gold entry may carry several acceptable values). States the core shares
 between consecutive turns are encoded once and shared again when decoded.
+
+evaluate stores, gathers and reads back the rows of several batches as one cache row: each side's
+turns as one Arrow IPC stream (`side_stream`, `streams_column`), so evaluate sees flat binary values.
 """
 
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 from itertools import compress
 
 import numpy as np
@@ -88,6 +92,29 @@ def corpus_table(corpus: Corpus) -> pa.Table:
         ],
         schema=SCHEMA,
     )
+
+
+STREAM_SCHEMA = pa.schema([("turns", TURN_TYPE)])
+"""The schema of a `side_stream`: one side's turns."""
+
+
+def side_stream(column: pa.ChunkedArray | pa.Array) -> bytes:
+    """One side of `SCHEMA` rows (a column of `TURN_TYPE`) as an Arrow IPC stream."""
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, STREAM_SCHEMA) as writer:
+        writer.write_table(pa.Table.from_arrays([column], schema=STREAM_SCHEMA))
+    return sink.getvalue().to_pybytes()
+
+
+def streams_column(streams: Iterable[bytes | pa.Buffer]) -> pa.ChunkedArray:
+    """The turns of `side_stream` streams, in order, as one column of `TURN_TYPE`."""
+    chunks: list[pa.Array] = []
+    for stream in streams:
+        reader = pa.ipc.open_stream(stream)
+        if not reader.schema.equals(STREAM_SCHEMA):
+            raise InputError(f"the cached rows are not turns of this dst-metrics version: {reader.schema}")
+        chunks += reader.read_all().column(0).chunks
+    return pa.chunked_array(chunks, TURN_TYPE)
 
 
 def _struct(column: pa.ChunkedArray | pa.Array) -> pa.StructArray:
