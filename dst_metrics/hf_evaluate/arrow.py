@@ -106,8 +106,11 @@ def side_stream(column: pa.ChunkedArray | pa.Array) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
-def streams_column(streams: Iterable[bytes | pa.Buffer]) -> pa.ChunkedArray:
-    """The turns of `side_stream` streams, in order, as one column of `TURN_TYPE`."""
+def streams_column(streams: Iterable[bytes] | pa.Array | pa.ChunkedArray) -> pa.ChunkedArray:
+    """The turns of `side_stream` streams (bytes, or a binary Arrow array: read without a copy), in
+    order, as one column of `TURN_TYPE`."""
+    if isinstance(streams, (pa.Array, pa.ChunkedArray)):
+        streams = [value.as_buffer() for value in streams]
     chunks: list[pa.Array] = []
     for stream in streams:
         reader = pa.ipc.open_stream(stream)

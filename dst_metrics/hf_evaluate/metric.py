@@ -114,12 +114,14 @@ def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...
 
 
 def metric_info(*, description: str, citation: str, inputs_description: str) -> evaluate.MetricInfo:
-    """The MetricInfo of a dst-metrics module, with `FEATURES`."""
+    """The MetricInfo of a dst-metrics module: `FEATURES`, read back as Arrow (``format="arrow"``,
+    which MetricInfo admits for flat features: the streams are read without a copy)."""
     return evaluate.MetricInfo(
         description=description,
         citation=citation,
         inputs_description=inputs_description,
         features=FEATURES,
+        format="arrow",
         codebase_urls=["https://github.com/cuthalionn/Granular_Change_Accuracy"],
         reference_urls=["https://arxiv.org/abs/2403.11123"],
     )
