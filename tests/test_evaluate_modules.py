@@ -254,6 +254,10 @@ def test_the_modules_use_evaluate_public_api_only(gca):
     assert gca.info.format == "arrow"
     assert all(isinstance(feature, datasets.Value) for feature in gca.info.features.values())
     evaluate.MetricInfo(description="", citation="", features=FEATURES, format="arrow")
+    # the module files decorate their class as evaluate's own module template does
+    assert callable(getattr(evaluate.utils.file_utils, "add_start_docstrings", None)), (
+        "evaluate.utils.file_utils.add_start_docstrings is gone: the module files use it for their docstrings"
+    )
 
 
 def test_rows_go_through_evaluates_own_add_batch_in_few_examples(gca, monkeypatch):
