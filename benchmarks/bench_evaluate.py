@@ -5,8 +5,10 @@ to 100k turns. For each input shape (turn records, as a Trainer loop gives them,
 level lists) it times, over several repetitions:
 
 - core: ``Corpus.from_turn_records`` / ``Corpus.from_dialogues`` + ``score`` on the same data;
-- each evaluate module: ``evaluate.load`` + ``add_batch`` over 100 batches + ``compute``;
-- ``evaluate.combine`` of both modules, the same way (each batch encoded and the rows scored once);
+- each evaluate module (``gca_metric``, ``jga_fga_metrics``, ``dst_metrics_all``): ``evaluate.load``
+  + ``add_batch`` over 100 batches + ``compute``;
+- ``evaluate.combine`` of gca_metric and jga_fga_metrics, the same way (each module does its own
+  work: the figures of dst_metrics_all at about twice its cost);
 
 and prints the medians in µs per turn, the ratio to the core, and the peak memory of one
 untimed run (Python heap by tracemalloc plus Arrow's memory pool).
@@ -93,6 +95,7 @@ def run_combined(shape: str, preds: list, golds: list, batches: int, cache_dir: 
 
 
 _POOLS: list = []
+MODULES = ("gca", "jga_fga", "all")
 
 
 def peak_memory(fn) -> tuple[float, float]:
@@ -146,11 +149,11 @@ def main() -> int:
         for shape in args.shapes.split(","):
             preds, golds = inputs[shape]
             runs = {"core": partial(run_core, shape, preds, golds)}
-            for name in ("gca", "jga_fga"):
+            for name in MODULES:
                 runs[name] = partial(run_module, name, shape, preds, golds, args.batches, cache_dir)
             runs["combine"] = partial(run_combined, shape, preds, golds, args.batches, cache_dir)
             expected = runs["core"]()
-            for name in ("gca", "jga_fga", "combine"):  # the modules give the core's figures
+            for name in [*MODULES, "combine"]:  # the modules give the core's figures
                 found = {k: v for k, v in runs[name]().items() if not k.endswith("signature")}
                 assert all(value == expected[key] for key, value in found.items()), name
             times: dict[str, list[float]] = {label: [] for label in runs}

@@ -1,4 +1,4 @@
-"""Where the two Hugging Face `evaluate` modules shipped with this package live.
+"""Where the Hugging Face `evaluate` modules shipped with this package live.
 
 >>> import evaluate
 >>> from dst_metrics import module_path
@@ -10,16 +10,17 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-MODULE_FOLDERS = {"gca": "gca_metric", "jga_fga": "jga_fga_metrics"}
+MODULE_FOLDERS = {"gca": "gca_metric", "jga_fga": "jga_fga_metrics", "all": "dst_metrics_all"}
 """Short name -> folder holding `<folder>/<folder>.py`, its metric card and requirements.txt."""
 
 
 def module_path(name: str) -> str:
     """The installed folder of an evaluate module, ready for ``evaluate.load``.
 
-    `name` is ``"gca"`` or ``"jga_fga"`` (the folder names ``"gca_metric"`` and
-    ``"jga_fga_metrics"`` work too). The folder is found through the import machinery, so it is
-    the one of a regular install, of an editable install or of the source tree on ``sys.path``.
+    `name` is ``"gca"``, ``"jga_fga"`` or ``"all"`` (every figure in one pass); the folder names
+    ``"gca_metric"``, ``"jga_fga_metrics"`` and ``"dst_metrics_all"`` work too. The folder is found
+    through the import machinery, so it is the one of a regular install, of an editable install or
+    of the source tree on ``sys.path``.
     """
     folder = MODULE_FOLDERS.get(name, name)
     if folder not in MODULE_FOLDERS.values():

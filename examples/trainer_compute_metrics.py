@@ -106,13 +106,8 @@ def tiny_model_and_data():
 
 
 def make_compute_metrics(tokenizer, eval_dataset, cache_dir: str | None = None):
-    """The README recipe: decode, parse, map eval rows back to their turns, score with both modules."""
-    dst = evaluate.combine(
-        [
-            evaluate.load(module_path("gca"), cache_dir=cache_dir),
-            evaluate.load(module_path("jga_fga"), cache_dir=cache_dir),
-        ]
-    )
+    """The README recipe: decode, parse, map eval rows back to their turns, score every figure in one pass."""
+    dst = evaluate.load(module_path("all"), cache_dir=cache_dir)  # dst_metrics_all: gca_metric + jga_fga_metrics
     linearized = LinearizedFormat()  # "slot=value; slot=value"; its fields set other separators
 
     def parse(text):

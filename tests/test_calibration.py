@@ -387,6 +387,10 @@ def test_evaluate_reports_calibration_only_with_confidences(tmp_path):
     assert plain["jga"] == 1.0 and not set(calibration_keys()) & set(plain)
     with pytest.raises(InputError, match="field state.hotel.area.confidence: a confidence must be in"):
         module.compute(predictions=[[{"hotel": {"area": {"value": "x", "confidence": 2}}}]], references=[[{}]])
+    # dst_metrics_all has jga_fga_metrics' figures, the calibration ones included, and gca_metric's
+    every = evaluate.load(module_path("all"), cache_dir=str(tmp_path)).compute(predictions=preds, references=golds)
+    gca = evaluate.load(module_path("gca"), cache_dir=str(tmp_path)).compute(predictions=preds, references=golds)
+    assert every == {**gca, **results}
 
 
 def test_reliability_diagram_draws_every_bin():

@@ -1,5 +1,6 @@
-"""The evaluate modules gca_metric and jga_fga_metrics: loading, Features, input shapes, options,
-signature, combine, errors at add_batch() time, and the published T5 figures through them.
+"""The evaluate modules gca_metric, jga_fga_metrics and dst_metrics_all: loading, evaluate's public
+API, input shapes, options, signature, combine, errors at add_batch() time, and the published T5
+figures through them.
 
 Every expected value is the core's own result on the same data, or a published figure.
 """
@@ -13,12 +14,14 @@ import shutil
 
 import datasets
 import evaluate
+import pyarrow as pa
 import pytest
 
 from dst_metrics import Corpus, InputError, LinearizedFormat, OptionError, Options, module_path, read, score
 from dst_metrics.examples import EXAMPLES
 from dst_metrics.figures import figure_keys
-from dst_metrics.hf_evaluate.arrow import SCHEMA, corpus_from_arrow, corpus_table
+from dst_metrics.hf_evaluate import arrow, metric
+from dst_metrics.hf_evaluate.arrow import SCHEMA, TURN_TYPE, corpus_from_arrow, corpus_table, streams_column
 from dst_metrics.hf_evaluate.batches import TurnEncoder
 from dst_metrics.hf_evaluate.docs import CARD_END, CARD_START, MODULE_FAMILIES, card_figures, returns_text, write_cards
 from dst_metrics.hf_evaluate.metric import EVALUATE_TESTED, FEATURES, check_evaluate_version
@@ -38,7 +41,7 @@ PUBLISHED_KEYS = {
     "FGA_0.75": "fga@0.75",
     "FGA_1.0": "fga@1.0",
 }
-FOLDERS = {"gca": "gca_metric", "jga_fga": "jga_fga_metrics"}
+FOLDERS = {"gca": "gca_metric", "jga_fga": "jga_fga_metrics", "all": "dst_metrics_all"}
 
 
 def load(name: str, tmp_path, **kwargs) -> evaluate.EvaluationModule:
@@ -53,6 +56,11 @@ def gca(tmp_path):
 @pytest.fixture
 def turn_level(tmp_path):
     return load("jga_fga", tmp_path)
+
+
+@pytest.fixture
+def every(tmp_path):
+    return load("all", tmp_path)
 
 
 def core_figures(corpus: Corpus, families: str | tuple[str, ...], **options) -> dict:
@@ -80,18 +88,21 @@ def records(dialogues, ids=None) -> list[dict]:
 
 def test_load_from_relative_folder_and_module_path(monkeypatch, tmp_path):
     monkeypatch.chdir(REPO)
-    for folder, cls in (("./gca_metric", "GcaMetric"), ("./jga_fga_metrics", "JgaFgaMetrics")):
-        module = evaluate.load(folder, cache_dir=str(tmp_path))
+    classes = {"gca_metric": "GcaMetric", "jga_fga_metrics": "JgaFgaMetrics", "dst_metrics_all": "DstMetricsAll"}
+    for folder, cls in classes.items():
+        module = evaluate.load(f"./{folder}", cache_dir=str(tmp_path))
         assert type(module).__name__ == cls
     monkeypatch.chdir(tmp_path)  # module_path works from any directory
     assert evaluate.load(module_path("gca"), cache_dir=str(tmp_path)).name == "gca_metric"
     assert evaluate.load(module_path("jga_fga_metrics"), cache_dir=str(tmp_path)).name == "jga_fga_metrics"
+    assert evaluate.load(module_path("all"), cache_dir=str(tmp_path)).name == "dst_metrics_all"
+    assert module_path("dst_metrics_all") == module_path("all") == str(REPO / "dst_metrics_all")
     with pytest.raises(ValueError, match="unknown evaluate module"):
         module_path("bleu")
 
 
 def test_module_folders_ship_card_and_requirements():
-    for name, folder in (("gca", "gca_metric"), ("jga_fga", "jga_fga_metrics")):
+    for name, folder in FOLDERS.items():
         path = REPO / folder
         assert module_path(name) == str(path)
         card = (path / "README.md").read_text()
@@ -129,19 +140,22 @@ def test_module_folders_ship_card_and_requirements():
 @pytest.mark.parametrize("name", FOLDERS)
 def test_each_module_returns_every_figure_of_its_family(name, tmp_path):
     module = load(name, tmp_path)
-    family = MODULE_FAMILIES[module.name]
-    keys = figure_keys(Options(), [family]) + ["signature"]
+    families = MODULE_FAMILIES[module.name]
+    keys = figure_keys(Options(), families) + ["signature"]
     result = module.compute(predictions=PRED, references=GOLD)
     assert list(result) == keys
-    assert result == core_figures(Corpus.from_dialogues(PRED, GOLD), family)
-    # the two families split the registry between the modules
-    assert set(figure_keys(Options())) == set(figure_keys(Options(), MODULE_FAMILIES.values()))
+    assert result == core_figures(Corpus.from_dialogues(PRED, GOLD), families)
+    # the two families split the registry between gca_metric and jga_fga_metrics; dst_metrics_all has both
+    gca_keys, turn_keys = figure_keys(Options(), ["gca"]), figure_keys(Options(), ["turn"])
+    assert not set(gca_keys) & set(turn_keys)
+    assert sorted(gca_keys + turn_keys) == sorted(figure_keys(Options()))
+    assert figure_keys(Options(), MODULE_FAMILIES["dst_metrics_all"]) == figure_keys(Options())  # registry order
     # the docstring lists the same figures
     assert returns_text(module.name) in module.inputs_description
 
 
 def test_module_families():
-    assert MODULE_FAMILIES == {"gca_metric": "gca", "jga_fga_metrics": "turn"}
+    assert MODULE_FAMILIES == {"gca_metric": ("gca",), "jga_fga_metrics": ("turn",), "dst_metrics_all": ("gca", "turn")}
     assert sorted(MODULE_FAMILIES) == sorted(FOLDERS.values())
 
 
@@ -153,7 +167,7 @@ def test_metric_card_lists_exactly_the_registered_figures(folder):
     assert block == card_figures(folder)
     listed = [line for line in block.splitlines() if line.startswith("- ")]
     keys = [key for line in listed for key in line.split(":", 1)[0][2:].replace("`", "").split(", ")]
-    assert keys == figure_keys(Options(), [MODULE_FAMILIES[folder]]) + ["signature"]
+    assert keys == figure_keys(Options(), MODULE_FAMILIES[folder]) + ["signature"]
 
 
 def test_write_cards_leaves_the_committed_cards_unchanged(tmp_path):
@@ -216,15 +230,68 @@ def test_installed_evaluate_satisfies_the_pin_and_the_pin_is_the_tested_range():
         assert accepted == pin.contains(version), version
 
 
-def test_the_private_evaluate_api_the_modules_write_through_exists(gca):
-    assert callable(getattr(evaluate.Metric, "_init_writer", None))
-    assert gca.writer is None
-    gca.add_batch(predictions=PRED, references=GOLD)
-    assert gca.writer is not None and callable(gca.writer.write_table)
-    assert gca.compute() == core_figures(Corpus.from_dialogues(PRED, GOLD), "gca")
+PRIVATE_EVALUATE_API = (
+    "_init_writer",
+    "selected_feature_format",
+    "_finalize",
+    "_enforce_nested_string_type",
+    "_getframe",
+    "__code__",
+    "CombinedEvaluations",
+    "evaluate.module",
+)
+"""What the modules used to reach into (evaluate's writer, frames and bytecode of evaluate.combine)."""
 
 
-@pytest.mark.parametrize("folder", ["gca_metric", "jga_fga_metrics"])
+def test_the_modules_use_evaluate_public_api_only(gca):
+    sources = [*(REPO / "dst_metrics" / "hf_evaluate").glob("*.py"), *(REPO / f / f"{f}.py" for f in FOLDERS.values())]
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        used = [name for name in PRIVATE_EVALUATE_API if name in text]
+        assert not used, f"{path.relative_to(REPO)} uses evaluate internals {used}"
+    # the MetricInfo as constructed (no field patched afterwards): flat features, which MetricInfo's own
+    # check requires for a format, read back as Arrow
+    assert gca.info.format == "arrow"
+    assert all(isinstance(feature, datasets.Value) for feature in gca.info.features.values())
+    evaluate.MetricInfo(description="", citation="", features=FEATURES, format="arrow")
+    # the module files decorate their class as evaluate's own module template does
+    assert callable(getattr(evaluate.utils.file_utils, "add_start_docstrings", None)), (
+        "evaluate.utils.file_utils.add_start_docstrings is gone: the module files use it for their docstrings"
+    )
+
+
+def test_rows_go_through_evaluates_own_add_batch_in_few_examples(gca, monkeypatch):
+    """Turns reach ``evaluate.Metric.add_batch`` as one example: the first batch, then one per
+    `FLUSH_TURNS` turns (or per compute); the figures do not depend on how the turns were grouped."""
+    calls = []
+    add_batch = evaluate.Metric.add_batch
+
+    def recording(self, *, predictions=None, references=None, **kwargs):
+        calls.append((list(predictions), list(references)))
+        return add_batch(self, predictions=predictions, references=references, **kwargs)
+
+    monkeypatch.setattr(evaluate.Metric, "add_batch", recording)
+    expected = core_figures(Corpus.from_dialogues(PRED, GOLD), "gca")
+    for _ in range(2):  # the second time after a compute()
+        for i in range(len(GOLD)):
+            gca.add_batch(predictions=PRED[i : i + 1], references=GOLD[i : i + 1])
+        # the first batch at once (evaluate opens its cache file, processes meet), the second pending
+        assert len(calls) == 1 and [len(side) for side in calls[0]] == [1, 1]
+        assert len(streams_column(calls[0][1])) == 3
+        assert gca.compute() == expected
+        assert len(calls) == 2
+        turns = streams_column(calls[1][1])
+        assert turns.type == TURN_TYPE and len(turns) == 3
+        calls.clear()
+    monkeypatch.setattr(metric, "FLUSH_TURNS", 2)
+    for i in range(len(GOLD)):
+        gca.add_batch(predictions=PRED[i : i + 1], references=GOLD[i : i + 1])
+    assert len(calls) == 2  # each batch of 3 turns at once
+    assert gca.compute() == expected
+    assert len(calls) == 3 and calls[-1] == ([], [])  # compute's flush: nothing left, an empty batch
+
+
+@pytest.mark.parametrize("folder", sorted(FOLDERS.values()))
 def test_metric_card_and_docstring_examples_run(folder, monkeypatch, tmp_path):
     """Every `>>>` example of the card and of the module docstring gives the output shown."""
     monkeypatch.setattr(evaluate.config, "HF_METRICS_CACHE", str(tmp_path))
@@ -247,21 +314,32 @@ def test_metric_card_and_docstring_examples_run(folder, monkeypatch, tmp_path):
 # Features and Arrow rows
 
 
-def test_features_hold_turns_with_slot_value_entries(gca):
-    assert gca.features == FEATURES
-    turn = FEATURES["references"]
-    assert set(turn) == {"dialogue_id", "turn_id", "state"}
-    assert turn["state"].feature == {
-        "slot": datasets.Value("string"),
-        "values": datasets.List(datasets.Value("string")),
-    }
+def test_features_are_binary_streams_of_turn_rows(gca, every):
+    assert gca.features == every.features == FEATURES
+    assert FEATURES == {"predictions": datasets.Value("large_binary"), "references": datasets.Value("large_binary")}
+    table = corpus_table(Corpus.from_dialogues(PRED, GOLD))
+    for side in ("predictions", "references"):
+        stream = arrow.side_stream(table[side])
+        expected = pa.concat_arrays([table[side].combine_chunks()] * 2)
+        assert streams_column([stream, stream]).combine_chunks().equals(expected)
+        stored = pa.chunked_array([pa.array([stream], pa.large_binary())] * 2)  # as evaluate reads them back
+        assert streams_column(stored).combine_chunks().equals(expected)
+    sink = pa.BufferOutputStream()  # a stream of another layout
+    with pa.ipc.new_stream(sink, pa.schema([("turns", pa.int64())])) as writer:
+        writer.write_table(pa.table({"turns": [1, 2]}))
+    with pytest.raises(InputError, match="not turns of this dst-metrics version"):
+        streams_column([sink.getvalue()])
 
 
 def test_encoded_rows_match_datasets_own_encoding_and_round_trip():
     corpus = Corpus.from_dialogues(PRED, GOLD)
     table = corpus_table(corpus)
     assert table.schema == SCHEMA
-    assert SCHEMA.remove_metadata() == FEATURES.arrow_schema.remove_metadata()
+    turn_features = datasets.Features.from_arrow_schema(SCHEMA)
+    assert turn_features["references"]["state"].feature == {
+        "slot": datasets.Value("string"),
+        "values": datasets.List(datasets.Value("string")),
+    }
 
     def entries(state):
         return [
@@ -274,7 +352,7 @@ def test_encoded_rows_match_datasets_own_encoding_and_round_trip():
         for turn, g, p in zip(d.turn_ids, d.gold, d.pred):
             rows["predictions"].append({"dialogue_id": d.dialogue_id, "turn_id": turn, "state": entries(p)})
             rows["references"].append({"dialogue_id": d.dialogue_id, "turn_id": turn, "state": entries(g)})
-    expected = datasets.Dataset.from_dict(rows, features=FEATURES).data.table
+    expected = datasets.Dataset.from_dict(rows, features=turn_features).data.table
     assert table.cast(expected.schema).equals(expected)
 
     back = corpus_from_arrow(table["predictions"], table["references"])
@@ -290,9 +368,9 @@ def test_encoded_rows_match_datasets_own_encoding_and_round_trip():
 
 
 @pytest.mark.parametrize("batches", [1, 2])
-def test_dialogue_level_input_equals_the_core(gca, turn_level, batches):
+def test_dialogue_level_input_equals_the_core(gca, turn_level, every, batches):
     corpus = Corpus.from_dialogues(PRED, GOLD)
-    for module, family in ((gca, "gca"), (turn_level, "turn")):
+    for module, family in ((gca, "gca"), (turn_level, "turn"), (every, ("gca", "turn"))):
         if batches == 1:
             result = module.compute(predictions=PRED, references=GOLD)
         else:
@@ -315,12 +393,12 @@ def test_every_state_shape_of_the_core_is_accepted(gca):
         assert gca.compute(predictions=[shape], references=[shapes[0]]) == expected
 
 
-def test_turn_records_in_any_order_over_batches_equal_the_core(gca, turn_level):
+def test_turn_records_in_any_order_over_batches_equal_the_core(gca, turn_level, every):
     corpus = Corpus.from_dialogues(PRED, GOLD)
     preds, golds = records(PRED), records(GOLD)
     order = list(range(len(preds)))
     random.Random(3).shuffle(order)
-    for module, family in ((gca, "gca"), (turn_level, "turn")):
+    for module, family in ((gca, "gca"), (turn_level, "turn"), (every, ("gca", "turn"))):
         for chunk in (order[:2], order[2:5], order[5:]):
             shuffled = chunk[::-1]  # each side in its own order
             module.add_batch(predictions=[preds[i] for i in chunk], references=[golds[i] for i in shuffled])

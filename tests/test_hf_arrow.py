@@ -114,6 +114,31 @@ def test_value_matching_is_applied_on_decoding():
         round_trip(exact, "phonetic")
 
 
+def test_values_are_folded_once_each_and_states_equal_after_folding_are_shared(monkeypatch):
+    from dst_metrics.hf_evaluate import arrow
+
+    gold = [[{"hotel-area": "North"}, {"hotel-area": "north "}, {"hotel-area": "NORTH", "hotel-stars": "4"}]]
+    pred = [[{"hotel-area": "north"}, {"hotel-area": "North"}, {"hotel-area": "north", "hotel-stars": " 4"}]]
+    exact = Corpus.from_dialogues(pred, gold)
+    folds = []
+    normalize_state = arrow.normalize_state
+
+    def counting(raw, **kwargs):
+        folds.append(raw)
+        return normalize_state(raw, **kwargs)
+
+    monkeypatch.setattr(arrow, "normalize_state", counting)
+    for matching in ("normalized", "fuzzy"):
+        folds.clear()
+        back = round_trip(exact, matching)
+        assert back == Corpus.from_dialogues(pred, gold, value_matching=matching)
+        assert len(folds) == 7  # the distinct values: 4 gold, 3 predicted
+        dialogue = back.dialogues[0]
+        assert dialogue.gold[0] is dialogue.gold[1] and dialogue.pred[0] is dialogue.pred[1]
+        assert_shared_like_the_core(back)
+        assert score(back).scores.jga == 1.0
+
+
 def test_bad_rows_fail_at_decoding():
     table = corpus_table(Corpus.from_dialogues(PRED, GOLD))
     both = pa.concat_tables([table, table])  # two writers added the same turns

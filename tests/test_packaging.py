@@ -9,6 +9,7 @@ import tomllib
 from setuptools import find_packages
 
 from dst_metrics._version import __version__
+from dst_metrics.modules import MODULE_FOLDERS
 
 from .conftest import REPO
 
@@ -19,12 +20,21 @@ def test_every_package_with_an_init_is_shipped():
     shipped = set(find_packages(str(REPO), include=include))
     on_disk = {
         ".".join(init.parent.relative_to(REPO).parts)
-        for top in ("dst_metrics", "space", "gca_metric", "jga_fga_metrics")
+        for top in ("dst_metrics", "space", *MODULE_FOLDERS.values())
         for init in (REPO / top).rglob("__init__.py")
     }
     assert "dst_metrics.readers" in on_disk and "dst_metrics.stats" in on_disk
     assert on_disk <= shipped, sorted(on_disk - shipped)
     assert not any(name.startswith("tests") for name in shipped)
+
+
+def test_every_evaluate_module_folder_is_shipped_with_its_files():
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    for folder in MODULE_FOLDERS.values():
+        assert folder in config["packages"]["find"]["include"], folder
+        assert config["package-data"][folder] == ["*.py", "README.md", "requirements.txt"], folder
+        for name in (f"{folder}.py", "app.py", "README.md", "requirements.txt"):
+            assert (REPO / folder / name).is_file(), (folder, name)
 
 
 def test_the_installed_version_is_the_one_in_the_source():

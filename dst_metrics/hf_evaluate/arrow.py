@@ -4,11 +4,15 @@ Needs only pyarrow and numpy (not `evaluate` or `datasets`), so it is tested on 
 holds a turn's predicted and gold side: the dialogue id, the turn id and the state as a list of
 slot/value entries (a gold entry may carry several acceptable values). States the core shares
 between consecutive turns are encoded once and shared again when decoded.
+
+evaluate stores, gathers and reads back the rows of several batches as one cache row: each side's
+turns as one Arrow IPC stream (`side_stream`, `streams_column`), so evaluate sees flat binary values.
 """
 
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 from itertools import compress
 
 import numpy as np
@@ -90,6 +94,32 @@ def corpus_table(corpus: Corpus) -> pa.Table:
     )
 
 
+STREAM_SCHEMA = pa.schema([("turns", TURN_TYPE)])
+"""The schema of a `side_stream`: one side's turns."""
+
+
+def side_stream(column: pa.ChunkedArray | pa.Array) -> bytes:
+    """One side of `SCHEMA` rows (a column of `TURN_TYPE`) as an Arrow IPC stream."""
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, STREAM_SCHEMA) as writer:
+        writer.write_table(pa.Table.from_arrays([column], schema=STREAM_SCHEMA))
+    return sink.getvalue().to_pybytes()
+
+
+def streams_column(streams: Iterable[bytes] | pa.Array | pa.ChunkedArray) -> pa.ChunkedArray:
+    """The turns of `side_stream` streams (bytes, or a binary Arrow array: read without a copy), in
+    order, as one column of `TURN_TYPE`."""
+    if isinstance(streams, (pa.Array, pa.ChunkedArray)):
+        streams = [value.as_buffer() for value in streams]
+    chunks: list[pa.Array] = []
+    for stream in streams:
+        reader = pa.ipc.open_stream(stream)
+        if not reader.schema.equals(STREAM_SCHEMA):
+            raise InputError(f"the cached rows are not turns of this dst-metrics version: {reader.schema}")
+        chunks += reader.read_all().column(0).chunks
+    return pa.chunked_array(chunks, TURN_TYPE)
+
+
 def _struct(column: pa.ChunkedArray | pa.Array) -> pa.StructArray:
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks()
@@ -106,8 +136,25 @@ def _codes(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     return encoded.indices.to_numpy(zero_copy_only=False), distinct
 
 
-def _decode_states(states: pa.ListArray, continues: np.ndarray) -> list[State]:
-    """A list<struct<slot, values>> array back to normalized states (several values: Alternatives).
+def _folded(names: np.ndarray, matching: str) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct values after folding under `matching`, code of each name among them): each distinct
+    value is folded once, by the core's own `normalize_state`."""
+    folded: dict[str, int] = {}
+    remap = np.array(
+        [
+            folded.setdefault(normalize_state({"s": name}, gold=False, matching=matching)["s"], len(folded))
+            for name in names
+        ],
+        dtype=np.int64,
+    )
+    distinct = np.empty(len(folded), dtype=object)
+    distinct[:] = list(folded)
+    return distinct, remap
+
+
+def _decode_states(states: pa.ListArray, continues: np.ndarray, gold: bool, matching: str) -> list[State]:
+    """A list<struct<slot, values>> array back to normalized states (several values: Alternatives),
+    their values folded under `matching` (a `text_matching`).
 
     `continues[i]` tells that row i is the turn after row i-1 in the same dialogue; such a row
     equal to the previous one gets the previous state object, as `Corpus` shares them.
@@ -120,6 +167,9 @@ def _decode_states(states: pa.ListArray, continues: np.ndarray) -> list[State]:
     flat_values = values_array.flatten()
     if len(flat_values) == len(values_array):  # one value per entry (value lists are never empty)
         value_codes, value_names = _codes(flat_values)
+        if matching != "exact":
+            value_names, remap = _folded(value_names, matching)
+            value_codes = remap[value_codes]
         values = value_names[value_codes].tolist()
         # Entry k of a row equals entry k of the row before: same codes, one row length earlier.
         lengths = ends - starts
@@ -134,11 +184,14 @@ def _decode_states(states: pa.ListArray, continues: np.ndarray) -> list[State]:
         values = [items[0] if len(items) == 1 else Alternatives(items) for items in values_array.to_pylist()]
         same = None
     slots = slot_names[slot_codes].tolist()
-    if same is None:
-        out, previous = [], None
+    if same is None:  # several acceptable values: each distinct state normalized again under `matching`
+        out, previous, previous_row = [], None, None
         for start, end, follows in zip(starts.tolist(), ends.tolist(), continues.tolist()):
-            state = dict(zip(slots[start:end], values[start:end]))
-            previous = previous if follows and state == previous else state
+            row = dict(zip(slots[start:end], values[start:end]))
+            if not (follows and row == previous_row):
+                state = row if matching == "exact" else _renormalized(row, gold, matching)
+                previous = previous if follows and state == previous else state
+                previous_row = row
             out.append(previous)
         return out
     new = ~same
@@ -149,7 +202,7 @@ def _decode_states(states: pa.ListArray, continues: np.ndarray) -> list[State]:
 
 def _renormalized(state: State, gold: bool, matching: str) -> State:
     raw = {slot: list(value.order) if isinstance(value, Alternatives) else value for slot, value in state.items()}
-    return normalize_state(raw, gold=gold, matching=text_matching(matching))
+    return normalize_state(raw, gold=gold, matching=matching)
 
 
 @without_gc
@@ -189,15 +242,9 @@ def corpus_from_arrow(
             dialogue=dialogue_names[dialogue_codes[row]],
             turn=int(turn_ids[row]),
         )
-    golds = _decode_states(gold_states, continues)
-    preds = _decode_states(pred_states, continues)
-    if value_matching != "exact":
-        for states, is_gold in ((golds, True), (preds, False)):
-            cache: dict[int, State] = {}  # shared states stay shared
-            for i, state in enumerate(states):
-                if id(state) not in cache:
-                    cache[id(state)] = _renormalized(state, is_gold, value_matching)
-                states[i] = cache[id(state)]
+    matching = text_matching(value_matching)
+    golds = _decode_states(gold_states, continues, True, matching)
+    preds = _decode_states(pred_states, continues, False, matching)
     bounds = [*np.flatnonzero(~continues).tolist(), len(turn_ids)]
     turns = turn_ids.tolist()
     dialogues = tuple(

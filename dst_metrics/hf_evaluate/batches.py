@@ -12,9 +12,7 @@ Ids follow the rules of `dst_metrics.ids`, as in every reader.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import pyarrow as pa
 
@@ -129,24 +127,6 @@ class TurnEncoder:
         self.dialogues = 0
         self.seen: set[tuple[str, int]] = set()
         self.scores = None  # calibration.extract.ScoredPredictions of the batches whose values carry confidences
-        self.history = 0
-        """0 after a reset, else the token of the last batch (`Encoded.token`): two encoders with the same
-        history and settings have seen the same batches, so they are in the same state."""
-        self.last: Encoded | None = None
-
-    def settings(self) -> tuple:
-        """What, besides the batches, decides the rows of a batch."""
-        return self.linearized, self.id_prefix
-
-    def replay(self, encoded: Encoded) -> pa.Table | None:
-        """Take a batch another encoder in this encoder's state (same `history` and `settings`) encoded:
-        the same state change, and its rows."""
-        assert encoded.history_before == self.history and encoded.settings == self.settings()
-        self.seen.update(encoded.keys)
-        self.batches += 1
-        self.dialogues += encoded.new_dialogues
-        self.history = encoded.token
-        return encoded.table
 
     @without_gc
     def encode(
@@ -169,7 +149,7 @@ class TurnEncoder:
         if len(predictions) != len(references):
             raise InputError(f"{len(predictions)} predictions but {len(references)} references", source=where)
         if not references:
-            self._done(None, [], 0)
+            self.batches += 1
             return None
         kind = _input_kind(predictions, references, where)
         ids: list = []
@@ -201,28 +181,7 @@ class TurnEncoder:
             else:
                 self.scores.update(corpus.scores)
         self.seen.update(keys)
-        self._done(table, keys, len(references) if kind == "dialogues" else 0, shareable=corpus.scores is None)
-        return table
-
-    def _done(self, table: pa.Table | None, keys: list, new_dialogues: int, *, shareable: bool = True) -> None:
-        before = self.history
         self.batches += 1
-        self.dialogues += new_dialogues
-        self.history = next(_TOKENS)
-        encoded = Encoded(self.history, before, self.settings(), table, keys, new_dialogues)
-        self.last = encoded if shareable else None
-
-
-_TOKENS = itertools.count(1)
-
-
-@dataclass(frozen=True)
-class Encoded:
-    """One encoded batch, as another encoder in the same state can take it (`TurnEncoder.replay`)."""
-
-    token: int
-    history_before: int
-    settings: tuple
-    table: pa.Table | None
-    keys: list
-    new_dialogues: int
+        if kind == "dialogues":
+            self.dialogues += len(references)
+        return table

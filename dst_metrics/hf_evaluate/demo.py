@@ -1,4 +1,5 @@
-"""The small Gradio app of a module's Space (``gca_metric/app.py``, ``jga_fga_metrics/app.py``)."""
+"""The small Gradio app of a module's Space (``gca_metric/app.py``, ``jga_fga_metrics/app.py``,
+``dst_metrics_all/app.py``)."""
 
 from __future__ import annotations
 

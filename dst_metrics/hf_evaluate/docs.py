@@ -1,4 +1,4 @@
-"""The documentation both modules share, written from the figure registry: the arguments of
+"""The documentation the modules share, written from the figure registry: the arguments of
 ``compute()`` and the list of figures each module returns (its docstring and its metric card)."""
 
 from __future__ import annotations
@@ -6,8 +6,9 @@ from __future__ import annotations
 from ..figures import FIGURES, Figure
 from ..options import Options
 
-MODULE_FAMILIES = {"gca_metric": "gca", "jga_fga_metrics": "turn"}
-"""Which family of figures each module returns."""
+MODULE_FAMILIES = {"gca_metric": ("gca",), "jga_fga_metrics": ("turn",), "dst_metrics_all": ("gca", "turn")}
+"""Which families of figures each module returns (`dst_metrics.figures.FAMILIES`): ``dst_metrics_all``
+returns those of the other two in one pass."""
 
 INPUT_ARGS = """\
     predictions: predicted states, as `references`.
@@ -29,12 +30,12 @@ INPUT_ARGS = """\
     figures: names of the figures to return (default: all of the module's).
     dialogue_ids, linearized: how to read the inputs (see the metric card).
 """
-"""The arguments both modules document (their `_KWARGS_DESCRIPTION` starts with it)."""
+"""The arguments every module documents (their `_KWARGS_DESCRIPTION` starts with it)."""
 
 
 def module_figures(module: str) -> list[Figure]:
-    """The registered figures `module` (``gca_metric`` or ``jga_fga_metrics``) returns."""
-    return [figure for figure in FIGURES if figure.family == MODULE_FAMILIES[module]]
+    """The registered figures `module` (a key of `MODULE_FAMILIES`) returns, in registry order."""
+    return [figure for figure in FIGURES if figure.family in MODULE_FAMILIES[module]]
 
 
 def _figure_text(figure: Figure) -> str:
@@ -66,7 +67,7 @@ def card_figures(module: str) -> str:
 
 
 def write_cards(root: str | None = None) -> list[str]:
-    """Rewrite the figure lists of both metric cards from the registry; returns the cards changed.
+    """Rewrite the figure lists of the metric cards from the registry; returns the cards changed.
 
     Run after adding a figure: ``python -c "from dst_metrics.hf_evaluate.docs import write_cards; write_cards()"``.
     """
