@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 
 from dst_metrics.options import Options  # noqa: E402
 from dst_metrics.stats.paired import adjust, compare_matrices, family_keys, mcnemar_tests  # noqa: E402
-from tests.simulation import simulate_pair  # noqa: E402
+from tests.simulation import null_outcomes, simulate_pair  # noqa: E402
 
 LEVELS = (0.05, 0.01)
 
@@ -59,17 +59,7 @@ def main() -> int:
     options = Options()
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
-    null: dict[str, list] = {"jga": [], "gca": [], "clustered": [], "turns": [], "jga_ci": [], "gca_ci": []}
-    for repetition in range(args.pairs):
-        pair = simulate_pair(rng, args.dialogues)
-        found = compare_matrices(pair.a, pair.b, options, resamples=1000, seed=repetition)
-        clustered, turns = mcnemar_tests(*pair.discordant())
-        for key in ("jga", "gca"):
-            null[key].append(found[key].p)
-            low, high = found[key].ci
-            null[f"{key}_ci"].append(low <= 0.0 <= high)
-        null["clustered"].append(clustered.p)
-        null["turns"].append(turns.p)
+    null = null_outcomes(rng, args.pairs, args.dialogues, resamples=1000)
     took = time.perf_counter() - start
     print(f"null: {args.pairs} pairs of {args.dialogues} dialogues, seed {args.seed} ({took:.0f} s)")
     for key, label in (

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from dst_metrics.core import Tally
+from dst_metrics.options import Options
 from dst_metrics.stats.matrix import Layout, TallyMatrix
+from dst_metrics.stats.paired import compare_matrices, mcnemar_tests
 
 PERSISTENCE = 0.6
 SYSTEM_SPREAD = 0.8
@@ -71,3 +73,22 @@ def simulate_pair(rng: np.random.Generator, dialogues: int, mu_a: float = -0.4, 
             hits[side].append(chain)
     layout = Layout.of([*tallies[0].values(), *tallies[1].values()])
     return SimulatedPair(TallyMatrix.of(tallies[0], layout), TallyMatrix.of(tallies[1], layout), *hits)
+
+
+def null_outcomes(rng: np.random.Generator, pairs: int, dialogues: int, **compare_options) -> dict[str, np.ndarray]:
+    """Under the null (`simulate_pair` with equal skills), per pair: the p of the randomization test
+    of JGA and GCA, whether their 95% interval of B - A covers 0 (``jga_ci``, ``gca_ci``), and the p
+    of McNemar's test clustered by dialogue (``clustered``) and on turns as independent (``turns``).
+    `compare_options` go to `compare_matrices` (its seed is the pair's index)."""
+    found: dict[str, list] = {"jga": [], "gca": [], "clustered": [], "turns": [], "jga_ci": [], "gca_ci": []}
+    for repetition in range(pairs):
+        pair = simulate_pair(rng, dialogues)
+        result = compare_matrices(pair.a, pair.b, Options(), seed=repetition, **compare_options)
+        clustered, turns = mcnemar_tests(*pair.discordant())
+        for key in ("jga", "gca"):
+            found[key].append(result[key].p)
+            low, high = result[key].ci
+            found[f"{key}_ci"].append(low <= 0.0 <= high)
+        found["clustered"].append(clustered.p)
+        found["turns"].append(turns.p)
+    return {key: np.array(values) for key, values in found.items()}

@@ -22,13 +22,12 @@ from dst_metrics.stats.paired import (
     family_keys,
     floor_warning,
     mcnemar_exact,
-    mcnemar_tests,
     randomization_rounds,
     smallest_adjusted_p,
 )
 from tests.conftest import REFERENCE, requires_shared
 from tests.samples import GOLD, PRED
-from tests.simulation import simulate_pair
+from tests.simulation import null_outcomes
 
 T5 = REFERENCE / "t5_zeroshot" / "predictions"
 
@@ -233,20 +232,7 @@ def test_per_turn_joint_hits_equal_the_prefix_tallies():
 @pytest.fixture(scope="module")
 def clustered_null() -> dict[str, np.ndarray]:
     rng = np.random.default_rng(19)
-    found: dict[str, list] = {"jga": [], "gca": [], "clustered": [], "turns": [], "jga_ci": [], "gca_ci": []}
-    for repetition in range(300):
-        pair = simulate_pair(rng, 150)
-        result = compare_matrices(
-            pair.a, pair.b, Options(), resamples=200, rounds=400, seed=repetition, figures=["jga", "gca"]
-        )
-        clustered, turns = mcnemar_tests(*pair.discordant())
-        for key in ("jga", "gca"):
-            found[key].append(result[key].p)
-            low, high = result[key].ci
-            found[f"{key}_ci"].append(low <= 0.0 <= high)
-        found["clustered"].append(clustered.p)
-        found["turns"].append(turns.p)
-    return {key: np.array(values) for key, values in found.items()}
+    return null_outcomes(rng, 300, 150, resamples=200, rounds=400, figures=["jga", "gca"])
 
 
 @pytest.mark.parametrize("test", ["jga", "gca", "clustered"])
