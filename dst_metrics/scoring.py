@@ -14,7 +14,7 @@ from .corpus import Corpus
 from .figures import compute_figures
 from .options import OptionError, Options
 
-__all__ = ["Options", "Report", "Scores", "__version__", "score", "score_tallies", "tally_dialogues"]
+__all__ = ["Options", "Report", "Scores", "__version__", "corpus_options", "score", "score_tallies", "tally_dialogues"]
 
 
 class Scores(Mapping):
@@ -82,15 +82,9 @@ class Report:
         return self.scores.signature
 
 
-def score(
-    corpus: Corpus, options: Options | None = None, *, per_dialogue: bool = False, **option_values: object
-) -> Report:
-    """Score a corpus: every figure, micro over the corpus (counts and turns summed), and with
-    `per_dialogue` each dialogue's figures too.
-
-    Options come as an `Options` or as its fields (``score(corpus, mode="corrected")``); value
-    matching defaults to the one the corpus was read with, and must equal it.
-    """
+def corpus_options(corpus: Corpus, options: Options | None = None, **option_values: object) -> Options:
+    """The options to score `corpus` with: `options` with `option_values` changed, or those values;
+    value matching defaults to the one the corpus was read with, and must equal it (else OptionError)."""
     if options is None:
         options = Options(**{"value_matching": corpus.value_matching, **option_values})
     elif option_values:
@@ -100,12 +94,37 @@ def score(
             f"the corpus was read with value matching {corpus.value_matching!r}, not {options.value_matching!r}: "
             "read it again with the value matching to score with"
         )
-    report = score_tallies(tally_dialogues(corpus, options.mode, per_dialogue), options)
-    if options.compat is None:
-        return report
-    from .compat import PROFILES
+    return options
 
-    values = {**report.scores, **PROFILES[options.compat].figures(corpus, options)}
+
+def score(
+    corpus: Corpus,
+    options: Options | None = None,
+    *,
+    per_dialogue: bool = False,
+    compat_inputs: object = None,
+    **option_values: object,
+) -> Report:
+    """Score a corpus: every figure, micro over the corpus (counts and turns summed), and with
+    `per_dialogue` each dialogue's figures too.
+
+    Options come as an `Options` or as its fields (``score(corpus, mode="corrected")``); value
+    matching defaults to the one the corpus was read with, and must equal it. With ``compat``, the
+    profile's figures replace ours (`dst_metrics.compat`); `compat_inputs` is what a profile reads
+    besides the corpus (``sgd``: `dst_metrics.compat.sgd.SgdInputs`).
+    """
+    options = corpus_options(corpus, options, **option_values)
+    chosen = None
+    if options.compat is not None:
+        from .compat import profile  # the profiles and their readers, loaded when one is asked for
+
+        chosen = profile(options.compat)
+    elif compat_inputs is not None:
+        raise OptionError("compat_inputs are read by a compatibility profile: give compat too")
+    report = score_tallies(tally_dialogues(corpus, options.mode, per_dialogue), options)
+    if chosen is None:
+        return report
+    values = {**report.scores, **chosen.compute(corpus, options, compat_inputs)}
     return dataclasses.replace(report, scores=Scores(values, report.signature))
 
 
