@@ -34,7 +34,7 @@ TURNS_PER_COPY = 3359
 _START = "import gc; gc.disable()\nimport dst_metrics.command_line as cli\ncli._parser(False)\n"
 _READ = "from dst_metrics.streaming import _layout_dialogues\ndialogues = _layout_dialogues(PATH)\n"
 _BUILD = (
-    "from dst_metrics.build import CorpusBuilder\nbuilder = CorpusBuilder('exact')\n"
+    "from dst_metrics.corpus import CorpusBuilder\nbuilder = CorpusBuilder('exact')\n"
     "def built():\n    for d in dialogues:\n        builder.add(*d)\n        yield builder.dialogues.pop()\n"
 )
 _DIFF = (

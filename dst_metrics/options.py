@@ -23,7 +23,7 @@ MODES: tuple[str, ...] = ("official", "corrected")
 VALUE_MATCHINGS: tuple[str, ...] = ("exact", "normalized", "fuzzy")
 """How values are compared: as given; with case and white space folded; or folded and then fuzzily
 (rapidfuzz partial_ratio > 95, mwzeval's rule: a predicted value matching the gold value of its
-slot and turn is replaced by it, see `dst_metrics.build`)."""
+slot and turn is replaced by it, see `dst_metrics.corpus`)."""
 OFFICIAL_ALPHA = 10 / 11
 """GCA's weight of the value rates against the label rates, 10:1, as in the official code."""
 DEFAULT_FGA_LAMBDA = 0.5
@@ -142,7 +142,7 @@ class Options:
     - `fga_lambda`: the λ of the figure ``fga``; `fga_lambdas`: the grid of ``fga@λ`` figures;
     - `num_slots`: K of slot accuracy (30 for MultiWOZ);
     - `value_matching`: ``exact``, ``normalized`` (case and white space folded) or ``fuzzy``
-      (folded, then a prediction fuzzily matching gold is snapped to it; `dst_metrics.build`);
+      (folded, then a prediction fuzzily matching gold is snapped to it; `dst_metrics.corpus`);
     - `compat`: None, or a compatibility profile whose evaluator's figures replace ours for the
       figures it computes (`dst_metrics.compat`).
     """

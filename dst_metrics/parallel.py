@@ -3,7 +3,7 @@
 Each worker process reads the whole input but builds and tallies only its share of the dialogues:
 those whose position is k modulo N. The reference layout is streamed (`streaming`: the file cut
 into one undecoded slice per dialogue, only the share's slices decoded); other formats are decoded
-whole and `build.sharded` skips the other dialogues before any work. The parent adds the tallies
+whole and `corpus.sharded` skips the other dialogues before any work. The parent adds the tallies
 (`Tally` merges by ``+``, so the figures are ``==`` to one process's) and puts per-dialogue tallies
 back in input order. N - 1 worker processes are started with ``fork`` (the parent's imports are
 inherited, nothing is pickled but the small results) and the parent scores the first share itself;
@@ -37,8 +37,8 @@ def default_jobs(paths: list[str]) -> int:
 
 
 def _tally_share(path: str, args: argparse.Namespace, mode: str, k: int, n: int, per_dialogue: bool) -> tuple:
-    from .build import sharded
     from .command_line import read_input
+    from .corpus import sharded
     from .streaming import stream_tally, streamable
 
     if not args.gold and streamable(path, args.format) == "reference":  # only this share's dialogues decoded

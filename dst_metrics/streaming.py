@@ -23,9 +23,8 @@ import msgspec
 
 from . import ids
 from ._gc import gc_paused
-from .build import CorpusBuilder
 from .core import Tally, tally_corpus, tally_each
-from .corpus import Dialogue
+from .corpus import CorpusBuilder, Dialogue
 from .errors import InputError
 from .readers import detect
 
