@@ -3,10 +3,11 @@ gold and predicted states. No file reading here (see `dst_metrics.readers`); the
 Python objects and validate everything before any figure is computed: a bad state, a missing side,
 an unpaired or duplicated turn raises `InputError` naming the dialogue, turn and field.
 
-`CorpusBuilder`, which every constructor and reader uses, turns raw states (any shape `normalize_state` accepts, or raw JSON bytes that
-readers keep undecoded) into normalized ones, dialogue after dialogue. Consecutive turns whose
-input state is unchanged share one state object, and so does a prediction equal to its gold
-state, so the scorer can tell an unchanged turn by identity.
+`CorpusBuilder`, which every constructor and reader uses, turns raw states (any shape
+`normalize_state` accepts, or raw JSON bytes that readers keep undecoded) into normalized ones,
+dialogue after dialogue. Consecutive turns whose input state is unchanged share one state object,
+and so does a prediction equal to its gold state, so the scorer can tell an unchanged turn by
+identity.
 
 Value matching ``fuzzy`` folds case and white space as ``normalized`` does and then *snaps*
 predictions: once both sides of a dialogue are normalized, a predicted value that matches the gold
