@@ -11,7 +11,7 @@ from ._gc import without_gc
 from ._version import __version__
 from .core import Tally, tally_corpus, tally_each
 from .corpus import Corpus
-from .figures import compute_figures
+from .figures import compute_figures, figure_of
 from .options import OptionError, Options
 
 __all__ = ["Options", "Report", "Scores", "__version__", "corpus_options", "score", "score_tallies", "tally_dialogues"]
@@ -21,20 +21,30 @@ class Scores(Mapping):
     """Every figure of one corpus or dialogue: a read-only mapping ``{key: value}`` in the
     order of `dst_metrics.figures.FIGURES`, whose keys are also attributes (``scores.gca``).
 
-    Scores are fractions in [0, 1]; counts are integers. `fga_grid` is ``{λ: FGA}``.
+    Scores are fractions in [0, 1]; counts are integers. `fga_grid` is ``{λ: FGA}``. `signature`
+    names every option; `signature_of(key)` only those that change one figure.
     """
 
-    __slots__ = ("_values", "signature")
+    __slots__ = ("_options", "_replaced", "_values", "signature")
 
-    def __init__(self, values: dict[str, float | int], signature: str) -> None:
+    def __init__(
+        self,
+        values: dict[str, float | int],
+        signature: str,
+        options: Options | None = None,
+        replaced: frozenset[str] = frozenset(),
+    ) -> None:
+        """`options`: those the figures were computed with; `replaced`: the keys a compat profile gave."""
         self._values = values
         self.signature = signature
+        self._options = options
+        self._replaced = replaced
 
     @classmethod
     def from_tally(cls, tally: Tally, options: Options, *, per_dialogue: bool = False) -> Scores:
         """Compute every figure of a tally under `options` (only the per-dialogue ones with
         `per_dialogue`)."""
-        return cls(compute_figures(tally, options, per_dialogue=per_dialogue), options.signature())
+        return cls(compute_figures(tally, options, per_dialogue=per_dialogue), options.signature(), options)
 
     def __getitem__(self, key: str) -> float | int:
         return self._values[key]
@@ -60,6 +70,27 @@ class Scores(Mapping):
     def fga_grid(self) -> dict[float, float]:
         """λ -> FGA for each λ of the options' grid."""
         return {float(key[4:]): value for key, value in self._values.items() if key.startswith("fga@")}
+
+    def signature_of(self, key: str) -> str:
+        """The signature of one figure, naming only the options that change it (`Figure.signature`):
+        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact`` for ``gca``, no λ or K. A figure
+        a compat profile gave, or not in the registry, or of Scores made without options, has the
+        full `signature`."""
+        if key not in self._values:
+            raise KeyError(key)
+        if self._options is None or key in self._replaced:
+            return self.signature
+        try:
+            figure = figure_of(key)
+        except KeyError:
+            return self.signature
+        if figure.per_lambda:
+            return figure.signature(dict(self._options.per_lambda)[float(key.partition("@")[2])])
+        return figure.signature(self._options)
+
+    def signatures(self) -> dict[str, str]:
+        """{key: `signature_of(key)`} of every figure (``dst-metrics score --json``'s ``signatures``)."""
+        return {key: self.signature_of(key) for key in self._values}
 
     def as_dict(self) -> dict[str, float | int | str]:
         """Flat JSON-ready figures and the signature."""
@@ -124,8 +155,9 @@ def score(
     report = score_tallies(tally_dialogues(corpus, options.mode, per_dialogue), options)
     if chosen is None:
         return report
-    values = {**report.scores, **chosen.compute(corpus, options, compat_inputs)}
-    return dataclasses.replace(report, scores=Scores(values, report.signature))
+    theirs = chosen.compute(corpus, options, compat_inputs)
+    scores = Scores({**report.scores, **theirs}, report.signature, options, frozenset(theirs))
+    return dataclasses.replace(report, scores=scores)
 
 
 @without_gc
