@@ -107,7 +107,7 @@ def parse_num_slots(value: object) -> int:
 
 def parse_compat(value: object) -> str | None:
     """None, or the name of a compatibility profile: checked against the profiles where a corpus is
-    scored with it (`dst_metrics.compat.profile`)."""
+    scored with it (`dst_metrics.compat.PROFILES`)."""
     if value is None or (isinstance(value, str) and value):
         return value
     raise OptionError(f"compat must be None or the name of a compatibility profile; got {_shown(value)}")

@@ -147,9 +147,9 @@ def score(
     options = corpus_options(corpus, options, **option_values)
     chosen = None
     if options.compat is not None:
-        from .compat import profile  # the profiles and their readers, loaded when one is asked for
+        from .compat import PROFILES  # the profiles and their readers, loaded when one is asked for
 
-        chosen = profile(options.compat)
+        chosen = PROFILES[options.compat]
     elif compat_inputs is not None:
         raise OptionError("compat_inputs are read by a compatibility profile: give compat too")
     report = score_tallies(tally_dialogues(corpus, options.mode, per_dialogue), options)

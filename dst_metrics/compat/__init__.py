@@ -15,18 +15,18 @@ from ..options import OptionError
 from . import convlab, fga, mwzeval, sgd, trade
 from .base import Profile
 
-PROFILES: dict[str, Profile] = {
-    entry.name: entry for entry in (fga.PROFILE, convlab.PROFILE, sgd.PROFILE, trade.PROFILE, mwzeval.PROFILE)
-}
+
+class _Profiles(dict):
+    """{name: Profile}: looking up a name that is no profile raises OptionError naming the profiles,
+    wherever options meet profiles (``score``, the `evaluate` modules, the command line)."""
+
+    def __missing__(self, name: object) -> Profile:
+        raise OptionError(f"compat must be one of the profiles ({', '.join(self)}); got {name!r}")
+
+
+PROFILES: dict[str, Profile] = _Profiles(
+    (entry.name, entry) for entry in (fga.PROFILE, convlab.PROFILE, sgd.PROFILE, trade.PROFILE, mwzeval.PROFILE)
+)
 """Every profile, by name."""
 
-
-def profile(name: str) -> Profile:
-    """The profile called `name`; OptionError naming the profiles if there is none."""
-    found = PROFILES.get(name)
-    if found is None:
-        raise OptionError(f"compat must be one of the profiles ({', '.join(PROFILES)}); got {name!r}")
-    return found
-
-
-__all__ = ["PROFILES", "Profile", "profile"]
+__all__ = ["PROFILES", "Profile"]
