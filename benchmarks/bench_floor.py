@@ -37,7 +37,7 @@ _START = (
 )
 _READ = "from dst_metrics.streaming import _layout_dialogues\ndialogues = _layout_dialogues(PATH)\n"
 _BUILD = (
-    "from dst_metrics.build import CorpusBuilder\nbuilder = CorpusBuilder('exact')\n"
+    "from dst_metrics.corpus import CorpusBuilder\nbuilder = CorpusBuilder('exact')\n"
     "def built():\n    for d in dialogues:\n        builder.add(*d)\n        yield builder.dialogues.pop()\n"
 )
 _DIFF = (

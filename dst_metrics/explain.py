@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import metrics
+from .breakdown import domain_reports
 from .core import CORRECT, COUNT_TYPES, SlotCount, Tally, check_mode, tally_dialogue
 from .corpus import Dialogue
 from .options import Options
@@ -91,8 +92,6 @@ def explain_dialogue(dialogue: Dialogue, mode: str = "official") -> list[SlotRow
 
 def domain_tallies(dialogues: Iterable[Dialogue], mode: str = "official") -> dict[str, Tally]:
     """Per domain, the Tally of the dialogues restricted to its slots (`dst_metrics.breakdown`)."""
-    from .breakdown import domain_reports
-
     return {domain: report.tally for domain, report in domain_reports(dialogues, Options(mode=mode)).items()}
 
 
@@ -100,8 +99,6 @@ def domain_gca(
     dialogues: Iterable[Dialogue], mode: str = "official", alpha: float = metrics.OFFICIAL_ALPHA
 ) -> dict[str, dict[str, float]]:
     """Per domain: the four counts and GCA computed from them (`dst_metrics.breakdown`)."""
-    from .breakdown import domain_reports
-
     out = {}
     for domain, report in domain_reports(dialogues, Options(mode=mode, alpha=alpha)).items():
         out[domain] = {kind: report.scores[kind] for kind in (*COUNT_TYPES, "gca")}

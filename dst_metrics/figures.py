@@ -2,8 +2,9 @@
 
 Scores (`dst_metrics.scoring`), the command line's table and JSON keys, the `evaluate` modules'
 outputs, the Space's tables and the metric cards all read `FIGURES`. A new figure is one entry (or one `register` call):
-its key, label, family, table group, whether higher is better, a description, and the function
-of (Tally, Options) that computes it (the definitions themselves live in `metrics.py`).
+its key, label, family, table group, whether higher is better, a description, the function of
+(Tally, Options) that computes it, the options it uses and, for the bootstrap, its vectorised form
+(the definitions themselves, both forms, live in `metrics.py`).
 
 Keys: ``gca``, ``jga``, ``fga`` (at `Options.fga_lambda`), ``fga@0.25`` … (one per λ of
 `Options.fga_lambdas`; the entry has ``per_lambda``), counts such as ``correct``, and ``turns``.
@@ -11,8 +12,10 @@ Keys: ``gca``, ``jga``, ``fga`` (at `Options.fga_lambda`), ``fga@0.25`` … (one
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from . import metrics
 from .core import Tally
@@ -49,7 +52,13 @@ GROUPS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Figure:
-    """One registered figure (see the module docstring)."""
+    """One registered figure (see the module docstring).
+
+    `uses` names the options that change it besides ``mode`` and ``value_matching``, which shape the
+    tally every figure reads (``mode`` decides whether ``""`` is a value, the string quirks of SA and
+    RSA, FGA's distances): its `signature` lists only those. `vectorised`, given a `metrics.Columns` of
+    B summed tallies and the options, returns the B values `compute` gives one by one (in floats);
+    without it the bootstrap computes the figure tally by tally."""
 
     key: str
     label: str
@@ -61,6 +70,8 @@ class Figure:
     is_count: bool = False  # an integer count, not a fraction in [0, 1]
     per_dialogue: bool = False  # listed per dialogue by `dst-metrics score --per-dialogue`
     per_lambda: bool = False  # one figure per λ of Options.fga_lambdas, keys "<key>@<λ>"
+    uses: tuple[str, ...] = ()  # Options fields, besides mode and value_matching, that change it
+    vectorised: Callable[[metrics.Columns, Options], Any] | None = None
 
     def keys(self, options: Options) -> list[str]:
         """The output keys of this figure under `options`."""
@@ -74,18 +85,41 @@ class Figure:
             return {lambda_key(self.key, lam): self.compute(tally, at_lambda) for lam, at_lambda in options.per_lambda}
         return {self.key: self.compute(tally, options)}
 
+    def signature(self, options: Options) -> str:
+        """sacrebleu-style, naming only the options that change this figure: for GCA
+        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact`` (for a per-λ figure, `options` at that λ)."""
+        return options.signature(self.uses)
+
 
 def lambda_key(key: str, lam: float) -> str:
     """The key of a per-λ figure: ``fga@0.25``, ``fga@1.0``."""
     return f"{key}@{float(lam)!r}"
 
 
-def _rate(index: int) -> Callable[[Tally, Options], float]:
-    return lambda t, o: metrics.gca_rates(t, o.mode)[index]
+def _rate(key: str, label: str, description: str, index: int) -> Figure:
+    """One of GCA's four rates (VP, VR, LP, LR: `metrics.gca_rates`)."""
+    return Figure(
+        key,
+        label,
+        "gca",
+        "detail",
+        description,
+        lambda t, o: metrics.gca_rates(t, o.mode)[index],
+        vectorised=lambda c, o: metrics.gca_rates_columns(c, o.mode)[index],
+    )
 
 
-def _slot_prf(index: int) -> Callable[[Tally, Options], float]:
-    return lambda t, o: metrics.slot_prf(t)[index]
+def _slot_prf(key: str, label: str, group: str, description: str, index: int) -> Figure:
+    """Slot precision, recall or F1 (`metrics.slot_prf`)."""
+    return Figure(
+        key,
+        label,
+        "turn",
+        group,
+        description,
+        lambda t, o: metrics.slot_prf(t)[index],
+        vectorised=lambda c, o: metrics.slot_prf_columns(c)[index],
+    )
 
 
 def _count(name: str) -> Callable[[Tally, Options], int]:
@@ -105,6 +139,8 @@ FIGURES: list[Figure] = [
         "Granular Change Accuracy: each change of the state judged once",
         lambda t, o: metrics.gca(t, o.alpha, o.mode),
         per_dialogue=True,
+        uses=("alpha",),
+        vectorised=lambda c, o: metrics.gca_columns(c, o.alpha, o.mode),
     ),
     Figure(
         "jga",
@@ -114,6 +150,7 @@ FIGURES: list[Figure] = [
         "joint goal accuracy: share of turns whose whole state is right",
         lambda t, o: metrics.jga(t),
         per_dialogue=True,
+        vectorised=lambda c, o: metrics.jga_columns(c),
     ),
     Figure(
         "fga",
@@ -122,6 +159,8 @@ FIGURES: list[Figure] = [
         "main",
         "flexible goal accuracy: JGA forgiving errors carried over from earlier turns",
         lambda t, o: metrics.fga(t, o.fga_lambda),
+        uses=("fga_lambda",),
+        vectorised=lambda c, o: metrics.fga_columns(c, o.fga_lambda),
     ),
     Figure(
         "sa",
@@ -130,6 +169,8 @@ FIGURES: list[Figure] = [
         "main",
         "slot accuracy over K slots per turn",
         lambda t, o: metrics.slot_accuracy(t, o.num_slots),
+        uses=("num_slots",),
+        vectorised=lambda c, o: metrics.slot_accuracy_columns(c, o.num_slots),
     ),
     Figure(
         "aga",
@@ -138,6 +179,7 @@ FIGURES: list[Figure] = [
         "main",
         "average goal accuracy: recall of the gold state, turns with a gold state",
         lambda t, o: metrics.aga(t, o.mode),
+        vectorised=lambda c, o: metrics.aga_columns(c, o.mode),
     ),
     Figure(
         "rsa",
@@ -146,23 +188,17 @@ FIGURES: list[Figure] = [
         "main",
         "relative slot accuracy: over the slots of the turn",
         lambda t, o: metrics.rsa(t, o.mode),
+        vectorised=lambda c, o: metrics.rsa_columns(c),
     ),
-    Figure(
-        "slot_f1",
-        "Slot F1",
-        "turn",
-        "main",
-        "F1 of predicted against gold (slot, value) pairs over turns",
-        _slot_prf(2),
-    ),
+    _slot_prf("slot_f1", "Slot F1", "main", "F1 of predicted against gold (slot, value) pairs over turns", 2),
     _count_figure("correct", "Correct (C)", "changed slots whose predicted value is the gold value", True),
     _count_figure("wrong", "Wrong (W)", "changed slots both sides have, with different values", False),
     _count_figure("missed", "Missed (M)", "changed gold slots the prediction does not have", False),
     _count_figure("overshot", "Overshot (O)", "changed predicted slots gold does not have", False),
-    Figure("value_precision", "GCA value precision", "gca", "detail", "VP = C / (C+W+O)", _rate(0)),
-    Figure("value_recall", "GCA value recall", "gca", "detail", "VR = C / (C+W+M)", _rate(1)),
-    Figure("label_precision", "GCA label precision", "gca", "detail", "LP = (C+W) / (C+W+O)", _rate(2)),
-    Figure("label_recall", "GCA label recall", "gca", "detail", "LR = (C+W) / (C+W+M)", _rate(3)),
+    _rate("value_precision", "GCA value precision", "VP = C / (C+W+O)", 0),
+    _rate("value_recall", "GCA value recall", "VR = C / (C+W+M)", 1),
+    _rate("label_precision", "GCA label precision", "LP = (C+W) / (C+W+O)", 2),
+    _rate("label_recall", "GCA label recall", "LR = (C+W) / (C+W+M)", 3),
     Figure(
         "fga",
         "FGA λ=",
@@ -172,11 +208,11 @@ FIGURES: list[Figure] = [
         lambda t, o: metrics.fga(t, o.fga_lambda),
         per_dialogue=True,
         per_lambda=True,
+        uses=("fga_lambda",),
+        vectorised=lambda c, o: metrics.fga_columns(c, o.fga_lambda),
     ),
-    Figure(
-        "slot_precision", "Slot precision", "turn", "detail", "precision of predicted (slot, value) pairs", _slot_prf(0)
-    ),
-    Figure("slot_recall", "Slot recall", "turn", "detail", "recall of gold (slot, value) pairs", _slot_prf(1)),
+    _slot_prf("slot_precision", "Slot precision", "detail", "precision of predicted (slot, value) pairs", 0),
+    _slot_prf("slot_recall", "Slot recall", "detail", "recall of gold (slot, value) pairs", 1),
     Figure("turns", "Turns", "turn", "detail", "number of turns scored", lambda t, o: t.turns, None, is_count=True),
 ]
 """Every figure, in output order. Extend it with `register`."""
@@ -185,10 +221,14 @@ FIGURES: list[Figure] = [
 def register(figure: Figure) -> Figure:
     """Add a figure to the registry (after the others); every output lists it from then on.
 
-    Its key must be new (a per-λ figure may share its key with the plain figure of that key).
+    Its key must be new (a per-λ figure may share its key with the plain figure of that key), and
+    `uses` must name fields of `Options`.
     """
     if figure.family not in FAMILIES or figure.group not in GROUPS:
         raise ValueError(f"unknown family {figure.family!r} or group {figure.group!r}")
+    unknown = set(figure.uses) - {field.name for field in dataclasses.fields(Options)}
+    if unknown:
+        raise ValueError(f"uses names no option: {sorted(unknown)}")
     if any(f.key == figure.key and f.per_lambda == figure.per_lambda for f in FIGURES):
         raise ValueError(f"a figure with key {figure.key!r} is registered already")
     FIGURES.append(figure)

@@ -1,6 +1,6 @@
 """Fuzzy value matching, as mwzeval matches values: fuzzywuzzy's ``partial_ratio`` above 95.
 
-Used by ``value_matching="fuzzy"`` (`dst_metrics.build`) and by the ``mwzeval`` profile, so both
+Used by ``value_matching="fuzzy"`` (`dst_metrics.corpus`) and by the ``mwzeval`` profile, so both
 agree with the evaluator researchers published with.
 """
 

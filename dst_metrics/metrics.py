@@ -4,13 +4,19 @@ Scores are fractions in [0, 1]. Where a formula has nothing to divide (no change
 slot), official mode gives what the official code gives (0) and corrected mode gives 1 when
 nothing could have been got wrong; `README.md` lists these deviations. RSA's turn with no slot
 on either side scores 0 in both modes (the RSA paper's definition).
+
+Below a function, its ``*_columns`` form computes the same figure of B summed tallies at once, in
+floats, for the bootstrap (`dst_metrics.stats.matrix`): `c` is a `Columns`, and the registry entry
+(`dst_metrics.figures`) carries both forms.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any, Protocol
 
 from .core import Tally
 from .options import DEFAULT_FGA_LAMBDA, FGA_LAMBDA_GRID, MULTIWOZ_NUM_SLOTS, OFFICIAL_ALPHA
@@ -20,20 +26,48 @@ __all__ = [
     "FGA_LAMBDA_GRID",
     "MULTIWOZ_NUM_SLOTS",
     "OFFICIAL_ALPHA",
+    "Columns",
     "aga",
+    "aga_columns",
     "fga",
+    "fga_columns",
     "gca",
+    "gca_columns",
     "gca_rates",
+    "gca_rates_columns",
     "jga",
+    "jga_columns",
     "rsa",
+    "rsa_columns",
     "slot_accuracy",
+    "slot_accuracy_columns",
     "slot_prf",
+    "slot_prf_columns",
 ]
+
+
+class Columns(Protocol):
+    """B summed tallies, column by column (`dst_metrics.stats.matrix` makes them): each int field of
+    `Tally` as an array of B values (``c.correct``, ``c.turns``, …), `weighted` for a histogram field,
+    and `xp`, the array module (numpy), so that this module needs none."""
+
+    xp: Any
+
+    def weighted(self, name: str, weight: Callable[[Any], Any]) -> Any:
+        """Σ over the keys k of histogram `name` of weight(k) · count[k], for each of the B tallies."""
+
+    def __getattr__(self, name: str) -> Any: ...
 
 
 def _vacuous(mode: str) -> float:
     """Score of a ratio with nothing to count: 0 in official mode, 1 in corrected mode."""
     return 1.0 if mode == "corrected" else 0.0
+
+
+def _ratio_columns(xp: Any, numerator: Any, denominator: Any, empty: float) -> Any:
+    """numerator / denominator elementwise, `empty` where the denominator is 0."""
+    safe = xp.where(denominator == 0, 1.0, denominator)
+    return xp.where(denominator == 0, empty, numerator / safe)
 
 
 def gca_rates(t: Tally, mode: str = "official") -> tuple[float, float, float, float]:
@@ -46,6 +80,20 @@ def gca_rates(t: Tally, mode: str = "official") -> tuple[float, float, float, fl
     precision = (t.correct / predicted, labelled / predicted) if predicted else (empty, empty)
     recall = (t.correct / gold, labelled / gold) if gold else (empty, empty)
     return precision[0], recall[0], precision[1], recall[1]
+
+
+def gca_rates_columns(c: Columns, mode: str = "official") -> tuple[Any, Any, Any, Any]:
+    """`gca_rates` of B tallies."""
+    predicted = c.correct + c.wrong + c.overshot
+    gold = c.correct + c.wrong + c.missed
+    labelled = c.correct + c.wrong
+    empty = _vacuous(mode)
+    return (
+        _ratio_columns(c.xp, c.correct, predicted, empty),
+        _ratio_columns(c.xp, c.correct, gold, empty),
+        _ratio_columns(c.xp, labelled, predicted, empty),
+        _ratio_columns(c.xp, labelled, gold, empty),
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -77,9 +125,26 @@ def gca(t: Tally, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> floa
     return numerator / denominator
 
 
+def gca_columns(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> Any:
+    """`gca` of B tallies, in floats: (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)), 0 when C = 0."""
+    xp = c.xp
+    predicted = c.correct + c.wrong + c.overshot
+    gold = c.correct + c.wrong + c.missed
+    labelled = c.correct + c.wrong
+    denominator = (predicted**2 + gold**2) * (alpha * labelled + (1 - alpha) * c.correct)
+    value = _ratio_columns(xp, (predicted + gold) * c.correct * labelled, denominator, 0.0)
+    value = xp.where(c.correct == 0, 0.0, value)
+    return xp.where((predicted == 0) & (gold == 0), _vacuous(mode), value)
+
+
 def jga(t: Tally) -> float:
     """JGA = (turns whose gold and predicted states are equal) / turns."""
     return t.joint_hits / t.turns
+
+
+def jga_columns(c: Columns) -> Any:
+    """`jga` of B tallies."""
+    return c.joint_hits / c.turns
 
 
 def fga(t: Tally, lam: float = DEFAULT_FGA_LAMBDA) -> float:
@@ -91,6 +156,12 @@ def fga(t: Tally, lam: float = DEFAULT_FGA_LAMBDA) -> float:
     if not t.fga_distances:  # no type-2 error: exactly the value the sum gives, with nothing to add
         return t.joint_hits / t.turns
     return (t.joint_hits + _type2_credit(lam, tuple(t.fga_distances.items()))) / t.turns
+
+
+def fga_columns(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:
+    """`fga` of B tallies."""
+    partial = c.weighted("fga_distances", lambda d: 1.0 - c.xp.exp(-lam * d))
+    return (c.joint_hits + partial) / c.turns
 
 
 @functools.lru_cache(maxsize=4096)
@@ -107,6 +178,11 @@ def slot_accuracy(t: Tally, num_slots: int = MULTIWOZ_NUM_SLOTS) -> float:
     return 1.0 - t.slot_errors / (num_slots * t.turns)
 
 
+def slot_accuracy_columns(c: Columns, num_slots: int = MULTIWOZ_NUM_SLOTS) -> Any:
+    """`slot_accuracy` of B tallies."""
+    return 1.0 - c.slot_errors / (num_slots * c.turns)
+
+
 def aga(t: Tally, mode: str = "official") -> float:
     """AGA = mean, over turns with an active gold slot, of |G_t ∩ P_t| / |G_t|.
 
@@ -114,6 +190,11 @@ def aga(t: Tally, mode: str = "official") -> float:
     if not t.goal_turns:
         return _vacuous(mode)
     return math.fsum(hits / size for size, hits in t.goal_hits.items()) / t.goal_turns
+
+
+def aga_columns(c: Columns, mode: str = "official") -> Any:
+    """`aga` of B tallies."""
+    return _ratio_columns(c.xp, c.weighted("goal_hits", lambda k: 1.0 / k), c.goal_turns, _vacuous(mode))
 
 
 def rsa(t: Tally, mode: str = "official") -> float:
@@ -128,6 +209,11 @@ def rsa(t: Tally, mode: str = "official") -> float:
     return math.fsum(hits / size for size, hits in t.relative_hits.items()) / t.turns
 
 
+def rsa_columns(c: Columns) -> Any:
+    """`rsa` of B tallies."""
+    return c.weighted("relative_hits", lambda k: 1.0 / k) / c.turns
+
+
 def slot_prf(t: Tally) -> tuple[float, float, float]:
     """Slot (precision, recall, F1), micro over turns: TP, FP, FN summed over all turns.
 
@@ -138,3 +224,11 @@ def slot_prf(t: Tally) -> tuple[float, float, float]:
     recall = tp / (tp + fn) if tp + fn else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return precision, recall, f1
+
+
+def slot_prf_columns(c: Columns) -> tuple[Any, Any, Any]:
+    """`slot_prf` of B tallies."""
+    tp, fp, fn = c.true_positives, c.false_positives, c.false_negatives
+    precision = _ratio_columns(c.xp, tp, tp + fp, 1.0)
+    recall = _ratio_columns(c.xp, tp, tp + fn, 1.0)
+    return precision, recall, _ratio_columns(c.xp, 2 * precision * recall, precision + recall, 0.0)

@@ -23,7 +23,7 @@ MODES: tuple[str, ...] = ("official", "corrected")
 VALUE_MATCHINGS: tuple[str, ...] = ("exact", "normalized", "fuzzy")
 """How values are compared: as given; with case and white space folded; or folded and then fuzzily
 (rapidfuzz partial_ratio > 95, mwzeval's rule: a predicted value matching the gold value of its
-slot and turn is replaced by it, see `dst_metrics.build`)."""
+slot and turn is replaced by it, see `dst_metrics.corpus`)."""
 OFFICIAL_ALPHA = 10 / 11
 """GCA's weight of the value rates against the label rates, 10:1, as in the official code."""
 DEFAULT_FGA_LAMBDA = 0.5
@@ -106,15 +106,11 @@ def parse_num_slots(value: object) -> int:
 
 
 def parse_compat(value: object) -> str | None:
-    """None, or the name of a compatibility profile (`dst_metrics.compat.PROFILES`)."""
-    if value is None:
-        return None
-    from .compat import PROFILES
-
-    if value not in PROFILES:
-        known = ", ".join(PROFILES) or "none yet"
-        raise OptionError(f"compat must be one of the profiles ({known}); got {_shown(value)}")
-    return value
+    """None, or the name of a compatibility profile: checked against the profiles where a corpus is
+    scored with it (`dst_metrics.compat.PROFILES`)."""
+    if value is None or (isinstance(value, str) and value):
+        return value
+    raise OptionError(f"compat must be None or the name of a compatibility profile; got {_shown(value)}")
 
 
 def format_number(x: float) -> str:
@@ -146,7 +142,7 @@ class Options:
     - `fga_lambda`: the λ of the figure ``fga``; `fga_lambdas`: the grid of ``fga@λ`` figures;
     - `num_slots`: K of slot accuracy (30 for MultiWOZ);
     - `value_matching`: ``exact``, ``normalized`` (case and white space folded) or ``fuzzy``
-      (folded, then a prediction fuzzily matching gold is snapped to it; `dst_metrics.build`);
+      (folded, then a prediction fuzzily matching gold is snapped to it; `dst_metrics.corpus`);
     - `compat`: None, or a compatibility profile whose evaluator's figures replace ours for the
       figures it computes (`dst_metrics.compat`).
     """
@@ -188,20 +184,36 @@ class Options:
         """(λ, these options with `fga_lambda` = λ) for each λ of the grid (made once)."""
         return tuple((lam, self.replace(fga_lambda=lam)) for lam in self.fga_lambdas)
 
-    def signature(self) -> str:
-        """The signature string (see `_signature`), made once per Options."""
-        return self._signature
+    def signature(self, only: Iterable[str] | None = None) -> str:
+        """The signature string: every option (`_signature`, made once); with `only`, the version,
+        ``mode`` and ``value_matching`` (the tally every figure reads depends on them) and of the
+        other options only those named: ``signature(("alpha",))`` is
+        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact`` (`Figure.signature`)."""
+        if only is None:
+            return self._signature
+        wanted = {"version", "mode", "value_matching", *only}
+        return "|".join(part for name, part in self._signature_parts if name in wanted and part)
 
     @functools.cached_property
     def _signature(self) -> str:
         """sacrebleu-style: every option that produced a figure, e.g.
         ``dst-metrics:0.1.0|mode:official|alpha:10/11|lambda:0.5|K:30|match:exact``
         (``|lambdas:0.25,1`` is added when the FGA grid is not 0.25, 0.5, 0.75, 1)."""
+        return "|".join(part for _, part in self._signature_parts if part)
+
+    @functools.cached_property
+    def _signature_parts(self) -> tuple[tuple[str, str], ...]:
+        """(option, its part of the signature, "" when left out), in signature order."""
         grid = ""
         if self.fga_lambdas != FGA_LAMBDA_GRID:
-            grid = "|lambdas:" + ",".join(format_number(lam) for lam in self.fga_lambdas)
+            grid = "lambdas:" + ",".join(format_number(lam) for lam in self.fga_lambdas)
         return (
-            f"dst-metrics:{__version__}|mode:{self.mode}|alpha:{format_number(self.alpha)}"
-            f"|lambda:{format_number(self.fga_lambda)}{grid}|K:{self.num_slots}|match:{self.value_matching}"
-            + (f"|compat:{self.compat}" if self.compat else "")
+            ("version", f"dst-metrics:{__version__}"),
+            ("mode", f"mode:{self.mode}"),
+            ("alpha", f"alpha:{format_number(self.alpha)}"),
+            ("fga_lambda", f"lambda:{format_number(self.fga_lambda)}"),
+            ("fga_lambdas", grid),
+            ("num_slots", f"K:{self.num_slots}"),
+            ("value_matching", f"match:{self.value_matching}"),
+            ("compat", f"compat:{self.compat}" if self.compat else ""),
         )

@@ -4,7 +4,7 @@ Each worker process gets the opened input (`dst_metrics.readers.Opened`: the `In
 shards, formats already detected) and builds and tallies only its share of each shard's dialogues:
 those whose position is k modulo N. The reference layout is streamed (the file cut into one
 undecoded slice per dialogue, only the share's slices decoded); other formats are decoded whole and
-`build.sharded` skips the other dialogues before any work. The parent adds the tallies (`Tally`
+`corpus.sharded` skips the other dialogues before any work. The parent adds the tallies (`Tally`
 merges by ``+``, so the figures are ``==`` to one process's) and puts per-dialogue tallies back in
 input order. N - 1 worker processes are started with ``fork`` (the parent's imports are inherited,
 nothing is pickled but the opened input and the small results) and the parent scores the first

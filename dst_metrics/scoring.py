@@ -12,30 +12,40 @@ from ._version import __version__
 from .core import Tally, tally_corpus, tally_dialogue, tally_each
 from .corpus import Corpus, Dialogue
 from .errors import json_text
-from .figures import compute_figures
+from .figures import compute_figures, figure_of
 from .options import OptionError, Options
 
-__all__ = ["Options", "Report", "Scores", "__version__", "score", "score_tallies", "tally_dialogues"]
+__all__ = ["Options", "Report", "Scores", "__version__", "corpus_options", "score", "score_tallies", "tally_dialogues"]
 
 
 class Scores(Mapping):
     """Every figure of one corpus or dialogue: a read-only mapping ``{key: value}`` in the
     order of `dst_metrics.figures.FIGURES`, whose keys are also attributes (``scores.gca``).
 
-    Scores are fractions in [0, 1]; counts are integers. `fga_grid` is ``{λ: FGA}``.
+    Scores are fractions in [0, 1]; counts are integers. `fga_grid` is ``{λ: FGA}``. `signature`
+    names every option; `signature_of(key)` only those that change one figure.
     """
 
-    __slots__ = ("_values", "signature")
+    __slots__ = ("_options", "_replaced", "_values", "signature")
 
-    def __init__(self, values: dict[str, float | int], signature: str) -> None:
+    def __init__(
+        self,
+        values: dict[str, float | int],
+        signature: str,
+        options: Options | None = None,
+        replaced: frozenset[str] = frozenset(),
+    ) -> None:
+        """`options`: those the figures were computed with; `replaced`: the keys a compat profile gave."""
         self._values = values
         self.signature = signature
+        self._options = options
+        self._replaced = replaced
 
     @classmethod
     def from_tally(cls, tally: Tally, options: Options, *, per_dialogue: bool = False) -> Scores:
         """Compute every figure of a tally under `options` (only the per-dialogue ones with
         `per_dialogue`)."""
-        return cls(compute_figures(tally, options, per_dialogue=per_dialogue), options.signature())
+        return cls(compute_figures(tally, options, per_dialogue=per_dialogue), options.signature(), options)
 
     def __getitem__(self, key: str) -> float | int:
         return self._values[key]
@@ -62,6 +72,27 @@ class Scores(Mapping):
         """λ -> FGA for each λ of the options' grid."""
         return {float(key[4:]): value for key, value in self._values.items() if key.startswith("fga@")}
 
+    def signature_of(self, key: str) -> str:
+        """The signature of one figure, naming only the options that change it (`Figure.signature`):
+        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact`` for ``gca``, no λ or K. A figure
+        a compat profile gave, or not in the registry, or of Scores made without options, has the
+        full `signature`."""
+        if key not in self._values:
+            raise KeyError(key)
+        if self._options is None or key in self._replaced:
+            return self.signature
+        try:
+            figure = figure_of(key)
+        except KeyError:
+            return self.signature
+        if figure.per_lambda:
+            return figure.signature(dict(self._options.per_lambda)[float(key.partition("@")[2])])
+        return figure.signature(self._options)
+
+    def signatures(self) -> dict[str, str]:
+        """{key: `signature_of(key)`} of every figure (``dst-metrics score --json``'s ``signatures``)."""
+        return {key: self.signature_of(key) for key in self._values}
+
     def as_dict(self) -> dict[str, float | int | str]:
         """Flat JSON-ready figures and the signature."""
         return {**self._values, "signature": self.signature}
@@ -83,21 +114,9 @@ class Report:
         return self.scores.signature
 
 
-def score(
-    corpus: Corpus,
-    options: Options | None = None,
-    *,
-    per_dialogue: bool = False,
-    source: str | None = None,
-    **option_values: object,
-) -> Report:
-    """Score a corpus: every figure, micro over the corpus (counts and turns summed), and with
-    `per_dialogue` each dialogue's figures too.
-
-    Options come as an `Options` or as its fields (``score(corpus, mode="corrected")``); value
-    matching defaults to the one the corpus was read with, and must equal it. `source` names the
-    corpus in an error (e.g. its file).
-    """
+def corpus_options(corpus: Corpus, options: Options | None = None, **option_values: object) -> Options:
+    """The options to score `corpus` with: `options` with `option_values` changed, or those values;
+    value matching defaults to the one the corpus was read with, and must equal it (else OptionError)."""
     if options is None:
         options = Options(**{"value_matching": corpus.value_matching, **option_values})
     elif option_values:
@@ -107,19 +126,46 @@ def score(
             f"the corpus was read with value matching {corpus.value_matching!r}, not {options.value_matching!r}: "
             "read it again with the value matching to score with"
         )
+    return options
+
+
+def score(
+    corpus: Corpus,
+    options: Options | None = None,
+    *,
+    per_dialogue: bool = False,
+    compat_inputs: object = None,
+    source: str | None = None,
+    **option_values: object,
+) -> Report:
+    """Score a corpus: every figure, micro over the corpus (counts and turns summed), and with
+    `per_dialogue` each dialogue's figures too.
+
+    Options come as an `Options` or as its fields (``score(corpus, mode="corrected")``); value
+    matching defaults to the one the corpus was read with, and must equal it. With ``compat``, the
+    profile's figures replace ours (`dst_metrics.compat`); `compat_inputs` is what a profile reads
+    besides the corpus (``sgd``: `dst_metrics.compat.sgd.SgdInputs`). `source` names the corpus in
+    an error (e.g. its file).
+    """
+    options = corpus_options(corpus, options, **option_values)
+    chosen = None
+    if options.compat is not None:
+        from .compat import PROFILES  # the profiles and their readers, loaded when one is asked for
+
+        chosen = PROFILES[options.compat]
+    elif compat_inputs is not None:
+        raise OptionError("compat_inputs are read by a compatibility profile: give compat too")
     tallies = tally_dialogues(corpus, options.mode, per_dialogue)
     report = score_tallies(tallies, options, source=source, dialogues=lambda: corpus.dialogues)
-    if options.compat is None:
+    if chosen is None:
         return report
-    from .compat import PROFILES
-
-    profile = PROFILES[options.compat]
-    figures = profile.figures(corpus, options)
+    theirs = chosen.compute(corpus, options, compat_inputs)
     signature = report.signature
-    if profile.signature_fields is not None:  # before the profile's name, which ends the signature
+    if chosen.signature_fields is not None:  # before the profile's name, which ends the signature
         named = f"|compat:{options.compat}"
-        signature = signature.removesuffix(named) + profile.signature_fields(figures) + named
-    return dataclasses.replace(report, scores=Scores({**report.scores, **figures}, signature))
+        signature = signature.removesuffix(named) + chosen.signature_fields(theirs) + named
+    scores = Scores({**report.scores, **theirs}, signature, options, frozenset(theirs))
+    return dataclasses.replace(report, scores=scores)
 
 
 @without_gc

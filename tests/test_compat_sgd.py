@@ -21,7 +21,6 @@ from dst_metrics.cli import main
 from dst_metrics.compat.sgd import (
     ALL_SERVICES,
     SgdInputs,
-    bound,
     f1_scores,
     frame_figures,
     goal_figures,
@@ -237,8 +236,12 @@ def test_score_without_the_files_says_how_to_give_them():
     with pytest.raises(OptionError, match="the sgd profile scores SGD dialogue files with their schema"):
         score(corpus, compat="sgd")
     schema, train = schemas(SGD_GOLD)
-    with bound(SgdInputs(str(SGD_PRED), str(SGD_GOLD), str(schema), str(train), fuzzy=False)):
-        assert score(corpus, compat="sgd").scores.jga == pytest.approx(1 / 6)
+    inputs = SgdInputs(str(SGD_PRED), str(SGD_GOLD), str(schema), str(train), fuzzy=False)
+    assert score(corpus, compat="sgd", compat_inputs=inputs).scores.jga == pytest.approx(1 / 6)
+    with pytest.raises(OptionError, match="the trade profile reads nothing but the corpus"):
+        score(corpus, compat="trade", compat_inputs=inputs)
+    with pytest.raises(OptionError, match=r"compat must be one of the profiles \(fga, convlab, sgd, trade, mwzeval\)"):
+        score(corpus, compat="sgdd")
 
 
 def _write(folder: Path, dialogues: list) -> Path:

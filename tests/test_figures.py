@@ -117,6 +117,8 @@ def test_register_refuses_a_key_twice_and_unknown_families():
         figures.register(FIGURES[0])
     with pytest.raises(ValueError, match="unknown family"):
         figures.register(Figure("x", "X", "nope", "main", "", lambda t, o: 0.0))
+    with pytest.raises(ValueError, match=r"uses names no option: \['lambda'\]"):
+        figures.register(Figure("x", "X", "turn", "main", "", lambda t, o: 0.0, uses=("lambda",)))
 
 
 def test_higher_is_better_matches_what_a_perfect_prediction_maximizes():
@@ -154,3 +156,76 @@ def test_every_family_is_reachable_from_the_one_registry_with_unique_keys():
     assert {"gca", "jga", "fga@0.25", "slot_ece", "joint_brier", "dstc2.joint.acc"} <= set(seen)
     with pytest.raises(KeyError, match="unknown family"):
         family_figures("bleu")
+
+
+def test_each_figure_names_the_options_that_change_it():
+    # First example P1 (C=5, W=2, type-2 FGA errors, slot errors): changing alpha, lambda or K moves
+    # exactly the figures whose entry names it; the others keep their values.
+    corpus = read(EXAMPLE)
+    before = score(corpus).scores
+    for name, value in {"alpha": 0.5, "fga_lambda": 2.0, "num_slots": 7}.items():
+        after = score(corpus, Options().replace(**{name: value})).scores
+        moved = {key for key in before if after[key] != before[key]}
+        assert moved == {f.key for f in FIGURES if name in f.uses and not f.per_lambda}, name
+    assert {f.key: f.uses for f in FIGURES if f.uses and not f.per_lambda} == {
+        "gca": ("alpha",),
+        "fga": ("fga_lambda",),
+        "sa": ("num_slots",),
+    }
+
+
+def test_mode_changes_even_jga_so_every_signature_names_mode_and_matching():
+    from dst_metrics import Corpus, __version__
+
+    corpus = Corpus.from_dialogues([[{"hotel-area": ""}]], [[{}]])  # "" is a value in official mode only
+    official, corrected = (score(corpus, mode=mode).scores for mode in ("official", "corrected"))
+    assert (official.jga, corrected.jga) == (0.0, 1.0)
+    assert official.signature_of("jga") == f"dst-metrics:{__version__}|mode:official|match:exact"
+
+
+def test_a_figures_signature_names_only_its_options_and_the_result_signature_all():
+    from dst_metrics import __version__
+
+    version = f"dst-metrics:{__version__}"
+    scores = score(read(EXAMPLE), fga_lambdas=[0.25, 1.0]).scores
+    assert scores.signature == f"{version}|mode:official|alpha:10/11|lambda:0.5|lambdas:0.25,1|K:30|match:exact"
+    assert scores.signature_of("gca") == f"{version}|mode:official|alpha:10/11|match:exact"
+    assert scores.signature_of("fga") == f"{version}|mode:official|lambda:0.5|match:exact"
+    assert scores.signature_of("fga@1.0") == f"{version}|mode:official|lambda:1|match:exact"
+    assert scores.signature_of("sa") == f"{version}|mode:official|K:30|match:exact"
+    assert scores.signature_of("rsa") == scores.signature_of("turns") == f"{version}|mode:official|match:exact"
+    assert scores.signatures() == {key: scores.signature_of(key) for key in scores}
+    with pytest.raises(KeyError):
+        scores.signature_of("bleu")
+    trade = score(read(EXAMPLE), compat="trade").scores  # trade replaces jga, sa and slot_f1
+    assert (
+        trade.signature_of("jga")
+        == trade.signature
+        == f"{version}|mode:official|alpha:10/11|lambda:0.5|K:30|match:exact|compat:trade"
+    )
+    assert trade.signature_of("gca") == f"{version}|mode:official|alpha:10/11|match:exact"
+
+
+def test_the_bootstrap_reads_each_figures_vectorised_form_from_its_entry(registered_figure):
+    np = pytest.importorskip("numpy", reason="the bootstrap needs pip install -e '.[stats]'")
+    from dst_metrics.stats.bootstrap import dialogue_matrix
+    from dst_metrics.stats.matrix import exact_figures, figure_arrays
+
+    builtin = [f for f in FIGURES if not f.is_count and f is not registered_figure]
+    assert all(f.vectorised is not None for f in builtin)  # no built-in figure is computed row by row
+    options = Options(alpha=0.7, fga_lambdas=(0.3, 2.0))
+    matrix = dialogue_matrix(read(EXAMPLE), options)
+    rows = np.vstack([matrix.rows, matrix.total])
+    arrays = figure_arrays(rows, matrix.layout, options)  # wrong_share has none: computed by `compute`
+    for index, row in enumerate(rows):
+        for key, value in exact_figures(row, matrix.layout, options).items():
+            assert arrays[key][index] == pytest.approx(value, abs=1e-12), key
+
+
+def test_the_registry_needs_no_numpy():
+    import subprocess
+    import sys
+
+    code = "import sys, dst_metrics.figures, dst_metrics.scoring; print('numpy' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from dst_metrics.build import CorpusBuilder, sharded
 from dst_metrics.cli import main
+from dst_metrics.corpus import CorpusBuilder, sharded
 from dst_metrics.parallel import PARALLEL_MIN_BYTES, default_jobs
 
 from .conftest import REFERENCE, requires_shared

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dst_metrics import read, score
-from dst_metrics.build import CorpusBuilder
 from dst_metrics.cli import main
 from dst_metrics.core import Tally, tally_dialogue
+from dst_metrics.corpus import CorpusBuilder
 from dst_metrics.errors import InputError
 from dst_metrics.streaming import stream_tally, streamable
 

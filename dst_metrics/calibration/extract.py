@@ -17,7 +17,7 @@ hypothesis of each slot) and the scored hypotheses of its slots, which `ScoredPr
 * scores are numbers in [0, 1] whose sum is at most 1 (+ `SUM_TOLERANCE`); anything else is an
   `InputError` naming the field (e.g. ``pr.hotel.area[1].score``).
 
-The core calls this only for a predicted state it could not read as plain values (`build.CorpusBuilder`),
+The core calls this only for a predicted state it could not read as plain values (`corpus.CorpusBuilder`),
 so files without confidences take exactly the path they took before.
 """
 

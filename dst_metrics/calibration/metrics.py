@@ -25,8 +25,7 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..build import _snapped_value, text_matching
-from ..corpus import Corpus
+from ..corpus import Corpus, _snapped_value, text_matching
 from ..dstc2.stats import MRR, Accuracy, Probs, normalise_dist, roc_results, top_independent
 from ..states import INACTIVE_VALUES, Alternatives, _canonical_text
 from .extract import Hypotheses, ScoredPredictions

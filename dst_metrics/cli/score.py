@@ -10,7 +10,6 @@ dialogue, turn and field. Large files are streamed or scored in processes (`stre
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 
 from .. import options as opts
@@ -240,9 +239,8 @@ def _read(path: str, args: argparse.Namespace) -> Corpus:
 def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Namespace) -> Report:
     """Score one file; a profile that reads more than the corpus (sgd) gets its files meanwhile."""
     profile = PROFILES.get(options.compat)
-    inputs = profile.cli_inputs(path, args) if profile and profile.cli_inputs else contextlib.nullcontext()
-    with inputs:
-        return score(corpus, options, per_dialogue=args.per_dialogue, source=path)
+    inputs = profile.cli_inputs(path, args) if profile and profile.cli_inputs else None
+    return score(corpus, options, per_dialogue=args.per_dialogue, compat_inputs=inputs, source=path)
 
 
 def _jobs(args: argparse.Namespace) -> int:

@@ -30,7 +30,7 @@ import functools
 from ..corpus import Corpus
 from ..options import Options
 from ..states import Alternatives
-from . import Profile
+from .base import Profile
 
 NAME = "convlab"
 KEYS: tuple[str, ...] = ("jga", "slot_precision", "slot_recall", "slot_f1")

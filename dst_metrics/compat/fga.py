@@ -36,7 +36,7 @@ from ..errors import InputError
 from ..figures import FIGURES
 from ..options import Options
 from ..states import State, values_match
-from . import Profile
+from .base import Profile
 
 NAME = "fga"
 KEYS: tuple[str, ...] = ("jga", "sa", "aga", "fga")

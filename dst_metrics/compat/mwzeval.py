@@ -35,7 +35,7 @@ from ..corpus import Corpus
 from ..fuzzy import FUZZY_THRESHOLD, partial_ratio
 from ..options import Options
 from ..states import INACTIVE_VALUES, Alternatives, State
-from . import Profile
+from .base import Profile
 
 NAME = "mwzeval"
 DONTCARE = "dontcare"

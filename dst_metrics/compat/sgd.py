@@ -28,7 +28,7 @@ the train schema, which a Corpus does not hold, so `sgd_metrics` reads the files
   figures are multiplied in twice, as here).
 
 On the command line (``dst-metrics score PRED --gold GOLD --compat sgd [--schema S] [--train-schema T]``)
-the profile's `cli_inputs` binds these files while the corpus is scored; ``--schema`` defaults to
+the profile's `cli_inputs` names these files, which `figures` takes as its inputs; ``--schema`` defaults to
 ``GOLD/schema.json`` and ``--train-schema`` to ``GOLD/../train/schema.json`` (the DSTC8 layout),
 when they exist; without a train schema there are no seen/unseen groups. Fuzzy matching is on
 unless ``--value-matching exact`` is given. The figures go under ``sgd`` ({group: {figure: value}});
@@ -40,8 +40,6 @@ the evaluator's).
 from __future__ import annotations
 
 import argparse
-import contextlib
-import contextvars
 import difflib
 import re
 from collections import Counter, defaultdict
@@ -54,7 +52,7 @@ from ..errors import InputError, describe, json_text
 from ..options import OptionError, Options
 from ..readers.base import decode_json
 from ..readers.sgd import Frame, SgdDialogue, Turn, load_dialogues
-from . import Profile
+from .base import Profile
 
 NAME = "sgd"
 ALL_SERVICES, SEEN_SERVICES, UNSEEN_SERVICES = "#ALL_SERVICES", "#SEEN_SERVICES", "#UNSEEN_SERVICES"
@@ -323,24 +321,11 @@ class SgdInputs:
     joint_across_turns: bool = False
 
 
-_INPUTS: contextvars.ContextVar[SgdInputs | None] = contextvars.ContextVar("sgd_inputs", default=None)
-
-
-@contextlib.contextmanager
-def bound(inputs: SgdInputs) -> Iterator[None]:
-    """Within this block, ``score(corpus, compat="sgd")`` scores `inputs`."""
-    token = _INPUTS.set(inputs)
-    try:
-        yield
-    finally:
-        _INPUTS.reset(token)
-
-
 def _existing(path: Path) -> str | None:
     return str(path) if path.is_file() else None
 
 
-def cli_inputs(path: str, args: argparse.Namespace) -> contextlib.AbstractContextManager:
+def cli_inputs(path: str, args: argparse.Namespace) -> SgdInputs:
     """The CLI's files for one prediction path: ``--gold``, ``--schema``, ``--train-schema`` (see the module)."""
     if not args.gold:
         raise OptionError("--compat sgd scores SGD dialogue files: give the gold file or folder with --gold")
@@ -352,21 +337,20 @@ def cli_inputs(path: str, args: argparse.Namespace) -> contextlib.AbstractContex
         raise OptionError("--compat sgd needs the schema of the evaluated split: give it with --schema")
     train = args.train_schema or (_existing(gold.parent / "train" / "schema.json") if gold.is_dir() else None)
     fuzzy = not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
-    return bound(SgdInputs(path, args.gold, str(schema), train, fuzzy))
+    return SgdInputs(path, args.gold, str(schema), train, fuzzy)
 
 
 def _matching(fuzzy: bool | str) -> str:
     return "exact" if not fuzzy else "fuzzy-difflib" if fuzzy == "difflib" else "fuzzy"
 
 
-def figures(corpus: Corpus, options: Options) -> dict[str, object]:
-    """The bound files' figures under ``sgd``, with ``jga`` and ``aga`` of ``#ALL_SERVICES``."""
-    inputs = _INPUTS.get()
+def figures(corpus: Corpus, options: Options, inputs: SgdInputs | None = None) -> dict[str, object]:
+    """The figures of the files `inputs` names, under ``sgd``, with ``jga`` and ``aga`` of ``#ALL_SERVICES``."""
     if inputs is None:
         raise OptionError(
             "the sgd profile scores SGD dialogue files with their schema, which a corpus does not hold: "
             "use dst-metrics score PRED --gold GOLD --schema schema.json --compat sgd, or "
-            "dst_metrics.compat.sgd.sgd_metrics (or score within dst_metrics.compat.sgd.bound)"
+            "dst_metrics.compat.sgd.sgd_metrics (or score(corpus, compat='sgd', compat_inputs=SgdInputs(...)))"
         )
     found = sgd_metrics(
         inputs.predictions,

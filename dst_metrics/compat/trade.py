@@ -24,7 +24,7 @@ from __future__ import annotations
 from ..core import turn_figures
 from ..corpus import Corpus
 from ..options import Options
-from . import Profile
+from .base import Profile
 
 NAME = "trade"
 

@@ -20,8 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._gc import without_gc
-from ..build import snap_dialogues, text_matching
-from ..corpus import Corpus, Dialogue
+from ..corpus import Corpus, Dialogue, snap_dialogues, text_matching
 from ..errors import InputError
 from ..options import parse_value_matching
 from ..states import Alternatives, State, normalize_state

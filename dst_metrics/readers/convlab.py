@@ -30,8 +30,7 @@ from collections.abc import Mapping
 
 from .. import ids
 from .._gc import without_gc
-from ..build import CorpusBuilder
-from ..corpus import Corpus
+from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, describe
 from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_json
 

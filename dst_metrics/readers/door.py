@@ -32,8 +32,7 @@ from typing import Annotated, Any, TypeVar
 
 from .. import ids
 from .._gc import gc_paused
-from ..build import CorpusBuilder, sharded
-from ..corpus import Corpus, Dialogue
+from ..corpus import Corpus, CorpusBuilder, Dialogue, sharded
 from ..errors import InputError
 from ..options import parse_value_matching
 from ..states import LinearizedFormat

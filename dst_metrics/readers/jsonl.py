@@ -5,8 +5,7 @@
 from __future__ import annotations
 
 from .. import ids
-from ..build import GOLD_FIELD, PRED_FIELD
-from ..corpus import Corpus
+from ..corpus import GOLD_FIELD, PRED_FIELD, Corpus
 from ..errors import InputError, describe
 from .base import Fit, Reader, ReadRequest, decode_json
 from .lines import TurnLines

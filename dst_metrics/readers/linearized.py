@@ -7,8 +7,7 @@ gold field ``centre|north`` lists acceptable values). Blank lines and ``#`` line
 from __future__ import annotations
 
 from .. import ids
-from ..build import GOLD_FIELD, PRED_FIELD
-from ..corpus import Corpus
+from ..corpus import GOLD_FIELD, PRED_FIELD, Corpus
 from ..errors import InputError
 from ..states import parse_linearized
 from .base import Fit, Reader, ReadRequest

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ..build import CorpusBuilder
-from ..corpus import Corpus
+from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError
 from .base import ReadRequest
 

@@ -8,8 +8,7 @@ the gold side's ids.
 
 from __future__ import annotations
 
-from ..build import CorpusBuilder
-from ..corpus import Corpus
+from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, json_text
 from ..states import LinearizedFormat
 from .base import Side

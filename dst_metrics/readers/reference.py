@@ -2,17 +2,14 @@
 
 This is what the official GCA code reads and what ``shared/reference`` holds. The fast path keeps
 every state as raw JSON and decodes only the states that differ from the previous turn's; any
-other shape goes through `corpus_from_layout`, whose errors name the dialogue, turn and field.
+other shape goes through `dst_metrics.corpus.corpus_from_layout`, whose errors name the dialogue, turn and field.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from .. import ids
-from ..build import GOLD_FIELD, PRED_FIELD, CorpusBuilder
-from ..corpus import Corpus
-from ..errors import InputError, describe
+from ..corpus import LAYOUT, Corpus, CorpusBuilder, corpus_from_layout
+from ..errors import InputError
 from ..states import LinearizedFormat
 from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json, first_json_line
 
@@ -20,43 +17,6 @@ try:
     import msgspec as _msgspec
 except ImportError:  # pragma: no cover - exercised only where msgspec is missing
     _msgspec = None
-
-LAYOUT = '{dialogue_id: {turn_id: {"gt": state, "pr": state}}}'
-
-
-def corpus_from_layout(
-    data: object, *, value_matching: str = "exact", linearized: LinearizedFormat | None = None
-) -> Corpus:
-    """A Corpus from the parsed layout (turn ids are integers or digit strings, ordered by value)."""
-    builder = CorpusBuilder(value_matching, linearized)
-    if not isinstance(data, Mapping):
-        raise InputError(f"expected an object {LAYOUT}, got {describe(data)}")
-    for name, turns in data.items():
-        dialogue_id = ids.dialogue_id(name, field=None)
-        builder.add(dialogue_id, *_layout_turns(dialogue_id, turns))
-    return builder.corpus()
-
-
-def _layout_turns(dialogue_id: str, turns: object) -> tuple[list[int], list, list]:
-    """Turn ids, gold states and predicted states of one dialogue of the layout."""
-    if not isinstance(turns, Mapping):
-        raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=dialogue_id)
-    turn_ids = ids.turn_ids(turns, dialogue_id)
-    values = turns.values()
-    try:  # the common case, checked in bulk; any problem is found and named below
-        return turn_ids, [t[GOLD_FIELD] for t in values], [t[PRED_FIELD] for t in values]
-    except (TypeError, KeyError):
-        pass
-    for turn_id, turn in zip(turn_ids, values):
-        if not isinstance(turn, Mapping):
-            raise InputError(
-                f'a turn must be an object with "gt" and "pr", got {describe(turn)}', dialogue=dialogue_id, turn=turn_id
-            )
-        for side in (GOLD_FIELD, PRED_FIELD):
-            if side not in turn:
-                raise InputError(f"the turn has no {side} state", dialogue=dialogue_id, turn=turn_id, field=side)
-    raise AssertionError("unreachable: a turn without gt or pr was not found")  # pragma: no cover
-
 
 if _msgspec is not None:
 

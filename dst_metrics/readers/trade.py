@@ -15,8 +15,7 @@ import re
 from collections.abc import Mapping
 
 from .. import ids
-from ..build import CorpusBuilder
-from ..corpus import Corpus
+from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, describe, json_text
 from ..states import split_slot_string
 from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json

@@ -18,6 +18,7 @@ from statistics import NormalDist
 from ..corpus import Corpus
 from ..explain import mistakes_per_turn, non_uniformity, pearson, tail_orientation
 from ..options import Options
+from ..scoring import corpus_options, score
 
 ZOU_LEVEL = 0.95
 MEASURES: tuple[str, ...] = ("to", "nu")
@@ -108,8 +109,6 @@ def zou_interval(r1: float, r2: float, r12: float, n: int, level: float = ZOU_LE
 
 def dialogue_analyses(corpus: Corpus, options: Options) -> list[DialogueAnalysis]:
     """TO, NU, GCA and FGA of each dialogue, by dialogue id."""
-    from ..scoring import score
-
     report = score(corpus, options, per_dialogue=True)
     out = []
     for dialogue in sorted(corpus.dialogues, key=lambda d: d.dialogue_id):
@@ -129,8 +128,6 @@ def dialogue_analyses(corpus: Corpus, options: Options) -> list[DialogueAnalysis
 
 def analyze(corpus: Corpus, options: Options | None = None) -> Analysis:
     """The GCA paper's section 5.2 analyses of one corpus (see the module docstring)."""
-    from .bootstrap import corpus_options
-
     options = corpus_options(corpus, options)
     rows = dialogue_analyses(corpus, options)
     correlations = {}

@@ -19,7 +19,7 @@ import numpy as np
 from ..corpus import Corpus
 from ..options import OptionError, Options
 from ..progress import progress
-from ..scoring import check_num_slots, tally_dialogues
+from ..scoring import check_num_slots, corpus_options, tally_dialogues
 from .matrix import Layout, TallyMatrix, exact_figures, figure_arrays
 
 METHODS: tuple[str, ...] = ("percentile", "bca")
@@ -70,16 +70,6 @@ def check_settings(resamples: int, level: float, method: str = "percentile") -> 
         raise OptionError(f"the confidence level must be a number between 0 and 1, such as 0.95; got {level!r}")
     if method not in METHODS:
         raise OptionError(f"the interval method must be one of {', '.join(METHODS)}; got {method!r}")
-
-
-def corpus_options(corpus: Corpus, options: Options | None) -> Options:
-    """The options to score `corpus` with (its value matching by default; it must match)."""
-    options = options or Options(value_matching=corpus.value_matching)
-    if options.value_matching != corpus.value_matching:
-        raise OptionError(
-            f"the corpus was read with value matching {corpus.value_matching!r}, not {options.value_matching!r}"
-        )
-    return options
 
 
 def dialogue_matrix(corpus: Corpus, options: Options, layout: Layout | None = None) -> TallyMatrix:

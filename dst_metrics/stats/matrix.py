@@ -4,8 +4,9 @@ A `Tally` is a set of integer sums, some of them histograms (dicts). `TallyMatri
 tallies of D dialogues into a D x F array: one column per scalar field and one per histogram key
 seen in any of them. Any selection of dialogues with repetition (a bootstrap resample: a count per
 dialogue) then sums to one row, ``counts @ matrix``, and `figure_arrays` computes every figure of
-the registry from B such rows with numpy (a figure it does not know is computed by the registry on
-a rebuilt Tally, row by row). Sums are held as float64, exact for integers below 2**53.
+the registry from B such rows with numpy, by each entry's vectorised form (`Figure.vectorised`; a
+figure without one is computed by its `compute` on a rebuilt Tally, row by row). Sums are held as
+float64, exact for integers below 2**53.
 """
 
 from __future__ import annotations
@@ -93,14 +94,10 @@ class TallyMatrix:
 # Figures of many summed rows at once
 
 
-def _ratio(numerator: np.ndarray, denominator: np.ndarray, empty: float) -> np.ndarray:
-    """numerator / denominator, `empty` where the denominator is 0."""
-    safe = np.where(denominator == 0, 1.0, denominator)
-    return np.where(denominator == 0, empty, numerator / safe)
-
-
 class _Columns:
-    """Named views of B summed rows."""
+    """B summed rows as `metrics.Columns`: named views, histograms weighted, numpy as `xp`."""
+
+    xp = np
 
     def __init__(self, sums: np.ndarray, layout: Layout) -> None:
         self.sums = sums
@@ -115,66 +112,6 @@ class _Columns:
         if not len(keys):
             return np.zeros(len(self.sums))
         return self.sums[:, columns] @ weight(keys)
-
-
-def _vacuous(options: Options) -> float:
-    return 1.0 if options.mode == "corrected" else 0.0
-
-
-def _gca_rates(c: _Columns, options: Options) -> tuple[np.ndarray, ...]:
-    predicted = c.correct + c.wrong + c.overshot
-    gold = c.correct + c.wrong + c.missed
-    labelled = c.correct + c.wrong
-    empty = _vacuous(options)
-    return (
-        _ratio(c.correct, predicted, empty),
-        _ratio(c.correct, gold, empty),
-        _ratio(labelled, predicted, empty),
-        _ratio(labelled, gold, empty),
-    )
-
-
-def _gca(c: _Columns, options: Options) -> np.ndarray:
-    """metrics.gca in floats: (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)), 0 when C = 0."""
-    predicted = c.correct + c.wrong + c.overshot
-    gold = c.correct + c.wrong + c.missed
-    labelled = c.correct + c.wrong
-    alpha = options.alpha
-    denominator = (predicted**2 + gold**2) * (alpha * labelled + (1 - alpha) * c.correct)
-    value = _ratio((predicted + gold) * c.correct * labelled, denominator, 0.0)
-    value = np.where(c.correct == 0, 0.0, value)
-    return np.where((predicted == 0) & (gold == 0), _vacuous(options), value)
-
-
-def _fga(c: _Columns, lam: float) -> np.ndarray:
-    partial = c.weighted("fga_distances", lambda d: 1.0 - np.exp(-lam * d))
-    return (c.joint_hits + partial) / c.turns
-
-
-def _slot_prf(c: _Columns) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    tp, fp, fn = c.true_positives, c.false_positives, c.false_negatives
-    precision = _ratio(tp, tp + fp, 1.0)
-    recall = _ratio(tp, tp + fn, 1.0)
-    return precision, recall, _ratio(2 * precision * recall, precision + recall, 0.0)
-
-
-_FAST: dict[str, Callable[[_Columns, Options], np.ndarray]] = {
-    "gca": _gca,
-    "jga": lambda c, o: c.joint_hits / c.turns,
-    "fga": lambda c, o: _fga(c, o.fga_lambda),
-    "sa": lambda c, o: 1.0 - c.slot_errors / (o.num_slots * c.turns),
-    "aga": lambda c, o: _ratio(c.weighted("goal_hits", lambda k: 1.0 / k), c.goal_turns, _vacuous(o)),
-    "rsa": lambda c, o: c.weighted("relative_hits", lambda k: 1.0 / k) / c.turns,
-    "slot_f1": lambda c, o: _slot_prf(c)[2],
-    "value_precision": lambda c, o: _gca_rates(c, o)[0],
-    "value_recall": lambda c, o: _gca_rates(c, o)[1],
-    "label_precision": lambda c, o: _gca_rates(c, o)[2],
-    "label_recall": lambda c, o: _gca_rates(c, o)[3],
-    "slot_precision": lambda c, o: _slot_prf(c)[0],
-    "slot_recall": lambda c, o: _slot_prf(c)[1],
-}
-"""Vectorised versions of the registry's built-in figures (per-λ FGA is handled apart); `register`
-refuses a key twice, so a key here always means the built-in figure."""
 
 
 def interval_figures(options: Options) -> list[tuple[Figure, str, Options]]:
@@ -198,10 +135,8 @@ def figure_arrays(sums: np.ndarray, layout: Layout, options: Options) -> dict[st
     out: dict[str, np.ndarray] = {}
     with np.errstate(divide="ignore", invalid="ignore"):
         for figure, key, at in interval_figures(options):
-            if figure.per_lambda and figure.key == "fga":
-                out[key] = _fga(columns, at.fga_lambda)
-            elif not figure.per_lambda and figure.key in _FAST:
-                out[key] = np.asarray(_FAST[figure.key](columns, at), dtype=float)
+            if figure.vectorised is not None:
+                out[key] = np.asarray(figure.vectorised(columns, at), dtype=float)
             else:
                 out[key] = np.array([float(figure.compute(layout.tally(row), at)) for row in sums])
     return out

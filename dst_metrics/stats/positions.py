@@ -14,6 +14,7 @@ from ..core import Tally, tally_dialogue
 from ..corpus import Corpus, Dialogue
 from ..metrics import rsa
 from ..options import Options
+from ..scoring import corpus_options
 
 
 def subtract(total: Tally, part: Tally) -> Tally:
@@ -99,8 +100,6 @@ class PositionProfile:
 
 def by_position(corpus: Corpus, options: Options | None = None) -> PositionProfile:
     """JGA, RSA and the GCA counts of the turns at each position, and where JGA first fails."""
-    from .bootstrap import corpus_options
-
     options = corpus_options(corpus, options)
     sums: dict[int, Tally] = {}
     first: dict[int, int] = {}

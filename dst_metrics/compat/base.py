@@ -1,0 +1,38 @@
+"""`Profile`: what a compatibility profile is (`dst_metrics.compat` lists them)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..corpus import Corpus
+from ..options import OptionError, Options
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One evaluator's conventions: `figures` gives {key: value} for the keys it replaces (and
+    any it adds), computed from a corpus under `options` (scores as fractions).
+
+    `cli_inputs`, for a profile that reads more than a corpus holds (``sgd``: the dialogue files and
+    the schema), is called by the CLI with the prediction path and the parsed arguments and returns
+    those inputs; `figures` then takes them as a third argument (`compute`).
+
+    `signature_fields`, for a profile whose figures depend on more than the options (``sgd``: its
+    own value matching), gives from its figures the fields the signature holds before
+    ``|compat:NAME`` (e.g. ``|sgd-match:fuzzy``)."""
+
+    name: str
+    description: str
+    figures: Callable[..., dict[str, object]]
+    cli_inputs: Callable[[str, argparse.Namespace], object] | None = None
+    signature_fields: Callable[[dict[str, object]], str] | None = None
+
+    def compute(self, corpus: Corpus, options: Options, inputs: object = None) -> dict[str, object]:
+        """`figures` of `corpus`, with `inputs` for a profile that reads more than the corpus."""
+        if inputs is None:
+            return self.figures(corpus, options)
+        if self.cli_inputs is None:
+            raise OptionError(f"the {self.name} profile reads nothing but the corpus; it takes no inputs")
+        return self.figures(corpus, options, inputs)

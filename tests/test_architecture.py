@@ -1,0 +1,198 @@
+"""The package is layered: every module imports only from its own layer or below, and no import
+cycle exists (docs/architecture.md). Imports inside functions count, as in the stop hook's cycle
+finder (../shared/hooks/before-stop), whose graph this is."""
+
+from __future__ import annotations
+
+import ast
+import sys
+
+from tests.conftest import REPO
+
+LAYER_NAMES: tuple[str, ...] = (
+    "foundation",
+    "values",
+    "corpus",
+    "inputs",
+    "core",
+    "figures",
+    "compat",
+    "scoring",
+    "analysis",
+    "report",
+    "front ends",
+)
+"""Layer i's name; docs/architecture.md has one section per layer, in this order."""
+FOUNDATION, VALUES, CORPUS, INPUTS, CORE, FIGURES, COMPAT, SCORING, ANALYSIS, REPORT, FRONT = range(len(LAYER_NAMES))
+
+LAYERS: dict[str, int] = {
+    "dst_metrics._version": FOUNDATION,
+    "dst_metrics._gc": FOUNDATION,
+    "dst_metrics.errors": FOUNDATION,
+    "dst_metrics.ids": FOUNDATION,
+    "dst_metrics.progress": FOUNDATION,
+    "dst_metrics.fuzzy": FOUNDATION,
+    "dst_metrics.citations": FOUNDATION,
+    "dst_metrics.modules": FOUNDATION,
+    "dst_metrics.states": VALUES,
+    "dst_metrics.options": VALUES,
+    "dst_metrics.calibration.extract": VALUES,
+    "dst_metrics.corpus": CORPUS,
+    "dst_metrics.readers": INPUTS,
+    "dst_metrics.examples": INPUTS,
+    "dst_metrics.core": CORE,
+    "dst_metrics.metrics": FIGURES,
+    "dst_metrics.figures": FIGURES,
+    "dst_metrics.calibration.figures": FIGURES,
+    "dst_metrics.dstc2": FIGURES,
+    "dst_metrics.compat": COMPAT,
+    "dst_metrics.scoring": SCORING,
+    "dst_metrics.breakdown": ANALYSIS,
+    "dst_metrics.explain": ANALYSIS,
+    "dst_metrics.stats": ANALYSIS,
+    "dst_metrics.calibration": ANALYSIS,
+    "dst_metrics.streaming": ANALYSIS,
+    "dst_metrics.parallel": ANALYSIS,
+    "dst_metrics.distributed": ANALYSIS,
+    "dst_metrics.report": REPORT,
+    "dst_metrics": FRONT,  # the package's __init__ only: its names are imported on first use
+    "dst_metrics.__main__": FRONT,
+    "dst_metrics.cli": FRONT,
+    "dst_metrics.hf_evaluate": FRONT,
+    # Temporary: the command modules moving into the package dst_metrics/cli/ (issue 18, item 1).
+    "dst_metrics.command_line": FRONT,
+    "dst_metrics.commands": FRONT,
+    "dst_metrics.stats.compare_command": FRONT,
+    "dst_metrics.stats.analyze_command": FRONT,
+    "dst_metrics.report.cli": FRONT,
+    "dst_metrics.calibration.cli": FRONT,
+    "dst_metrics.dstc2.cli": FRONT,
+}
+"""Module or package -> its layer; a module takes the entry of its longest listed prefix (the bare
+``dst_metrics`` covers the package's ``__init__`` alone). A new module must be covered."""
+
+UPWARD_ALLOWED_UNTIL_MERGE: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("dst_metrics.parallel", "dst_metrics.command_line"),  # parallel.py: the front door's (read_input)
+        ("dst_metrics.dstc2.compare", "dst_metrics.cli"),  # dstc2/compare.py: its command moves to cli/
+        ("dst_metrics.dstc2.compare", "dst_metrics.commands"),
+        ("dst_metrics.dstc2.compare", "dst_metrics.dstc2.cli"),
+    }
+)
+"""Temporary: upward imports in files other work owns (removed when that work merges). Each must
+still be an upward import of the graph, so the list only shrinks."""
+
+
+def import_graph() -> dict[str, set[str]]:
+    """{module: modules it imports} of dst_metrics, as the stop hook builds it: imports anywhere in
+    a file (in functions too), relative ones resolved, ``from pkg import name`` taken as pkg.name
+    when that is a module, a package's own ancestors left out."""
+    files = (REPO / "dst_metrics").rglob("*.py")
+    paths = {".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__"): p for p in files}
+    graph: dict[str, set[str]] = {m: set() for m in paths}
+    for module, path in paths.items():
+        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package
+                for _ in range(max(0, node.level - 1)):
+                    base = base.rsplit(".", 1)[0]
+                target = (base + "." + node.module if node.module else base) if node.level else (node.module or "")
+                names = [target] + [f"{target}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                while name and name not in paths:
+                    name = name.rsplit(".", 1)[0] if "." in name else ""
+                ancestor = module.startswith(name + ".") and paths[name].name == "__init__.py"
+                if name and name != module and not ancestor:
+                    graph[module].add(name)
+    return graph
+
+
+def layer_of(module: str) -> int | None:
+    """The layer of a module: its longest prefix in `LAYERS`; None when no entry covers it."""
+    name = module
+    while name:
+        if name in LAYERS and (name != "dst_metrics" or module == "dst_metrics"):
+            return LAYERS[name]
+        name = name.rpartition(".")[0]
+    return None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """(importer, imported) of every import from a lower layer to a higher one."""
+    return {(m, t) for m, targets in graph.items() for t in targets if layer_of(t) > layer_of(m)}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    sys.setrecursionlimit(max(10_000, sys.getrecursionlimit()))
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while component[-1:] != [v]:
+                component.append(stack.pop())
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _without_allowed(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    return {m: {t for t in targets if (m, t) not in UPWARD_ALLOWED_UNTIL_MERGE} for m, targets in graph.items()}
+
+
+def test_every_module_is_in_a_layer_and_every_entry_names_a_module():
+    graph = import_graph()
+    assert not [m for m in sorted(graph) if layer_of(m) is None], "add these modules to LAYERS"
+    stale = [key for key in LAYERS if not any(m == key or m.startswith(key + ".") for m in graph)]
+    assert not stale, f"LAYERS lists modules that no longer exist: {stale}"
+
+
+def test_the_package_has_no_import_cycle():
+    found = cycles(_without_allowed(import_graph()))
+    assert not found, "import cycles (imports inside functions count): " + "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_layers_import_only_downwards():
+    graph = import_graph()
+    upward = upward_imports(graph)
+    shown = [
+        f"{m} ({LAYER_NAMES[layer_of(m)]}) imports {t} ({LAYER_NAMES[layer_of(t)]})"
+        for m, t in sorted(upward - UPWARD_ALLOWED_UNTIL_MERGE)
+    ]
+    assert not shown, "imports from a lower layer to a higher one:\n" + "\n".join(shown)
+    assert UPWARD_ALLOWED_UNTIL_MERGE <= upward, f"no longer upward, drop: {UPWARD_ALLOWED_UNTIL_MERGE - upward}"
+
+
+def test_the_checks_catch_a_cycle_and_an_upward_import():
+    graph = {"dst_metrics.core": {"dst_metrics.scoring"}, "dst_metrics.scoring": {"dst_metrics.core"}}
+    assert cycles(graph) == [["dst_metrics.core", "dst_metrics.scoring"]]
+    assert upward_imports(graph) == {("dst_metrics.core", "dst_metrics.scoring")}
+    assert layer_of("dst_metrics.stats.new_module") == ANALYSIS and layer_of("dst_metrics.cli.score") == FRONT
+    assert layer_of("dst_metrics.calibration.extract") == VALUES and layer_of("dst_metrics") == FRONT
+
+
+def test_the_architecture_document_lists_the_layers_in_order():
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    headings = [line.split(". ", 1)[1] for line in text.splitlines() if line.startswith("### ") and ". " in line]
+    assert headings == list(LAYER_NAMES)
