@@ -51,6 +51,21 @@ def test_json_lines_hold_every_required_key_with_the_papers_figures(capsys):
         assert "mode:official" in record["signature"] and "alpha:10/11" in record["signature"]
 
 
+def test_each_figure_has_a_signature_naming_only_the_options_that_change_it(capsys):
+    (plain,) = run_json(capsys, P1)
+    (changed,) = run_json(capsys, P1, "--fga-lambda", "0.75", "--num-slots", "40", "--alpha", "0.5")
+    signatures = plain["signatures"]
+    assert set(signatures) == {key for key, value in plain.items() if isinstance(value, (int, float))}
+    assert signatures["gca"] == "dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact"
+    assert "K:30" in signatures["sa"] and "lambda" not in signatures["sa"] and "alpha" not in signatures["sa"]
+    assert "lambda:0.5" in signatures["fga"] and "K:" not in signatures["fga"]
+    # an option changes exactly the signatures of the figures it changes
+    for key, signature in signatures.items():
+        assert (changed["signatures"][key] == signature) == (changed[key] == plain[key]), key
+    (with_ci,) = run_json(capsys, P1, "--ci", "--bootstrap", "50")
+    assert all(s.endswith(with_ci["signature"].split("|")[-1]) for s in with_ci["signatures"].values())
+
+
 def test_per_dialogue_figures_match_the_corpus_of_one_dialogue(capsys):
     (record,) = run_json(capsys, str(EXAMPLE_DIR / "mul1110.json"), "--per-dialogue")
     (dialogue_id,) = record["dialogues"]

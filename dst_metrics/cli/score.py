@@ -324,9 +324,12 @@ def run(args: argparse.Namespace) -> int:
     dialogue_figures_of = figure_computer(options, per_dialogue=True)  # the keys of _columns(options, True)[:-1]
     for index, (path, report) in enumerate(reports):
         record = {"file": path, "format": read_as[path][1], **report.scores.as_dict()}
+        record["signatures"] = report.scores.signatures()  # each figure's: only the options that change it
         if intervals:
             record["ci"] = intervals[path].as_dict()
-            record["signature"] += intervals[path].signature_suffix
+            suffix = intervals[path].signature_suffix
+            record["signature"] += suffix
+            record["signatures"] = {key: signature + suffix for key, signature in record["signatures"].items()}
         if args.by:
             record["by"] = {group: dict(s) for group, s in groups[index].items()}
         if args.per_dialogue:
