@@ -66,6 +66,7 @@ LAYERS: dict[str, int] = {
 """Module or package -> its layer; a module takes the entry of its longest listed prefix (the bare
 ``dst_metrics`` covers the package's ``__init__`` alone). A new module must be covered."""
 
+
 def import_graph() -> dict[str, set[str]]:
     """{module: modules it imports} of dst_metrics, as the stop hook builds it: imports anywhere in
     a file (in functions too), relative ones resolved, ``from pkg import name`` taken as pkg.name
@@ -155,10 +156,7 @@ def test_the_package_has_no_import_cycle():
 def test_layers_import_only_downwards():
     graph = import_graph()
     upward = upward_imports(graph)
-    shown = [
-        f"{m} ({LAYER_NAMES[layer_of(m)]}) imports {t} ({LAYER_NAMES[layer_of(t)]})"
-        for m, t in sorted(upward)
-    ]
+    shown = [f"{m} ({LAYER_NAMES[layer_of(m)]}) imports {t} ({LAYER_NAMES[layer_of(t)]})" for m, t in sorted(upward)]
     assert not shown, "imports from a lower layer to a higher one:\n" + "\n".join(shown)
 
 
