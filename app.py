@@ -1,4 +1,4 @@
-"""GCA explorer: the Hugging Face Space of dst-metrics (its entry point; the page is the `space` package).
+"""GCA explorer: the Hugging Face Space of dst-metrics (its entry point; the page is the `dst_metrics.space` package).
 
 Run ``python app.py``; it serves on localhost, port from GRADIO_SERVER_PORT (default 7860).
 """
@@ -8,7 +8,7 @@ import os
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")  # the page must not call home
 
 try:
-    from space.page import build_demo, launch
+    from dst_metrics.space.page import build_demo, launch
 except ImportError as missing:  # `python app.py` without the Space's extra: one line, no traceback
     if __name__ != "__main__" or missing.name not in ("gradio", "pandas"):
         raise

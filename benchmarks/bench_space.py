@@ -30,8 +30,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import median_seconds  # noqa: E402  (the benchmarks' one timing function)
 
-from space.explore import compare_sets, explore  # noqa: E402
-from space.inputs import SetInput  # noqa: E402
+from dst_metrics.space.explore import compare_sets, explore  # noqa: E402
+from dst_metrics.space.inputs import SetInput  # noqa: E402
 
 SOURCE = REPO.parent / "shared" / "reference" / "t5_zeroshot" / "predictions" / "T5_result_zeroshot_rest.json"
 REPEAT = 6

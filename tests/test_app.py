@@ -17,9 +17,8 @@ from dst_metrics.examples import EXAMPLES
 from dst_metrics.figures import FIGURES, figure_keys, figure_labels
 from dst_metrics.options import parse_alpha, parse_lambda, parse_mode, parse_num_slots, parse_value_matching
 from dst_metrics.readers import READERS, detect, read, read_pair, read_with_format
-from dst_metrics.states import linearize_state
-from space import exports, inputs, plots, scored, style, views
-from space.explore import (
+from dst_metrics.space import exports, inputs, plots, scored, style, views
+from dst_metrics.space.explore import (
     Exploration,
     compare_sets,
     correlation_rows,
@@ -27,8 +26,9 @@ from space.explore import (
     explore,
     pair_rows,
 )
-from space.inputs import SetInput
-from space.page import url_settings
+from dst_metrics.space.inputs import SetInput
+from dst_metrics.space.page import url_settings
+from dst_metrics.states import linearize_state
 
 from .conftest import REFERENCE, REPO, requires_shared
 
@@ -738,7 +738,7 @@ def test_several_uploaded_files_are_read_as_one_folder(tmp_path):
 
 
 def test_what_a_session_kept_is_deleted_with_it(tmp_path):
-    from space.page import remove_session_file
+    from dst_metrics.space.page import remove_session_file
 
     upload = tmp_path / "upload.json"
     upload.write_text("{}")

@@ -20,9 +20,9 @@ import pytest
 
 from dst_metrics import Options
 from dst_metrics.examples import EXAMPLES
+from dst_metrics.space.plots import BAR_PLOT_WIDTH
+from dst_metrics.space.scored import main_rows
 from dst_metrics.stats import compare
-from space.plots import BAR_PLOT_WIDTH
-from space.scored import main_rows
 
 from .conftest import REPO
 

@@ -62,6 +62,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.__main__": FRONT,
     "dst_metrics.cli": FRONT,
     "dst_metrics.hf_evaluate": FRONT,
+    "dst_metrics.space": FRONT,  # the Space's page (app.py is its entry point)
 }
 """Module or package -> its layer; a module takes the entry of its longest listed prefix (the bare
 ``dst_metrics`` covers the package's ``__init__`` alone). A new module must be covered."""

@@ -44,7 +44,7 @@ def evaluate_outputs() -> dict:
 def space_table_keys() -> list[str]:
     """The figure keys of the Space's tables, in the order its page draws them (data-metric cells)."""
     pytest.importorskip("gradio", reason="the Space needs pip install -e '.[space]'")
-    from space.explore import explore
+    from dst_metrics.space.explore import explore
 
     out = explore([("P1", EXAMPLE.read_text())])
     assert out.ok, out.status

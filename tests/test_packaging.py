@@ -20,7 +20,7 @@ def test_every_package_with_an_init_is_shipped():
     shipped = set(find_packages(str(REPO), include=include))
     on_disk = {
         ".".join(init.parent.relative_to(REPO).parts)
-        for top in ("dst_metrics", "space", *MODULE_FOLDERS.values())
+        for top in ("dst_metrics", *MODULE_FOLDERS.values())
         for init in (REPO / top).rglob("__init__.py")
     }
     assert "dst_metrics.readers" in on_disk and "dst_metrics.stats" in on_disk

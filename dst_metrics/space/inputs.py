@@ -30,7 +30,7 @@ UPLOAD_TYPES = [".json", ".jsonl", ".tsv", ".txt"]
 
 ALL_EXAMPLES = "all"
 CONFIDENCES = "confidences"
-CONFIDENCES_FILE = Path(__file__).resolve().parents[1] / "examples" / "confidences.json"
+CONFIDENCES_FILE = Path(__file__).resolve().parents[2] / "examples" / "confidences.json"
 EXAMPLE_CHOICES: list[tuple[str, str]] = [
     ("Figure 1: the first example, P1 vs P2", "first_example"),
     ("Section 5.4: the hypothetical dialogue, P1 vs P2", "hypothetical"),
