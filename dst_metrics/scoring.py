@@ -67,6 +67,10 @@ class Scores(Mapping):
     def __repr__(self) -> str:
         return f"Scores({self._values!r}, signature={self.signature!r})"
 
+    def replaced(self, key: str) -> bool:
+        """Whether a compatibility profile gave the figure `key` (it replaced ours or added it)."""
+        return key in self._replaced
+
     @property
     def fga_grid(self) -> dict[float, float]:
         """λ -> FGA for each λ of the options' grid."""

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dst_metrics import Corpus
+from dst_metrics import Corpus, score
+from dst_metrics.cli import main
 from dst_metrics.compat.fnctod import DOMAINS, belief_span, fix_value, fnctod_figures, read_span, turn_strings
 from dst_metrics.readers import read
 from tests.conftest import REFERENCE, requires_shared
@@ -79,6 +80,24 @@ def test_figures_equal_fnctods_own_run(path):
     for key, expected in MEASURED[path].items():
         assert figures[key] == pytest.approx(expected, abs=1e-12), key
     assert figures["average_jga"] == pytest.approx(sum(figures[f"jga_{d}"] for d in DOMAINS) / 5)
+
+
+@requires_shared
+def test_the_fnctod_profile_scores_as_fnctod_and_groups_the_domains(capsys):
+    scores = score(read(TRADE), compat="fnctod").scores
+    measured = MEASURED[TRADE]
+    for key in ("jga", "slot_f1", "slot_precision", "slot_recall", "average_jga"):
+        assert scores[key] == pytest.approx(measured[key], abs=1e-12), key
+    for domain in DOMAINS:
+        group = scores["fnctod"][domain]
+        assert group["joint_goal_accuracy"] == pytest.approx(measured[f"jga_{domain}"], abs=1e-12)
+        assert group["turns"] == measured[f"turns_{domain}"]
+    assert scores.signature.endswith("|compat:fnctod")
+    assert scores["gca"] == score(read(TRADE)).scores["gca"]  # GCA keeps our definition
+    assert main(["score", "--compat", "fnctod", str(TRADE)]) == 0
+    out = capsys.readouterr().out
+    assert "average_jga 71.86" in out  # the paper tables' "Average JGA", printed beside the table
+    assert "restaurant  67.76  91.47   3462" in out
 
 
 def figures(gold: list, pred: list, **kwargs: object) -> dict:

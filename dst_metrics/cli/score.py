@@ -158,6 +158,11 @@ def _print_score_tables(
         print(f"\n{path}: by {by}")
         print(_breakdown_table(str(by), file_groups, options))
     for path, report in reports:
+        shown = set(_columns(options, False))
+        extra = [key for key in report.scores if key not in shown and _is_profile_figure(report.scores, key)]
+        if extra:
+            cells = ", ".join(f"{key} {_profile_cell(report.scores[key])}" for key in extra)
+            print(f"\n{path}: the {options.compat} profile's other figures: {cells}")
         for key, by_group in _profile_groups(report.scores):
             print(f"\n{path}: the {options.compat} profile's own figures by group ({key} in --json)")
             print(_profile_table(by_group))
@@ -187,12 +192,14 @@ PROFILE_LABELS = {
     "slot_tagging_f1": "tag F1",
     "slot_tagging_precision": "tag P",
     "slot_tagging_recall": "tag R",
+    "f1": "F1",
+    "turns": "turns",
 }
 """Column labels of a profile's own figures (the SGD evaluator's names, as in --json), in this order;
 any other figure keeps its name and comes after them."""
 PROFILE_LEGEND = (
     "JGA, AGA: joint, average goal accuracy; cat, noncat: categorical, non-categorical slots only; "
-    "intent: active intent accuracy; req: requested slots; tag: slot tagging"
+    "intent: active intent accuracy; req: requested slots; tag: slot tagging; F1: mean of the turns' F1"
 )
 
 
@@ -201,14 +208,25 @@ def _profile_groups(scores: Scores) -> list[tuple[str, dict[str, dict[str, float
     return [(key, value) for key, value in scores.items() if isinstance(value, dict)]
 
 
+def _is_profile_figure(scores: Scores, key: str) -> bool:
+    """Whether a profile gave `key` and it is one number (not a group table, not a setting's name)."""
+    value = scores[key]
+    return scores.replaced(key) and isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _profile_cell(value: float) -> str:
+    return str(value) if isinstance(value, int) else f"{100 * value:.2f}"
+
+
 def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
-    """One row per group, one column per figure (in percent; ``-`` where the group lacks it)."""
+    """One row per group, one column per figure (in percent, counts as they are; ``-`` where the group
+    lacks it)."""
     found = {name for figures in by_group.values() for name in figures}
     names = [name for name in PROFILE_LABELS if name in found]
     names += sorted(found - set(names))
     header = ["group", *(PROFILE_LABELS.get(name, name) for name in names)]
     rows = [
-        [group, *(f"{100 * figures[name]:.2f}" if name in figures else "-" for name in names)]
+        [group, *(_profile_cell(figures[name]) if name in figures else "-" for name in names)]
         for group, figures in by_group.items()
     ]
     return format_table(header, rows)

@@ -12,7 +12,7 @@ entry in `PROFILES` below.
 from __future__ import annotations
 
 from ..options import OptionError
-from . import convlab, fga, mwzeval, sgd, trade
+from . import convlab, fga, fnctod, mwzeval, sgd, trade
 from .base import Profile
 
 
@@ -25,7 +25,8 @@ class _Profiles(dict):
 
 
 PROFILES: dict[str, Profile] = _Profiles(
-    (entry.name, entry) for entry in (fga.PROFILE, convlab.PROFILE, sgd.PROFILE, trade.PROFILE, mwzeval.PROFILE)
+    (entry.name, entry)
+    for entry in (fga.PROFILE, convlab.PROFILE, sgd.PROFILE, trade.PROFILE, mwzeval.PROFILE, fnctod.PROFILE)
 )
 """Every profile, by name."""
 

@@ -4,8 +4,10 @@ their mean, "average JGA" (Li et al., 2024; github facebookresearch/FnCTOD at 24
 with ``ignore_dontcare_in_pred=True``; cleaning in ``src/multiwoz/utils/dst.py``; the belief span
 written by ``paser_dict_to_bs`` in ``src/multiwoz/utils/utils.py``). See ``docs/compat.md``.
 
-Not registered as a profile yet: a pure function of a corpus. What FnCTOD does, read from that code
-and checked by running it on the project's reference files (``tests/test_compat_fnctod.py``):
+The ``fnctod`` profile (``dst-metrics score --compat fnctod``) puts its overall JGA and slot P/R/F1
+under our keys, adds ``average_jga`` and, under ``fnctod``, each domain's JGA, F1 and turns. What
+FnCTOD does, read from that code and checked by running it on the project's reference files
+(``tests/test_compat_fnctod.py``):
 
 - each state is written as a belief span ``[domain] slot value slot value ...`` with UBAR's slot
   names (``book people`` -> ``people``, ``book day`` -> ``day``, ``book stay`` -> ``stay``,
@@ -46,7 +48,11 @@ import re
 from collections.abc import Iterable, Mapping
 
 from ..corpus import Corpus
+from ..options import Options
 from ..states import Alternatives, State
+from .base import Profile
+
+NAME = "fnctod"
 
 DOMAINS = ("restaurant", "taxi", "hotel", "attraction", "train")
 """FnCTOD's five evaluated domains, in its order."""
@@ -403,3 +409,25 @@ def fnctod_figures(
         figures[f"turns_{domain}"] = count
     figures["average_jga"] = sum(figures[f"jga_{domain}"] for domain in DOMAINS) / len(DOMAINS)
     return figures
+
+
+def profile_figures(corpus: Corpus, options: Options) -> dict[str, object]:
+    """The profile's figures: `fnctod_figures` with the per-domain ones grouped under ``fnctod``
+    ({domain: {"joint_goal_accuracy", "f1", "turns"}}); FnCTOD's conventions ignore `options`."""
+    found = fnctod_figures(corpus)
+    by_domain = {
+        domain: {
+            "joint_goal_accuracy": found.pop(f"jga_{domain}"),
+            "f1": found.pop(f"f1_{domain}"),
+            "turns": found.pop(f"turns_{domain}"),
+        }
+        for domain in DOMAINS
+    }
+    return {**found, NAME: by_domain}
+
+
+PROFILE = Profile(
+    NAME,
+    "FnCTOD's compute_jacc: belief-span strings, predicted dontcare dropped, per-domain and average JGA",
+    profile_figures,
+)
