@@ -15,6 +15,11 @@ value of the same slot in the same turn fuzzily (`fuzzy.fuzzy_match`: fuzzywuzzy
 95, mwzeval's rule, so a substring matches: "chinese food" and "chinese") is replaced by that gold
 value, or by the acceptable value it matches. Every figure then sees an exact match, GCA included,
 and the hot loop is unchanged. Inactive values (``none``, ``""``) never snap or get snapped to.
+
+Two reading conventions apply per dialogue before snapping (`CorpusBuilder`, or `reading` around a
+reader): predictions read as turn updates (``prediction_states="updates"``: each turn's new and
+changed slots, null or ``[DELETE]`` removing one) are accumulated into states (`accumulated`), and
+gold values with several acceptable values keep only the first (``gold_alternatives="first"``).
 """
 
 from __future__ import annotations
@@ -29,13 +34,15 @@ from . import ids
 from ._gc import without_gc
 from .errors import InputError, describe
 from .fuzzy import fuzzy_match
-from .options import parse_value_matching
+from .options import GOLD_ALTERNATIVES, PREDICTION_STATES, parse_value_matching, reading_parts
 from .states import (
+    DELETE_MARKER,
     INACTIVE_VALUES,
     Alternatives,
     LinearizedFormat,
     State,
     Value,
+    is_deletion,
     normalize_state,
     plain_state,
     values_match,
@@ -76,6 +83,9 @@ class Corpus:
     listed_gold_slots: frozenset[str] | None = dataclass_field(default=None, compare=False)
     scores: ScoredPredictions | None = dataclass_field(default=None, compare=False, repr=False)
     """Confidences of predicted values, when the predictions carry them (`dst_metrics.calibration`)."""
+    reading: tuple[str, ...] = ()
+    """How the inputs were read where that changes figures, as signature parts (``preds:updates``,
+    ``alts:first``, the gold subset, a gold reader's conventions): `scoring` puts them in the signature."""
 
     @property
     def num_turns(self) -> int:
@@ -105,9 +115,15 @@ class Corpus:
         dialogue_ids: Sequence[object] | None = None,
         value_matching: str = "exact",
         linearized: LinearizedFormat | None = None,
+        prediction_states: str | None = None,
+        gold_alternatives: str | None = None,
+        keep_deletions: bool = False,
     ) -> Corpus:
-        """Build from parallel lists of dialogues, each a list of states (turn ids 0, 1, ...)."""
-        builder = CorpusBuilder(value_matching, linearized)
+        """Build from parallel lists of dialogues, each a list of states (turn ids 0, 1, ...);
+        `prediction_states`, `gold_alternatives` and `keep_deletions` as `CorpusBuilder` takes them."""
+        builder = CorpusBuilder(
+            value_matching, linearized, prediction_states, gold_alternatives, keep_deletions=keep_deletions
+        )
         if len(predictions) != len(references):
             raise InputError(f"{len(predictions)} predicted dialogues but {len(references)} reference dialogues")
         names = range(len(references)) if dialogue_ids is None else list(dialogue_ids)
@@ -137,11 +153,16 @@ class Corpus:
         *,
         value_matching: str = "exact",
         linearized: LinearizedFormat | None = None,
+        prediction_states: str | None = None,
+        gold_alternatives: str | None = None,
+        keep_deletions: bool = False,
     ) -> Corpus:
         """Build from turn records ``{"dialogue_id": str, "turn_id": int, "state": state}`` in any
         order. Every (dialogue_id, turn_id) must appear exactly once on each side. Dialogues come
         out sorted by id, so the result does not depend on the order of the records."""
-        builder = CorpusBuilder(value_matching, linearized)
+        builder = CorpusBuilder(
+            value_matching, linearized, prediction_states, gold_alternatives, keep_deletions=keep_deletions
+        )
         pred_by_key = index_turn_records(predictions, "predictions")
         gold_by_key = index_turn_records(references, "references")
         for keys, other, name in ((pred_by_key, gold_by_key, "references"), (gold_by_key, pred_by_key, "predictions")):
@@ -160,11 +181,18 @@ class Corpus:
 
     @classmethod
     def from_reference_layout(
-        cls, data: object, *, value_matching: str = "exact", linearized: LinearizedFormat | None = None
+        cls,
+        data: object,
+        *,
+        value_matching: str = "exact",
+        linearized: LinearizedFormat | None = None,
+        prediction_states: str | None = None,
+        gold_alternatives: str | None = None,
     ) -> Corpus:
         """Build from the parsed reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}``
         (see `dst_metrics.readers.reference`)."""
-        return corpus_from_layout(data, value_matching=value_matching, linearized=linearized)
+        with reading(prediction_states, gold_alternatives):
+            return corpus_from_layout(data, value_matching=value_matching, linearized=linearized)
 
 
 RECORD_FIELDS = ("dialogue_id", "turn_id", "state")
@@ -329,6 +357,103 @@ def decode_raw(raw: object) -> object:
         raise InputError(f"the state holds {problem}") from None
 
 
+def accumulated(preds: Sequence[State]) -> list[State]:
+    """Cumulative states from one dialogue's normalized turn updates, in turn order: a deletion
+    (`is_deletion`: null read as ``[DELETE]``, or that marker in any case) removes its slot, any other
+    value sets it. A turn without an update keeps the previous state object."""
+    out: list[State] = []
+    state: State = {}
+    previous_update = None
+    for update in preds:
+        if update and update is not previous_update:
+            new = dict(state)
+            for slot, value in update.items():
+                if type(value) is str and is_deletion(value):
+                    new.pop(slot, None)
+                else:
+                    new[slot] = value
+            state = state if new == state else new
+        previous_update = update  # the same update again changes nothing: applying one is idempotent
+        out.append(state)
+    return out
+
+
+def first_alternatives(golds: Sequence[State]) -> list[State]:
+    """Gold states whose slots with several acceptable values keep only the first (mwzeval's
+    reading); states without any are kept as they are (shared objects stay shared)."""
+    out: list[State] = []
+    previous = previous_new = None
+    for gold in golds:
+        if gold is not previous:
+            previous = gold
+            if any(value.__class__ is Alternatives for value in gold.values()):
+                previous_new = {slot: value.first if value.__class__ is Alternatives else value
+                                for slot, value in gold.items()}  # fmt: skip
+            else:
+                previous_new = gold
+        out.append(previous_new)
+    return out
+
+
+def dialogues_read(
+    dialogues: Iterable[Dialogue], prediction_states: str = "cumulative", gold_alternatives: str = "any"
+) -> tuple[Dialogue, ...]:
+    """Dialogues with the reading conventions applied (`accumulated`, `first_alternatives`), for
+    corpora built without `CorpusBuilder` (the `evaluate` modules' rows)."""
+    updates = prediction_states == "updates"
+    first = gold_alternatives == "first"
+    return tuple(
+        Dialogue(
+            d.dialogue_id,
+            d.turn_ids,
+            tuple(first_alternatives(d.gold)) if first else d.gold,
+            tuple(accumulated(d.pred)) if updates else d.pred,
+        )
+        for d in dialogues
+    )
+
+
+def check_no_deletions(dialogues: Iterable[Dialogue]) -> None:
+    """InputError naming the dialogue, turn and slot of the first predicted deletion (null or
+    ``[DELETE]``), which only turn updates hold (the `evaluate` modules read cumulative states)."""
+    markers = (DELETE_MARKER, DELETE_MARKER.lower())
+    for dialogue in dialogues:
+        previous = None
+        for turn_id, pred in zip(dialogue.turn_ids, dialogue.pred):
+            if pred is previous:
+                continue
+            previous = pred
+            values = pred.values()
+            if markers[0] in values or markers[1] in values:
+                slot = next(slot for slot, value in pred.items() if value in markers)
+                raise InputError(
+                    "a deletion (null or [DELETE]) in a cumulative predicted state: turn updates are read with "
+                    'prediction_states="updates"',
+                    dialogue=dialogue.dialogue_id,
+                    turn=turn_id,
+                    field=f"prediction.{slot}",
+                )
+
+
+_READING: tuple[str, str] | None = None  # (prediction_states, gold_alternatives): see `reading`
+
+
+@contextmanager
+def reading(prediction_states: str | None = None, gold_alternatives: str | None = None) -> Iterator[None]:
+    """Within the block, every `CorpusBuilder` that is not given them reads predictions as
+    `prediction_states` and gold alternatives as `gold_alternatives` (the readers build their own
+    builders: the front door reads an input within this block). None keeps the current setting."""
+    global _READING
+    current = _READING or (PREDICTION_STATES[0], GOLD_ALTERNATIVES[0])
+    chosen = (prediction_states or current[0], gold_alternatives or current[1])
+    reading_parts(*chosen)  # checked
+    previous, _READING = _READING, chosen
+    try:
+        yield
+    finally:
+        _READING = previous
+
+
 _SHARD: tuple[int, int, list[int]] | None = None  # (k, n, positions kept): see `sharded`
 
 
@@ -354,15 +479,29 @@ class CorpusBuilder:
         self,
         value_matching: str = "exact",
         linearized: LinearizedFormat | None = None,
+        prediction_states: str | None = None,
+        gold_alternatives: str | None = None,
         *,
         flat: tuple[bool, bool] = (False, False),
         unset: tuple[str | None, str | None] = (None, None),
+        keep_deletions: bool = False,
     ) -> None:
         """`flat`, for gold and for predictions: whether every input state is a flat dict of the
         caller's own, used as it is when its values are all strings (`readers.base.Side.flat`).
         `unset`, for gold and for predictions: the value the format writes for an unset slot
         (ConvLab-3's ``""``), dropped from the states, or None; the gold slots listed are kept in
-        `Corpus.listed_gold_slots`."""
+        `Corpus.listed_gold_slots`.
+        `prediction_states` (``cumulative`` or ``updates``) and `gold_alternatives` (``any`` or
+        ``first``): see the module; None takes the setting of the enclosing `reading` block (default
+        cumulative, any). `notes` are further signature parts the corpus gets (`Corpus.reading`).
+        `keep_deletions`: predicted nulls are kept as ``[DELETE]`` without accumulating (the `evaluate`
+        modules, whose turns of one dialogue may come in several batches, accumulate in ``compute()``)."""
+        current = _READING or (PREDICTION_STATES[0], GOLD_ALTERNATIVES[0])
+        self.conventions = (prediction_states or current[0], gold_alternatives or current[1])
+        self.notes: list[str] = list(reading_parts(*self.conventions))
+        self.updates = self.conventions[0] == "updates"
+        self.deletions = self.updates or keep_deletions
+        self.first = self.conventions[1] == "first"
         self.flat = flat
         self.unset = unset
         self.shard = _SHARD
@@ -402,6 +541,10 @@ class CorpusBuilder:
         if pred is None:  # gold_plain is None where `_raw_side` built gold: states of strings only
             twin = (golds, gold, gold_plain or [True] * len(gold))
             pred, _ = self._side(dialogue_id, turn_ids, preds, PRED_FIELD, False, twin)
+        if self.updates:
+            pred = accumulated(pred)
+        if self.first:
+            gold = first_alternatives(gold)
         if self.matching == "fuzzy":
             pred = snap_dialogue(gold, pred)
         self.dialogues.append(Dialogue(dialogue_id, tuple(turn_ids), tuple(gold), tuple(pred)))
@@ -416,7 +559,13 @@ class CorpusBuilder:
                 raise InputError("the dialogue id is used twice", dialogue=dialogue.dialogue_id)
             seen.add(dialogue.dialogue_id)
         listed = None if self.listed is None else frozenset(self.listed)
-        return Corpus(tuple(self.dialogues), self.matching, listed_gold_slots=listed, scores=self.scores)
+        return Corpus(
+            tuple(self.dialogues),
+            self.matching,
+            listed_gold_slots=listed,
+            scores=self.scores,
+            reading=tuple(dict.fromkeys(self.notes)),
+        )
 
     def _side(
         self,
@@ -501,7 +650,9 @@ class CorpusBuilder:
             state = plain_state(raw, self.slot_names) if exact and type(raw) is dict else None
             if state is not None:
                 return state, True
-            state = normalize_state(raw, gold=gold, matching=self.folding, field=field, linearized=self.linearized)
+            state = normalize_state(
+                raw, gold=gold, matching=self.folding, field=field, linearized=self.linearized, deletions=self.deletions
+            )
         except InputError as error:
             state = None if gold or type(raw) is _RAW else self._scored_state(dialogue_id, turn_id, raw, field)
             if state is None:

@@ -32,6 +32,12 @@ FGA_LAMBDA_GRID: tuple[float, ...] = (0.25, 0.5, 0.75, 1.0)
 """The λ values the official code reports FGA for."""
 MULTIWOZ_NUM_SLOTS = 30
 """K for slot accuracy: the number of slots of MultiWOZ 2.1's five evaluation domains."""
+PREDICTION_STATES: tuple[str, ...] = ("cumulative", "updates")
+"""What a predicted state is: the whole state after the turn, or the turn's update (its new and
+changed slots, null or ``[DELETE]`` removing one), accumulated into states before scoring."""
+GOLD_ALTERNATIVES: tuple[str, ...] = ("any", "first")
+"""How a gold slot with several acceptable values is matched: by any of them (IC-DST, ConvLab-3, the
+SGD evaluator) or by the first only (mwzeval)."""
 
 
 class OptionError(ValueError):
@@ -105,6 +111,38 @@ def parse_num_slots(value: object) -> int:
     return int(k)
 
 
+def parse_prediction_states(value: object) -> str:
+    """'cumulative' or 'updates'."""
+    if value not in PREDICTION_STATES:
+        raise OptionError(f"prediction_states must be one of {', '.join(PREDICTION_STATES)}; got {_shown(value)}")
+    return value
+
+
+def parse_gold_alternatives(value: object) -> str:
+    """'any' or 'first'."""
+    if value not in GOLD_ALTERNATIVES:
+        raise OptionError(f"gold_alternatives must be one of {', '.join(GOLD_ALTERNATIVES)}; got {_shown(value)}")
+    return value
+
+
+def reading_parts(prediction_states: str = "cumulative", gold_alternatives: str = "any") -> tuple[str, ...]:
+    """The signature's parts for how the inputs were read, where not the default:
+    ``preds:updates`` and ``alts:first``."""
+    parts = []
+    if parse_prediction_states(prediction_states) != PREDICTION_STATES[0]:
+        parts.append(f"preds:{prediction_states}")
+    if parse_gold_alternatives(gold_alternatives) != GOLD_ALTERNATIVES[0]:
+        parts.append(f"alts:{gold_alternatives}")
+    return tuple(parts)
+
+
+def parse_reading(value: object) -> tuple[str, ...]:
+    """The reading's signature parts: a tuple of non-empty strings without ``|``."""
+    if isinstance(value, (tuple, list)) and all(isinstance(part, str) and part and "|" not in part for part in value):
+        return tuple(value)
+    raise OptionError(f"reading must be a list of signature parts such as ['preds:updates']; got {_shown(value)}")
+
+
 def parse_compat(value: object) -> str | None:
     """None, or the name of a compatibility profile: checked against the profiles where a corpus is
     scored with it (`dst_metrics.compat.PROFILES`)."""
@@ -129,6 +167,7 @@ _PARSERS = {
     "num_slots": parse_num_slots,
     "value_matching": parse_value_matching,
     "compat": parse_compat,
+    "reading": parse_reading,
 }
 
 
@@ -144,7 +183,10 @@ class Options:
     - `value_matching`: ``exact``, ``normalized`` (case and white space folded) or ``fuzzy``
       (folded, then a prediction fuzzily matching gold is snapped to it; `dst_metrics.corpus`);
     - `compat`: None, or a compatibility profile whose evaluator's figures replace ours for the
-      figures it computes (`dst_metrics.compat`).
+      figures it computes (`dst_metrics.compat`);
+    - `reading`: how the inputs were read where that changes figures, as signature parts (set from
+      the corpus by `scoring.corpus_options`: ``preds:updates``, ``alts:first``, the gold subset
+      scored, a gold reader's conventions).
     """
 
     mode: str = "official"
@@ -154,6 +196,7 @@ class Options:
     num_slots: int = MULTIWOZ_NUM_SLOTS
     value_matching: str = "exact"
     compat: str | None = None
+    reading: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name, parse in _PARSERS.items():
@@ -186,12 +229,12 @@ class Options:
 
     def signature(self, only: Iterable[str] | None = None) -> str:
         """The signature string: every option (`_signature`, made once); with `only`, the version,
-        ``mode`` and ``value_matching`` (the tally every figure reads depends on them) and of the
+        ``mode``, ``value_matching`` and ``reading`` (the tally every figure reads depends on them) and of the
         other options only those named: ``signature(("alpha",))`` is
         ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact`` (`Figure.signature`)."""
         if only is None:
             return self._signature
-        wanted = {"version", "mode", "value_matching", *only}
+        wanted = {"version", "mode", "value_matching", "reading", *only}
         return "|".join(part for name, part in self._signature_parts if name in wanted and part)
 
     @functools.cached_property
@@ -215,5 +258,6 @@ class Options:
             ("fga_lambdas", grid),
             ("num_slots", f"K:{self.num_slots}"),
             ("value_matching", f"match:{self.value_matching}"),
+            ("reading", "|".join(self.reading)),
             ("compat", f"compat:{self.compat}" if self.compat else ""),
         )

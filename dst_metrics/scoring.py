@@ -120,11 +120,14 @@ class Report:
 
 def corpus_options(corpus: Corpus, options: Options | None = None, **option_values: object) -> Options:
     """The options to score `corpus` with: `options` with `option_values` changed, or those values;
-    value matching defaults to the one the corpus was read with, and must equal it (else OptionError)."""
+    value matching defaults to the one the corpus was read with, and must equal it (else OptionError);
+    `reading` is the corpus's (how it was read: `Corpus.reading`) where the corpus has one."""
     if options is None:
         options = Options(**{"value_matching": corpus.value_matching, **option_values})
     elif option_values:
         options = options.replace(**option_values)
+    if corpus.reading and options.reading != corpus.reading:
+        options = options.replace(reading=corpus.reading)
     if options.value_matching != corpus.value_matching:
         raise OptionError(
             f"the corpus was read with value matching {corpus.value_matching!r}, not {options.value_matching!r}: "

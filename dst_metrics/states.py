@@ -53,6 +53,16 @@ def is_scored_mapping(raw: Mapping) -> bool:
     return VALUE_KEY in raw and (SCORE_KEYS[0] in raw or SCORE_KEYS[1] in raw)
 
 
+DELETE_MARKER = "[DELETE]"
+"""The value that removes a slot in a turn update (IC-DST's and RefPyDST's; matched case-insensitively),
+as JSON null does (`dst_metrics.updates`)."""
+
+
+def is_deletion(value: object) -> bool:
+    """Whether an update's value removes its slot: None or the `DELETE_MARKER` (any case)."""
+    return value is None or (isinstance(value, str) and value.upper() == DELETE_MARKER)
+
+
 def values_match(gold: Value | None, pred: Value | None) -> bool:
     """True when the predicted value is the gold value or one of its acceptable values."""
     return gold == pred or (gold.__class__ is Alternatives and pred in gold)
@@ -62,11 +72,14 @@ def _canonical_text(text: str, matching: str) -> str:
     return " ".join(text.lower().split()) if matching == "normalized" else text
 
 
-def _value(raw: object, *, gold: bool, matching: str, field: str) -> Value:
-    """One slot value in its normalized form (see the module docstring)."""
+def _value(raw: object, *, gold: bool, matching: str, field: str, deletions: bool = False) -> Value:
+    """One slot value in its normalized form (see the module docstring); with `deletions` (turn
+    updates), a predicted null is the `DELETE_MARKER`."""
     kind = type(raw)
     if kind is str:
         return _canonical_text(raw, matching)
+    if raw is None and deletions and not gold:
+        return DELETE_MARKER
     if kind is int or kind is float:
         return str(raw)
     if gold and kind in (list, tuple):
@@ -82,7 +95,10 @@ def _value(raw: object, *, gold: bool, matching: str, field: str) -> Value:
         return next(iter(options)) if len(options) == 1 else Alternatives(options)
     if kind in (list, tuple):
         raise InputError(f"a predicted value must be one string, got {describe(list(raw))}", field=field)
-    raise InputError(f"a value must be a string or a number, got {describe(raw)}", field=field)
+    hint = ""
+    if raw is None and not gold:
+        hint = ' (null removes a slot only in turn updates: --prediction-states updates; prediction_states="updates")'
+    raise InputError(f"a value must be a string or a number, got {describe(raw)}{hint}", field=field)
 
 
 def _name(raw: object, what: str, field: str) -> str:
@@ -140,9 +156,11 @@ def normalize_state(
     matching: str = "exact",
     field: str = "state",
     linearized: LinearizedFormat | None = None,
+    deletions: bool = False,
 ) -> State:
     """Normalize one state: nested/flat mapping, triples, 'domain-slot-value' strings, or a
-    linearized string (parsed with `linearized`, default ``LinearizedFormat()``).
+    linearized string (parsed with `linearized`, default ``LinearizedFormat()``). With `deletions`
+    (a predicted turn update), a null value is kept as the `DELETE_MARKER`.
 
     >>> normalize_state({"hotel": {"area": "north", "stars": 4}}, gold=True)
     {'hotel-area': 'north', 'hotel-stars': '4'}
@@ -160,7 +178,7 @@ def normalize_state(
     for slot, value, where in _entries(raw, field):
         if slot in state:
             raise InputError(f"slot {json_text(slot)} is given twice", field=where)
-        state[slot] = _value(value, gold=gold, matching=matching, field=where)
+        state[slot] = _value(value, gold=gold, matching=matching, field=where, deletions=deletions)
     return state
 
 

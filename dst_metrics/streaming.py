@@ -15,9 +15,11 @@ lines in any order and names the problem.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .core import Tally, tally_corpus, tally_each
+from .corpus import Dialogue
 from .errors import InputError
 from .readers import Opened, Shard, resolve
 from .readers.door import STREAMED_FORMATS, Folded, stream_shard
@@ -31,6 +33,10 @@ def _fold(mode: str, per_dialogue: bool):
     return lambda dialogues: (tally_corpus(dialogues, mode), {})
 
 
+def _watched(fold: Callable, watch: Callable[[Iterator[Dialogue]], Iterator[Dialogue]]) -> Callable:
+    return lambda dialogues: fold(watch(dialogues))
+
+
 def _ordered(folded: Folded) -> dict[str, Tally]:
     """A shard's per-dialogue tallies in the order reading it whole gives (JSON Lines: by id)."""
     by_dialogue = folded.result[1]
@@ -38,11 +44,19 @@ def _ordered(folded: Folded) -> dict[str, Tally]:
 
 
 def tally_opened(
-    opened: Opened, mode: str, per_dialogue: bool = False, share: tuple[int, int] | None = None
+    opened: Opened,
+    mode: str,
+    per_dialogue: bool = False,
+    share: tuple[int, int] | None = None,
+    watch: Callable[[Iterator[Dialogue]], Iterator[Dialogue]] | None = None,
 ) -> tuple[tuple[Tally, dict[str, Tally]], list[Folded]]:
     """((corpus tally, each dialogue's tally in the order reading whole gives), each shard's fold) of
-    an opened input: its shards streamed where they can be, else read whole (`Opened.fold_shards`)."""
-    folded = opened.fold_shards(_fold(mode, per_dialogue), share)
+    an opened input: its shards streamed where they can be, else read whole (`Opened.fold_shards`).
+    `watch` sees the dialogues on their way to the tally (e.g. `updates.watch`)."""
+    fold = _fold(mode, per_dialogue)
+    if watch is not None:
+        fold = _watched(fold, watch)
+    folded = opened.fold_shards(fold, share)
     total, by_dialogue = Tally(), {}
     for found in folded:
         total = total + found.result[0]

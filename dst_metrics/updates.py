@@ -20,22 +20,28 @@ is cumulative, so it needs no accumulation (``none`` is an inactive value, not a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from . import ids
-from .corpus import Corpus
+from .corpus import Corpus, Dialogue
 from .errors import InputError, describe
-from .states import is_scored_mapping
+from .states import DELETE_MARKER, is_deletion, is_scored_mapping
 
-DELETE_MARKER = "[DELETE]"
-"""IC-DST's and RefPyDST's deletion value (matched case-insensitively)."""
+__all__ = [
+    "DELETE_MARKER",
+    "accumulate",
+    "accumulate_layout",
+    "apply_update",
+    "flat_update",
+    "is_deletion",
+    "looks_like_updates",
+    "updates_from_states",
+    "vanishing_share",
+    "votes_say_updates",
+    "watch",
+]
 
 FlatState = dict[str, object]
-
-
-def is_deletion(value: object) -> bool:
-    """Whether an update's value removes its slot: None or the `DELETE_MARKER` (any case)."""
-    return value is None or (isinstance(value, str) and value.upper() == DELETE_MARKER)
 
 
 def flat_update(update: object, *, dialogue: object = None, turn: object = None) -> FlatState:
@@ -126,6 +132,8 @@ def accumulate_layout(data: Mapping[object, Mapping[object, Mapping]], side: str
     }
 
 
+
+
 def updates_from_states(states: Sequence[Mapping[str, object]]) -> list[FlatState]:
     """The updates that `accumulate` turns back into these flat cumulative states: each turn's new or
     changed slots, and None for each slot dropped since the turn before."""
@@ -179,6 +187,35 @@ def vanishing_share(data: Corpus | Mapping[object, object]) -> float:
             if vote is not None:
                 votes.append(vote)
     return sum(votes) / len(votes) if votes else 0.0
+
+
+SAMPLE_DIALOGUES = 200
+"""How many dialogues `watch` looks at: enough for a clear majority, cheap beside scoring."""
+
+
+def watch(dialogues: Iterable[Dialogue], votes: list[bool], limit: int = SAMPLE_DIALOGUES) -> Iterator[Dialogue]:
+    """The dialogues, unchanged, while the first `limit` of them (those with a chance) add their
+    vote (`_dialogue_vanishes`) to `votes`; `votes_say_updates(votes)` then tells."""
+    seen = 0
+    for dialogue in dialogues:
+        if seen < limit:
+            seen += 1
+            vote = _dialogue_vanishes(dialogue.gold, dialogue.pred)
+            if vote is not None:
+                votes.append(vote)
+        yield dialogue
+
+
+def votes_say_updates(votes: Sequence[bool]) -> bool:
+    """Whether most dialogues' votes say their predictions look like updates."""
+    return bool(votes) and sum(votes) > MAJORITY * len(votes)
+
+
+UPDATES_WARNING = (
+    "predicted slots that gold keeps vanish from one turn to the next in most dialogues: if these "
+    "predictions are turn updates, score them with --prediction-states updates"
+)
+"""The one-line warning printed when cumulative predictions look like updates."""
 
 
 def looks_like_updates(data: Corpus | Mapping[object, object]) -> bool:

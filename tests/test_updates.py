@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dst_metrics import Corpus, score, updates
+from dst_metrics.cli import main
 from dst_metrics.errors import InputError
 from dst_metrics.readers import read
 from dst_metrics.updates import (
@@ -138,3 +139,71 @@ def test_vanishing_share_on_a_small_corpus():
     assert vanishing_share(corpus) == 0.5  # one of the two dialogues with a chance
     assert not looks_like_updates(corpus)
     assert looks_like_updates(Corpus.from_dialogues([update_pred], [gold]))
+
+
+def _without_signatures(record: dict) -> dict:
+    return {key: value for key, value in record.items() if key not in ("signature", "signatures", "file")}
+
+
+@requires_shared
+@pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
+def test_a_file_of_updates_scores_as_its_cumulative_file_figure_for_figure(path, tmp_path, capsys):
+    """--prediction-states updates (CLI, one process and two; Python `read`): each figure equals the
+    cumulative file's, the signature says preds:updates; read as cumulative it gets the warning."""
+    updates_file = tmp_path / "updates.json"
+    updates_file.write_text(json.dumps(_updates_layout(json.loads(path.read_text()))))
+    expected = score(read(path)).scores
+    found = score(read(updates_file, prediction_states="updates")).scores
+    assert dict(found) == dict(expected)
+    assert found.signature == expected.signature + "|preds:updates"
+    assert main(["score", "--json", "--quiet", str(path)]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    for jobs in ("1", "2"):
+        argv = ["score", "--json", "--quiet", "--jobs", jobs, "--prediction-states", "updates", str(updates_file)]
+        assert main(argv) == 0
+        out = capsys.readouterr()
+        record = json.loads(out.out)
+        assert _without_signatures(record) == _without_signatures(plain)
+        assert record["signature"].endswith("|preds:updates") and "warning" not in out.err
+    assert "warning" not in capsys.readouterr().err
+    marked = tmp_path / "marked.json"  # [DELETE] reads as a value when cumulative: warned, not an error
+    marked.write_text(updates_file.read_text().replace("null", '"[DELETE]"'))
+    assert main(["score", "--quiet", str(marked)]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"warning: {marked}: {updates.UPDATES_WARNING}"]
+    assert main(["score", "--quiet", "--prediction-states", "updates", str(marked)]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["score", "--quiet", str(updates_file)]) == 2  # null in cumulative states: the option named
+    assert "--prediction-states updates" in capsys.readouterr().err
+
+
+@requires_shared
+def test_the_evaluate_module_accumulates_updates_added_in_shuffled_batches(tmp_path):
+    """Turn records of updates, shuffled and added in batches that split dialogues: compute() with
+    prediction_states="updates" gives the cumulative file's figures; cumulative reading refuses nulls."""
+    import random
+
+    import evaluate
+
+    from dst_metrics import module_path
+
+    path = FILES[1]
+    layout = _updates_layout(json.loads(path.read_text()))
+    preds, refs = [], []
+    for name, turns in layout.items():
+        for key, turn in turns.items():
+            preds.append({"dialogue_id": name, "turn_id": int(key), "state": turn["pr"]})
+            refs.append({"dialogue_id": name, "turn_id": int(key), "state": turn["gt"]})
+    order = list(range(len(preds)))
+    random.Random(7).shuffle(order)
+    metric = evaluate.load(module_path("all"), cache_dir=str(tmp_path))
+    for start in range(0, len(order), 500):
+        batch = order[start : start + 500]
+        metric.add_batch(predictions=[preds[i] for i in batch], references=[refs[i] for i in batch])
+    found = metric.compute(prediction_states="updates")
+    expected = score(read(path)).scores
+    for key in ("gca", "jga", "fga", "sa", "aga", "rsa"):
+        assert found[key] == expected[key], key
+    assert "|preds:updates" in found["signature"]
+    with pytest.raises(InputError, match='prediction_states="updates"'):
+        metric.compute(predictions=preds[:50], references=refs[:50])

@@ -67,6 +67,15 @@ def add_input_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--gold-format", choices=FORMATS, default="auto", help="the format of --gold (auto)")
     matching_help = "exact (default); normalized: case and white space folded; fuzzy: folded, then partial_ratio > 95"
     sub.add_argument("--value-matching", choices=opts.VALUE_MATCHINGS, help=matching_help)
+    states_help = (
+        "cumulative (default): each predicted state is the whole state; updates: each turn's new and changed "
+        "slots (null or [DELETE] removes one), accumulated into states"
+    )
+    sub.add_argument("--prediction-states", choices=opts.PREDICTION_STATES, default="cumulative", help=states_help)
+    alternatives_help = "a gold slot with several acceptable values matches any of them (default) or the first only"
+    sub.add_argument("--gold-alternatives", choices=opts.GOLD_ALTERNATIVES, default="any", help=alternatives_help)
+    only_help = "with --gold: score only the gold dialogues the predictions cover (coverage in the signature)"
+    sub.add_argument("--only-predicted", action="store_true", help=only_help)
     sub.add_argument("--mode", choices=opts.MODES, default="official", help="official (default) or corrected")
     alpha_help = "GCA's value weight: 10/11 (default) or any number in [0, 1]"
     sub.add_argument("--alpha", type=option_type(opts.parse_alpha), default=opts.OFFICIAL_ALPHA, help=alpha_help)
@@ -85,6 +94,8 @@ def add_interval_options(sub: argparse.ArgumentParser, *, flag: bool = True) -> 
 def options_from_args(args: argparse.Namespace) -> Options:
     """The `Options` of parsed arguments (fields a command does not offer keep their defaults)."""
     values = {"mode": args.mode, "alpha": args.alpha, "value_matching": args.value_matching}
+    if getattr(args, "prediction_states", None):  # a corpus read whole says it too (`Corpus.reading`)
+        values["reading"] = opts.reading_parts(args.prediction_states, args.gold_alternatives)
     for name in ("fga_lambda", "num_slots", "compat"):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)

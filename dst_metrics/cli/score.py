@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from itertools import islice
 
 from .. import options as opts
 from .._gc import gc_paused
@@ -23,6 +24,7 @@ from ..options import OptionError, Options
 from ..progress import progress
 from ..readers import InputSpec, open_spec
 from ..scoring import Report, Scores, score, score_tallies
+from ..updates import SAMPLE_DIALOGUES, UPDATES_WARNING, votes_say_updates, watch
 from .common import (
     add_input_options,
     add_interval_options,
@@ -140,6 +142,15 @@ def _breakdown_table(by: str, groups: dict[str, Scores], options: Options) -> st
     return format_table([by, *(labels[key] for key in keys)], rows)
 
 
+def _coverage(signature: str) -> tuple[int, int] | None:
+    """(dialogues scored, gold dialogues) of a signature's ``subset:predicted(k/n)``, or None."""
+    for part in signature.split("|"):
+        if part.startswith("subset:predicted(") and part.endswith(")"):
+            scored, _, gold = part[len("subset:predicted(") : -1].partition("/")
+            return int(scored), int(gold)
+    return None
+
+
 def _print_score_tables(
     reports: list[tuple[str, Report]],
     options: Options,
@@ -167,6 +178,11 @@ def _print_score_tables(
             print(f"\n{path}: the {options.compat} profile's own figures by group ({key} in --json)")
             print(_profile_table(by_group))
             print(PROFILE_LEGEND)
+    for path, report in reports:
+        coverage = _coverage(report.signature)
+        if coverage:
+            scored, gold = coverage
+            print(f"\n{path}: only the gold dialogues predicted: {scored} of {gold} ({100 * scored / gold:.1f}%)")
     formats = sorted(set(read_as.values()))
     read_text = formats[0] if len(formats) == 1 else "; ".join(f"{path}: {read_as[path]}" for path, _ in reports)
     print(f"\nscores in percent; FGA at lambda={opts.format_number(options.fga_lambda)}; read as {read_text}")
@@ -239,14 +255,34 @@ def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
 def input_spec(path: str, args: argparse.Namespace) -> InputSpec:
     """What `path` is read as: the input options (--format, --gold, --gold-format, --value-matching)."""
     return InputSpec(
-        path, args.format, args.gold, args.gold_format, args.value_matching, name=path, gold_name=args.gold
+        path,
+        args.format,
+        args.gold,
+        args.gold_format,
+        args.value_matching,
+        name=path,
+        gold_name=args.gold,
+        prediction_states=args.prediction_states,
+        gold_alternatives=args.gold_alternatives,
+        only_predicted=args.only_predicted,
     )
+
+
+def warn_if_updates(path: str, args: argparse.Namespace, votes: list[bool]) -> None:
+    """The one-line warning on stderr when cumulative predictions look like turn updates
+    (`updates.votes_say_updates` of the sampled dialogues' votes)."""
+    if args.prediction_states == "cumulative" and votes_say_updates(votes):
+        print(f"warning: {path}: {UPDATES_WARNING}", file=sys.stderr)
 
 
 def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
     """The corpus of `path` (with --gold: paired with it) and the format(s) it was read in."""
     with gc_paused():
         opened = open_spec(input_spec(path, args))
+    votes: list[bool] = []
+    for _ in watch(opened.corpus.dialogues, votes):
+        pass
+    warn_if_updates(path, args, votes)
     return opened.corpus, opened.format
 
 
@@ -278,13 +314,19 @@ def _tallies_without_corpus(path: str, args: argparse.Namespace, options: Option
 
     opened = open_spec(input_spec(path, args), stream=True)
     alone = opened.streams and (jobs == 1 or all(shard.format == "jsonl" for shard in opened.shards))
+    votes: list[bool] = []
     if jobs > 1 and not alone:  # the layout and whole reads: processes, when several
         from ..parallel import tally_in_processes
 
         tallies = tally_in_processes(opened, options.mode, jobs, args.per_dialogue)
         if tallies is not None:
+            if opened.streams:  # the first dialogues streamed once more, for the warning only
+                opened.fold_shards(lambda dialogues: sum(1 for _ in islice(watch(dialogues, votes), SAMPLE_DIALOGUES)))
+            warn_if_updates(path, args, votes)
             return tallies, opened.format
-    return tally_opened(opened, options.mode, args.per_dialogue)[0], opened.format
+    tallies = tally_opened(opened, options.mode, args.per_dialogue, watch=lambda dialogues: watch(dialogues, votes))[0]
+    warn_if_updates(path, args, votes)
+    return tallies, opened.format
 
 
 def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -> tuple:
@@ -304,7 +346,9 @@ def _score_on_dask(args: argparse.Namespace, options: Options) -> tuple[dict, li
     from ..distributed import dask_client, score_shards, shards_of
 
     for flag, given in (("--gold", args.gold), ("--per-dialogue", args.per_dialogue), ("--by", args.by),
-                        ("--ci", args.ci), ("--compat", args.compat)):  # fmt: skip
+                        ("--ci", args.ci), ("--compat", args.compat),
+                        ("--prediction-states updates", args.prediction_states != "cumulative"),
+                        ("--gold-alternatives first", args.gold_alternatives != "any")):  # fmt: skip
         if given:
             raise OptionError(f"{flag} needs the whole corpus in one process; it cannot run on --engine dask")
     shards = {path: shards_of(path, args.format) for path in args.files}  # every argument checked first

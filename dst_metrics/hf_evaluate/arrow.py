@@ -20,9 +20,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._gc import without_gc
-from ..corpus import Corpus, Dialogue, snap_dialogues, text_matching
+from ..corpus import Corpus, Dialogue, check_no_deletions, dialogues_read, snap_dialogues, text_matching
 from ..errors import InputError
-from ..options import parse_value_matching
+from ..options import parse_value_matching, reading_parts
 from ..states import Alternatives, State, normalize_state
 
 ENTRY_FIELDS = ("slot", "values")
@@ -209,14 +209,19 @@ def corpus_from_arrow(
     predictions: pa.ChunkedArray | pa.Array,
     references: pa.ChunkedArray | pa.Array,
     value_matching: str = "exact",
+    prediction_states: str = "cumulative",
+    gold_alternatives: str = "any",
 ) -> Corpus:
     """The Corpus of rows in `FEATURES` layout from any number of batches and processes.
 
     Rows are grouped by dialogue id and ordered by turn id; a (dialogue_id, turn_id) that occurs
     twice (e.g. added by two processes) raises InputError. Consecutive equal states of a dialogue
-    become one object, as `Corpus` builds them.
+    become one object, as `Corpus` builds them. Predicted turn updates (``prediction_states=
+    "updates"``) are accumulated and ``gold_alternatives="first"`` applied before fuzzy snapping, as
+    `CorpusBuilder` does; cumulative predictions holding a deletion raise InputError.
     """
     parse_value_matching(value_matching)
+    reading = reading_parts(prediction_states, gold_alternatives)
     pred = _struct(predictions)
     gold = _struct(references)
     if len(gold) == 0:
@@ -255,6 +260,10 @@ def corpus_from_arrow(
         )
         for start, end in zip(bounds, bounds[1:])
     )
+    if prediction_states == "cumulative":
+        check_no_deletions(dialogues)
+    if reading:
+        dialogues = dialogues_read(dialogues, prediction_states, gold_alternatives)
     if value_matching == "fuzzy":  # predictions snapped to gold, as CorpusBuilder does
         dialogues = snap_dialogues(dialogues)
-    return Corpus(dialogues, value_matching)
+    return Corpus(dialogues, value_matching, reading=reading)

@@ -157,14 +157,16 @@ class TurnEncoder:
             if kind == "records":
                 if dialogue_ids is not None:
                     raise InputError("dialogue_ids is for dialogue-level input; turn records carry their own")
-                corpus = Corpus.from_turn_records(predictions, references, linearized=fmt)
+                corpus = Corpus.from_turn_records(predictions, references, linearized=fmt, keep_deletions=True)
             else:
                 if dialogue_ids is None:
                     first = self.dialogues
                     ids = [f"{self.id_prefix}{first + i}" for i in range(len(references))]
                 else:
                     ids = [str(d) for d in dialogue_ids]
-                corpus = Corpus.from_dialogues(predictions, references, dialogue_ids=ids, linearized=fmt)
+                corpus = Corpus.from_dialogues(
+                    predictions, references, dialogue_ids=ids, linearized=fmt, keep_deletions=True
+                )
         except InputError as error:
             raise _located(error, kind, predictions, references, ids).within(where) from None
         keys = [(d.dialogue_id, turn) for d in corpus.dialogues for turn in d.turn_ids]

@@ -24,7 +24,7 @@ from packaging.specifiers import SpecifierSet
 from ..calibration.metrics import calibration
 from ..compat import PROFILES
 from ..figures import compute_figures, figure_keys
-from ..options import OptionError, Options
+from ..options import OptionError, Options, reading_parts
 from ..scoring import check_num_slots, tally_dialogues
 from ..stats import bootstrap_intervals
 from ..stats.bootstrap import check_settings
@@ -89,6 +89,19 @@ def with_intervals(figures: dict, corpus, options: Options, kwargs: Mapping[str,
     return {**figures, "ci": ci, "signature": options.signature() + intervals.signature_suffix}
 
 
+READING_OPTIONS = ("prediction_states", "gold_alternatives")
+"""``compute()`` keyword arguments about how the turns are read (`dst_metrics.corpus`): predictions as
+``cumulative`` states or turn ``updates`` (null or ``[DELETE]`` removes a slot), gold alternatives
+matched by ``any`` or the ``first``."""
+
+
+def reading_options(kwargs: Mapping[str, object]) -> tuple[str, str]:
+    """(prediction_states, gold_alternatives) of ``compute()`` keyword arguments, checked."""
+    chosen = (kwargs.get("prediction_states", "cumulative"), kwargs.get("gold_alternatives", "any"))
+    reading_parts(*chosen)
+    return chosen
+
+
 def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...] | None]:
     """``compute()`` keyword arguments -> (Options, the figure names asked for or None).
 
@@ -98,9 +111,10 @@ def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...
     values = {name: value for name, value in kwargs.items() if name not in BOOTSTRAP_OPTIONS}
     bootstrap_settings(kwargs)
     figures = values.pop("figures", None)
-    unknown = sorted(set(values) - set(Options.__dataclass_fields__))
+    unknown = sorted(set(values) - set(Options.__dataclass_fields__) | ({"reading"} & set(values)))
     if unknown:
-        accepted = sorted({*Options.__dataclass_fields__, "figures", *INPUT_OPTIONS, *BOOTSTRAP_OPTIONS})
+        known = {*Options.__dataclass_fields__, "figures", *INPUT_OPTIONS, *BOOTSTRAP_OPTIONS, *READING_OPTIONS}
+        accepted = sorted(known - {"reading"})
         raise TypeError(f"unknown compute() arguments {unknown}; accepted: {accepted}")
     options = Options.from_kwargs(values)
     if figures is None:
@@ -198,7 +212,8 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         on the other processes.
         """
         inputs = {name: kwargs.pop(name) for name in INPUT_OPTIONS if name in kwargs}
-        split_options(kwargs)
+        reading_options(kwargs)  # checked before anything is read
+        split_options({name: value for name, value in kwargs.items() if name not in READING_OPTIONS})
         if predictions is not None or references is not None:
             self.add_batch(predictions=predictions, references=references, **inputs)
         self._flush()
@@ -210,8 +225,12 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
 
     def _compute(self, *, predictions=None, references=None, **kwargs) -> dict:
         """Score the turns of every example and process (Arrow IPC streams) with the core."""
-        options, names = split_options(kwargs)
-        corpus = corpus_from_arrow(streams_column(predictions), streams_column(references), options.value_matching)
+        reading = reading_options(kwargs)
+        options, names = split_options({name: value for name, value in kwargs.items() if name not in READING_OPTIONS})
+        corpus = corpus_from_arrow(
+            streams_column(predictions), streams_column(references), options.value_matching, *reading
+        )
+        options = options.replace(reading=corpus.reading)
         tally, _ = tally_dialogues(corpus, options.mode, False)
         check_num_slots(tally, options)
         figures = compute_figures(tally, options, self.families)

@@ -48,9 +48,25 @@ def read_with_format(
     value_matching: str = "exact",
     linearized: LinearizedFormat | None = None,
     name: str | None = None,
+    gold: Source | None = None,
+    gold_format: str = "auto",
+    prediction_states: str = "cumulative",
+    gold_alternatives: str = "any",
+    only_predicted: bool = False,
 ) -> tuple[Corpus, str]:
     """Read `source` (see `read`); returns the Corpus and the name of the format used."""
-    opened = open_input(source, format, value_matching=value_matching, linearized=linearized, name=name)
+    opened = open_input(
+        source,
+        format,
+        gold=gold,
+        gold_format=gold_format,
+        value_matching=value_matching,
+        linearized=linearized,
+        name=name,
+        prediction_states=prediction_states,
+        gold_alternatives=gold_alternatives,
+        only_predicted=only_predicted,
+    )
     return opened.corpus, opened.format
 
 
@@ -61,14 +77,35 @@ def read(
     value_matching: str = "exact",
     linearized: LinearizedFormat | None = None,
     name: str | None = None,
+    gold: Source | None = None,
+    gold_format: str = "auto",
+    prediction_states: str = "cumulative",
+    gold_alternatives: str = "any",
+    only_predicted: bool = False,
 ) -> Corpus:
     """Read a corpus from a path, a folder, bytes or text in `format` (one of `FORMATS`; ``auto``
-    detects it).
+    detects it); a format holding predictions only is paired with `gold`.
+
+    Reading conventions: ``prediction_states="updates"`` accumulates turn updates into states (null
+    or ``[DELETE]`` removes a slot), ``gold_alternatives="first"`` keeps a gold slot's first acceptable
+    value, ``only_predicted=True`` scores only the gold dialogues the predictions cover; the
+    signature names each (`Corpus.reading`).
 
     A UTF-8 byte order mark is skipped; empty input, undecodable input or a bad turn raises
     InputError naming the file (or `name`), line, dialogue, turn and field.
     """
-    return read_with_format(source, format, value_matching=value_matching, linearized=linearized, name=name)[0]
+    return read_with_format(
+        source,
+        format,
+        value_matching=value_matching,
+        linearized=linearized,
+        name=name,
+        gold=gold,
+        gold_format=gold_format,
+        prediction_states=prediction_states,
+        gold_alternatives=gold_alternatives,
+        only_predicted=only_predicted,
+    )[0]
 
 
 def read_side(source: Source, side: str, format: str = "auto", *, name: str | None = None) -> Side:
@@ -84,10 +121,23 @@ def read_pair(
     gold_format: str = "auto",
     value_matching: str = "exact",
     linearized: LinearizedFormat | None = None,
+    prediction_states: str = "cumulative",
+    gold_alternatives: str = "any",
+    only_predicted: bool = False,
 ) -> Corpus:
     """Predictions and gold from two inputs (files or folders) of one-sided formats, matched by
-    dialogue and turn (see `pairing`)."""
-    spec = InputSpec(predictions, format, gold, gold_format, value_matching, linearized)
+    dialogue and turn (see `pairing`); the reading conventions as `read` takes them."""
+    spec = InputSpec(
+        predictions,
+        format,
+        gold,
+        gold_format,
+        value_matching,
+        linearized,
+        prediction_states=prediction_states,
+        gold_alternatives=gold_alternatives,
+        only_predicted=only_predicted,
+    )
     with gc_paused():
         return open_spec(spec).corpus
 

@@ -55,7 +55,9 @@ class Side:
     matched by their position in the dialogue (their ids are the other side's). `flat` says every
     state is a flat dict ``{"domain-slot": value}`` the reader built itself and nothing else holds,
     so a state whose values are all strings can be used as it is (exact value matching). `unset`
-    is the value the format writes for an unset slot (ConvLab-3's ``""``), or None.
+    is the value the format writes for an unset slot (ConvLab-3's ``""``), or None. `convention`:
+    a signature part naming how the reader turned the format's values into states where that is a
+    choice (MultiWOZ data.json's ``not mentioned``, ``none``, ``dontcare``), or None.
     """
 
     states: dict[str, dict[int, object]]
@@ -65,6 +67,7 @@ class Side:
     format: str = ""  # the reader's name, set by `readers.read_side`
     flat: bool = False
     unset: str | None = None
+    convention: str | None = None
 
 
 @dataclass(frozen=True)

@@ -26,15 +26,15 @@ import dataclasses
 import json
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from .. import ids
 from .._gc import gc_paused
-from ..corpus import Corpus, CorpusBuilder, Dialogue, sharded
+from ..corpus import Corpus, CorpusBuilder, Dialogue, reading, sharded
 from ..errors import InputError
-from ..options import parse_value_matching
+from ..options import OptionError, parse_value_matching, reading_parts
 from ..states import LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, trade
 from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json
@@ -150,12 +150,25 @@ class InputSpec:
     linearized: LinearizedFormat | None = None
     name: str | None = None  # how messages name the source (default: its path)
     gold_name: str | None = None
+    prediction_states: str = "cumulative"  # or "updates": accumulated into states (`corpus.reading`)
+    gold_alternatives: str = "any"  # or "first": a gold slot's first acceptable value only
+    only_predicted: bool = False  # with gold: only the gold dialogues the predictions cover
 
     def __post_init__(self) -> None:
         for value in (self.format, self.gold_format):
             if value not in FORMATS:
                 raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {value!r}")
         parse_value_matching(self.value_matching)
+        reading_parts(self.prediction_states, self.gold_alternatives)
+        if self.only_predicted and self.gold is None:
+            raise OptionError(
+                "only_predicted (--only-predicted) restricts a gold input given apart (--gold) to the dialogues "
+                "predicted; this input holds gold and predictions together"
+            )
+
+    def reading(self) -> AbstractContextManager[None]:
+        """The block within which this input's builders read with its conventions (`corpus.reading`)."""
+        return reading(self.prediction_states, self.gold_alternatives)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -378,6 +391,7 @@ def merge_corpora(parts: list[tuple[Shard, Corpus]]) -> Corpus:
         parts[0][1].value_matching,
         listed_gold_slots=frozenset().union(*listed) if listed else None,
         scores=scores,
+        reading=tuple(dict.fromkeys(part for _, corpus in parts for part in corpus.reading)),
     )
 
 
@@ -403,6 +417,7 @@ def merge_sides(parts: list[tuple[Shard, Side]]) -> Side:
         format="+".join(sorted({s.format for s in sides})),
         flat=all(s.flat for s in sides),
         unset=unset.pop() if len(unset) == 1 else None,
+        convention=",".join(dict.fromkeys(s.convention for s in sides if s.convention)) or None,
     )
 
 
@@ -567,9 +582,16 @@ class Opened:
         if self.gold_shards:
             pred = merge_sides([(shard, read_shard_side(shard, "pred")) for shard in self.shards])
             gold = merge_sides([(shard, read_shard_side(shard, "gold")) for shard in self.gold_shards])
-            with gc_paused():
-                return pair(gold, pred, value_matching=spec.value_matching, linearized=spec.linearized)
-        return merge_corpora([(s, read_shard(s, spec.value_matching, spec.linearized)) for s in self.shards])
+            with gc_paused(), spec.reading():
+                return pair(
+                    gold,
+                    pred,
+                    value_matching=spec.value_matching,
+                    linearized=spec.linearized,
+                    only_predicted=spec.only_predicted,
+                )
+        with spec.reading():
+            return merge_corpora([(s, read_shard(s, spec.value_matching, spec.linearized)) for s in self.shards])
 
     def fold_shards(
         self, fold: Callable[[Iterator[Dialogue]], T], share: tuple[int, int] | None = None
@@ -584,6 +606,10 @@ class Opened:
             return [
                 Folded(self.shards[0], fold(iter(corpus.dialogues)), _ids(corpus), positions or _all(corpus), False)
             ]
+        with self.spec.reading():
+            return self._fold_each(fold, share)
+
+    def _fold_each(self, fold: Callable[[Iterator[Dialogue]], T], share: tuple[int, int] | None) -> list[Folded]:
         folded: list[Folded] = []
         owner: dict[str, Shard] = {}
         spec = self.spec
@@ -667,7 +693,7 @@ def open_spec(spec: InputSpec, *, stream: bool = False) -> Opened:
 
 def _layout_objects(spec: InputSpec) -> Opened:
     """A reference-layout dict given as Python objects: read as it is (no JSON round trip)."""
-    with guarded(spec.name), gc_paused():
+    with guarded(spec.name), gc_paused(), spec.reading():
         corpus = reference.corpus_from_layout(
             spec.source, value_matching=spec.value_matching, linearized=spec.linearized
         )
@@ -685,13 +711,32 @@ def open_input(
     name: str | None = None,
     gold_name: str | None = None,
     stream: bool = False,
+    prediction_states: str = "cumulative",
+    gold_alternatives: str = "any",
+    only_predicted: bool = False,
 ) -> Opened:
     """Open `source` (a path, folder, bytes, text or Python objects; with `gold`, a format holding
     predictions only paired with it by dialogue and turn): its format detected once per file with
     ``auto``, its files resolved into shards, and, unless `stream`, its Corpus read (`Opened.corpus`).
     With `stream`, nothing is read yet: `Opened.fold_shards` streams the shards that stream.
 
+    `prediction_states` (``updates``: accumulated into states), `gold_alternatives` (``first``) and
+    `only_predicted` (gold dialogues without predictions left out) are the reading conventions
+    (`dst_metrics.corpus`); the corpus's signature names those that are not the default.
+
     Bad input raises one InputError naming the file (or `name`), line, dialogue, turn and field.
     """
-    spec = InputSpec(source, format, gold, gold_format, value_matching, linearized, name, gold_name)
+    spec = InputSpec(
+        source,
+        format,
+        gold,
+        gold_format,
+        value_matching,
+        linearized,
+        name,
+        gold_name,
+        prediction_states,
+        gold_alternatives,
+        only_predicted,
+    )
     return open_spec(spec, stream=stream)

@@ -23,20 +23,27 @@ def _listed(ids: list) -> str:
     return shown + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
 
 
-def _matched_dialogues(gold: Side, pred: Side) -> list[tuple[str, str]]:
-    """(gold id, predicted id) of every dialogue; one-sided dialogues raise InputError."""
+def _matched_dialogues(gold: Side, pred: Side, only_predicted: bool = False) -> list[tuple[str, str]]:
+    """(gold id, predicted id) of every dialogue; one-sided dialogues raise InputError, except, with
+    `only_predicted`, gold dialogues without predictions, which are left out."""
     loose = "loose" in (gold.ids, pred.ids)
     key = _loose if loose else str
     gold_keys = {key(d): d for d in gold.states}
     pred_keys = {key(d): d for d in pred.states}
-    for keys, other, name, where in (
-        (gold_keys, pred_keys, "the predictions", gold.source),
-        (pred_keys, gold_keys, "the gold", pred.source),
-    ):
+    checks = [(pred_keys, gold_keys, "the gold", pred.source)]
+    if not only_predicted:
+        checks.insert(0, (gold_keys, pred_keys, "the predictions", gold.source))
+    for keys, other, name, where in checks:
         missing = [keys[k] for k in keys if k not in other]
         if missing:
-            raise InputError(f"dialogues with no partner in {name}: {_listed(missing)}", source=where)
-    return [(gold_keys[k], pred_keys[k]) for k in gold_keys]
+            hint = " (--only-predicted scores only the gold dialogues predicted)" if name == "the predictions" else ""
+            raise InputError(f"dialogues with no partner in {name}: {_listed(missing)}{hint}", source=where)
+    return [(gold_keys[k], pred_keys[k]) for k in gold_keys if k in pred_keys]
+
+
+def coverage_part(scored: int, gold: int) -> str:
+    """The signature part of a gold subset: ``subset:predicted(scored/gold)`` dialogues."""
+    return f"subset:predicted({scored}/{gold})"
 
 
 def _matched_turns(gold_id: str, gold: dict, pred: dict, by_position: bool) -> tuple[list[int], list, list]:
@@ -53,11 +60,22 @@ def _matched_turns(gold_id: str, gold: dict, pred: dict, by_position: bool) -> t
 
 
 def pair(
-    gold: Side, pred: Side, *, value_matching: str = "exact", linearized: LinearizedFormat | None = None
+    gold: Side,
+    pred: Side,
+    *,
+    value_matching: str = "exact",
+    linearized: LinearizedFormat | None = None,
+    only_predicted: bool = False,
 ) -> Corpus:
-    """The Corpus of `gold` and `pred`, matched by dialogue and turn (see the module)."""
+    """The Corpus of `gold` and `pred`, matched by dialogue and turn (see the module). With
+    `only_predicted`, gold dialogues without predictions are left out and the corpus's signature
+    says how many were scored (`coverage_part`); never the default."""
     builder = CorpusBuilder(value_matching, linearized, flat=(gold.flat, pred.flat), unset=(gold.unset, pred.unset))
     by_position = "position" in (gold.turns, pred.turns)
-    for gold_id, pred_id in _matched_dialogues(gold, pred):
+    matched = _matched_dialogues(gold, pred, only_predicted)
+    for gold_id, pred_id in matched:
         builder.add(gold_id, *_matched_turns(gold_id, gold.states[gold_id], pred.states[pred_id], by_position))
+    builder.notes.extend(side.convention for side in (gold, pred) if side.convention)
+    if only_predicted:
+        builder.notes.append(coverage_part(len(matched), len(gold.states)))
     return builder.corpus()
