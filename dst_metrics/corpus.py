@@ -83,7 +83,7 @@ class Corpus:
     listed_gold_slots: frozenset[str] | None = dataclass_field(default=None, compare=False)
     scores: ScoredPredictions | None = dataclass_field(default=None, compare=False, repr=False)
     """Confidences of predicted values, when the predictions carry them (`dst_metrics.calibration`)."""
-    reading: tuple[str, ...] = ()
+    reading: tuple[str, ...] = dataclass_field(default=(), compare=False)
     """How the inputs were read where that changes figures, as signature parts (``preds:updates``,
     ``alts:first``, the gold subset, a gold reader's conventions): `scoring` puts them in the signature."""
 

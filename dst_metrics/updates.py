@@ -132,8 +132,6 @@ def accumulate_layout(data: Mapping[object, Mapping[object, Mapping]], side: str
     }
 
 
-
-
 def updates_from_states(states: Sequence[Mapping[str, object]]) -> list[FlatState]:
     """The updates that `accumulate` turns back into these flat cumulative states: each turn's new or
     changed slots, and None for each slot dropped since the turn before."""

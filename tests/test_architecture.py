@@ -52,6 +52,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.scoring": SCORING,
     "dst_metrics.breakdown": ANALYSIS,
     "dst_metrics.explain": ANALYSIS,
+    "dst_metrics.selfcheck": ANALYSIS,  # gold scored against itself (dst-metrics check)
     "dst_metrics.stats": ANALYSIS,
     "dst_metrics.calibration": ANALYSIS,
     "dst_metrics.streaming": ANALYSIS,

@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "calibration": "dst_metrics.cli.calibration",
     "dstc2": "dst_metrics.cli.dstc2",
     "dstc2-compare": "dst_metrics.cli.dstc2_compare",
+    "check": "dst_metrics.cli.check",
 }
 """Every command: name -> its module."""
 

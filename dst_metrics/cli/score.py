@@ -367,7 +367,9 @@ def run(args: argparse.Namespace) -> int:
     if args.engine == "dask":
         scored = _score_on_dask(args, options)
     else:
-        scored = None if args.compat or args.by or args.ci else _score_in_processes(args, options, jobs)
+        # gold apart (--gold) is paired whole, and its corpus says how it was read (`Corpus.reading`)
+        whole = args.compat or args.by or args.ci or args.gold
+        scored = None if whole else _score_in_processes(args, options, jobs)
     if scored is not None:
         read_as, reports = scored
         corpora: list = []

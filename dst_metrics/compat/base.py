@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from ..corpus import Corpus
 from ..options import OptionError, Options
@@ -21,13 +21,17 @@ class Profile:
 
     `signature_fields`, for a profile whose figures depend on more than the options (``sgd``: its
     own value matching), gives from its figures the fields the signature holds before
-    ``|compat:NAME`` (e.g. ``|sgd-match:fuzzy``)."""
+    ``|compat:NAME`` (e.g. ``|sgd-match:fuzzy``).
+
+    `self_check`: for each figure that is below 1 on gold scored against itself, the convention of
+    the evaluator that makes it so (``dst-metrics check``, `dst_metrics.selfcheck`)."""
 
     name: str
     description: str
     figures: Callable[..., dict[str, object]]
     cli_inputs: Callable[[str, argparse.Namespace], object] | None = None
     signature_fields: Callable[[dict[str, object]], str] | None = None
+    self_check: Mapping[str, str] = field(default_factory=dict)
 
     def compute(self, corpus: Corpus, options: Options, inputs: object = None) -> dict[str, object]:
         """`figures` of `corpus`, with `inputs` for a profile that reads more than the corpus."""

@@ -271,4 +271,22 @@ def mwzeval_figures(corpus: Corpus, options: Options) -> dict[str, object]:
     }
 
 
-PROFILE = Profile(NAME, "MultiWOZ_Evaluation (mwzeval): normalized names and values, fuzzy match", mwzeval_figures)
+_DONTCARE_FP = (
+    "mwzeval drops gold dontcare (and none) slots but keeps predicted ones, so a perfect prediction's "
+    "dontcare is a false positive (its issue 13)"
+)
+_SMOOTHING = "mwzeval adds 1e-10 to every denominator, so a perfect recall prints just below 1"
+SELF_CHECK = {
+    "jga": _DONTCARE_FP,
+    "slot_precision": _DONTCARE_FP,
+    "slot_f1": _DONTCARE_FP,
+    "slot_recall": _SMOOTHING,
+}
+"""Why a figure is below 1 on gold scored against itself (``dst-metrics check``)."""
+
+PROFILE = Profile(
+    NAME,
+    "MultiWOZ_Evaluation (mwzeval): normalized names and values, fuzzy match",
+    mwzeval_figures,
+    self_check=SELF_CHECK,
+)

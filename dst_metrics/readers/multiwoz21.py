@@ -11,6 +11,8 @@ Conventions, chosen so this gold pairs with the TRADE / GCA reference files and 
   ``restaurant-book time``); ``booked`` lists are ignored;
 - ``not mentioned`` and ``""`` are inactive and dropped; every other value is kept as given
   (``dontcare``, ``guest house``; no label fixing as TRADE's preprocessing does);
+- the signature says so (`CONVENTION`): a MultiWOZ 2.4 data.json, which has 2.1's layout and
+  conventions, reads the same way;
 - dialogue ids are kept as data.json has them, ``.json`` included (``MUL0003.json``), as in the GCA
   reference files; every domain of the metadata is read (bus, hospital and police too).
 
@@ -36,6 +38,10 @@ except ImportError:  # pragma: no cover - exercised only where msgspec is missin
     _msgspec = None
 
 INACTIVE = frozenset({"", "not mentioned"})
+CONVENTION = "gold:mwz-data(drop=not-mentioned+empty,keep=dontcare+none)"
+"""The signature part of gold read here (MultiWOZ 2.1 to 2.4's data.json): ``not mentioned`` and
+``""`` dropped as unset; ``dontcare`` and ``none`` kept as values (the mode decides how ``none``
+counts)."""
 TEST_LIST = "testListFile.txt"
 LAYOUT = '{dialogue_id: {"goal": …, "log": [turn, …]}}'
 _HEAD = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(goal|log)"\s*:')
@@ -141,7 +147,7 @@ def read_data_json(request: ReadRequest, side: str) -> Side:
     data, listed = _folder(request) if request.path is not None and request.path.is_dir() else (request.data, None)
     states = _fast_states(data, listed, request.source) if _msgspec is not None else None
     if states:
-        return Side(states, request.source, flat=True)
+        return Side(states, request.source, flat=True, convention=CONVENTION)
     raw, data = data, decode_json(data, request.source)
     if isinstance(data, dict):
         check_unique_keys(raw, b"", None, request.source, id_levels=1, depth=1)
@@ -156,7 +162,7 @@ def read_data_json(request: ReadRequest, side: str) -> Side:
     if not states:
         held = "no dialogue" if listed is None else f"none of the dialogues {TEST_LIST} lists"
         raise InputError(f"data.json holds {held}", source=request.source)
-    return Side(states, request.source)
+    return Side(states, request.source, convention=CONVENTION)
 
 
 def _folder(request: ReadRequest) -> tuple[bytes, frozenset[str] | None]:

@@ -1,0 +1,53 @@
+"""``dst-metrics check GOLD`` (`dst_metrics.selfcheck`): gold scored against itself under every
+definition and profile; each figure 100 or the convention that keeps it below."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dst_metrics import score
+from dst_metrics.cli import main
+from dst_metrics.compat import PROFILES
+from dst_metrics.selfcheck import UNEXPLAINED, check_gold, gold_against_itself, read_gold
+from tests.conftest import REFERENCE, SGD, requires_shared
+
+MWZ24 = Path(__file__).parent / "fixtures" / "multiwoz24"
+TRADE = REFERENCE / "trade" / "MLCSG_TRADE_reference_layout.json"
+
+
+def _lines(capsys, *argv: str) -> list[str]:
+    assert main(["check", *argv]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_every_scorer_gets_a_line_and_every_figure_below_100_a_convention(capsys):
+    lines = _lines(capsys, str(MWZ24))
+    assert lines[0] == f"{MWZ24}: gold scored against itself (6 turns, 3 dialogues)"
+    scorers = {line.split(":")[0] for line in lines[1:]}
+    assert scorers == {"ours (official)", "ours (corrected)", *PROFILES}
+    assert "ours (corrected): every figure 100" in lines
+    assert "fga: every figure 100" in lines and "trade: every figure 100" in lines
+    assert any(line.startswith("ours (official): gca 95.85: official GCA counts a slot") for line in lines)
+    assert any(line.startswith("mwzeval: jga 66.67: mwzeval drops gold dontcare") for line in lines)
+    assert any(line.startswith("sgd: not run: --compat sgd needs the schema") for line in lines)
+    assert not any(UNEXPLAINED in line for line in lines)
+
+
+def test_gold_against_itself_scores_100_where_no_convention_says_otherwise():
+    corpus = read_gold(MWZ24)
+    perfect = gold_against_itself(corpus)
+    assert all(d.gold == d.pred for d in perfect.dialogues)
+    assert score(perfect, mode="corrected").scores["gca"] == 1.0
+    below = {(line.scorer, line.figure) for line in check_gold(corpus) if line.figure}
+    assert ("ours (official)", "gca") in below and ("ours (corrected)", "gca") not in below
+
+
+@requires_shared
+@pytest.mark.parametrize("gold", [TRADE, SGD], ids=["trade-reference-layout", "sgd-dialogues"])
+def test_real_gold_has_no_unexplained_figure(gold, capsys):
+    lines = _lines(capsys, str(gold))
+    assert not any(UNEXPLAINED in line for line in lines), lines
+    if gold == SGD:  # the SGD evaluator scores its own gold 100
+        assert "sgd: every figure 100" in lines
