@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` im
     from .corpus import Corpus, Dialogue
     from .errors import InputError
     from .figures import FIGURES, Figure, figure_keys
+    from .generation import parse_generation, parse_generations
     from .metrics import (
         aga,
         fga,
@@ -44,6 +45,8 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` im
     from .readers import load_reference_file, read
     from .scoring import Report, Scores, score, score_tallies, tally_dialogues
     from .states import LinearizedFormat, normalize_state, parse_linearized
+    from .trainer import make_compute_metrics, score_generations
+    from .updates import accumulate, looks_like_updates
 
 _LAZY: dict[str, str] = {
     "CORRECT": "core",
@@ -60,6 +63,8 @@ _LAZY: dict[str, str] = {
     "FIGURES": "figures",
     "Figure": "figures",
     "figure_keys": "figures",
+    "parse_generation": "generation",
+    "parse_generations": "generation",
     "aga": "metrics",
     "fga": "metrics",
     "gca": "metrics",
@@ -87,6 +92,10 @@ _LAZY: dict[str, str] = {
     "LinearizedFormat": "states",
     "normalize_state": "states",
     "parse_linearized": "states",
+    "make_compute_metrics": "trainer",
+    "score_generations": "trainer",
+    "accumulate": "updates",
+    "looks_like_updates": "updates",
 }
 """Each public name and the submodule it comes from: imported when first used, so that importing
 the package (as ``dst-metrics --version`` does) costs nothing until a name is read."""
@@ -129,6 +138,7 @@ __all__ = [
     "Scores",
     "Tally",
     "__version__",
+    "accumulate",
     "aga",
     "fga",
     "figure_keys",
@@ -136,12 +146,17 @@ __all__ = [
     "gca_rates",
     "jga",
     "load_reference_file",
+    "looks_like_updates",
+    "make_compute_metrics",
     "module_path",
     "normalize_state",
+    "parse_generation",
+    "parse_generations",
     "parse_linearized",
     "read",
     "rsa",
     "score",
+    "score_generations",
     "score_tallies",
     "slot_accuracy",
     "slot_prf",

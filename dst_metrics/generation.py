@@ -111,10 +111,11 @@ def _value(raw: object) -> str | None:
 class _Items:
     """Slot/value pairs being collected for one generation."""
 
-    def __init__(self, context: Mapping[str, str] | None = None) -> None:
+    def __init__(self, context: Mapping[str, str] | None = None, deletions: bool = False) -> None:
         self.pairs: list[tuple[str, str]] = []
         self.malformed = 0
         self.context = context or {}
+        self.deletions = deletions  # a JSON null removes its slot (a turn update): kept as DELETE_MARKER
 
     def add(self, domain: object, slot: object, value: object) -> None:
         text = _value(value)
@@ -122,6 +123,8 @@ class _Items:
             self.malformed += 1
         elif text is not None:
             self.pairs.append((normalize_slot_name(domain, slot), text))
+        elif value is None and self.deletions:
+            self.pairs.append((normalize_slot_name(domain, slot), DELETE_MARKER))
         elif value is not None:
             self.malformed += 1
 
@@ -150,11 +153,11 @@ def _json_object(text: str) -> dict | None:
     return None
 
 
-def _parse_json(text: str) -> _Items | None:
+def _parse_json(text: str, deletions: bool = False) -> _Items | None:
     data = _json_object(text)
     if data is None:
         return None
-    items = _Items()
+    items = _Items(deletions=deletions)
     if len(data) == 1:  # {"state": {"hotel-area": ...}}: a wrapper around a flat state
         inner = next(iter(data.values()))
         if isinstance(inner, dict) and inner and all(isinstance(key, str) and "-" in key for key in inner):
@@ -386,11 +389,14 @@ def parse_generation(
     schema: Iterable[str] | None = None,
     *,
     context: Mapping[str, str] | None = None,
+    deletions: bool = False,
 ) -> ParsedState:
     """The state in a generated `text` read in `style` (one of `STYLES`, or ``auto`` to detect it);
     never raises on model output (see the module for what each style reads). `context`: the state
     before this turn, ``{"domain-slot": value}``, which python-style references such as
-    ``destination=state.hotel.name`` read when the text itself did not set the slot.
+    ``destination=state.hotel.name`` read when the text itself did not set the slot. With
+    `deletions` (the text is a turn update), a JSON ``null`` removes its slot: it is read as
+    ``[DELETE]``, as ``del state.hotel.type`` is.
 
     >>> parse_generation("SELECT * FROM hotel WHERE area = 'north' AND price_range = 'cheap'").state
     {'hotel-area': 'north', 'hotel-pricerange': 'cheap'}
@@ -404,7 +410,12 @@ def parse_generation(
     body = fenced.group(1) if fenced else text
     for candidate in [style] if style != "auto" else _detect(body):
         try:
-            items = _parse_python(body, context) if candidate == "python" else PARSERS[candidate](body)
+            if candidate == "python":
+                items = _parse_python(body, context)
+            elif candidate == "json":
+                items = _parse_json(body, deletions)
+            else:
+                items = PARSERS[candidate](body)
         except Exception:  # model output: whatever a parser trips on is an unparsed generation
             items = None
         if items is not None:

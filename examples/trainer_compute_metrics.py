@@ -10,7 +10,9 @@ What you would bring yourself is made here in code: a tiny T5 built from a `T5Co
 `dialogue_id`, `turn_id`, the model input `text` and the linearized gold state `target`. A few steps of
 training on those rows stand in for your fine-tuned model (an untrained one generates empty strings), so
 that some generations are right and others are not (some do not even parse).
-`make_compute_metrics` is the README recipe.
+`dst_metrics.trainer.make_compute_metrics` is the whole recipe: it decodes the generations, parses
+them (JSON, `slot=value` lines, SQL or python calls, detected), maps each eval row back to its dialogue
+and turn, and scores every figure in one pass, with `unparsed` (the share of generations that did not parse).
 """
 
 from __future__ import annotations
@@ -23,8 +25,6 @@ os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
 
 import tempfile
 
-import evaluate
-import numpy as np
 import torch
 from datasets import Dataset
 from transformers import (
@@ -36,7 +36,7 @@ from transformers import (
     T5ForConditionalGeneration,
 )
 
-from dst_metrics import InputError, LinearizedFormat, module_path
+from dst_metrics.trainer import make_compute_metrics
 
 # One row per turn: (dialogue_id, turn_id, model input, linearized gold state after the turn).
 TURNS = [
@@ -105,28 +105,6 @@ def tiny_model_and_data():
     return model, tokenizer, eval_dataset, eval_features
 
 
-def make_compute_metrics(tokenizer, eval_dataset, cache_dir: str | None = None):
-    """The README recipe: decode, parse, map eval rows back to their turns, score every figure in one pass."""
-    dst = evaluate.load(module_path("all"), cache_dir=cache_dir)  # dst_metrics_all: gca_metric + jga_fga_metrics
-    linearized = LinearizedFormat()  # "slot=value; slot=value"; its fields set other separators
-
-    def parse(text):
-        try:
-            return linearized.parse(text)
-        except InputError:  # a malformed generation scores as an empty state
-            return {}
-
-    def compute_metrics(eval_pred):
-        ids = np.where(eval_pred.predictions != -100, eval_pred.predictions, tokenizer.pad_token_id)
-        texts = tokenizer.batch_decode(ids, skip_special_tokens=True)
-        keys = list(zip(eval_dataset["dialogue_id"], eval_dataset["turn_id"]))  # row i -> its turn
-        predictions = [{"dialogue_id": d, "turn_id": t, "state": parse(x)} for (d, t), x in zip(keys, texts)]
-        references = [{"dialogue_id": d, "turn_id": t, "state": s} for (d, t), s in zip(keys, eval_dataset["target"])]
-        return dst.compute(predictions=predictions, references=references)
-
-    return compute_metrics
-
-
 def training_args(output_dir: str) -> Seq2SeqTrainingArguments:
     """Arguments for evaluation with generation on the CPU (the Trainer creates `output_dir`)."""
     return Seq2SeqTrainingArguments(
@@ -139,7 +117,7 @@ def training_args(output_dir: str) -> Seq2SeqTrainingArguments:
     )
 
 
-def build_trainer(output_dir: str, cache_dir: str | None = None) -> Seq2SeqTrainer:
+def build_trainer(output_dir: str) -> Seq2SeqTrainer:
     """A Seq2SeqTrainer over the tiny model and eval dataset with the recipe's compute_metrics."""
     model, tokenizer, eval_dataset, eval_features = tiny_model_and_data()
     return Seq2SeqTrainer(
@@ -148,13 +126,13 @@ def build_trainer(output_dir: str, cache_dir: str | None = None) -> Seq2SeqTrain
         eval_dataset=eval_features,
         data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
         processing_class=tokenizer,
-        compute_metrics=make_compute_metrics(tokenizer, eval_dataset, cache_dir=cache_dir),
+        compute_metrics=make_compute_metrics(tokenizer, eval_dataset),  # columns dialogue_id, turn_id, target
     )
 
 
 def main() -> dict:
     with tempfile.TemporaryDirectory() as scratch:
-        metrics = build_trainer(os.path.join(scratch, "out"), cache_dir=os.path.join(scratch, "cache")).evaluate()
+        metrics = build_trainer(os.path.join(scratch, "out")).evaluate()
     for name, value in metrics.items():
         print(f"{name:32} {value}")
     return metrics

@@ -62,6 +62,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics": FRONT,  # the package's __init__ only: its names are imported on first use
     "dst_metrics.__main__": FRONT,
     "dst_metrics.cli": FRONT,
+    "dst_metrics.trainer": FRONT,  # compute_metrics of a Seq2SeqTrainer, generation loops
     "dst_metrics.hf_evaluate": FRONT,
     "dst_metrics.space": FRONT,  # the Space's page (app.py is its entry point)
 }

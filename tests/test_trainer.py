@@ -1,9 +1,10 @@
 """Seq2SeqTrainer.evaluate with predict_with_generate on a tiny T5 (built from a config, byte-level
-tokenizer, nothing downloaded) over a few dialogues, with the README's compute_metrics recipe: decode,
-parse, map eval rows back to dialogue ids, call dst_metrics_all. The model, data and recipe are those of
+tokenizer, nothing downloaded) over a few dialogues, with `dst_metrics.trainer.make_compute_metrics`:
+decode, parse, map eval rows back to their turns, score. The model and data are those of
 examples/trainer_compute_metrics.py, which this test runs.
 
-The figures must equal the core's own on the same decoded predictions.
+The figures must equal the core's own on the same decoded and parsed predictions, and the generation
+loop's function (`score_generations`) must give them from the rows in any order.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import runpy
 import numpy as np
 import pytest
 
-from dst_metrics import Corpus, InputError, LinearizedFormat, score
+from dst_metrics import Corpus, InputError, score
+from dst_metrics.generation import parse_generation
+from dst_metrics.trainer import make_compute_metrics, score_generations
 
 from .conftest import REPO
 
@@ -36,15 +39,8 @@ def example() -> dict:
     return runpy.run_path(str(EXAMPLE), run_name="trainer_compute_metrics")
 
 
-def parse(text: str) -> dict:
-    try:
-        return LinearizedFormat().parse(text)
-    except InputError:
-        return {}
-
-
 def test_seq2seq_trainer_evaluate_with_every_figure(example, tmp_path):
-    trainer = example["build_trainer"](str(tmp_path / "out"), cache_dir=str(tmp_path / "cache"))
+    trainer = example["build_trainer"](str(tmp_path / "out"))
     tokenizer = trainer.processing_class
     eval_dataset = example["make_eval_dataset"]()
 
@@ -63,22 +59,51 @@ def test_seq2seq_trainer_evaluate_with_every_figure(example, tmp_path):
     assert seen["labels"] == list(eval_dataset["target"])  # rows map back in order
     assert len(seen["texts"]) == len(eval_dataset)
     assert any(seen["texts"])  # the briefly trained model writes something
-    predictions = [
-        {"dialogue_id": d, "turn_id": t, "state": parse(x)}
-        for d, t, x in zip(eval_dataset["dialogue_id"], eval_dataset["turn_id"], seen["texts"])
-    ]
-    references = [
-        {"dialogue_id": d, "turn_id": t, "state": s}
-        for d, t, s in zip(eval_dataset["dialogue_id"], eval_dataset["turn_id"], eval_dataset["target"])
-    ]
+    parsed = [parse_generation(text) for text in seen["texts"]]
+    keys = list(zip(eval_dataset["dialogue_id"], eval_dataset["turn_id"]))
+    predictions = [{"dialogue_id": d, "turn_id": t, "state": p.state} for (d, t), p in zip(keys, parsed)]
+    references = [{"dialogue_id": d, "turn_id": t, "state": s} for (d, t), s in zip(keys, eval_dataset["target"])]
     report = score(Corpus.from_turn_records(predictions, references))
     for name in (*GCA_FIGURES, *TURN_FIGURES):
         assert result[f"eval_{name}"] == getattr(report.scores, name), name
     for fga_lambda, fga in report.scores.fga_grid.items():
         assert result[f"eval_fga@{fga_lambda}"] == fga, fga_lambda
     assert result["eval_signature"] == report.signature
+    assert result["eval_unparsed"] == sum(not p.parsed for p in parsed) / len(parsed)
     assert report.tally.turns == len(eval_dataset)
     assert 0 < report.scores.gca < 1  # partly right: the figures are not a trivial 0 or 1
+    order = [5, 2, 7, 0, 3, 1, 6, 4]  # a generation loop's rows, in another order
+    loop = score_generations(
+        [seen["texts"][i] for i in order],
+        [keys[i][0] for i in order],
+        [keys[i][1] for i in order],
+        [eval_dataset["target"][i] for i in order],
+    )
+    assert {f"eval_{key}": value for key, value in loop.items()} == {
+        key: value for key, value in result.items() if key.removeprefix("eval_") in loop
+    }
+
+
+def test_compute_metrics_names_a_dataset_of_other_rows_and_logits():
+    compute_metrics = make_compute_metrics(Tokenizer(), {"dialogue_id": ["a"], "turn_id": [0], "target": [""]})
+    with pytest.raises(InputError, match="evaluated 2 rows but the eval dataset has 1"):
+        compute_metrics(Prediction(np.zeros((2, 3), dtype=int)))
+    with pytest.raises(InputError, match="set predict_with_generate=True"):
+        compute_metrics(Prediction(np.zeros((1, 3, 5))))
+    with pytest.raises(InputError, match="no column 'target'"):
+        make_compute_metrics(Tokenizer(), {"dialogue_id": ["a"], "turn_id": [0]})
+
+
+class Tokenizer:
+    pad_token_id = 0
+
+    def batch_decode(self, rows, skip_special_tokens=True):
+        return ["" for _ in rows]
+
+
+class Prediction:
+    def __init__(self, predictions):
+        self.predictions = predictions
 
 
 def test_example_runs_as_a_script(monkeypatch, capsys, tmp_path):

@@ -1,0 +1,161 @@
+"""Scoring generated states where they are made: a `Seq2SeqTrainer`'s ``compute_metrics``
+(`make_compute_metrics`) and any generation loop (vLLM, ``model.generate``: `score_generations`).
+
+Both read each generation with `dst_metrics.generation.parse_generation` (JSON, ``slot=value`` lines,
+IC-DST's SQL, RefPyDST's python calls; never raising: an unparsed generation is an empty state),
+map each row back to its dialogue and turn, and score every figure of both `evaluate` modules in one
+pass over one corpus (`dst_metrics.scoring.score`), so the figures are exactly those of ``dst-metrics
+score`` on the same states. The result adds ``unparsed``, the share of generations that did not
+parse, and the signature.
+
+Nothing here imports transformers or torch: the tokenizer needs ``batch_decode`` and
+``pad_token_id``, the Trainer's ``EvalPrediction`` its ``predictions``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from . import ids
+from .corpus import Corpus
+from .errors import InputError
+from .figures import figure_keys
+from .generation import parse_generation
+from .options import Options
+from .scoring import score
+from .states import LinearizedFormat, is_deletion
+
+IGNORE_INDEX = -100
+"""The label and padding id the Trainer writes where a sequence has no token."""
+
+
+def score_generations(
+    generations: Sequence[str],
+    dialogue_ids: Sequence[object],
+    turn_ids: Sequence[object],
+    references: Sequence[object],
+    *,
+    style: str = "auto",
+    schema: Iterable[str] | None = None,
+    prediction_states: str = "cumulative",
+    gold_alternatives: str = "any",
+    linearized: LinearizedFormat | None = None,
+    **options: object,
+) -> dict[str, Any]:
+    """Every figure of generated states: row i is `generations[i]` for turn `turn_ids[i]` of
+    dialogue `dialogue_ids[i]`, whose gold state is `references[i]` (a state in any shape, a
+    linearized string read with `linearized`). Rows may come in any order.
+
+    `style` and `schema` as `parse_generation` takes them; `prediction_states="updates"` when each
+    generation is the turn's update (accumulated in turn order; null or ``[DELETE]`` removes a slot);
+    `options` as `Options` takes them (``mode``, ``alpha``, ``fga_lambda``, ``num_slots`` …).
+    Returns the figures (fractions), ``unparsed`` (the share of generations that did not parse) and
+    ``signature``.
+
+    >>> figures = score_generations(
+    ...     ['{"hotel-area": "north"}', "SELECT * FROM hotel WHERE area = 'north' AND stars = 4"],
+    ...     ["d1", "d1"], [0, 1], ["hotel-area=north", "hotel-area=north; hotel-stars=4"],
+    ... )
+    >>> figures["jga"], figures["unparsed"]
+    (1.0, 0.0)
+    """
+    rows = len(generations)
+    for name, column in (("dialogue_ids", dialogue_ids), ("turn_ids", turn_ids), ("references", references)):
+        if len(column) != rows:
+            raise InputError(f"{rows} generations but {len(column)} {name}: one per generation, in the same order")
+    if not rows:
+        raise InputError("there are no generations to score")
+    chosen = Options.from_kwargs(options)
+    updates = prediction_states == "updates"
+    by_dialogue: dict[str, list[tuple[int, int]]] = {}
+    for row, (dialogue, turn) in enumerate(zip(dialogue_ids, turn_ids)):
+        dialogue_id = ids.dialogue_id(dialogue, field=f"dialogue_ids[{row}]")
+        by_dialogue.setdefault(dialogue_id, []).append((ids.turn_id(turn, dialogue=dialogue_id, field=None), row))
+    predictions, gold, unparsed = [], [], 0
+    for dialogue_id, turns in by_dialogue.items():
+        context: dict[str, str] = {}  # the predicted state before the turn (python-style references read it)
+        for turn_id, row in sorted(turns):
+            parsed = parse_generation(generations[row], style, schema, context=context, deletions=updates)
+            unparsed += not parsed.parsed
+            context = _after(context, parsed.state) if updates else dict(parsed.state)
+            predictions.append({"dialogue_id": dialogue_id, "turn_id": turn_id, "state": parsed.state})
+            gold.append({"dialogue_id": dialogue_id, "turn_id": turn_id, "state": references[row]})
+    corpus = Corpus.from_turn_records(
+        predictions,
+        gold,
+        value_matching=chosen.value_matching,
+        linearized=linearized,
+        prediction_states=prediction_states,
+        gold_alternatives=gold_alternatives,
+    )
+    scores = score(corpus, chosen).scores
+    figures: dict[str, Any] = {key: scores[key] for key in figure_keys(chosen)}
+    figures["unparsed"] = unparsed / rows
+    figures["signature"] = scores.signature
+    return figures
+
+
+def _after(state: Mapping[str, str], update: Mapping[str, str]) -> dict[str, str]:
+    new = dict(state)
+    for slot, value in update.items():
+        if is_deletion(value):
+            new.pop(slot, None)
+        else:
+            new[slot] = value
+    return new
+
+
+def decode_generations(predictions: Any, tokenizer: Any) -> list[str]:
+    """The texts of generated token ids (the Trainer's ``EvalPrediction.predictions`` with
+    ``predict_with_generate``): `IGNORE_INDEX` padding replaced by the tokenizer's pad id, special
+    tokens skipped."""
+    if isinstance(predictions, tuple):  # (generated ids, ...) from some models
+        predictions = predictions[0]
+    shape = getattr(predictions, "shape", None)
+    if shape is not None and len(shape) != 2:
+        raise InputError(
+            f"compute_metrics got predictions of shape {tuple(shape)}, not generated token ids (rows x tokens): "
+            "set predict_with_generate=True in Seq2SeqTrainingArguments"
+        )
+    rows = [[tokenizer.pad_token_id if token == IGNORE_INDEX else int(token) for token in row] for row in predictions]
+    return tokenizer.batch_decode(rows, skip_special_tokens=True)
+
+
+def make_compute_metrics(
+    tokenizer: Any,
+    eval_dataset: Any,
+    *,
+    reference_column: str = "target",
+    dialogue_column: str = "dialogue_id",
+    turn_column: str = "turn_id",
+    **settings: object,
+) -> Callable[[Any], dict[str, Any]]:
+    """A `Seq2SeqTrainer` ``compute_metrics`` (``predict_with_generate=True``): decode the generated
+    ids, parse them, map row i of the evaluation back to row i of `eval_dataset` (its
+    `dialogue_column`, `turn_column` and gold `reference_column`, a state or a linearized string)
+    and score every figure (`score_generations`, which takes `settings`: ``style``, ``schema``,
+    ``prediction_states``, ``mode`` …). Keys come back prefixed ``eval_`` by the Trainer.
+
+    `eval_dataset` is the dataset of the evaluation, in the Trainer's row order (a `datasets.Dataset`
+    or anything indexable by column name), before tokenization drops its columns.
+    """
+    columns = {}
+    for name in (dialogue_column, turn_column, reference_column):
+        try:
+            columns[name] = list(eval_dataset[name])
+        except (KeyError, ValueError, TypeError):
+            raise InputError(f"the eval dataset has no column {name!r} (one value per evaluated row)") from None
+
+    def compute_metrics(eval_pred: Any) -> dict[str, Any]:
+        texts = decode_generations(eval_pred.predictions, tokenizer)
+        if len(texts) != len(columns[reference_column]):
+            raise InputError(
+                f"the Trainer evaluated {len(texts)} rows but the eval dataset has {len(columns[reference_column])}: "
+                "give make_compute_metrics the dataset the Trainer evaluates, in its order"
+            )
+        return score_generations(
+            texts, columns[dialogue_column], columns[turn_column], columns[reference_column], **settings
+        )
+
+    return compute_metrics
