@@ -67,20 +67,8 @@ def score_generations(
     if not rows:
         raise InputError("there are no generations to score")
     chosen = Options.from_kwargs(options)
-    updates = prediction_states == "updates"
-    by_dialogue: dict[str, list[tuple[int, int]]] = {}
-    for row, (dialogue, turn) in enumerate(zip(dialogue_ids, turn_ids)):
-        dialogue_id = ids.dialogue_id(dialogue, field=f"dialogue_ids[{row}]")
-        by_dialogue.setdefault(dialogue_id, []).append((ids.turn_id(turn, dialogue=dialogue_id, field=None), row))
-    predictions, gold, unparsed = [], [], 0
-    for dialogue_id, turns in by_dialogue.items():
-        context: dict[str, str] = {}  # the predicted state before the turn (python-style references read it)
-        for turn_id, row in sorted(turns):
-            parsed = parse_generation(generations[row], style, schema, context=context, deletions=updates)
-            unparsed += not parsed.parsed
-            context = _after(context, parsed.state) if updates else dict(parsed.state)
-            predictions.append({"dialogue_id": dialogue_id, "turn_id": turn_id, "state": parsed.state})
-            gold.append({"dialogue_id": dialogue_id, "turn_id": turn_id, "state": references[row]})
+    predictions, gold, unparsed = _records(generations, dialogue_ids, turn_ids, references, style, schema,
+                                           prediction_states == "updates")  # fmt: skip
     corpus = Corpus.from_turn_records(
         predictions,
         gold,
@@ -94,6 +82,33 @@ def score_generations(
     figures["unparsed"] = unparsed / rows
     figures["signature"] = scores.signature
     return figures
+
+
+def _records(
+    generations: Sequence[str],
+    dialogue_ids: Sequence[object],
+    turn_ids: Sequence[object],
+    references: Sequence[object],
+    style: str,
+    schema: Iterable[str] | None,
+    updates: bool,
+) -> tuple[list[dict], list[dict], int]:
+    """(predicted turn records, gold turn records, generations unparsed): each dialogue's generations
+    parsed in turn order, each given the predicted state before its turn (python-style references)."""
+    by_dialogue: dict[str, list[tuple[int, int]]] = {}
+    for row, (dialogue, turn) in enumerate(zip(dialogue_ids, turn_ids)):
+        dialogue_id = ids.dialogue_id(dialogue, field=f"dialogue_ids[{row}]")
+        by_dialogue.setdefault(dialogue_id, []).append((ids.turn_id(turn, dialogue=dialogue_id, field=None), row))
+    predictions, gold, unparsed = [], [], 0
+    for dialogue_id, turns in by_dialogue.items():
+        context: dict[str, str] = {}
+        for turn_id, row in sorted(turns):
+            parsed = parse_generation(generations[row], style, schema, context=context, deletions=updates)
+            unparsed += not parsed.parsed
+            context = _after(context, parsed.state) if updates else dict(parsed.state)
+            predictions.append({"dialogue_id": dialogue_id, "turn_id": turn_id, "state": parsed.state})
+            gold.append({"dialogue_id": dialogue_id, "turn_id": turn_id, "state": references[row]})
+    return predictions, gold, unparsed
 
 
 def _after(state: Mapping[str, str], update: Mapping[str, str]) -> dict[str, str]:

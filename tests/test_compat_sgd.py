@@ -240,7 +240,9 @@ def test_score_without_the_files_says_how_to_give_them():
     assert score(corpus, compat="sgd", compat_inputs=inputs).scores.jga == pytest.approx(1 / 6)
     with pytest.raises(OptionError, match="the trade profile reads nothing but the corpus"):
         score(corpus, compat="trade", compat_inputs=inputs)
-    with pytest.raises(OptionError, match=r"compat must be one of the profiles \(fga, convlab, sgd, trade, mwzeval\)"):
+    with pytest.raises(
+        OptionError, match=r"compat must be one of the profiles \(fga, convlab, sgd, trade, mwzeval, fnctod\)"
+    ):
         score(corpus, compat="sgdd")
 
 

@@ -40,7 +40,8 @@ def test_loose_ids_and_turns_by_position():
         (
             Side({"a": {0: {}}, "b": {0: {}}}, source="gold.json"),
             Side({"a": {0: {}}}),
-            'gold.json: dialogues with no partner in the predictions: "b"',
+            'gold.json: dialogues with no partner in the predictions: "b" '
+            "(--only-predicted scores only the gold dialogues predicted)",
         ),
         (
             Side({"a": {0: {}}}),

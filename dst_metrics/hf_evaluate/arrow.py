@@ -221,7 +221,7 @@ def corpus_from_arrow(
     `CorpusBuilder` does; cumulative predictions holding a deletion raise InputError.
     """
     parse_value_matching(value_matching)
-    reading = reading_parts(prediction_states, gold_alternatives)
+    reading_parts(prediction_states, gold_alternatives)  # checked before the rows are read
     pred = _struct(predictions)
     gold = _struct(references)
     if len(gold) == 0:
@@ -260,6 +260,15 @@ def corpus_from_arrow(
         )
         for start, end in zip(bounds, bounds[1:])
     )
+    return _read_as_asked(dialogues, value_matching, prediction_states, gold_alternatives)
+
+
+def _read_as_asked(
+    dialogues: tuple[Dialogue, ...], value_matching: str, prediction_states: str, gold_alternatives: str
+) -> Corpus:
+    """The corpus of decoded dialogues with the reading conventions applied and, with fuzzy value
+    matching, predictions snapped to gold, in `CorpusBuilder`'s order; nulls of cumulative states refused."""
+    reading = reading_parts(prediction_states, gold_alternatives)
     if prediction_states == "cumulative":
         check_no_deletions(dialogues)
     if reading:
