@@ -26,7 +26,10 @@ INPUT_ARGS = """\
     num_slots: K of slot accuracy (default 30, MultiWOZ).
     value_matching: "exact" (default), "normalized" (case and white space folded) or "fuzzy" (folded,
         and a prediction matching the gold value with fuzzywuzzy's partial_ratio > 95 counts as it).
-    compat: None, or a compatibility profile (fga, trade, mwzeval, convlab) whose figures replace ours.
+    compat: None, or a compatibility profile (fga, trade, mwzeval, convlab, fnctod) whose figures replace ours.
+    prediction_states: "cumulative" (default) or "updates": each predicted state is the turn's update,
+        accumulated in turn order (null or "[DELETE]" removes a slot).
+    gold_alternatives: "any" (default) or "first": a gold list of acceptable values matches by its first only.
     figures: names of the figures to return (default: all of the module's).
     dialogue_ids, linearized: how to read the inputs (see the metric card).
 """
