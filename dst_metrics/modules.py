@@ -11,25 +11,28 @@ import importlib.util
 from pathlib import Path
 
 MODULE_FOLDERS = {"gca": "gca_metric", "jga_fga": "jga_fga_metrics", "all": "dst_metrics_all"}
-"""Short name -> folder holding `<folder>/<folder>.py`, its metric card and requirements.txt."""
+"""Short name -> folder holding `<folder>/<folder>.py` and its metric card (README.md)."""
 
 
 def module_path(name: str) -> str:
     """The installed folder of an evaluate module, ready for ``evaluate.load``.
 
     `name` is ``"gca"``, ``"jga_fga"`` or ``"all"`` (every figure in one pass); the folder names
-    ``"gca_metric"``, ``"jga_fga_metrics"`` and ``"dst_metrics_all"`` work too. The folder is found
-    through the import machinery, so it is the one of a regular install, of an editable install or
-    of the source tree on ``sys.path``.
+    ``"gca_metric"``, ``"jga_fga_metrics"`` and ``"dst_metrics_all"`` work too. A wheel installs the
+    folders as ``dst_metrics.hub.<folder>``, found through the import machinery; in a source tree
+    (an editable install, or the tree on ``sys.path``) they are the repository's top-level folders.
     """
     folder = MODULE_FOLDERS.get(name, name)
     if folder not in MODULE_FOLDERS.values():
         raise ValueError(f"unknown evaluate module {name!r}; expected one of {sorted(MODULE_FOLDERS)}")
     candidates: list[Path] = []
-    spec = importlib.util.find_spec(folder)
+    try:
+        spec = importlib.util.find_spec(f"{__package__}.hub.{folder}")  # installed: inside the package
+    except ModuleNotFoundError:
+        spec = None
     if spec is not None and spec.submodule_search_locations:
         candidates += [Path(location) for location in spec.submodule_search_locations]
-    # Beside this package: where both a regular and an editable install put the folders.
+    # Beside this package: the repository's top level (a source tree, an editable install).
     candidates.append(Path(__file__).resolve().parent.parent / folder)
     for candidate in candidates:
         if (candidate / f"{folder}.py").is_file():

@@ -63,6 +63,8 @@ LAYERS: dict[str, int] = {
     "dst_metrics.__main__": FRONT,
     "dst_metrics.cli": FRONT,
     "dst_metrics.trainer": FRONT,  # compute_metrics of a Seq2SeqTrainer, generation loops
+    "dst_metrics.hub": FRONT,  # the evaluate module folders as the wheel ships them (no code)
+    "dst_metrics.release": FRONT,  # the Hub folders a release pushes
     "dst_metrics.hf_evaluate": FRONT,
     "dst_metrics.space": FRONT,  # the Space's page (app.py is its entry point)
 }

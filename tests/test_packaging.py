@@ -14,26 +14,22 @@ from dst_metrics.modules import MODULE_FOLDERS
 from .conftest import REPO
 
 
-def test_every_package_with_an_init_is_shipped():
-    config = tomllib.loads((REPO / "pyproject.toml").read_text())
-    include = config["tool"]["setuptools"]["packages"]["find"]["include"]
-    shipped = set(find_packages(str(REPO), include=include))
-    on_disk = {
-        ".".join(init.parent.relative_to(REPO).parts)
-        for top in ("dst_metrics", *MODULE_FOLDERS.values())
-        for init in (REPO / top).rglob("__init__.py")
-    }
+def _setuptools() -> dict:
+    return tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+
+
+def test_every_package_is_shipped_and_the_evaluate_folders_inside_the_package():
+    config = _setuptools()
+    shipped = set(config["packages"])
+    on_disk = set(find_packages(str(REPO), include=["dst_metrics*"]))
+    hub = {f"dst_metrics.hub.{folder}" for folder in MODULE_FOLDERS.values()}
     assert "dst_metrics.readers" in on_disk and "dst_metrics.stats" in on_disk
-    assert on_disk <= shipped, sorted(on_disk - shipped)
-    assert not any(name.startswith("tests") for name in shipped)
-
-
-def test_every_evaluate_module_folder_is_shipped_with_its_files():
-    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert shipped == on_disk | hub, sorted(shipped ^ (on_disk | hub))
+    assert {name.split(".")[0] for name in shipped} == {"dst_metrics"}  # no generic top-level name
     for folder in MODULE_FOLDERS.values():
-        assert folder in config["packages"]["find"]["include"], folder
-        assert config["package-data"][folder] == ["*.py", "README.md", "requirements.txt"], folder
-        for name in (f"{folder}.py", "app.py", "README.md", "requirements.txt"):
+        assert config["package-dir"][f"dst_metrics.hub.{folder}"] == folder
+        assert config["package-data"][f"dst_metrics.hub.{folder}"] == ["README.md"], folder
+        for name in (f"{folder}.py", "README.md"):
             assert (REPO / folder / name).is_file(), (folder, name)
 
 

@@ -1,5 +1,5 @@
-"""The small Gradio app of a module's Space (``gca_metric/app.py``, ``jga_fga_metrics/app.py``,
-``dst_metrics_all/app.py``)."""
+"""The small Gradio app of a module's Space (the ``app.py`` that `dst_metrics.release` writes into each
+module's Hub folder)."""
 
 from __future__ import annotations
 

@@ -30,14 +30,20 @@ UPLOAD_TYPES = [".json", ".jsonl", ".tsv", ".txt"]
 
 ALL_EXAMPLES = "all"
 CONFIDENCES = "confidences"
-CONFIDENCES_FILE = Path(__file__).resolve().parents[2] / "examples" / "confidences.json"
+_EXAMPLE_FOLDERS = (Path.cwd() / "examples", Path(__file__).resolve().parents[2] / "examples")
+"""Where the Space's example files are: beside app.py in the Space's folder (the Hub runs it from there,
+`python -m dst_metrics.release hub` copies them), or in a clone's top level."""
+CONFIDENCES_FILE = next(
+    (folder / "confidences.json" for folder in _EXAMPLE_FOLDERS if (folder / "confidences.json").is_file()),
+    _EXAMPLE_FOLDERS[-1] / "confidences.json",
+)
 EXAMPLE_CHOICES: list[tuple[str, str]] = [
     ("Figure 1: the first example, P1 vs P2", "first_example"),
     ("Section 5.4: the hypothetical dialogue, P1 vs P2", "hypothetical"),
     ("Figure 6: MultiWOZ dialogue MUL1110", "mul1110"),
     ("All three paper dialogues as one corpus", ALL_EXAMPLES),
 ]
-if CONFIDENCES_FILE.is_file():  # in a clone and on the Hub; an installed package has no examples/ folder
+if CONFIDENCES_FILE.is_file():  # in a clone and in the Space's folder; an installed package has no examples/
     EXAMPLE_CHOICES.append(("Confidence-scored predictions (examples/confidences.json)", CONFIDENCES))
 
 
