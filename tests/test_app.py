@@ -26,7 +26,7 @@ from dst_metrics.space.explore import (
     explore,
     pair_rows,
 )
-from dst_metrics.space.inputs import SetInput
+from dst_metrics.space.inputs import SetInput, read_prediction_sets
 from dst_metrics.space.page import url_settings
 from dst_metrics.states import linearize_state
 
@@ -372,12 +372,16 @@ def test_scatter_draws_y_equals_x_and_keeps_points_inside():
     assert 'data-dialogue="d1"' in svg and 'data-dialogue="d2"' in svg
 
 
-def test_sets_must_match_the_first():
+def test_a_set_that_does_not_match_the_first_is_left_out_with_the_reason():
+    """A stale set B never blocks a new set A (issue 23, item 8): A is scored alone, and the page says
+    why B is left out; the library's reading of several sets still refuses them."""
     p1 = reference_text(FIRST, "P1")
     other = json.dumps({"OTHER": FIRST.reference_layout("P2")["MUL0003"]})
     result = explore([("P1", p1), ("P2", other)])
-    assert not result.ok
-    assert "'P1' and 'P2' do not cover the same dialogues" in result.status
+    assert result.ok and [r.name for r in result.results] == ["P1"]
+    assert "Set B ('P2') is left out: 'P1' and 'P2' do not cover the same dialogues" in result.status
+    with pytest.raises(InputError, match="do not cover the same dialogues"):
+        read_prediction_sets([SetInput("P1", p1), SetInput("P2", other)])
     assert "only in 'P1': ['MUL0003']" in result.status and "only in 'P2': ['OTHER']" in result.status
 
     short = FIRST.reference_layout("P2")
@@ -401,11 +405,25 @@ def test_a_third_and_fourth_set_and_an_empty_b():
     assert [r.name for r in result.results] == ["A", "C", "D"]  # the empty B is left out
     assert [shown(result, "gca", n) for n in ("A", "C", "D")] == ["73.33", "15.49", "73.33"]
     assert len(bars(result.bars)) == 3 * 7
-    table = compare_sets(result)  # each later set against A
+    # one dialogue: no interval or p-value (the bootstrap resamples dialogues), a note instead
+    assert "One dialogue cannot be tested" in compare_sets(result) and not result.comparisons
+    texts = [_all_text(0), "", _all_text(1), _all_text(0)]
+    several = explore([(name, text) for name, text in zip("ABCD", texts)])
+    table = compare_sets(several)  # each later set against A
     assert "<h3>C against A</h3>" in table and "<h3>D against A</h3>" in table
-    assert [c.names for c in result.comparisons] == [("A", "C"), ("A", "D")]
-    assert result.comparisons[1].figures["gca"].diff == 0  # D holds A's predictions
-    assert result.comparisons[0].figures["gca"].diff == pytest.approx(0.1549 - 0.7333, abs=5e-5)
+    assert [c.names for c in several.comparisons] == [("A", "C"), ("A", "D")]
+    assert several.comparisons[1].figures["gca"].diff == 0  # D holds A's predictions
+    expected = score(read(_all_text(1))).scores.gca - score(read(_all_text(0))).scores.gca
+    assert several.comparisons[0].figures["gca"].diff == pytest.approx(expected)
+
+
+def _all_text(side: int) -> str:
+    """The three paper dialogues in one reference layout, each with its first (0) or last (1) prediction."""
+    layout = {}
+    for example in EXAMPLES.values():
+        names = list(example.predictions)
+        layout.update(example.reference_layout(names[min(side, len(names) - 1)]))
+    return json.dumps(layout)
 
 
 def test_second_set_may_use_another_layout():

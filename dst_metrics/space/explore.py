@@ -51,6 +51,8 @@ class Exploration:
     comparisons: list = field(default_factory=list)  # each later set against A
     comparison_html: str = ""
     calibration: str = ""  # with confidence-scored predictions: figures and reliability diagrams
+    options_error: bool = False  # the options were bad (the inputs were not read): the last figures may stay
+    ticket: int = 0  # which computation of the session made it (the page drops a stale one)
 
     @property
     def several(self) -> bool:
@@ -178,12 +180,18 @@ def explore(
     entries = [e if isinstance(e, SetInput) else SetInput(name=e[0] or "", text=e[1] or "") for e in entries]
     try:
         options = read_settings(mode, alpha, fga_lambda, num_slots, value_matching)
-        sets = read_prediction_sets(entries, fmt, options.value_matching, gold if gold and not gold.empty else None)
+    except ValueError as error:  # OptionError: nothing was read
+        return Exploration(False, str(error), options_error=True)
+    set_aside: list[str] = []
+    try:
+        gold_set = gold if gold and not gold.empty else None
+        sets = read_prediction_sets(entries, fmt, options.value_matching, gold_set, set_aside)
         results = score_sets(sets, options)
     except ValueError as error:  # InputError and OptionError are ValueErrors
         return Exploration(False, str(error))
     gold_file = (gold.filename or "gold.json") if gold and not gold.empty else None
-    out = Exploration(True, _status(results), results, options, fmt, gold_file)
+    status = " ".join([_status(results), *set_aside])
+    out = Exploration(True, status, results, options, fmt, gold_file)
     out.metrics = views.metrics_html(results, options, "main") + views.metrics_html(results, options, "counts")
     out.details = views.metrics_html(results, options, "detail")
     out.signature = views.signature_html(results)
@@ -255,6 +263,11 @@ def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
     except ImportError:
         return '<p class="note">The significance of the differences needs <code>dst_metrics.stats</code>.</p>'
     a = out.results[0]
+    if len(a.corpus) < 2:
+        return (
+            '<p class="note" id="compare-one">One dialogue cannot be tested: intervals and p-values resample '
+            "dialogues, so they need several. The figures above compare the sets on this dialogue.</p>"
+        )
     parts = []
     for index, b in enumerate(out.results[1:], start=1):
         try:

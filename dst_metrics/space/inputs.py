@@ -202,10 +202,16 @@ def short_list(items) -> str:
 
 
 def read_prediction_sets(
-    entries: list[SetInput], fmt: str = AUTO, value_matching: str = "exact", gold: SetInput | None = None
+    entries: list[SetInput],
+    fmt: str = AUTO,
+    value_matching: str = "exact",
+    gold: SetInput | None = None,
+    set_aside: list[str] | None = None,
 ) -> list[PredictionSet]:
     """Read up to four sets (A, B, C, D). A is required; an empty later set is left out; every
-    later set must match A (`check_comparable`); a repeated name gets its letter."""
+    later set must match A (`check_comparable`): else an error, or, given `set_aside`, the set is left
+    out and the reason appended there (the page: a new A is never blocked by an older B); a repeated
+    name gets its letter."""
     sets: list[PredictionSet] = []
     for label, entry in zip(SET_LABELS, entries):
         if label != SET_LABELS[0] and entry.empty:
@@ -214,7 +220,13 @@ def read_prediction_sets(
         if any(s.name == current.name for s in sets):
             current = PredictionSet(f"{current.name} ({label})", current.corpus, current.layout, current.source)
         if sets:
-            check_comparable(sets[0], current)
+            try:
+                check_comparable(sets[0], current)
+            except InputError as error:
+                if set_aside is None:
+                    raise
+                set_aside.append(f"Set {label} ({current.name!r}) is left out: {error}.")
+                continue
         sets.append(current)
     return sets
 

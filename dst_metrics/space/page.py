@@ -12,10 +12,12 @@ import logging
 import shutil
 import tempfile
 from pathlib import Path
+from urllib.parse import urlencode
 
 import gradio as gr
 
 from dst_metrics import VALUE_MATCHINGS
+from dst_metrics.options import format_number
 from dst_metrics.readers import FORMATS
 
 from . import exports, views
@@ -40,6 +42,7 @@ log = logging.getLogger("gca-explorer")
 DEFAULT_EXAMPLE = "first_example"
 SESSION_FILES_SECONDS = 3600
 """Uploaded files and downloads are deleted after an hour (`gr.Blocks(delete_cache=...)`)."""
+LAST = "always_last"
 QUEUE_CONCURRENCY = 2
 """Events run at once; the others wait in gradio's queue, so one large file blocks nobody else's page."""
 URL_KEYS = ("example", "mode", "alpha", "lambda", "k", "match", "unchanged", "dialogue")
@@ -64,16 +67,14 @@ SHOW_ERROR_JS = (
     "() => { const e = document.querySelector('#status-error, #compare-error');"
     " if (e) e.scrollIntoView({behavior: 'instant', block: 'nearest'}); }"
 )
-URL_JS = """
-(example, mode, alpha, lam, k, match, unchanged, dialogue) => {
-  const p = new URLSearchParams();
-  if (example) p.set('example', example);
-  p.set('mode', mode); p.set('alpha', alpha); p.set('lambda', lam); p.set('k', k); p.set('match', match);
-  if (unchanged) p.set('unchanged', '1');
-  if (example && dialogue) p.set('dialogue', dialogue);
-  history.replaceState(null, '', '?' + p.toString());
-}
-"""
+TICKET_JS = (
+    "(...values) => { window.gcaTicket = (window.gcaTicket || 0) + 1;"
+    " values[values.length - 1] = window.gcaTicket; return values; }"
+)
+"""Numbers each computation in the order the browser asks for it (its last input, `ticket_no`): the
+server drops one that a later request has superseded, whatever order they finish in."""
+URL_JS = "(query) => { if (query) history.replaceState(null, '', '?' + query); }"
+"""Writes the URL from `url_query`, which the server sets from what the shown figures were computed with."""
 
 
 def _file_note(file: dict | None) -> str:
@@ -112,6 +113,25 @@ def _gold_uploaded(upload: str | list[str] | None) -> tuple[str, dict | None, st
     path, filename = _uploaded_path(upload, "gold")
     file = {"path": path, "filename": filename} if path else None
     return "", file, _file_note(file)
+
+
+def url_query(result: Exploration | None, example: str | None, dialogue_id: str | None, unchanged: bool) -> str:
+    """The query string of what is shown: the options the figures were computed with (not the
+    widgets), the example (own data never enters the URL), the dialogue of the per-turn view and the
+    unchanged-slots toggle; "" when nothing was scored."""
+    if not isinstance(result, Exploration) or not result.ok:
+        return ""
+    options = result.options
+    values = {"example": example} if example else {}
+    values.update(
+        mode=options.mode, alpha=format_number(options.alpha), **{"lambda": f"{options.fga_lambda:g}"},
+        k=str(options.num_slots), match=options.value_matching,
+    )  # fmt: skip
+    if unchanged:
+        values["unchanged"] = "1"
+    if example and dialogue_id:
+        values["dialogue"] = dialogue_id
+    return urlencode(values)
 
 
 def url_settings(query: dict) -> dict:
@@ -222,10 +242,16 @@ class Page:
                 elem_id="alpha",
                 info="e.g. 10/11 or 0.9; applies on Enter or leaving the box",
             )
+            # No minimum on λ and K: gradio's own range check would cover every result with an error pill;
+            # the library checks them and the page says why, in its own words, keeping the last figures.
             self.lam = gr.Number(
-                value=0.5, label="λ (FGA decay)", minimum=0.01, step=0.25, min_width=120, elem_id="lambda"
-            )
-            self.k = gr.Number(value=30, label="K (slots, for SA)", minimum=1, precision=0, min_width=120, elem_id="k")
+                value=0.5, label="λ (FGA decay)", step=0.25, min_width=120, elem_id="lambda",
+                info="> 0, e.g. 0.5; applies on Enter or leaving the box",
+            )  # fmt: skip
+            self.k = gr.Number(
+                value=30, label="K (slots, for SA)", precision=0, min_width=120, elem_id="k",
+                info="whole number ≥ 1; applies on Enter or leaving the box",
+            )  # fmt: skip
             self.matching = gr.Radio(
                 list(VALUE_MATCHINGS),
                 value="exact",
@@ -237,6 +263,10 @@ class Page:
         with gr.Row(elem_id="run-row"):
             self.run = gr.Button("Score", variant="primary", min_width=120, scale=0, elem_id="score")
             self.status = gr.HTML(elem_id="status", min_width=300)
+        # What the figures shown were computed with, as the URL's query (kept in the DOM, not shown).
+        self.url_query = gr.Textbox(visible="hidden", elem_id="url-query", container=False)
+        self.ticket = gr.State({"latest": 0})  # this session's newest computation: an older one is dropped
+        self.ticket_no = gr.Number(0, visible="hidden", elem_id="ticket-no")  # set by TICKET_JS
 
     def results_section(self) -> None:
         self.state = gr.State(None)
@@ -305,7 +335,7 @@ class Page:
         for name, text, file, *_ in self.sets:
             widgets += [name, text, file]
         widgets += [self.gold_text, self.gold_file, self.mode, self.alpha, self.lam, self.k, self.matching]
-        return widgets + [self.top, self.unchanged, self.dialogue]
+        return widgets + [self.top, self.unchanged, self.dialogue, self.example, self.ticket, self.ticket_no]
 
     @property
     def compute_outputs(self) -> list:
@@ -314,11 +344,15 @@ class Page:
             self.dialogue, self.slots_col, self.slots, self.analysis_col, self.note, self.analysis_body,
             self.scatter, self.disagreements, self.correlations, self.compare_col, self.compare_table,
             self.pair_body, self.pair_scatter, self.pair_table, self.takeaway_col, self.command, self.snippet,
-            self.downloads, self.calibration_col, self.calibration,
+            self.downloads, self.calibration_col, self.calibration, self.url_query,
         ]  # fmt: skip
 
-    def updates(self, result: Exploration) -> dict:
-        """Every output of a computation: the views, or the error with every view hidden."""
+    def updates(self, result: Exploration, previous: Exploration | None = None, url: str = "") -> dict:
+        """Every output of a computation: the views, or the error with every view hidden; bad options
+        after a good result leave that result's figures in place, under a message saying so."""
+        if not result.ok and result.options_error and isinstance(previous, Exploration) and previous.ok:
+            kept = f"{result.status}. The figures below are still those of the last options that scored."
+            return {self.status: views.status_html(kept, False)}
         if not result.ok:
             hidden = gr.update(visible=False)
             return {
@@ -357,6 +391,7 @@ class Page:
             self.downloads: None,
             self.calibration_col: gr.update(visible=bool(result.calibration)),
             self.calibration: result.calibration,
+            self.url_query: url,
         }
 
     def compute(self, *values) -> dict:
@@ -366,7 +401,11 @@ class Page:
         for _ in self.sets:
             name, text, file, rest = rest[0], rest[1], rest[2], rest[3:]
             entries.append(_set_input(name, text, file))
-        gold_text, gold_file, mode, alpha, lam, k, matching, top, unchanged, shown = rest
+        gold_text, gold_file, mode, alpha, lam, k, matching, top, unchanged, shown, example, ticket, number = rest
+        number = int(number or 0)  # the browser's order of asking (TICKET_JS); 0 from the API
+        if number < ticket["latest"]:
+            return {}  # a later request of this session came first
+        ticket["latest"] = number
         gold = _set_input("gold", gold_text, gold_file)
         try:
             result = explore(
@@ -376,10 +415,19 @@ class Page:
         except Exception as error:  # a bug, not bad input: say so in the page, log the traceback
             log.exception("explore failed")
             result = Exploration(False, f"internal error ({type(error).__name__}: {error})")
-        return self.updates(result)
+        if ticket["latest"] != number:
+            return {}  # superseded: what is drawn stays one set of inputs, the latest one's
+        result.ticket = number
+        previous = ticket.get("shown")
+        out = self.updates(result, previous, url_query(result, example, result.dialogue_id, unchanged))
+        if self.state in out:
+            ticket["shown"] = out[self.state]
+        return out
 
-    def compare(self, result: Exploration | None) -> str:
-        if not isinstance(result, Exploration) or len(result.results) < 2:
+    def compare(self, result: Exploration | None, ticket: dict) -> str | dict:
+        if not isinstance(result, Exploration) or result.ticket != ticket["latest"]:
+            return gr.skip()  # a later computation draws its own comparison
+        if len(result.results) < 2:
             return ""
         try:
             return compare_sets(result)
@@ -418,32 +466,19 @@ class Page:
 
         return handler
 
-    def uploaded_and_scored(self, index: int):
-        """One event for an upload: the set takes the file (`uploaded`), then everything is scored and
-        the result is written next to the upload button; one round trip instead of three."""
-        take_file, status = self.uploaded(index), self.set_status(index)
-        file, note = self.sets[index][2], self.sets[index][3]
-
-        def handler(path: str | None, example: str | None, *values) -> dict:
-            out = take_file(path, example)
-            if not out:
-                return {}
-            current = dict(zip(self.compute_inputs, values))
-            current.update({widget: value for widget, value in out.items() if widget in current})
-            out.update(self.compute(*(current[widget] for widget in self.compute_inputs)))
-            out[note] = status(out[self.state], current[file])
-            return out
-
-        return handler
-
     def emptied(self, index: int):
         name, text, file, note, *_ = self.sets[index]
         return lambda: {name: "", text: "", file: None, note: ""}
 
     def set_status(self, index: int):
-        """After an upload: the result next to the upload button (the file, and what was read or the error)."""
+        """After an upload: the result next to the upload button (the file, and what was read or the error);
+        nothing when a later computation superseded this upload's."""
 
-        def handler(result: Exploration | None, file: dict | None) -> str:
+        def handler(result: Exploration | None, file: dict | None, ticket: dict) -> str | dict:
+            if not isinstance(result, Exploration) or result.ticket != ticket["latest"]:
+                return gr.skip()
+            if isinstance(result, Exploration) and result.ok and f"Set {SET_LABELS[index]} (" in result.status:
+                return _file_note(file) + ' <span class="note-error">left out: see the message under Score</span>'
             if isinstance(result, Exploration) and result.ok:
                 turns = result.results[0].corpus.num_turns
                 return _file_note(file) + f' <span class="note-ok">read and scored ({turns} turns)</span>'
@@ -453,16 +488,20 @@ class Page:
 
         return handler
 
-    def open_dialogue(self, result: Exploration | None, dialogue_id: str | None, unchanged: bool) -> str:
+    def open_dialogue(
+        self, result: Exploration | None, dialogue_id: str | None, unchanged: bool, example: str | None
+    ) -> tuple[str, str]:
+        """The per-turn view of `dialogue_id` and the URL that names it."""
         if not isinstance(result, Exploration) or not result.ok:
-            return ""
-        return views.slot_view_html(result.results, dialogue_id, result.options.mode, unchanged)
+            return "", ""
+        slots = views.slot_view_html(result.results, dialogue_id, result.options.mode, unchanged)
+        return slots, url_query(result, example, dialogue_id, unchanged)
 
-    def clicked(self, result: Exploration | None, unchanged: bool, evt: gr.EventData) -> tuple:
+    def clicked(self, result: Exploration | None, unchanged: bool, example: str | None, evt: gr.EventData) -> tuple:
         dialogue_id = getattr(evt, "dialogue", None) or (evt._data or {}).get("dialogue")
         if not isinstance(result, Exploration) or dialogue_id not in result.dialogue_ids:
-            return gr.update(), gr.update()
-        return dialogue_id, self.open_dialogue(result, dialogue_id, unchanged)
+            return gr.update(), gr.update(), gr.update()
+        return dialogue_id, *self.open_dialogue(result, dialogue_id, unchanged, example)
 
     def prepare_downloads(self, result: Exploration | None, folder: str | None) -> tuple:
         """Write the downloads into the session's folder (made on first use, deleted with the session)."""
@@ -485,27 +524,19 @@ class Page:
     # ---- events --------------------------------------------------------------------------
 
     def after(self, event) -> None:
-        """After a computation: show an error where it is seen, fill the comparison, write the URL."""
-        url_inputs = [
-            self.example,
-            self.mode,
-            self.alpha,
-            self.lam,
-            self.k,
-            self.matching,
-            self.unchanged,
-            self.dialogue,
-        ]
-        event.then(None, None, None, js=SHOW_ERROR_JS).then(self.compare, self.state, self.compare_table)
-        event.then(None, url_inputs, None, js=URL_JS)
+        """After a computation: show an error where it is seen, fill the comparison (the URL follows
+        `url_query`)."""
+        event.then(None, None, None, js=SHOW_ERROR_JS).then(self.compare, [self.state, self.ticket], self.compare_table)
 
     def scored(self, event) -> None:
         """After `event` filled the inputs: compute, then `after`."""
-        self.after(event.then(self.compute, self.compute_inputs, self.compute_outputs))
+        self.after(event.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS))
 
     def wire(self, demo: gr.Blocks) -> None:
         example_outputs = [self.fmt, self.example_note] + [w for s in self.sets for w in s[:4]]
-        self.scored(self.example.select(self.choose_example, self.example, example_outputs))
+        # "always_last": a choice made while an earlier one is still computing is not lost; it runs next
+        # (gradio's default drops it), and TICKET_JS makes sure the earlier one's figures never land after it.
+        self.scored(self.example.select(self.choose_example, self.example, example_outputs, trigger_mode=LAST))
         load = demo.load(self.from_url, None, [self.example, self.mode, self.alpha, self.lam, self.k, self.matching,
                                                self.unchanged, self.dialogue])  # fmt: skip
         self.scored(load.then(self.choose_example, self.example, example_outputs))
@@ -514,13 +545,20 @@ class Page:
         triggers = [self.run.click, self.mode.input, self.matching.input, self.top.release]
         boxes = [self.alpha, self.lam, self.k] + [s[0] for s in self.sets]  # options and set names
         triggers += [trigger for w in boxes for trigger in (w.submit, w.blur)]
-        self.after(gr.on(triggers, self.compute, self.compute_inputs, self.compute_outputs))
+        self.after(
+            gr.on(triggers, self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS, trigger_mode=LAST)
+        )
         set_widgets = [w for s in self.sets for w in s[:4]]
         for index, (name, text, file, note, upload, clear) in enumerate(self.sets):
-            outputs = [*set_widgets, self.example, self.example_note, *self.compute_outputs]
-            inputs = [upload, self.example, *self.compute_inputs]
-            self.after(upload.upload(self.uploaded_and_scored(index), inputs, outputs))
-            self.scored(clear.click(self.emptied(index), None, [name, text, file, note]))
+            # The file is taken at once (never dropped), then scored as a computation like any other.
+            taken = upload.upload(
+                self.uploaded(index), [upload, self.example], [*set_widgets, self.example, self.example_note],
+                trigger_mode=LAST,
+            )  # fmt: skip
+            computed = taken.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS)
+            self.after(computed)
+            computed.then(self.set_status(index), [self.state, file, self.ticket], note)
+            self.scored(clear.click(self.emptied(index), None, [name, text, file, note], trigger_mode=LAST))
             # Typing in a box leaves the preloaded example and replaces an uploaded file.
             text.input(
                 lambda: (None, "Your own data.", None, ""),
@@ -530,15 +568,18 @@ class Page:
                 show_progress="hidden",
             )
         gold_outputs = [self.gold_text, self.gold_file, self.gold_note]
-        gold_event = self.gold_upload.upload(_gold_uploaded, self.gold_upload, gold_outputs)
+        gold_event = self.gold_upload.upload(_gold_uploaded, self.gold_upload, gold_outputs, trigger_mode=LAST)
         self.scored(gold_event)
         self.scored(self.gold_clear.click(lambda: ("", None, ""), None, gold_outputs))
-        slot_inputs = [self.state, self.dialogue, self.unchanged]
-        self.dialogue.input(self.open_dialogue, slot_inputs, self.slots)
-        self.unchanged.input(self.open_dialogue, slot_inputs, self.slots)
+        slot_inputs = [self.state, self.dialogue, self.unchanged, self.example]
+        self.dialogue.input(self.open_dialogue, slot_inputs, [self.slots, self.url_query])
+        self.unchanged.input(self.open_dialogue, slot_inputs, [self.slots, self.url_query])
         for clickable in (self.disagreements, self.scatter, self.pair_table, self.pair_scatter):
-            click = clickable.click(self.clicked, [self.state, self.unchanged], [self.dialogue, self.slots])
+            click = clickable.click(
+                self.clicked, [self.state, self.unchanged, self.example], [self.dialogue, self.slots, self.url_query]
+            )
             click.then(None, None, None, js=SCROLL_TO_SLOTS_JS)
+        self.url_query.change(None, self.url_query, None, js=URL_JS)
         self.prepare.click(
             self.prepare_downloads, [self.state, self.download_folder], [self.downloads, self.download_folder]
         )

@@ -96,7 +96,17 @@ CSS = """
 }
 .metrics-table td, .data-table td.num { text-align: right; white-space: nowrap; }
 .metrics-table td { min-width: 64px; }
-.metrics-table th, .data-table th { white-space: nowrap; }
+.metrics-table th, .data-table th { white-space: normal; overflow-wrap: anywhere; min-width: 4.5em; }
+.metrics-table, .data-table { max-width: 100%; }
+.table-wrap > table th:first-child, .table-wrap > table td:first-child {
+  position: sticky; left: 0; z-index: 1; background: var(--background-fill-primary); }
+.table-wrap > table thead th:first-child { background: var(--background-fill-secondary); }
+#url-query, #ticket-no { display: none !important; }
+.slot-table th { overflow-wrap: anywhere; }
+.data-table td:not(.num) { overflow-wrap: anywhere; }
+@media (max-width: 640px) {
+  .table-wrap > table th:first-child, .table-wrap > table td:first-child { max-width: 38vw; }
+}
 .metrics-table { margin-bottom: 10px; }
 .metrics-table thead th, .slot-table thead th, .data-table thead th { background: var(--background-fill-secondary); }
 .metrics-table tr.main th, .metrics-table tr.main td { font-weight: 700; font-size: 15px; }
