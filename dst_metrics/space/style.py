@@ -96,14 +96,19 @@ CSS = """
 }
 .metrics-table td, .data-table td.num { text-align: right; white-space: nowrap; }
 .metrics-table td { min-width: 64px; }
-.metrics-table th, .data-table th { white-space: normal; overflow-wrap: anywhere; min-width: 4.5em; }
+.metrics-table th, .data-table th { white-space: normal; min-width: 4.5em; }
+.metrics-table thead th:not(:first-child), .data-table thead th:not(:first-child) { overflow-wrap: anywhere; }
+.metrics-table tbody th { overflow-wrap: normal; word-break: normal; hyphens: none; }
+.status, .legend-item, .compare-summary li, p.note, .dialogue-scores li, .slot-title { overflow-wrap: anywhere; }
+#pair-scatter p.note { color: var(--body-text-color); }
 .metrics-table, .data-table { max-width: 100%; }
 .table-wrap > table th:first-child, .table-wrap > table td:first-child {
   position: sticky; left: 0; z-index: 1; background: var(--background-fill-primary); }
 .table-wrap > table thead th:first-child { background: var(--background-fill-secondary); }
 #url-query, #ticket-no { display: none !important; }
 .slot-table th { overflow-wrap: anywhere; }
-.data-table td:not(.num) { overflow-wrap: anywhere; }
+.data-table td:not(.num):not(:first-child) { overflow-wrap: anywhere; }
+.data-table td:first-child { overflow-wrap: break-word; }
 @media (max-width: 640px) {
   .table-wrap > table th:first-child, .table-wrap > table td:first-child { max-width: 38vw; }
 }
