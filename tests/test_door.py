@@ -227,3 +227,15 @@ def test_a_one_sided_folder_of_several_files_pairs_as_one_side(tmp_path):
     (folder / "three.json").write_text(json.dumps(dialogues[:1]))
     with pytest.raises(InputError, match=r'three.json, dialogue "MUL0003.json": the dialogue is also in .*one.json'):
         read_pair(folder, gold)
+
+
+@pytest.mark.parametrize(
+    "text, said",
+    [("1e400", "a JSON number (too large for a float)"), ("42", "a JSON number"), ("true", "the JSON literal true"),
+     ('"hotel-area=north"', "a JSON string")],
+)  # fmt: skip
+def test_one_json_scalar_is_named_as_json_not_as_the_closest_format(text, said):
+    """Issue 23, item 7: bytes that are JSON say so, rather than "looks closest to linearized lines"."""
+    with pytest.raises(InputError) as caught:
+        open_input(text.encode())  # bytes: a string would be a path
+    assert str(caught.value) == f"the data is {said}, not DST data (an object of dialogues, or turn records)"

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -113,6 +114,24 @@ def _encoding_problem(head: bytes) -> str | None:
     return None
 
 
+def _json_scalar(data: bytes) -> str | None:
+    """What `data` is when it is one JSON scalar (``1e400``, ``"text"``, ``true``): its description;
+    else None (an object, an array, or not JSON)."""
+    text = data.strip()
+    if len(text) > 1000 or not text or text[:1] in b"{[":
+        return None
+    try:
+        value = json.loads(text, parse_constant=float)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, bool) or value is None:
+        return f"the JSON literal {text.decode()}"
+    if isinstance(value, (int, float)):
+        large = " (too large for a float)" if isinstance(value, float) and math.isinf(value) else ""
+        return f"a JSON number{large}"
+    return "a JSON string" if isinstance(value, str) else None
+
+
 def detect(data: bytes) -> str:
     """The name of the format whose reader recognizes the beginning of `data`.
 
@@ -129,6 +148,9 @@ def detect(data: bytes) -> str:
     for name, fit in fits.items():
         if fit.level == 2:
             return name
+    scalar = _json_scalar(data)
+    if scalar is not None:  # valid JSON, but one number, string or literal: say so, not "closest to lines"
+        raise InputError(f"the data is {scalar}, not DST data (an object of dialogues, or turn records)")
     close = [(name, fit) for name, fit in fits.items() if fit.level == 1]
     if close:
         name, fit = close[0]
