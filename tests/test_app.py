@@ -507,8 +507,14 @@ def test_the_command_and_the_snippet_reproduce_the_figures(tmp_path, capsys, mon
     for (_, text), name in zip(combined.sets, exports.file_names(result.results)):
         (tmp_path / name).write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    words = result.command.split()
+    score_line, compare_line = result.command.splitlines()  # the figures, then B against A
+    words = score_line.split()
     assert words[:4] == ["dst-metrics", "score", "set_a.json", "set_b.json"]
+    assert compare_line.split()[:4] == ["dst-metrics", "compare", "set_a.json", "set_b.json"]
+    assert main([*compare_line.split()[1:], "--json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    compare_sets(result)
+    assert compared["figures"]["gca"]["diff"] == pytest.approx(result.comparison.figures["gca"].diff)
     assert main([*words[1:], "--json"]) == 0
     printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     for record, scored_set in zip(printed, result.results):
@@ -525,7 +531,8 @@ def test_the_command_and_the_snippet_reproduce_the_figures(tmp_path, capsys, mon
 def test_downloads_hold_the_figures(tmp_path):
     combined = inputs.example_input(inputs.ALL_EXAMPLES)
     result = explore(combined.sets)
-    paths = {p.rsplit("/", 1)[1]: p for p in exports.write_downloads(result.results, result.options)}
+    written = exports.write_downloads(result.results, result.options, folder=str(tmp_path / "downloads"))
+    paths = {p.rsplit("/", 1)[1]: p for p in written}
     assert {"figures.csv", "figures.json", "dialogues.csv", "dialogues.json", "table.md", "table.tex"} <= set(paths)
     figures = json.loads(open(paths["figures.json"], encoding="utf-8").read())
     assert figures["sets"][1]["gca"] == result.results[1].report.scores.gca
@@ -710,7 +717,7 @@ def test_every_example_choice_loads_and_scores():
 # Confidence-scored predictions (dst_metrics.calibration)
 
 
-def test_confidences_give_the_calibration_figures_and_a_reliability_diagram():
+def test_confidences_give_the_calibration_figures_and_a_reliability_diagram(tmp_path):
     from dst_metrics.calibration.metrics import calibration
     from dst_metrics.readers import read
 
@@ -725,7 +732,8 @@ def test_confidences_give_the_calibration_figures_and_a_reliability_diagram():
     counts = [int(c) for c in re.findall(r'data-count="(\d+)"', result.calibration)]
     assert counts == [int(b[2]) for b in bins] and sum(counts) == expected.as_dict()["slots"]
     assert explore(inputs.example_input("first_example").sets).calibration == ""  # no confidences, no section
-    downloads = {p.rsplit("/", 1)[1]: p for p in exports.write_downloads(result.results, result.options)}
+    written = exports.write_downloads(result.results, result.options, folder=str(tmp_path / "downloads"))
+    downloads = {p.rsplit("/", 1)[1]: p for p in written}
     with open(downloads["figures.json"], encoding="utf-8") as file:
         assert json.load(file)["calibration"]["scored"]["slot_ece"] == expected.figures["slot_ece"]
 

@@ -66,12 +66,16 @@ def _wait_for(url: str, server: subprocess.Popen, log: Path, timeout: float = 40
 
 
 @pytest.fixture(scope="module")
-def server_url():
-    """`python app.py` on a free port (GRADIO_SERVER_PORT), always terminated afterwards."""
+def server_url(tmp_path_factory):
+    """`python app.py` on a free port (GRADIO_SERVER_PORT), always terminated afterwards; its temporary
+    files (uploads, the sessions' downloads) in pytest's temporary folder, not left in /tmp."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     port = _free_port()
+    scratch = tmp_path_factory.mktemp("space-server")
     env = dict(
         os.environ,
+        TMPDIR=str(scratch),
+        GRADIO_TEMP_DIR=str(scratch / "gradio"),
         GRADIO_SERVER_PORT=str(port),
         GRADIO_SERVER_NAME="127.0.0.1",
         GRADIO_ANALYTICS_ENABLED="False",

@@ -51,14 +51,16 @@ def _quote(word: str) -> str:
 
 
 def command_line(results: list[ScoredSet], options: Options, fmt: str = AUTO, gold: str | None = None) -> str:
-    """The ``dst-metrics score`` command that prints these figures (``--json --per-dialogue`` gives them all)."""
-    words = ["dst-metrics", "score", *file_names(results)]
-    if fmt != AUTO:
-        words += ["--format", fmt]
-    if gold:
-        words += ["--gold", gold]
-    words += option_arguments(options)
-    return " ".join(_quote(w) for w in words)
+    """The ``dst-metrics score`` command that prints these figures (``--json --per-dialogue`` gives them all)
+    and, with several sets, the ``dst-metrics compare`` command of each later set against A (the page's
+    intervals and p-values)."""
+    reading = (["--format", fmt] if fmt != AUTO else []) + (["--gold", gold] if gold else [])
+    files = file_names(results)
+    commands = [["dst-metrics", "score", *files, *reading, *option_arguments(options)]]
+    commands += [
+        ["dst-metrics", "compare", files[0], other, *reading, *option_arguments(options)] for other in files[1:]
+    ]
+    return "\n".join(" ".join(_quote(w) for w in words) for words in commands)
 
 
 def python_snippet(results: list[ScoredSet], options: Options, gold: str | None = None) -> str:

@@ -325,7 +325,10 @@ class Page:
             self.command = gr.Code(language="shell", interactive=False, elem_id="command", label="dst-metrics command")
             self.snippet = gr.Code(language="python", interactive=False, elem_id="snippet", label="Python")
             self.prepare = gr.Button("Prepare the downloads", elem_id="prepare")
-            self.downloads = gr.File(label="Downloads", file_count="multiple", interactive=False, elem_id="downloads")
+            self.downloads = gr.File(
+                label="Downloads (CSV and JSON hold fractions of 1, unrounded; the tables above show percent)",
+                file_count="multiple", interactive=False, elem_id="downloads",
+            )  # fmt: skip
 
     # ---- handlers ------------------------------------------------------------------------
 

@@ -273,9 +273,17 @@ def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
             f'<td class="num">[{signed_pct(low)}, {signed_pct(high)}]</td>'
             f'<td class="num">{_p(diff.p_adjusted)}</td><td class="sig">{mark}</td></tr>'
         )
+    shown = len(body)
+    family = comparison.family_size
+    correction = esc(getattr(comparison, "correction", "holm")).capitalize()
+    note = (
+        f'<p class="note p-note">p: a paired randomization test over {comparison.rounds:,} rounds, '
+        f"{correction}-corrected over the family of all m = {family} figures compared ({shown} shown here, "
+        f"every one in figures.json); with these rounds the smallest p possible is {_p(comparison.p_floor)}.</p>"
+    )
     return (
         f'<div class="table-wrap"><table class="data-table compare-table" data-a="{esc(name_a)}" '
-        f'data-b="{esc(name_b)}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+        f'data-b="{esc(name_b)}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>' + note
     )
 
 
