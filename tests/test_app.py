@@ -785,3 +785,18 @@ def test_what_a_session_kept_is_deleted_with_it(tmp_path):
 def _first_results():
     result = explore(inputs.example_input("first_example").sets)
     return result.results, result.options
+
+
+def test_the_card_reads_the_registries_and_cites_the_gca_paper():
+    """Issue 23, item 10: the page's card lists every figure of the registry with its meaning, every
+    compatibility profile, how to install and load the modules, and the GCA paper's BibTeX with a link."""
+    from dst_metrics import citations
+    from dst_metrics.compat import PROFILES
+
+    card = style.card_markdown()
+    for figure in FIGURES:
+        if figure.group in ("main", "detail", "counts"):
+            assert f"| `{figure.key}` | {figure.label} | {figure.description} |" in card, figure.key
+    assert all(f"`--compat {name}`: {profile.description}" in card for name, profile in PROFILES.items())
+    assert citations.GCA.strip() in card and "https://arxiv.org/abs/2403.11123" in card
+    assert 'pip install "dst-metrics[evaluate]"' in card and 'module_path("all")' in card

@@ -35,7 +35,7 @@ from .inputs import (
     format_label,
     name_from_file,
 )
-from .style import CSS, INTRO, analysis_note, build_theme, format_help
+from .style import CSS, INTRO, analysis_note, build_theme, card_markdown, format_help
 
 log = logging.getLogger("gca-explorer")
 
@@ -194,6 +194,8 @@ class Page:
 
     def inputs_section(self) -> None:
         gr.Markdown(INTRO)
+        with gr.Accordion("About the figures: what each means, install, cite", open=False, elem_id="card"):
+            gr.Markdown(card_markdown(), elem_id="card-text")
         with gr.Row(elem_id="source-row"):
             self.example = gr.Dropdown(
                 EXAMPLE_CHOICES, value=DEFAULT_EXAMPLE, label="Preloaded example", min_width=280, elem_id="example"

@@ -4,6 +4,10 @@ scroll sideways inside their box)."""
 
 from __future__ import annotations
 
+from dst_metrics import citations
+from dst_metrics._version import __version__
+from dst_metrics.compat import PROFILES
+from dst_metrics.figures import FIGURES
 from dst_metrics.readers import READERS
 
 from .inputs import AUTO_LABEL
@@ -13,8 +17,46 @@ INTRO = """
 Score dialogue-state-tracking predictions with **Granular Change Accuracy** (GCA) and the metrics it
 is compared with (JGA, FGA, SA, AGA, RSA, slot F1), compare systems, and see how GCA counts every
 change of the state. Pick one of the GCA paper's examples, or paste or upload your own data (set B
-and more to compare). Scores are percentages.
+and more to compare). Scores are percentages; the results appear below the options
+([jump to the scores](#scores-col)).
 """
+
+GCA_PAPER = "https://arxiv.org/abs/2403.11123"
+
+
+def card_markdown() -> str:
+    """The Space's card: what each figure means (from the registry `dst_metrics.figures.FIGURES`, not
+    retyped), how to install and load the modules, the other evaluators' profiles, how to cite GCA."""
+    figures = "\n".join(
+        f"| `{f.key}` | {f.label} | {f.description} |" for f in FIGURES if f.group in ("main", "detail", "counts")
+    )
+    profiles = "\n".join(f"- `--compat {name}`: {profile.description}" for name, profile in PROFILES.items())
+    return f"""
+**What each figure means** (as `dst-metrics` computes it; `official` mode reproduces the official GCA code,
+quirks included, `corrected` fixes them):
+
+| key | figure | meaning |
+| --- | --- | --- |
+{figures}
+
+**Install and use** (version {__version__}): `pip install "dst-metrics[evaluate]"` once released (until then
+from a clone: `pip install -e ".[evaluate]"`). In Python, `from dst_metrics import read, score;
+score(read("predictions.json")).scores`; as Hugging Face `evaluate` modules,
+`evaluate.load(dst_metrics.module_path("all"))` (or `"gca"`, `"jga_fga"`) and
+`compute(predictions=..., references=...)`; on the command line, `dst-metrics score FILE`, per domain with
+`--by domain`, two systems with `dst-metrics compare A B`.
+
+**Other evaluators' conventions**, from the same input:
+
+{profiles}
+
+**Cite** the GCA paper ([arXiv:2403.11123]({GCA_PAPER})) when you report GCA:
+
+```bibtex
+{citations.GCA.strip()}
+```
+"""
+
 
 FORMAT_EXAMPLES = {  # the page's examples for some registered formats (dst_metrics.readers.READERS)
     "reference": 'for example `{"d1": {"0": {"gt": {"hotel": {"area": "north"}}, "pr": {"hotel-area": "north"}}}}`.',
