@@ -800,3 +800,16 @@ def test_the_card_reads_the_registries_and_cites_the_gca_paper():
     assert all(f"`--compat {name}`: {profile.description}" in card for name, profile in PROFILES.items())
     assert citations.GCA.strip() in card and "https://arxiv.org/abs/2403.11123" in card
     assert 'pip install "dst-metrics[evaluate]"' in card and 'module_path("all")' in card
+
+
+def test_many_points_are_drawn_as_their_density():
+    """Issue 23, item 9: above DENSITY_POINTS the scatter is a density of bounded size, whose cells count
+    every point; below, one clickable mark per point."""
+    points = [plots.Point(i % 101, (i * 7) % 101, 0, "A", f"d{i}") for i in range(plots.DENSITY_POINTS + 1)]
+    svg = plots.scatter_svg(points, "FGA (%)", "GCA (%)", ["A"], "density")
+    counts = [int(c) for c in re.findall(r'class="cell"[^>]*data-count="(\d+)"', svg)]
+    assert sum(counts) == len(points) and len(counts) <= plots.DENSITY_BINS**2
+    assert 'class="point"' not in svg and "3,001 points, drawn as their density" in svg
+    assert len(svg) < 200_000  # bounded, whatever the number of dialogues
+    few = plots.scatter_svg(points[:10], "FGA (%)", "GCA (%)", ["A"], "few")
+    assert few.count('class="point"') == 10

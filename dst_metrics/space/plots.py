@@ -8,6 +8,7 @@ the browser tests compare with the tables; a scatter point with `data-dialogue` 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from dst_metrics import Options
@@ -120,9 +121,47 @@ def _marker(point: Point) -> str:
     )
 
 
+DENSITY_POINTS = 3000
+"""Above this many points the scatter draws their density (`_density_cells`): thousands of marks are
+megabytes of page and hide one another."""
+DENSITY_BINS = 40
+
+
+def _density_cells(points: list[Point]) -> list[str]:
+    """One square per occupied cell of a `DENSITY_BINS` x `DENSITY_BINS` grid over 0-100, darker with
+    more points (log scale), its count in `data-count` and its tooltip."""
+    counts: dict[tuple[int, int], int] = {}
+    for point in points:
+        cell = (
+            min(int(point.x / 100 * DENSITY_BINS), DENSITY_BINS - 1),
+            min(int(point.y / 100 * DENSITY_BINS), DENSITY_BINS - 1),
+        )
+        counts[cell] = counts.get(cell, 0) + 1
+    top = max(counts.values())
+    width = 100 / DENSITY_BINS
+    cells = []
+    for (i, j), count in sorted(counts.items()):
+        x0, x1 = _to_px(i * width, False), _to_px((i + 1) * width, False)
+        y0, y1 = _to_px((j + 1) * width, True), _to_px(j * width, True)
+        shade = 0.15 + 0.85 * math.log1p(count) / math.log1p(top)
+        cells.append(
+            f'<rect class="cell" x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" '
+            f'fill="{SET_COLORS[0]}" fill-opacity="{shade:.2f}" data-count="{count}"><title>{count} '
+            f"point{'s' * (count != 1)} here</title></rect>"
+        )
+    return cells
+
+
 def scatter_svg(points: list[Point], x_title: str, y_title: str, names: list[str], label: str) -> str:
     """A 0-100 scatter with the line y = x drawn; each point is a clickable mark
-    (`data-dialogue`) with a tooltip, shaped and coloured by its set."""
+    (`data-dialogue`) with a tooltip, shaped and coloured by its set; above `DENSITY_POINTS` points,
+    their density instead, with a note saying so."""
+    note = ""
+    if len(points) > DENSITY_POINTS:
+        note = (
+            f'<p class="note density-note">{len(points):,} points, drawn as their density (darker: more); '
+            "open a dialogue from the table.</p>"
+        )
     total = SCATTER_SIZE + 2 * SCATTER_MARGIN
     low, high = _to_px(0, False), _to_px(100, False)
     parts = []
@@ -137,9 +176,12 @@ def scatter_svg(points: list[Point], x_title: str, y_title: str, names: list[str
     parts.append(
         f'<line class="diagonal" x1="{low:.1f}" y1="{_to_px(0, True):.1f}" x2="{high:.1f}" '
         f'y2="{_to_px(100, True):.1f}"><title>y = x</title></line>'
-        f'<text class="diagonal-label" x="{high - 4:.1f}" y="{_to_px(100, True) + 14:.1f}" '
-        'text-anchor="end">y = x</text>'
+        f'<text class="diagonal-label" x="{high:.1f}" y="{_to_px(100, True) - 6:.1f}" '
+        'text-anchor="end">y = x</text>'  # above the plot area: never on a point at 100
     )
+    if len(points) > DENSITY_POINTS:
+        parts += _density_cells(points)
+        points = []
     for point in points:
         parts.append(
             f'<g class="point" tabindex="0" role="button" data-dialogue="{esc(point.dialogue)}" '
@@ -155,7 +197,7 @@ def scatter_svg(points: list[Point], x_title: str, y_title: str, names: list[str
     )
     return (
         f'<svg class="chart scatter" viewBox="0 0 {total} {total}" role="img" aria-label="{esc(label)}">'
-        f"{''.join(parts)}</svg>" + legend_html(names, min((p.set_index for p in points), default=0))
+        f"{''.join(parts)}</svg>" + (note or legend_html(names, min((p.set_index for p in points), default=0)))
     )
 
 
