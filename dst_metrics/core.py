@@ -16,7 +16,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, fields
-from typing import Literal
+from typing import Any, Literal
 
 from .corpus import Dialogue
 from .options import parse_mode
@@ -170,7 +170,7 @@ def official_string_figures(gold: State, pred: State) -> tuple[int, int, int]:
     def gold_item(slot: str, value: Value) -> str:
         if value.__class__ is Alternatives:
             chosen = pred.get(slot)
-            value = chosen if chosen in value else min(value)
+            return f"{slot}-{chosen if chosen in value else min(value)}"
         return f"{slot}-{value}"
 
     gold_items = {gold_item(slot, value) for slot, value in gold.items()}
@@ -276,7 +276,7 @@ class Tally:
     @classmethod
     def from_dict(cls, data: dict) -> Tally:
         """The inverse of `to_dict`."""
-        kwargs = {}
+        kwargs: dict[str, Any] = {}
         for f in fields(cls):
             value = data[f.name]
             kwargs[f.name] = {int(k): int(v) for k, v in value.items()} if isinstance(value, dict) else int(value)
@@ -352,10 +352,12 @@ class _Sums:
         self.turns += len(dialogue.turn_ids)
 
         prev_g = prev_p = None  # normalized state objects of the previous turn
-        gold_active = pred_active = {}  # turn-level states (active slots)
-        gold_map = pred_map = {}  # what GCA compares (official: with "none" for dropped slots)
+        gold_active: State = {}  # turn-level states (active slots)
+        pred_active: State = gold_active
+        gold_map: State = {}  # what GCA compares (official: with "none" for dropped slots)
+        pred_map: State = gold_map
         gold_hyphen = pred_hyphen = False
-        figures: TurnFigures | None = None
+        figures: TurnFigures = (True, 0, 0, 0, 0, 0, 0, 0)  # set before it is read (run > 0)
         run = 0  # turns in a row with these figures
         prev_equal = False
         last_error = -1  # turn id (official) or position (corrected) of the last FGA type-1 error
@@ -418,9 +420,10 @@ class _Sums:
         self.turns += other.turns
         for kind, count in other.counts.items():
             self.counts[kind] += count
-        for mine, theirs in ((self.figure_runs, other.figure_runs), (self.distances, other.distances)):
-            for key, count in theirs.items():
-                mine[key] = mine.get(key, 0) + count
+        for figures, count in other.figure_runs.items():
+            self.figure_runs[figures] = self.figure_runs.get(figures, 0) + count
+        for distance, count in other.distances.items():
+            self.distances[distance] = self.distances.get(distance, 0) + count
 
     def tally(self, into: Tally | None = None) -> Tally:
         """The sums as a Tally (added into `into` if given)."""

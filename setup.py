@@ -1,0 +1,22 @@
+"""The build's one optional step: with ``DST_METRICS_COMPILE=1`` (and mypy installed, building without
+isolation), the typed modules in `COMPILED` are compiled with mypyc, as black ships its wheels; else the
+pure-Python package, which stays the reference and gives the same figures. Everything else about the
+package is in pyproject.toml.
+
+    pip install "mypy>=1.20" setuptools && DST_METRICS_COMPILE=1 pip install --no-build-isolation .
+"""
+
+import os
+
+from setuptools import setup
+
+COMPILED = ["dst_metrics/core.py"]
+"""The hot loop: one diff per turn and the tally (docs/speed.md)."""
+
+ext_modules = []
+if os.environ.get("DST_METRICS_COMPILE") == "1":
+    from mypyc.build import mypycify
+
+    ext_modules = mypycify(COMPILED, opt_level="3")
+
+setup(ext_modules=ext_modules)
