@@ -1,6 +1,6 @@
 """Where one core's time goes in ``dst-metrics score``, stage by stage, against the official GCA code.
 
-    python benchmarks/bench_floor.py [--turns 201540] [--runs 5] [--official DIR]
+    python benchmarks/bench_floor.py [--turns 201540] [--runs 5] [--official DIR] [--compiled]
 
 Each stage runs in a fresh process and does the work of the stages above it plus its own, with this
 project's own code (the collector paused, as ``score`` runs), so the increments show what each part
@@ -13,6 +13,10 @@ costs and the cumulative time what any scorer doing that much work in Python pay
   5. + the one diff per changed side (`core.advance_side`), nothing counted;
   6. ``dst-metrics score FILE --jobs 1 --json``: every figure (counts, turn figures, FGA, output).
 
+With ``--compiled`` the core is also compiled with mypyc (``setup.py``, ``DST_METRICS_COMPILE=1``, into a
+temporary copy of the package; needs mypy and a C compiler) and the diff stage and the whole command run
+again with it: the pure-Python rows stay the reference.
+
 With ``--official DIR`` (a clone of github.com/cuthalionn/Granular_Change_Accuracy, run outside the
 project as in bench_vs_official.py) the official script runs in turn with them and each line also
 shows official / time: the issue's "10x on one core" is a line at official / 10.
@@ -22,6 +26,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -65,11 +71,30 @@ def _program(code: str, path: Path) -> str:
     return f"def stage(PATH):\n{body}\nstage({str(path)!r})\n"
 
 
+REPO = Path(__file__).resolve().parents[1]
+
+
+def compiled_tree(work: Path) -> Path:
+    """A copy of the package with its core compiled by mypyc (the build's own setup.py)."""
+    tree = work / "compiled"
+    shutil.copytree(REPO / "dst_metrics", tree / "dst_metrics", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "setup.py", tree / "setup.py")
+    env = {**os.environ, "DST_METRICS_COMPILE": "1"}
+    subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, env=env, check=True,
+                   capture_output=True)  # fmt: skip
+    return tree
+
+
+def _on_tree(tree: Path, program: str) -> list[str]:
+    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(tree)!r})\n{program}"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--turns", type=int, default=201540)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--official", metavar="DIR", help="a clone of the official GCA code")
+    parser.add_argument("--compiled", action="store_true", help="also with the core compiled by mypyc")
     args = parser.parse_args()
     if not SOURCE.is_file():
         print(f"skipped: {SOURCE} not found (needs ../shared beside the clone)")
@@ -82,6 +107,12 @@ def main() -> int:
         rows = {name: [sys.executable, "-c", _program(code, path)] for name, code in STAGES.items()}
         rows["score --jobs 1 --json (everything)"] = [sys.executable, "-m", "dst_metrics", "score", str(path),
                                                      "--json", "--jobs", "1"]  # fmt: skip
+        if args.compiled:
+            tree = compiled_tree(Path(work))
+            diff = _program(_START + _READ + _BUILD + _DIFF, path)
+            rows["+ diff, compiled core"] = _on_tree(tree, diff)
+            run = f"from dst_metrics.cli import main\nmain(['score', {str(path)!r}, '--json', '--jobs', '1'])"
+            rows["score --jobs 1 --json, compiled core"] = _on_tree(tree, run)
         env = dict(os.environ)
         if args.official:
             official = str(Path(args.official).resolve())
@@ -94,7 +125,7 @@ def main() -> int:
     print(f"{'stage':<38} {'seconds':>8} {'added':>7} {'µs/turn':>8} {'RSS MB':>7} {'official /':>10}")
     before = 0.0
     for name, (seconds, rss) in measured.items():
-        added = "" if name.startswith(("score", "official")) else f"{seconds - before:7.2f}"
+        added = "" if name.startswith(("score", "official")) or "compiled" in name else f"{seconds - before:7.2f}"
         ratio = f"{official_seconds / seconds:9.1f}x" if official_seconds else ""
         print(f"{name:<38} {seconds:8.2f} {added:>7} {seconds * 1e6 / turns:8.2f} {rss:7.0f} {ratio:>10}")
         before = seconds

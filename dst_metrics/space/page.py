@@ -319,6 +319,10 @@ class Page:
         with gr.Column(visible=False, elem_id="calibration-col") as self.calibration_col:
             gr.Markdown("## Confidences: are they calibrated? (DSTC2's figures, ECE, Brier, AUROC)")
             self.calibration = gr.HTML(elem_id="calibration")
+        self.takeaway_section()
+
+    def takeaway_section(self) -> None:
+        """The command, the Python code and the downloads that reproduce the figures."""
         with gr.Column(visible=False, elem_id="takeaway-col") as self.takeaway_col:
             gr.Markdown("## Take it away")
             gr.Markdown(
