@@ -8,7 +8,7 @@ costs and the cumulative time what any scorer doing that much work in Python pay
 
   1. the interpreter alone;
   2. + start-up of the score command (imports, the argument parser);
-  3. + reading the file: one undecoded slice per turn side (`streaming._layout_dialogues`);
+  3. + reading the file: one undecoded slice per turn side (`readers.door._layout_dialogues`);
   4. + building the states: each changed state decoded and flattened (`CorpusBuilder`);
   5. + the one diff per changed side (`core.advance_side`), nothing counted;
   6. ``dst-metrics score FILE --jobs 1 --json``: every figure (counts, turn figures, FGA, output).
@@ -41,7 +41,7 @@ _START = (
     "import gc; gc.disable()\nfrom dst_metrics.cli import common, score\n"
     "score.add_arguments(common.CommandParser(prog='dst-metrics score'))\n"
 )
-_READ = "from dst_metrics.streaming import _layout_dialogues\ndialogues = _layout_dialogues(PATH)\n"
+_READ = "from dst_metrics.readers.door import _layout_dialogues\ndialogues = _layout_dialogues(PATH)\n"
 _BUILD = (
     "from dst_metrics.corpus import CorpusBuilder\nbuilder = CorpusBuilder('exact')\n"
     "def built():\n    for d in dialogues:\n        builder.add(*d)\n        yield builder.dialogues.pop()\n"
@@ -113,12 +113,12 @@ def main() -> int:
             rows["+ diff, compiled core"] = _on_tree(tree, diff)
             run = f"from dst_metrics.cli import main\nmain(['score', {str(path)!r}, '--json', '--jobs', '1'])"
             rows["score --jobs 1 --json, compiled core"] = _on_tree(tree, run)
-        env = dict(os.environ)
+        env = dict(os.environ, PYTHONPATH=str(REPO))  # this clone's package, whatever is installed
         if args.official:
             official = str(Path(args.official).resolve())
             script = str(Path(official) / "src" / "compute_accuracies.py")
             rows["official compute_accuracies.py"] = [sys.executable, script, "bench"]
-            env["PYTHONPATH"] = official  # the official script imports `src.gca` from its clone
+            env["PYTHONPATH"] = os.pathsep.join([official, str(REPO)])  # the official script imports `src.gca`
         measured = dict(zip(rows, fresh_processes(list(rows.values()), args.runs, cwd=work, env=env)))
     official_seconds = measured.get("official compute_accuracies.py", (None,))[0]
     print(f"{turns:,} turns, {args.runs} runs each, fresh processes taking turns; medians")
