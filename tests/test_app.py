@@ -539,11 +539,12 @@ def test_downloads_hold_the_figures(tmp_path):
     csv_lines = open(paths["dialogues.csv"], encoding="utf-8").read().splitlines()
     assert len(csv_lines) == 1 + 2 * 3 and csv_lines[0].startswith("set,dialogue_id,gca")
     markdown = open(paths["table.md"], encoding="utf-8").read()
-    assert "| P1 | 59.91 |" in markdown and result.options.signature() in markdown
+    assert "| P1 | 59.91 [" in markdown and result.options.signature() in markdown  # with its interval
     report = open(paths["report.html"], encoding="utf-8").read()  # dst_metrics.report's page
     assert f'data-figure="gca" data-value="{result.results[0].report.scores.gca!r}"' in report
     latex = open(paths["table.tex"], encoding="utf-8").read()
-    assert r"P1 & \textbf{59.91}" in latex and r"FGA ($\lambda$=0.5)" in latex
+    assert r"P1 & 59.91 {\scriptsize [" in latex
+    assert not any("\\*" in line for line in markdown.splitlines() if line.startswith("| P"))  # 3 dialogues: none
 
 
 def test_url_settings():

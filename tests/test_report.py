@@ -426,3 +426,23 @@ def test_command_names_a_missing_plotting_library(monkeypatch, capsys):
         'pip install "dst-metrics[report]"\n'
     )
     assert not (REPO / "unused.html").exists()
+
+
+@requires_shared
+def test_paper_tables_mark_a_significant_difference_from_the_first_system():
+    """Issue 23, item 10: the LaTeX and Markdown tables carry each figure's interval and mark with * a later
+    system's figure that differs significantly from the first's (here: the gold itself against T5)."""
+    from dst_metrics.corpus import Corpus, Dialogue
+    from dst_metrics.report import collect
+    from dst_metrics.report.tables import latex_table, markdown_table
+
+    t5 = read(REFERENCE / "t5_zeroshot" / "predictions" / "T5_result_zeroshot_rest.json")
+    perfect = Corpus(tuple(Dialogue(d.dialogue_id, d.turn_ids, d.gold, d.gold) for d in t5.dialogues))
+    data = collect([("T5", t5), ("gold", perfect)], None, resamples=200, seed=0)
+    markdown, latex = markdown_table(data), latex_table(data)
+    t5_row = next(line for line in markdown.splitlines() if line.startswith("| T5 |"))
+    gold_row = next(line for line in markdown.splitlines() if line.startswith("| gold |"))
+    assert "\\*" not in t5_row and "| 100.00\\* [100.00, 100.00] |" in gold_row  # JGA of gold: 100, marked
+    assert gold_row.startswith("| gold | 99.33\\* [")  # official GCA of gold itself: quirk 1 (dst-metrics check)
+    assert "* differs from T5 at level 0.05 (paired randomization test, holm-corrected)" in markdown
+    assert "gold & 99.33* {\\scriptsize [" in latex and "100.00* {\\scriptsize [100.00, 100.00]}" in latex

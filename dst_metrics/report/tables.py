@@ -1,6 +1,8 @@
 """The figures as a table for papers: LaTeX (booktabs) or Markdown, one row per system, the
 headline figures in percent with two decimals (as in the GCA paper's tables) and, when they were
-computed, each figure's bootstrap interval in brackets after it: ``59.75 [58.12, 61.40]``.
+computed, each figure's bootstrap interval in brackets after it: ``59.75 [58.12, 61.40]``; a later
+system's figure that differs significantly from the first system's (the paired test of the comparison,
+after its correction) is marked ``*``.
 """
 
 from __future__ import annotations
@@ -52,15 +54,34 @@ def _interval(system: SystemData, key: str) -> str:
     return "" if bounds is None else f"[{PERCENT * bounds[0]:.2f}, {PERCENT * bounds[1]:.2f}]"
 
 
+def _significant(data: ReportData, system: SystemData, key: str) -> bool:
+    """Whether `system` (a later one) differs significantly from the first system on `key`."""
+    for comparison in data.comparisons:
+        if comparison.name_b == system.name and comparison.error is None:
+            return bool((comparison.figures.get(key) or {}).get("significant"))
+    return False
+
+
+def _marks(data: ReportData) -> str:
+    compared = [c for c in data.comparisons if c.error is None]
+    if not compared:
+        return ""
+    first = compared[0]
+    return (
+        f"; * differs from {first.name_a} at level {first.level:g} "
+        f"(paired randomization test, {first.correction}-corrected)"
+    )
+
+
 def _caption(data: ReportData, latex: bool) -> str:
     ci = data.ci
-    interval = ""
+    interval = _marks(data)
     if ci:
         level = f"{PERCENT * float(ci['level']):g}%"
         interval = (
             f"; in brackets the {level} {ci['method']} bootstrap interval over dialogues "
             f"({ci['resamples']} resamples, seed {ci['seed']})"
-        )
+        ) + interval
     if latex:
         return latex_escape(f"Scores in percent{interval}. Signature: ") + rf"\texttt{{{latex_escape(data.signature)}}}"
     return f"Scores in percent{interval}. Signature: `{data.signature}`"
@@ -83,7 +104,8 @@ def latex_table(data: ReportData) -> str:
         cells = [latex_escape(system.name)]
         for key in keys:
             interval = _interval(system, key)
-            cells.append(_value(system, key) + (f" {{\\scriptsize {interval}}}" if interval else ""))
+            mark = "*" if _significant(data, system, key) else ""
+            cells.append(_value(system, key) + mark + (f" {{\\scriptsize {interval}}}" if interval else ""))
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{_caption(data, True)}}}", r"\end{table}"]
     return "\n".join(lines) + "\n"
@@ -98,6 +120,10 @@ def markdown_table(data: ReportData) -> str:
     ]
     for system in data.systems:
         cells = [markdown_escape(system.name)]
-        cells += [" ".join(filter(None, (_value(system, key), _interval(system, key)))) for key in keys]
+        cells += [
+            " ".join(filter(None, (_value(system, key) + ("\\*" if _significant(data, system, key) else ""),
+                                   _interval(system, key))))
+            for key in keys
+        ]  # fmt: skip
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + f"\n\n{_caption(data, False)}\n"

@@ -169,16 +169,19 @@ def latex_table(results: list[ScoredSet], options: Options) -> str:
 REPORT_RESAMPLES = 1000
 
 
-def html_report(results: list[ScoredSet], options: Options) -> str | None:
+def report_files(results: list[ScoredSet], options: Options) -> dict[str, str]:
     """The self-contained HTML report of `dst_metrics.report` (figures with bootstrap intervals,
-    comparisons, plots) for these sets, or None when that module or matplotlib is missing."""
+    comparisons, plots) and its paper tables (``table.md``, ``table.tex``: intervals, and ``*`` where a
+    later set differs significantly from A) for these sets; {} when that module or matplotlib is missing."""
     try:
         from dst_metrics.report import build_report, collect
+        from dst_metrics.report.tables import latex_table as report_latex
+        from dst_metrics.report.tables import markdown_table as report_markdown
 
         data = collect([(r.name, r.corpus) for r in results], options, resamples=REPORT_RESAMPLES, seed=0)
-        return build_report(data)
+        return {"report.html": build_report(data), "table.md": report_markdown(data), "table.tex": report_latex(data)}
     except ImportError:
-        return None
+        return {}
 
 
 def write_downloads(
@@ -207,9 +210,7 @@ def write_downloads(
         "table.md": markdown_table(results, options),
         "table.tex": latex_table(results, options),
     }
-    report = html_report(results, options)
-    if report is not None:
-        files["report.html"] = report
+    files.update(report_files(results, options))  # with the statistics: intervals and significance marks
     paths = []
     for name, text in files.items():
         path = folder / name
