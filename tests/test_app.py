@@ -814,3 +814,19 @@ def test_many_points_are_drawn_as_their_density():
     assert len(svg) < 200_000  # bounded, whatever the number of dialogues
     few = plots.scatter_svg(points[:10], "FGA (%)", "GCA (%)", ["A"], "few")
     assert few.count('class="point"') == 10
+
+
+def test_each_sets_intervals_are_the_librarys():
+    """Issue 23, item 10: per-system intervals on the page (as report.html has them), the library's own."""
+    from dst_metrics.space.explore import set_intervals
+    from dst_metrics.stats import bootstrap_intervals
+
+    combined = inputs.example_input(inputs.ALL_EXAMPLES)
+    result = explore(combined.sets)
+    shown = set_intervals(result)
+    for scored_set in result.results:
+        low, high = bootstrap_intervals(scored_set.corpus, result.options, resamples=1000, seed=0)["gca"]
+        cell = f'data-metric="gca" data-set="{scored_set.name}">[{100 * low:.2f}, {100 * high:.2f}]</td>'
+        assert cell in shown, cell
+    one = explore([("P1", reference_text(FIRST, "P1"))])
+    assert 'id="intervals-one"' in set_intervals(one)

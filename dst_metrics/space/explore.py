@@ -248,9 +248,28 @@ def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
             f"below it {views.esc(a.name)}.</p>"
         )
         out.pair_scatter = caption + scatter_svg(
-            pair_points, f"GCA of {a.name} (%)", f"GCA of {b.name} (%)", [b.name], "Per-dialogue GCA of B against A"
+            pair_points,
+            f"GCA of {a.name} (%)",
+            f"GCA of {b.name} (%)",
+            [f"each point a dialogue: x = {a.name}, y = {b.name}"],  # in B's colour
+            "Per-dialogue GCA of B against A",
         )
         out.pair_table = views.clickable_table(pair_columns(a, b), pair_rows(a, b, top), "pair-table", 1)
+
+
+def set_intervals(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
+    """Each set's bootstrap intervals of the main figures as HTML (`dst_metrics.stats`), or a note for one
+    dialogue (nothing to resample) or without the statistics module."""
+    if not out.ok:
+        return ""
+    if len(out.results[0].corpus) < 2:
+        return '<p class="note" id="intervals-one">One dialogue: no interval (the bootstrap resamples dialogues).</p>'
+    try:
+        from dst_metrics.stats import bootstrap_intervals
+    except ImportError:
+        return ""
+    found = [bootstrap_intervals(r.corpus, out.options, resamples=resamples, seed=0) for r in out.results]
+    return views.intervals_html([r.name for r in out.results], found, out.options)
 
 
 def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:

@@ -21,7 +21,7 @@ from dst_metrics.options import format_number
 from dst_metrics.readers import FORMATS
 
 from . import exports, views
-from .explore import Exploration, compare_sets, explore
+from .explore import Exploration, compare_sets, explore, set_intervals
 from .inputs import (
     AUTO,
     EXAMPLE_CHOICES,
@@ -281,6 +281,7 @@ class Page:
                 with gr.Column(scale=3, min_width=300):
                     self.bars = gr.HTML(elem_id="bars")
                     self.details = gr.HTML(elem_id="details")
+                    self.intervals = gr.HTML(elem_id="intervals")  # filled after the figures
             self.signature = gr.HTML(elem_id="signature-box")
         with gr.Column(visible=False, elem_id="compare-col") as self.compare_col:
             gr.Markdown("## Is the difference real? Each set against A")
@@ -349,7 +350,8 @@ class Page:
     @property
     def compute_outputs(self) -> list:
         return [
-            self.status, self.state, self.scores_col, self.metrics, self.details, self.signature, self.bars,
+            self.status, self.state, self.scores_col, self.metrics, self.details, self.intervals, self.signature,
+            self.bars,
             self.dialogue, self.slots_col, self.slots, self.analysis_col, self.note, self.analysis_body,
             self.scatter, self.disagreements, self.correlations, self.compare_col, self.compare_table,
             self.pair_body, self.pair_scatter, self.pair_table, self.takeaway_col, self.command, self.snippet,
@@ -378,6 +380,7 @@ class Page:
             self.scores_col: gr.update(visible=True),
             self.metrics: result.metrics,
             self.details: result.details,
+            self.intervals: '<p class="note">Computing each set\'s intervals…</p>',
             self.signature: result.signature,
             self.bars: result.bars,
             self.dialogue: gr.update(choices=result.dialogue_ids, value=result.dialogue_id),
@@ -433,16 +436,16 @@ class Page:
             ticket["shown"] = out[self.state]
         return out
 
-    def compare(self, result: Exploration | None, ticket: dict) -> str | dict:
+    def compare(self, result: Exploration | None, ticket: dict) -> tuple:
+        """Each set's intervals and each later set against A, after the figures are shown."""
         if not isinstance(result, Exploration) or result.ticket != ticket["latest"]:
-            return gr.skip()  # a later computation draws its own comparison
-        if len(result.results) < 2:
-            return ""
+            return gr.skip(), gr.skip()  # a later computation draws its own
         try:
-            return compare_sets(result)
+            intervals = set_intervals(result)
+            return (compare_sets(result) if len(result.results) > 1 else ""), intervals
         except Exception as error:  # a bug: shown, logged
             log.exception("compare failed")
-            return views.status_html(f"internal error ({type(error).__name__}: {error})", False, "compare")
+            return views.status_html(f"internal error ({type(error).__name__}: {error})", False, "compare"), ""
 
     def choose_example(self, key: str | None) -> dict:
         """Fill the sets with a preloaded example; the sets it does not use are emptied."""
@@ -535,7 +538,9 @@ class Page:
     def after(self, event) -> None:
         """After a computation: show an error where it is seen, fill the comparison (the URL follows
         `url_query`)."""
-        event.then(None, None, None, js=SHOW_ERROR_JS).then(self.compare, [self.state, self.ticket], self.compare_table)
+        event.then(None, None, None, js=SHOW_ERROR_JS).then(
+            self.compare, [self.state, self.ticket], [self.compare_table, self.intervals]
+        )
 
     def scored(self, event) -> None:
         """After `event` filled the inputs: compute, then `after`."""

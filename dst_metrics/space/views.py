@@ -287,6 +287,32 @@ def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
     )
 
 
+def intervals_html(names: list[str], intervals: list, options: Options) -> str:
+    """Each set's bootstrap interval of each main figure (`dst_metrics.stats.bootstrap_intervals`), a
+    column per set, with how they were made; one dialogue gets a note instead (nothing to resample)."""
+    if not intervals:
+        return ""
+    first = intervals[0]
+    level = f"{100 * first.level:g}%"
+    options_rows = main_rows(options)
+    head = "".join(f'<th scope="col">{swatch(i)}{esc(n)}</th>' for i, n in enumerate(names))
+    body = []
+    for row in options_rows:
+        cells = "".join(
+            f'<td class="num" data-metric="{esc(row.key)}" data-set="{esc(n)}">'
+            f"[{pct(found[row.key][0])}, {pct(found[row.key][1])}]</td>"
+            for n, found in zip(names, intervals)
+            if row.key in found
+        )
+        body.append(f'<tr><th scope="row">{esc(row.label)}</th>{cells}</tr>')
+    return (
+        f'<div class="table-wrap"><table class="data-table intervals-table" id="intervals-table"><thead><tr>'
+        f'<th scope="col">{level} interval (%)</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+        f'<p class="note">{first.method} bootstrap over dialogues, {first.resamples:,} resamples, '
+        f"seed {first.seed}.</p>"
+    )
+
+
 def _p(p: float) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
