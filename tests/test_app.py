@@ -830,3 +830,15 @@ def test_each_sets_intervals_are_the_librarys():
         assert cell in shown, cell
     one = explore([("P1", reference_text(FIRST, "P1"))])
     assert 'id="intervals-one"' in set_intervals(one)
+
+
+def test_every_figure_per_domain_is_the_command_lines():
+    """Issue 23, item 10: the page's by-domain table holds `dst-metrics score --by domain`'s figures."""
+    from dst_metrics.breakdown import breakdown
+
+    combined = inputs.example_input(inputs.ALL_EXAMPLES)
+    result = explore(combined.sets)
+    for scored_set in result.results:
+        for domain, scores in breakdown(scored_set.corpus, result.options, "domain").items():
+            cell = f'data-metric="gca" data-set="{scored_set.name}" data-domain="{domain}">{100 * scores.gca:.2f}<'
+            assert cell in result.by_domain, cell

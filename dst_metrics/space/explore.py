@@ -8,6 +8,7 @@ import math
 from dataclasses import dataclass, field
 
 from dst_metrics import Options
+from dst_metrics.breakdown import breakdown
 from dst_metrics.explain import mistakes_per_turn, non_uniformity, pearson, tail_orientation
 
 from . import exports, views
@@ -51,6 +52,7 @@ class Exploration:
     comparisons: list = field(default_factory=list)  # each later set against A
     comparison_html: str = ""
     calibration: str = ""  # with confidence-scored predictions: figures and reliability diagrams
+    by_domain: str = ""  # every main figure per domain (dst-metrics score --by domain)
     options_error: bool = False  # the options were bad (the inputs were not read): the last figures may stay
     ticket: int = 0  # which computation of the session made it (the page drops a stale one)
 
@@ -204,6 +206,8 @@ def explore(
     if len(out.dialogue_ids) > 1:
         lay_out_dialogues(out, top)
     out.calibration = calibration_view(results)
+    groups = [breakdown(r.corpus, options, "domain") for r in results]
+    out.by_domain = views.by_domain_html([r.name for r in results], groups, options)
     return out
 
 

@@ -282,6 +282,8 @@ class Page:
                     self.bars = gr.HTML(elem_id="bars")
                     self.details = gr.HTML(elem_id="details")
                     self.intervals = gr.HTML(elem_id="intervals")  # filled after the figures
+            with gr.Accordion("Every figure per domain (dst-metrics score --by domain)", open=False, elem_id="domains"):
+                self.by_domain = gr.HTML(elem_id="by-domain")
             self.signature = gr.HTML(elem_id="signature-box")
         with gr.Column(visible=False, elem_id="compare-col") as self.compare_col:
             gr.Markdown("## Is the difference real? Each set against A")
@@ -355,7 +357,7 @@ class Page:
             self.dialogue, self.slots_col, self.slots, self.analysis_col, self.note, self.analysis_body,
             self.scatter, self.disagreements, self.correlations, self.compare_col, self.compare_table,
             self.pair_body, self.pair_scatter, self.pair_table, self.takeaway_col, self.command, self.snippet,
-            self.downloads, self.calibration_col, self.calibration, self.url_query,
+            self.downloads, self.calibration_col, self.calibration, self.by_domain, self.url_query,
         ]  # fmt: skip
 
     def updates(self, result: Exploration, previous: Exploration | None = None, url: str = "") -> dict:
@@ -403,6 +405,7 @@ class Page:
             self.downloads: None,
             self.calibration_col: gr.update(visible=bool(result.calibration)),
             self.calibration: result.calibration,
+            self.by_domain: result.by_domain,
             self.url_query: url,
         }
 

@@ -287,6 +287,31 @@ def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
     )
 
 
+def by_domain_html(names: list[str], groups: list[dict], options: Options) -> str:
+    """Every main figure per domain (`dst_metrics.breakdown`, as ``dst-metrics score --by domain``): a
+    row per (domain, set), a column per figure, in percent."""
+    rows = main_rows(options)
+    head = "".join(f'<th scope="col">{esc(row.label)}</th>' for row in rows)
+    domains = sorted({domain for found in groups for domain in found})
+    body = []
+    for domain in domains:
+        for index, (name, found) in enumerate(zip(names, groups)):
+            scores = found.get(domain)
+            if scores is None:
+                continue
+            cells = "".join(
+                f'<td class="num" data-metric="{esc(row.key)}" data-set="{esc(name)}" data-domain="{esc(domain)}">'
+                f"{pct(scores[row.key])}</td>"
+                for row in rows
+            )
+            body.append(f'<tr><th scope="row">{esc(domain)}</th><td>{swatch(index)}{esc(name)}</td>{cells}</tr>')
+    return (
+        f'<div class="table-wrap"><table class="data-table by-domain-table" id="by-domain-table"><thead><tr>'
+        f'<th scope="col">Domain</th><th scope="col">Set</th>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
+        "</table></div>"
+    )
+
+
 def intervals_html(names: list[str], intervals: list, options: Options) -> str:
     """Each set's bootstrap interval of each main figure (`dst_metrics.stats.bootstrap_intervals`), a
     column per set, with how they were made; one dialogue gets a note instead (nothing to resample)."""
