@@ -558,7 +558,10 @@ def test_url_settings():
         "match": "exact",
         "unchanged": True,
         "dialogue": None,
+        "compat": "",
     }
+    assert url_settings({"compat": "fnctod"})["compat"] == "fnctod"
+    assert url_settings({"compat": "sgd"})["compat"] == ""  # the page offers no profile that needs SGD files
     odd = url_settings({"example": "<script>", "mode": "strict", "k": "many", "match": "phonetic"})
     assert (odd["example"], odd["mode"], odd["k"], odd["match"]) == ("first_example", "official", 30, "exact")
 
@@ -842,3 +845,16 @@ def test_every_figure_per_domain_is_the_command_lines():
         for domain, scores in breakdown(scored_set.corpus, result.options, "domain").items():
             cell = f'data-metric="gca" data-set="{scored_set.name}" data-domain="{domain}">{100 * scores.gca:.2f}<'
             assert cell in result.by_domain, cell
+
+
+def test_another_evaluators_conventions_on_the_page():
+    """Issue 23, item 10: the command line's --compat profiles (those that score a corpus alone) on the page:
+    their figures in the table and chart, the profile in the signature, the command and the URL."""
+    combined = inputs.example_input(inputs.ALL_EXAMPLES)
+    assert [name for _, name in inputs.page_profiles()] == ["fga", "convlab", "trade", "mwzeval", "fnctod"]
+    result = explore(combined.sets, compat="fnctod")
+    expected = score(result.results[0].corpus, compat="fnctod").scores
+    assert shown(result, "jga", "P1") == f"{100 * expected.jga:.2f}"
+    assert result.results[0].report.signature.endswith("|compat:fnctod")
+    assert "--compat fnctod" in result.command and "dst-metrics compare" not in result.command
+    assert 'id="compare-compat"' in compare_sets(result)

@@ -582,9 +582,11 @@ def _settled(page, names: list[str], dialogues: str) -> None:
     """Until the page shows `names` on `dialogues` dialogues and nothing changes for 2 s."""
     _wait_for_sets(page, names)
     _wait_for_figure(page, "dialogues", names[0], dialogues)
-    before = page.locator("#scores-col").inner_html()
+    page.wait_for_selector("#intervals-table, #intervals-one")  # the step after the figures ran too
+    drawn = "() => ['#metrics', '#details', '#bars', '#intervals'].map(s => document.querySelector(s).innerHTML)"
+    before = page.evaluate(drawn)
     page.wait_for_timeout(2000)
-    assert page.locator("#scores-col").inner_html() == before, "the page changed after it settled"
+    assert page.evaluate(drawn) == before, "the page changed after it settled"
 
 
 def test_issue23_quick_example_switches_and_uploads_settle_on_the_last_choice(visit, tmp_path):
@@ -699,3 +701,17 @@ def test_issue23_a_new_a_is_never_blocked_by_an_older_b_and_one_dialogue_is_not_
     status = page.locator("#status-ok").inner_text()
     assert "Set B ('theirs') is left out" in status and "do not cover the same dialogues" in status
     _assert_chart_equals_table(page, ["new"])
+
+
+def test_issue23_a_compatibility_profile_on_the_page(visit):
+    from dst_metrics.space.inputs import page_profiles
+
+    page = visit(ALL)
+    label = next(label for label, name in page_profiles() if name == "fnctod")
+    _choose(page, "compat", label)
+    _wait_for_signature(page, "compat:fnctod")
+    _assert_chart_equals_table(page, ["P1", "P2"])
+    page.wait_for_function("() => location.search.includes('compat=fnctod')")
+    page.locator("#compare-compat").wait_for()
+    assert "--compat fnctod" in page.locator("#command").inner_text()
+    _shot(page, "issue23-compat-1400")

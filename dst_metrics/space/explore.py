@@ -175,13 +175,14 @@ def explore(
     top: int = DEFAULT_TOP,
     show_unchanged: bool = False,
     dialogue_id: str | None = None,
+    compat: str | None = None,
 ) -> Exploration:
     """Read, score and lay out up to four sets (`SetInput`, or (name, text) pairs); the per-turn
     view shows `dialogue_id` if the corpus has it, else its first dialogue. Bad input or options
     give ok=False and the problem in `status`; nothing raises."""
     entries = [e if isinstance(e, SetInput) else SetInput(name=e[0] or "", text=e[1] or "") for e in entries]
     try:
-        options = read_settings(mode, alpha, fga_lambda, num_slots, value_matching)
+        options = read_settings(mode, alpha, fga_lambda, num_slots, value_matching, compat)
     except ValueError as error:  # OptionError: nothing was read
         return Exploration(False, str(error), options_error=True)
     set_aside: list[str] = []
@@ -264,7 +265,7 @@ def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
 def set_intervals(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
     """Each set's bootstrap intervals of the main figures as HTML (`dst_metrics.stats`), or a note for one
     dialogue (nothing to resample) or without the statistics module."""
-    if not out.ok:
+    if not out.ok or out.options.compat:
         return ""
     if len(out.results[0].corpus) < 2:
         return '<p class="note" id="intervals-one">One dialogue: no interval (the bootstrap resamples dialogues).</p>'
@@ -281,6 +282,11 @@ def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
     in `out` (`comparison` is A against B). A note when the statistics module is missing."""
     if not out.ok or len(out.results) < 2:
         return ""
+    if out.options.compat:
+        return (
+            f'<p class="note" id="compare-compat">The intervals and tests are of dst-metrics\' own definitions; '
+            f"the figures above follow the {views.esc(out.options.compat)} profile. Choose none to compare.</p>"
+        )
     try:
         from dst_metrics.stats import compare
     except ImportError:

@@ -43,6 +43,7 @@ def option_arguments(options: Options) -> list[str]:
         str(options.num_slots),
         "--value-matching",
         options.value_matching,
+        *(["--compat", options.compat] if options.compat else []),
     ]
 
 
@@ -57,9 +58,10 @@ def command_line(results: list[ScoredSet], options: Options, fmt: str = AUTO, go
     reading = (["--format", fmt] if fmt != AUTO else []) + (["--gold", gold] if gold else [])
     files = file_names(results)
     commands = [["dst-metrics", "score", *files, *reading, *option_arguments(options)]]
-    commands += [
-        ["dst-metrics", "compare", files[0], other, *reading, *option_arguments(options)] for other in files[1:]
-    ]
+    if not options.compat:  # the tests are of our own definitions (the page says so)
+        commands += [
+            ["dst-metrics", "compare", files[0], other, *reading, *option_arguments(options)] for other in files[1:]
+        ]
     return "\n".join(" ".join(_quote(w) for w in words) for words in commands)
 
 
@@ -72,7 +74,8 @@ def python_snippet(results: list[ScoredSet], options: Options, gold: str | None 
     lines += [
         "",
         f"options = Options(mode={options.mode!r}, alpha={format_number(options.alpha)!r}, "
-        f"fga_lambda={options.fga_lambda!r}, num_slots={options.num_slots}, value_matching={options.value_matching!r})",
+        f"fga_lambda={options.fga_lambda!r}, num_slots={options.num_slots}, value_matching={options.value_matching!r}"
+        + (f", compat={options.compat!r})" if options.compat else ")"),
         f"for path in {files!r}:",
         f"    report = score({reader}, options, per_dialogue=True)",
         "    print(path, {key: round(100 * report.scores[key], 2) for key in "

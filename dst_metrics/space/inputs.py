@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dst_metrics import Corpus, InputError, Options
+from dst_metrics.compat import PROFILES
 from dst_metrics.examples import EXAMPLES
 from dst_metrics.readers import READERS, InputSpec, open_spec, resolve
 
@@ -53,10 +54,27 @@ def read_settings(
     fga_lambda: float | None,
     num_slots: float | None,
     value_matching: str,
+    compat: str | None = None,
 ) -> Options:
     """The library's `Options` from the option widgets; a bad value raises `OptionError` in the
-    library's words (the page adds none of its own, so α is worded one way everywhere)."""
-    return Options(mode=mode, alpha=alpha, fga_lambda=fga_lambda, num_slots=num_slots, value_matching=value_matching)
+    library's words (the page adds none of its own, so α is worded one way everywhere). `compat`: a
+    compatibility profile's name, or None / "" for dst-metrics' own definitions."""
+    return Options(
+        mode=mode,
+        alpha=alpha,
+        fga_lambda=fga_lambda,
+        num_slots=num_slots,
+        value_matching=value_matching,
+        compat=compat or None,
+    )
+
+
+def page_profiles() -> list[tuple[str, str]]:
+    """The compatibility profiles the page offers, (label, name): every one that scores a corpus alone
+    (``sgd`` also reads SGD dialogue files and their schema: the command line's)."""
+    return [
+        (f"{name}: {profile.description}", name) for name, profile in PROFILES.items() if profile.cli_inputs is None
+    ]
 
 
 def format_label(name: str) -> str:

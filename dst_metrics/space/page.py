@@ -34,6 +34,7 @@ from .inputs import (
     folder_of,
     format_label,
     name_from_file,
+    page_profiles,
 )
 from .style import CSS, INTRO, analysis_note, build_theme, card_markdown, format_help
 
@@ -45,7 +46,7 @@ SESSION_FILES_SECONDS = 3600
 LAST = "always_last"
 QUEUE_CONCURRENCY = 2
 """Events run at once; the others wait in gradio's queue, so one large file blocks nobody else's page."""
-URL_KEYS = ("example", "mode", "alpha", "lambda", "k", "match", "unchanged", "dialogue")
+URL_KEYS = ("example", "mode", "alpha", "lambda", "k", "match", "unchanged", "dialogue", "compat")
 
 CLICK_JS = """
 element.addEventListener('click', (event) => {
@@ -127,6 +128,8 @@ def url_query(result: Exploration | None, example: str | None, dialogue_id: str 
         mode=options.mode, alpha=format_number(options.alpha), **{"lambda": f"{options.fga_lambda:g}"},
         k=str(options.num_slots), match=options.value_matching,
     )  # fmt: skip
+    if options.compat:
+        values["compat"] = options.compat
     if unchanged:
         values["unchanged"] = "1"
     if example and dialogue_id:
@@ -147,6 +150,7 @@ def url_settings(query: dict) -> dict:
         "match": query.get("match") if query.get("match") in VALUE_MATCHINGS else "exact",
         "unchanged": query.get("unchanged") == "1",
         "dialogue": query.get("dialogue"),
+        "compat": query.get("compat") if query.get("compat") in {name for _, name in page_profiles()} else "",
     }
 
 
@@ -262,6 +266,11 @@ class Page:
                 elem_id="matching",
                 info="normalized: case and spacing; fuzzy: partial matches too",
             )
+            self.compat = gr.Dropdown(
+                [("none: dst-metrics' own definitions", "")] + page_profiles(), value="",
+                label="Another evaluator's conventions (--compat)", min_width=280, elem_id="compat",
+                info="the figures that evaluator prints, computed its way; GCA keeps ours",
+            )  # fmt: skip
         with gr.Row(elem_id="run-row"):
             self.run = gr.Button("Score", variant="primary", min_width=120, scale=0, elem_id="score")
             self.status = gr.HTML(elem_id="status", min_width=300)
@@ -346,7 +355,7 @@ class Page:
         widgets = [self.fmt]
         for name, text, file, *_ in self.sets:
             widgets += [name, text, file]
-        widgets += [self.gold_text, self.gold_file, self.mode, self.alpha, self.lam, self.k, self.matching]
+        widgets += [self.gold_text, self.gold_file, self.mode, self.alpha, self.lam, self.k, self.matching, self.compat]
         return widgets + [self.top, self.unchanged, self.dialogue, self.example, self.ticket, self.ticket_no]
 
     @property
@@ -416,7 +425,9 @@ class Page:
         for _ in self.sets:
             name, text, file, rest = rest[0], rest[1], rest[2], rest[3:]
             entries.append(_set_input(name, text, file))
-        gold_text, gold_file, mode, alpha, lam, k, matching, top, unchanged, shown, example, ticket, number = rest
+        gold_text, gold_file, mode, alpha, lam, k, matching, compat, top, unchanged, shown, example, ticket, number = (
+            rest
+        )
         number = int(number or 0)  # the browser's order of asking (TICKET_JS); 0 from the API
         if number < ticket["latest"]:
             return {}  # a later request of this session came first
@@ -425,7 +436,7 @@ class Page:
         try:
             result = explore(
                 entries, fmt=fmt, gold=gold, mode=mode, alpha=alpha, fga_lambda=lam, num_slots=k,
-                value_matching=matching, top=top, show_unchanged=unchanged, dialogue_id=shown,
+                value_matching=matching, top=top, show_unchanged=unchanged, dialogue_id=shown, compat=compat,
             )  # fmt: skip
         except Exception as error:  # a bug, not bad input: say so in the page, log the traceback
             log.exception("explore failed")
@@ -532,7 +543,7 @@ class Page:
         return {
             self.example: settings["example"], self.mode: settings["mode"], self.alpha: settings["alpha"],
             self.lam: settings["lambda"], self.k: settings["k"], self.matching: settings["match"],
-            self.unchanged: settings["unchanged"],
+            self.unchanged: settings["unchanged"], self.compat: settings["compat"],
             self.dialogue: gr.update(choices=[dialogue] if dialogue else [], value=dialogue),
         }  # fmt: skip
 
@@ -555,11 +566,11 @@ class Page:
         # (gradio's default drops it), and TICKET_JS makes sure the earlier one's figures never land after it.
         self.scored(self.example.select(self.choose_example, self.example, example_outputs, trigger_mode=LAST))
         load = demo.load(self.from_url, None, [self.example, self.mode, self.alpha, self.lam, self.k, self.matching,
-                                               self.unchanged, self.dialogue])  # fmt: skip
+                                               self.unchanged, self.compat, self.dialogue])  # fmt: skip
         self.scored(load.then(self.choose_example, self.example, example_outputs))
         # Options apply as soon as they change: radios on input, α, λ and K on Enter and on leaving
         # the box (never a box showing one value and the table another).
-        triggers = [self.run.click, self.mode.input, self.matching.input, self.top.release]
+        triggers = [self.run.click, self.mode.input, self.matching.input, self.compat.input, self.top.release]
         boxes = [self.alpha, self.lam, self.k] + [s[0] for s in self.sets]  # options and set names
         triggers += [trigger for w in boxes for trigger in (w.submit, w.blur)]
         self.after(
