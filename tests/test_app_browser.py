@@ -25,6 +25,7 @@ from dst_metrics.space.scored import main_rows
 from dst_metrics.stats import compare
 
 from .conftest import REPO
+from .test_app import _all_text
 
 FIRST = EXAMPLES["first_example"]
 
@@ -213,14 +214,6 @@ def _jsonl(example, prediction: str) -> str:
     )
 
 
-def _all_layout(side: int) -> str:
-    layout = {}
-    for example in EXAMPLES.values():
-        names = list(example.predictions)
-        layout.update(example.reference_layout(names[min(side, len(names) - 1)]))
-    return json.dumps(layout)
-
-
 def _in_viewport(page, selector: str) -> bool:
     return page.evaluate(
         "(s) => { const r = document.querySelector(s).getBoundingClientRect();"
@@ -237,7 +230,7 @@ def _shot(page, name: str) -> None:
 def _corpus(side: int):
     from dst_metrics import Corpus
 
-    return Corpus.from_reference_layout(json.loads(_all_layout(side)))
+    return Corpus.from_reference_layout(json.loads(_all_text(side)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -264,7 +257,7 @@ def test_defect1_chart_equals_table_after_every_change(visit, tmp_path):
     page.click("#empty-b")
     _wait_for_sets(page, ["sys1"])
     _assert_chart_equals_table(page, ["sys1"])
-    _upload(page, "b", tmp_path / "other.json", _all_layout(1))
+    _upload(page, "b", tmp_path / "other.json", _all_text(1))
     _wait_for_sets(page, ["sys1", "other"])
     _assert_chart_equals_table(page, ["sys1", "other"])
     _shot(page, "renamed-corrected-upload-1400")
@@ -562,7 +555,7 @@ def test_predictions_only_upload_with_a_gold_folder(visit):
 def test_a_third_system_is_charted_and_compared_with_a(visit):
     page = visit(ALL)
     page.get_by_text("A third and fourth system (sets C and D)").click()
-    page.locator("#data-c textarea").fill(_all_layout(0))  # C holds A's predictions
+    page.locator("#data-c textarea").fill(_all_text(0))  # C holds A's predictions
     page.click("#score")
     _wait_for_sets(page, ["P1", "P2", "C"])
     _assert_chart_equals_table(page, ["P1", "P2", "C"])
@@ -603,8 +596,8 @@ def test_issue23_quick_example_switches_and_uploads_settle_on_the_last_choice(vi
     assert page.locator("#pair-scatter g.point").count() == 3  # B against A, one point per dialogue
     page.locator("#compare table.compare-table").wait_for()
     assert "example=all" in page.url
-    _upload(page, "a", tmp_path / "first.json", _all_layout(0))
-    _upload(page, "b", tmp_path / "second.json", _all_layout(1))  # at once, before A's figures arrive
+    _upload(page, "a", tmp_path / "first.json", _all_text(0))
+    _upload(page, "b", tmp_path / "second.json", _all_text(1))  # at once, before A's figures arrive
     _settled(page, ["first", "second"], "3")
     _assert_chart_equals_table(page, ["first", "second"])
     page.locator("#compare table.compare-table[data-a='first']").wait_for()
