@@ -634,6 +634,23 @@ def _table_widths(page) -> list[dict]:
     )
 
 
+CARD_CELLS_SPILL_JS = """() => {
+  const bad = [];
+  for (const cell of document.querySelectorAll('#slots .slot-table td')) {
+    const box = cell.getBoundingClientRect();
+    if (!box.width) continue;
+    const name = (cell.dataset.label || '') + ' ' + cell.textContent.trim().slice(0, 20);
+    if (cell.scrollWidth > cell.clientWidth + 1) bad.push('spills: ' + name);
+    const label = parseFloat(getComputedStyle(cell, '::before').width) || 0;
+    for (const chip of cell.querySelectorAll('.chip')) {
+      const r = chip.getBoundingClientRect();
+      if (r.left < box.left + label - 1 || r.right > box.right + 1) bad.push('chip over its label: ' + name);
+    }
+  }
+  return bad;
+}"""
+
+
 def test_issue23_tables_fit_at_1400_and_read_at_390_with_long_file_names(visit):
     long_a = "MLCSG_TRADE_reference_layout_predictions_seed42.json"
     long_b = "T5_zero_shot_predictions_restaurant_domain_v2.json"
@@ -656,6 +673,8 @@ def test_issue23_tables_fit_at_1400_and_read_at_390_with_long_file_names(visit):
                 assert table["width"] <= table["room"] + 1 or table["scrolls"] == "auto", table
                 if table["first"]:
                     assert 0 <= table["first"][0] and table["first"][1] <= width, table
+        if width == 390:  # the per-turn cards: a long set name's label wraps beside its chips, none spills
+            assert page.evaluate(CARD_CELLS_SPILL_JS) == []
         _shot(page, f"issue23-long-names-{width}")
 
 

@@ -131,6 +131,12 @@ def test_typos_fixed_in_predictions_only():
     assert gold == pred
 
 
+def test_end_of_text_leaves_predictions_only():
+    # FnCTOD's compute_jacc run on these two turns (outside the project): JGA 1.0, then 0.0
+    assert figures([{"restaurant-food": "thai"}], [{"restaurant-food": "thai <|endoftext|>"}])["jga"] == 1.0
+    assert figures([{"restaurant-food": "<|endoftext|>"}], [{"restaurant-food": "<|endoftext|>"}])["jga"] == 0.0
+
+
 def test_none_anywhere_and_predicted_dontcare_dropped():
     gold, pred = turn_strings(
         {"restaurant-name": "nonesuch", "restaurant-food": "dontcare"},

@@ -87,6 +87,8 @@ SLOT_RENAMES = {
 
 NONE_MARKS = ("not mentioned", "none", "not present")
 DONTCARE_MARKS = ("dontcare", "dont care", "do not care")
+END_OF_TEXT = "<|endoftext|>"
+"""Removed from every predicted string, which is then stripped (FnCTOD's ``clean_tokens``); gold keeps it."""
 
 PRED_TYPOS = {
     "guesthouse": "guest house",
@@ -323,6 +325,8 @@ def _without_none(items: Iterable[str]) -> list[str]:
 
 
 def _cleaned(items: set[str], *, pred: bool) -> set[str]:
+    if pred:
+        items = {item.replace(END_OF_TEXT, "").strip() for item in items}
     fixed = []
     for item in _without_none(items):
         domain, slot, value = _split(item)

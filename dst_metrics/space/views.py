@@ -127,7 +127,7 @@ def _kinds(row: SlotRow | None, name: str) -> str:
     )
     return (
         f'<td class="kinds" data-set="{esc(name)}" data-label="{esc(name)}: count" '
-        f'data-kinds="{esc(" ".join(kinds))}">{chips}</td>'
+        f'data-kinds="{esc(" ".join(kinds))}"><span class="chips">{chips}</span></td>'
     )
 
 
