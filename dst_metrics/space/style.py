@@ -205,8 +205,11 @@ svg.chart .point:hover > *, svg.chart .point.selected > * { stroke-width: 3; fil
   .slot-table, .slot-table tbody, .slot-table tr { display: block; width: 100%; }
   .slot-table tr { border: 1px solid var(--border-color-primary); border-radius: 6px; margin: 0 0 6px; padding: 4px; }
   .slot-table tr.turn-start { border-top: 3px solid var(--body-text-color-subdued); }
-  .slot-table th, .slot-table td { display: grid; grid-template-columns: minmax(0, 9em) minmax(0, 1fr); gap: 6px;
-    border: none; padding: 2px 4px; width: auto; text-align: left; }
+  .slot-table th, .slot-table td { display: grid; grid-template-columns: 9em 1fr; gap: 6px; border: none;
+    padding: 2px 4px; width: auto; text-align: left; }
+  .slot-table td.kinds { grid-template-columns: 9em minmax(0, 1fr); }
+  .table-wrap > .slot-table th:first-child, .table-wrap > .slot-table td:first-child {
+    max-width: none; position: static; }  /* cards: no sticky first column */
   .slot-table th.turn::before { content: "Turn"; font-weight: 400; }
   .slot-table td::before { content: attr(data-label); color: var(--body-text-color-subdued); font-weight: 400;
     overflow-wrap: anywhere; }
