@@ -549,6 +549,10 @@ class CorpusBuilder:
             pred = snap_dialogue(gold, pred)
         self.dialogues.append(Dialogue(dialogue_id, tuple(turn_ids), tuple(gold), tuple(pred)))
 
+    def list_gold_slots(self, slots: Iterable[str]) -> None:
+        """Gold slots the format listed unset, which a reader dropped before `add` (`Corpus.listed_gold_slots`)."""
+        self.listed.update(slots)
+
     def corpus(self) -> Corpus:
         """The dialogues added so far; an empty corpus or a repeated dialogue id is an InputError."""
         if not self.dialogues and not (self.shard is not None and self.added):  # a share may be empty

@@ -89,23 +89,37 @@ def visited_slots(corpus: Corpus) -> tuple[str, ...] | None:
 def counts(corpus: Corpus) -> tuple[int, int, int, int, int]:
     """(TP, FP, FN, jointly correct turns, turns) under ConvLab-3's conventions (see the module)."""
     filled = visited_slots(corpus)
+    visited = None if filled is None else frozenset(filled)
     tp = fp = fn = correct = turns = 0
     for dialogue in corpus:
+        last = None
         for gold, pred in zip(dialogue.gold, dialogue.pred):
             turns += 1
-            right = True
-            for slot in gold if filled is None else filled:
-                wanted, given = gold_options(gold.get(slot, UNSET)), pred_options(pred.get(slot, UNSET))
-                if wanted is None and given is None:
-                    continue
-                if wanted is not None and given is not None and not wanted.isdisjoint(given):
-                    tp += 1
-                    continue
-                right = False
-                fp += given is not None
-                fn += wanted is not None
-            correct += right
+            if last is None or gold is not last[0] or pred is not last[1]:  # an unchanged turn counts as before
+                last = (gold, pred, turn_counts(gold, pred, visited))
+            tp += last[2][0]
+            fp += last[2][1]
+            fn += last[2][2]
+            correct += last[2][3]
     return tp, fp, fn, correct, turns
+
+
+def turn_counts(gold: dict, pred: dict, visited: frozenset[str] | None) -> tuple[int, int, int, bool]:
+    """(TP, FP, FN, jointly correct) of one turn; `visited`: the slots visited, None for gold's own keys.
+    A visited slot absent from both states is unset on both sides and counts nothing, so only the
+    slots of the two states are looked at."""
+    slots = gold.keys() if visited is None else (gold.keys() | pred.keys()) & visited
+    tp = fp = fn = 0
+    for slot in slots:
+        wanted, given = gold_options(gold.get(slot, UNSET)), pred_options(pred.get(slot, UNSET))
+        if wanted is None and given is None:
+            continue
+        if wanted is not None and given is not None and not wanted.isdisjoint(given):
+            tp += 1
+            continue
+        fp += given is not None
+        fn += wanted is not None
+    return tp, fp, fn, not (fp or fn)
 
 
 def figures(corpus: Corpus, options: Options) -> dict[str, float]:

@@ -32,6 +32,7 @@ from .. import ids
 from .._gc import without_gc
 from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, describe
+from ..states import is_scored_mapping
 from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_json
 
 try:
@@ -106,6 +107,8 @@ def _grouped_samples(data: list) -> dict[str, list[tuple[int, int, dict, dict]]]
 if _msgspec is not None:
     _UNSET = _msgspec.UNSET
     _STATE = _msgspec.json.Decoder(dict[str, dict[str, str]])
+    _DOMAINS = _msgspec.json.Decoder(dict[str, _msgspec.Raw])
+    _SLOTS = _msgspec.json.Decoder(dict[str, str])
 
     class _Predictions(_msgspec.Struct):
         """A sample's predictions: only the state is read."""
@@ -153,24 +156,85 @@ class _NotCommon(Exception):
     """A state is not of the common shape: the general path reads the input again."""
 
 
-def _decoded(raw: object) -> dict:
-    """A raw state decoded and checked ({domain: {slot: string}}); another shape raises _NotCommon."""
+def _decoded(raw: object, decoder: object = None) -> dict:
+    """A raw state decoded and checked ({domain: {slot: string}}, or what `decoder` takes); another shape
+    raises _NotCommon."""
     try:
-        return _STATE.decode(raw)
+        return (decoder or _STATE).decode(raw)
     except (_msgspec.DecodeError, UnicodeDecodeError):
         raise _NotCommon from None
 
 
-def _states(raws: list) -> list:
-    """Raw states decoded and checked ({domain: {slot: string}}); a state equal to the one before is
-    the same object. A state of another shape raises _NotCommon."""
+def _states(raws: list, flat: _Flattener | None = None) -> list:
+    """Raw states decoded and checked ({domain: {slot: string}}), or flattened by `flat`; a state equal
+    to the one before is the same object. A state of another shape raises _NotCommon."""
     states = []
     previous = state = None
     for raw in raws:
         if raw != previous:
-            state, previous = _decoded(raw), raw
+            state, previous = _decoded(raw) if flat is None else flat.state(raw), raw
         states.append(state)
     return states
+
+
+class _Flattener:
+    """Raw unified states as flat states ``{"domain-slot": value}`` without their unset slots, for exact
+    matching (what `CorpusBuilder` makes of them, in one pass). Each domain is kept raw until needed: one
+    whose bytes equal an all-unset domain met before, or the same domain of the state before, is not
+    decoded again, so the verbose format's many unset slots cost one comparison per domain. `names` holds
+    every slot met; anything `plain_state` would not take (two slots of one name, a domain that looks
+    like a scored value) or a state of another shape raises _NotCommon."""
+
+    def __init__(self, owners: dict[str, tuple[str, str]]) -> None:
+        self.names: dict[str, dict[str, str]] = {}  # {domain: {slot: "domain-slot"}}
+        self.unset: dict[str, object] = {}  # {domain: the bytes of an all-unset domain met before}
+        self.last: dict[str, tuple[object, list]] = {}  # {domain: (bytes, flat items) of the last state}
+        self.owners = owners  # {name: (domain, slot)} of both sides, which must not collide
+
+    def state(self, raw: object) -> dict:
+        try:
+            domains = _DOMAINS.decode(raw)
+        except (_msgspec.DecodeError, UnicodeDecodeError):
+            raise _NotCommon from None
+        flat: dict[str, str] = {}
+        unset, last = self.unset, self.last
+        for domain, inner in domains.items():
+            if unset.get(domain) == inner:
+                continue
+            before = last.get(domain)
+            if before is None or before[0] != inner:
+                before = last[domain] = (inner, self._items(domain, inner))
+            flat.update(before[1])
+        return flat
+
+    def _items(self, domain: str, raw: object) -> list[tuple[str, str]]:
+        """The set slots of one raw domain as (name, value); an all-unset domain is remembered."""
+        inner = _decoded(raw, _SLOTS)
+        names = self.names.get(domain)
+        if names is None:
+            if is_scored_mapping(inner):
+                raise _NotCommon
+            names = self.names[domain] = {}
+        items = []
+        for slot, value in inner.items():
+            name = names.get(slot)
+            if name is None:
+                name = names[slot] = self._name(domain, slot)
+            if value != UNSET_VALUE:
+                items.append((name, value))
+        if not items:
+            self.unset[domain] = raw
+        return items
+
+    def listed(self) -> set[str]:
+        """Every slot name met."""
+        return {name for names in self.names.values() for name in names.values()}
+
+    def _name(self, domain: str, slot: str) -> str:
+        name = f"{domain}-{slot}"
+        if self.owners.setdefault(name, (domain, slot)) != (domain, slot):
+            raise _NotCommon  # "a-b" + "c" and "a" + "b-c": the general path names the problem
+        return name
 
 
 def _fast_groups(samples: list) -> dict[str, list] | None:
@@ -207,16 +271,26 @@ def read_samples(request: ReadRequest) -> Corpus:
     groups = _fast_groups(samples) if samples else None
     if groups is None:
         return _read_samples(request)
+    exact = request.value_matching == "exact"
+    owners: dict[str, tuple[str, str]] = {}
+    flat_gold, flat_pred = (_Flattener(owners), _Flattener(owners)) if exact else (None, None)
     try:  # every state is checked before any is built, as the general path does
         sides = [
-            (_states([sample.state for sample in group]), _states([sample.predictions.state for sample in group]))
+            (
+                _states([sample.state for sample in group], flat_gold),
+                _states([sample.predictions.state for sample in group], flat_pred),
+            )
             for group in groups.values()
         ]
     except _NotCommon:
         return _read_samples(request)
-    builder = CorpusBuilder(request.value_matching, request.linearized, unset=(UNSET_VALUE, UNSET_VALUE))
+    builder = CorpusBuilder(
+        request.value_matching, request.linearized, unset=(UNSET_VALUE, UNSET_VALUE), flat=(exact, exact)
+    )
     for dialogue_id, (golds, preds) in zip(groups, sides):
         builder.add(dialogue_id, list(range(len(golds))), golds, preds)
+    if flat_gold is not None:
+        builder.list_gold_slots(flat_gold.listed())
     return builder.corpus()
 
 
