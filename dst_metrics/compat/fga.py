@@ -56,8 +56,11 @@ def _walk(dialogue: Dialogue, tally: Tally) -> None:
     previous_pred: State = {}
     previous_equal = False
     last_error = -1
+    figures = (False, 0, 0, 0)
     for position, (turn_id, gold, pred) in enumerate(zip(dialogue.turn_ids, dialogue.gold, dialogue.pred)):
-        equal, slot_errors, hits, size = turn_figures(gold, pred, string_quirk=True)[:4]
+        if not position or gold is not previous_gold or pred is not previous_pred:  # else as the turn before
+            figures = turn_figures(gold, pred, string_quirk=True)[:4]
+        equal, slot_errors, hits, size = figures
         tally.turns += 1
         tally.joint_hits += equal
         tally.slot_errors += slot_errors

@@ -43,12 +43,15 @@ def trade_figures(corpus: Corpus, options: Options) -> dict[str, object]:
     turns = joint = errors = 0
     f1 = 0.0
     for dialogue in corpus.dialogues:
+        last = None
         for gold, pred in zip(dialogue.gold, dialogue.pred):
-            equal, slot_errors, hits, n_gold, _, _, extra, _ = turn_figures(gold, pred, string_quirk=True)
+            if last is None or gold is not last[0] or pred is not last[1]:  # an unchanged turn counts as before
+                equal, slot_errors, hits, n_gold, _, _, extra, _ = turn_figures(gold, pred, string_quirk=True)
+                last = (gold, pred, equal, slot_errors, turn_f1(hits, n_gold, extra))
             turns += 1
-            joint += equal
-            errors += slot_errors
-            f1 += turn_f1(hits, n_gold, extra)
+            joint += last[2]
+            errors += last[3]
+            f1 += last[4]
     k = options.num_slots
     return {"jga": joint / turns, "sa": (turns * k - errors) / (turns * k), "slot_f1": f1 / turns}
 
