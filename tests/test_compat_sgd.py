@@ -12,9 +12,12 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dst_metrics import InputError, score
 from dst_metrics.cli import main
@@ -380,3 +383,14 @@ def test_real_files_our_figures_see_the_same_changes(real):
     wrong_frames = set(changed["cat"]) | set(changed["upper"])
     assert round((1 - scores.jga) * scores.turns) >= len(wrong_frames)
     assert scores.wrong >= len(wrong_frames) and scores.missed == scores.overshot == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from("abc"), max_size=3), st.lists(st.sampled_from("abc"), max_size=3))
+def test_f1_scores_count_multisets(reference, hypothesis):
+    # the evaluator's definition: true positives are the multiset intersection (shortcuts for empty and single lists)
+    true_positive = sum((Counter(reference) & Counter(hypothesis)).values())
+    precision = true_positive / len(hypothesis) if hypothesis else 1.0
+    recall = true_positive / len(reference) if reference else 1.0
+    f1 = 2.0 * precision * recall / (precision + recall) if precision + recall > 0.0 else 0.0
+    assert f1_scores(reference, hypothesis) == (f1, precision, recall)

@@ -134,7 +134,12 @@ def _value_score(references: list[str], hypothesis: str, categorical: bool, fuzz
 
 def f1_scores(reference: list, hypothesis: list) -> tuple[float, float, float]:
     """(F1, precision, recall) of two multisets; an empty side has precision (recall) 1."""
-    true_positive = sum((Counter(reference) & Counter(hypothesis)).values())
+    if not reference or not hypothesis:
+        true_positive = 0
+    elif len(reference) == 1 == len(hypothesis):
+        true_positive = int(reference[0] == hypothesis[0])
+    else:
+        true_positive = sum((Counter(reference) & Counter(hypothesis)).values())
     precision = true_positive / len(hypothesis) if hypothesis else 1.0
     recall = true_positive / len(reference) if reference else 1.0
     f1 = 2.0 * precision * recall / (precision + recall) if precision + recall > 0.0 else 0.0
@@ -154,22 +159,30 @@ def _product(values: list[float]) -> float:
 
 def goal_figures(gold: Frame, pred: Frame, slots: tuple[tuple[str, bool], ...], fuzzy: bool | str) -> dict[str, float]:
     """Average and joint goal accuracy of one frame, all slots and by kind (absent when undefined)."""
-    scored = []  # (score, gold active, categorical) per schema slot
+    # the scores of every schema slot, in schema order: all, categorical, non-categorical; and those of the
+    # slots active in gold
+    every: tuple[list[float], list[float], list[float]] = ([], [], [])
+    active: tuple[list[float], list[float], list[float]] = ([], [], [])
+    gold_values, pred_values = gold.slot_values, pred.slot_values
     for name, categorical in slots:
-        active = name in gold.slot_values
-        if active and name in pred.slot_values:
-            score = _value_score(gold.slot_values[name], pred.slot_values[name][0], categorical, fuzzy)
+        kind = 1 if categorical else 2
+        if name in gold_values:
+            if name in pred_values:
+                score = _value_score(gold_values[name], pred_values[name][0], categorical, fuzzy)
+            else:
+                score = 0.0
+            active[0].append(score)
+            active[kind].append(score)
         else:
-            score = float(not active and name not in pred.slot_values)
-        scored.append((score, active, categorical))
+            score = float(name not in pred_values)
+        every[0].append(score)
+        every[kind].append(score)
     figures = {}
-    for suffix, kinds in (("goal", (True, False)), ("cat", (True,)), ("noncat", (False,))):
-        active = [score for score, on, cat in scored if on and cat in kinds]
-        if active:
-            figures[f"average_{suffix}_accuracy"] = _mean(active)
-        every = [score for score, _, cat in scored if cat in kinds]
-        if every:
-            figures[f"joint_{suffix}_accuracy"] = _product(every)
+    for index, suffix in enumerate(("goal", "cat", "noncat")):
+        if active[index]:
+            figures[f"average_{suffix}_accuracy"] = _mean(active[index])
+        if every[index]:
+            figures[f"joint_{suffix}_accuracy"] = _product(every[index])
     return figures
 
 
@@ -269,18 +282,27 @@ def collect(
 ) -> dict[str, dict[str, list[float]]]:
     """{group: {figure: [value per frame (or per turn for joint figures across turns)]}}."""
     values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    buckets: dict[str, list[dict[str, list[float]]]] = {}  # {service: the value lists of its groups}
     _check_dialogues(gold, pred)
     for dialogue_id, pred_dialogue in pred.items():
         where = {"dialogue": dialogue_id, "source": pred_dialogue.source}
         for user, gold_turn, pred_turn in _turn_pairs(gold[dialogue_id], pred_dialogue):
             per_turn: dict[str, dict[str, float]] = defaultdict(dict)
             for service, figures in _turn_frames(user, gold_turn, pred_turn, schema, fuzzy, where):
-                for group in _groups(service, seen):
+                if joint_across_turns:
+                    for group in _groups(service, seen):
+                        for key, value in figures.items():
+                            if key in JOINT:
+                                per_turn[group][key] = per_turn[group].get(key, 1.0) * value
+                            else:
+                                values[group][key].append(value)
+                    continue
+                groups = buckets.get(service)
+                if groups is None:
+                    groups = buckets[service] = [values[group] for group in _groups(service, seen)]
+                for bucket in groups:
                     for key, value in figures.items():
-                        if joint_across_turns and key in JOINT:
-                            per_turn[group][key] = per_turn[group].get(key, 1.0) * value
-                        else:
-                            values[group][key].append(value)
+                        bucket[key].append(value)
             for group, figures in per_turn.items():
                 for key, value in figures.items():
                     values[group][key].append(value)
