@@ -74,6 +74,7 @@ group of the evaluator is compared with ours (``sgd`` in our JSON).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -455,13 +456,17 @@ def main() -> int:
     for name in ("fga", "convlab", "mwzeval", "trade", "sgd"):
         parser.add_argument(f"--{name}", metavar="DIR", help=f"a checkout of the {name} peer (see above)")
     parser.add_argument("--python", default=sys.executable, help="the interpreter running the peers")
+    parser.add_argument("--keep", metavar="DIR", help="write each peer's inputs under DIR/NAME and keep them")
     args = parser.parse_args()
     data = repeated_source(args.repeat)
     if data is None:
         return 0
     turns = sum(len(t) for t in data.values())
     ours_cli = [sys.executable, "-m", "dst_metrics", "score"]
-    ours_env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    # bytecode cached as on a user's machine (a machine setting PYTHONDONTWRITEBYTECODE compiles every module of
+    # every process again); the untimed first runs write the caches
+    peer_env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    ours_env = {**peer_env, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
 
     # name: (the peer's file that must exist, the inputs' writer -> (driver args, our arguments), driver, figures)
     Setup = Callable[[Path, Path], tuple[list[str], list[str]]]
@@ -515,7 +520,12 @@ def main() -> int:
         if not (peer / landmark).is_file():
             notes.append(f"{name}: skipped ({peer / landmark} not found)")
             continue
-        with tempfile.TemporaryDirectory() as work:
+        with contextlib.ExitStack() as stack:
+            if args.keep:
+                work = str(Path(args.keep, name).resolve())
+                Path(work).mkdir(parents=True)
+            else:
+                work = stack.enter_context(tempfile.TemporaryDirectory())
             folder = Path(work)
             try:
                 driver_args, ours_args = setup(peer, folder)
@@ -525,7 +535,7 @@ def main() -> int:
             peer_argv = [args.python, "-c", PRELUDE + driver, str(peer), *driver_args]
             ours_argv = [*ours_cli, *ours_args, "--json"]
             try:
-                _, first = run_peer(peer_argv, work)  # untimed: the figures (and a warm file cache)
+                _, first = run_peer(peer_argv, work, peer_env)  # untimed: the figures (and a warm file cache)
             except RuntimeError as error:
                 notes.append(f"{name}: skipped (the peer failed: {error})")
                 continue
@@ -533,7 +543,7 @@ def main() -> int:
             ours_inside = [sys.executable, "-c", f"RESULT = {RESULT!r}\n" + OURS_DRIVER, name, *ours_args, "--json"]
             peer_times, reading, walls, ours_times, ours_walls = [], [], [], [], []
             for _ in range(args.runs):
-                wall, report = run_peer(peer_argv, work)
+                wall, report = run_peer(peer_argv, work, peer_env)
                 peer_times.append(report["seconds"])
                 reading.append(report["load_seconds"])
                 walls.append(wall)
