@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from . import ids
 from ._gc import without_gc
@@ -68,6 +68,11 @@ class Dialogue:
     def __len__(self) -> int:
         return len(self.turn_ids)
 
+    def __reduce__(self) -> tuple:
+        # pickled as its field values, as `core.Tally` is: compiled (setup.py), a frozen dataclass
+        # refuses the attribute by attribute restoring of the default
+        return type(self), (self.dialogue_id, self.turn_ids, self.gold, self.pred)
+
 
 @dataclass(frozen=True)
 class Corpus:
@@ -94,6 +99,10 @@ class Corpus:
 
     def __len__(self) -> int:
         return len(self.dialogues)
+
+    def __reduce__(self) -> tuple:
+        # as `Dialogue.__reduce__`: its field values, in order
+        return type(self), (self.dialogues, self.value_matching, self.listed_gold_slots, self.scores, self.reading)
 
     def __iter__(self) -> Iterator[Dialogue]:
         return iter(self.dialogues)
@@ -285,7 +294,7 @@ def _layout_turns(dialogue_id: str, turns: object) -> tuple[list[int], list, lis
 try:  # msgspec parses JSON fast and can keep each state as raw bytes until it is needed
     import msgspec as _msgspec
 except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
+    _msgspec = None  # type: ignore[assignment]
 
 _RAW = None if _msgspec is None else _msgspec.Raw
 _DECODE = None if _msgspec is None else _msgspec.json.decode
@@ -302,7 +311,8 @@ def _snapped_value(gold: Value, pred: str) -> str | None:
     """The gold value (or the first acceptable value) `pred` matches fuzzily; None if none does."""
     if pred in INACTIVE_VALUES:
         return None
-    for option in gold.order if gold.__class__ is Alternatives else (gold,):
+    options: tuple[str, ...] = gold.order if type(gold) is Alternatives else (cast(str, gold),)
+    for option in options:
         if option not in INACTIVE_VALUES and fuzzy_match(option, pred):
             return option
     return None
@@ -324,7 +334,7 @@ def snap_prediction(gold: State, pred: State) -> State:
     return pred if snapped is None else snapped
 
 
-def snap_dialogue(golds: list, preds: list) -> list:
+def snap_dialogue(golds: Sequence[State], preds: Sequence[State]) -> list:
     """`snap_prediction` for each turn of a dialogue; turns that are unchanged on both sides, or
     whose snapped state equals the previous one, share one state object (as built states do)."""
     out: list = []
@@ -382,7 +392,8 @@ def first_alternatives(golds: Sequence[State]) -> list[State]:
     """Gold states whose slots with several acceptable values keep only the first (mwzeval's
     reading); states without any are kept as they are (shared objects stay shared)."""
     out: list[State] = []
-    previous = previous_new = None
+    previous: State | None = None
+    previous_new: Any = None
     for gold in golds:
         if gold is not previous:
             previous = gold
@@ -512,7 +523,7 @@ class CorpusBuilder:
         self.linearized = linearized
         self.slot_names: dict = {}  # see plain_state
         self.dialogues: list[Dialogue] = []
-        self.scores = None  # calibration.extract.ScoredPredictions, once a predicted value has a confidence
+        self.scores: ScoredPredictions | None = None  # once a predicted value has a confidence
 
     def add(self, dialogue_id: str, turn_ids: list[int], golds: list, preds: list) -> None:
         """Validate and normalize one dialogue; turns are put in the order of their ids."""
@@ -594,7 +605,7 @@ class CorpusBuilder:
         unset = self.unset[0 if gold else 1]
         if self.unset[0] != self.unset[1]:
             twin = None  # a prediction equal to its gold input may still read differently
-        twin_raws, twin_states, twin_plains = twin if twin is not None else (None, None, None)
+        twin_raws, twin_states, twin_plains = twin if twin is not None else ([], [], [])
         for index, (turn_id, raw) in enumerate(zip(turn_ids, raws)):
             if plain and (raw is previous_raw or raw == previous_raw):
                 states.append(previous)
@@ -628,7 +639,7 @@ class CorpusBuilder:
                 return None
             previous_raw = raw
             if twin_raws is not None and raw == twin_raws[index]:
-                previous = twin_states[index]
+                previous = twin_states[index]  # type: ignore[index]  # given with `twin_raws`
             else:
                 try:
                     nested = decode(raw)
@@ -642,6 +653,7 @@ class CorpusBuilder:
 
     def _without_unset(self, state: State, unset: str, gold: bool) -> State:
         if gold:
+            assert self.listed is not None  # a gold side with an unset value: `__init__` made it a set
             self.listed.update(state)
         return {slot: value for slot, value in state.items() if value != unset} if unset in state.values() else state
 
@@ -649,7 +661,8 @@ class CorpusBuilder:
         try:
             if type(raw) is _RAW:
                 raw = decode_raw(raw)
-            if self.flat[0 if gold else 1] and exact and all(type(value) is str for value in raw.values()):
+            flat = self.flat[0 if gold else 1] and exact
+            if flat and all(type(value) is str for value in cast("Mapping[str, object]", raw).values()):
                 return raw, True
             state = plain_state(raw, self.slot_names) if exact and type(raw) is dict else None
             if state is not None:

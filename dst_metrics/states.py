@@ -10,31 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
+from ._alternatives import Alternatives  # defined apart: never compiled (see that module)
 from .errors import InputError, describe, json_text
-
-
-class Alternatives(frozenset):
-    """A gold slot's acceptable values: a frozenset (equal to any set of the same values) that
-    keeps the order the values were given in, `order` (``first`` is the first)."""
-
-    __slots__ = ("order",)
-
-    def __new__(cls, values):
-        order = tuple(dict.fromkeys(values))
-        self = super().__new__(cls, order)
-        self.order = order
-        return self
-
-    @property
-    def first(self) -> str:
-        """The value given first."""
-        return self.order[0]
-
-    def __repr__(self) -> str:
-        return f"Alternatives({list(self.order)!r})"
-
 
 Value = str | Alternatives
 State = dict  # dict[str, Value]; kept a plain dict: it is read in the hot loop
@@ -77,12 +56,13 @@ def _value(raw: object, *, gold: bool, matching: str, field: str, deletions: boo
     updates), a predicted null is the `DELETE_MARKER`."""
     kind = type(raw)
     if kind is str:
-        return _canonical_text(raw, matching)
+        return _canonical_text(cast(str, raw), matching)
     if raw is None and deletions and not gold:
         return DELETE_MARKER
     if kind is int or kind is float:
         return str(raw)
     if gold and kind in (list, tuple):
+        raw = cast("list | tuple", raw)
         if not raw:
             raise InputError("an empty list of acceptable values", field=field)
         options = dict.fromkeys(_value(item, gold=False, matching=matching, field=field) for item in raw)
@@ -94,7 +74,9 @@ def _value(raw: object, *, gold: bool, matching: str, field: str, deletions: boo
             )
         return next(iter(options)) if len(options) == 1 else Alternatives(options)
     if kind in (list, tuple):
-        raise InputError(f"a predicted value must be one string, got {describe(list(raw))}", field=field)
+        raise InputError(
+            f"a predicted value must be one string, got {describe(list(cast('list | tuple', raw)))}", field=field
+        )
     hint = ""
     if raw is None and not gold:
         hint = ' (null removes a slot only in turn updates: --prediction-states updates; prediction_states="updates")'
@@ -228,7 +210,11 @@ class LinearizedFormat:
     value_separator: str = "="
     alternatives_separator: str | None = None
 
-    def parse(self, text: str) -> dict:
+    def __reduce__(self) -> tuple:
+        # pickled as its field values: compiled (setup.py), a frozen dataclass refuses the default's restoring
+        return type(self), (self.slot_separator, self.value_separator, self.alternatives_separator)
+
+    def parse(self, text: object) -> dict:
         """Parse `text` into a flat state."""
         return parse_linearized(
             text,
@@ -244,7 +230,7 @@ class LinearizedFormat:
 
 
 def parse_linearized(
-    text: str,
+    text: object,
     *,
     slot_separator: str = ";",
     value_separator: str = "=",

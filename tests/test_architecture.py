@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.citations": FOUNDATION,
     "dst_metrics.modules": FOUNDATION,
     "dst_metrics.states": VALUES,
+    "dst_metrics._alternatives": VALUES,  # states.Alternatives, kept out of the compiled modules
     "dst_metrics.options": VALUES,
     "dst_metrics.calibration.extract": VALUES,
     "dst_metrics.corpus": CORPUS,

@@ -1,9 +1,11 @@
-"""The compiled core (issue 22): `setup.py` with ``DST_METRICS_COMPILE=1`` compiles `dst_metrics.core`
-with mypyc; the compiled module gives the pure-Python reference's figures, to the last digit, on the
-reference files in both modes. Skips where mypyc or a C compiler is missing."""
+"""The compiled modules (issue 22): `setup.py` with ``DST_METRICS_COMPILE=1`` compiles every module in its
+`COMPILED` list with mypyc; the compiled package gives the pure-Python reference's figures, to the last
+digit, on the reference files in both modes, per dialogue too and read through the streaming path
+(`dst-metrics score FILE --jobs 1 --json --per-dialogue`). Skips where mypyc or a C compiler is missing."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import os
@@ -15,6 +17,7 @@ import pytest
 
 from dst_metrics import score
 from dst_metrics.readers import read
+from dst_metrics.streaming import streamable
 
 from .conftest import REFERENCE, REPO, requires_shared
 
@@ -23,16 +26,28 @@ FILES = [
     REFERENCE / "t5_zeroshot" / "predictions" / "T5_result_zeroshot_rest.json",
     REFERENCE / "paper_sample_dials" / "predictions" / "hypothetical_p1.json",
 ]
+MODES = ("official", "corrected")
 FIGURES_SCRIPT = """
-import json, sys
-from dst_metrics import core, score
+import importlib, json, sys
+from dst_metrics import score
 from dst_metrics.readers import read
-out = {"core": core.__file__}
-for path in sys.argv[1:]:
+modules, paths = sys.argv[1].split(","), sys.argv[2:]
+out = {"files": {name: importlib.import_module(name).__file__ for name in modules}}
+for path in paths:
     for mode in ("official", "corrected"):
         out[f"{path}|{mode}"] = dict(score(read(path), mode=mode).scores)
 print(json.dumps(out))
 """
+
+
+def compiled_modules() -> list[str]:
+    """The module names of setup.py's `COMPILED` (read from its source: running setup.py would build)."""
+    tree = ast.parse((REPO / "setup.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["COMPILED"]:
+            return [path.removesuffix(".py").replace("/", ".") for path in ast.literal_eval(node.value)]
+    raise AssertionError("setup.py has no COMPILED list")
+
 
 pytestmark = [
     pytest.mark.slow,
@@ -41,25 +56,58 @@ pytestmark = [
 ]
 
 
-@requires_shared
-def test_the_compiled_core_gives_the_pure_cores_figures(tmp_path):
-    tree = tmp_path / "tree"
+@pytest.fixture(scope="module")
+def compiled_tree(tmp_path_factory):
+    """A copy of the package with every module of `COMPILED` compiled in place (the build's own setup.py)."""
+    tree = tmp_path_factory.mktemp("compiled") / "tree"
     shutil.copytree(REPO / "dst_metrics", tree / "dst_metrics", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(REPO / "setup.py", tree / "setup.py")
     env = {**os.environ, "DST_METRICS_COMPILE": "1", "PYTHONPATH": str(tree)}
     built = subprocess.run(
         [sys.executable, "setup.py", "build_ext", "--inplace"],
-        cwd=tree, env=env, capture_output=True, text=True, timeout=600,
+        cwd=tree, env=env, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
-    assert list((tree / "dst_metrics").glob("core*.so")), "mypyc wrote no compiled core"
+    for name in compiled_modules():
+        folder, _, stem = name.rpartition(".")
+        assert list((tree / folder.replace(".", "/")).glob(f"{stem}.*.so")), f"mypyc wrote no compiled {name}"
+    return tree
+
+
+def test_setup_compiles_the_build_and_the_core():
+    assert {"dst_metrics.core", "dst_metrics.corpus", "dst_metrics.states"} <= set(compiled_modules())
+
+
+@requires_shared
+def test_the_compiled_modules_give_the_pure_modules_figures(compiled_tree):
+    modules = compiled_modules()
+    env = {**os.environ, "PYTHONPATH": str(compiled_tree)}
     run = subprocess.run(
-        [sys.executable, "-c", FIGURES_SCRIPT, *map(str, FILES)],
-        cwd=tree, env=env, capture_output=True, text=True, timeout=600,
+        [sys.executable, "-c", FIGURES_SCRIPT, ",".join(modules), *map(str, FILES)],
+        cwd=compiled_tree, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-3000:]
     compiled = json.loads(run.stdout)
-    assert compiled.pop("core").endswith(".so")  # the compiled module was the one imported
+    for name in modules:  # the compiled module was the one imported
+        assert compiled["files"][name].endswith(".so"), (name, compiled["files"][name])
     for path in FILES:
-        for mode in ("official", "corrected"):
+        for mode in MODES:
             assert compiled[f"{path}|{mode}"] == dict(score(read(path), mode=mode).scores), (path.name, mode)
+
+
+@requires_shared
+@pytest.mark.parametrize("mode", MODES)
+def test_per_dialogue_figures_read_by_streaming_are_the_pure_ones(compiled_tree, mode):
+    outputs = {}
+    for name, tree in (("pure", REPO), ("compiled", compiled_tree)):
+        outputs[name] = []
+        for path in FILES:
+            assert streamable(str(path)) == "reference"  # read through the streaming path
+            command = [sys.executable, "-m", "dst_metrics", "score", str(path), "--jobs", "1", "--json",
+                       "--per-dialogue", "--mode", mode]  # fmt: skip
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            run = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=600)
+            assert run.returncode == 0, (name, path.name, run.stderr[-3000:])
+            outputs[name].append(json.loads(run.stdout))
+    assert all(output["dialogues"] for output in outputs["pure"]), "no per-dialogue figures"
+    assert outputs["compiled"] == outputs["pure"]

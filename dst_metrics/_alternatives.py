@@ -1,0 +1,29 @@
+"""`Alternatives`, kept in a module of its own that is never compiled: mypyc compiles a `frozenset`
+subclass only as an ordinary Python class, so the class stays one (pickled, compared and printed as
+always) while `dst_metrics.states`, which re-exports it, and `dst_metrics.corpus` may be compiled
+(setup.py, ``DST_METRICS_COMPILE=1``)."""
+
+from __future__ import annotations
+
+
+class Alternatives(frozenset):
+    """A gold slot's acceptable values: a frozenset (equal to any set of the same values) that
+    keeps the order the values were given in, `order` (``first`` is the first)."""
+
+    __slots__ = ("order",)
+    __module__ = "dst_metrics.states"  # its public home, where pickles name it
+    order: tuple[str, ...]
+
+    def __new__(cls, values):
+        order = tuple(dict.fromkeys(values))
+        self = super().__new__(cls, order)
+        self.order = order
+        return self
+
+    @property
+    def first(self) -> str:
+        """The value given first."""
+        return self.order[0]
+
+    def __repr__(self) -> str:
+        return f"Alternatives({list(self.order)!r})"
