@@ -562,6 +562,8 @@ class CorpusBuilder:
 
     def list_gold_slots(self, slots: Iterable[str]) -> None:
         """Gold slots the format listed unset, which a reader dropped before `add` (`Corpus.listed_gold_slots`)."""
+        if self.listed is None:
+            raise ValueError("listed gold slots belong to a format with an unset value: CorpusBuilder(unset=...)")
         self.listed.update(slots)
 
     def corpus(self) -> Corpus:
