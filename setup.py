@@ -3,7 +3,7 @@ isolation), the typed modules in `COMPILED` are compiled with mypyc, as black sh
 pure-Python package, which stays the reference and gives the same figures. Everything else about the
 package is in pyproject.toml.
 
-    pip install "mypy>=1.20" setuptools && DST_METRICS_COMPILE=1 pip install --no-build-isolation .
+    pip install "mypy>=2.4.1" setuptools && DST_METRICS_COMPILE=1 pip install --no-build-isolation .
 """
 
 import os
@@ -19,6 +19,8 @@ if os.environ.get("DST_METRICS_COMPILE") == "1":
     from mypyc.build import mypycify
 
     # The modules it imports are read for their types, not compiled, and their own typing is not judged here.
-    ext_modules = mypycify(["--follow-imports=silent", *COMPILED], opt_level="3")
+    # The runtime the compiled modules share is one extension named after the package, `dst_metrics__mypyc`
+    # (mypyc's default is a hash), beside `dst_metrics` in site-packages.
+    ext_modules = mypycify(["--follow-imports=silent", *COMPILED], opt_level="3", group_name="dst_metrics")
 
 setup(ext_modules=ext_modules)
