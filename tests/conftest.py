@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
@@ -23,3 +24,12 @@ requires_shared = pytest.mark.skipif(
     reason=f"needs the project's shared/ folder beside the clone (looked in {SHARED}; "
     "set DST_METRICS_SHARED to point elsewhere)",
 )
+
+
+def compiled_modules() -> list[str]:
+    """The module names of setup.py's `COMPILED` (read from its source: running setup.py would build)."""
+    tree = ast.parse((REPO / "setup.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["COMPILED"]:
+            return [path.removesuffix(".py").replace("/", ".") for path in ast.literal_eval(node.value)]
+    raise AssertionError("setup.py has no COMPILED list")

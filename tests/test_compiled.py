@@ -5,7 +5,6 @@ digit, on the reference files in both modes, per dialogue too and read through t
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import json
 import os
@@ -19,7 +18,7 @@ from dst_metrics import score
 from dst_metrics.readers import read
 from dst_metrics.streaming import streamable
 
-from .conftest import REFERENCE, REPO, requires_shared
+from .conftest import REFERENCE, REPO, compiled_modules, requires_shared
 
 FILES = [
     REFERENCE / "trade" / "MLCSG_TRADE_reference_layout.json",
@@ -38,15 +37,6 @@ for path in paths:
         out[f"{path}|{mode}"] = dict(score(read(path), mode=mode).scores)
 print(json.dumps(out))
 """
-
-
-def compiled_modules() -> list[str]:
-    """The module names of setup.py's `COMPILED` (read from its source: running setup.py would build)."""
-    tree = ast.parse((REPO / "setup.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["COMPILED"]:
-            return [path.removesuffix(".py").replace("/", ".") for path in ast.literal_eval(node.value)]
-    raise AssertionError("setup.py has no COMPILED list")
 
 
 pytestmark = [

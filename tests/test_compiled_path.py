@@ -4,22 +4,12 @@ never tests the other path by mistake (a build left in the tree, or one that did
 
 from __future__ import annotations
 
-import ast
 import importlib
 import os
 
 import pytest
 
-from .conftest import REPO
-
-
-def compiled_modules() -> list[str]:
-    """setup.py's COMPILED as module names (read, not run: setup.py calls setup())."""
-    tree = ast.parse((REPO / "setup.py").read_text())
-    value = next(
-        node.value for node in tree.body if isinstance(node, ast.Assign) and node.targets[0].id == "COMPILED"
-    )  # fmt: skip
-    return [path.removesuffix(".py").replace("/", ".") for path in ast.literal_eval(value)]
+from .conftest import compiled_modules
 
 
 @pytest.mark.parametrize("name", compiled_modules())
