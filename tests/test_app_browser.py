@@ -577,7 +577,11 @@ def _settled(page, names: list[str], dialogues: str) -> None:
     _wait_for_sets(page, names)
     _wait_for_figure(page, "dialogues", names[0], dialogues)
     page.wait_for_selector("#intervals-table, #intervals-one")  # the step after the figures ran too
-    drawn = "() => ['#metrics', '#details', '#bars', '#intervals'].map(s => document.querySelector(s).innerHTML)"
+    parts = "['#metrics', '#details', '#bars', '#intervals'].map(s => document.querySelector(s))"
+    # what is drawn, without gradio's progress marks: a step still shown as pending when its figures are
+    # already there is not a change
+    page.wait_for_function(f"() => !{parts}.some(e => e.querySelector('.pending'))")
+    drawn = f"() => {parts}.map(e => (e.querySelector('.prose') || e).innerHTML)"
     before = page.evaluate(drawn)
     page.wait_for_timeout(2000)
     assert page.evaluate(drawn) == before, "the page changed after it settled"
