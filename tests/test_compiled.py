@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -101,3 +102,30 @@ def test_per_dialogue_figures_read_by_streaming_are_the_pure_ones(compiled_tree,
             outputs[name].append(json.loads(run.stdout))
     assert all(output["dialogues"] for output in outputs["pure"]), "no per-dialogue figures"
     assert outputs["compiled"] == outputs["pure"]
+
+
+def test_the_compiled_wheel_holds_the_package_and_its_mypyc_runtime(tmp_path):
+    # what the release workflow's compiled-wheels job builds (there with cibuildwheel) and checks
+    clone = tmp_path / "tree"  # the tree under test, without what builds and runs leave in it
+    left = (".git", "build", "dist", "*.egg-info", "__pycache__", "*.so", "test-artifacts", "node_modules")
+    shutil.copytree(REPO, clone, ignore=shutil.ignore_patterns(*left))
+    env = {**os.environ, "DST_METRICS_COMPILE": "1"}
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), "."],
+        cwd=clone, env=env, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stderr[-3000:]
+    (wheel,) = tmp_path.glob("dst_metrics-*.whl")
+    assert "-cp3" in wheel.name and "none-any" not in wheel.name  # a platform wheel
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert {name.split(".")[0] for name in top} == {"dst_metrics", "dst_metrics__mypyc"}, top
+    for module in compiled_modules():
+        stem = module.replace(".", "/")
+        assert any(n.startswith(stem + ".cpython") and n.endswith(".so") for n in names), module
+        assert stem + ".py" in names  # the source ships too
+    checked = subprocess.run(
+        [sys.executable, "-m", "check_wheel_contents", "--ignore", "W009", str(wheel)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stdout + checked.stderr
