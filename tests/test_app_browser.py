@@ -554,8 +554,10 @@ def test_predictions_only_upload_with_a_gold_folder(visit):
 
 def test_a_third_system_is_charted_and_compared_with_a(visit):
     page = visit(ALL)
-    _wait_for_sets(page, ["P1", "P2"])  # the example has loaded: it would empty a C typed before
+    _settled(page, ["P1", "P2"], "3")  # the example of the URL has loaded: it would empty a C typed before
     page.get_by_text("A third and fourth system (sets C and D)").click()
+    page.locator("#data-c textarea").wait_for(state="visible")
+    page.wait_for_timeout(1000)  # the accordion's first opening mounts its boxes: typed at once, C may be lost
     page.locator("#data-c textarea").fill(_all_text(0))  # C holds A's predictions
     page.click("#score")
     _wait_for_sets(page, ["P1", "P2", "C"])
