@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from ..corpus import Corpus
+from ..corpus import Corpus, Dialogue
 from ..options import OptionError, Options
 
 
@@ -40,3 +40,13 @@ class Profile:
         if self.cli_inputs is None:
             raise OptionError(f"the {self.name} profile reads nothing but the corpus; it takes no inputs")
         return self.figures(corpus, options, inputs)
+
+
+def turn_results(dialogue: Dialogue, compute: Callable[[dict, dict], object]) -> Iterator:
+    """compute(gold, pred) of each turn of `dialogue`; a turn whose two states are the objects of the turn
+    before (unchanged, as readers build them) gives the turn before's result without computing it again."""
+    last_gold = last_pred = result = None
+    for gold, pred in zip(dialogue.gold, dialogue.pred):
+        if gold is not last_gold or pred is not last_pred:
+            result, last_gold, last_pred = compute(gold, pred), gold, pred
+        yield result

@@ -30,7 +30,7 @@ import functools
 from ..corpus import Corpus
 from ..options import Options
 from ..states import Alternatives
-from .base import Profile
+from .base import Profile, turn_results
 
 NAME = "convlab"
 KEYS: tuple[str, ...] = ("jga", "slot_precision", "slot_recall", "slot_f1")
@@ -92,15 +92,12 @@ def counts(corpus: Corpus) -> tuple[int, int, int, int, int]:
     visited = None if filled is None else frozenset(filled)
     tp = fp = fn = correct = turns = 0
     for dialogue in corpus:
-        last = None
-        for gold, pred in zip(dialogue.gold, dialogue.pred):
+        for turn_tp, turn_fp, turn_fn, right in turn_results(dialogue, lambda g, p: turn_counts(g, p, visited)):
             turns += 1
-            if last is None or gold is not last[0] or pred is not last[1]:  # an unchanged turn counts as before
-                last = (gold, pred, turn_counts(gold, pred, visited))
-            tp += last[2][0]
-            fp += last[2][1]
-            fn += last[2][2]
-            correct += last[2][3]
+            tp += turn_tp
+            fp += turn_fp
+            fn += turn_fn
+            correct += right
     return tp, fp, fn, correct, turns
 
 

@@ -36,7 +36,7 @@ from ..errors import InputError
 from ..figures import FIGURES
 from ..options import Options
 from ..states import State, values_match
-from .base import Profile
+from .base import Profile, turn_results
 
 NAME = "fga"
 KEYS: tuple[str, ...] = ("jga", "sa", "aga", "fga")
@@ -56,11 +56,9 @@ def _walk(dialogue: Dialogue, tally: Tally) -> None:
     previous_pred: State = {}
     previous_equal = False
     last_error = -1
-    figures = (False, 0, 0, 0)
-    for position, (turn_id, gold, pred) in enumerate(zip(dialogue.turn_ids, dialogue.gold, dialogue.pred)):
-        if not position or gold is not previous_gold or pred is not previous_pred:  # else as the turn before
-            figures = turn_figures(gold, pred, string_quirk=True)[:4]
-        equal, slot_errors, hits, size = figures
+    figures = turn_results(dialogue, lambda gold, pred: turn_figures(gold, pred, string_quirk=True)[:4])
+    turns = zip(dialogue.turn_ids, dialogue.gold, dialogue.pred, figures)
+    for position, (turn_id, gold, pred, (equal, slot_errors, hits, size)) in enumerate(turns):
         tally.turns += 1
         tally.joint_hits += equal
         tally.slot_errors += slot_errors

@@ -24,7 +24,7 @@ from __future__ import annotations
 from ..core import turn_figures
 from ..corpus import Corpus
 from ..options import Options
-from .base import Profile
+from .base import Profile, turn_results
 
 NAME = "trade"
 
@@ -38,20 +38,22 @@ def turn_f1(hits: int, n_gold: int, extra: int) -> float:
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
+def trade_turn(gold: dict, pred: dict) -> tuple[bool, int, float]:
+    """(sets equal, SA misses + wrongs, F1) of one turn under TRADE's conventions."""
+    equal, slot_errors, hits, n_gold, _, _, extra, _ = turn_figures(gold, pred, string_quirk=True)
+    return equal, slot_errors, turn_f1(hits, n_gold, extra)
+
+
 def trade_figures(corpus: Corpus, options: Options) -> dict[str, object]:
     """{jga, sa, slot_f1} as TRADE's evaluate_metrics computes them (fractions, unrounded)."""
     turns = joint = errors = 0
     f1 = 0.0
     for dialogue in corpus.dialogues:
-        last = None
-        for gold, pred in zip(dialogue.gold, dialogue.pred):
-            if last is None or gold is not last[0] or pred is not last[1]:  # an unchanged turn counts as before
-                equal, slot_errors, hits, n_gold, _, _, extra, _ = turn_figures(gold, pred, string_quirk=True)
-                last = (gold, pred, equal, slot_errors, turn_f1(hits, n_gold, extra))
+        for equal, slot_errors, turn_f1_value in turn_results(dialogue, trade_turn):
             turns += 1
-            joint += last[2]
-            errors += last[3]
-            f1 += last[4]
+            joint += equal
+            errors += slot_errors
+            f1 += turn_f1_value
     k = options.num_slots
     return {"jga": joint / turns, "sa": (turns * k - errors) / (turns * k), "slot_f1": f1 / turns}
 

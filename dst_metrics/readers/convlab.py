@@ -192,10 +192,7 @@ class _Flattener:
         self.owners = owners  # {name: (domain, slot)} of both sides, which must not collide
 
     def state(self, raw: object) -> dict:
-        try:
-            domains = _DOMAINS.decode(raw)
-        except (_msgspec.DecodeError, UnicodeDecodeError):
-            raise _NotCommon from None
+        domains = _decoded(raw, _DOMAINS)
         flat: dict[str, str] = {}
         unset, last = self.unset, self.last
         for domain, inner in domains.items():
