@@ -148,7 +148,7 @@ CSS = """
   position: sticky; left: 0; z-index: 1; background: var(--background-fill-primary); }
 .table-wrap > table thead th:first-child { background: var(--background-fill-secondary); }
 #url-query, #ticket-no { display: none !important; }
-#example input { padding-right: 2.4em; text-overflow: ellipsis; }
+#example input, #compat input { padding-right: 2.4em; text-overflow: ellipsis; }
 .slot-table th { overflow-wrap: anywhere; }
 .data-table td:not(.num):not(:first-child) { overflow-wrap: anywhere; }
 .data-table td:first-child { overflow-wrap: break-word; }
