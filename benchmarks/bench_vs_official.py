@@ -10,7 +10,9 @@ commands taking turns run after run (medians; max RSS of each process by ``wait4
   - official:              ``compute_accuracies.py`` (every figure, per-dialogue figures included);
   - ours, all cores:       ``dst-metrics score FILE --json`` (default ``--jobs``: all cores from 8 MB);
   - ours, 1 core:          the same with ``--jobs 1`` (streamed dialogue by dialogue);
-  - ours, --per-dialogue:  all cores, each dialogue's figures too (what the official code always computes).
+  - ours, --per-dialogue:  all cores, each dialogue's figures too (what the official code always computes);
+  - ours, 1 core, --per-dialogue: the same with ``--jobs 1``;
+then --per-dialogue's time as a multiple of the same command without it (all cores, 1 core).
 With ``--compiled`` the three rows of ours again on a copy of the package whose ``setup.py`` ``COMPILED``
 modules are built with mypyc (bench_floor.py's `compiled_tree`), in the same turns.
 """
@@ -55,6 +57,7 @@ def main() -> int:
                 "ours, all cores": [*cli, str(path), "--json"],
                 "ours, 1 core": [*cli, str(path), "--json", "--jobs", "1"],
                 "ours, --per-dialogue": [*cli, str(path), "--json", "--per-dialogue"],
+                "ours, 1 core, --per-dialogue": [*cli, str(path), "--json", "--jobs", "1", "--per-dialogue"],
             }
             if args.compiled:  # the same commands with the compiled package first on the path
                 tree = str(compiled_tree(Path(work)))
@@ -70,6 +73,11 @@ def main() -> int:
             for name, (median, rss) in measured.items():
                 print(f"{turns:>10,}  {name:<32} {median:8.2f} {median * 1e6 / turns:8.2f} {rss:7.0f} "
                       f"{official_seconds / median:11.1f}x")  # fmt: skip
+            for suffix in ("", ", compiled") if args.compiled else ("",):  # the issue's line: at most 1.3x
+                ratios = [measured[f"ours, {how}--per-dialogue{suffix}"][0] / measured[f"ours, {plain}{suffix}"][0]
+                          for how, plain in (("", "all cores"), ("1 core, ", "1 core"))]  # fmt: skip
+                line = f"all cores {ratios[0]:.2f}x, 1 core {ratios[1]:.2f}x"
+                print(f"{turns:>10,}  --per-dialogue / plain{suffix}: {line}")
     return 0
 
 

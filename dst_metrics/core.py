@@ -185,6 +185,19 @@ def official_string_figures(gold: State, pred: State) -> tuple[int, int, int]:
     return len(missed) + wrong, total - len(gold_slots - pred_slots) - len(extra), total
 
 
+def hyphenated(state: State) -> bool:
+    """Whether a value of `state`, or a value it accepts, has a hyphen: only then can
+    `official_string_figures` (slots read up to the last hyphen) differ from the plain counts of
+    `turn_figures`, so a caller asking for the strings' figures may skip them for other states."""
+    for value in state.values():
+        if value.__class__ is str:
+            if "-" in value:
+                return True
+        elif any("-" in accepted for accepted in value):
+            return True
+    return False
+
+
 def changes_inside(changes: Changes, other: State) -> bool:
     """FGA's check: every active (slot, value) of a side's change set is matched in `other`.
 
@@ -211,6 +224,11 @@ def _sum_dicts(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
     for key, value in b.items():
         out[key] = out.get(key, 0) + value
     return out
+
+
+def _add_into(a: dict[int, int], b: dict[int, int]) -> None:
+    for key, value in b.items():
+        a[key] = a.get(key, 0) + value
 
 
 @dataclass
@@ -255,6 +273,25 @@ class Tally:
             false_negatives=self.false_negatives + other.false_negatives,
             fga_distances=_sum_dicts(self.fga_distances, other.fga_distances),
         )
+
+    def add(self, other: Tally) -> None:
+        """Add `other`'s sums into this tally, in place (``+`` without a new Tally: the corpus sum of
+        many dialogues' tallies)."""
+        self.turns += other.turns
+        self.correct += other.correct
+        self.wrong += other.wrong
+        self.missed += other.missed
+        self.overshot += other.overshot
+        self.joint_hits += other.joint_hits
+        self.slot_errors += other.slot_errors
+        self.goal_turns += other.goal_turns
+        _add_into(self.goal_hits, other.goal_hits)
+        self.relative_empty_turns += other.relative_empty_turns
+        _add_into(self.relative_hits, other.relative_hits)
+        self.true_positives += other.true_positives
+        self.false_positives += other.false_positives
+        self.false_negatives += other.false_negatives
+        _add_into(self.fga_distances, other.fga_distances)
 
     def __reduce__(self) -> tuple:
         # pickled as its field values in order: fewer bytes, less time than the default (each
@@ -314,14 +351,14 @@ def tally_each(dialogues: Iterable[Dialogue], mode: str = "official") -> tuple[T
     """The corpus tally and each dialogue's (by id), in one pass over each dialogue."""
     check_mode(mode)
     official = mode == "official"
-    total = _Sums()
+    total = Tally()
     by_dialogue: dict[str, Tally] = {}
     for dialogue in dialogues:
         sums = _Sums()
         sums.walk(dialogue, official, None)
-        by_dialogue[dialogue.dialogue_id] = sums.tally()
-        total.absorb(sums)
-    return total.tally(), by_dialogue
+        tally = by_dialogue[dialogue.dialogue_id] = sums.tally()
+        total.add(tally)
+    return total, by_dialogue
 
 
 def tally_corpus(dialogues: Iterable[Dialogue], mode: str = "official") -> Tally:
@@ -415,16 +452,6 @@ class _Sums:
         if run:
             figure_runs[figures] = figure_runs.get(figures, 0) + run
 
-    def absorb(self, other: _Sums) -> None:
-        """Add another accumulator's sums to this one."""
-        self.turns += other.turns
-        for kind, count in other.counts.items():
-            self.counts[kind] += count
-        for figures, count in other.figure_runs.items():
-            self.figure_runs[figures] = self.figure_runs.get(figures, 0) + count
-        for distance, count in other.distances.items():
-            self.distances[distance] = self.distances.get(distance, 0) + count
-
     def tally(self, into: Tally | None = None) -> Tally:
         """The sums as a Tally (added into `into` if given)."""
         joint_hits = slot_errors = goal_turns = relative_empty = true_pos = false_pos = false_neg = 0
@@ -452,9 +479,7 @@ class _Sums:
         # fmt: on
         if into is None:
             return t
-        total = into + t
-        for f in fields(Tally):
-            setattr(into, f.name, getattr(total, f.name))
+        into.add(t)
         return into
 
 

@@ -58,7 +58,9 @@ class Figure:
     tally every figure reads (``mode`` decides whether ``""`` is a value, the string quirks of SA and
     RSA, FGA's distances): its `signature` lists only those. `vectorised`, given a `metrics.Columns` of
     B summed tallies and the options, returns the B values `compute` gives one by one (in floats);
-    without it the bootstrap computes the figure tally by tally."""
+    without it the bootstrap computes the figure tally by tally. `grid`, for a per-λ figure, gives its
+    values at every λ of `Options.fga_lambdas` at once, equal to `compute` λ by λ (FGA reads the
+    distances once: each dialogue's figures with ``--per-dialogue``)."""
 
     key: str
     label: str
@@ -72,6 +74,7 @@ class Figure:
     per_lambda: bool = False  # one figure per λ of Options.fga_lambdas, keys "<key>@<λ>"
     uses: tuple[str, ...] = ()  # Options fields, besides mode and value_matching, that change it
     vectorised: Callable[[metrics.Columns, Options], Any] | None = None
+    grid: Callable[[Tally, Options], tuple[float, ...]] | None = None  # per_lambda: all λ at once, as compute
 
     def keys(self, options: Options) -> list[str]:
         """The output keys of this figure under `options`."""
@@ -81,6 +84,8 @@ class Figure:
 
     def values(self, tally: Tally, options: Options) -> dict[str, float | int]:
         """{key: value} of this figure under `options`."""
+        if self.per_lambda and self.grid is not None:
+            return dict(zip(self.keys(options), self.grid(tally, options)))
         if self.per_lambda:
             return {lambda_key(self.key, lam): self.compute(tally, at_lambda) for lam, at_lambda in options.per_lambda}
         return {self.key: self.compute(tally, options)}
@@ -210,6 +215,7 @@ FIGURES: list[Figure] = [
         per_lambda=True,
         uses=("fga_lambda",),
         vectorised=lambda c, o: metrics.fga_columns(c, o.fga_lambda),
+        grid=lambda t, o: metrics.fga_grid(t, o.fga_lambdas),
     ),
     _slot_prf("slot_precision", "Slot precision", "detail", "precision of predicted (slot, value) pairs", 0),
     _slot_prf("slot_recall", "Slot recall", "detail", "recall of gold (slot, value) pairs", 1),
@@ -274,18 +280,44 @@ def figure_computer(
     """`compute_figures` as a function of the tally alone, the registry read once: for the many
     tallies of one run (each dialogue's, with ``--per-dialogue``)."""
     wanted = FAMILIES if families is None else set(families)
-    parts: list[tuple[str, Callable[[Tally, Options], float | int], Options]] = []
+    steps: list[tuple[Any, Callable[[Tally, Options], Any], Options, bool]] = []  # (key(s), function, at, grid)
     for figure in FIGURES:
         if figure.family in wanted and (figure.per_dialogue or not per_dialogue):
-            if figure.per_lambda:
-                parts += [(lambda_key(figure.key, lam), figure.compute, at) for lam, at in options.per_lambda]
+            if figure.per_lambda and figure.grid is not None:
+                steps.append((tuple(figure.keys(options)), figure.grid, options, True))
+            elif figure.per_lambda:
+                steps += [(lambda_key(figure.key, lam), figure.compute, at, False) for lam, at in options.per_lambda]
             else:
-                parts.append((figure.key, figure.compute, options))
+                steps.append((figure.key, figure.compute, options, False))
 
     def compute(tally: Tally) -> dict[str, float | int]:
-        return {key: value(tally, at) for key, value, at in parts}
+        out: dict[str, float | int] = {}
+        for key, value, at, grid in steps:
+            if grid:
+                out.update(zip(key, value(tally, at)))
+            else:
+                out[key] = value(tally, at)
+        return out
 
     return compute
+
+
+class DialogueFigures:
+    """The figures ``--per-dialogue`` lists (``figure_computer(options, per_dialogue=True)``) as a
+    picklable function of one dialogue's tally: a worker process computes them where it tallied the
+    dialogue (`parallel.tally_in_processes`' `view`), and only the figures cross back."""
+
+    __slots__ = ("_compute", "options")
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self._compute = figure_computer(options, per_dialogue=True)
+
+    def __call__(self, tally: Tally) -> dict[str, float | int]:
+        return self._compute(tally)
+
+    def __reduce__(self) -> tuple:
+        return DialogueFigures, (self.options,)
 
 
 def family_figures(family: str) -> tuple:

@@ -164,6 +164,20 @@ def fga_columns(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:
     return (c.joint_hits + partial) / c.turns
 
 
+def fga_grid(t: Tally, lambdas: tuple[float, ...]) -> tuple[float, ...]:
+    """`fga` at each λ of `lambdas`, the distances read once (``--per-dialogue`` asks each dialogue's FGA
+    at the whole grid): the same values, digit for digit, as `fga` λ by λ."""
+    if not t.fga_distances:
+        return (t.joint_hits / t.turns,) * len(lambdas)
+    credits = _type2_credits(lambdas, tuple(t.fga_distances.items()))
+    return tuple((t.joint_hits + credit) / t.turns for credit in credits)
+
+
+@functools.lru_cache(maxsize=4096)
+def _type2_credits(lambdas: tuple[float, ...], distances: tuple[tuple[int, int], ...]) -> tuple[float, ...]:
+    return tuple(_type2_credit(lam, distances) for lam in lambdas)
+
+
 @functools.lru_cache(maxsize=4096)
 def _type2_credit(lam: float, distances: tuple[tuple[int, int], ...]) -> float:
     """Σ count · (1 - exp(-λ·d)) over the (d, count) pairs, summed exactly (`math.fsum`, so in any order).

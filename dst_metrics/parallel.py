@@ -15,10 +15,11 @@ reads the input in one process instead, so errors are exactly those of one proce
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from .core import Tally
 from .readers import Opened
-from .streaming import tally_opened
+from .streaming import Tap, tally_opened
 
 PARALLEL_MIN_BYTES = 8_000_000
 """Inputs smaller than this (about 50,000 turns of the reference layout) are scored in one process
@@ -40,17 +41,37 @@ def default_jobs(paths: list[str]) -> int:
     return (os.cpu_count() or 1) if size >= PARALLEL_MIN_BYTES else 1
 
 
-def _tally_share(opened: Opened, mode: str, k: int, n: int, per_dialogue: bool) -> list[tuple]:
-    """Per shard of the input: (tally, {dialogue: tally}, dialogue ids, their positions) of share k of n."""
-    _, folded = tally_opened(opened, mode, per_dialogue, share=(k, n))
-    return [(found.result[0], found.result[1], found.dialogue_ids, found.positions) for found in folded]
+def _tally_share(
+    opened: Opened,
+    mode: str,
+    k: int,
+    n: int,
+    per_dialogue: bool,
+    view: Callable[[Tally], object] | None,
+    tap: Tap | None,
+) -> tuple[list[tuple], object]:
+    """(per shard of the input: (tally, {dialogue: tally or view(tally)}, dialogue ids, their positions),
+    the sums of a fresh copy of `tap`) of share k of n."""
+    share_tap = tap.fresh() if tap is not None else None  # the caller's tap merges only on success
+    _, folded = tally_opened(opened, mode, per_dialogue, share=(k, n), view=view, tap=share_tap)
+    parts = [(found.result[0], found.result[1], found.dialogue_ids, found.positions) for found in folded]
+    return parts, share_tap.sums if share_tap is not None else None
 
 
 def tally_in_processes(
-    opened: Opened, mode: str, jobs: int, per_dialogue: bool
+    opened: Opened,
+    mode: str,
+    jobs: int,
+    per_dialogue: bool,
+    view: Callable[[Tally], object] | None = None,
+    tap: Tap | None = None,
 ) -> tuple[Tally, dict[str, Tally]] | None:
     """(corpus tally, each dialogue's tally in input order) of an opened input read in `jobs`
-    processes; None when this must be done in one process (see the module)."""
+    processes; None when this must be done in one process (see the module). With `view` (picklable),
+    each dialogue's ``view(tally)`` comes back in place of its tally: computed in the worker that
+    tallied it (e.g. the dialogue's figures: `figures.DialogueFigures`). With `tap` (e.g. a profile's
+    sums: `compat.base.ProfileTap`), each process sums its share into a fresh copy and, on success
+    only, `tap` merges them all."""
     import multiprocessing  # here, not at the top: `default_jobs` is asked on every run
     from concurrent.futures import ProcessPoolExecutor
 
@@ -59,11 +80,14 @@ def tally_in_processes(
     context = multiprocessing.get_context(START_METHOD)
     try:
         with ProcessPoolExecutor(jobs - 1, mp_context=context) as pool:  # this process takes share 0
-            futures = [pool.submit(_tally_share, opened, mode, k, jobs, per_dialogue) for k in range(1, jobs)]
-            shares = [_tally_share(opened, mode, 0, jobs, per_dialogue)]
-            shares += [future.result() for future in futures]
+            futures = [
+                pool.submit(_tally_share, opened, mode, k, jobs, per_dialogue, view, tap) for k in range(1, jobs)
+            ]
+            results = [_tally_share(opened, mode, 0, jobs, per_dialogue, view, tap)]
+            results += [future.result() for future in futures]
     except Exception:  # noqa: BLE001 - any failure: one process reads it again and names the problem
         return None
+    shares = [share for share, _ in results]
     parts = [part for share in shares for part in share]
     ids = [dialogue_id for part in parts for dialogue_id in part[2]]
     if not ids or len(set(ids)) != len(ids):
@@ -71,6 +95,9 @@ def tally_in_processes(
     total = Tally()
     for part in parts:
         total = total + part[0]
+    if tap is not None:
+        for _, sums in results:
+            tap.merge(sums)
     if not per_dialogue:
         return total, {}
     ordered = sorted((shard, position, dialogue_id, part[1][dialogue_id])

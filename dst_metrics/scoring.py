@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ._gc import without_gc
 from ._version import __version__
@@ -14,6 +15,9 @@ from .corpus import Corpus, Dialogue
 from .errors import json_text
 from .figures import compute_figures, figure_of
 from .options import OptionError, Options
+
+if TYPE_CHECKING:  # the profiles are imported when one is asked for (`score`)
+    from .compat.base import Profile
 
 __all__ = ["Options", "Report", "Scores", "__version__", "corpus_options", "score", "score_tallies", "tally_dialogues"]
 
@@ -166,11 +170,17 @@ def score(
     report = score_tallies(tallies, options, source=source, dialogues=lambda: corpus.dialogues)
     if chosen is None:
         return report
-    theirs = chosen.compute(corpus, options, compat_inputs)
+    return with_profile_figures(report, chosen, chosen.compute(corpus, options, compat_inputs))
+
+
+def with_profile_figures(report: Report, profile: Profile, theirs: dict[str, object]) -> Report:
+    """`report` with a compatibility profile's figures in place of ours (`score` with ``compat``; the
+    command line, which may sum them while the input streams: `compat.base.ProfileTap`)."""
+    options = report.options
     signature = report.signature
-    if chosen.signature_fields is not None:  # before the profile's name, which ends the signature
+    if profile.signature_fields is not None:  # before the profile's name, which ends the signature
         named = f"|compat:{options.compat}"
-        signature = signature.removesuffix(named) + chosen.signature_fields(theirs) + named
+        signature = signature.removesuffix(named) + profile.signature_fields(theirs) + named
     scores = Scores({**report.scores, **theirs}, signature, options, frozenset(theirs))
     return dataclasses.replace(report, scores=scores)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, Protocol
 
 from .core import Tally, tally_corpus, tally_each
 from .corpus import Dialogue
@@ -24,13 +25,48 @@ from .errors import InputError
 from .readers import Opened, Shard, resolve
 from .readers.door import STREAMED_FORMATS, Folded, stream_shard
 
-__all__ = ["STREAMED_FORMATS", "stream_tally", "streamable", "tally_opened"]
+__all__ = ["STREAMED_FORMATS", "Tap", "stream_tally", "streamable", "tally_opened"]
 
 
-def _fold(mode: str, per_dialogue: bool):
-    if per_dialogue:
-        return lambda dialogues: tally_each(dialogues, mode)
-    return lambda dialogues: (tally_corpus(dialogues, mode), {})
+class Tap(Protocol):
+    """Sums of the dialogues passing through it on their way to the tally (a `watch`), that a copy in
+    another process can sum too (e.g. a compatibility profile's: `compat.base.ProfileTap`)."""
+
+    sums: Any
+
+    def __call__(self, dialogues: Iterator[Dialogue]) -> Iterator[Dialogue]: ...
+
+    def fresh(self) -> Tap:
+        """The same tap with nothing summed."""
+        ...
+
+    def merge(self, sums: Any) -> None:
+        """Add another tap's sums."""
+        ...
+
+
+def _fold(mode: str, per_dialogue: bool, view: Callable[[Tally], object] | None = None, tap: Tap | None = None):
+    if per_dialogue and view is not None:
+        tallied = lambda dialogues: _viewed(tally_each(dialogues, mode), view)  # noqa: E731
+    elif per_dialogue:
+        tallied = lambda dialogues: tally_each(dialogues, mode)  # noqa: E731
+    else:
+        tallied = lambda dialogues: (tally_corpus(dialogues, mode), {})  # noqa: E731
+    if tap is None:
+        return tallied
+    return lambda dialogues: _tapped(tallied, tap.fresh(), dialogues)
+
+
+def _tapped(tallied: Callable, tap: Tap, dialogues: Iterator[Dialogue]) -> tuple:
+    """(tally, by dialogue, the sums of `tap`): a fold that fails part way (a shard read whole after
+    streaming stopped) drops its sums with its tally, so no dialogue is summed twice."""
+    total, by_dialogue = tallied(tap(dialogues))
+    return total, by_dialogue, tap.sums
+
+
+def _viewed(tallies: tuple[Tally, dict[str, Tally]], view: Callable[[Tally], object]) -> tuple[Tally, dict]:
+    total, by_dialogue = tallies
+    return total, {dialogue_id: view(tally) for dialogue_id, tally in by_dialogue.items()}
 
 
 def _watched(fold: Callable, watch: Callable[[Iterator[Dialogue]], Iterator[Dialogue]]) -> Callable:
@@ -49,17 +85,23 @@ def tally_opened(
     per_dialogue: bool = False,
     share: tuple[int, int] | None = None,
     watch: Callable[[Iterator[Dialogue]], Iterator[Dialogue]] | None = None,
+    view: Callable[[Tally], object] | None = None,
+    tap: Tap | None = None,
 ) -> tuple[tuple[Tally, dict[str, Tally]], list[Folded]]:
     """((corpus tally, each dialogue's tally in the order reading whole gives), each shard's fold) of
     an opened input: its shards streamed where they can be, else read whole (`Opened.fold_shards`).
-    `watch` sees the dialogues on their way to the tally (e.g. `updates.watch`)."""
-    fold = _fold(mode, per_dialogue)
+    `watch` sees the dialogues on their way to the tally (e.g. `updates.watch`); with `view`, each
+    dialogue's ``view(tally)`` stands for its tally (e.g. its figures, computed where it was tallied);
+    `tap` gets the sums of every dialogue (`Tap`; each shard's in a fresh copy, merged)."""
+    fold = _fold(mode, per_dialogue, view, tap)
     if watch is not None:
         fold = _watched(fold, watch)
     folded = opened.fold_shards(fold, share)
     total, by_dialogue = Tally(), {}
     for found in folded:
         total = total + found.result[0]
+        if tap is not None:
+            tap.merge(found.result[2])
         if per_dialogue:
             by_dialogue.update(_ordered(found))
     return (total, by_dialogue), folded

@@ -221,8 +221,15 @@ OPTION_CASES = [
     ),
     (
         "score",
+        ["score", P1, "--jobs", "2", "--compat", "convlab"],
+        "--jobs needs scoring in processes: --by, --ci and --compat convlab, sgd, trade, mwzeval, fnctod score in "
+        "one process",
+    ),
+    (
+        "score",
         ["score", P1, "--jobs", "2", "--by", "domain"],
-        "--jobs needs scoring in processes: --compat, --by and --ci score in one process",
+        "--jobs needs scoring in processes: --by, --ci and --compat convlab, sgd, trade, mwzeval, fnctod score in "
+        "one process",
     ),
     (
         "score",

@@ -176,3 +176,74 @@ def test_trade_file_none_items_move_jga_by_one_turn():
     corpus = read(REFERENCE / "trade/MLCSG_TRADE_reference_layout.json")
     assert round(score(corpus).scores.jga * 7368) == 3828
     assert round(score(corpus, compat="fga").scores.jga * 7368) == 3827
+
+
+# the profile as sums over dialogues: streamed, in processes ---------------------------------------
+
+
+def _profile_figures(record: dict) -> dict:
+    return {key: record[key] for key in FGA_KEYS}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_command_line_sums_the_profile_while_streaming_in_any_number_of_processes(seed, tmp_path, capsys):
+    from tests.test_parallel import random_layout, run_json
+
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(random_layout(seed, dialogues=7 + 9 * seed)))
+    whole = score(read(path), compat="fga").scores
+    expected = {key: whole[key] for key in FGA_KEYS}
+    for jobs in ("1", "2", "3"):
+        (record,) = run_json(capsys, str(path), "--compat", "fga", "--jobs", jobs)
+        assert _profile_figures(record) == expected, jobs  # equal, not close: integer sums
+        assert record["gca"] == whole.gca and record["signature"] == whole.signature
+
+
+def test_a_stream_that_stops_part_way_sums_no_dialogue_twice(tmp_path, capsys):
+    # JSON Lines whose first dialogue comes back after two others: streaming tallies three dialogues,
+    # then stops, and the file is read whole; the profile's sums of the stopped stream are dropped.
+    from tests.test_parallel import random_layout, run_json
+
+    layout = random_layout(8, dialogues=3)
+    records = [
+        {"dialogue_id": d, "turn_id": int(t), "gt": turn["gt"], "pr": turn["pr"]}
+        for d, turns in layout.items()
+        for t, turn in turns.items()
+    ]
+    first = [r for r in records if r["dialogue_id"] == records[0]["dialogue_id"]]
+    if len(first) < 2:
+        first.append({**first[0], "turn_id": first[0]["turn_id"] + 1})
+    rest = [r for r in records if r["dialogue_id"] != records[0]["dialogue_id"]]
+    path = tmp_path / "apart.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [first[0], *rest, *first[1:]]))
+    whole = score(read(path), compat="fga").scores
+    (record,) = run_json(capsys, str(path), "--compat", "fga")
+    assert _profile_figures(record) == {key: whole[key] for key in FGA_KEYS}
+    assert record["turns"] == len(first) + len(rest)
+
+
+@requires_shared
+@pytest.mark.parametrize("name", sorted(MEASURED))
+def test_the_official_figures_in_two_processes(name, capsys):
+    from tests.test_parallel import run_json
+
+    (record,) = run_json(capsys, str(REFERENCE / name), "--compat", "fga", "--jobs", "2")
+    keys = ("jga", "sa", "aga", "fga@0.25", "fga@0.5", "fga@0.75", "fga@1.0")
+    assert [100 * record[key] for key in keys] == pytest.approx(MEASURED[name], abs=1e-6)
+    assert record == {**record, **_profile_figures(score(read(REFERENCE / name), compat="fga").scores)}
+
+
+def test_a_profile_tap_pickles_empty_and_merges_by_addition():
+    import pickle
+
+    from dst_metrics.compat.base import ProfileTap
+
+    corpus = Corpus.from_dialogues([[{"hotel-area": "north"}, {"hotel-area": "none"}]], [[{"hotel-area": "north"}] * 2])
+    tap = ProfileTap(PROFILES["fga"].sums, Options(compat="fga"))
+    assert [d.dialogue_id for d in tap(iter(corpus.dialogues))] == [d.dialogue_id for d in corpus.dialogues]
+    assert tap.sums.turns == 2
+    copy = pickle.loads(pickle.dumps(tap))
+    assert copy.sums.turns == 0 and copy.options == tap.options  # a worker starts from nothing
+    copy.merge(tap.sums)
+    copy.merge(tap.sums)
+    assert copy.sums.turns == 4 and copy.figures()["jga"] == tap.figures()["jga"] == 0.5

@@ -651,3 +651,35 @@ def test_fga_is_its_formula_in_any_order_of_the_distances(distances, lam):
     for items in (distances.items(), reversed(list(distances.items()))):
         tally = Tally(turns=turns, joint_hits=2, fga_distances=dict(items))
         assert metrics.fga(tally, lam) == expected
+
+
+_VALUES = st.sampled_from(("north", "guest-house", "", "none", "4", "a-b-c", "cheap"))
+_STATE_VALUES = st.one_of(_VALUES, st.frozensets(_VALUES, min_size=2, max_size=3))
+_STATES = st.dictionaries(st.sampled_from(SLOT_NAMES + ("hotel-book-day",)), _STATE_VALUES, max_size=4)
+
+
+@SETTINGS
+@given(_STATES, _STATES)
+def test_the_strings_figures_are_the_slots_figures_unless_a_value_has_a_hyphen(gold, pred):
+    # compat profiles (fga, trade) read a turn as the code's strings only when `hyphenated` says the
+    # reading can differ; where it says no, both readings give the same eight figures.
+    from dst_metrics.core import hyphenated, turn_figures
+    from dst_metrics.states import Alternatives
+
+    gold = {slot: Alternatives(v) if isinstance(v, frozenset) else v for slot, v in gold.items()}
+    pred = {slot: min(v) if isinstance(v, frozenset) else v for slot, v in pred.items()}
+    if not (hyphenated(gold) or hyphenated(pred)):
+        assert turn_figures(gold, pred, string_quirk=True) == turn_figures(gold, pred, string_quirk=False)
+
+
+def test_a_hyphen_can_change_the_strings_figures():
+    # the other side of the property above: `hyphenated` is not a check that never matters
+    from dst_metrics.core import hyphenated, turn_figures
+    from dst_metrics.states import Alternatives
+
+    for gold, pred in (
+        ({"hotel-type": "guest-house"}, {"hotel-type": "hotel"}),
+        ({"hotel-type": Alternatives(["guest-house", "inn-x"])}, {"hotel-type": "hotel"}),
+    ):
+        assert hyphenated(gold) and not hyphenated(pred)
+        assert turn_figures(gold, pred, string_quirk=True) != turn_figures(gold, pred, string_quirk=False)

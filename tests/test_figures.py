@@ -230,3 +230,21 @@ def test_the_registry_needs_no_numpy():
     code = "import sys, dst_metrics.figures, dst_metrics.scoring; print('numpy' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+def test_a_figures_grid_equals_its_compute_lambda_by_lambda():
+    # --per-dialogue computes FGA at the whole grid at once (`Figure.grid`): the same digits as λ by λ
+    from dst_metrics.core import tally_each
+    from tests.test_parallel import random_layout
+
+    corpus = read(random_layout(21, dialogues=60))
+    gridded = [figure for figure in FIGURES if figure.per_lambda and figure.grid is not None]
+    assert gridded, "no figure has a grid"
+    for mode in ("official", "corrected"):
+        total, by_dialogue = tally_each(corpus.dialogues, mode)
+        assert any(tally.fga_distances for tally in by_dialogue.values())  # type-2 credit is exercised
+        for options in (Options(mode=mode), Options.from_kwargs({"mode": mode, "fga_lambda": [0.1, 0.5, 2.0, 0.3]})):
+            for figure in gridded:
+                for tally in [total, *by_dialogue.values()]:
+                    expected = [figure.compute(tally, at) for _, at in options.per_lambda]
+                    assert list(figure.grid(tally, options)) == expected

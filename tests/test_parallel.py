@@ -100,3 +100,23 @@ def test_published_files_score_the_same_in_two_processes(capsys):
     assert run_json(capsys, *files, "--jobs", "2", "--per-dialogue") == run_json(
         capsys, *files, "--jobs", "1", "--per-dialogue"
     )
+
+
+def test_per_dialogue_figures_computed_in_the_workers_are_those_of_the_library(tmp_path, capsys):
+    # --per-dialogue --json: each worker computes its dialogues' figures (figures.DialogueFigures)
+    import pickle
+
+    from dst_metrics import read, score
+    from dst_metrics.figures import DialogueFigures
+    from dst_metrics.options import Options
+
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(random_layout(12, dialogues=30)))
+    options = Options(mode="corrected", alpha=0.5)
+    report = score(read(path), options, per_dialogue=True)
+    (record,) = run_json(capsys, str(path), "--per-dialogue", "--mode", "corrected", "--alpha", "0.5", "--jobs", "3")
+    keys = list(next(iter(record["dialogues"].values())))
+    assert keys == ["gca", "jga", "fga@0.25", "fga@0.5", "fga@0.75", "fga@1.0"]
+    assert record["dialogues"] == {d: {k: report.dialogues[d][k] for k in keys} for d in report.dialogues}
+    view = pickle.loads(pickle.dumps(DialogueFigures(options)))
+    assert view.options == options and view(report.tally) == {k: report.scores[k] for k in keys}

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .. import options as opts
+from ..compat import PROFILES
 from ..errors import InputError
 from ..options import OptionError, Options
 
@@ -148,8 +149,10 @@ OPTION_NEEDS: tuple[OptionNeed, ...] = (
     OptionNeed(
         "--jobs",
         "jobs",
-        "needs scoring in processes: --compat, --by and --ci score in one process",
-        lambda a: not (a.compat or a.by or a.ci),
+        "needs scoring in processes: --by, --ci and --compat "
+        + ", ".join(name for name, profile in PROFILES.items() if profile.sums is None)
+        + " score in one process",
+        lambda a: not (a.by or a.ci or (a.compat and PROFILES[a.compat].sums is None)),
         ("score",),
     ),
     OptionNeed(

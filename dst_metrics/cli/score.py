@@ -17,13 +17,14 @@ from .. import options as opts
 from .._gc import gc_paused
 from ..breakdown import BY, breakdown
 from ..compat import PROFILES
+from ..compat.base import ProfileTap
 from ..corpus import Corpus
 from ..distributed import ENGINES
-from ..figures import FIGURES, figure_computer, figure_labels
+from ..figures import FIGURES, DialogueFigures, figure_computer, figure_labels
 from ..options import OptionError, Options
 from ..progress import progress
 from ..readers import InputSpec, open_spec
-from ..scoring import Report, Scores, score, score_tallies
+from ..scoring import Report, Scores, score, score_tallies, with_profile_figures
 from ..updates import SAMPLE_DIALOGUES, UPDATES_WARNING, votes_say_updates, watch
 from .common import (
     add_input_options,
@@ -299,17 +300,27 @@ def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Name
 
 def _jobs(args: argparse.Namespace) -> int:
     """Processes per file: --jobs, else all cores for large inputs (`parallel.default_jobs`); 1
-    wherever figures need the whole corpus in this process (--compat, --by, --ci)."""
-    if args.compat or args.by or args.ci:
+    wherever figures need the whole corpus in this process (--by, --ci, a --compat profile that is
+    not sums over dialogues)."""
+    if (args.compat and not _summed_profile(args)) or args.by or args.ci:
         return 1
     from ..parallel import default_jobs
 
     return args.jobs if args.jobs is not None else default_jobs(args.files)
 
 
-def _tallies_without_corpus(path: str, args: argparse.Namespace, options: Options, jobs: int) -> tuple:
+def _tallies_without_corpus(
+    path: str,
+    args: argparse.Namespace,
+    options: Options,
+    jobs: int,
+    view: DialogueFigures | None = None,
+    tap: ProfileTap | None = None,
+) -> tuple:
     """(tallies, format) of one input: its files streamed where they can be (`streaming`), or read in
-    `jobs` processes (`parallel`), else read whole one file at a time; opened (detected) once."""
+    `jobs` processes (`parallel`), else read whole one file at a time; opened (detected) once. With
+    `view`, each dialogue's figures stand for its tally, computed where it was tallied; `tap` gets a
+    profile's sums of every dialogue."""
     from ..streaming import tally_opened
 
     opened = open_spec(input_spec(path, args), stream=True)
@@ -318,27 +329,48 @@ def _tallies_without_corpus(path: str, args: argparse.Namespace, options: Option
     if jobs > 1 and not alone:  # the layout and whole reads: processes, when several
         from ..parallel import tally_in_processes
 
-        tallies = tally_in_processes(opened, options.mode, jobs, args.per_dialogue)
+        tallies = tally_in_processes(opened, options.mode, jobs, args.per_dialogue, view, tap)
         if tallies is not None:
             if opened.streams:  # the first dialogues streamed once more, for the warning only
                 opened.fold_shards(lambda dialogues: sum(1 for _ in islice(watch(dialogues, votes), SAMPLE_DIALOGUES)))
             warn_if_updates(path, args, votes)
             return tallies, opened.format
-    tallies = tally_opened(opened, options.mode, args.per_dialogue, watch=lambda dialogues: watch(dialogues, votes))[0]
+    seen = lambda dialogues: watch(dialogues, votes)  # noqa: E731
+    tallies = tally_opened(opened, options.mode, args.per_dialogue, watch=seen, view=view, tap=tap)[0]
     warn_if_updates(path, args, votes)
     return tallies, opened.format
 
 
 def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -> tuple:
-    """(read_as, reports) of every file streamed, read whole or scored in `jobs` processes; every
-    file is read (tallied) before any figure is computed."""
-    read_as, found = {}, []
+    """(read_as, reports, each file's {dialogue: figures} with --per-dialogue --json) of every file
+    streamed, read whole or scored in `jobs` processes; every file is read (tallied) before any figure
+    is computed. With --json, each dialogue's figures are computed where it was tallied (in the worker
+    processes) in place of its tally; with --compat, the profile's sums too (`_summed_profile`)."""
+    view = DialogueFigures(options) if args.per_dialogue and args.json else None
+    profile = PROFILES[options.compat] if options.compat else None
+    read_as, found, listed = {}, [], {}
     for path in progress(args.files, unit="files", desc="scoring"):
-        tallies, how = _tallies_without_corpus(path, args, options, jobs)
+        tap = ProfileTap(profile.sums, options) if profile is not None and profile.sums is not None else None
+        tallies, how = _tallies_without_corpus(path, args, options, jobs, view, tap)
         read_as[path] = (None, how)
-        found.append((path, tallies))
+        if view is not None:
+            listed[path] = tallies[1]
+            tallies = (tallies[0], {})
+        found.append((path, tallies, tap))
     whole = lambda path: lambda: read_input(path, args)[0].dialogues  # noqa: E731 - only to name a turn
-    return read_as, [(path, score_tallies(t, options, source=path, dialogues=whole(path))) for path, t in found]
+    reports = []
+    for path, tallies, tap in found:
+        report = score_tallies(tallies, options, source=path, dialogues=whole(path))
+        if profile is not None and tap is not None:
+            report = with_profile_figures(report, profile, tap.figures())
+        reports.append((path, report))
+    return read_as, reports, listed
+
+
+def _summed_profile(args: argparse.Namespace) -> bool:
+    """Whether --compat names a profile of sums over dialogues (`compat.base.DialogueSums`), scored
+    while the input streams and in several processes, as our own figures are."""
+    return bool(args.compat) and PROFILES[args.compat].sums is not None and not args.gold
 
 
 def _score_on_dask(args: argparse.Namespace, options: Options) -> tuple[dict, list]:
@@ -357,7 +389,7 @@ def _score_on_dask(args: argparse.Namespace, options: Options) -> tuple[dict, li
         for path, paths in shards.items():
             reports.append((path, score_shards(paths, options, client=client)))
             read_as[path] = (None, f"{len(paths)} shard{'s' * (len(paths) != 1)} on dask")
-    return read_as, reports
+    return read_as, reports, {}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -368,10 +400,11 @@ def run(args: argparse.Namespace) -> int:
         scored = _score_on_dask(args, options)
     else:
         # gold apart (--gold) is paired whole, and its corpus says how it was read (`Corpus.reading`)
-        whole = args.compat or args.by or args.ci or args.gold
+        whole = (args.compat and not _summed_profile(args)) or args.by or args.ci or args.gold
         scored = None if whole else _score_in_processes(args, options, jobs)
+    listed: dict[str, dict] = {}  # with --per-dialogue --json: each file's {dialogue: figures}, computed
     if scored is not None:
-        read_as, reports = scored
+        read_as, reports, listed = scored
         corpora: list = []
     else:
         files = progress(args.files, unit="files", desc="reading")
@@ -396,7 +429,9 @@ def run(args: argparse.Namespace) -> int:
             record["signatures"] = {key: signature + suffix for key, signature in record["signatures"].items()}
         if args.by:
             record["by"] = {group: dict(s) for group, s in groups[index].items()}
-        if args.per_dialogue:
+        if args.per_dialogue and path in listed:
+            record["dialogues"] = listed[path]
+        elif args.per_dialogue:
             tallies = report.dialogue_tallies
             record["dialogues"] = {dialogue_id: dialogue_figures_of(tally) for dialogue_id, tally in tallies.items()}
         sys.stdout.write(dumps(record) + "\n")

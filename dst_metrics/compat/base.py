@@ -5,9 +5,64 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..corpus import Corpus, Dialogue
 from ..options import OptionError, Options
+
+
+@dataclass(frozen=True)
+class DialogueSums:
+    """How a profile's figures come from sums over dialogues: `new()` is an empty sum, `add(sums,
+    dialogue, options)` adds one dialogue into it in place, ``+`` adds two sums (of other dialogues,
+    e.g. another process's) and `figures(sums, options)` gives the profile's figures. The sums are
+    integers, so the figures are the same in any order of the dialogues and any split into processes.
+    Each function is defined at module level (a `ProfileTap` pickles it by name)."""
+
+    new: Callable[[], Any]
+    add: Callable[[Any, Dialogue, Options], None]
+    figures: Callable[[Any, Options], dict[str, object]]
+
+    def of_corpus(self, corpus: Corpus, options: Options) -> dict[str, object]:
+        """The profile's figures of a corpus in memory."""
+        sums = self.new()
+        for dialogue in corpus.dialogues:
+            self.add(sums, dialogue, options)
+        return self.figures(sums, options)
+
+
+class ProfileTap:
+    """A profile's sums of the dialogues passing through it: a `watch` of `streaming.tally_opened`
+    (``tap(dialogues)`` yields them as they come) and a `tap` of `parallel.tally_in_processes`,
+    where each process sums its share into a `fresh` tap and the parent `merge`s them."""
+
+    __slots__ = ("definition", "options", "sums")
+
+    def __init__(self, definition: DialogueSums, options: Options) -> None:
+        self.definition = definition
+        self.options = options
+        self.sums = definition.new()
+
+    def __call__(self, dialogues: Iterator[Dialogue]) -> Iterator[Dialogue]:
+        add, sums, options = self.definition.add, self.sums, self.options
+        for dialogue in dialogues:
+            add(sums, dialogue, options)
+            yield dialogue
+
+    def fresh(self) -> ProfileTap:
+        """A tap of the same profile and options, with nothing summed."""
+        return ProfileTap(self.definition, self.options)
+
+    def merge(self, sums: Any) -> None:
+        """Add sums of other dialogues (another tap's `sums`)."""
+        self.sums = self.sums + sums
+
+    def figures(self) -> dict[str, object]:
+        """The profile's figures of the dialogues summed so far."""
+        return self.definition.figures(self.sums, self.options)
+
+    def __reduce__(self) -> tuple:  # a worker process gets an empty tap
+        return ProfileTap, (self.definition, self.options)
 
 
 @dataclass(frozen=True)
@@ -24,7 +79,10 @@ class Profile:
     ``|compat:NAME`` (e.g. ``|sgd-match:fuzzy``).
 
     `self_check`: for each figure that is below 1 on gold scored against itself, the convention of
-    the evaluator that makes it so (``dst-metrics check``, `dst_metrics.selfcheck`)."""
+    the evaluator that makes it so (``dst-metrics check``, `dst_metrics.selfcheck`).
+
+    `sums`, for a profile whose figures are sums over dialogues (`DialogueSums`; then `figures` is
+    its `of_corpus`): the command line scores it while the input streams, in several processes."""
 
     name: str
     description: str
@@ -32,6 +90,7 @@ class Profile:
     cli_inputs: Callable[[str, argparse.Namespace], object] | None = None
     signature_fields: Callable[[dict[str, object]], str] | None = None
     self_check: Mapping[str, str] = field(default_factory=dict)
+    sums: DialogueSums | None = None
 
     def compute(self, corpus: Corpus, options: Options, inputs: object = None) -> dict[str, object]:
         """`figures` of `corpus`, with `inputs` for a profile that reads more than the corpus."""

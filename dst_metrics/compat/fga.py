@@ -30,13 +30,13 @@ list of acceptable values holds the predicted value when that is one of them.
 
 from __future__ import annotations
 
-from ..core import Changes, Tally, side_changes, turn_figures
+from ..core import Changes, Tally, hyphenated, side_changes, turn_figures
 from ..corpus import Corpus, Dialogue
 from ..errors import InputError
 from ..figures import FIGURES
 from ..options import Options
 from ..states import State, values_match
-from .base import Profile, turn_results
+from .base import DialogueSums, Profile, turn_results
 
 NAME = "fga"
 KEYS: tuple[str, ...] = ("jga", "sa", "aga", "fga")
@@ -50,13 +50,19 @@ def _inside(changes: Changes, gold: State, pred: State, gold_side: bool) -> bool
     return all(values_match(gold.get(slot), value) for slot, value in changes)
 
 
+def _turn(gold: State, pred: State) -> tuple:
+    """(equal, SA misses + wrongs, hits, gold items) of a turn read as the code's strings (`hyphenated`:
+    the same counts as reading its slots unless a value has a hyphen)."""
+    return turn_figures(gold, pred, string_quirk=hyphenated(gold) or hyphenated(pred))[:4]
+
+
 def _walk(dialogue: Dialogue, tally: Tally) -> None:
     """Add one dialogue's turn figures, every item (``none`` included) counting, into `tally`."""
     previous_gold: State = {}
     previous_pred: State = {}
     previous_equal = False
     last_error = -1
-    figures = turn_results(dialogue, lambda gold, pred: turn_figures(gold, pred, string_quirk=True)[:4])
+    figures = turn_results(dialogue, _turn)
     turns = zip(dialogue.turn_ids, dialogue.gold, dialogue.pred, figures)
     for position, (turn_id, gold, pred, (equal, slot_errors, hits, size)) in enumerate(turns):
         tally.turns += 1
@@ -79,11 +85,12 @@ def _walk(dialogue: Dialogue, tally: Tally) -> None:
         previous_gold, previous_pred, previous_equal = gold, pred, equal
 
 
-def fga_figures(corpus: Corpus, options: Options) -> dict[str, object]:
-    """{jga, sa, aga, fga, fga@λ…} as the official FGA code computes them (fractions, unrounded)."""
-    tally = Tally()
-    for dialogue in corpus.dialogues:
-        _walk(dialogue, tally)
+def _add(tally: Tally, dialogue: Dialogue, options: Options) -> None:
+    _walk(dialogue, tally)
+
+
+def _figures(tally: Tally, options: Options) -> dict[str, object]:
+    """{jga, sa, aga, fga, fga@λ…} of the summed tally (fractions, unrounded)."""
     if not tally.goal_turns:
         raise InputError(
             "the fga profile needs at least one gold item (domain-slot-value, none included) in some turn: "
@@ -96,4 +103,13 @@ def fga_figures(corpus: Corpus, options: Options) -> dict[str, object]:
     return out
 
 
-PROFILE = Profile(NAME, "the official FGA code: JGA, SA, AGA, FGA with none as an item", fga_figures)
+SUMS = DialogueSums(Tally, _add, _figures)
+"""The profile as sums over dialogues: a `Tally` of its turn figures (``none`` counting)."""
+
+
+def fga_figures(corpus: Corpus, options: Options) -> dict[str, object]:
+    """{jga, sa, aga, fga, fga@λ…} as the official FGA code computes them (fractions, unrounded)."""
+    return SUMS.of_corpus(corpus, options)
+
+
+PROFILE = Profile(NAME, "the official FGA code: JGA, SA, AGA, FGA with none as an item", fga_figures, sums=SUMS)

@@ -15,13 +15,16 @@ Its conventions, read from that code:
   TRADE computes per-turn precision and recall but does not report them: ``slot_precision`` and
   ``slot_recall`` keep our definitions.
 
+Its F1 is a float sum in file order, which this profile repeats turn by turn to reproduce the printed
+digits; so it is not a sum of integers over dialogues (`base.DialogueSums`) and scores in one process.
+
 Beyond the code (which sees strings only): a gold list of acceptable values is written with the
 predicted value when that is one of them (as in our official mode).
 """
 
 from __future__ import annotations
 
-from ..core import turn_figures
+from ..core import hyphenated, turn_figures
 from ..corpus import Corpus
 from ..options import Options
 from .base import Profile, turn_results
@@ -40,7 +43,8 @@ def turn_f1(hits: int, n_gold: int, extra: int) -> float:
 
 def trade_turn(gold: dict, pred: dict) -> tuple[bool, int, float]:
     """(sets equal, SA misses + wrongs, F1) of one turn under TRADE's conventions."""
-    equal, slot_errors, hits, n_gold, _, _, extra, _ = turn_figures(gold, pred, string_quirk=True)
+    strings = hyphenated(gold) or hyphenated(pred)  # else the strings' counts are the slots' (`hyphenated`)
+    equal, slot_errors, hits, n_gold, _, _, extra, _ = turn_figures(gold, pred, string_quirk=strings)
     return equal, slot_errors, turn_f1(hits, n_gold, extra)
 
 
