@@ -353,8 +353,9 @@ def tally_each(dialogues: Iterable[Dialogue], mode: str = "official") -> tuple[T
     official = mode == "official"
     total = Tally()
     by_dialogue: dict[str, Tally] = {}
+    sums = _Sums()
     for dialogue in dialogues:
-        sums = _Sums()
+        sums.clear()
         sums.walk(dialogue, official, None)
         tally = by_dialogue[dialogue.dialogue_id] = sums.tally()
         total.add(tally)
@@ -379,6 +380,14 @@ class _Sums:
         self.counts = {CORRECT: 0, WRONG: 0, MISSED: 0, OVERSHOT: 0}
         self.figure_runs: dict[TurnFigures, int] = {}  # turn figures -> number of turns
         self.distances: dict[int, int] = {}  # FGA type-2 distance -> number of turns
+
+    def clear(self) -> None:
+        """Back to no turn (one accumulator for each dialogue in turn: `tally()` copies what it keeps)."""
+        self.turns = 0
+        counts = self.counts
+        counts[CORRECT] = counts[WRONG] = counts[MISSED] = counts[OVERSHOT] = 0
+        self.figure_runs.clear()
+        self.distances.clear()
 
     def walk(self, dialogue: Dialogue, official: bool, observe: TurnObserver | None) -> None:
         """One pass over a dialogue: one diff per turn, read by every metric."""

@@ -95,12 +95,27 @@ def tally_in_processes(
     total = Tally()
     for part in parts:
         total = total + part[0]
-    if tap is not None:
+    by_dialogue = _in_input_order(shares) if per_dialogue else {}
+    if by_dialogue is None:
+        return None  # positions that are not those of one input: one process reads it
+    if tap is not None:  # only now: a None above leaves the caller's tap as it was
         for _, sums in results:
             tap.merge(sums)
-    if not per_dialogue:
-        return total, {}
-    ordered = sorted((shard, position, dialogue_id, part[1][dialogue_id])
-                     for share in shares for shard, part in enumerate(share)
-                     for position, dialogue_id in zip(part[3], part[2]))  # fmt: skip
-    return total, {dialogue_id: tally for _, _, dialogue_id, tally in ordered}
+    return total, by_dialogue
+
+
+def _in_input_order(shares: list[list[tuple]]) -> dict | None:
+    """{dialogue: tally or view} of every share, in input order: each shard's dialogues put back at
+    their positions (O(n), no sort); None when the positions of a shard are not 0 … n-1 once each."""
+    by_dialogue: dict = {}
+    for shard in range(len(shares[0])):
+        parts_of_shard = [share[shard] for share in shares]
+        in_order: list = [None] * sum(len(part[2]) for part in parts_of_shard)
+        for _, values, dialogue_ids, positions in parts_of_shard:
+            for position, dialogue_id in zip(positions, dialogue_ids):
+                if not 0 <= position < len(in_order) or in_order[position] is not None:
+                    return None
+                in_order[position] = (dialogue_id, values)
+        for dialogue_id, values in in_order:
+            by_dialogue[dialogue_id] = values[dialogue_id]
+    return by_dialogue

@@ -53,6 +53,22 @@ def test_any_number_of_processes_gives_the_same_figures_and_dialogue_order(seed,
             assert list(many[0]["dialogues"]) == list(one[0]["dialogues"])  # input order kept
 
 
+def test_a_folder_of_shards_keeps_its_dialogue_order_in_any_number_of_processes(tmp_path, capsys):
+    # each shard's dialogues are put back at their positions, shard after shard (parallel._in_input_order)
+    folder = tmp_path / "shards"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps(random_layout(31, dialogues=13)))
+    (folder / "b.json").write_text(json.dumps(random_layout(32, dialogues=1)))
+    records = random_layout(33, dialogues=8)
+    lines = [{"dialogue_id": d, "turn_id": int(t), **turn} for d, turns in records.items() for t, turn in turns.items()]
+    (folder / "c.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    (one,) = run_json(capsys, str(folder), "--per-dialogue", "--jobs", "1")
+    assert len(one["dialogues"]) == 22
+    for jobs in ("2", "3", "5"):
+        (many,) = run_json(capsys, str(folder), "--per-dialogue", "--jobs", jobs)
+        assert many == one and list(many["dialogues"]) == list(one["dialogues"])
+
+
 def test_errors_are_those_of_one_process(tmp_path, capsys):
     bad = random_layout(7, dialogues=9)
     last = list(bad)[-1]
