@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .. import options as opts
-from ..compat import PROFILES
 from ..errors import InputError
 from ..options import OptionError, Options
 
@@ -127,7 +126,7 @@ class OptionNeed:
 
     option: str  # as typed, e.g. "--schema"
     dest: str  # its argparse destination
-    message: str  # what follows the option in the error, e.g. "needs --compat sgd"
+    message: str | Callable[[], str]  # what follows the option in the error, e.g. "needs --compat sgd"
     holds: Callable[[argparse.Namespace], bool]
     commands: tuple[str, ...] = ()  # the commands the row is for; () = every command with the option
 
@@ -149,10 +148,10 @@ OPTION_NEEDS: tuple[OptionNeed, ...] = (
     OptionNeed(
         "--jobs",
         "jobs",
-        "needs scoring in processes: --by, --ci and --compat "
-        + ", ".join(name for name, profile in PROFILES.items() if profile.sums is None)
-        + " score in one process",
-        lambda a: not (a.by or a.ci or (a.compat and PROFILES[a.compat].sums is None)),
+        lambda: (
+            f"needs scoring in processes: --by, --ci and --compat {', '.join(_whole_profiles())} score in one process"
+        ),
+        lambda a: not (a.by or a.ci or a.compat in _whole_profiles()),
         ("score",),
     ),
     OptionNeed(
@@ -169,12 +168,21 @@ OPTION_NEEDS: tuple[OptionNeed, ...] = (
 """Every option of every command that has no effect without another (one row each, checked by `check_option_needs`)."""
 
 
+def _whole_profiles() -> list[str]:
+    """The --compat profiles that score the whole corpus in one process (not sums over dialogues:
+    `compat.base.DialogueSums`); the profiles are imported only when --jobs is given to score."""
+    from ..compat import PROFILES
+
+    return [name for name, profile in PROFILES.items() if profile.sums is None]
+
+
 def check_option_needs(command: str, args: argparse.Namespace, given: Iterable[str]) -> None:
     """Raise OptionError for the first option of `given` whose `OPTION_NEEDS` row does not hold."""
     given = set(given)
     for need in OPTION_NEEDS:
         if need.dest in given and (not need.commands or command in need.commands) and not need.holds(args):
-            raise OptionError(f"{need.option} {need.message}")
+            message = need.message() if callable(need.message) else need.message
+            raise OptionError(f"{need.option} {message}")
 
 
 # --------------------------------------------------------------------------------------------
