@@ -348,13 +348,13 @@ def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -
     processes) in place of its tally; with --compat, the profile's sums too (`_summed_profile`)."""
     view = DialogueFigures(options) if args.per_dialogue and args.json else None
     profile = PROFILES[options.compat] if options.compat else None
-    read_as, found, listed = {}, [], {}
+    read_as, found, dialogue_figures = {}, [], {}
     for path in progress(args.files, unit="files", desc="scoring"):
         tap = ProfileTap(profile.sums, options) if profile is not None and profile.sums is not None else None
         tallies, how = _tallies_without_corpus(path, args, options, jobs, view, tap)
         read_as[path] = (None, how)
         if view is not None:
-            listed[path] = tallies[1]
+            dialogue_figures[path] = tallies[1]
             tallies = (tallies[0], {})
         found.append((path, tallies, tap))
     whole = lambda path: lambda: read_input(path, args)[0].dialogues  # noqa: E731 - only to name a turn
@@ -364,7 +364,7 @@ def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -
         if profile is not None and tap is not None:
             report = with_profile_figures(report, profile, tap.figures())
         reports.append((path, report))
-    return read_as, reports, listed
+    return read_as, reports, dialogue_figures
 
 
 def _summed_profile(args: argparse.Namespace) -> bool:
@@ -402,9 +402,9 @@ def run(args: argparse.Namespace) -> int:
         # gold apart (--gold) is paired whole, and its corpus says how it was read (`Corpus.reading`)
         whole = (args.compat and not _summed_profile(args)) or args.by or args.ci or args.gold
         scored = None if whole else _score_in_processes(args, options, jobs)
-    listed: dict[str, dict] = {}  # with --per-dialogue --json: each file's {dialogue: figures}, computed
+    dialogue_figures: dict[str, dict] = {}  # with --per-dialogue --json: each file's {dialogue: figures}
     if scored is not None:
-        read_as, reports, listed = scored
+        read_as, reports, dialogue_figures = scored
         corpora: list = []
     else:
         files = progress(args.files, unit="files", desc="reading")
@@ -429,8 +429,8 @@ def run(args: argparse.Namespace) -> int:
             record["signatures"] = {key: signature + suffix for key, signature in record["signatures"].items()}
         if args.by:
             record["by"] = {group: dict(s) for group, s in groups[index].items()}
-        if args.per_dialogue and path in listed:
-            record["dialogues"] = listed[path]
+        if args.per_dialogue and path in dialogue_figures:
+            record["dialogues"] = dialogue_figures[path]
         elif args.per_dialogue:
             tallies = report.dialogue_tallies
             record["dialogues"] = {dialogue_id: dialogue_figures_of(tally) for dialogue_id, tally in tallies.items()}
