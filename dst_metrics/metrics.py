@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Protocol
@@ -52,11 +53,21 @@ class Columns(Protocol):
     and `xp`, the array module (numpy), so that this module needs none."""
 
     xp: Any
+    turns: Any
+    correct: Any
+    wrong: Any
+    missed: Any
+    overshot: Any
+    joint_hits: Any
+    slot_errors: Any
+    goal_turns: Any
+    relative_empty_turns: Any
+    true_positives: Any
+    false_positives: Any
+    false_negatives: Any
 
     def weighted(self, name: str, weight: Callable[[Any], Any]) -> Any:
         """Σ over the keys k of histogram `name` of weight(k) · count[k], for each of the B tallies."""
-
-    def __getattr__(self, name: str) -> Any: ...
 
 
 def _vacuous(mode: str) -> float:
@@ -122,7 +133,7 @@ def gca(t: Tally, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> floa
     a, b = _exact_ratio(alpha)
     numerator = (predicted + gold) * t.correct * labelled * b
     denominator = (predicted**2 + gold**2) * (a * labelled + (b - a) * t.correct)
-    return numerator / denominator
+    return operator.truediv(numerator, denominator)  # CPython's exact rounding of big ints, compiled too
 
 
 def gca_columns(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> Any:

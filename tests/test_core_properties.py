@@ -683,3 +683,31 @@ def test_a_hyphen_can_change_the_strings_figures():
     ):
         assert hyphenated(gold) and not hyphenated(pred)
         assert turn_figures(gold, pred, string_quirk=True) != turn_figures(gold, pred, string_quirk=False)
+
+
+@SETTINGS
+@given(
+    st.integers(0, 10**12),
+    st.integers(0, 10**12),
+    st.integers(0, 10**12),
+    st.integers(0, 10**12),
+    st.sampled_from([10 / 11, 0.5, 0.3, 1.0, 0.0, 1 / 3]),
+)
+def test_gca_is_its_exact_value_rounded_once(correct, wrong, missed, overshot, alpha):
+    # (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)) in integers with α's exact ratio: the products pass 2^53, and
+    # the division must round them as CPython does (a compiled build that went through floats moved
+    # the last digit of 720 per-dialogue values of one file)
+    from fractions import Fraction
+
+    from dst_metrics import metrics
+
+    tally = Tally(correct=correct, wrong=wrong, missed=missed, overshot=overshot)
+    predicted, gold, labelled = correct + wrong + overshot, correct + wrong + missed, correct + wrong
+    value = metrics.gca(tally, alpha, "official")
+    if predicted == gold == 0 or correct == 0:
+        assert value == 0.0
+        return
+    a = Fraction(alpha)
+    denominator = (predicted**2 + gold**2) * (a * labelled + (1 - a) * correct)
+    exact = Fraction(predicted + gold) * correct * labelled / denominator
+    assert value == float(exact)
