@@ -164,9 +164,7 @@ def fga(t: Tally, lam: float = DEFAULT_FGA_LAMBDA) -> float:
     d is the distance from a type-2 error (a turn whose own changes are right but that carries
     an earlier mistake) back to the last type-1 error; type-1 errors score 0.
     """
-    if not t.fga_distances:  # no type-2 error: exactly the value the sum gives, with nothing to add
-        return t.joint_hits / t.turns
-    return (t.joint_hits + _type2_credit(lam, tuple(t.fga_distances.items()))) / t.turns
+    return fga_grid(t, (lam,))[0]
 
 
 def fga_columns(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:
@@ -177,8 +175,8 @@ def fga_columns(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:
 
 def fga_grid(t: Tally, lambdas: tuple[float, ...]) -> tuple[float, ...]:
     """`fga` at each λ of `lambdas`, the distances read once (``--per-dialogue`` asks each dialogue's FGA
-    at the whole grid): the same values, digit for digit, as `fga` λ by λ."""
-    if not t.fga_distances:
+    at the whole grid)."""
+    if not t.fga_distances:  # no type-2 error: exactly the value the sum gives, with nothing to add
         return (t.joint_hits / t.turns,) * len(lambdas)
     credits = _type2_credits(lambdas, tuple(t.fga_distances.items()))
     return tuple((t.joint_hits + credit) / t.turns for credit in credits)
@@ -186,16 +184,9 @@ def fga_grid(t: Tally, lambdas: tuple[float, ...]) -> tuple[float, ...]:
 
 @functools.lru_cache(maxsize=4096)
 def _type2_credits(lambdas: tuple[float, ...], distances: tuple[tuple[int, int], ...]) -> tuple[float, ...]:
-    return tuple(_type2_credit(lam, distances) for lam in lambdas)
-
-
-@functools.lru_cache(maxsize=4096)
-def _type2_credit(lam: float, distances: tuple[tuple[int, int], ...]) -> float:
-    """Σ count · (1 - exp(-λ·d)) over the (d, count) pairs, summed exactly (`math.fsum`, so in any order).
-
-    Cached: dialogues share few distance histograms (999 TRADE dialogues: 39), and ``--per-dialogue``
-    asks for each dialogue's FGA at four λ."""
-    return math.fsum([count * (1.0 - math.exp(-lam * d)) for d, count in distances])
+    """Σ count · (1 - exp(-λ·d)) over the (d, count) pairs at each λ, summed exactly (`math.fsum`, so in
+    any order). Cached: dialogues share few distance histograms (999 TRADE dialogues: 39)."""
+    return tuple(math.fsum([count * (1.0 - math.exp(-lam * d)) for d, count in distances]) for lam in lambdas)
 
 
 def slot_accuracy(t: Tally, num_slots: int = MULTIWOZ_NUM_SLOTS) -> float:

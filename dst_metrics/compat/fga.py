@@ -56,7 +56,7 @@ def _turn(gold: State, pred: State) -> tuple:
     return turn_figures(gold, pred, string_quirk=hyphenated(gold) or hyphenated(pred))[:4]
 
 
-def _walk(dialogue: Dialogue, tally: Tally) -> None:
+def _add(tally: Tally, dialogue: Dialogue, options: Options) -> None:
     """Add one dialogue's turn figures, every item (``none`` included) counting, into `tally`."""
     previous_gold: State = {}
     previous_pred: State = {}
@@ -83,10 +83,6 @@ def _walk(dialogue: Dialogue, tally: Tally) -> None:
                 distance = turn_id - last_error
                 tally.fga_distances[distance] = tally.fga_distances.get(distance, 0) + 1
         previous_gold, previous_pred, previous_equal = gold, pred, equal
-
-
-def _add(tally: Tally, dialogue: Dialogue, options: Options) -> None:
-    _walk(dialogue, tally)
 
 
 def _figures(tally: Tally, options: Options) -> dict[str, object]:
