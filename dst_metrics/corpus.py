@@ -529,7 +529,7 @@ class CorpusBuilder:
         """Validate and normalize one dialogue; turns are put in the order of their ids."""
         if self.shard is not None:
             position, self.added = self.added, self.added + 1
-            if position % self.shard[1] != self.shard[0]:
+            if not self.keeps(position):
                 return
             self.shard[2].append(position)
         if not turn_ids:
@@ -559,6 +559,17 @@ class CorpusBuilder:
         if self.matching == "fuzzy":
             pred = snap_dialogue(gold, pred)
         self.dialogues.append(Dialogue(dialogue_id, tuple(turn_ids), tuple(gold), tuple(pred)))
+
+    def keeps(self, position: int) -> bool:
+        """Whether the dialogue given `position`-th to this builder (0: the first) is kept: always,
+        unless only a share of them is (`sharded`). A reader that asks may `pass_over` the others."""
+        return self.shard is None or position % self.shard[1] == self.shard[0]
+
+    def pass_over(self) -> None:
+        """Count the next dialogue as given and left out of the share, without its turns (`keeps`)."""
+        if self.shard is None or self.keeps(self.added):
+            raise ValueError("only a dialogue the share leaves out is passed over: `add` it")
+        self.added += 1
 
     def list_gold_slots(self, slots: Iterable[str]) -> None:
         """Gold slots the format listed unset, which a reader dropped before `add` (`Corpus.listed_gold_slots`)."""

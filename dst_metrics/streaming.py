@@ -15,7 +15,7 @@ lines in any order and names the problem.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -34,7 +34,10 @@ class Tap(Protocol):
 
     sums: Any
 
-    def __call__(self, dialogues: Iterator[Dialogue]) -> Iterator[Dialogue]: ...
+    def __call__(self, dialogues: Iterable[Dialogue]) -> Iterator[Dialogue]:
+        """The dialogues of one shard, summed on their way: a stream, or the shard's Corpus where it
+        was read whole (which may say more than its dialogues: `Corpus.listed_gold_slots`)."""
+        ...
 
     def fresh(self) -> Tap:
         """The same tap with nothing summed."""
@@ -45,22 +48,19 @@ class Tap(Protocol):
         ...
 
 
-def _fold(mode: str, per_dialogue: bool, view: Callable[[Tally], object] | None = None, tap: Tap | None = None):
+def _fold(mode: str, per_dialogue: bool, view: Callable[[Tally], object] | None = None):
     if per_dialogue and view is not None:
-        tallied = lambda dialogues: _viewed(tally_each(dialogues, mode), view)  # noqa: E731
-    elif per_dialogue:
-        tallied = lambda dialogues: tally_each(dialogues, mode)  # noqa: E731
-    else:
-        tallied = lambda dialogues: (tally_corpus(dialogues, mode), {})  # noqa: E731
-    if tap is None:
-        return tallied
-    return lambda dialogues: _tapped(tallied, tap.fresh(), dialogues)
+        return lambda dialogues: _viewed(tally_each(dialogues, mode), view)
+    if per_dialogue:
+        return lambda dialogues: tally_each(dialogues, mode)
+    return lambda dialogues: (tally_corpus(dialogues, mode), {})
 
 
-def _tapped(tallied: Callable, tap: Tap, dialogues: Iterator[Dialogue]) -> tuple:
+def _tapped(fold: Callable, tap: Tap, dialogues: Iterable[Dialogue]) -> tuple:
     """(tally, by dialogue, the sums of `tap`): a fold that fails part way (a shard read whole after
-    streaming stopped) drops its sums with its tally, so no dialogue is summed twice."""
-    total, by_dialogue = tallied(tap(dialogues))
+    streaming stopped) drops its sums with its tally, so no dialogue is summed twice. The tap sees
+    the shard's dialogues first: a Corpus where the shard was read whole (`Tap`)."""
+    total, by_dialogue = fold(tap(dialogues))
     return total, by_dialogue, tap.sums
 
 
@@ -71,6 +71,10 @@ def _viewed(tallies: tuple[Tally, dict[str, Tally]], view: Callable[[Tally], obj
 
 def _watched(fold: Callable, watch: Callable[[Iterator[Dialogue]], Iterator[Dialogue]]) -> Callable:
     return lambda dialogues: fold(watch(dialogues))
+
+
+def _tap_of(fold: Callable, tap: Tap) -> Callable:
+    return lambda dialogues: _tapped(fold, tap.fresh(), dialogues)
 
 
 def _ordered(folded: Folded) -> dict[str, Tally]:
@@ -93,9 +97,11 @@ def tally_opened(
     `watch` sees the dialogues on their way to the tally (e.g. `updates.watch`); with `view`, each
     dialogue's ``view(tally)`` stands for its tally (e.g. its figures, computed where it was tallied);
     `tap` gets the sums of every dialogue (`Tap`; each shard's in a fresh copy, merged)."""
-    fold = _fold(mode, per_dialogue, view, tap)
+    fold = _fold(mode, per_dialogue, view)
     if watch is not None:
         fold = _watched(fold, watch)
+    if tap is not None:
+        fold = _tap_of(fold, tap)
     folded = opened.fold_shards(fold, share)
     total, by_dialogue = Tally(), {}
     for found in folded:

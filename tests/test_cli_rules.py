@@ -221,15 +221,13 @@ OPTION_CASES = [
     ),
     (
         "score",
-        ["score", P1, "--jobs", "2", "--compat", "convlab"],
-        "--jobs needs scoring in processes: --by, --ci and --compat convlab, sgd, trade, mwzeval, fnctod score in "
-        "one process",
+        ["score", P1, "--jobs", "2", "--compat", "trade"],
+        "--jobs needs scoring in processes: --by, --ci and --compat sgd, trade, mwzeval, fnctod score in one process",
     ),
     (
         "score",
         ["score", P1, "--jobs", "2", "--by", "domain"],
-        "--jobs needs scoring in processes: --by, --ci and --compat convlab, sgd, trade, mwzeval, fnctod score in "
-        "one process",
+        "--jobs needs scoring in processes: --by, --ci and --compat sgd, trade, mwzeval, fnctod score in one process",
     ),
     (
         "score",

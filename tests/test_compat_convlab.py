@@ -8,13 +8,21 @@ as the profile fills it, gold lists joined with ``|``), were run through ConvLab
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dst_metrics import Corpus, score
 from dst_metrics.compat import PROFILES
-from dst_metrics.compat.convlab import counts, figures, gold_slots, pred_options, squeeze
+from dst_metrics.compat.base import ProfileTap
+from dst_metrics.compat.convlab import KEYS, SUMS, counts, figures, pred_options, squeeze, visited_slots
+from dst_metrics.corpus import sharded
 from dst_metrics.options import Options
 from dst_metrics.readers import read
+from dst_metrics.readers.base import ReadRequest
+from dst_metrics.readers.convlab import read_samples
 from tests.conftest import REFERENCE, requires_shared
 
 
@@ -158,7 +166,7 @@ def test_value_helpers():
     assert squeeze(" Cambridge &  County\tFolk Museum ") == "cambridge&countyfolkmuseum"
     assert pred_options(" \t") is None and pred_options("North | Centre") == frozenset({"north", "centre"})
     corpus = Corpus.from_reference_layout(CASES["gold_filled_with_the_corpus_gold_slots"][0])
-    assert gold_slots(corpus) == ("hotel-area", "hotel-stars")
+    assert visited_slots(corpus) == ("hotel-area", "hotel-stars")
 
 
 def test_the_profile_replaces_its_figures_and_names_itself_in_the_signature():
@@ -201,3 +209,85 @@ def test_reference_files_give_what_convlab_3_prints(path):
     scores = score(read(REFERENCE / path), compat="convlab").scores
     got = tuple(scores[key] for key in ("jga", "slot_precision", "slot_recall", "slot_f1"))
     assert got == pytest.approx(MEASURED[path], abs=1e-12)
+
+
+@requires_shared
+@pytest.mark.parametrize("path", MEASURED)
+def test_reference_files_give_what_convlab_3_prints_in_two_processes(path, capsys):
+    from tests.test_parallel import run_json
+
+    (record,) = run_json(capsys, str(REFERENCE / path), "--compat", "convlab", "--jobs", "2")
+    got = tuple(record[key] for key in ("jga", "slot_precision", "slot_recall", "slot_f1"))
+    assert got == pytest.approx(MEASURED[path], abs=1e-12)
+
+
+# the profile as sums over dialogues: in processes ------------------------------------------------
+
+UNSET_ONLY = "hotel-parking"
+"""A slot the samples below list in every gold state and never set: visited only because it is listed."""
+
+
+def convlab_samples(layout: dict) -> list[dict]:
+    """A reference layout as ConvLab-3 samples, every slot of the corpus listed (``""`` when unset) in
+    both states, `UNSET_ONLY` too; predictions set `UNSET_ONLY` on every third turn."""
+    slots = sorted({s for turns in layout.values() for t in turns.values() for s in (*t["gt"], *t["pr"])})
+    slots.append(UNSET_ONLY)
+
+    def nested(state: dict) -> dict:
+        out: dict = {}
+        for slot in slots:
+            domain, name = slot.split("-", 1)
+            out.setdefault(domain, {})[name] = state.get(slot, "")
+        return out
+
+    samples = []
+    for dialogue_id, turns in layout.items():
+        for turn_id, turn in turns.items():
+            pred = {**turn["pr"], UNSET_ONLY: "yes"} if len(samples) % 3 == 0 else turn["pr"]
+            samples.append(
+                {
+                    "dialogue_id": dialogue_id,
+                    "utt_idx": 2 * int(turn_id),
+                    "state": nested(turn["gt"]),
+                    "predictions": {"state": nested(pred)},
+                }
+            )
+    return samples
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_command_line_sums_the_profile_in_any_number_of_processes(seed, tmp_path, capsys):
+    from tests.test_parallel import random_layout, run_json
+
+    path = tmp_path / "predictions.json"
+    path.write_text(json.dumps(convlab_samples(random_layout(seed, dialogues=7 + 9 * seed))))
+    corpus = read(path)
+    assert UNSET_ONLY in visited_slots(corpus) and UNSET_ONLY not in {s for d in corpus for g in d.gold for s in g}
+    whole = score(corpus, compat="convlab").scores
+    expected = {key: whole[key] for key in KEYS}
+    for jobs in ("1", "2", "3"):
+        (record,) = run_json(capsys, str(path), "--compat", "convlab", "--jobs", jobs)
+        assert {key: record[key] for key in KEYS} == expected, jobs  # equal, not close: integer sums
+        assert record["gca"] == whole.gca and record["signature"] == whole.signature
+    # the listed slot counts: the same states without the list (the reference layout) give other figures
+    unlisted = Corpus.from_dialogues([d.pred for d in corpus], [d.gold for d in corpus])
+    assert counts(unlisted)[1] < counts(corpus)[1]  # fewer FP
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 4))
+def test_the_sums_of_every_share_add_up_to_the_whole(seed, n):
+    # each share of the samples read as a worker reads it (`sharded`), summed by a tap, listed gold
+    # slots included, then merged: the counts of the whole corpus
+    from tests.test_parallel import random_layout
+
+    data = json.dumps(convlab_samples(random_layout(seed, dialogues=1 + seed % 6))).encode()
+    whole = counts(read_samples(ReadRequest(data, "predictions.json")))
+    total = ProfileTap(SUMS, Options(compat="convlab"))
+    for k in range(n):
+        with sharded(k, n):
+            share = read_samples(ReadRequest(data, "predictions.json"))
+        tap = total.fresh()
+        assert [d.dialogue_id for d in tap(share)] == [d.dialogue_id for d in share]
+        total.merge(tap.sums)
+    assert total.sums.counts() == whole

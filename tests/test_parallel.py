@@ -136,3 +136,20 @@ def test_per_dialogue_figures_computed_in_the_workers_are_those_of_the_library(t
     assert record["dialogues"] == {d: {k: report.dialogues[d][k] for k in keys} for d in report.dialogues}
     view = pickle.loads(pickle.dumps(DialogueFigures(options)))
     assert view.options == options and view(report.tally) == {k: report.scores[k] for k in keys}
+
+
+def test_a_reader_may_pass_over_the_dialogues_its_share_leaves_out():
+    # readers/convlab.py asks `keeps` and builds no state for the others: positions stay those of `add`
+    with sharded(1, 2) as positions:
+        builder = CorpusBuilder()
+        assert [builder.keeps(position) for position in range(4)] == [False, True, False, True]
+        builder.pass_over()
+        with pytest.raises(ValueError, match="passed over"):
+            builder.pass_over()  # the dialogue at position 1 is kept: it must be added
+        builder.add("b", [0], [{"hotel-area": "north"}], [{}])
+        builder.pass_over()
+        builder.add("d", [0], [{}], [{}])
+        corpus = builder.corpus()
+    assert positions == [1, 3] and [d.dialogue_id for d in corpus] == ["b", "d"]
+    with pytest.raises(ValueError, match="passed over"):
+        CorpusBuilder().pass_over()  # no share: every dialogue is kept

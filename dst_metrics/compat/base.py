@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,12 +22,20 @@ class DialogueSums:
     new: Callable[[], Any]
     add: Callable[[Any, Dialogue, Options], None]
     figures: Callable[[Any, Options], dict[str, object]]
+    listed: Callable[[Any, frozenset[str]], None] | None = None
+    """For a profile that needs them: adds a corpus's `Corpus.listed_gold_slots` into the sums."""
+
+    def add_corpus(self, sums: Any, corpus: Corpus, options: Options) -> None:
+        """Add every dialogue of `corpus`, and what the reader found beyond them (`listed`)."""
+        if self.listed is not None and corpus.listed_gold_slots is not None:
+            self.listed(sums, corpus.listed_gold_slots)
+        for dialogue in corpus.dialogues:
+            self.add(sums, dialogue, options)
 
     def of_corpus(self, corpus: Corpus, options: Options) -> dict[str, object]:
         """The profile's figures of a corpus in memory."""
         sums = self.new()
-        for dialogue in corpus.dialogues:
-            self.add(sums, dialogue, options)
+        self.add_corpus(sums, corpus, options)
         return self.figures(sums, options)
 
 
@@ -43,8 +51,12 @@ class ProfileTap:
         self.options = options
         self.sums = definition.new()
 
-    def __call__(self, dialogues: Iterator[Dialogue]) -> Iterator[Dialogue]:
-        add, sums, options = self.definition.add, self.sums, self.options
+    def __call__(self, dialogues: Iterable[Dialogue]) -> Iterator[Dialogue]:
+        """The dialogues, each summed on its way; a shard read whole comes as its Corpus, whose
+        listed gold slots are summed too (`DialogueSums.listed`)."""
+        definition, add, sums, options = self.definition, self.definition.add, self.sums, self.options
+        if isinstance(dialogues, Corpus) and definition.listed and dialogues.listed_gold_slots is not None:
+            definition.listed(sums, dialogues.listed_gold_slots)
         for dialogue in dialogues:
             add(sums, dialogue, options)
             yield dialogue

@@ -16,27 +16,35 @@ Its conventions, as measured by running that code:
 Which slots are visited: the unified format lists every slot of its domains, ``""`` when unset;
 our ConvLab readers drop the unset slots and keep the listed ones in `Corpus.listed_gold_slots`,
 which are then the visited slots of every turn (the unified format writes one template of slots
-into every state, so a turn's listed slots are the corpus's). Layouts that list only active slots
-(the GCA reference layout, TRADE, data.json) have no such list: then every domain-slot seen in the
-corpus's gold states is visited, ``""`` where absent, which is what the unified format would hold
-(its ontology, as far as the corpus shows it). A gold state that still holds ``""`` values (a
-corpus built by hand) has its own keys visited, as ConvLab-3 does.
+into every state, so a turn's listed slots are the corpus's), with every slot set in some gold state
+(a folder mixing formats: ConvLab-3 visits a gold state's own slots always). Layouts that list only
+active slots (the GCA reference layout, TRADE, data.json) have no such list: then every domain-slot
+seen in the corpus's gold states is visited, ``""`` where absent, which is what the unified format
+would hold (its ontology, as far as the corpus shows it). A gold state that still holds ``""``
+values (a corpus built by hand) has its own keys visited, as ConvLab-3 does.
+
+The counts are sums over dialogues (`Sums`, `base.DialogueSums`): the command line scores the
+profile while reading in several processes, and the visited slots, a fact of the whole corpus, are
+applied when the sums are complete.
 """
 
 from __future__ import annotations
 
 import functools
+from collections import Counter
+from dataclasses import dataclass, field
 
-from ..corpus import Corpus
+from ..corpus import Corpus, Dialogue
 from ..options import Options
 from ..states import Alternatives
-from .base import Profile, turn_results
+from .base import DialogueSums, Profile, turn_results
 
 NAME = "convlab"
 KEYS: tuple[str, ...] = ("jga", "slot_precision", "slot_recall", "slot_f1")
 """The figures this profile replaces."""
 UNSET = ""
 ALTERNATIVES = "|"
+NOTHING: frozenset[str] = frozenset()
 
 
 def squeeze(text: str) -> str:
@@ -65,50 +73,61 @@ def pred_options(value: str) -> frozenset[str] | None:
     return frozenset(squeezed.split(ALTERNATIVES)) if squeezed else None
 
 
-def complete_gold(corpus: Corpus) -> bool:
-    """True when the gold states list unset slots as ``""`` (the unified format)."""
-    return any(UNSET in state.values() for dialogue in corpus for state in dialogue.gold)
+@dataclass
+class Sums:
+    """ConvLab-3's counts of some dialogues, summed by ``+``. Which slots a turn visits is a fact of
+    the whole corpus (see the module), so a turn's active predicted slots outside its gold state wait
+    in `pending` until `visited` is known; every other count is final when the turn is added."""
+
+    tp: int = 0
+    fp: int = 0  # on the slots of the gold states
+    fn: int = 0
+    turns: int = 0
+    right: int = 0  # turns without an FP or FN on their gold state's slots, nor an active predicted-only slot
+    pending: Counter[tuple[frozenset[str], bool]] = field(default_factory=Counter)
+    """{(a turn's active predicted-only slots, no FP or FN on its gold state's slots): turns}"""
+    gold_slots: set[str] = field(default_factory=set)
+    listed: frozenset[str] | None = None  # `Corpus.listed_gold_slots`
+    unset_in_gold: bool = False  # some gold state holds ""
+
+    def __add__(self, other: Sums) -> Sums:
+        listed = other.listed if self.listed is None else self.listed | (other.listed or frozenset())
+        return Sums(
+            self.tp + other.tp,
+            self.fp + other.fp,
+            self.fn + other.fn,
+            self.turns + other.turns,
+            self.right + other.right,
+            self.pending + other.pending,
+            self.gold_slots | other.gold_slots,
+            listed,
+            self.unset_in_gold or other.unset_in_gold,
+        )
+
+    def visited(self) -> frozenset[str] | None:
+        """The slots visited in every turn; None when each gold state's own keys are (see the module)."""
+        if self.listed is not None:
+            return self.listed | self.gold_slots
+        return None if self.unset_in_gold else frozenset(self.gold_slots)
+
+    def counts(self) -> tuple[int, int, int, int, int]:
+        """(TP, FP, FN, jointly correct turns, turns), the pending slots counted where visited."""
+        visited = self.visited()
+        fp, right = self.fp, self.right
+        for (slots, gold_right), turns in self.pending.items():
+            extra = 0 if visited is None else len(slots & visited)
+            fp += extra * turns
+            right += turns if gold_right and not extra else 0
+        return self.tp, fp, self.fn, right, self.turns
 
 
-def gold_slots(corpus: Corpus) -> tuple[str, ...]:
-    """Every domain-slot of the corpus's gold states, in the order first seen."""
-    slots: dict[str, None] = {}
-    for dialogue in corpus:
-        for state in dialogue.gold:
-            slots.update(dict.fromkeys(state))
-    return tuple(slots)
-
-
-def visited_slots(corpus: Corpus) -> tuple[str, ...] | None:
-    """The slots visited in every turn; None when each gold state's own keys are (see the module)."""
-    if corpus.listed_gold_slots is not None:
-        return tuple(sorted(corpus.listed_gold_slots))
-    return None if complete_gold(corpus) else gold_slots(corpus)
-
-
-def counts(corpus: Corpus) -> tuple[int, int, int, int, int]:
-    """(TP, FP, FN, jointly correct turns, turns) under ConvLab-3's conventions (see the module)."""
-    filled = visited_slots(corpus)
-    visited = None if filled is None else frozenset(filled)
-    tp = fp = fn = correct = turns = 0
-    for dialogue in corpus:
-        for turn_tp, turn_fp, turn_fn, right in turn_results(dialogue, lambda g, p: turn_counts(g, p, visited)):
-            turns += 1
-            tp += turn_tp
-            fp += turn_fp
-            fn += turn_fn
-            correct += right
-    return tp, fp, fn, correct, turns
-
-
-def turn_counts(gold: dict, pred: dict, visited: frozenset[str] | None) -> tuple[int, int, int, bool]:
-    """(TP, FP, FN, jointly correct) of one turn; `visited`: the slots visited, None for gold's own keys.
-    A visited slot absent from both states is unset on both sides and counts nothing, so only the
-    slots of the two states are looked at."""
-    slots = gold.keys() if visited is None else (gold.keys() | pred.keys()) & visited
+def turn_counts(gold: dict, pred: dict) -> tuple[int, int, int, frozenset[str]]:
+    """(TP, FP, FN) on the slots of one turn's gold state, and its active predicted slots outside them.
+    A visited slot absent from both states is unset on both sides and counts nothing, and the gold
+    state's slots are always visited, so these are all a turn's counts once the visited slots are known."""
     tp = fp = fn = 0
-    for slot in slots:
-        wanted, given = gold_options(gold.get(slot, UNSET)), pred_options(pred.get(slot, UNSET))
+    for slot, value in gold.items():
+        wanted, given = gold_options(value), pred_options(pred.get(slot, UNSET))
         if wanted is None and given is None:
             continue
         if wanted is not None and given is not None and not wanted.isdisjoint(given):
@@ -116,20 +135,72 @@ def turn_counts(gold: dict, pred: dict, visited: frozenset[str] | None) -> tuple
             continue
         fp += given is not None
         fn += wanted is not None
-    return tp, fp, fn, not (fp or fn)
+    outside = pred.keys() - gold.keys()
+    active = frozenset(slot for slot in outside if pred_options(pred[slot]) is not None) if outside else NOTHING
+    return tp, fp, fn, active
 
 
-def figures(corpus: Corpus, options: Options) -> dict[str, float]:
+def _add(sums: Sums, dialogue: Dialogue, options: Options) -> None:
+    """Add one dialogue's turns into `sums`."""
+    last = None
+    for gold in dialogue.gold:
+        if gold is not last:
+            sums.gold_slots.update(gold)
+            sums.unset_in_gold = sums.unset_in_gold or UNSET in gold.values()
+            last = gold
+    for tp, fp, fn, active in turn_results(dialogue, turn_counts):
+        sums.turns += 1
+        sums.tp += tp
+        sums.fp += fp
+        sums.fn += fn
+        if active:
+            sums.pending[active, not (fp or fn)] += 1
+        elif not (fp or fn):
+            sums.right += 1
+
+
+def _list(sums: Sums, slots: frozenset[str]) -> None:
+    sums.listed = slots if sums.listed is None else sums.listed | slots
+
+
+def _figures(sums: Sums, options: Options) -> dict[str, object]:
     """JGA and slot P/R/F1 (fractions) as ConvLab-3 computes them."""
-    tp, fp, fn, correct, turns = counts(corpus)
+    tp, fp, fn, correct, turns = sums.counts()
     precision = tp / (tp + fp) if tp + fp else 0.0
     recall = tp / (tp + fn) if tp + fn else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return {"jga": correct / turns, "slot_precision": precision, "slot_recall": recall, "slot_f1": f1}
 
 
+SUMS = DialogueSums(Sums, _add, _figures, _list)
+"""The profile as sums over dialogues (`Sums`), the listed gold slots of each corpus read included."""
+
+
+def _of_corpus(corpus: Corpus) -> Sums:
+    sums = Sums()
+    SUMS.add_corpus(sums, corpus, Options())
+    return sums
+
+
+def visited_slots(corpus: Corpus) -> tuple[str, ...] | None:
+    """The slots visited in every turn, sorted; None when each gold state's own keys are (see the module)."""
+    visited = _of_corpus(corpus).visited()
+    return None if visited is None else tuple(sorted(visited))
+
+
+def counts(corpus: Corpus) -> tuple[int, int, int, int, int]:
+    """(TP, FP, FN, jointly correct turns, turns) under ConvLab-3's conventions (see the module)."""
+    return _of_corpus(corpus).counts()
+
+
+def figures(corpus: Corpus, options: Options) -> dict[str, object]:
+    """JGA and slot P/R/F1 (fractions) as ConvLab-3 computes them."""
+    return SUMS.of_corpus(corpus, options)
+
+
 PROFILE = Profile(
     NAME,
     'ConvLab-3\'s DST evaluation (JGA, slot P/R/F1; only "" unset, values without white space, | alternatives)',
     figures,
+    sums=SUMS,
 )

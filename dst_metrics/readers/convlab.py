@@ -271,21 +271,26 @@ def read_samples(request: ReadRequest) -> Corpus:
     exact = request.value_matching == "exact"
     owners: dict[str, tuple[str, str]] = {}
     flat_gold, flat_pred = (_Flattener(owners), _Flattener(owners)) if exact else (None, None)
-    try:  # every state is checked before any is built, as the general path does
+    builder = CorpusBuilder(
+        request.value_matching, request.linearized, unset=(UNSET_VALUE, UNSET_VALUE), flat=(exact, exact)
+    )
+    try:  # every state is checked before any is built, as the general path does; a share's only
         sides = [
             (
                 _states([sample.state for sample in group], flat_gold),
                 _states([sample.predictions.state for sample in group], flat_pred),
             )
-            for group in groups.values()
+            if builder.keeps(position)
+            else None
+            for position, group in enumerate(groups.values())
         ]
     except _NotCommon:
         return _read_samples(request)
-    builder = CorpusBuilder(
-        request.value_matching, request.linearized, unset=(UNSET_VALUE, UNSET_VALUE), flat=(exact, exact)
-    )
-    for dialogue_id, (golds, preds) in zip(groups, sides):
-        builder.add(dialogue_id, list(range(len(golds))), golds, preds)
+    for dialogue_id, side in zip(groups, sides):
+        if side is None:
+            builder.pass_over()
+        else:
+            builder.add(dialogue_id, list(range(len(side[0]))), *side)
     if flat_gold is not None:
         builder.list_gold_slots(flat_gold.listed())
     return builder.corpus()

@@ -26,7 +26,7 @@ import dataclasses
 import json
 import math
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -616,22 +616,21 @@ class Opened:
             return merge_corpora([(s, read_shard(s, spec.value_matching, spec.linearized)) for s in self.shards])
 
     def fold_shards(
-        self, fold: Callable[[Iterator[Dialogue]], T], share: tuple[int, int] | None = None
+        self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None
     ) -> list[Folded]:
         """`fold` of each shard's dialogues, shard after shard: streamed one dialogue at a time where
-        the shard streams, else (or where streaming fails: that shard only) read whole. With `share`
+        the shard streams, else (or where streaming fails: that shard only) read whole and given to
+        `fold` as its Corpus (which iterates its dialogues). With `share`
         (k, n), only the dialogues at positions k modulo n of each shard (`dst_metrics.parallel`).
         A dialogue id in two shards raises InputError naming both."""
         if self.gold_shards:
             with sharded(*share) if share else _nothing() as positions:
                 corpus = self.read()
-            return [
-                Folded(self.shards[0], fold(iter(corpus.dialogues)), _ids(corpus), positions or _all(corpus), False)
-            ]
+            return [Folded(self.shards[0], fold(corpus), _ids(corpus), positions or _all(corpus), False)]
         with self.spec.reading():
             return self._fold_each(fold, share)
 
-    def _fold_each(self, fold: Callable[[Iterator[Dialogue]], T], share: tuple[int, int] | None) -> list[Folded]:
+    def _fold_each(self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None) -> list[Folded]:
         folded: list[Folded] = []
         owner: dict[str, Shard] = {}
         spec = self.spec
@@ -642,7 +641,7 @@ class Opened:
             if found is None:
                 with sharded(*share) if share else _nothing() as positions:
                     corpus = read_shard(shard, spec.value_matching, spec.linearized)
-                found = Folded(shard, fold(iter(corpus.dialogues)), _ids(corpus), positions or _all(corpus), False)
+                found = Folded(shard, fold(corpus), _ids(corpus), positions or _all(corpus), False)
             for dialogue_id in found.dialogue_ids:
                 first = owner.setdefault(dialogue_id, shard)
                 if first is not shard:
@@ -653,7 +652,7 @@ class Opened:
 
 def stream_shard(
     shard: Shard,
-    fold: Callable[[Iterator[Dialogue]], T],
+    fold: Callable[[Iterable[Dialogue]], T],
     value_matching: str = "exact",
     linearized: LinearizedFormat | None = None,
     share: tuple[int, int] | None = None,
