@@ -16,10 +16,12 @@ COMPILED = [
     "dst_metrics/states.py",
     "dst_metrics/metrics.py",
     "dst_metrics/figures.py",
+    "dst_metrics/compat/fga.py",
 ]
 """The hot loop: building the states (corpus, states), the one diff per turn with the tally (core), and
 the figures of a tally (metrics, the registry's figures), computed for each dialogue with --per-dialogue;
-`Alternatives` stays uncompiled in `_alternatives` (docs/speed.md)."""
+the `fga` profile's walk of every turn (--compat fga: its own diff, `none` counting). `Alternatives` stays
+uncompiled in `_alternatives` (docs/speed.md)."""
 
 ext_modules = []
 if os.environ.get("DST_METRICS_COMPILE") == "1":

@@ -1,6 +1,7 @@
 """The compiled modules (issue 22): `setup.py` with ``DST_METRICS_COMPILE=1`` compiles every module in its
 `COMPILED` list with mypyc; the compiled package gives the pure-Python reference's figures, to the last
-digit, on the reference files in both modes, per dialogue too and read through the streaming path
+digit, on the reference files in both modes and under the profiles that walk its states (fga, convlab, trade),
+per dialogue too and read through the streaming path
 (`dst-metrics score FILE --jobs 1 --json --per-dialogue`). Skips where mypyc or a C compiler is missing."""
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ out = {"files": {name: importlib.import_module(name).__file__ for name in module
 for path in paths:
     for mode in ("official", "corrected"):
         out[f"{path}|{mode}"] = dict(score(read(path), mode=mode).scores)
+    for profile in ("fga", "convlab", "trade"):
+        out[f"{path}|{profile}"] = dict(score(read(path), compat=profile).scores)
 print(json.dumps(out))
 """
 
@@ -85,6 +88,8 @@ def test_the_compiled_modules_give_the_pure_modules_figures(compiled_tree):
     for path in FILES:
         for mode in MODES:
             assert compiled[f"{path}|{mode}"] == dict(score(read(path), mode=mode).scores), (path.name, mode)
+        for profile in ("fga", "convlab", "trade"):  # the profiles walking the compiled states and diff
+            assert compiled[f"{path}|{profile}"] == dict(score(read(path), compat=profile).scores), (path, profile)
 
 
 @requires_shared

@@ -40,9 +40,9 @@ class DialogueSums:
 
 
 class ProfileTap:
-    """A profile's sums of the dialogues passing through it: a `watch` of `streaming.tally_opened`
-    (``tap(dialogues)`` yields them as they come) and a `tap` of `parallel.tally_in_processes`,
-    where each process sums its share into a `fresh` tap and the parent `merge`s them."""
+    """A profile's sums of the dialogues passing through it (``tap(dialogues)`` yields them as they come):
+    the `tap` of `streaming.tally_opened` and of `parallel.tally_in_processes`, where each process sums
+    its share into a `fresh` tap and the parent `merge`s them."""
 
     __slots__ = ("definition", "options", "sums")
 
@@ -52,11 +52,13 @@ class ProfileTap:
         self.sums = definition.new()
 
     def __call__(self, dialogues: Iterable[Dialogue]) -> Iterator[Dialogue]:
-        """The dialogues, each summed on its way; a shard read whole comes as its Corpus, whose
-        listed gold slots are summed too (`DialogueSums.listed`)."""
-        definition, add, sums, options = self.definition, self.definition.add, self.sums, self.options
-        if isinstance(dialogues, Corpus) and definition.listed and dialogues.listed_gold_slots is not None:
-            definition.listed(sums, dialogues.listed_gold_slots)
+        """The dialogues, each summed on its way; a shard read whole comes as its Corpus, summed with
+        what its reader found beyond the dialogues (`DialogueSums.add_corpus`)."""
+        if isinstance(dialogues, Corpus):
+            self.definition.add_corpus(self.sums, dialogues, self.options)
+            yield from dialogues
+            return
+        add, sums, options = self.definition.add, self.sums, self.options
         for dialogue in dialogues:
             add(sums, dialogue, options)
             yield dialogue
