@@ -263,7 +263,8 @@ def _fast_groups(samples: list) -> dict[str, list] | None:
 
 
 def read_samples(request: ReadRequest) -> Corpus:
-    """Both sides of a ConvLab-3 predictions.json (see the module)."""
+    """Both sides of a ConvLab-3 predictions.json (see the module). Under a share of the dialogues
+    (`corpus.sharded`: ``--jobs``), only the share's states are decoded and checked."""
     samples = _fast_decode(_SAMPLES, request.data) if _msgspec is not None else None
     groups = _fast_groups(samples) if samples else None
     if groups is None:
