@@ -153,3 +153,26 @@ def test_a_reader_may_pass_over_the_dialogues_its_share_leaves_out():
     assert positions == [1, 3] and [d.dialogue_id for d in corpus] == ["b", "d"]
     with pytest.raises(ValueError, match="passed over"):
         CorpusBuilder().pass_over()  # no share: every dialogue is kept
+
+
+@pytest.mark.parametrize("profile", ["fga", "convlab"])
+def test_each_process_sums_its_share_of_a_profile_without_falling_back_to_one(profile, tmp_path):
+    # `tally_in_processes` reads the input again in one process when a worker fails (an unpicklable
+    # result, say): the figures would still be right, so this checks the workers' own path ran, on the
+    # build under test (.ci/run runs it compiled too)
+    from dst_metrics.compat import PROFILES
+    from dst_metrics.compat.base import ProfileTap
+    from dst_metrics.options import Options
+    from dst_metrics.parallel import tally_in_processes
+    from dst_metrics.readers import open_input, read
+
+    from .test_compat_convlab import convlab_samples
+
+    layout = random_layout(5, dialogues=20)
+    path = tmp_path / "input.json"
+    path.write_text(json.dumps(convlab_samples(layout) if profile == "convlab" else layout))
+    options = Options(compat=profile)
+    tap = ProfileTap(PROFILES[profile].sums, options)
+    tallies = tally_in_processes(open_input(path, stream=True), "official", 3, per_dialogue=False, tap=tap)
+    assert tallies is not None and tallies[0].turns == read(path).num_turns
+    assert tap.figures() == PROFILES[profile].figures(read(path), options)
