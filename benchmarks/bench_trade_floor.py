@@ -27,15 +27,13 @@ import importlib.util
 import io
 import json
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_core import repeated_source  # noqa: E402
+from bench_core import median_seconds, repeated_source  # noqa: E402
 from bench_readers import write_trade  # noqa: E402
 
 FLOOR_MODULE = '''
@@ -104,15 +102,6 @@ def load(folder: Path, compiled: bool):
     finally:
         sys.path.remove(str(folder))
     return module
-
-
-def median_seconds(function, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def ours(path: Path) -> dict:
