@@ -91,8 +91,7 @@ class Sums:
     unset_in_gold: bool = False  # some gold state holds ""
 
     def __add__(self, other: Sums) -> Sums:
-        listed = other.listed if self.listed is None else self.listed | (other.listed or frozenset())
-        return Sums(
+        total = Sums(
             self.tp + other.tp,
             self.fp + other.fp,
             self.fn + other.fn,
@@ -100,9 +99,12 @@ class Sums:
             self.right + other.right,
             self.pending + other.pending,
             self.gold_slots | other.gold_slots,
-            listed,
+            self.listed,
             self.unset_in_gold or other.unset_in_gold,
         )
+        if other.listed is not None:
+            _list(total, other.listed)
+        return total
 
     def visited(self) -> frozenset[str] | None:
         """The slots visited in every turn; None when each gold state's own keys are (see the module)."""
