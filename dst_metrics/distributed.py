@@ -28,6 +28,7 @@ from typing import Any
 
 from .core import Tally
 from .errors import InputError
+from .modules import install_command
 from .options import OptionError, Options
 from .readers import InputSpec, Shard, open_spec, resolve
 from .scoring import Report, score_tallies
@@ -148,7 +149,7 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise OptionError("--engine dask needs Dask: pip install 'dst-metrics[distributed]'") from None
+        raise OptionError(f"--engine dask needs Dask: {install_command('distributed')}") from None
     if scheduler is not None:
         with Client(scheduler) as client:
             yield client

@@ -14,6 +14,16 @@ MODULE_FOLDERS = {"gca": "gca_metric", "jga_fga": "jga_fga_metrics", "all": "dst
 """Short name -> folder holding `<folder>/<folder>.py` and its metric card (README.md)."""
 
 
+def install_command(extra: str) -> str:
+    """The command that installs `extra` where this package runs: from a source tree (a clone, an editable
+    install) ``pip install -e "TREE[extra]"``, ``.`` when it is the working folder; else the package index's."""
+    tree = Path(__file__).resolve().parent.parent
+    if not (tree / "pyproject.toml").is_file():
+        return f'pip install "dst-metrics[{extra}]"'
+    where = "." if tree == Path.cwd().resolve() else str(tree)
+    return f'pip install -e "{where}[{extra}]"'
+
+
 def module_path(name: str) -> str:
     """The installed folder of an evaluate module, ready for ``evaluate.load``.
 

@@ -78,8 +78,9 @@ def requirement(version: str = __version__) -> str:
 
 
 def requirements_text(find_links: str | None = None) -> str:
-    """A folder's ``requirements.txt``: the pinned package, after ``--find-links DIST`` when given."""
-    lines = [f"--find-links {find_links}"] if find_links else []
+    """A folder's ``requirements.txt``: the pinned package, after ``--find-links DIST`` when given (a relative
+    folder is made absolute: pip reads it from the folder it is run in, not from where the release ran)."""
+    lines = [f"--find-links {Path(find_links).resolve()}"] if find_links else []
     return "\n".join([*lines, requirement()]) + "\n"
 
 
@@ -108,11 +109,19 @@ def write_module(folder: str, out: Path, find_links: str | None = None) -> Path:
     return target
 
 
+def check_clone(repository: Path = REPOSITORY) -> None:
+    """Raise `FileNotFoundError` unless `repository` is a clone holding the Space's ``app.py`` and examples."""
+    if not (repository / "app.py").is_file() or not (repository / "examples").is_dir():
+        raise FileNotFoundError(
+            f"the Space's app.py and examples/ are not in {repository} (an installed wheel does not ship them): "
+            "run the release from a clone"
+        )
+
+
 def write_space(out: Path, find_links: str | None = None, repository: Path = REPOSITORY) -> Path:
     """The GCA explorer's Hub folder under `out` (from the clone `repository`)."""
+    check_clone(repository)
     app = repository / "app.py"
-    if not app.is_file():
-        raise FileNotFoundError(f"the Space's app.py is not in {repository}: run the release from a clone")
     target = out / SPACE
     (target / "examples").mkdir(parents=True, exist_ok=True)
     shutil.copyfile(app, target / "app.py")
@@ -124,11 +133,14 @@ def write_space(out: Path, find_links: str | None = None, repository: Path = REP
     return target
 
 
-def write_hub(out: Path, find_links: str | None = None) -> list[Path]:
-    """Every Hub folder under `out`: the three modules, then the Space."""
+def write_hub(out: Path, find_links: str | None = None, repository: Path = REPOSITORY) -> list[Path]:
+    """Every Hub folder under `out`: the three modules, then the Space; nothing is written unless all can be."""
+    check_clone(repository)
+    if find_links is not None and not Path(find_links).is_dir():
+        raise FileNotFoundError(f"--find-links {find_links}: no such folder of wheels")
     out.mkdir(parents=True, exist_ok=True)
     folders = [write_module(folder, out, find_links) for folder in MODULE_FOLDERS.values()]
-    return [*folders, write_space(out, find_links)]
+    return [*folders, write_space(out, find_links, repository)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -139,7 +151,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     hub.add_argument("out", metavar="DIR")
     hub.add_argument("--find-links", metavar="DIST", help="a folder of built wheels the requirements name")
     args = parser.parse_args(argv)
-    for folder in write_hub(Path(args.out), args.find_links):
+    try:
+        folders = write_hub(Path(args.out), args.find_links)
+    except FileNotFoundError as error:
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
+    for folder in folders:
         print(folder)
     return 0
 

@@ -127,18 +127,25 @@ def test_output_piped_into_a_reader_that_stops_after_one_line_ends_quietly(case,
 # A missing optional dependency: one line naming the extra, exit 2, before anything is read
 
 MISSING = {
-    # name: (argv, modules made unimportable, the module(s) the message names, the extra)
-    "score --ci": (["score", P1, "--ci"], ["numpy"], "numpy", "stats"),
-    "compare": (["compare", P1, P2], ["numpy"], "numpy", "stats"),
-    "analyze": (["analyze", MUL1110], ["numpy"], "numpy", "stats"),
-    "report --markdown": (["report", P1, "--markdown"], ["numpy"], "numpy", "report"),
-    "report -o": (["report", P1, "-o", "never-written.html"], ["matplotlib"], "matplotlib", "report"),
-    "dstc2-compare": (["dstc2-compare", "a.json", "b.json", *DSTC2_DATA], ["numpy"], "numpy", "dstc2"),
+    # name: (argv, modules made unimportable, the module(s) the message names, the extra, what needs it)
+    "score --ci": (["score", P1, "--ci"], ["numpy"], "numpy", "stats", "--ci"),
+    "compare": (["compare", P1, P2], ["numpy"], "numpy", "stats", "dst-metrics compare"),
+    "analyze": (["analyze", MUL1110], ["numpy"], "numpy", "stats", "dst-metrics analyze"),
+    "report --markdown": (["report", P1, "--markdown"], ["numpy"], "numpy", "report", "dst-metrics report"),
+    "report -o": (["report", P1, "-o", "never-written.html"], ["matplotlib"], "matplotlib", "report", "--output"),
+    "dstc2-compare": (
+        ["dstc2-compare", "a.json", "b.json", *DSTC2_DATA],
+        ["numpy"],
+        "numpy",
+        "dstc2",
+        "dst-metrics dstc2-compare",
+    ),
     "score --engine dask": (
         ["score", P1, "--engine", "dask"],
         ["dask", "distributed"],
         "dask and distributed",
         "distributed",
+        "--engine dask",
     ),
 }
 
@@ -161,13 +168,10 @@ def _env() -> dict[str, str]:
 
 @pytest.mark.parametrize("name", MISSING)
 def test_a_missing_optional_dependency_is_one_line_naming_the_extra(name, tmp_path):
-    argv, blocked, named, extra = MISSING[name]
+    argv, blocked, named, extra, who = MISSING[name]
     result = _run_without(blocked, argv, tmp_path)
-    command = argv[0]
-    expected = (
-        f'dst-metrics: error: dst-metrics {command} needs {named}, from the "{extra}" extra: '
-        f'pip install "dst-metrics[{extra}]"\n'
-    )
+    # run from a clone (this checkout on the path, in another folder): the clone's own editable install
+    expected = f'dst-metrics: error: {who} needs {named}, from the "{extra}" extra: pip install -e "{REPO}[{extra}]"\n'
     assert (result.returncode, result.stdout, result.stderr) == (2, "", expected)
     assert not (tmp_path / "never-written.html").exists()
 

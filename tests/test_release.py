@@ -45,12 +45,14 @@ def test_one_version_in_the_package_the_changelog_and_the_signature():
     assert requirement() == f"dst-metrics[evaluate,space]=={__version__}"
 
 
-def test_the_hub_folders_each_stand_alone(tmp_path):
-    folders = write_hub(tmp_path / "hub", find_links="/wheels")
+def test_the_hub_folders_each_stand_alone(tmp_path, monkeypatch):
+    (tmp_path / "dist").mkdir()
+    monkeypatch.chdir(tmp_path)  # a relative --find-links, as typed after `python -m build`
+    folders = write_hub(tmp_path / "hub", find_links="dist")
     assert [folder.name for folder in folders] == [*MODULE_FOLDERS.values(), SPACE]
     for folder in folders:
         lines = (folder / "requirements.txt").read_text(encoding="utf-8").splitlines()
-        assert lines == ["--find-links /wheels", requirement()], folder.name
+        assert lines == [f"--find-links {tmp_path / 'dist'}", requirement()], folder.name
         card = (folder / "README.md").read_text(encoding="utf-8")
         front = card.split("---")[1]
         assert "sdk: gradio" in front and "app_file: app.py" in front, folder.name
@@ -63,6 +65,20 @@ def test_the_hub_folders_each_stand_alone(tmp_path):
         p.name for p in REPO.glob("examples/*.json")
     )
     assert not (REPO / "README.md").read_text(encoding="utf-8").startswith("---")  # PyPI renders it plainly
+
+
+def test_the_hub_command_checks_everything_before_writing_anything(tmp_path):
+    def hub(*argv: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "dst_metrics.release", "hub", *argv]
+        return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=120)
+
+    missing = hub(str(tmp_path / "out"), "--find-links", str(tmp_path / "no-wheels"))
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1, missing.stderr
+    assert "--find-links" in missing.stderr and "no-wheels" in missing.stderr
+    assert not (tmp_path / "out").exists()  # nothing half-written
+    with pytest.raises(FileNotFoundError, match="run the release from a clone"):
+        write_hub(tmp_path / "out", repository=tmp_path)  # as from a wheel: no app.py, no examples
+    assert not (tmp_path / "out").exists()
 
 
 def _actionlint(*paths: Path) -> subprocess.CompletedProcess:

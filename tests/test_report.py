@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -421,9 +422,10 @@ def test_command_names_a_missing_plotting_library(monkeypatch, capsys):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
     assert main(["report", str(P1), "-o", "unused.html"]) == 2
     err = capsys.readouterr().err
-    assert err == (
-        'dst-metrics: error: dst-metrics report needs matplotlib, from the "report" extra: '
-        'pip install "dst-metrics[report]"\n'
+    where = "." if Path.cwd().resolve() == REPO.resolve() else str(REPO)
+    assert (
+        err
+        == f'dst-metrics: error: --output needs matplotlib, from the "report" extra: pip install -e "{where}[report]"\n'
     )
     assert not (REPO / "unused.html").exists()
 

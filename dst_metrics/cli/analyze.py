@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object")
 
 
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
     """The analyses need numpy (the stats extra)."""
     from .common import requires
 

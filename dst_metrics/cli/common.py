@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .. import options as opts
 from ..errors import InputError
+from ..modules import install_command
 from ..options import OptionError, Options
 
 # --------------------------------------------------------------------------------------------
@@ -201,9 +202,13 @@ class MissingExtra(Exception):
     """A command needs a module that is not installed; the message names the extra that installs it."""
 
 
-def requires(extra: str, *modules: str) -> tuple[str, tuple[str, ...]]:
-    """One need of a command: `modules` (default: every module of `extra` in `EXTRA_MODULES`) from `extra`."""
-    return extra, modules or EXTRA_MODULES[extra]
+Need = tuple[str, tuple[str, ...], str]
+"""One need of a command: (extra, modules, what needs them: a flag such as ``--ci``, or ``""`` for the command)."""
+
+
+def requires(extra: str, *modules: str, flag: str = "") -> Need:
+    """One need: `modules` (default: every module of `extra` in `EXTRA_MODULES`) from `extra`, for `flag`."""
+    return extra, modules or EXTRA_MODULES[extra], flag
 
 
 def installed(module: str) -> bool:
@@ -216,14 +221,15 @@ def installed(module: str) -> bool:
         return False
 
 
-def check_requirements(command: str, needs: Iterable[tuple[str, tuple[str, ...]]]) -> None:
-    """Raise MissingExtra naming the first extra of `needs` (from `requires`) with a module not installed."""
-    for extra, modules in needs:
+def check_requirements(command: str, needs: Iterable[Need]) -> None:
+    """Raise MissingExtra naming the first extra of `needs` (from `requires`) with a module not installed,
+    the flag that needs it, and the command that installs it here (`modules.install_command`)."""
+    for extra, modules, flag in needs:
         missing = [module for module in modules if not installed(module)]
         if missing:
+            who = flag or f"dst-metrics {command}"
             raise MissingExtra(
-                f'dst-metrics {command} needs {" and ".join(missing)}, from the "{extra}" extra: '
-                f'pip install "dst-metrics[{extra}]"'
+                f'{who} needs {" and ".join(missing)}, from the "{extra}" extra: {install_command(extra)}'
             )
 
 

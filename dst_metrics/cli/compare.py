@@ -70,7 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=cli.seed_number, default=0, help="seed of the resamples and rounds (0)")
 
 
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
     """The paired tests need numpy (the stats extra)."""
     from .common import requires
 

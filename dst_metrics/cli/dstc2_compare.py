@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
     """The tests read the scored calls column-wise, with numpy (the dstc2 extra); ``dstc2`` alone
     scores without it (the official call order, slower)."""
     from .common import requires

@@ -75,11 +75,13 @@ def system_names(files: list[str], given: list[str] | None) -> list[str]:
     return names if len(set(names)) == len(names) else list(files)
 
 
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
     """The report extra: numpy for the figures and tables, matplotlib too for the page and the plots."""
     from .common import requires
 
-    return [requires("report") if args.output or args.plots else requires("report", "numpy")]
+    if args.output or args.plots:
+        return [requires("report", flag="--output" if args.output else "--plots")]
+    return [requires("report", "numpy")]
 
 
 def _check_output_folder(path: str | None) -> None:

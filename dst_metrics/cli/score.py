@@ -69,9 +69,10 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     add_interval_options(score_cmd)
 
 
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
     """--ci needs numpy (the stats extra), --engine dask needs Dask (the distributed extra)."""
-    return [requires("stats")] * args.ci + [requires("distributed")] * (args.engine == "dask")
+    ci = [requires("stats", flag="--ci")] * args.ci
+    return ci + [requires("distributed", flag="--engine dask")] * (args.engine == "dask")
 
 
 # --------------------------------------------------------------------------------------------
