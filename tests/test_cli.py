@@ -330,3 +330,91 @@ def test_the_output_says_which_format_was_read(tmp_path, capsys):
     assert (p1["format"], turns["format"]) == ("reference", "jsonl")
     assert main(["score", P1, str(lines)]) == 0
     assert f"read as {P1}: reference; {lines}: jsonl" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------------------------
+# The first hour (issue 31): what a new user types
+
+
+def test_a_dash_reads_standard_input_as_every_unix_tool_does():
+    data = Path(P1).read_bytes()
+    piped = subprocess.run(
+        [sys.executable, "-m", "dst_metrics", "score", "-", "--json"], input=data, capture_output=True, timeout=120
+    )
+    assert piped.returncode == 0, piped.stderr
+    (record,) = [json.loads(line) for line in piped.stdout.decode().splitlines()]
+    assert round(100 * record["gca"], 2) == 73.33 and record["file"] == "-"
+    assert record["gca"] == score(load_reference_file(P1)).scores.gca
+
+
+def test_a_format_asked_for_that_does_not_fit_names_what_the_data_looks_like(tmp_path, capsys):
+    status, out, err = run_cli(["score", P1, "--format", "jsonl"], capsys)
+    assert (status, out) == (2, "") and err.count("\n") == 1
+    assert "does not look like JSON Lines" in err and "looks like the reference layout" in err
+    assert "--format reference" in err and "truncated" not in err
+    elf = tmp_path / "program"
+    elf.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(200))
+    status, _, err = run_cli(["score", str(elf)], capsys)
+    assert status == 2 and "an ELF binary" in err and "UTF-16" not in err
+
+
+def test_gold_from_a_file_holding_both_sides_takes_its_gold_and_says_so(tmp_path, capsys):
+    # predictions of P2 against the gold of another layout whose gold differs: the figures are those of a layout
+    # holding that gold with P2's predictions, and the signature names the side taken from each file
+    other = json.loads(Path(MUL1110).read_text())
+    gold_file = tmp_path / "gold.json"
+    gold_file.write_text(json.dumps(other))
+    pred_layout = {d: {t: {"gt": {}, "pr": turn["pr"]} for t, turn in turns.items()} for d, turns in other.items()}
+    for turns in pred_layout.values():  # other predictions: every turn's prediction shifted by one turn
+        ids = sorted(turns, key=int)
+        for earlier, later in zip(ids, ids[1:]):
+            turns[later]["pr"] = other["MUL1110"][earlier]["pr"]
+    pred_file = tmp_path / "pred.json"
+    pred_file.write_text(json.dumps(pred_layout))
+    (record,) = run_json(capsys, str(pred_file), "--gold", str(gold_file))
+    merged = {
+        d: {t: {"gt": other[d][t]["gt"], "pr": turn["pr"]} for t, turn in ts.items()} for d, ts in pred_layout.items()
+    }
+    expected = score(load_reference_file(_write(tmp_path / "merged.json", merged))).scores
+    assert (
+        record["gca"] == expected.gca
+        and record["jga"] == expected.jga
+        and record["gca"] != score(load_reference_file(str(gold_file))).scores.gca
+    )
+    assert "gold:gold-side-of-reference" in record["signature"]
+    assert "pred:pred-side-of-reference" in record["signature"]
+
+
+def _write(path: Path, data: object) -> str:
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_calibration_without_confidences_is_an_error_before_any_figure(capsys):
+    status, out, err = run_cli(["calibration", P1], capsys)
+    assert (status, out) == (2, "") and err.count("\n") == 1
+    assert "carry no confidence" in err and P1 in err
+
+
+def test_compare_intervals_follow_the_level_unless_set_on_their_own(capsys):
+    hp1, hp2 = (str(EXAMPLE_DIR / f"hypothetical_p{n}.json") for n in (1, 2))
+    args = ["compare", hp1, hp2, "--bootstrap", "50", "--rounds", "99"]
+    status, out, _ = run_cli([*args, "--level", "0.01"], capsys)
+    assert status == 0 and "99% CI of B - A" in out and "level:0.99|" in out and "95%" not in out
+    assert "(in 1 dialogue)" in out  # one dialogue, singular
+    status, out, _ = run_cli([*args, "--level", "0.01", "--ci-level", "0.9"], capsys)
+    assert status == 0 and "90% CI of B - A" in out and "level:0.9|" in out
+
+
+def test_the_figure_table_marks_the_columns_a_profile_computed(capsys):
+    status, out, _ = run_cli(["score", MUL1110, "--compat", "trade"], capsys)
+    header, *_ = out.splitlines()
+    marked = [label.rstrip("†") for label in header.split() if label.endswith("†")]
+    (plain,) = run_json(capsys, MUL1110)
+    (trade,) = run_json(capsys, MUL1110, "--compat", "trade")
+    differing = {key for key in ("jga", "sa", "slot_f1") if plain[key] != trade[key]}
+    assert status == 0 and set(marked) == {"JGA", "SA", "F1"} and differing  # "Slot F1" splits in two
+    assert "† JGA, SA, Slot F1: computed the trade profile's way" in out
+    status, out, _ = run_cli(["score", MUL1110, "--compat", "fnctod"], capsys)
+    legend = out.split("(fnctod in --json)\n", 1)[1].split("\n\n", 1)[0].splitlines()[-1]
+    assert legend == "JGA: joint goal accuracy; F1: mean of the turns' F1"  # only the columns the table has

@@ -19,6 +19,7 @@ pytest.importorskip("numpy", reason="needs numpy (pip install -e '.[report]')")
 from dst_metrics import Corpus, Options, read, score  # noqa: E402
 from dst_metrics.cli import main  # noqa: E402
 from dst_metrics.corpus import Dialogue  # noqa: E402
+from dst_metrics.figures import figure_labels  # noqa: E402
 from dst_metrics.report import build_report, collect, latex_table, markdown_table, render_plots  # noqa: E402
 from dst_metrics.report.plots import PLOTTERS  # noqa: E402
 from dst_metrics.stats import bootstrap_intervals, compare  # noqa: E402
@@ -156,8 +157,11 @@ def test_two_systems_page_compares_with_the_first(two_systems):
     assert mcnemar and "clustered by dialogue" in mcnemar[0]["text"]
     assert float(mcnemar[0]["attrs"]["data-p"]) == pytest.approx(expected.mcnemar.p)
     assert len(rows) == 16 and "p (holm, m = 16)" in text  # the family holds fga once, its size in the header
-    summary = page.find("p", **{"class": "summary"})[0]["text"]
-    assert summary == expected.summary().replace("\n", "")
+    (summary,) = page.find("p", **{"class": "summary"})  # one sentence above the table, not a row each
+    assert summary["text"] == expected.verdict()
+    significant = [key for key, f in expected.figures.items() if f.significant]
+    assert all(figure_labels(Options())[key] in summary["text"] for key in significant)
+    assert summary["text"].startswith("significant at" if significant else "no significant difference at level")
     for system in ("samples", "perfect"):
         assert cell_text(page, "metrics", system, "jga").startswith(
             shown(score(samples if system == "samples" else perfect).scores.jga)

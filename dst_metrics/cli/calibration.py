@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import InputError
+
 HELP = "calibration of confidence scores: DSTC2 accuracy, L2, MRR, ROC CA05; ECE, Brier, AUROC"
 DEFAULT_BINS = 10  # the same as metrics.DEFAULT_BINS (kept here so parsing imports nothing heavy)
 PERCENT = 100
@@ -68,8 +70,6 @@ def _print_table(result, path: str, read_as: str, signature: str) -> None:
     ]
     print("\nreliability of slot decisions (equal-width bins)")
     print(format_table(["bin", "count", "confidence", "accuracy"], bins, "lrrr"))
-    if not result.has_confidences:
-        print("\nthe predictions carry no confidence: every predicted value counts as certain (score 1)")
     print(
         "\njoint ECE with the turn's confidence the minimum over its slots (ConvLab-3 SetSUMBT's joint-goal ECE, "
         f"10 equal-width bins): {_cell(result.joint_ece_min, False)}"
@@ -88,6 +88,12 @@ def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     corpus, read_as = read_input(args.file, args)
     result = calibration(corpus, bins=args.bins, by_slot=args.by_slot)
+    if not result.has_confidences:
+        raise InputError(
+            "the predictions carry no confidence scores, so there is nothing to calibrate (every value would "
+            "count as certain); give values with confidences (docs/calibration.md shows the shapes)",
+            source=args.file,
+        )
     signature = f"{options.signature()}|calibration|bins:{args.bins}"
     if args.json:
         print(_dumps({"file": args.file, "format": read_as, **result.as_dict(), "signature": signature}))

@@ -10,6 +10,7 @@ randomization rounds asked for (``--rounds``) cannot reach the level, one warnin
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 HELP = "paired comparison of two systems on the same gold: differences, intervals, p-values"
 TOP_DIALOGUES = 10
@@ -53,6 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--correction", choices=("holm", "bonferroni"), default="holm", help="holm (default) or bonferroni"
     )
     parser.add_argument("--level", type=_level, default=0.05, help="significance level after correction (0.05)")
+    ci_help = "confidence of the intervals of B - A (default: 1 - level, 0.95 at level 0.05)"
+    parser.add_argument("--ci-level", type=_level, metavar="C", help=ci_help)
     figures_help = "comma-separated figure keys to test and correct for (default: every non-count figure, each once)"
     parser.add_argument("--figures", type=_keys, metavar="KEYS", help=figures_help)
     parser.add_argument(
@@ -88,7 +91,8 @@ def figure_table(comparison) -> str:
 
     labels = figure_labels(comparison.options)
     adjusted = f"p ({comparison.correction}, m = {comparison.family_size})"
-    header = ["figure", "A", "B", "B - A", "95% CI of B - A", "p", adjusted, ""]
+    confidence = f"{100 * comparison.interval_level:.10g}%"
+    header = ["figure", "A", "B", "B - A", f"{confidence} CI of B - A", "p", adjusted, ""]
     rows = [
         [
             labels.get(key, key),
@@ -119,18 +123,7 @@ def dialogue_table(comparison, top: int = TOP_DIALOGUES) -> str:
 
 def final_line(comparison) -> str:
     """Which differences are significant, in one line (A and B as in the table)."""
-    from ..figures import figure_labels
-
-    labels = figure_labels(comparison.options)
-    where = f"at level {comparison.level:g} ({comparison.correction} over {comparison.family_size} figures)"
-    higher: dict[str, list[str]] = {"B": [], "A": []}
-    for key, f in comparison.figures.items():
-        if f.significant:
-            higher["B" if f.diff > 0 else "A"].append(labels.get(key, key))
-    parts = [f"{name} higher on {', '.join(keys)}" for name, keys in higher.items() if keys]
-    if not parts:
-        return f"no significant difference {where}"
-    return f"significant {where}: " + "; ".join(parts)
+    return dataclasses.replace(comparison, names=("A", "B")).verdict()
 
 
 def mcnemar_line(comparison) -> str:
@@ -138,7 +131,8 @@ def mcnemar_line(comparison) -> str:
     m = comparison.mcnemar
     return (
         f"McNemar's test of JGA on turns, clustered by dialogue (Durkalski et al. 2003): only A right {m.a_only}, "
-        f"only B right {m.b_only} (in {m.dialogues} dialogues), X² = {m.statistic:.4g}, p = {m.p:.4g}"
+        f"only B right {m.b_only} (in {m.dialogues} dialogue{'s' * (m.dialogues != 1)}), "
+        f"X² = {m.statistic:.4g}, p = {m.p:.4g}"
     )
 
 
@@ -166,6 +160,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             correction=args.correction,
             level=args.level,
+            interval_level=args.ci_level,
             names=(args.file_a, args.file_b),
             figures=args.figures,
         )

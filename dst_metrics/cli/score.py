@@ -107,7 +107,8 @@ def _figure_table(
     """One row per file or dialogue; with `intervals` ({name: Intervals}), a ``low-high`` row under each."""
     keys = _columns(options, per_dialogue)
     labels = figure_labels(options)
-    header = [first, *(labels[key] for key in keys)]
+    replaced = _replaced_columns(rows, keys)
+    header = [first, *(labels[key] + PROFILE_MARK * (key in replaced) for key in keys)]
     table = []
     for name, s in rows:
         table.append([name, *(_cell(s, key) for key in keys)])
@@ -116,6 +117,15 @@ def _figure_table(
             level = f"  {100 * bounds.level:g}% CI"
             table.append([level, *(_interval_cell(bounds.get(key)) for key in keys)])
     return format_table(header, table)
+
+
+PROFILE_MARK = "†"
+"""Marks a column of the figure table that a compatibility profile computed its evaluator's way."""
+
+
+def _replaced_columns(rows: list[tuple[str, Scores]], keys: list[str]) -> set[str]:
+    """The columns (of `keys`) whose figures a compatibility profile gave in some row."""
+    return {key for key in keys for _, scores in rows if scores.replaced(key)}
 
 
 def _interval_cell(bounds: tuple[float, float] | None) -> str:
@@ -162,7 +172,13 @@ def _print_score_tables(
     read_as: dict[str, str],
     intervals: dict | None = None,
 ) -> None:
-    print(_figure_table("file", [(path, report.scores) for path, report in reports], options, False, intervals))
+    rows = [(path, report.scores) for path, report in reports]
+    print(_figure_table("file", rows, options, False, intervals))
+    replaced = _replaced_columns(rows, _columns(options, False))
+    if replaced:
+        labels = figure_labels(options)
+        named = ", ".join(labels[key] for key in _columns(options, False) if key in replaced)
+        print(f"{PROFILE_MARK} {named}: computed the {options.compat} profile's way (--compat); the rest are ours")
     if per_dialogue:
         for path, report in reports:
             print(f"\n{path}: each dialogue")
@@ -179,7 +195,7 @@ def _print_score_tables(
         for key, by_group in _profile_groups(report.scores):
             print(f"\n{path}: the {options.compat} profile's own figures by group ({key} in --json)")
             print(_profile_table(by_group))
-            print(PROFILE_LEGEND)
+            print(_profile_legend(by_group))
     for path, report in reports:
         coverage = _coverage(report.signature)
         if coverage:
@@ -215,10 +231,23 @@ PROFILE_LABELS = {
 }
 """Column labels of a profile's own figures (the SGD evaluator's names, as in --json), in this order;
 any other figure keeps its name and comes after them."""
-PROFILE_LEGEND = (
-    "JGA, AGA: joint, average goal accuracy; cat, noncat: categorical, non-categorical slots only; "
-    "intent: active intent accuracy; req: requested slots; tag: slot tagging; F1: mean of the turns' F1"
-)
+PROFILE_LEGEND = {
+    "JGA": "joint goal accuracy",
+    "AGA": "average goal accuracy",
+    "cat": "categorical slots only",
+    "noncat": "non-categorical slots only",
+    "intent": "active intent accuracy",
+    "req": "requested slots",
+    "tag": "slot tagging",
+    "F1": "mean of the turns' F1",
+}
+"""What each word of a profile's column labels means; a table's legend explains the words its columns use."""
+
+
+def _profile_legend(by_group: dict[str, dict[str, float]]) -> str:
+    """The legend of `_profile_table(by_group)`: only the words of the columns it has."""
+    words = {word for name in _profile_names(by_group) for word in PROFILE_LABELS.get(name, name).split()}
+    return "; ".join(f"{word}: {meaning}" for word, meaning in PROFILE_LEGEND.items() if word in words)
 
 
 def _profile_groups(scores: Scores) -> list[tuple[str, dict[str, dict[str, float]]]]:
@@ -236,12 +265,16 @@ def _profile_cell(value: float) -> str:
     return str(value) if isinstance(value, int) else f"{100 * value:.2f}"
 
 
+def _profile_names(by_group: dict[str, dict[str, float]]) -> list[str]:
+    """The figures of a profile's group table, in `PROFILE_LABELS`' order, then any other by name."""
+    found = {name for figures in by_group.values() for name in figures}
+    return [name for name in PROFILE_LABELS if name in found] + sorted(found - set(PROFILE_LABELS))
+
+
 def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
     """One row per group, one column per figure (in percent, counts as they are; ``-`` where the group
     lacks it)."""
-    found = {name for figures in by_group.values() for name in figures}
-    names = [name for name in PROFILE_LABELS if name in found]
-    names += sorted(found - set(names))
+    names = _profile_names(by_group)
     header = ["group", *(PROFILE_LABELS.get(name, name) for name in names)]
     rows = [
         [group, *(_profile_cell(figures[name]) if name in figures else "-" for name in names)]

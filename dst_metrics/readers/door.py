@@ -26,6 +26,7 @@ import dataclasses
 import json
 import math
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -36,7 +37,7 @@ from .._gc import gc_paused
 from ..corpus import Corpus, CorpusBuilder, Dialogue, reading, sharded
 from ..errors import InputError
 from ..options import OptionError, parse_value_matching, reading_parts
-from ..states import LinearizedFormat
+from ..states import Alternatives, LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, trade
 from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json
 from .pairing import pair
@@ -109,9 +110,35 @@ def _encoding_problem(head: bytes) -> str | None:
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "the data is UTF-16 or UTF-32 text (it starts with its byte order mark); save it as UTF-8"
     nul = head.find(b"\x00")
-    if nul >= 0:
-        return f"the data holds a NUL byte (byte {nul}): it is not UTF-8 text (UTF-16?)"
-    return None
+    if nul < 0:
+        return None
+    kind = _binary_kind(head)
+    if kind is not None:
+        return f"the data is {kind}, not text"
+    utf16 = head[1::2].count(b"\x00") > len(head) // 4 or head[0::2].count(b"\x00") > len(head) // 4
+    guess = " (every other byte is NUL: UTF-16 without a byte order mark? save it as UTF-8)" if utf16 else ""
+    return f"the data holds a NUL byte (byte {nul}): it is not UTF-8 text{guess}"
+
+
+_MAGIC = {
+    b"\x7fELF": "a program (an ELF binary)",
+    b"PK\x03\x04": "a zip archive (unpack it first)",
+    b"\x1f\x8b": "gzip-compressed (decompress it first)",
+    b"BZh": "bzip2-compressed (decompress it first)",
+    b"\xfd7zXZ\x00": "xz-compressed (decompress it first)",
+    b"%PDF": "a PDF document",
+    b"\x89PNG": "a PNG image",
+    b"PAR1": "a Parquet file (read it with pandas or datasets and pass the records)",
+    b"ARROW1": "an Arrow file (read it with pyarrow or datasets and pass the records)",
+    b"\x93NUMPY": "a NumPy array file",
+    b"\x80": "a Python pickle",
+}
+"""The first bytes of common binary files -> what they are, for a message better than "not UTF-8"."""
+
+
+def _binary_kind(head: bytes) -> str | None:
+    """What binary file `head` begins, by its magic number, or None."""
+    return next((kind for magic, kind in _MAGIC.items() if head.startswith(magic)), None)
 
 
 def _json_scalar(data: bytes) -> str | None:
@@ -235,11 +262,31 @@ def _checked_head(data: bytes, where: str | None) -> bytes:
 
 def _detected(data: bytes, format: str, where: str | None) -> str:
     if format != "auto":
+        _check_forced(data, format, where)
         return format
     try:
         return detect(data)
     except InputError as error:
         raise (error.within(where) if where else error) from None
+
+
+def _check_forced(data: bytes, format: str, where: str | None) -> None:
+    """A format asked for (``--format NAME``) whose reader does not recognize `data` at all while another
+    format's does raises InputError naming both, before the reader fails on the first line it cannot read."""
+    head_bytes = data[:HEAD_BYTES]
+    if _encoding_problem(head_bytes) is not None:
+        return
+    head = head_bytes.decode("utf-8", errors="replace")
+    with guarded(where):
+        if READERS[format].sniff(head).level > 0:
+            return
+    found = _detected_quietly(head_bytes)
+    if found is not None and found != format:
+        raise InputError(
+            f"the data does not look like {READERS[format].description}: it looks like "
+            f"{READERS[found].description}; use --format {found} or leave --format auto",
+            source=where,
+        )
 
 
 def _file_shard(path: Path, format: str, where: str, head: bytes | None = None) -> Shard:
@@ -289,6 +336,8 @@ def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple
     """The shards of `source` (see the module), each with its format (detected once with ``auto``)."""
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {format!r}")
+    if isinstance(source, str) and source == "-":  # standard input, as in every Unix tool
+        source, name = sys.stdin.buffer.read(), name or "<stdin>"
     if isinstance(source, (dict, list, tuple)):
         source = _object_data(source)
     elif isinstance(source, str) and _looks_like_data(source):
@@ -374,15 +423,30 @@ def read_shard(shard: Shard, value_matching: str = "exact", linearized: Lineariz
 
 
 def read_shard_side(shard: Shard, side: str) -> Side:
-    """One side (``"gold"`` or ``"pred"``) of one shard of a one-sided format."""
+    """One side (``"gold"`` or ``"pred"``) of one shard of a one-sided format, or of a format holding
+    both sides (`side_of_pair`)."""
     reader = READERS[shard.format]
     if reader.read_side is None:
-        raise InputError(
-            f"this is {reader.description}, which holds gold and predictions together: score it without --gold",
-            source=shard.name,
-        )
+        return side_of_pair(shard, side)
     with guarded(shard.name):
         return dataclasses.replace(reader.read_side(shard.request(), side), format=reader.name)
+
+
+def side_of_pair(shard: Shard, side: str) -> Side:
+    """One side of a shard whose format holds gold and predictions together, paired with another file's
+    other side (``--gold``): the side not used is left aside, and the signature says so
+    (``gold:gold-side-of-FORMAT``, ``pred:pred-side-of-FORMAT``)."""
+    corpus = read_shard(shard)
+    states = {
+        dialogue.dialogue_id: dict(zip(dialogue.turn_ids, map(_plain_state, getattr(dialogue, side))))
+        for dialogue in corpus.dialogues
+    }
+    return Side(states, shard.name, format=shard.format, convention=f"{side}:{side}-side-of-{shard.format}")
+
+
+def _plain_state(state: dict) -> dict:
+    """A normalized state as plain data: a gold slot's alternatives as the list of its values, in order."""
+    return {slot: list(value.order) if isinstance(value, Alternatives) else value for slot, value in state.items()}
 
 
 def _repeated(dialogue_id: str, first: Shard, second: Shard) -> InputError:

@@ -156,7 +156,7 @@ def comparison_data(comparison: object) -> ComparisonData:
     found = comparison.as_dict()
     name_a, name_b = found["names"]
     settings = {key: found[key] for key in ("level", "correction", "family_size", "rounds") if key in found}
-    return ComparisonData(name_a, name_b, found["figures"], found.get("mcnemar"), comparison.summary(), **settings)
+    return ComparisonData(name_a, name_b, found["figures"], found.get("mcnemar"), comparison.verdict(), **settings)
 
 
 # --------------------------------------------------------------------------------------------

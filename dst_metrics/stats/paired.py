@@ -133,6 +133,7 @@ class Comparison:
     correction: str
     rounds: int = 0  # randomization rounds
     mcnemar_turns: McNemar | None = None  # turns taken as independent (optimistic; never decides)
+    interval_level: float = 0.95  # the confidence of the intervals of B - A
 
     @property
     def family_size(self) -> int:
@@ -159,6 +160,18 @@ class Comparison:
                     f"significant at level {self.level:g}"
                 )
         return "\n".join(lines) or f"no significant difference at level {self.level:g}"
+
+    def verdict(self) -> str:
+        """One sentence: the figures that differ significantly, grouped by the system that is higher on them
+        (A and B as named), or that none does; the table of figures holds the numbers."""
+        labels = figure_labels(self.options)
+        where = f"at level {self.level:g} ({self.correction} over {self.family_size} figures)"
+        higher: dict[str, list[str]] = {self.names[1]: [], self.names[0]: []}
+        for key, f in self.figures.items():
+            if f.significant:
+                higher[self.names[1] if f.diff > 0 else self.names[0]].append(labels.get(key, key))
+        parts = [f"{name} higher on {', '.join(keys)}" for name, keys in higher.items() if keys]
+        return f"significant {where}: " + "; ".join(parts) if parts else f"no significant difference {where}"
 
     def as_dict(self) -> dict[str, object]:
         """{"names", "figures", "mcnemar", "mcnemar_turns", "options", "signature", "level", "correction",
@@ -436,18 +449,20 @@ def compare(
     level: float = DEFAULT_LEVEL,
     names: Sequence[str] = ("A", "B"),
     method: str = "percentile",
-    interval_level: float = 0.95,
+    interval_level: float | None = None,
     figures: Sequence[str] | None = None,
 ) -> Comparison:
     """Compare system B with system A on the same gold (see the module docstring).
 
-    `resamples` bootstrap resamples give the intervals; `rounds` randomization rounds the p-values
+    `resamples` bootstrap resamples give the intervals, at confidence `interval_level` (None: ``1 - level``,
+    so that an interval excludes 0 where a test at `level` would reject); `rounds` randomization rounds the p-values
     (None: `randomization_rounds` of the family size and `level`; a `UserWarning` of one line when
     the rounds given cannot reach `level`). `figures` (default: every non-count figure) are the keys
     reported and corrected for, each once (`family_keys`).
     """
-    check_settings(resamples, interval_level, method)
     _check_settings(correction, level, names)
+    interval_level = 1.0 - level if interval_level is None else interval_level
+    check_settings(resamples, interval_level, method)
     if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1):
         raise OptionError(f"the number of randomization rounds must be a whole number at least 1; got {rounds!r}")
     options = corpus_options(corpus_a, options)
@@ -478,6 +493,7 @@ def compare(
         correction,
         rounds,
         turns,
+        interval_level,
     )
 
 
