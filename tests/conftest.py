@@ -26,6 +26,27 @@ requires_shared = pytest.mark.skipif(
 )
 
 
+DEV_INSTALL = 'pip install -e ".[dev]"'
+"""What installs the modules of the full suite that the quickstart's test extra leaves out (CONTRIBUTING.md)."""
+
+
+class DevModule:
+    """A module of the dev extra, imported when a test first uses it: without it, that test skips (naming the
+    extra) while the rest of its file runs."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __getattr__(self, attribute: str):
+        module = pytest.importorskip(
+            self.name, reason=f"needs {self.name.split('.')[0]}, of the dev extra: {DEV_INSTALL}"
+        )
+        return getattr(module, attribute)
+
+
+scipy_stats = DevModule("scipy.stats")
+
+
 def compiled_modules() -> list[str]:
     """The module names of setup.py's `COMPILED` (read from its source: running setup.py would build)."""
     tree = ast.parse((REPO / "setup.py").read_text(encoding="utf-8"))
@@ -33,3 +54,57 @@ def compiled_modules() -> list[str]:
         if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["COMPILED"]:
             return [path.removesuffix(".py").replace("/", ".") for path in ast.literal_eval(node.value)]
     raise AssertionError("setup.py has no COMPILED list")
+
+
+SHARED_SKIPS = (
+    "need ../shared/: the published reference files (T5 zero-shot, TRADE, the GCA paper's dialogues, DSTC2 "
+    "baselines; SGD and DSTC2 data) that reproduce the papers' figures, which this repository may not "
+    "redistribute: check the project's shared/ folder out beside the clone, or set DST_METRICS_SHARED"
+)
+"""The one summary line of every test skipped for want of ../shared."""
+
+
+def skip_reason(report: pytest.TestReport) -> str:
+    """The reason a skipped test gave, without pytest's "Skipped: " prefix; `SHARED_SKIPS` for ../shared."""
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    reason = reason.removeprefix("Skipped: ")
+    return SHARED_SKIPS if "shared" in reason and "DST_METRICS_SHARED" in reason or "../shared" in reason else reason
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The skipped tests, one line per reason with how many it covers (the full suite: CONTRIBUTING.md)."""
+    counts: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = skip_reason(report)
+        counts[reason] = counts.get(reason, 0) + 1
+    if counts:
+        terminalreporter.section("skipped, by reason (the full suite: CONTRIBUTING.md)")
+        for reason, count in sorted(counts.items(), key=lambda item: -item[1]):
+            terminalreporter.line(f"{count:5d} {reason}")
+
+
+ONE_PROCESS_FILES = {
+    "test_app_browser.py",  # one server and one browser for the file
+    "test_report_browser.py",
+    "test_compat_sgd.py",
+    "test_compiled.py",  # the package compiled once for the file
+    "test_core_inputs.py",
+    "test_core_reference.py",
+    "test_distributed.py",  # one Dask cluster
+    "test_dstc2_reference.py",
+    "test_report.py",
+    "test_stats_bootstrap.py",
+    "test_stats_compare.py",
+    "test_stats_evaluate.py",
+    "test_trainer.py",  # one tiny model trained
+}
+"""Files whose module-scoped fixtures are costly: pytest-xdist (``--dist loadgroup``) runs each file's tests in
+one process, so that the fixture is built once; every other test goes to whichever process is free."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups in the same hook
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in ONE_PROCESS_FILES:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))

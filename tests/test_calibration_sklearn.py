@@ -13,9 +13,12 @@ from dst_metrics.calibration.metrics import (
     expected_calibration_error,
     reliability_bins,
 )
+from tests.conftest import DEV_INSTALL
 
-sklearn_calibration = pytest.importorskip("sklearn.calibration", reason="needs scikit-learn (the test extra)")
-sklearn_metrics = pytest.importorskip("sklearn.metrics", reason="needs scikit-learn (the test extra)")
+sklearn_calibration = pytest.importorskip(
+    "sklearn.calibration", reason=f"needs scikit-learn, of the dev extra: {DEV_INSTALL}"
+)
+sklearn_metrics = pytest.importorskip("sklearn.metrics", reason=f"needs scikit-learn, of the dev extra: {DEV_INSTALL}")
 
 SIZES = (1000, 2345)  # (n - 1) * k / bins is never whole: no quantile edge falls on a data point
 BIN_COUNTS = (1, 5, 10, 15)

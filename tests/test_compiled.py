@@ -20,7 +20,7 @@ from dst_metrics import score
 from dst_metrics.readers import read
 from dst_metrics.streaming import streamable
 
-from .conftest import REFERENCE, REPO, compiled_modules, requires_shared
+from .conftest import DEV_INSTALL, REFERENCE, REPO, compiled_modules, requires_shared
 
 FILES = [
     REFERENCE / "trade" / "MLCSG_TRADE_reference_layout.json",
@@ -45,7 +45,9 @@ print(json.dumps(out))
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(importlib.util.find_spec("mypyc") is None, reason="needs mypy (mypyc): pip install mypy"),
+    pytest.mark.skipif(
+        importlib.util.find_spec("mypyc") is None, reason=f"needs mypy (mypyc), of the dev extra: {DEV_INSTALL}"
+    ),
     pytest.mark.skipif(shutil.which("gcc") is None and shutil.which("cc") is None, reason="needs a C compiler"),
 ]
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-distributed = pytest.importorskip("distributed")
+from tests.conftest import DEV_INSTALL
+
+distributed = pytest.importorskip("distributed", reason=f"needs dask, of the dev extra: {DEV_INSTALL}")
 
 from dst_metrics.cli import main  # noqa: E402
 from dst_metrics.distributed import score_shards, shard_paths  # noqa: E402

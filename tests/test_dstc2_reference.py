@@ -117,21 +117,21 @@ def test_compare_baseline_and_focus(capsys):
 
 
 def _readme_commands() -> list[list[str]]:
-    text = (REPO / "README.md").read_text()
-    section = text[text.index("## DSTC2 tracker metrics") : text.index("## Speed")]
+    text = (REPO / "docs" / "usage.md").read_text()
+    section = text[text.index("## DSTC2 tracker metrics") : text.index("## Compatibility profiles")]
     block = section[section.index("```bash") + len("```bash") : section.index("```", section.index("```bash") + 7)]
     return [shlex.split(line) for line in block.strip().splitlines()]
 
 
 @pytest.mark.skipif(
-    SHARED.resolve() != (REPO.parent / "shared").resolve(), reason="the README's paths assume ../shared"
+    SHARED.resolve() != (REPO.parent / "shared").resolve(), reason="docs/usage.md's paths assume ../shared"
 )
 def test_readme_commands_work_as_written(tmp_path, monkeypatch, capsys):
     commands = _readme_commands()
     assert [argv[:2] for argv in commands] == [["dst-metrics", "dstc2"], ["dst-metrics", "dstc2-compare"]]
     monkeypatch.chdir(REPO)
     first = commands[0]
-    first[first.index("--scorefile") + 1] = str(tmp_path / "score.csv")  # the README writes score.csv in the clone
+    first[first.index("--scorefile") + 1] = str(tmp_path / "score.csv")  # the guide writes score.csv in the clone
     assert main(first[1:]) == 0
     assert (tmp_path / "score.csv").read_text().splitlines() == _official_csv("baseline")
     assert main(commands[1][1:]) == 0

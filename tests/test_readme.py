@@ -1,8 +1,8 @@
 """The README is a path to a result that works as written.
 
-Every ```python block of README.md runs as a script, in a fresh process from the repository root, and
-exits 0. Where the README shows what a block prints, the block prints exactly that: each `# -> text`
-comment on a line of the block is one line of output, in order, followed by the lines of a ```text
+Every ```python block of README.md and docs/usage.md runs as a script, in a fresh process from the
+repository root, and exits 0. Where the page shows what a block prints, the block prints exactly that: each
+`# -> text` comment on a line of the block is one line of output, in order, followed by the lines of a ```text
 (or bare ```) block right after the block; `...` in them stands for any text.
 
 A block may be preceded by a marker comment:
@@ -10,9 +10,10 @@ A block may be preceded by a marker comment:
   with a prelude named in PRELUDES (the README's Trainer recipe gets the example's tiny model and data);
 - `<!-- not-run: reason -->`: the block is skipped with that reason (none is, today).
 
-A block whose imports are not installed skips, naming the extra that installs them. The quickstart
-commands that `.ci/run` reads are checked too, and every environment variable that the tests and
-benchmarks read must be documented.
+A block whose imports are not installed skips, naming the extra that installs them. Every command of the
+README's ```bash blocks is run: a `dst-metrics` line by a test here, an install command by `.ci/run` (which
+reads it from the page, after its marker). Every environment variable that the tests and benchmarks read
+is documented in CONTRIBUTING.md.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import ast
 import importlib.util
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -32,6 +34,9 @@ import pytest
 from .conftest import REPO
 
 README = REPO / "README.md"
+CONTRIBUTING = REPO / "CONTRIBUTING.md"
+PAGES = (README, REPO / "docs" / "usage.md")
+"""The pages whose ```python blocks run."""
 TRAINER_INSTALL = 'pip install "torch==2.13.0" -e ".[trainer]"'
 EXTRAS = {  # top-level module -> what installs it
     "evaluate": 'pip install -e ".[evaluate]"',
@@ -61,6 +66,7 @@ OFFLINE = dict.fromkeys(("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_
 
 @dataclass(frozen=True)
 class Block:
+    page: str  # the file, from the repository root
     line: int  # 1-based line of the opening fence
     language: str
     code: str
@@ -73,7 +79,7 @@ class Block:
         return arrows + (self.output.splitlines() if self.output is not None else [])
 
 
-def readme_blocks(text: str) -> list[Block]:
+def readme_blocks(text: str, page: str = "README.md") -> list[Block]:
     lines = text.splitlines()
     blocks: list[Block] = []
     i = 0
@@ -85,7 +91,7 @@ def readme_blocks(text: str) -> list[Block]:
         end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
         previous = lines[i - 1].strip() if i else ""
         marker = previous[4:-3].strip() if previous.startswith("<!--") and previous.endswith("-->") else None
-        blocks.append(Block(i + 1, opening.group(1), "\n".join(lines[i + 1 : end]) + "\n", marker, None))
+        blocks.append(Block(page, i + 1, opening.group(1), "\n".join(lines[i + 1 : end]) + "\n", marker, None))
         i = end + 1
     # a ```text (or bare ```) block that follows a python block, with only blank lines between, is its output
     joined: list[Block] = []
@@ -94,14 +100,19 @@ def readme_blocks(text: str) -> list[Block]:
             gap = lines[joined[-1].line + joined[-1].code.count("\n") + 1 : block.line - 1]  # after its ```
             if not any(line.strip() for line in gap):
                 last = joined.pop()
-                joined.append(Block(last.line, last.language, last.code, last.marker, block.code))
+                joined.append(Block(page, last.line, last.language, last.code, last.marker, block.code))
                 continue
         joined.append(block)
     return joined
 
 
 BLOCKS = readme_blocks(README.read_text(encoding="utf-8"))
-PYTHON_BLOCKS = [block for block in BLOCKS if block.language == "python"]
+PYTHON_BLOCKS = [
+    block
+    for page in PAGES
+    for block in readme_blocks(page.read_text(encoding="utf-8"), str(page.relative_to(REPO)))
+    if block.language == "python"
+]
 
 
 def imported_modules(code: str) -> set[str]:
@@ -120,8 +131,8 @@ def script_of(block: Block, output_dir: Path) -> tuple[str, set[str]]:
     if block.marker is None:
         return block.code, needs
     if block.marker.startswith("not-run:"):
-        pytest.skip(f"README line {block.line}: {block.marker}")
-    assert block.marker in PRELUDES, f"README line {block.line}: unknown marker <!-- {block.marker} -->"
+        pytest.skip(f"{block.page} line {block.line}: {block.marker}")
+    assert block.marker in PRELUDES, f"{block.page} line {block.line}: unknown marker <!-- {block.marker} -->"
     prelude, prelude_needs = PRELUDES[block.marker]
     return prelude.format(output_dir=str(output_dir)) + "\n" + block.code, needs | set(prelude_needs)
 
@@ -129,7 +140,7 @@ def script_of(block: Block, output_dir: Path) -> tuple[str, set[str]]:
 def skip_unless_installed(modules: set[str], block: Block) -> None:
     for module in sorted(modules):
         if module in EXTRAS and importlib.util.find_spec(module) is None:
-            pytest.skip(f"README line {block.line} needs {module}: {EXTRAS[module]}")
+            pytest.skip(f"{block.page} line {block.line} needs {module}: {EXTRAS[module]}")
 
 
 def matches(expected: str, actual: str) -> bool:
@@ -146,7 +157,7 @@ def test_readme_has_the_python_blocks():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=[f"line-{block.line}" for block in PYTHON_BLOCKS])
+@pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=[f"{block.page}:{block.line}" for block in PYTHON_BLOCKS])
 def test_python_block_runs_and_prints_what_the_readme_shows(block, tmp_path):
     script, needs = script_of(block, tmp_path / "trainer-output")
     skip_unless_installed(needs, block)
@@ -160,11 +171,14 @@ def test_python_block_runs_and_prints_what_the_readme_shows(block, tmp_path):
         "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
     }
     result = subprocess.run([sys.executable, str(path)], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, f"README line {block.line} failed:\n{result.stdout}\n{result.stderr[-4000:]}"
+    assert result.returncode == 0, f"{block.page} line {block.line} failed:\n{result.stdout}\n{result.stderr[-4000:]}"
     expected, actual = block.expected, result.stdout.splitlines()
     if expected:
         assert len(actual) == len(expected) and all(map(matches, expected, actual)), (
-            f"README line {block.line} prints\n" + "\n".join(actual) + "\nbut the README shows\n" + "\n".join(expected)
+            f"{block.page} line {block.line} prints\n"
+            + "\n".join(actual)
+            + "\nbut the README shows\n"
+            + "\n".join(expected)
         )
 
 
@@ -184,28 +198,79 @@ def test_python_blocks_have_no_unused_imports_or_idle_expressions(tmp_path):
             capture_output=True,
             text=True,
         )
-        assert result.returncode == 0, f"README line {block.line}:\n{result.stdout}{result.stderr}"
+        assert result.returncode == 0, f"{block.page} line {block.line}:\n{result.stdout}{result.stderr}"
 
 
-def marked_command(marker: str) -> str:
-    (block,) = [block for block in BLOCKS if block.marker == marker and block.language == "bash"]
+def marked_command(marker: str, page: Path = README) -> str:
+    blocks = readme_blocks(page.read_text(encoding="utf-8"), page.name)
+    (block,) = [block for block in blocks if block.marker == marker and block.language == "bash"]
     return block.code.strip()
 
 
-def test_quickstart_commands_are_what_ci_runs():
+CI_COMMANDS = {  # marker -> the page .ci/run reads it from
+    "quickstart-install": README,
+    "quickstart-test": README,
+    "full-test-install": CONTRIBUTING,
+    "compiled-install": CONTRIBUTING,
+}
+
+
+def test_quickstart_commands_are_what_ci_runs_first_in_a_fresh_environment():
     install, tests, trainer = (marked_command(m) for m in ("quickstart-install", "quickstart-test", "trainer-install"))
     assert install == 'pip install -e ".[test]" && dst-metrics score examples/*.json'
     assert "torch" not in install  # torch is the trainer extra's, installed as its CPU build
     assert tests == "python -m pytest"
     assert trainer == TRAINER_INSTALL
+    full = marked_command("full-test-install", CONTRIBUTING)
+    assert full.startswith('pip install "torch==2.13.0" -e ".[') and {"test", "dev", "trainer"} <= set(
+        full.split("[")[1].split("]")[0].split(",")
+    )
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
-    for marker in ("quickstart-install", "quickstart-test", "trainer-install"):
-        assert f"readme_command {marker}" in ci, marker
-    assert ci.index('bash -c "$trainer_cmd"') < ci.index('bash -c "$install_cmd"') < ci.index('bash -c "$test_cmd"')
+    for marker, page in CI_COMMANDS.items():
+        assert f"page_command {page.name} {marker}" in ci, marker
+    # the quickstart first, in a fresh virtual environment, before anything else is installed
+    fresh = ci.index("python3 -m venv")
+    run = {name: ci.index(f'bash -c "${name}"') for name in ("install_cmd", "test_cmd", "full_cmd")}
+    assert fresh < run["install_cmd"] < run["test_cmd"] < run["full_cmd"]
+    assert ci.index("apt-get install") > run["test_cmd"] and ci.index("npm install") > run["test_cmd"]
+
+
+def readme_shell_commands() -> list[str]:
+    """Every command line of the README's ```bash blocks (comments dropped), in order."""
+    lines = []
+    for block in BLOCKS:
+        if block.language == "bash":
+            lines += [line.split("  #", 1)[0].strip() for line in block.code.splitlines() if line.strip()]
+    return lines
+
+
+def test_every_command_of_the_readme_is_run_by_a_test_or_by_ci():
+    trainer = marked_command("trainer-install")
+    ci_run = {marked_command(marker, page) for marker, page in CI_COMMANDS.items()}
+    ci_run.add(trainer)  # .ci/run's full install holds it: tested below
+    for command in readme_shell_commands():
+        assert command.startswith("dst-metrics ") or command in ci_run, command
+    full = marked_command("full-test-install", CONTRIBUTING)
+    assert full.replace(",dev", "").replace("test,", "") == trainer  # the trainer install, with the test extras
+
+
+@pytest.mark.slow
+def test_every_dst_metrics_command_of_the_readme_runs(tmp_path):
+    shutil.copytree(REPO / "examples", tmp_path / "examples")  # commands that write files write them here
+    commands = [c for c in readme_shell_commands() if c.startswith("dst-metrics ")]
+    assert len(commands) >= 8
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    for command in commands:
+        argv = [sys.executable, "-m", "dst_metrics", *shlex.split(command)[1:]]
+        if argv[3] in ("compare", "report"):
+            argv += ["--bootstrap", "50"]  # the same command, fewer resamples: this checks it runs as written
+        result = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, f"{command}:\n{result.stderr[-2000:]}"
+        assert result.stdout or "-o" in command, command
 
 
 def test_every_environment_variable_the_tests_read_is_documented():
-    readme = README.read_text(encoding="utf-8")
+    documented = CONTRIBUTING.read_text(encoding="utf-8")
     read = set()
     for path in [*(REPO / "tests").glob("*.py"), *(REPO / "benchmarks").glob("*.py")]:
         text = path.read_text(encoding="utf-8")
@@ -214,8 +279,8 @@ def test_every_environment_variable_the_tests_read_is_documented():
         read.update(re.findall(r"\b([A-Z][A-Z_]+)=", text) if path.name == "conftest.py" else ())
     read.discard("PYTHONPATH")
     assert {"DST_METRICS_SHARED", "DST_METRICS_EXAMPLES", "DST_METRICS_CHROMIUM", "HF_HUB_OFFLINE"} <= read
-    missing = sorted(name for name in read if f"`{name}`" not in readme)
-    assert not missing, f"README does not document {missing}"
+    missing = sorted(name for name in read if f"`{name}`" not in documented)
+    assert not missing, f"CONTRIBUTING.md does not document {missing}"
 
 
 def readme_extras_table() -> dict[str, set[str]]:

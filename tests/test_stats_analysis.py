@@ -7,12 +7,11 @@ import math
 
 import numpy as np
 import pytest
-from scipy.stats import norm, pearsonr
 
 from dst_metrics import Corpus, read, score
 from dst_metrics.stats import analyze, by_position, zou_interval
 from dst_metrics.stats.positions import turn_tallies
-from tests.conftest import REFERENCE, requires_shared
+from tests.conftest import REFERENCE, requires_shared, scipy_stats
 from tests.samples import GOLD, PRED
 
 T5_REST = REFERENCE / "t5_zeroshot" / "predictions" / "T5_result_zeroshot_rest.json"
@@ -22,7 +21,7 @@ def zou_by_the_covariance_form(r1: float, r2: float, r3: float, n: int) -> tuple
     """Zou's interval written differently: the correlation of the two estimates from the
     Pearson-Filon large-sample covariance cov(r1, r2) = [r3(1 - r1² - r2²) - r1 r2 (1 - r1² - r2² - r3²)/2] / n
     over the product of their standard deviations (1 - r²)/sqrt(n); Fisher limits via scipy."""
-    z = norm.ppf(0.975) / np.sqrt(n - 3)
+    z = scipy_stats.norm.ppf(0.975) / np.sqrt(n - 3)
     low1, high1 = np.tanh(np.arctanh(r1) - z), np.tanh(np.arctanh(r1) + z)
     low2, high2 = np.tanh(np.arctanh(r2) - z), np.tanh(np.arctanh(r2) + z)
     covariance = (r3 * (1 - r1**2 - r2**2) - r1 * r2 * (1 - r1**2 - r2**2 - r3**2) / 2) / n
@@ -98,10 +97,10 @@ def test_t5_correlations_equal_scipy_and_zou_uses_them():
     for measure in ("to", "nu"):
         xs = [getattr(d, measure) for d in kept]
         for name in ("gca", "fga"):
-            expected = pearsonr([getattr(d, name) for d in kept], xs).statistic
+            expected = scipy_stats.pearsonr([getattr(d, name) for d in kept], xs).statistic
             assert analysis.correlations[f"{name}~{measure}"] == pytest.approx(expected, abs=1e-12)
         zou = analysis.zou[measure]
-        r3 = pearsonr([d.fga for d in kept], [d.gca for d in kept]).statistic
+        r3 = scipy_stats.pearsonr([d.fga for d in kept], [d.gca for d in kept]).statistic
         expected_interval = zou_by_the_covariance_form(zou.r1, zou.r2, r3, len(kept))
         assert (zou.low, zou.high) == pytest.approx(expected_interval, abs=1e-12)
     # as in the paper (TRADE, SOM-DST: NU 0.59 / 0.40), FGA follows NU more than GCA, significantly

@@ -8,7 +8,6 @@ import json
 
 import numpy as np
 import pytest
-from scipy.stats import binomtest, chi2, kstest
 
 from dst_metrics import Corpus, InputError, read
 from dst_metrics.core import Tally
@@ -25,7 +24,7 @@ from dst_metrics.stats.paired import (
     randomization_rounds,
     smallest_adjusted_p,
 )
-from tests.conftest import REFERENCE, requires_shared
+from tests.conftest import REFERENCE, requires_shared, scipy_stats
 from tests.samples import GOLD, PRED
 from tests.simulation import null_outcomes
 
@@ -71,11 +70,11 @@ def test_per_dialogue_differences_and_mcnemar_counts_by_hand():
     result = compare(a, b, resamples=100)
     assert result.mcnemar.a_only == result.mcnemar_turns.a_only == 0
     assert result.mcnemar.b_only == result.mcnemar_turns.b_only == 6 - 3  # 6 turns, 3 of them right in A
-    assert result.mcnemar_turns.p == pytest.approx(binomtest(0, 3, 0.5).pvalue)
+    assert result.mcnemar_turns.p == pytest.approx(scipy_stats.binomtest(0, 3, 0.5).pvalue)
     # clustered: dialogue 0 has 2 turns only B gets right of 3, dialogue 1 has 1 of 3: d = -2/3, -1/3;
     # X² = (-1)² / (4/9 + 1/9) = 9/5, p = P(χ²₁ >= 1.8)
     assert result.mcnemar.statistic == pytest.approx(9 / 5, rel=1e-15)
-    assert result.mcnemar.p == pytest.approx(chi2.sf(1.8, 1), rel=1e-12)
+    assert result.mcnemar.p == pytest.approx(scipy_stats.chi2.sf(1.8, 1), rel=1e-12)
     assert result.mcnemar.dialogues == 2
     assert [dialogue_id for dialogue_id, _ in result.dialogues] == sorted(
         ["0", "1"], key=lambda d: -abs(dict(result.dialogues)[d]["gca"][2])
@@ -87,7 +86,7 @@ def test_per_dialogue_differences_and_mcnemar_counts_by_hand():
 
 @pytest.mark.parametrize(("a_only", "b_only"), [(0, 0), (3, 0), (5, 15), (12, 30), (40, 41), (100, 60)])
 def test_mcnemar_exact_equals_scipy_binomtest(a_only, b_only):
-    expected = 1.0 if a_only + b_only == 0 else binomtest(a_only, a_only + b_only, 0.5).pvalue
+    expected = 1.0 if a_only + b_only == 0 else scipy_stats.binomtest(a_only, a_only + b_only, 0.5).pvalue
     assert mcnemar_exact(a_only, b_only) == pytest.approx(expected, rel=1e-12)
 
 
@@ -173,7 +172,7 @@ def null_p_values() -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("key", ["jga", "gca"])
 def test_p_values_under_the_null_are_uniform(null_p_values, key):
     p = null_p_values[key]
-    assert kstest(p, "uniform").pvalue > 0.01
+    assert scipy_stats.kstest(p, "uniform").pvalue > 0.01
     assert 0.03 <= np.mean(p <= 0.05) <= 0.07
 
 
@@ -260,7 +259,7 @@ def test_clustered_mcnemar_by_hand():
     found = clustered_mcnemar([51, 67, 44, 58, 47], [18, 26, 43, 21, 28], [70, 98, 88, 83, 81])
     assert found.statistic == pytest.approx(expected, rel=1e-14)
     assert found.statistic == pytest.approx(3.8412, abs=5e-5)  # by hand: 1.581511² / 0.651149
-    assert found.p == pytest.approx(chi2.sf(expected, 1), rel=1e-12)
+    assert found.p == pytest.approx(scipy_stats.chi2.sf(expected, 1), rel=1e-12)
     assert (found.a_only, found.b_only, found.dialogues) == (267, 136, 5)
     assert clustered_mcnemar([0, 0], [0, 0], [3, 4]).p == 1.0
 
