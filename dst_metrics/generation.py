@@ -373,6 +373,9 @@ def _read_condition(condition: str, may_be_cut: bool, aliases: dict[str, str], i
             items.malformed += 1
         return
     operator = " ".join(found["op"].upper().split())
+    if SQL_REFERENCE.match(found["value"]):
+        items.malformed += 1  # a column, not a value: T2.destination = T1.name
+        return
     if operator in SQL_IGNORED_OPERATORS:
         items.ignored += 1
         return
@@ -389,7 +392,7 @@ def _read_condition(condition: str, may_be_cut: bool, aliases: dict[str, str], i
 
 def _sql_value(raw: str, operator: str, items: _Items) -> str | None:
     """A condition's value: quoted (up to the last quote; text after it is ignored and counted),
-    bare, the first of ``IN (...)``, a ``LIKE`` pattern without ``%``; None when cut or a column."""
+    bare, the first of ``IN (...)``, a ``LIKE`` pattern without ``%``; None when cut short."""
     if operator == "IN":
         if not raw.startswith("(") or ")" not in raw:
             return None
@@ -400,8 +403,6 @@ def _sql_value(raw: str, operator: str, items: _Items) -> str | None:
             return None  # the closing quote was never written
         items.ignored += bool(raw[close + 1 :].strip())
         raw = raw[1:close].replace(raw[0] * 2, raw[0])
-    elif SQL_REFERENCE.match(raw):
-        return None  # a column: T2.destination = T1.name
     if operator == "LIKE":
         raw = raw.strip("%")
     return raw.strip() or None

@@ -46,6 +46,11 @@ def test_sql_constraints_that_are_no_value_are_ignored_and_counted(text, ignored
     assert read.ignored == ignored and read.malformed == 0 and read.outcome == "parsed"
 
 
+def test_a_column_as_the_last_value_is_malformed_not_cut_short():
+    read = parse_generation("SELECT * FROM hotel AS T1, taxi AS T2 WHERE T1.area = 'x' AND T2.destination = T1.name")
+    assert (read.state, read.outcome, read.malformed) == ({"hotel-area": "x"}, "parsed", 1)
+
+
 def test_a_reference_to_a_slot_set_nowhere_drops_that_argument_only():
     text = 'taxi = agent.find_taxi(depart_time="04:15", destination=agent.state.hotel.name, leave_from="ely")'
     alone = parse_generation(text)
