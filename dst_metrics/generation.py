@@ -1,32 +1,51 @@
-"""Read a dialogue state out of a model's generated text, whatever style it was prompted for.
+"""Read a dialogue state out of a model's generated text, whatever style it was prompted for and
+however the model wrapped it (docs/compat.md has a table of every style and wrapper).
+
+Wrappers, taken off first: a code fence (```sql, ```json, ```python …; its language is tried
+first; an unclosed fence is a generation cut short), a label (``SQL:``, ``State:``, ``Belief
+state:``, ``Answer:``, ``Output:`` … at the start of a line: the text after the last one), and
+prose before or after the statement (each style finds its own statement in the text).
 
 Styles (`STYLES`), detected in this order by ``style="auto"``:
 
 - ``json``: an object, flat ``{"hotel-area": "north"}`` or nested ``{"hotel": {"area": "north"}}``
-  (also inside a fenced block or after some prose; python's single-quoted dict syntax is read too);
-- ``sql``: IC-DST's SQL (github Yushi-Hu/IC-DST ``utils/sql.py``), with or without the ``SELECT * FROM``
-  the prompt ends with: ``SELECT * FROM hotel WHERE area = 'north' AND stars = 4``; several tables
-  with qualified columns (``FROM hotel, restaurant WHERE hotel.area = ...`` or with ``AS`` aliases);
-  an unqualified column belongs to the first table, as in IC-DST's parser; operators ``=``, ``LIKE``,
-  ``<``, ``>``, ``<=``, ``>=``; values quoted or bare (numbers);
+  (python's single-quoted dict syntax is read too); ``{}`` is no change;
+- ``sql``: IC-DST's SQL (github Yushi-Hu/IC-DST ``utils/sql.py``), read as IC-DST reads it, its
+  prompt's ``SELECT * FROM`` + the completion: so a bare completion ``hotel WHERE area = north``
+  is read, and ``SELECT * FROM`` with nothing after it is no change. Several tables with qualified
+  columns (``FROM hotel AS T1, taxi AS T2 WHERE T1.area = ...``; an unqualified column belongs to
+  the first table, as in IC-DST's parser); values quoted or bare (IC-DST's own prompt writes
+  ``name = a and b guest house``); a column list (``SELECT stars FROM hotel WHERE ...``) is no
+  condition; several statements (``;``) are all read. Operators ``=``, ``LIKE`` (``%`` stripped),
+  ``<``, ``>``, ``<=``, ``>=`` give the value, as in IC-DST; ``IN (a, b)`` gives its first value (a
+  predicted slot holds one value, as a JSON list gives its first); ``!=``, ``<>``, ``NOT LIKE``,
+  ``NOT IN``, ``IS [NOT] NULL``, a condition after ``OR``, ``LIMIT``/``ORDER BY``/``GROUP BY`` and
+  text after a closing quote are no slot value: skipped and counted in `ParsedState.ignored`;
 - ``python``: RefPyDST's calls (github jlab-nlp/RefPyDST ``prompt_formats/python``):
   ``hotel = find_hotel(area="north", price_range="cheap")``, ``state.hotel = agent.find_hotel(...)``,
-  ``Hotel(...)``, attribute assignments ``hotel.area = "north"``, several statements; ``del
-  state.hotel.type`` gives the update marker ``[DELETE]`` (see `dst_metrics.updates`); an argument
-  that refers to a slot (``destination=state.hotel.name``) takes its value from earlier in the text,
-  else from the state before the turn (`parse_generation`'s ``context``), as RefPyDST resolves
-  it; a call of no domain is not this style. The text is parsed (``ast``), never run;
+  ``Hotel(...)``, attribute assignments ``hotel.area = "north"``, several statements, prose lines
+  around them; ``update({})`` and ``pass`` are no change (an ``update`` of a dict literal reads
+  the dict, which RefPyDST ignores); ``del state.hotel.type`` deletes the slot (see `deletions`);
+  an argument that refers to a slot (``destination=state.hotel.name``) takes its value from
+  earlier in the text, else from the state before the turn (`parse_generation`'s ``context``), as
+  RefPyDST resolves it; a reference to a slot in neither drops that argument only (counted
+  malformed; RefPyDST sets the slot to nothing too). A call of no domain is not this style. The
+  text is parsed (``ast``), never run;
 - ``lines``: ``domain-slot=value`` items separated by ``;``, newlines or commas (``:`` also
   separates a slot from its value; ``domain.slot`` is read as ``domain-slot``).
+
+What each generation counts as (`OUTCOMES`, `ParsedState.outcome`): ``parsed`` (read in a style;
+a no-change statement is parsed and empty), ``empty`` (the model wrote nothing: no change),
+``truncated`` (cut short by the token limit and salvaged: JSON and python keep every complete
+slot, SQL drops the dangling condition) and ``unparsed`` (text nothing could read: an empty
+state).
 
 Slot names become MultiWOZ's: lower case, ``_`` as a space, then `SLOT_ALIASES` (``price_range`` ->
 ``pricerange``, ``leave_at`` -> ``leaveat``, ``arrive_by`` -> ``arriveby``, ``book_people`` -> ``book
 people``, RefPyDST's ``depart_time``, ``leave_from``, ``food_type``, ``book_number_of_days``…).
 With a `schema` (``domain-slot`` names), a slot outside it is tried as ``book <slot>`` and otherwise
 dropped and counted. Values are kept as written (stripped, outer quotes removed); numbers become
-strings, booleans ``yes``/``no``; ``null`` is no value. A JSON object or python call cut short by
-the token limit gets its missing closing braces or parentheses (up to three). Parsing never raises:
-text in no style is an empty state with ``parsed=False``.
+strings, booleans ``yes``/``no``; ``null`` is no value. Parsing never raises.
 """
 
 from __future__ import annotations
@@ -35,13 +54,15 @@ import ast
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from .updates import DELETE_MARKER
 
 STYLES = ("json", "sql", "python", "lines")
 """The styles `parse_generation` reads, in the order ``auto`` tries them."""
+OUTCOMES = ("parsed", "empty", "truncated", "unparsed")
+"""What a generation counts as: read; no text at all; cut short and salvaged; read by no style."""
 
 SLOT_ALIASES = {
     "price range": "pricerange",
@@ -69,19 +90,26 @@ SLOT_ALIASES = {
 
 @dataclass(frozen=True)
 class ParsedState:
-    """A generation read as a state ``{"domain-slot": value}``: the `style` it was read in, whether it
-    `parsed` at all, the slots `dropped` as unknown to the schema and the number of `malformed`
-    items skipped (an item in the style with no readable slot or value)."""
+    """A generation read as a state ``{"domain-slot": value}``: the `style` it was read in, its
+    `outcome` (one of `OUTCOMES`), the slots `dropped` as unknown to the schema, the number of
+    `malformed` items skipped (an item in the style with no readable slot or value) and of the
+    constraints `ignored` as no slot value (SQL's ``!=``, ``LIMIT`` …)."""
 
     state: dict[str, str]
     style: str
-    parsed: bool
+    outcome: str = "parsed"
     dropped: tuple[str, ...] = ()
     malformed: int = 0
+    ignored: int = 0
+
+    @property
+    def parsed(self) -> bool:
+        """Whether the text was read (any outcome but ``unparsed``: an empty text says no change)."""
+        return self.outcome != "unparsed"
 
 
 UNPARSED = "none"
-"""The `ParsedState.style` of a generation read in no style."""
+"""The `ParsedState.style` of a generation read in no style (and of an empty one)."""
 
 
 def normalize_slot_name(domain: str, slot: str) -> str:
@@ -111,142 +139,309 @@ def _value(raw: object) -> str | None:
 class _Items:
     """Slot/value pairs being collected for one generation."""
 
-    def __init__(self, context: Mapping[str, str] | None = None, deletions: bool = False) -> None:
+    def __init__(self, context: Mapping[str, str] | None = None) -> None:
         self.pairs: list[tuple[str, str]] = []
         self.malformed = 0
+        self.ignored = 0
+        self.cut = False  # the text was cut short and salvaged
         self.context = context or {}
-        self.deletions = deletions  # a JSON null removes its slot (a turn update): kept as DELETE_MARKER
 
     def add(self, domain: object, slot: object, value: object) -> None:
+        """One slot; a None value (JSON null) deletes it, as ``del`` does."""
         text = _value(value)
         if not isinstance(domain, str) or not isinstance(slot, str) or not domain.strip() or not slot.strip():
             self.malformed += 1
         elif text is not None:
             self.pairs.append((normalize_slot_name(domain, slot), text))
-        elif value is None and self.deletions:
+        elif value is None:
             self.pairs.append((normalize_slot_name(domain, slot), DELETE_MARKER))
-        elif value is not None:
+        else:
             self.malformed += 1
+
+    def add_mapping(self, data: dict) -> None:
+        """A JSON object: nested ``{"hotel": {"area": ...}}``, flat ``{"hotel-area": ...}`` or a
+        flat state wrapped in one key (``{"state": {"hotel-area": ...}}``)."""
+        if len(data) == 1:
+            inner = next(iter(data.values()))
+            if isinstance(inner, dict) and inner and all(isinstance(key, str) and "-" in key for key in inner):
+                data = inner
+        for key, inner in data.items():
+            if isinstance(inner, dict):
+                for slot, value in inner.items():
+                    self.add(key, slot, value)
+            elif isinstance(key, str) and ("-" in key or "." in key):
+                domain, _, slot = key.replace(".", "-", 1).partition("-")
+                self.add(domain, slot, inner)
+            else:
+                self.malformed += 1
+
+
+# --- wrappers -----------------------------------------------------------------------------------
+
+FENCE = re.compile(r"```[ \t]*(?P<lang>[\w+-]*)[^\n]*\n?(?P<body>.*?)(?:```|\Z)", re.DOTALL)
+FENCE_STYLES = {"json": "json", "sql": "sql", "python": "python", "py": "python", "python3": "python"}
+LABEL = re.compile(
+    r"^[ \t>*#-]*(?:the\s+)?(?:sql(?:\s+query)?|query|(?:belief|dialogue|dialog|updated|new|predicted|current)?"
+    r"[ _]?state(?:\s+update)?|update|answer|output|result|response|python|code|json|a)[ \t*]*:[ \t]*",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A label a chat model writes before its answer, at the start of a line."""
+
+
+def _unwrap(text: str) -> tuple[str, str | None]:
+    """(the text without its fence and label, the style the fence names or None)."""
+    hint = None
+    for fence in FENCE.finditer(text):
+        if fence["body"].strip():
+            text, hint = fence["body"], FENCE_STYLES.get(fence["lang"].lower())
+            break
+    labels = [label for label in LABEL.finditer(text) if text[label.end() :].strip()]
+    if labels:
+        text = text[labels[-1].end() :]
+    return text, hint
+
+
+# --- salvage ------------------------------------------------------------------------------------
+
+CLOSERS = {"{": "}", "[": "]", "(": ")"}
+
+
+def _open_brackets(text: str) -> tuple[list[tuple[int, str]], bool]:
+    """(cut points: after each opening bracket and before each comma outside strings, with the
+    closers each needs, whether the text ends open: inside a string or a bracket)."""
+    stack: list[str] = []
+    cuts: list[tuple[int, str]] = []
+    quote, escaped = "", False
+    for position, char in enumerate(text):
+        if quote:
+            escaped, quote = (not escaped and char == "\\"), ("" if char == quote and not escaped else quote)
+        elif char in "'\"":
+            quote = char
+        elif char in CLOSERS:
+            stack.append(CLOSERS[char])
+            cuts.append((position + 1, "".join(reversed(stack))))
+        elif char in ")]}" and stack and stack[-1] == char:
+            stack.pop()
+        elif char == ",":
+            cuts.append((position, "".join(reversed(stack))))
+    if not quote and stack:
+        cuts.append((len(text), "".join(reversed(stack))))
+    return cuts, bool(quote or stack)
+
+
+def _repairs(text: str, limit: int = 60) -> Iterator[str]:
+    """`text` cut short by the token limit, closed: as it is when it ends outside a string, then
+    cut back before each comma and after each opening bracket, from the end (nothing when it is
+    not open: a malformed text is not a cut one)."""
+    cuts, is_open = _open_brackets(text)
+    if is_open:
+        for position, closers in reversed(cuts[-limit:]):
+            yield text[:position].rstrip().rstrip(",") + closers
 
 
 # --- json ---------------------------------------------------------------------------------------
 
-FENCE = re.compile(r"```[a-zA-Z]*\s*(.*?)```", re.DOTALL)
+
+def _load(text: str) -> dict | None:
+    for load in (json.loads, ast.literal_eval):
+        try:
+            data = load(text)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        if isinstance(data, dict):
+            return data
+    return None
 
 
-def _json_object(text: str) -> dict | None:
+def _parse_json(text: str, context: Mapping[str, str] | None = None) -> _Items | None:
     start = text.find("{")
     if start < 0:
         return None
     end = text.rfind("}")
-    body = text[start : end + 1] if end > start else text[start:]
-    missing = body.count("{") - body.count("}")
-    candidates = [body] + ([body + "}" * missing] if 0 < missing <= 3 else [])
-    for candidate in candidates:  # a generation cut short by the token limit lacks closing braces
-        for load in (json.loads, ast.literal_eval):
-            try:
-                data = load(candidate)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                continue
-            if isinstance(data, dict):
-                return data
-    return None
-
-
-def _parse_json(text: str, deletions: bool = False) -> _Items | None:
-    data = _json_object(text)
+    items = _Items()
+    data = _load(text[start : end + 1]) if end > start else None
+    if data is None:
+        data = next(filter(None, map(_load, _repairs(text[start:]))), None)
+        items.cut = data is not None
     if data is None:
         return None
-    items = _Items(deletions=deletions)
-    if len(data) == 1:  # {"state": {"hotel-area": ...}}: a wrapper around a flat state
-        inner = next(iter(data.values()))
-        if isinstance(inner, dict) and inner and all(isinstance(key, str) and "-" in key for key in inner):
-            data = inner
-    for key, inner in data.items():
-        if isinstance(inner, dict):
-            for slot, value in inner.items():
-                items.add(key, slot, value)
-        elif isinstance(key, str) and ("-" in key or "." in key):
-            domain, _, slot = key.replace(".", "-", 1).partition("-")
-            items.add(domain, slot, inner)
-        else:
-            items.malformed += 1
+    items.add_mapping(data)
     return items
 
 
 # --- sql ----------------------------------------------------------------------------------------
 
+SQL_OPERATOR = r"(?:!=|<>|<=|>=|=|<|>|\bNOT\s+LIKE\b|\bLIKE\b|\bNOT\s+IN\b|\bIN\b|\bIS\s+NOT\b|\bIS\b)"
+SQL_STATEMENT_START = re.compile(r"\bSELECT\b", re.IGNORECASE)
+SQL_LINE = re.compile(
+    rf"^\s*(?:AND|OR|WHERE|FROM|LIMIT|ORDER|GROUP|HAVING|SELECT|\)|(?:\w+\s*\.\s*)?\w+\s*{SQL_OPERATOR})", re.I
+)
+"""A line that continues a SQL statement; the first other line ends it (prose after the query)."""
+SQL_PREFIX = re.compile(r"^\s*(?:SELECT\b[\s\S]*?\bFROM\b|\*\s*FROM\b)\s*", re.IGNORECASE)
 SQL_HEAD = re.compile(
-    r"^\s*(?:SELECT\s+\*\s+)?(?:FROM\s+)?(?P<tables>\w+(?:\s+AS\s+\w+)?(?:\s*,\s*\w+(?:\s+AS\s+\w+)?)*)"
-    r"\s*(?:WHERE\b(?P<where>.*))?$",
+    r"^\s*(?P<tables>\w+(?:\s+AS\s+\w+)?(?:\s*,\s*\w+(?:\s+AS\s+\w+)?)*)\s*(?:\bWHERE\b(?P<where>.*))?$",
     re.IGNORECASE | re.DOTALL,
 )
+SQL_TAIL = re.compile(r"\s+(?:LIMIT|ORDER\s+BY|GROUP\s+BY|HAVING)\b[^']*$")
+"""Clauses that select rows, not values (upper case: IC-DST's values are lower case and unquoted)."""
+SQL_JOIN = re.compile(rf"\s+(AND|OR)\s+(?=(?:\w+\s*\.\s*)?\w+\s*{SQL_OPERATOR})", re.IGNORECASE)
+"""``AND`` (or ``OR``) that starts a new condition: values keep theirs (``b and b``) and their
+apostrophes (IC-DST writes ``name = king's college``, unquoted and unescaped)."""
 SQL_CONDITION = re.compile(
-    r"^\s*(?:(?P<table>\w+)\s*\.\s*)?(?P<column>\w+)\s*(?:=|<=|>=|<|>|\bLIKE\b)\s*(?P<value>.*?)\s*;?\s*$",
+    rf"^\s*(?:(?P<table>\w+)\s*\.\s*)?(?P<column>\w+)\s*(?P<op>{SQL_OPERATOR})\s*(?P<value>.*?)\s*$",
     re.IGNORECASE | re.DOTALL,
 )
-SQL_AND = re.compile(r"\s+AND\s+(?=(?:\w+\s*\.\s*)?\w+\s*(?:=|<|>|LIKE\b))", re.IGNORECASE)
-"""``AND`` that starts a new condition: values keep theirs (``b and b``) and their apostrophes
-(IC-DST writes ``name = 'king's college'`` unescaped)."""
+SQL_DANGLING = re.compile(r"(?:^|\s+(?:AND|OR))\s*(?:\w+\s*\.\s*)?\w*\s*$")
+"""The end of a statement cut inside a condition's column (``... AND sta``): no operator yet."""
 SQL_REFERENCE = re.compile(r"^\w+\s*\.\s*\w+$")
+SQL_IGNORED_OPERATORS = ("!=", "<>", "NOT LIKE", "NOT IN", "IS", "IS NOT")
 
 
 def _looks_like_sql(text: str) -> bool:
     return bool(re.search(r"\bSELECT\b[\s\S]*\bFROM\b", text, re.I) or re.match(r"[\w\s,*]*\bWHERE\b", text, re.I))
 
 
-def _parse_sql(text: str) -> _Items | None:
-    body = text.strip().rstrip(";").strip()
-    body = re.sub(r"^\s*(?:SELECT\s+)?\*?\s*FROM\b\s*", "", body, flags=re.IGNORECASE)
-    if re.fullmatch(r"(?:FROM\s*)?(?:WHERE)?\s*", body, re.IGNORECASE):  # IC-DST's empty state
-        return _Items()
+def _sql_statements(text: str) -> list[tuple[str, bool]]:
+    """(statement, whether something followed it: ``;``, another statement or prose), from the first
+    ``SELECT`` (or the whole text: IC-DST's bare completion)."""
+    found = SQL_STATEMENT_START.search(text)
+    pieces = re.split(r";|(?=\bSELECT\b)", text[found.start() :] if found else text, flags=re.IGNORECASE)
+    statements = []
+    for index, piece in enumerate(pieces):
+        if index and not SQL_STATEMENT_START.match(piece.strip()):
+            continue  # prose after a statement
+        lines = piece.strip().splitlines() or [""]
+        kept = 1
+        while kept < len(lines) and SQL_LINE.match(lines[kept]):
+            kept += 1
+        statements.append((" ".join(lines[:kept]), index < len(pieces) - 1 or kept < len(lines)))
+    return statements
+
+
+def _parse_sql(text: str, context: Mapping[str, str] | None = None) -> _Items | None:
+    items = _Items()
+    readable = False
+    for statement, ended in _sql_statements(text):
+        readable = _read_sql(statement, ended, items) or readable
+    return items if readable else None
+
+
+def _read_sql(statement: str, ended: bool, items: _Items) -> bool:
+    """Read one statement into `items`; False when it is not SQL."""
+    body = SQL_PREFIX.sub("", statement, count=1).strip()
+    if re.fullmatch(r"(?:WHERE\b)?\s*", body, re.IGNORECASE):  # IC-DST's no change: " * FROM  WHERE "
+        return True
+    tail = SQL_TAIL.search(body)
+    if tail:
+        body, items.ignored = body[: tail.start()], items.ignored + 1
     match = SQL_HEAD.match(body)
     if match is None:
-        return None
+        return False
     aliases: dict[str, str] = {}
-    tables: list[str] = []
     for part in match["tables"].split(","):
-        words = part.split()
-        tables.append(words[0].lower())
-        aliases[words[0].lower()] = words[0].lower()
-        if len(words) == 3:
-            aliases[words[2].lower()] = words[0].lower()
-    items = _Items()
+        words = part.lower().split()
+        aliases.setdefault("", words[0])
+        aliases[words[0]] = aliases[words[-1]] = words[0]
     where = (match["where"] or "").strip()
+    if match["where"] is not None and not where and not ended:
+        items.cut = True  # "SELECT * FROM hotel WHERE" and no more
+    _read_conditions(where, ended, aliases, items)
+    return True
+
+
+def _read_conditions(where: str, ended: bool, aliases: dict[str, str], items: _Items) -> None:
     if not where:
-        return items
-    for condition in SQL_AND.split(where):
-        found = SQL_CONDITION.match(condition)
-        if found is None or SQL_REFERENCE.match(found["value"]):
-            items.malformed += 1
+        return
+    dangling = SQL_DANGLING.search(where) if not ended else None
+    if dangling and dangling.start() > 0 and not SQL_CONDITION.match(where[dangling.start() :].split(None, 1)[-1]):
+        where, items.cut = where[: dangling.start()], True  # "... AND" or "... AND sta": cut short
+    parts = SQL_JOIN.split(where)
+    for index in range(0, len(parts), 2):
+        last = index == len(parts) - 1
+        if index and parts[index - 1].upper() == "OR":
+            items.ignored += 1  # an alternative condition: no value of the state
             continue
-        table = aliases.get((found["table"] or tables[0]).lower())
-        value = found["value"]
-        if len(value) >= 2 and value[0] == value[-1] == "'":
-            value = value[1:-1].replace("''", "'")
-        items.add(table, found["column"], value)
-    return items
+        _read_condition(parts[index], last and not ended, aliases, items)
+
+
+def _read_condition(condition: str, may_be_cut: bool, aliases: dict[str, str], items: _Items) -> None:
+    found = SQL_CONDITION.match(condition)
+    if found is None:
+        if may_be_cut and re.fullmatch(r"\s*(?:\w+\s*\.\s*)?\w*\s*", condition):
+            items.cut = True  # "... WHERE are": cut inside the column
+        else:
+            items.malformed += 1
+        return
+    operator = " ".join(found["op"].upper().split())
+    if SQL_REFERENCE.match(found["value"]):
+        items.malformed += 1  # a column, not a value: T2.destination = T1.name
+        return
+    if operator in SQL_IGNORED_OPERATORS:
+        items.ignored += 1
+        return
+    value = _sql_value(found["value"], operator, items)
+    if value is None:
+        if may_be_cut:
+            items.cut = True
+        else:
+            items.malformed += 1
+        return
+    table = aliases.get((found["table"] or "").lower(), found["table"])
+    items.add(table, found["column"], value)
+
+
+def _sql_value(raw: str, operator: str, items: _Items) -> str | None:
+    """A condition's value: quoted (up to the last quote; text after it is ignored and counted),
+    bare, the first of ``IN (...)``, a ``LIKE`` pattern without ``%``; None when cut short."""
+    if operator == "IN":
+        if not raw.startswith("(") or ")" not in raw:
+            return None
+        raw = raw[1 : raw.rindex(")")].split(",")[0].strip()
+    if raw[:1] in ("'", '"'):
+        close = raw.rfind(raw[0])
+        if close == 0:
+            return None  # the closing quote was never written
+        items.ignored += bool(raw[close + 1 :].strip())
+        raw = raw[1:close].replace(raw[0] * 2, raw[0])
+    if operator == "LIKE":
+        raw = raw.strip("%")
+    return raw.strip() or None
 
 
 # --- python -------------------------------------------------------------------------------------
 
-CALL = re.compile(r"(?:^|[\s=.;])(?:find_\w+|[A-Z]\w*)\s*\(|^\s*del\s", re.MULTILINE)
+CALL = re.compile(r"(?:^|[\s=.;])(?:find_\w+|update|[A-Z]\w*)\s*\(|^\s*(?:del\s|pass\s*$)", re.MULTILINE)
+CODE_START = re.compile(r"^\s*(?:del\s|pass\b|[A-Za-z_][\w.]*\s*(?:=|\())")
+"""A line that may start a python statement; other lines before one are prose."""
 
 
-def _statements(text: str) -> list[ast.stmt]:
-    missing = text.count("(") - text.count(")")
-    for candidate in [text] + ([text.rstrip() + ")" * missing] if 0 < missing <= 3 else []):
-        try:  # a generation cut short by the token limit lacks closing parentheses
-            return ast.parse(candidate).body
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
-            pass
+def _ast(text: str) -> list[ast.stmt] | None:
+    try:
+        return ast.parse(text.strip()).body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
+def _statements(text: str) -> tuple[list[ast.stmt], bool]:
+    """(the statements of `text`, whether the last was cut short and closed): the whole text, else
+    statement by statement, skipping prose lines and closing a statement cut by the token limit."""
+    whole = _ast(text)
+    if whole is not None:
+        return whole, False
     statements: list[ast.stmt] = []
+    buffer: list[str] = []
     for line in text.splitlines():
-        try:
-            statements += ast.parse(line.strip()).body
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
-            continue
-    return statements
+        if not buffer and not CODE_START.match(line):
+            continue  # prose, or a blank line
+        buffer.append(line)
+        body = _ast("\n".join(buffer))
+        if body is not None:
+            statements, buffer = statements + body, []
+    if buffer:
+        closed = next(filter(None, map(_ast, _repairs("\n".join(buffer)))), None)
+        if closed is not None:
+            return statements + closed, True
+    return statements, False
 
 
 def _attribute_path(node: ast.AST) -> list[str]:
@@ -281,36 +476,64 @@ def _argument(node: ast.AST, items: _Items) -> object:
                 return value
         if wanted in items.context:
             return items.context[wanted]
-    return object()  # unreadable: counted as malformed
+    return object()  # unreadable, or a slot set nowhere: this argument is dropped, counted as malformed
+
+
+def _is_update(node: ast.AST) -> bool:
+    """``update({...})``, ``agent.state.update(...)``: RefPyDST's no-change statement."""
+    return isinstance(node, ast.Call) and _attribute_path(node.func)[-1:] == ["update"]
+
+
+def _read_update(call: ast.Call, items: _Items) -> None:
+    for argument in call.args:
+        try:
+            data = ast.literal_eval(argument)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            data = None
+        if isinstance(data, dict):
+            items.add_mapping(data)
+        else:
+            items.malformed += 1
+
+
+def _read_statement(node: ast.stmt, items: _Items) -> bool:
+    """Read one statement into `items`; False when it is none of the style's statements."""
+    if isinstance(node, ast.Pass):
+        return True
+    if isinstance(node, ast.Delete):
+        for target in node.targets:
+            path = _attribute_path(target)
+            if len(path) == 2:
+                items.add(path[0], path[1], None)
+            else:
+                items.malformed += 1
+        return True
+    value = node.value if isinstance(node, (ast.Assign, ast.Expr)) else None
+    target = _attribute_path(node.targets[0]) if isinstance(node, ast.Assign) and node.targets else []
+    if _is_update(value):
+        _read_update(value, items)
+        return True
+    domain = _call_domain(value, target) if isinstance(value, ast.Call) else None
+    if domain:
+        for keyword in value.keywords:
+            if not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None):  # None sets nothing
+                items.add(domain, keyword.arg, _argument(keyword.value, items))
+        items.malformed += len(value.args)
+        return True
+    if isinstance(node, ast.Assign) and len(target) == 2:
+        items.add(target[0], target[1], _argument(node.value, items))
+        return True
+    return False
 
 
 def _parse_python(text: str, context: Mapping[str, str] | None = None) -> _Items | None:
-    statements = _statements(text)
-    if not statements:
-        return None
+    statements, cut = _statements(text)
     items = _Items(context)
-    recognised = 0  # statements that are a call, a slot assignment or a deletion
+    items.cut = cut
+    recognised = 0
     for node in statements:
-        if isinstance(node, ast.Delete):
+        if _read_statement(node, items):
             recognised += 1
-            for target in node.targets:
-                path = _attribute_path(target)
-                if len(path) == 2:
-                    items.add(path[0], path[1], DELETE_MARKER)
-                else:
-                    items.malformed += 1
-            continue
-        value = node.value if isinstance(node, (ast.Assign, ast.Expr)) else None
-        target = _attribute_path(node.targets[0]) if isinstance(node, ast.Assign) and node.targets else []
-        domain = _call_domain(value, target) if isinstance(value, ast.Call) else None
-        if domain:
-            recognised += 1
-            for keyword in value.keywords:
-                items.add(domain, keyword.arg, _argument(keyword.value, items))
-            items.malformed += len(value.args)
-        elif isinstance(node, ast.Assign) and len(target) == 2:
-            recognised += 1
-            items.add(target[0], target[1], _argument(node.value, items))
         else:
             items.malformed += 1
     return items if recognised else None
@@ -335,7 +558,7 @@ def _line_parts(text: str) -> list[str]:
     return parts
 
 
-def _parse_lines(text: str) -> _Items | None:
+def _parse_lines(text: str, context: Mapping[str, str] | None = None) -> _Items | None:
     items = _Items()
     found = False
     for part in _line_parts(text):
@@ -356,19 +579,22 @@ def _parse_lines(text: str) -> _Items | None:
 PARSERS = {"json": _parse_json, "sql": _parse_sql, "python": _parse_python, "lines": _parse_lines}
 
 
-def _detect(text: str) -> list[str]:
-    styles = []
-    if "{" in text:
+def _detect(text: str, hint: str | None) -> list[str]:
+    styles = [hint] if hint else []
+    start = text.find("{")
+    if start >= 0 and not re.search(r"\w\s*\(\s*$", text[:start]):  # not the dict of update({...})
         styles.append("json")
     if _looks_like_sql(text):
         styles.append("sql")
     if CALL.search(text) or re.search(r"^\s*\w+\s*\.\s*\w+\s*=\s*['\"\d]", text, re.MULTILINE):
         styles.append("python")
     styles.append("lines")
-    return styles
+    return list(dict.fromkeys(styles))
 
 
-def _finish(items: _Items, style: str, schema: frozenset[str] | None) -> ParsedState:
+def _finish(items: _Items, style: str, schema: frozenset[str] | None, deletions: bool) -> ParsedState:
+    """The state of `items`: a deletion is kept as ``[DELETE]`` in a turn update (`deletions`), and
+    in a whole state removes its slot."""
     state: dict[str, str] = {}
     dropped: list[str] = []
     for slot, value in items.pairs:
@@ -380,7 +606,10 @@ def _finish(items: _Items, style: str, schema: frozenset[str] | None) -> ParsedS
                 continue
             slot = booked
         state[slot] = value
-    return ParsedState(state, style, True, tuple(dropped), items.malformed)
+    if not deletions:
+        state = {slot: value for slot, value in state.items() if value != DELETE_MARKER}
+    outcome = "truncated" if items.cut else "parsed"
+    return ParsedState(state, style, outcome, tuple(dropped), items.malformed, items.ignored)
 
 
 def parse_generation(
@@ -395,43 +624,49 @@ def parse_generation(
     never raises on model output (see the module for what each style reads). `context`: the state
     before this turn, ``{"domain-slot": value}``, which python-style references such as
     ``destination=state.hotel.name`` read when the text itself did not set the slot. With
-    `deletions` (the text is a turn update), a JSON ``null`` removes its slot: it is read as
-    ``[DELETE]``, as ``del state.hotel.type`` is.
+    `deletions` (the text is a turn update), a JSON ``null`` or ``del state.hotel.type`` is read as
+    ``[DELETE]``; without (the text is the whole state), the slot is left out.
 
-    >>> parse_generation("SELECT * FROM hotel WHERE area = 'north' AND price_range = 'cheap'").state
+    >>> parse_generation("SQL: SELECT * FROM hotel WHERE area = 'north' AND price_range = 'cheap';").state
     {'hotel-area': 'north', 'hotel-pricerange': 'cheap'}
     """
     if style != "auto" and style not in PARSERS:
         raise ValueError(f"unknown generation style {style!r}: expected auto or one of {', '.join(STYLES)}")
     names = frozenset(schema) if schema is not None else None
     if not isinstance(text, str):
-        return ParsedState({}, UNPARSED, False)
-    fenced = FENCE.search(text)
-    body = fenced.group(1) if fenced else text
-    for candidate in [style] if style != "auto" else _detect(body):
+        return ParsedState({}, UNPARSED, "unparsed")
+    if not text.strip():
+        return ParsedState({}, UNPARSED if style == "auto" else style, "empty")
+    body, hint = _unwrap(text)
+    for candidate in [style] if style != "auto" else _detect(body, hint):
         try:
-            if candidate == "python":
-                items = _parse_python(body, context)
-            elif candidate == "json":
-                items = _parse_json(body, deletions)
-            else:
-                items = PARSERS[candidate](body)
+            items = PARSERS[candidate](body, context)
         except Exception:  # model output: whatever a parser trips on is an unparsed generation
             items = None
         if items is not None:
-            return _finish(items, candidate, names)
-    return ParsedState({}, UNPARSED if style == "auto" else style, False)
+            return _finish(items, candidate, names, deletions)
+    return ParsedState({}, UNPARSED if style == "auto" else style, "unparsed")
 
 
 @dataclass(frozen=True)
 class ParsedGenerations:
-    """Many generations read: each `ParsedState`, the share `unparsed`, how many were read in each
-    style, and how many slots the schema dropped."""
+    """Many generations read: each `ParsedState`, the share `unparsed` (read by no style; an empty
+    text is not), how many were read in each style, each style's count of each outcome
+    (``outcomes["python"]["empty"]``), and how many slots the schema dropped."""
 
     states: tuple[ParsedState, ...]
     unparsed: float
     styles: dict[str, int]
     dropped: int
+    outcomes: dict[str, dict[str, int]]
+
+
+def outcome_counts(states: Iterable[ParsedState]) -> dict[str, dict[str, int]]:
+    """{style: {outcome: generations}} of parsed states (outcomes in the order of `OUTCOMES`)."""
+    counts: dict[str, Counter] = {}
+    for state in states:
+        counts.setdefault(state.style, Counter())[state.outcome] += 1
+    return {style: {o: found[o] for o in OUTCOMES if found[o]} for style, found in counts.items()}
 
 
 def parse_generations(
@@ -446,4 +681,5 @@ def parse_generations(
         failed / len(states) if states else 0.0,
         dict(Counter(state.style for state in states)),
         sum(len(state.dropped) for state in states),
+        outcome_counts(states),
     )

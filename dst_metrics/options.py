@@ -125,14 +125,30 @@ def parse_gold_alternatives(value: object) -> str:
     return value
 
 
-def reading_parts(prediction_states: str = "cumulative", gold_alternatives: str = "any") -> tuple[str, ...]:
+SEPARATOR_NAMES = {"|": "pipe", "/": "slash", ",": "comma", ";": "semicolon", "#": "hash"}
+"""How the signature names a gold alternatives separator (``|`` separates the signature's parts)."""
+
+
+def parse_gold_alternatives_separator(value: object) -> str | None:
+    """None, or the text that separates a gold value's acceptable values (``"|"``: ``"a|b"`` is a or b)."""
+    if value is None or (isinstance(value, str) and value.strip()):
+        return value
+    raise OptionError(f"gold_alternatives_separator must be None or a non-blank text such as '|'; got {_shown(value)}")
+
+
+def reading_parts(
+    prediction_states: str = "cumulative", gold_alternatives: str = "any", gold_separator: str | None = None
+) -> tuple[str, ...]:
     """The signature's parts for how the inputs were read, where not the default:
-    ``preds:updates`` and ``alts:first``."""
+    ``preds:updates``, ``alts:first`` and ``altsep:pipe`` (gold ``a|b`` read as alternatives)."""
     parts = []
     if parse_prediction_states(prediction_states) != PREDICTION_STATES[0]:
         parts.append(f"preds:{prediction_states}")
     if parse_gold_alternatives(gold_alternatives) != GOLD_ALTERNATIVES[0]:
         parts.append(f"alts:{gold_alternatives}")
+    if parse_gold_alternatives_separator(gold_separator) is not None:
+        name = SEPARATOR_NAMES.get(gold_separator) or "".join(f"U+{ord(char):04X}" for char in gold_separator)
+        parts.append(f"altsep:{name}")
     return tuple(parts)
 
 

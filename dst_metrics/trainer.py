@@ -5,8 +5,11 @@ Both read each generation with `dst_metrics.generation.parse_generation` (JSON, 
 IC-DST's SQL, RefPyDST's python calls; never raising: an unparsed generation is an empty state),
 map each row back to its dialogue and turn, and score every figure of both `evaluate` modules in one
 pass over one corpus (`dst_metrics.scoring.score`), so the figures are exactly those of ``dst-metrics
-score`` on the same states. The result adds ``unparsed``, the share of generations that did not
-parse, and the signature.
+score`` on the same states. The result adds the share of generations of each outcome (``unparsed``:
+read by no style; ``empty``; ``truncated``, see `dst_metrics.generation.OUTCOMES`), each style's
+count of each outcome (``outcomes``) and the signature. Gold values written ``a|b`` in one string
+(IC-DST's and RefPyDST's data files) are read as alternatives with ``gold_alternatives_separator="|"``
+(``altsep:pipe`` in the signature); without it, one warning says how many there are.
 
 Nothing here imports transformers or torch: the tokenizer needs ``batch_decode`` and
 ``pad_token_id``, the Trainer's ``EvalPrediction`` its ``predictions``.
@@ -14,17 +17,20 @@ Nothing here imports transformers or torch: the tokenizer needs ``batch_decode``
 
 from __future__ import annotations
 
+import dataclasses
+import sys
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from . import ids
 from .corpus import Corpus
-from .errors import InputError
+from .errors import InputError, json_text
 from .figures import figure_keys
-from .generation import parse_generation
-from .options import Options
+from .generation import OUTCOMES, ParsedState, outcome_counts, parse_generation
+from .options import Options, parse_gold_alternatives_separator, reading_parts
 from .scoring import score
-from .states import LinearizedFormat, is_deletion
+from .states import Alternatives, LinearizedFormat, is_deletion, normalize_state
 
 IGNORE_INDEX = -100
 """The label and padding id the Trainer writes where a sequence has no token."""
@@ -40,7 +46,9 @@ def score_generations(
     schema: Iterable[str] | None = None,
     prediction_states: str = "cumulative",
     gold_alternatives: str = "any",
+    gold_alternatives_separator: str | None = None,
     linearized: LinearizedFormat | None = None,
+    show_unparsed: int = 0,
     **options: object,
 ) -> dict[str, Any]:
     """Every figure of generated states: row i is `generations[i]` for turn `turn_ids[i]` of
@@ -49,9 +57,11 @@ def score_generations(
 
     `style` and `schema` as `parse_generation` takes them; `prediction_states="updates"` when each
     generation is the turn's update (accumulated in turn order; null or ``[DELETE]`` removes a slot);
+    `gold_alternatives_separator` (``"|"``): a gold value ``"a|b"`` is a or b; `show_unparsed`: print
+    that many unparsed generations, with their dialogue and turn, on stderr.
     `options` as `Options` takes them (``mode``, ``alpha``, ``fga_lambda``, ``num_slots`` …).
-    Returns the figures (fractions), ``unparsed`` (the share of generations that did not parse) and
-    ``signature``.
+    Returns the figures (fractions), the share of generations of each outcome (``unparsed``,
+    ``empty``, ``truncated``), ``outcomes`` ({style: {outcome: generations}}) and ``signature``.
 
     >>> figures = score_generations(
     ...     ['{"hotel-area": "north"}', "SELECT * FROM hotel WHERE area = 'north' AND stars = 4"],
@@ -67,8 +77,11 @@ def score_generations(
     if not rows:
         raise InputError("there are no generations to score")
     chosen = Options.from_kwargs(options)
-    predictions, gold, unparsed = _records(generations, dialogue_ids, turn_ids, references, style, schema,
-                                           prediction_states == "updates")  # fmt: skip
+    separator = parse_gold_alternatives_separator(gold_alternatives_separator)
+    predictions, gold, parsed = _records(generations, dialogue_ids, turn_ids, references, style, schema,
+                                         prediction_states == "updates")  # fmt: skip
+    if separator is not None:
+        gold = [{**record, "state": _split_gold(record, separator, linearized)} for record in gold]
     corpus = Corpus.from_turn_records(
         predictions,
         gold,
@@ -77,11 +90,72 @@ def score_generations(
         prediction_states=prediction_states,
         gold_alternatives=gold_alternatives,
     )
+    if separator is not None:
+        corpus = dataclasses.replace(corpus, reading=(*corpus.reading, *reading_parts(gold_separator=separator)))
+    else:
+        _warn_of_joined_gold(corpus)
     scores = score(corpus, chosen).scores
     figures: dict[str, Any] = {key: scores[key] for key in figure_keys(chosen)}
-    figures["unparsed"] = unparsed / rows
+    for outcome in OUTCOMES[1:]:
+        figures[outcome] = sum(state.outcome == outcome for state in parsed.values()) / rows
+    figures["outcomes"] = outcome_counts(parsed.values())
     figures["signature"] = scores.signature
+    if show_unparsed:
+        for line in unparsed_examples(generations, dialogue_ids, turn_ids, parsed, show_unparsed):
+            print(line, file=sys.stderr)
     return figures
+
+
+JOINED_GOLD_WARNING = (
+    "gold values holding '|' (IC-DST's and RefPyDST's data files write 'a|b' for a or b): {count}, each read as one "
+    "value; gold_alternatives_separator='|' (--gold-alternatives-separator '|') reads them as alternatives"
+)
+"""The one warning when gold values hold ``|`` and no separator was given."""
+
+
+def _warn_of_joined_gold(corpus: Corpus) -> None:
+    count = sum(
+        type(value) is str and "|" in value
+        for dialogue in corpus.dialogues
+        for state in dialogue.gold
+        for value in state.values()
+    )
+    if count:
+        warnings.warn(JOINED_GOLD_WARNING.format(count=count), stacklevel=3)
+
+
+def _split_gold(record: dict, separator: str, linearized: LinearizedFormat | None) -> dict[str, object]:
+    """A gold state with each value written ``a|b`` (`separator`) as its list of acceptable values."""
+    try:
+        state = normalize_state(record["state"], gold=True, linearized=linearized, field="references")
+    except InputError as error:
+        raise InputError(
+            error.problem, dialogue=record["dialogue_id"], turn=record["turn_id"], field=error.field
+        ) from None
+    split: dict[str, object] = {}
+    for slot, value in state.items():
+        values = list(value.order) if isinstance(value, Alternatives) else [value]
+        options = [part.strip() for text in values for part in text.split(separator) if part.strip()]
+        split[slot] = options if len(options) > 1 else value
+    return split
+
+
+def unparsed_examples(
+    generations: Sequence[str],
+    dialogue_ids: Sequence[object],
+    turn_ids: Sequence[object],
+    parsed: Mapping[int, ParsedState],
+    limit: int,
+) -> list[str]:
+    """Up to `limit` lines, one per unparsed generation in row order: its dialogue, turn and text
+    (cut at 200 characters), after a line with how many there are."""
+    rows = [row for row in sorted(parsed) if parsed[row].outcome == "unparsed"]
+    shown = f"; the first {limit}:" if len(rows) > limit else ":" if rows else ""
+    lines = [f"unparsed generations: {len(rows)} of {len(parsed)}{shown}"]
+    for row in rows[:limit]:
+        text = generations[row] if isinstance(generations[row], str) else repr(generations[row])
+        lines.append(f"  dialogue {json_text(str(dialogue_ids[row]))}, turn {turn_ids[row]}: {json_text(text, 200)}")
+    return lines
 
 
 def _records(
@@ -92,23 +166,23 @@ def _records(
     style: str,
     schema: Iterable[str] | None,
     updates: bool,
-) -> tuple[list[dict], list[dict], int]:
-    """(predicted turn records, gold turn records, generations unparsed): each dialogue's generations
-    parsed in turn order, each given the predicted state before its turn (python-style references)."""
+) -> tuple[list[dict], list[dict], dict[int, ParsedState]]:
+    """(predicted turn records, gold turn records, {row: its generation read}): each dialogue's
+    generations parsed in turn order, each given the predicted state before its turn (python-style
+    references)."""
     by_dialogue: dict[str, list[tuple[int, int]]] = {}
     for row, (dialogue, turn) in enumerate(zip(dialogue_ids, turn_ids)):
         dialogue_id = ids.dialogue_id(dialogue, field=f"dialogue_ids[{row}]")
         by_dialogue.setdefault(dialogue_id, []).append((ids.turn_id(turn, dialogue=dialogue_id, field=None), row))
-    predictions, gold, unparsed = [], [], 0
+    predictions, gold, read = [], [], {}
     for dialogue_id, turns in by_dialogue.items():
         context: dict[str, str] = {}
         for turn_id, row in sorted(turns):
-            parsed = parse_generation(generations[row], style, schema, context=context, deletions=updates)
-            unparsed += not parsed.parsed
+            parsed = read[row] = parse_generation(generations[row], style, schema, context=context, deletions=updates)
             context = _after(context, parsed.state) if updates else dict(parsed.state)
             predictions.append({"dialogue_id": dialogue_id, "turn_id": turn_id, "state": parsed.state})
             gold.append({"dialogue_id": dialogue_id, "turn_id": turn_id, "state": references[row]})
-    return predictions, gold, unparsed
+    return predictions, gold, read
 
 
 def _after(state: Mapping[str, str], update: Mapping[str, str]) -> dict[str, str]:

@@ -20,6 +20,7 @@ from .._version import __version__
 
 COMMANDS: dict[str, str] = {
     "score": "dst_metrics.cli.score",
+    "generations": "dst_metrics.cli.generations",
     "explain": "dst_metrics.cli.explain",
     "report": "dst_metrics.cli.report",
     "compare": "dst_metrics.cli.compare",

@@ -1,0 +1,144 @@
+"""``dst-metrics generations FILE``: score a run log of generated text (an LLM tracker's completions)
+against its gold states, every figure plus how each generation was read.
+
+FILE is a JSON list of turn records or JSON Lines of them; each record has a dialogue id, a turn id,
+the generated text and the gold state, under the first of these names it has (or the one given):
+dialogue ``dialogue_id``/``ID``, turn ``turn_id``/``turn``, text ``generation``/``completion``/
+``output``/``prediction``, gold ``gold``/``reference``/``slot_values``/``gt``/``target`` (IC-DST's and
+RefPyDST's running logs read as they are, with ``--prediction-states updates``: their completions are
+turn updates). The text is read with `dst_metrics.generation.parse_generation` and scored with
+`dst_metrics.trainer.score_generations`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+
+from .. import options as opts
+from ..errors import InputError, describe
+from ..figures import figure_labels
+from ..generation import OUTCOMES, STYLES
+from .common import dumps, format_table, option_type, options_from_args, whole_number
+
+HELP = "score a run log of generated text (LLM trackers' completions) against its gold states"
+
+FIELDS = {
+    "dialogue": ("dialogue_id", "ID", "dial_id", "dialogue"),
+    "turn": ("turn_id", "turn", "turn_idx"),
+    "generation": ("generation", "completion", "output", "prediction", "response", "text"),
+    "gold": ("gold", "reference", "slot_values", "gt", "target", "belief_state"),
+}
+"""Each column's field names, tried in order."""
+MAIN_FIGURES = ("gca", "jga", "fga", "sa", "aga", "rsa", "slot_f1")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """FILE, the reading of the text (style, fields, separator, examples) and the input options."""
+    parser.add_argument("file", metavar="FILE")
+    parser.add_argument("--style", choices=("auto", *STYLES), default="auto", help="the text's style (auto)")
+    for column in FIELDS:
+        names = "/".join(FIELDS[column])
+        parser.add_argument(f"--{column}-field", metavar="NAME", help=f"the field of the {column} (first of {names})")
+    separator_help = "read a gold value written a|b (this separator) as a or b: '|' for IC-DST's and RefPyDST's data"
+    parser.add_argument(
+        "--gold-alternatives-separator",
+        type=option_type(opts.parse_gold_alternatives_separator),
+        metavar="SEP",
+        help=separator_help,
+    )
+    parser.add_argument("--show-unparsed", type=whole_number, default=0, metavar="N", help="print N unparsed texts")
+    parser.add_argument("--json", action="store_true", help="one JSON object: figures, outcomes, signature")
+    states_help = "cumulative (default): each text is the whole state; updates: each turn's changes, accumulated"
+    parser.add_argument("--prediction-states", choices=opts.PREDICTION_STATES, default="cumulative", help=states_help)
+    alternatives_help = "a gold slot with several acceptable values matches any of them (default) or the first only"
+    parser.add_argument("--gold-alternatives", choices=opts.GOLD_ALTERNATIVES, default="any", help=alternatives_help)
+    parser.add_argument("--value-matching", choices=opts.VALUE_MATCHINGS, help="exact (default), normalized or fuzzy")
+    parser.add_argument("--mode", choices=opts.MODES, default="official", help="official (default) or corrected")
+    alpha_help = "GCA's value weight: 10/11 (default) or any number in [0, 1]"
+    parser.add_argument("--alpha", type=option_type(opts.parse_alpha), default=opts.OFFICIAL_ALPHA, help=alpha_help)
+
+
+def _records(path: str) -> list[dict]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise InputError(f"cannot read the file: {error.strerror}", source=path) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+    if isinstance(data, dict):
+        data = [data]
+    if data is None:
+        data = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    data.append(json.loads(line))
+                except json.JSONDecodeError as error:
+                    raise InputError(f"not JSON: {error.msg}", source=f"{path}:{number}") from None
+    if not isinstance(data, list) or not data:
+        raise InputError("expected a JSON list of turn records or JSON Lines of them", source=path)
+    return data
+
+
+def _columns(records: list[dict], args: argparse.Namespace, path: str) -> dict[str, list[object]]:
+    """Each column's values, from each record's field for it."""
+    columns: dict[str, list[object]] = {column: [] for column in FIELDS}
+    for position, record in enumerate(records):
+        where = f"{path}: record {position}"
+        if not isinstance(record, dict):
+            raise InputError(f"a turn record must be a JSON object, got {describe(record)}", source=where)
+        for column, names in FIELDS.items():
+            given = getattr(args, f"{column}_field")
+            name = given or next((name for name in names if name in record), None)
+            if name is None or name not in record:
+                wanted = given or " or ".join(names)
+                problem = f"the record has no {column} field ({wanted}; --{column}-field names it)"
+                raise InputError(problem, source=where)
+            columns[column].append(record[name])
+    return columns
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read FILE, score its generations, print the figures, the outcomes per style and the signature."""
+    from ..trainer import score_generations
+
+    options = options_from_args(args)
+    columns = _columns(_records(args.file), args, args.file)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figures = score_generations(
+            columns["generation"],
+            columns["dialogue"],
+            columns["turn"],
+            columns["gold"],
+            style=args.style,
+            prediction_states=args.prediction_states,
+            gold_alternatives=args.gold_alternatives,
+            gold_alternatives_separator=args.gold_alternatives_separator,
+            show_unparsed=args.show_unparsed,
+            mode=options.mode,
+            alpha=options.alpha,
+            value_matching=options.value_matching,
+        )
+    for warning in caught:
+        print(f"warning: {args.file}: {warning.message}", file=sys.stderr)
+    if args.json:
+        print(dumps({"file": args.file, **figures}))
+        return 0
+    labels = figure_labels(options)
+    print(format_table(["file", *(labels[k] for k in MAIN_FIGURES)], [[args.file, *_cells(figures)]]))
+    rows = [[style, *(str(found.get(o, 0)) for o in OUTCOMES)] for style, found in figures["outcomes"].items()]
+    print(f"\n{len(columns['generation'])} generations read, by style:")
+    print(format_table(["style", *OUTCOMES], rows, "l" + "r" * len(OUTCOMES)))
+    print(f"\nscores in percent; signature: {figures['signature']}")
+    return 0
+
+
+def _cells(figures: dict) -> list[str]:
+    return [f"{100 * figures[key]:.2f}" for key in MAIN_FIGURES]

@@ -1,0 +1,105 @@
+"""Generations as GPT and Llama trackers print them (`tests/generations_table.py`: IC-DST's bare SQL,
+labelled and fenced SQL, RefPyDST's python, dicts of updates; malformed and cut short), each read
+to the state written by hand for it and counted as it should be; deletions in both readings; the
+share unparsed of a run of no-change statements."""
+
+from __future__ import annotations
+
+import pytest
+
+from dst_metrics.generation import OUTCOMES, parse_generation, parse_generations
+from dst_metrics.updates import DELETE_MARKER
+
+from .generations_table import ROWS
+
+
+def test_the_table_covers_every_outcome_and_style():
+    assert len(ROWS) >= 60
+    assert {row[4] for row in ROWS} == set(OUTCOMES)
+    assert {row[2] for row in ROWS} == {"sql", "python", "json", "lines", "none"}
+
+
+@pytest.mark.parametrize("system, text, style, state, outcome", ROWS, ids=[f"{i}-{r[0]}" for i, r in enumerate(ROWS)])
+def test_generations_as_systems_print_them(system, text, style, state, outcome):
+    read = parse_generation(text, deletions=True)  # the systems print turn updates
+    assert (read.state, read.outcome, read.style) == (state, outcome, style)
+    assert read.parsed == (outcome != "unparsed")
+    whole = parse_generation(text)  # read as a whole state, a deletion leaves its slot out
+    assert whole.state == {slot: value for slot, value in state.items() if value != DELETE_MARKER}
+
+
+@pytest.mark.parametrize(
+    "text, ignored",
+    [
+        (" restaurant WHERE food = italian LIMIT 1", 1),
+        ("SELECT * FROM hotel WHERE area = 'centre' AND type != 'guest house' AND stars <> 2", 2),
+        ("SELECT * FROM hotel WHERE area = 'north' OR area = 'centre'", 1),
+        ("SELECT * FROM taxi WHERE arrive_by = '17:00' AND destination IS NOT NULL", 1),
+        ("SELECT * FROM hotel WHERE area = 'north' which is in the north", 1),  # prose after the closing quote
+        ("SELECT * FROM hotel WHERE name NOT LIKE '%lodge%' AND area NOT IN ('east')", 2),
+        ("SELECT * FROM hotel WHERE area = 'north'", 0),
+        ("SELECT * FROM hotel ORDER BY stars", 1),  # no condition: no change
+    ],
+)
+def test_sql_constraints_that_are_no_value_are_ignored_and_counted(text, ignored):
+    read = parse_generation(text)
+    assert read.ignored == ignored and read.malformed == 0 and read.outcome == "parsed"
+
+
+def test_a_column_as_the_last_value_is_malformed_not_cut_short():
+    read = parse_generation("SELECT * FROM hotel AS T1, taxi AS T2 WHERE T1.area = 'x' AND T2.destination = T1.name")
+    assert (read.state, read.outcome, read.malformed) == ({"hotel-area": "x"}, "parsed", 1)
+
+
+def test_a_reference_to_a_slot_set_nowhere_drops_that_argument_only():
+    text = 'taxi = agent.find_taxi(depart_time="04:15", destination=agent.state.hotel.name, leave_from="ely")'
+    alone = parse_generation(text)
+    assert alone.state == {"taxi-leaveat": "04:15", "taxi-departure": "ely"} and alone.malformed == 1
+    with_state = parse_generation(text, context={"hotel-name": "acorn guest house"})
+    assert with_state.state["taxi-destination"] == "acorn guest house" and with_state.malformed == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'hotel = agent.find_hotel(area="north")\ndel agent.state.hotel.area',
+        '{"hotel": {"area": null}}',
+        "SELECT * FROM hotel WHERE area = '[DELETE]'",
+    ],
+)
+def test_a_deletion_removes_the_slot_of_a_whole_state_and_marks_an_update(text):
+    assert "hotel-area" not in parse_generation(text).state
+    assert parse_generation(text, deletions=True).state == {"hotel-area": DELETE_MARKER}
+
+
+NO_CHANGE = [
+    "update({})",
+    "update({})  # no change",
+    "agent.state.update({})",
+    "```python\nupdate({})\n```",
+    "pass",
+    "{}",
+    "State: {}",
+    "SELECT * FROM",
+    "SQL: SELECT * FROM",
+    " * FROM  WHERE ",
+    "",
+    "  ",
+]
+
+
+@pytest.mark.parametrize("style", ["auto", "python", "json", "sql"])
+def test_a_run_of_no_change_statements_has_no_unparsed(style):
+    texts = [text for text in NO_CHANGE if style == "auto" or _written_in(text, style)] * 50
+    report = parse_generations(texts, style=style)
+    assert report.unparsed == 0.0
+    assert all(state.state == {} for state in report.states)
+    assert sum(report.outcomes.get(s, {}).get("empty", 0) for s in report.outcomes) == 50 * sum(
+        not text.strip() for text in set(texts)
+    )
+
+
+def _written_in(text: str, style: str) -> bool:
+    if not text.strip():
+        return True
+    return {"python": "update" in text or "pass" in text, "json": "{}" in text, "sql": "FROM" in text}[style]
