@@ -262,31 +262,12 @@ def _checked_head(data: bytes, where: str | None) -> bytes:
 
 def _detected(data: bytes, format: str, where: str | None) -> str:
     if format != "auto":
-        _check_forced(data, format, where)
         return format
     try:
         return detect(data)
     except InputError as error:
         raise (error.within(where) if where else error) from None
 
-
-def _check_forced(data: bytes, format: str, where: str | None) -> None:
-    """A format asked for (``--format NAME``) whose reader does not recognize `data` at all while another
-    format's does raises InputError naming both, before the reader fails on the first line it cannot read."""
-    head_bytes = data[:HEAD_BYTES]
-    if _encoding_problem(head_bytes) is not None:
-        return
-    head = head_bytes.decode("utf-8", errors="replace")
-    with guarded(where):
-        if READERS[format].sniff(head).level > 0:
-            return
-    found = _detected_quietly(head_bytes)
-    if found is not None and found != format:
-        raise InputError(
-            f"the data does not look like {READERS[format].description}: it looks like "
-            f"{READERS[found].description}; use --format {found} or leave --format auto",
-            source=where,
-        )
 
 
 def _file_shard(path: Path, format: str, where: str, head: bytes | None = None) -> Shard:
@@ -418,8 +399,28 @@ def read_shard(shard: Shard, value_matching: str = "exact", linearized: Lineariz
             "(read_pair(predictions, gold) in Python)",
             source=shard.name,
         )
-    with guarded(shard.name), gc_paused():
-        return reader.read(shard.request(value_matching, linearized))
+    try:
+        with guarded(shard.name), gc_paused():
+            return reader.read(shard.request(value_matching, linearized))
+    except InputError as error:
+        raise _in_another_format(shard, error) from None
+
+
+def _in_another_format(shard: Shard, error: InputError) -> InputError:
+    """`error`, a reader's failure to decode its data, or, where the format was asked for (``--format NAME``)
+    and the data is another format's ("Input data was truncated" of JSON Lines on one JSON document), an
+    error saying so: what the data looks like, and the flag to read it with."""
+    if "not valid JSON" not in str(error):
+        return error
+    head = shard.data[:HEAD_BYTES] if shard.data is not None else _read_file(shard.path, shard.name, HEAD_BYTES)
+    found = _detected_quietly(head)
+    if found is None or found == shard.format:
+        return error
+    return InputError(
+        f"the data does not look like {READERS[shard.format].description}: it looks like "
+        f"{READERS[found].description}; use --format {found} or leave --format auto",
+        source=shard.name,
+    )
 
 
 def read_shard_side(shard: Shard, side: str) -> Side:
