@@ -60,6 +60,7 @@ class ComparisonData:
     correction: str = "holm"  # how p was adjusted across the figures
     family_size: int = 0  # the number of figures p was adjusted over (0: as many as `figures`)
     rounds: int = 0  # randomization rounds behind p (0: unknown)
+    dialogues: int = 0  # dialogues compared (0: unknown); with few, they bound the smallest p
 
 
 @dataclass(frozen=True)
@@ -156,6 +157,7 @@ def comparison_data(comparison: object) -> ComparisonData:
     found = comparison.as_dict()
     name_a, name_b = found["names"]
     settings = {key: found[key] for key in ("level", "correction", "family_size", "rounds") if key in found}
+    settings["dialogues"] = len(getattr(comparison, "dialogues", ()))
     return ComparisonData(name_a, name_b, found["figures"], found.get("mcnemar"), comparison.summary(), **settings)
 
 

@@ -155,21 +155,17 @@ def _comparison_row(key: str, label: str, found: Mapping[str, object]) -> str:
 
 
 def p_floor_warning(comparison: ComparisonData, rounds: int) -> str:
-    """A warning when `rounds` randomization rounds cannot give any adjusted p below the level:
-    the smallest p is 1 / (rounds + 1), and the correction multiplies it by the figures tested."""
+    """A warning when no adjusted p can fall below the level: the smallest p is 1 / (rounds + 1) from
+    the rounds and 2 / 2^D from D dialogues (`stats.paired.smallest_p`), and the correction
+    multiplies it by the figures tested."""
+    from ..stats.paired import floor_warning
+
     rounds = comparison.rounds or rounds
     tested = family_size(comparison)
     if rounds <= 0 or not tested:
         return ""
-    floor = tested / (rounds + 1) if comparison.correction in ("holm", "bonferroni") else 1 / (rounds + 1)
-    if floor <= comparison.level:
-        return ""
-    needed = math.ceil(tested / comparison.level)
-    return (
-        f'<p class="warning">With {rounds} randomization rounds the smallest p is 1/{rounds + 1}; adjusted over '
-        f"{tested} figures no p can fall below {min(floor, 1.0):.3f}, so no difference can be significant at "
-        f"level {comparison.level:g}. Use at least {needed} rounds.</p>"
-    )
+    warning = floor_warning(rounds, tested, comparison.level, comparison.correction, comparison.dialogues or None)
+    return f'<p class="warning">{_e(warning[0].upper() + warning[1:])}.</p>' if warning else ""
 
 
 def family_size(comparison: ComparisonData) -> int:

@@ -141,8 +141,8 @@ class Comparison:
 
     @property
     def p_floor(self) -> float:
-        """The smallest adjusted p the rounds allow: min(1, m / (rounds + 1))."""
-        return smallest_adjusted_p(self.rounds, self.family_size)
+        """The smallest adjusted p the rounds and the dialogues allow: min(1, m · max(1/(rounds + 1), 2/2^D))."""
+        return smallest_adjusted_p(self.rounds, self.family_size, len(self.dialogues))
 
     def summary(self) -> str:
         """One line per significant difference, or 'no significant difference at level L'."""
@@ -255,16 +255,34 @@ def _rounds_for(family_size: int, level: float) -> int:
     return max(1, math.ceil(RESOLUTION * family_size / level * (1 - 1e-12)) - 1)
 
 
-def smallest_adjusted_p(rounds: int, family_size: int) -> float:
-    """The smallest p Holm or Bonferroni can give from `rounds` rounds: min(1, m / (rounds + 1))."""
-    return min(1.0, family_size / (rounds + 1))
+def smallest_p(rounds: int, dialogues: int | None = None) -> float:
+    """The smallest p the randomization test gives: 1/(rounds + 1) from its rounds and, with D
+    `dialogues`, 2/2^D: only 2^D patterns of swaps exist and the observed one and its mirror always
+    count, so the exact test's p is at least 2/2^D (1/4 with 3 dialogues, whatever the rounds)."""
+    floor = 1.0 / (rounds + 1)
+    if dialogues is not None:
+        floor = max(floor, math.ldexp(1.0, 1 - dialogues) if dialogues > 0 else 1.0)
+    return min(1.0, floor)
 
 
-def floor_warning(rounds: int, family_size: int, level: float, correction: str = "holm") -> str:
+def smallest_adjusted_p(rounds: int, family_size: int, dialogues: int | None = None) -> float:
+    """The smallest p Holm or Bonferroni can give over `family_size` tests: min(1, m · `smallest_p`)."""
+    return min(1.0, family_size * smallest_p(rounds, dialogues))
+
+
+def floor_warning(
+    rounds: int, family_size: int, level: float, correction: str = "holm", dialogues: int | None = None
+) -> str:
     """One line when no adjusted p can reach `level`; empty otherwise."""
-    floor = smallest_adjusted_p(rounds, family_size)
+    floor = smallest_adjusted_p(rounds, family_size, dialogues)
     if floor <= level:
         return ""
+    if smallest_p(rounds, dialogues) > 1.0 / (rounds + 1):  # the dialogues, not the rounds, set the floor
+        return (
+            f"with {dialogues} dialogues only {2**dialogues} patterns of swaps exist, so the smallest p is "
+            f"2/{2**dialogues}, and {correction} over {family_size} tests makes the smallest adjusted p {floor:.3g} > "
+            f"level {level:g}: no difference can be significant, whatever the rounds (more dialogues are needed)"
+        )
     needed = _rounds_for(family_size, level)
     return (
         f"with {rounds} randomization rounds the smallest p is 1/{rounds + 1}, and {correction} over "
@@ -456,7 +474,7 @@ def compare(
     check_same_gold(corpus_a, corpus_b)
     family = family_keys(options, figures)
     rounds = randomization_rounds(len(family), level) if rounds is None else int(rounds)
-    warning = floor_warning(rounds, len(family), level, correction)
+    warning = floor_warning(rounds, len(family), level, correction, len(corpus_a.dialogues))
     if warning:
         warnings.warn(warning, UserWarning, stacklevel=2)
     a, b = _matrices(corpus_a, corpus_b, options)
