@@ -179,12 +179,13 @@ def run(args: argparse.Namespace) -> int:
     print("\n" + mcnemar_line(comparison))
     print(f"\ndialogues with the largest GCA difference (of {len(comparison.dialogues)}):")
     print(dialogue_table(comparison))
-    floor = smallest_p(comparison.rounds, len(comparison.dialogues))
+    dialogues = len(comparison.dialogues)
+    floor = smallest_p(comparison.rounds, dialogues)
     print(
         f"\nscores in percent; CI: paired bootstrap over dialogues, {args.bootstrap} resamples, seed {args.seed}; "
         f"p: paired approximate randomization over dialogues, {comparison.rounds} rounds (smallest p "
-        f"{floor:.3g} with {len(comparison.dialogues)} dialogues), adjusted by {comparison.correction} over "
-        f"m = {comparison.family_size} figures"
+        f"{floor:.3g} with {dialogues} dialogue{'' if dialogues == 1 else 's'}), "
+        f"adjusted by {comparison.correction} over m = {comparison.family_size} figures"
     )
     print(f"signature: {comparison.signature}")
     print(final_line(comparison))

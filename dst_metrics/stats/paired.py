@@ -279,7 +279,8 @@ def floor_warning(
         return ""
     if smallest_p(rounds, dialogues) > 1.0 / (rounds + 1):  # the dialogues, not the rounds, set the floor
         return (
-            f"with {dialogues} dialogues only {2**dialogues} patterns of swaps exist, so the smallest p is "
+            f"with {dialogues} dialogue{'' if dialogues == 1 else 's'} only {2**dialogues} patterns of swaps exist, "
+            f"so the smallest p is "
             f"2/{2**dialogues}, and {correction} over {family_size} tests makes the smallest adjusted p {floor:.3g} > "
             f"level {level:g}: no difference can be significant, whatever the rounds (more dialogues are needed)"
         )
@@ -299,18 +300,47 @@ def randomization_p(
     rng: np.random.Generator,
 ) -> dict[str, float]:
     """Paired approximate randomization: swap A and B in each dialogue with probability 1/2."""
-    delta = rows_b - rows_a
-    total_a, total_b = rows_a.sum(axis=0), rows_b.sum(axis=0)
-    observed = diff_of(total_a[None, :], total_b[None, :])
-    exceed = {key: 0 for key in observed}
-    batch = max(1, RESAMPLE_BATCH_CELLS // max(len(rows_a), 1))
+    return randomization_p_pairs(diff_of, [rows_a, rows_b], [(0, 1)], rounds, rng)[0]
+
+
+def randomization_p_pairs(
+    diff_of: Callable[[np.ndarray, np.ndarray], dict[str, np.ndarray]],
+    rows: Sequence[np.ndarray],
+    pairs: Sequence[tuple[int, int]],
+    rounds: int,
+    rng: np.random.Generator,
+) -> list[dict[str, float]]:
+    """`randomization_p` of several pairs (i, j) of systems (`rows[i]`, `rows[j]`: the same dialogues),
+    each round's swaps drawn once for every pair: a swap moves ``swaps @ (rows[j] - rows[i])`` from
+    one system to the other, computed as the difference of ``swaps @ rows[k]`` for each system k
+    (N products a round for N systems, not one per pair). Only the dialogues and columns where some
+    pair differs enter the products (the others move nothing). Each pair's p is the test of that
+    pair alone; the pairs' tests share their rounds (a correction such as Holm's holds whatever
+    their dependence). One pair draws the rounds `randomization_p` drew before it was built on this."""
+    totals = [r.sum(axis=0) for r in rows]
+    observed = [diff_of(totals[i][None, :], totals[j][None, :]) for i, j in pairs]
+    exceed = [dict.fromkeys(found, 0) for found in observed]
+    dialogues = len(rows[0])
+    differ = np.zeros(rows[0].shape, dtype=bool)
+    for i, j in pairs:
+        differ |= rows[i] != rows[j]
+    active_rows, active_columns = np.flatnonzero(differ.any(axis=1)), np.flatnonzero(differ.any(axis=0))
+    used = sorted({k for pair in pairs for k in pair})
+    part = {k: rows[k][np.ix_(active_rows, active_columns)] for k in used}
+    if len(pairs) == 1:
+        part = {pairs[0]: part[pairs[0][1]] - part[pairs[0][0]]}
+    batch = max(1, RESAMPLE_BATCH_CELLS // max(dialogues, 1))
     for start in range(0, rounds, batch):
-        swaps = rng.integers(0, 2, size=(min(batch, rounds - start), len(rows_a))).astype(float)
-        moved = swaps @ delta
-        diffs = diff_of(total_a + moved, total_b - moved)
-        for key, values in diffs.items():
-            exceed[key] += int(np.count_nonzero(np.abs(values) >= abs(observed[key][0]) - TIE_TOLERANCE))
-    return {key: (1 + count) / (1 + rounds) for key, count in exceed.items()}
+        swaps = rng.integers(0, 2, size=(min(batch, rounds - start), dialogues)).astype(float)[:, active_rows]
+        products = {k: swaps @ values for k, values in part.items()}
+        for index, (i, j) in enumerate(pairs):
+            moved = np.zeros((len(swaps), len(totals[i])))
+            moved[:, active_columns] = products[(i, j)] if len(pairs) == 1 else products[j] - products[i]
+            diffs = diff_of(totals[i] + moved, totals[j] - moved)
+            for key, values in diffs.items():
+                limit = abs(observed[index][key][0]) - TIE_TOLERANCE
+                exceed[index][key] += int(np.count_nonzero(np.abs(values) >= limit))
+    return [{key: (1 + count) / (1 + rounds) for key, count in found.items()} for found in exceed]
 
 
 # --------------------------------------------------------------------------------------------
@@ -415,7 +445,7 @@ def compare_matrices(
     diffs = {key: estimates_b[key] - estimates_a[key] for key in keys}
 
     def diff_of(sums_a: np.ndarray, sums_b: np.ndarray) -> dict[str, np.ndarray]:
-        fa, fb = figure_arrays(sums_a, layout, options), figure_arrays(sums_b, layout, options)
+        fa, fb = figure_arrays(sums_a, layout, options, keys), figure_arrays(sums_b, layout, options, keys)
         return {key: fb[key] - fa[key] for key in keys}
 
     streams = np.random.SeedSequence(seed).spawn(RANDOMIZATION_STREAM + 1)

@@ -1,10 +1,11 @@
 """The comparison table of N systems on one gold: a paper's main table, with its tests corrected once.
 
 Each system is a row: the chosen figures (default GCA, JGA, FGA, SA, slot F1; any non-count figure
-of the registry) with bootstrap intervals over dialogues (`bootstrap.matrix_intervals`). The pairs
-tested are each system against a baseline (default the first) or every pair (``pairs="all"``);
-each pair's paired approximate randomization p of each figure tested comes from
-`paired.compare_matrices`, and ONE correction (Holm or Bonferroni, `paired.adjust`) runs over every
+of the registry) with bootstrap intervals over dialogues (one set of resamples for every system, as
+`bootstrap.resampled_sums` draws them). The pairs tested are each system against a baseline
+(default the first) or every pair (``pairs="all"``); each pair's paired approximate randomization
+p of each figure tested comes from `paired.randomization_p_pairs` (the test of `compare`, its
+rounds shared by the pairs), and ONE correction (Holm or Bonferroni, `paired.adjust`) runs over every
 test the table makes: the family is pairs × figures tested (with a ``primary`` figure, pairs × 1),
 its size stated under the table. The rounds follow from that family size (`randomization_rounds`).
 
@@ -29,17 +30,26 @@ from ..errors import InputError
 from ..figures import figure_labels, figure_of
 from ..options import OptionError, Options
 from ..scoring import check_num_slots, corpus_options, tally_dialogues
-from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, check_settings, matrix_intervals
-from .matrix import Layout, TallyMatrix, exact_figures, interval_figures
+from .bootstrap import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    RESAMPLE_BATCH_CELLS,
+    check_settings,
+    intervals_of,
+    jackknife_sums,
+    resample_counts,
+)
+from .matrix import Layout, TallyMatrix, exact_figures, figure_arrays, interval_figures
 from .paired import (
     CORRECTIONS,
     DEFAULT_LEVEL,
+    RANDOMIZATION_STREAM,
     FigureDiff,
     adjust,
     check_same_gold,
-    compare_matrices,
     floor_warning,
     options_dict,
+    randomization_p_pairs,
     randomization_rounds,
     smallest_adjusted_p,
 )
@@ -373,9 +383,19 @@ def _check_keys(figures: Sequence[str], options: Options) -> None:
         raise OptionError(f"figures must be some of {', '.join(known)}; got {', '.join(unknown)}")
 
 
-def _pair_seed(seed: int, index: int) -> int:
-    """Each pair's own seed, drawn from (seed, pair index)."""
-    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
+def _resampled(matrices: Mapping[str, TallyMatrix], resamples: int, seed: int) -> dict[str, np.ndarray]:
+    """{name: resamples x F sums}: one set of bootstrap resamples for every system, drawn as
+    `bootstrap.resampled_sums` draws them from ``default_rng(seed)`` (so each system's intervals are
+    those of `bootstrap_intervals` with that seed, and a pair's differences are paired)."""
+    rng = np.random.default_rng(seed)
+    dialogues = len(next(iter(matrices.values())).dialogue_ids)
+    batch = max(1, RESAMPLE_BATCH_CELLS // max(dialogues, 1))
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in matrices}
+    for start in range(0, resamples, batch):
+        counts = resample_counts(rng, dialogues, min(batch, resamples - start)).astype(float)
+        for name, matrix in matrices.items():
+            parts[name].append(counts @ matrix.rows)
+    return {name: np.vstack(found) for name, found in parts.items()}
 
 
 def table_of_matrices(
@@ -393,13 +413,16 @@ def table_of_matrices(
     seed: int = DEFAULT_SEED,
     method: str = "percentile",
     interval_level: float = 0.95,
-    intervals: bool = True,
     turns: int = 0,
     signature: str = "",
 ) -> SystemsTable:
     """`systems_table` of the systems' tally matrices ({name: matrix}, one layout, rows the same
-    dialogues in the same order); `intervals=False` skips each system's bootstrap (the tests' paired
-    intervals are still made from `resamples`)."""
+    dialogues in the same order).
+
+    One set of `resamples` bootstrap resamples (``default_rng(seed)``) gives every system's
+    intervals and every pair's paired interval of its difference; the randomization tests of every
+    pair share their rounds (`paired.randomization_p_pairs`, from the seed's second stream, as
+    `compare` draws them: with two systems and the same rounds, the p-values of `compare_matrices`)."""
     names = list(matrices)
     figures = list(figures)
     _check(names, figures, pairs, primary, correction, level)
@@ -417,46 +440,49 @@ def table_of_matrices(
     tested = [primary] if primary else figures
     family = len(pair_list) * len(tested)
     rounds = randomization_rounds(family, level) if rounds is None else int(rounds)
-    first = matrices[names[0]]
-    values = {name: exact_figures(m.total, m.layout, options) for name, m in matrices.items()}
-    values = {name: {key: found[key] for key in figures} for name, found in values.items()}
-    bounds: dict[str, dict[str, tuple[float, float]]] = {}
-    if intervals:
-        for name, matrix in matrices.items():
-            found = matrix_intervals(
-                matrix, options, resamples=resamples, seed=seed, method=method, level=interval_level
-            )
-            bounds[name] = {key: found[key] for key in figures}
-    raw: list[tuple[str, str, dict[str, FigureDiff]]] = []
-    for index, (a, b) in enumerate(pair_list):
-        found = compare_matrices(
-            matrices[a],
-            matrices[b],
-            options,
-            resamples=resamples,
-            rounds=rounds,
-            seed=_pair_seed(seed, index),
-            correction=correction,
-            level=level,
-            method=method,
-            interval_level=interval_level,
-            figures=tested,
-        )
-        raw.append((a, b, found))
-    p_values = [f.p for _, _, found in raw for f in found.values()]
-    adjusted = iter(adjust(p_values, correction))
+    layout = matrices[names[0]].layout
+    exact = {name: exact_figures(m.total, layout, options) for name, m in matrices.items()}
+    values = {name: {key: found[key] for key in figures} for name, found in exact.items()}
+    sums = _resampled(matrices, resamples, seed)
+    replicates = {name: figure_arrays(found, layout, options, figures) for name, found in sums.items()}
+    jackknife = {
+        name: figure_arrays(jackknife_sums(m.rows), layout, options, figures) if method == "bca" else None
+        for name, m in matrices.items()
+    }
+    bounds = {
+        name: intervals_of(values[name], replicates[name], jackknife[name], method, interval_level) for name in names
+    }
+
+    def diff_of(sums_a: np.ndarray, sums_b: np.ndarray) -> dict[str, np.ndarray]:
+        fa, fb = figure_arrays(sums_a, layout, options, tested), figure_arrays(sums_b, layout, options, tested)
+        return {key: fb[key] - fa[key] for key in tested}
+
+    index = {name: position for position, name in enumerate(names)}
+    stream = np.random.SeedSequence(seed).spawn(RANDOMIZATION_STREAM + 1)[RANDOMIZATION_STREAM]
+    p_values = randomization_p_pairs(
+        diff_of,
+        [matrices[name].rows for name in names],
+        [(index[a], index[b]) for a, b in pair_list],
+        rounds,
+        np.random.default_rng(stream),
+    )
+    adjusted = iter(adjust([found[key] for found in p_values for key in tested], correction))
     tests = []
-    for a, b, found in raw:
+    for (a, b), found in zip(pair_list, p_values):
+        diffs = {key: values[b][key] - values[a][key] for key in tested}
+        differences = {key: replicates[b][key] - replicates[a][key] for key in tested}
+        jack = {key: jackknife[b][key] - jackknife[a][key] for key in tested} if method == "bca" else None
+        ci = intervals_of(diffs, differences, jack, method, interval_level)
         corrected = {}
-        for key, f in found.items():
+        for key in tested:
             p_adjusted = next(adjusted)
-            corrected[key] = dataclasses.replace(
-                f, p_adjusted=p_adjusted, significant=p_adjusted <= level, family_size=family
+            corrected[key] = FigureDiff(
+                values[a][key], values[b][key], diffs[key], ci[key], found[key], p_adjusted, p_adjusted <= level, family
             )
         tests.append(PairTest(a, b, corrected))
     settings = (
         f"|table:{pairs}{':' + baseline if pairs == 'baseline' else ''},{len(names)} systems"
-        f"|paired:{method},{resamples},seed:{seed},level:{interval_level:g}"
+        f"|ci:{method},{resamples},seed:{seed},level:{interval_level:g}"
         f"|randomization:{rounds}|{correction}:{level:g},m:{family}"
     )
     return SystemsTable(
@@ -469,7 +495,7 @@ def table_of_matrices(
         baseline=baseline if pairs == "baseline" else None,
         options=options,
         signature=(signature or options.signature()) + settings,
-        dialogues=len(first.dialogue_ids),
+        dialogues=len(matrices[names[0]].dialogue_ids),
         turns=turns,
         correction=correction,
         level=level,
