@@ -97,18 +97,19 @@ def null_outcomes(rng: np.random.Generator, pairs: int, dialogues: int, **compar
 
 
 def simulate_systems(
-    rng: np.random.Generator, systems: int, dialogues: int, mu: float = -0.4
+    rng: np.random.Generator, systems: int, dialogues: int, mu: float = -0.4, shifts: tuple[float, ...] = ()
 ) -> dict[str, TallyMatrix]:
-    """`systems` trackers drawn from one process (equal mu: every pair is the null) on the same
-    `dialogues` dialogues, each dialogue's turns and difficulty shared (as `simulate_pair`):
-    {"S1": matrix, ...}, one layout, rows the same dialogues."""
+    """`systems` trackers on the same `dialogues` dialogues, each dialogue's turns and difficulty
+    shared (as `simulate_pair`): system i's skill is mu + shifts[i] (no shifts: all from one process,
+    every pair the null). {"S1": matrix, ...}, one layout, rows the same dialogues."""
     tallies: list[dict[str, Tally]] = [{} for _ in range(systems)]
+    mus = [mu + (shifts[i] if i < len(shifts) else 0.0) for i in range(systems)]
     for index in range(dialogues):
         turns = int(rng.integers(3, 13))
         difficulty = rng.normal()
         changes = 1 + int(rng.poisson(4))
-        for found in tallies:
-            skill = 1.0 / (1.0 + np.exp(-(mu + difficulty + SYSTEM_SPREAD * rng.normal())))
+        for found, skill_mu in zip(tallies, mus):
+            skill = 1.0 / (1.0 + np.exp(-(skill_mu + difficulty + SYSTEM_SPREAD * rng.normal())))
             chain = _chain(rng, skill, turns)
             c, w, m = rng.multinomial(changes, [skill, (1 - skill) / 4, 3 * (1 - skill) / 4])
             found[f"d{index:04d}"] = Tally(
