@@ -19,6 +19,7 @@ from dst_metrics.compat import PROFILES
 from dst_metrics.options import OptionError, Options
 from dst_metrics.readers import open_input
 from dst_metrics.report import systems as render
+from dst_metrics.report.html import systems_page
 from dst_metrics.scoring import score
 from dst_metrics.stats import bootstrap_intervals, compare, systems_table
 from dst_metrics.stats.paired import smallest_p
@@ -268,7 +269,7 @@ def test_html_cells_carry_the_values(table):
                 self.found.append(dict(attrs))
 
     parser = Cells()
-    parser.feed(render.html_page(table, "jga"))
+    parser.feed(systems_page(table, "jga"))
     assert len(parser.found) == 4 * 5
     by_cell = {(i // 5, cell["data-key"]): cell for i, cell in enumerate(parser.found)}
     for index, name in enumerate(table.names):
@@ -346,3 +347,28 @@ def test_cli_table_in_every_format(capsys, trade_systems):
     t5 = [str(path) for path in sorted(T5.glob("*.json"))]
     status, _, err = run(capsys, *t5, "--bootstrap", "20")
     assert status == 2 and len(err.strip().splitlines()) == 1 and "are not on one gold" in err
+
+
+# --------------------------------------------------------------------------------------------
+# In the report
+
+
+@requires_shared
+def test_the_report_marks_by_the_table_s_one_correction(trade_systems):
+    from dst_metrics.report.data import collect
+    from dst_metrics.report.html import build_report
+    from dst_metrics.report.tables import latex_table, markdown_table
+
+    data = collect(named(trade_systems), resamples=50, analyses=False)
+    table = data.table
+    keys = ["gca", "jga", "fga", "sa", "aga", "rsa", "slot_f1"]  # the report's headline figures
+    assert table is not None and list(table.keys) == keys and table.family_size == 3 * 7
+    text = markdown_table(data)
+    assert "holm over every test of the table: m = 21" in text
+    for row, name in zip([line for line in text.splitlines() if line.startswith("|")][2:], table.names):
+        cells = row.strip("|").split(" | ")[1:]
+        for key, cell in zip(keys, cells):
+            assert ("\\*" in cell) == table.differs(name, key), (name, key)
+    assert "m = 21" in latex_table(data)
+    page = build_report(data, plots=[])
+    assert '<section id="systems"><h2>Table of 4 systems</h2>' in page and 'data-family-size="21"' in page

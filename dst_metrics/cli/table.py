@@ -152,7 +152,9 @@ def render(table, args: argparse.Namespace) -> str:
         extra += [systems.profiles_latex(table)] if table.profiles else []
         return "\n".join([systems.latex(table), *extra])
     if args.html:
-        return systems.html_page(table, args.matrix)
+        from ..report.html import systems_page
+
+        return systems_page(table, args.matrix)
     return terminal(table, args.matrix)
 
 

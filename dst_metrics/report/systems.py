@@ -14,7 +14,6 @@ import html
 import math
 
 from ..stats.table import SystemsTable
-from .html import CSS
 from .tables import PERCENT, latex_escape, markdown_escape
 
 
@@ -330,14 +329,3 @@ def profiles_html(table: SystemsTable) -> str:
 def html_section(table: SystemsTable) -> str:
     """The report's section: the table of every system, tests corrected over the whole table."""
     return f'<section id="systems"><h2>Table of {len(table.names)} systems</h2>{html_table(table)}</section>'
-
-
-def html_page(table: SystemsTable, matrix: str | None = None) -> str:
-    """A self-contained page holding the table (``dst-metrics table --html``)."""
-    title = f"Table of {len(table.names)} systems"
-    body = f"<h1>{_e(title)}</h1>{html_table(table, matrix)}<footer><p><code>{_e(table.signature)}</code></p></footer>"
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{_e(title)}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
-    )

@@ -317,9 +317,10 @@ def randomization_p_pairs(
     each round's swaps drawn once for every pair: a swap moves ``swaps @ (rows[j] - rows[i])`` from
     one system to the other, computed as the difference of ``swaps @ rows[k]`` for each system k
     (N products a round for N systems, not one per pair). Only the dialogues and columns where some
-    pair differs enter the products (the others move nothing), in float32 where that is exact. Each pair's p is the test of that
-    pair alone; the pairs' tests share their rounds (a correction such as Holm's holds whatever
-    their dependence). One pair draws the rounds `randomization_p` drew before it was built on this."""
+    pair differs enter the products (the others move nothing), in float32 where that is exact. Each
+    pair's p is the test of that pair alone; the pairs' tests share their rounds (a correction such
+    as Holm's holds whatever their dependence). One pair draws the rounds `randomization_p` drew
+    before it was built on this."""
     totals = [r.sum(axis=0) for r in rows]
     observed = [diff_of(totals[i][None, :], totals[j][None, :]) for i, j in pairs]
     exceed = [dict.fromkeys(found, 0) for found in observed]
