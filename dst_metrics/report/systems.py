@@ -34,7 +34,7 @@ def _names_note(table: SystemsTable) -> str:
     """With every pair tested: which letter is which system."""
     if table.baseline is not None:
         return ""
-    return "; ".join(f"{letter} = {name}" for name, letter in table.letters().items())
+    return "systems' letters: " + "; ".join(f"{letter} = {name}" for name, letter in table.letters().items())
 
 
 def notes(table: SystemsTable, bold: bool = True) -> list[str]:
@@ -192,8 +192,9 @@ def latex(table: SystemsTable) -> str:
             cell = value + _latex_mark(table.marks(name, key))
             cells.append(cell + (rf" {{\scriptsize {interval}}}" if interval else ""))
         lines.append(" & ".join(cells) + r" \\")
-    footnote = " ".join(latex_escape(note) + "." for note in notes(table))
-    footnote = footnote.replace(latex_escape("* differs"), r"$^{*}$ differs", 1)
+    footnote = " ".join(latex_escape(note[0].upper() + note[1:]) + "." for note in notes(table))
+    footnote = footnote.replace("* differs", r"$^{*}$ differs", 1)
+    footnote = footnote.replace("Letters:", "Superscript letters:", 1)
     lines += [
         r"\bottomrule",
         r"\end{tabular}",
