@@ -372,3 +372,17 @@ def test_the_report_marks_by_the_table_s_one_correction(trade_systems):
     assert "m = 21" in latex_table(data)
     page = build_report(data, plots=[])
     assert '<section id="systems"><h2>Table of 4 systems</h2>' in page and 'data-family-size="21"' in page
+
+
+def test_cli_refuses_bad_choices_before_reading_any_file(capsys, tmp_path):
+    missing = [str(tmp_path / "a.json"), str(tmp_path / "b.json")]  # never read: the choices fail first
+    for argv, message in (
+        (["--profiles", "nope"], "--profiles must be all or some of fga, convlab, sgd, trade, mwzeval, fnctod"),
+        (["--primary", "rsa"], "--primary must be one of the table's figures (gca, jga, fga, sa, slot_f1)"),
+        (["--figures", "gca,jga", "--matrix", "fga"], "--matrix must be one of the table's figures (gca, jga)"),
+        (["--pairs", "all", "--baseline", "a.json"], "--baseline is for --pairs baseline"),
+        (["--baseline", "c.json"], "--baseline must name one of the systems (a.json, b.json)"),
+        (["-o", str(tmp_path / "no" / "t.md")], "cannot write the table: its folder does not exist"),
+    ):
+        status, _, err = run(capsys, *missing, *argv)
+        assert status == 2 and message in err and len(err.strip().splitlines()) == 1, argv

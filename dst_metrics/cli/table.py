@@ -88,14 +88,16 @@ def _baseline(args: argparse.Namespace, names: list[str]) -> str | None:
 
 def _profiles(text: str | None) -> list[str]:
     from ..compat import PROFILES
+    from ..options import OptionError
 
     if not text:
         return []
     names = [name.strip() for name in text.split(",") if name.strip()]
     if names == ["all"]:
         return ["all"]
-    for name in names:
-        PROFILES[name]  # noqa: B018 - an unknown name raises OptionError naming the profiles
+    unknown = [name for name in names if name not in PROFILES]
+    if unknown or not names:
+        raise OptionError(f"--profiles must be all or some of {', '.join(PROFILES)}; got {text!r}")
     return names
 
 
@@ -185,14 +187,17 @@ def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     names = system_names(args.files, args.name)
     baseline = _baseline(args, names)
+    if args.pairs == "all" and baseline is not None:
+        raise OptionError("--baseline is for --pairs baseline; with --pairs all every pair is tested")
     pairs = args.pairs or ("all" if args.matrix and baseline is None else "baseline")
     figures = args.figures or None
     profiles = _profiles(args.profiles)
-    named = [(name, read_input(path, args)[0]) for name, path in zip(names, args.files)]
     settings = {"figures": figures} if figures else {}
     columns = figures or list(DEFAULT_FIGURES)
-    if args.matrix and args.matrix not in columns:
-        raise OptionError(f"--matrix must be one of the table's figures ({', '.join(columns)}); got {args.matrix!r}")
+    for option, key in (("--matrix", args.matrix), ("--primary", args.primary)):
+        if key and key not in columns:
+            raise OptionError(f"{option} must be one of the table's figures ({', '.join(columns)}); got {key!r}")
+    named = [(name, read_input(path, args)[0]) for name, path in zip(names, args.files)]
     table = systems_table(
         named,
         options,
