@@ -69,9 +69,15 @@ def markdown(table: SystemsTable) -> str:
             cells.append(" ".join(filter(None, (value + mark, _interval(table, name, key)))))
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
-    lines += [f"{markdown_escape(note)}  " for note in notes(table)]
+    lines += [_markdown_note(note) + "  " for note in notes(table)]
     lines.append(f"Signature: `{table.signature}`")
     return "\n".join(lines) + "\n"
+
+
+def _markdown_note(note: str) -> str:
+    """A note as Markdown text; a leading ``* `` escaped, so that it is no list item."""
+    text = markdown_escape(note)
+    return "\\" + text if text.startswith("* ") else text
 
 
 def matrix_markdown(table: SystemsTable, key: str) -> str:
