@@ -1,5 +1,7 @@
 """A simulator of two trackers on the same gold, turn by turn, for the null and power checks of
-`dst_metrics.stats.compare` (tests/test_stats_compare.py, benchmarks/sim_compare.py).
+`dst_metrics.stats.compare` (tests/test_stats_compare.py, benchmarks/sim_compare.py) and of the
+table of N systems (`simulate_systems`; tests/test_table.py, benchmarks/sim_table.py), and seeded
+variants of a TRADE prediction file (`trade_variant`).
 
 Dialogue k has n_k turns (3 to 12) and a difficulty u_k ~ N(0, 1) shared by both systems; system s
 has its own effect v_ks ~ N(0, 0.8²) in that dialogue, so its skill there is
@@ -92,3 +94,57 @@ def null_outcomes(rng: np.random.Generator, pairs: int, dialogues: int, **compar
         found["clustered"].append(clustered.p)
         found["turns"].append(turns.p)
     return {key: np.array(values) for key, values in found.items()}
+
+
+def simulate_systems(
+    rng: np.random.Generator, systems: int, dialogues: int, mu: float = -0.4, shifts: tuple[float, ...] = ()
+) -> dict[str, TallyMatrix]:
+    """`systems` trackers on the same `dialogues` dialogues, each dialogue's turns and difficulty
+    shared (as `simulate_pair`): system i's skill is mu + shifts[i] (no shifts: all from one process,
+    every pair the null). {"S1": matrix, ...}, one layout, rows the same dialogues."""
+    tallies: list[dict[str, Tally]] = [{} for _ in range(systems)]
+    mus = [mu + (shifts[i] if i < len(shifts) else 0.0) for i in range(systems)]
+    for index in range(dialogues):
+        turns = int(rng.integers(3, 13))
+        difficulty = rng.normal()
+        changes = 1 + int(rng.poisson(4))
+        for found, skill_mu in zip(tallies, mus):
+            skill = 1.0 / (1.0 + np.exp(-(skill_mu + difficulty + SYSTEM_SPREAD * rng.normal())))
+            chain = _chain(rng, skill, turns)
+            c, w, m = rng.multinomial(changes, [skill, (1 - skill) / 4, 3 * (1 - skill) / 4])
+            found[f"d{index:04d}"] = Tally(
+                turns=turns,
+                joint_hits=int(chain.sum()),
+                correct=int(c),
+                wrong=int(w),
+                missed=int(m),
+                overshot=int(rng.poisson(1)),
+            )
+    layout = Layout.of([tally for found in tallies for tally in found.values()])
+    return {f"S{index + 1}": TallyMatrix.of(found, layout) for index, found in enumerate(tallies)}
+
+
+def trade_variant(data: dict, seed: int, drop: float = 0.0, fix: float = 0.0, swap: float = 0.0) -> dict:
+    """A seeded copy of a TRADE prediction file's data ({dialogue: {turn: {"turn_belief",
+    "pred_bs_ptr"}}}) with changed predictions: in each turn, with probability `fix` the prediction
+    becomes the gold; else with probability `drop` one predicted item is dropped; else with
+    probability `swap` one predicted item's value is replaced by another item's value of the turn's gold."""
+    import random
+
+    draw = random.Random(seed)
+    out: dict = {}
+    for dialogue_id in sorted(data):
+        out[dialogue_id] = {}
+        for turn_id in sorted(data[dialogue_id], key=int):
+            record = data[dialogue_id][turn_id]
+            gold, pred = list(record["turn_belief"]), list(record["pred_bs_ptr"])
+            if draw.random() < fix:
+                pred = list(gold)
+            elif pred and draw.random() < drop:
+                pred.pop(draw.randrange(len(pred)))
+            elif pred and gold and draw.random() < swap:
+                index = draw.randrange(len(pred))
+                domain, slot, _ = pred[index].split("-", 2)
+                pred[index] = f"{domain}-{slot}-{draw.choice(gold).split('-', 2)[2]}"
+            out[dialogue_id][turn_id] = {**record, "turn_belief": gold, "pred_bs_ptr": pred}
+    return out

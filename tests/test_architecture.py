@@ -55,11 +55,13 @@ LAYERS: dict[str, int] = {
     "dst_metrics.explain": ANALYSIS,
     "dst_metrics.selfcheck": ANALYSIS,  # gold scored against itself (dst-metrics check)
     "dst_metrics.stats": ANALYSIS,
+    "dst_metrics.stats.table": ANALYSIS,  # the table of N systems, one correction over its tests
     "dst_metrics.calibration": ANALYSIS,
     "dst_metrics.streaming": ANALYSIS,
     "dst_metrics.parallel": ANALYSIS,
     "dst_metrics.distributed": ANALYSIS,
     "dst_metrics.report": REPORT,
+    "dst_metrics.report.systems": REPORT,  # the table of N systems as Markdown, LaTeX, HTML
     "dst_metrics": FRONT,  # the package's __init__ only: its names are imported on first use
     "dst_metrics.__main__": FRONT,
     "dst_metrics.cli": FRONT,

@@ -450,5 +450,8 @@ def test_paper_tables_mark_a_significant_difference_from_the_first_system():
     gold_row = next(line for line in markdown.splitlines() if line.startswith("| gold |"))
     assert "\\*" not in t5_row and "| 100.00\\* [100.00, 100.00] |" in gold_row  # JGA of gold: 100, marked
     assert gold_row.startswith("| gold | 99.33\\* [")  # official GCA of gold itself: quirk 1 (dst-metrics check)
-    assert "* differs from T5 at level 0.05 (paired randomization test, holm-corrected)" in markdown
+    # issue 36: one correction over every test of the table (1 pair × 7 headline figures)
+    assert "* differs from T5 at level 0.05 (paired randomization test, holm over every test of the table: m = 7)" in (
+        markdown
+    )
     assert "gold & 99.33* {\\scriptsize [" in latex and "100.00* {\\scriptsize [100.00, 100.00]}" in latex

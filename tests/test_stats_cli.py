@@ -102,14 +102,15 @@ def test_compare_a_file_with_itself(capsys):
     data = json.loads(out)
     assert set(data) >= {"names", "figures", "mcnemar", "mcnemar_turns", "options", "signature", "family_size"}
     assert set(data["figures"]) == NON_COUNT_KEYS - {"fga@0.5"}  # fga@0.5 is fga: the family holds it once
-    assert data["family_size"] == 16 and data["rounds"] == 3199 and data["p_floor"] == 16 / 3200
+    # one dialogue: its swap only flips the sign, so p is 1 whatever the rounds (2/2^1)
+    assert data["family_size"] == 16 and data["rounds"] == 3199 and data["p_floor"] == 1.0
     for key, figure in data["figures"].items():
         assert figure["diff"] == 0 and figure["p"] == 1 and figure["significant"] is False, key
         assert figure["family_size"] == 16, key
     status, out, _ = run(capsys, "compare", EXAMPLE, EXAMPLE, "--bootstrap", "100")
     assert out.rstrip().splitlines()[-1] == "no significant difference at level 0.05 (holm over 16 figures)"
     assert "p (holm, m = 16)" in out.splitlines()[3]
-    assert "3199 rounds (smallest p 1/3200), adjusted by holm over m = 16 figures" in out
+    assert "3199 rounds (smallest p 1 with 1 dialogue), adjusted by holm over m = 16 figures" in out
 
 
 def test_compare_fga_lambda_moves_the_alias_out_of_the_family(capsys):
@@ -125,17 +126,26 @@ def test_compare_help_separates_resamples_from_rounds(capsys):
     assert "--rounds R randomization rounds of the p-values (default: ceil(10 m / level) - 1" in text
 
 
-def test_compare_warns_in_one_line_when_the_rounds_cannot_reach_the_level(capsys):
+def test_compare_warns_in_one_line_when_the_rounds_cannot_reach_the_level(capsys, tmp_path):
+    dialogue = json.loads(open(EXAMPLE).read())["MUL1110"]
+    many = tmp_path / "forty.json"  # 40 dialogues: the rounds, not the dialogues, set the smallest p
+    many.write_text(json.dumps({f"MUL{1000 + i}": dialogue for i in range(40)}))
     status, out, err = run(
-        capsys, "compare", EXAMPLE, EXAMPLE, "--bootstrap", "20", "--rounds", "999", "--level", "0.01"
+        capsys, "compare", str(many), str(many), "--bootstrap", "20", "--rounds", "999", "--level", "0.01"
     )
     assert status == 0
     assert err.strip() == (
         "warning: with 999 randomization rounds the smallest p is 1/1000, and holm over 16 figures makes the "
         "smallest adjusted p 0.016 > level 0.01: no difference can be significant (use 15999 rounds or more)"
     )
-    status, out, err = run(capsys, "compare", EXAMPLE, EXAMPLE, "--bootstrap", "20", "--rounds", "1600", "--json")
+    status, out, err = run(capsys, "compare", str(many), str(many), "--bootstrap", "20", "--rounds", "1600", "--json")
     assert status == 0 and err == "" and json.loads(out)["rounds"] == 1600  # 16/1601 <= 0.05: no warning
+
+
+def test_compare_warns_that_one_dialogue_cannot_give_a_small_p_whatever_the_rounds(capsys):
+    status, _, err = run(capsys, "compare", EXAMPLE, EXAMPLE, "--bootstrap", "20", "--rounds", "100000")
+    assert status == 0
+    assert err.strip().startswith("warning: with 1 dialogue only 2 patterns of swaps exist, so the smallest p is 2/2")
 
 
 @requires_shared

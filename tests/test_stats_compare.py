@@ -23,6 +23,7 @@ from dst_metrics.stats.paired import (
     mcnemar_exact,
     randomization_rounds,
     smallest_adjusted_p,
+    smallest_p,
 )
 from tests.conftest import REFERENCE, requires_shared, scipy_stats
 from tests.samples import GOLD, PRED
@@ -284,7 +285,11 @@ def test_the_family_holds_fga_once():
     assert family_keys(options, ["fga@0.5"]) == ["fga@0.5"]  # alone it is the figure, not a duplicate
 
 
-def test_a_warning_when_the_rounds_asked_for_cannot_reach_the_level():
-    with pytest.warns(UserWarning, match=r"smallest adjusted p 0\.016 > level 0\.01"):
+def test_a_warning_when_the_rounds_or_the_dialogues_cannot_reach_the_level():
+    # the samples hold 2 dialogues: 4 patterns of swaps, so no p below 2/4 whatever the rounds
+    with pytest.warns(UserWarning, match=r"with 2 dialogues only 4 patterns of swaps exist, so the smallest p is 2/4"):
         result = compare(sample_corpus(), gold_as_prediction(), resamples=20, rounds=999, level=0.01)
-    assert result.rounds == 999 and result.p_floor == 16 / 1000
+    assert result.rounds == 999 and result.p_floor == 1.0  # min(1, 16 · 1/2)
+    assert smallest_p(999, 2) == 0.5 and smallest_p(3199, 3) == 0.25 and smallest_p(999, 40) == 1 / 1000
+    assert smallest_adjusted_p(999, 16, 40) == 16 / 1000
+    assert "smallest adjusted p 0.016 > level 0.01" in floor_warning(999, 16, 0.01, "holm", 40)

@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "explain": "dst_metrics.cli.explain",
     "report": "dst_metrics.cli.report",
     "compare": "dst_metrics.cli.compare",
+    "table": "dst_metrics.cli.table",
     "analyze": "dst_metrics.cli.analyze",
     "calibration": "dst_metrics.cli.calibration",
     "dstc2": "dst_metrics.cli.dstc2",

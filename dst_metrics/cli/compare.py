@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
     import warnings
 
-    from ..stats.paired import compare
+    from ..stats.paired import compare, smallest_p
     from .common import dumps as _dumps
     from .common import options_from_args
     from .score import read_input
@@ -174,10 +174,13 @@ def run(args: argparse.Namespace) -> int:
     print("\n" + mcnemar_line(comparison))
     print(f"\ndialogues with the largest GCA difference (of {len(comparison.dialogues)}):")
     print(dialogue_table(comparison))
+    dialogues = len(comparison.dialogues)
+    floor = smallest_p(comparison.rounds, dialogues)
     print(
         f"\nscores in percent; CI: paired bootstrap over dialogues, {args.bootstrap} resamples, seed {args.seed}; "
         f"p: paired approximate randomization over dialogues, {comparison.rounds} rounds (smallest p "
-        f"1/{comparison.rounds + 1}), adjusted by {comparison.correction} over m = {comparison.family_size} figures"
+        f"{floor:.3g} with {dialogues} dialogue{'' if dialogues == 1 else 's'}), "
+        f"adjusted by {comparison.correction} over m = {comparison.family_size} figures"
     )
     print(f"signature: {comparison.signature}")
     print(final_line(comparison))

@@ -269,7 +269,6 @@ def _detected(data: bytes, format: str, where: str | None) -> str:
         raise (error.within(where) if where else error) from None
 
 
-
 def _file_shard(path: Path, format: str, where: str, head: bytes | None = None) -> Shard:
     head = _checked_head(_read_file(path, where, HEAD_BYTES) if head is None else head, where)
     try:

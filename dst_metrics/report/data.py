@@ -1,6 +1,7 @@
 """What a report shows, as plain data: one `SystemData` per prediction file and one
 `ComparisonData` per later file against the first, gathered by `collect` from `dst_metrics.stats`
-(intervals, comparison, the GCA paper's analyses, turn positions) and `dst_metrics.breakdown`.
+(intervals, comparison, the table of every system with one correction over all its tests, the GCA
+paper's analyses, turn positions) and `dst_metrics.breakdown`.
 
 The renderers (`plots`, `html`, `tables`) read only these dataclasses, so they can be fed by
 hand (tests) or from the statistics API's objects (`system_data`, `comparison_data`).
@@ -19,6 +20,7 @@ from ..figures import FIGURES, figure_labels
 from ..options import Options
 from ..stats.analysis import DialogueAnalysis as DialoguePoint
 from ..stats.positions import PositionRow
+from ..stats.table import SystemsTable
 
 MISTAKE_TYPES: tuple[str, ...] = tuple(kind for kind in COUNT_TYPES if kind != "correct")
 """The GCA count types that are mistakes: wrong, missed, overshot."""
@@ -60,6 +62,7 @@ class ComparisonData:
     correction: str = "holm"  # how p was adjusted across the figures
     family_size: int = 0  # the number of figures p was adjusted over (0: as many as `figures`)
     rounds: int = 0  # randomization rounds behind p (0: unknown)
+    dialogues: int = 0  # dialogues compared (0: unknown); with few, they bound the smallest p
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ class ReportData:
     comparisons: Sequence[ComparisonData] = ()
     ci: Mapping[str, object] | None = None  # method, resamples, seed, level
     signature: str = ""
+    table: SystemsTable | None = None  # every system, tests corrected over the whole table (`systems_table`)
 
     @property
     def labels(self) -> dict[str, str]:
@@ -156,6 +160,7 @@ def comparison_data(comparison: object) -> ComparisonData:
     found = comparison.as_dict()
     name_a, name_b = found["names"]
     settings = {key: found[key] for key in ("level", "correction", "family_size", "rounds") if key in found}
+    settings["dialogues"] = len(getattr(comparison, "dialogues", ()))
     return ComparisonData(name_a, name_b, found["figures"], found.get("mcnemar"), comparison.verdict(), **settings)
 
 
@@ -226,8 +231,24 @@ def collect(
     comparisons = []
     if resamples and analyses:
         comparisons = [_comparison(named_corpora[0], other, options, resamples, seed) for other in named_corpora[1:]]
+    table = _table(named_corpora, options, resamples, seed)
     if found[0] is None:
-        return ReportData(systems, options, comparisons, None, options.signature())
+        return ReportData(systems, options, comparisons, None, options.signature(), table)
     return ReportData(
-        systems, options, comparisons, ci_settings(found[0]), options.signature() + found[0].signature_suffix
+        systems, options, comparisons, ci_settings(found[0]), options.signature() + found[0].signature_suffix, table
     )
+
+
+def _table(named_corpora: Sequence[tuple[str, Corpus]], options: Options, resamples: int, seed: int):
+    """The table of every system with the report's headline figures, each later system tested against
+    the first and Holm run over every test of the table; None with one system, without resamples,
+    with a compatibility profile or when the systems are not on one gold."""
+    if len(named_corpora) < 2 or not resamples or options.compat:
+        return None
+    from ..stats.table import systems_table
+
+    keys = [key for f in FIGURES if f.group == "main" and not f.is_count for key in f.keys(options)]
+    try:
+        return systems_table(named_corpora, options, figures=keys, resamples=resamples, seed=seed)
+    except InputError:  # different gold: the systems are shown side by side, not tested
+        return None

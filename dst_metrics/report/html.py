@@ -1,7 +1,8 @@
 """The report as one self-contained HTML page: inline CSS, plots as base64 SVG images, no script
 and nothing loaded from elsewhere, so it opens offline and can be mailed as one file.
 
-Sections: the figures of every system with their intervals, the comparison of each later system
+Sections: the figures of every system with their intervals, the table of every system (each later
+one tested against the first, one correction over every test of the table), the comparison of each later system
 with the first (difference, its interval, p, adjusted p, significance, McNemar's test of JGA),
 the GCA paper's section 5.2 correlations, the plots, any extra sections, and the signature.
 Tables sit in horizontally scrolling boxes, so the page reads at a phone's 390 px width.
@@ -17,6 +18,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from ..figures import figure_of
+from ..stats.table import SystemsTable
 from .data import ComparisonData, ReportData, SystemData
 from .plots import Plot
 
@@ -155,21 +157,17 @@ def _comparison_row(key: str, label: str, found: Mapping[str, object]) -> str:
 
 
 def p_floor_warning(comparison: ComparisonData, rounds: int) -> str:
-    """A warning when `rounds` randomization rounds cannot give any adjusted p below the level:
-    the smallest p is 1 / (rounds + 1), and the correction multiplies it by the figures tested."""
+    """A warning when no adjusted p can fall below the level: the smallest p is 1 / (rounds + 1) from
+    the rounds and 2 / 2^D from D dialogues (`stats.paired.smallest_p`), and the correction
+    multiplies it by the figures tested."""
+    from ..stats.paired import floor_warning
+
     rounds = comparison.rounds or rounds
     tested = family_size(comparison)
     if rounds <= 0 or not tested:
         return ""
-    floor = tested / (rounds + 1) if comparison.correction in ("holm", "bonferroni") else 1 / (rounds + 1)
-    if floor <= comparison.level:
-        return ""
-    needed = math.ceil(tested / comparison.level)
-    return (
-        f'<p class="warning">With {rounds} randomization rounds the smallest p is 1/{rounds + 1}; adjusted over '
-        f"{tested} figures no p can fall below {min(floor, 1.0):.3f}, so no difference can be significant at "
-        f"level {comparison.level:g}. Use at least {needed} rounds.</p>"
-    )
+    warning = floor_warning(rounds, tested, comparison.level, comparison.correction, comparison.dialogues or None)
+    return f'<p class="warning">{_e(warning[0].upper() + warning[1:])}.</p>' if warning else ""
 
 
 def family_size(comparison: ComparisonData) -> int:
@@ -229,7 +227,8 @@ def comparison_section(data: ReportData) -> str:
         body = "".join(comparison_block(c, data.labels, i + 1, rounds) for i, c in enumerate(data.comparisons))
     note = (
         "Differences in points (B − A); the interval is the paired bootstrap over dialogues, p the paired "
-        "approximate randomization test (whole dialogues swapped), adjusted across the figures."
+        "approximate randomization test (whole dialogues swapped), adjusted across this comparison's figures "
+        "(the table of every system above corrects over all its tests at once)."
     )
     return f'<section id="comparison"><h2>Comparison with {first}</h2><p class="note">{note}</p>{body}</section>'
 
@@ -278,6 +277,29 @@ def plot_figure(plot: Plot) -> str:
     )
 
 
+def systems_page(table: SystemsTable, matrix: str | None = None) -> str:
+    """A self-contained page holding the table of N systems (``dst-metrics table --html``), with the
+    pairwise matrix of `matrix` and the profiles when the table has them."""
+    from .systems import html_table
+
+    title = f"Table of {len(table.names)} systems"
+    body = f"<h1>{_e(title)}</h1>{html_table(table, matrix)}<footer><p><code>{_e(table.signature)}</code></p></footer>"
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{_e(title)}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
+    )
+
+
+def _systems_section(data: ReportData) -> str:
+    """The table of every system, each later one tested against the first, Holm over the whole table."""
+    if data.table is None:
+        return ""
+    from .systems import html_section
+
+    return html_section(data.table)
+
+
 def build_report(
     data: ReportData,
     plots: Sequence[Plot] | None = None,
@@ -297,6 +319,7 @@ def build_report(
     body = (
         f"<h1>{PAGE_TITLE}</h1><p>Systems: {names}.</p>"
         + figures_section(data)
+        + _systems_section(data)
         + comparison_section(data)
         + analysis_section(data)
         + '<section id="plots"><h2>Plots</h2>'

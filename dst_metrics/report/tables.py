@@ -1,8 +1,8 @@
 """The figures as a table for papers: LaTeX (booktabs) or Markdown, one row per system, the
 headline figures in percent with two decimals (as in the GCA paper's tables) and, when they were
 computed, each figure's bootstrap interval in brackets after it: ``59.75 [58.12, 61.40]``; a later
-system's figure that differs significantly from the first system's (the paired test of the comparison,
-after its correction) is marked ``*``.
+system's figure that differs significantly from the first system's (the paired test, after one
+correction over every test of the table: `ReportData.table`) is marked ``*``.
 """
 
 from __future__ import annotations
@@ -55,7 +55,10 @@ def _interval(system: SystemData, key: str) -> str:
 
 
 def _significant(data: ReportData, system: SystemData, key: str) -> bool:
-    """Whether `system` (a later one) differs significantly from the first system on `key`."""
+    """Whether `system` (a later one) differs significantly from the first system on `key`: by the
+    table's tests, corrected over every test of the table, where the report has them."""
+    if data.table is not None:
+        return key in data.table.tested and data.table.differs(system.name, key)
     for comparison in data.comparisons:
         if comparison.name_b == system.name and comparison.error is None:
             return bool((comparison.figures.get(key) or {}).get("significant"))
@@ -63,6 +66,12 @@ def _significant(data: ReportData, system: SystemData, key: str) -> bool:
 
 
 def _marks(data: ReportData) -> str:
+    if data.table is not None:
+        table = data.table
+        return (
+            f"; * differs from {table.baseline} at level {table.level:g} (paired randomization test, "
+            f"{table.correction} over every test of the table: m = {table.family_size})"
+        )
     compared = [c for c in data.comparisons if c.error is None]
     if not compared:
         return ""

@@ -1,5 +1,6 @@
 """Statistics of DST figures: bootstrap intervals over dialogues, paired comparison of two systems,
-the GCA paper's section 5.2 analyses and figures by turn position (docs/statistics.md).
+the table of N systems with one correction over its tests (`systems_table`), the GCA paper's section
+5.2 analyses and figures by turn position (docs/statistics.md).
 
 numpy is needed here (the ``stats`` extra). The names below are imported on first use, so that the
 command line can import this package's command modules without loading numpy.
@@ -22,6 +23,8 @@ _EXPORTS: dict[str, str] = {
     "FigureDiff": "paired",
     "McNemar": "paired",
     "compare": "paired",
+    "SystemsTable": "table",
+    "systems_table": "table",
     "PositionProfile": "positions",
     "PositionRow": "positions",
     "by_position": "positions",

@@ -11,7 +11,7 @@ float64, exact for integers below 2**53.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -128,13 +128,17 @@ def interval_figures(options: Options) -> list[tuple[Figure, str, Options]]:
     return out
 
 
-def figure_arrays(sums: np.ndarray, layout: Layout, options: Options) -> dict[str, np.ndarray]:
-    """{key: array of B values} of every non-count figure for B summed rows (B x F)."""
+def figure_arrays(
+    sums: np.ndarray, layout: Layout, options: Options, keys: Collection[str] | None = None
+) -> dict[str, np.ndarray]:
+    """{key: array of B values} of every non-count figure (or of `keys` alone) for B summed rows (B x F)."""
     sums = np.atleast_2d(sums)
     columns = _Columns(sums, layout)
     out: dict[str, np.ndarray] = {}
     with np.errstate(divide="ignore", invalid="ignore"):
         for figure, key, at in interval_figures(options):
+            if keys is not None and key not in keys:
+                continue
             if figure.vectorised is not None:
                 out[key] = np.asarray(figure.vectorised(columns, at), dtype=float)
             else:

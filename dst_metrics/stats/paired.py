@@ -49,6 +49,9 @@ PER_DIALOGUE_KEYS: tuple[str, ...] = ("gca", "jga", "fga")
 RESOLUTION = 10
 """Randomization rounds R are chosen so that the smallest p, 1/(R+1), is at most level / (RESOLUTION · m):
 a tenth of the smallest threshold Holm or Bonferroni compares a raw p with."""
+FLOAT32_EXACT = 2.0**24
+"""Whole numbers below this are exact in float32: products of swaps and tallies bounded by it are
+computed in float32 (twice as fast, the same values)."""
 MAX_AUTO_ROUNDS = 1_000_000
 """The most rounds chosen unasked (16 figures at level 0.00016); `rounds=` may ask for more."""
 
@@ -142,8 +145,8 @@ class Comparison:
 
     @property
     def p_floor(self) -> float:
-        """The smallest adjusted p the rounds allow: min(1, m / (rounds + 1))."""
-        return smallest_adjusted_p(self.rounds, self.family_size)
+        """The smallest adjusted p the rounds and the dialogues allow: min(1, m · max(1/(rounds + 1), 2/2^D))."""
+        return smallest_adjusted_p(self.rounds, self.family_size, len(self.dialogues))
 
     def summary(self) -> str:
         """One line per significant difference, or 'no significant difference at level L'."""
@@ -268,16 +271,35 @@ def _rounds_for(family_size: int, level: float) -> int:
     return max(1, math.ceil(RESOLUTION * family_size / level * (1 - 1e-12)) - 1)
 
 
-def smallest_adjusted_p(rounds: int, family_size: int) -> float:
-    """The smallest p Holm or Bonferroni can give from `rounds` rounds: min(1, m / (rounds + 1))."""
-    return min(1.0, family_size / (rounds + 1))
+def smallest_p(rounds: int, dialogues: int | None = None) -> float:
+    """The smallest p the randomization test gives: 1/(rounds + 1) from its rounds and, with D
+    `dialogues`, 2/2^D: only 2^D patterns of swaps exist and the observed one and its mirror always
+    count, so the exact test's p is at least 2/2^D (1/4 with 3 dialogues, whatever the rounds)."""
+    floor = 1.0 / (rounds + 1)
+    if dialogues is not None:
+        floor = max(floor, math.ldexp(1.0, 1 - dialogues) if dialogues > 0 else 1.0)
+    return min(1.0, floor)
 
 
-def floor_warning(rounds: int, family_size: int, level: float, correction: str = "holm") -> str:
+def smallest_adjusted_p(rounds: int, family_size: int, dialogues: int | None = None) -> float:
+    """The smallest p Holm or Bonferroni can give over `family_size` tests: min(1, m · `smallest_p`)."""
+    return min(1.0, family_size * smallest_p(rounds, dialogues))
+
+
+def floor_warning(
+    rounds: int, family_size: int, level: float, correction: str = "holm", dialogues: int | None = None
+) -> str:
     """One line when no adjusted p can reach `level`; empty otherwise."""
-    floor = smallest_adjusted_p(rounds, family_size)
+    floor = smallest_adjusted_p(rounds, family_size, dialogues)
     if floor <= level:
         return ""
+    if smallest_p(rounds, dialogues) > 1.0 / (rounds + 1):  # the dialogues, not the rounds, set the floor
+        return (
+            f"with {dialogues} dialogue{'' if dialogues == 1 else 's'} only {2**dialogues} patterns of swaps exist, "
+            f"so the smallest p is "
+            f"2/{2**dialogues}, and {correction} over {family_size} tests makes the smallest adjusted p {floor:.3g} > "
+            f"level {level:g}: no difference can be significant, whatever the rounds (more dialogues are needed)"
+        )
     needed = _rounds_for(family_size, level)
     return (
         f"with {rounds} randomization rounds the smallest p is 1/{rounds + 1}, and {correction} over "
@@ -294,18 +316,52 @@ def randomization_p(
     rng: np.random.Generator,
 ) -> dict[str, float]:
     """Paired approximate randomization: swap A and B in each dialogue with probability 1/2."""
-    delta = rows_b - rows_a
-    total_a, total_b = rows_a.sum(axis=0), rows_b.sum(axis=0)
-    observed = diff_of(total_a[None, :], total_b[None, :])
-    exceed = {key: 0 for key in observed}
-    batch = max(1, RESAMPLE_BATCH_CELLS // max(len(rows_a), 1))
+    return randomization_p_pairs(diff_of, [rows_a, rows_b], [(0, 1)], rounds, rng)[0]
+
+
+def randomization_p_pairs(
+    diff_of: Callable[[np.ndarray, np.ndarray], dict[str, np.ndarray]],
+    rows: Sequence[np.ndarray],
+    pairs: Sequence[tuple[int, int]],
+    rounds: int,
+    rng: np.random.Generator,
+) -> list[dict[str, float]]:
+    """`randomization_p` of several pairs (i, j) of systems (`rows[i]`, `rows[j]`: the same dialogues),
+    each round's swaps drawn once for every pair: a swap moves ``swaps @ (rows[j] - rows[i])`` from
+    one system to the other, computed as the difference of ``swaps @ rows[k]`` for each system k
+    (N products a round for N systems, not one per pair). Only the dialogues and columns where some
+    pair differs enter the products (the others move nothing), in float32 where that is exact. Each
+    pair's p is the test of that pair alone; the pairs' tests share their rounds (a correction such
+    as Holm's holds whatever their dependence). One pair draws the rounds `randomization_p` drew
+    before it was built on this."""
+    totals = [r.sum(axis=0) for r in rows]
+    observed = [diff_of(totals[i][None, :], totals[j][None, :]) for i, j in pairs]
+    exceed = [dict.fromkeys(found, 0) for found in observed]
+    dialogues = len(rows[0])
+    differ = np.zeros(rows[0].shape, dtype=bool)
+    for i, j in pairs:
+        differ |= rows[i] != rows[j]
+    active_rows, active_columns = np.flatnonzero(differ.any(axis=1)), np.flatnonzero(differ.any(axis=0))
+    used = sorted({k for pair in pairs for k in pair})
+    part = {k: rows[k][np.ix_(active_rows, active_columns)] for k in used}
+    if len(pairs) == 1:
+        part = {pairs[0]: part[pairs[0][1]] - part[pairs[0][0]]}
+    # every partial sum of a product is a whole number of at most Σ|values|: below 2**24, float32 holds it exactly
+    small = all(float(np.abs(values).sum(axis=0).max(initial=0.0)) < FLOAT32_EXACT for values in part.values())
+    dtype = np.float32 if small else np.float64
+    part = {k: values.astype(dtype) for k, values in part.items()}
+    batch = max(1, RESAMPLE_BATCH_CELLS // max(dialogues, 1))
     for start in range(0, rounds, batch):
-        swaps = rng.integers(0, 2, size=(min(batch, rounds - start), len(rows_a))).astype(float)
-        moved = swaps @ delta
-        diffs = diff_of(total_a + moved, total_b - moved)
-        for key, values in diffs.items():
-            exceed[key] += int(np.count_nonzero(np.abs(values) >= abs(observed[key][0]) - TIE_TOLERANCE))
-    return {key: (1 + count) / (1 + rounds) for key, count in exceed.items()}
+        swaps = rng.integers(0, 2, size=(min(batch, rounds - start), dialogues)).astype(dtype)[:, active_rows]
+        products = {k: swaps @ values for k, values in part.items()}
+        for index, (i, j) in enumerate(pairs):
+            moved = np.zeros((len(swaps), len(totals[i])))
+            moved[:, active_columns] = products[(i, j)] if len(pairs) == 1 else products[j] - products[i]
+            diffs = diff_of(totals[i] + moved, totals[j] - moved)
+            for key, values in diffs.items():
+                limit = abs(observed[index][key][0]) - TIE_TOLERANCE
+                exceed[index][key] += int(np.count_nonzero(np.abs(values) >= limit))
+    return [{key: (1 + count) / (1 + rounds) for key, count in found.items()} for found in exceed]
 
 
 # --------------------------------------------------------------------------------------------
@@ -410,7 +466,7 @@ def compare_matrices(
     diffs = {key: estimates_b[key] - estimates_a[key] for key in keys}
 
     def diff_of(sums_a: np.ndarray, sums_b: np.ndarray) -> dict[str, np.ndarray]:
-        fa, fb = figure_arrays(sums_a, layout, options), figure_arrays(sums_b, layout, options)
+        fa, fb = figure_arrays(sums_a, layout, options, keys), figure_arrays(sums_b, layout, options, keys)
         return {key: fb[key] - fa[key] for key in keys}
 
     streams = np.random.SeedSequence(seed).spawn(RANDOMIZATION_STREAM + 1)
@@ -471,7 +527,7 @@ def compare(
     check_same_gold(corpus_a, corpus_b)
     family = family_keys(options, figures)
     rounds = randomization_rounds(len(family), level) if rounds is None else int(rounds)
-    warning = floor_warning(rounds, len(family), level, correction)
+    warning = floor_warning(rounds, len(family), level, correction, len(corpus_a.dialogues))
     if warning:
         warnings.warn(warning, UserWarning, stacklevel=2)
     a, b = _matrices(corpus_a, corpus_b, options)

@@ -1,0 +1,226 @@
+"""``dst-metrics table FILE FILE…``: the comparison table of N systems on one gold, for a paper.
+
+Each file (any input format, mixed) is a system and a row: the chosen figures (``--figures``,
+default GCA, JGA, FGA, SA, slot F1) with bootstrap intervals; each system is tested against the
+baseline (``--baseline NAME``, default the first) or every pair against every other (``--pairs
+all``), every test of the table corrected at once (``--correction``, Holm by default; the family
+size under the table); ``--primary jga`` tests that figure alone. Output: a terminal table, or
+``--markdown``, ``--latex``, ``--html``, ``--json`` (``-o FILE`` writes it there); ``--matrix KEY``
+adds the pairwise matrix of one figure, ``--profiles all`` each system's JGA under every
+compatibility profile.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "the table of N systems on one gold: intervals, tests corrected over the whole table, LaTeX/Markdown/HTML"
+
+
+def _keys(text: str) -> list[str]:
+    keys = [key.strip() for key in text.split(",") if key.strip()]
+    if not keys:
+        raise argparse.ArgumentTypeError(f"must name at least one figure, such as gca,jga,fga; got {text!r}")
+    return keys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's arguments: the files, input options, the table's choices, the output."""
+    from .. import options as opts
+    from ..stats.table import DEFAULT_FIGURES, PAIRS
+    from . import common as cli
+    from .compare import _level
+
+    parser.add_argument("files", nargs="+", metavar="FILE", help="prediction files, one per system, on one gold")
+    parser.add_argument("--name", action="append", metavar="NAME", help="a system's name, once per file (file names)")
+    cli.add_input_options(parser)
+    parser.add_argument(
+        "--fga-lambda", type=cli.option_type(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help="FGA's λ (0.5)"
+    )
+    parser.add_argument(
+        "--num-slots", type=cli.option_type(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
+    )
+    default = ",".join(DEFAULT_FIGURES)
+    parser.add_argument("--figures", type=_keys, metavar="KEYS", help=f"comma-separated columns ({default})")
+    parser.add_argument("--baseline", metavar="NAME", help="the system the others are tested against (the first)")
+    parser.add_argument(
+        "--pairs", choices=PAIRS, help="test each system against the baseline (default) or every pair (all)"
+    )
+    parser.add_argument("--primary", metavar="KEY", help="test this figure alone (e.g. jga), as a paper declares one")
+    parser.add_argument(
+        "--correction", choices=("holm", "bonferroni"), default="holm", help="over every test of the table (holm)"
+    )
+    parser.add_argument("--level", type=_level, default=0.05, help="significance level after correction (0.05)")
+    parser.add_argument("--bootstrap", type=cli.whole_number, default=1000, metavar="N", help="resamples (1000)")
+    parser.add_argument("--ci-method", choices=("percentile", "bca"), default="percentile", help="percentile or bca")
+    rounds_help = "randomization rounds (default: ceil(10 m / level) - 1 for a family of m tests)"
+    parser.add_argument("--rounds", type=cli.whole_number, metavar="R", help=rounds_help)
+    parser.add_argument("--seed", type=cli.seed_number, default=0, help="seed of the resamples and rounds (0)")
+    parser.add_argument("--matrix", metavar="KEY", help="also the pairwise matrix of one figure (every pair tested)")
+    parser.add_argument(
+        "--profiles", metavar="NAMES", help="all, or comma-separated profiles: each system's JGA under each"
+    )
+    outputs = parser.add_mutually_exclusive_group()
+    for flag in ("markdown", "latex", "html", "json"):
+        outputs.add_argument(f"--{flag}", action="store_true", help=f"write the table as {flag.capitalize()}")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the output here instead of stdout")
+
+
+def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+    """The tests and intervals need numpy (the stats extra)."""
+    from .common import requires
+
+    return [requires("stats")]
+
+
+def _baseline(args: argparse.Namespace, names: list[str]) -> str | None:
+    """The baseline's system name: --baseline as a name or as one of the file paths given."""
+    from ..options import OptionError
+
+    if args.baseline is None:
+        return None
+    if args.baseline in names:
+        return args.baseline
+    if args.baseline in args.files:
+        return names[args.files.index(args.baseline)]
+    raise OptionError(f"--baseline must name one of the systems ({', '.join(names)}); got {args.baseline!r}")
+
+
+def _profiles(text: str | None) -> list[str]:
+    from ..compat import PROFILES
+    from ..options import OptionError
+
+    if not text:
+        return []
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if names == ["all"]:
+        return ["all"]
+    unknown = [name for name in names if name not in PROFILES]
+    if unknown or not names:
+        raise OptionError(f"--profiles must be all or some of {', '.join(PROFILES)}; got {text!r}")
+    return names
+
+
+def terminal(table, matrix: str | None = None) -> str:
+    """The table for a terminal: aligned columns, marks and intervals, the notes under it."""
+    from ..report.systems import notes, profile_rows
+    from .common import format_table
+
+    header = ["system", *(table.label(key) for key in table.keys)]
+    rows = []
+    for name in table.names:
+        row = [name]
+        for key in table.keys:
+            value = f"{100 * table.values[name][key]:.2f}{table.marks(name, key)}"
+            bounds = table.intervals.get(name, {}).get(key)
+            row.append(value if bounds is None else f"{value} [{100 * bounds[0]:.2f}, {100 * bounds[1]:.2f}]")
+        rows.append(row)
+    parts = [format_table(header, rows), "", *notes(table, bold=False)]
+    if matrix:
+        parts += ["", _matrix_text(table, matrix)]
+    if table.profiles:
+        from ..report.systems import profiles_note
+
+        parts += ["", format_table(*profile_rows(table)), profiles_note(table)]
+    parts.append(f"signature: {table.signature}")
+    return "\n".join(parts) + "\n"
+
+
+def _matrix_text(table, key: str) -> str:
+    from ..report.systems import _matrix_cell, matrix_note
+    from .common import format_table
+
+    rows = [
+        [row, *("—" if row == column else _matrix_cell(table, column, row, key, "*") for column in table.names)]
+        for row in table.names
+    ]
+    return format_table([f"{table.label(key)}: row − column", *table.names], rows) + "\n" + matrix_note(table, key)
+
+
+def render(table, args: argparse.Namespace) -> str:
+    """The output the flags ask for."""
+    from ..report import systems
+
+    if args.json:
+        from .common import dumps
+
+        return dumps(table.as_dict()) + "\n"
+    if args.markdown:
+        extra = [systems.matrix_markdown(table, args.matrix)] if args.matrix else []
+        extra += [systems.profiles_markdown(table)] if table.profiles else []
+        return "\n".join([systems.markdown(table), *extra])
+    if args.latex:
+        extra = [systems.matrix_latex(table, args.matrix)] if args.matrix else []
+        extra += [systems.profiles_latex(table)] if table.profiles else []
+        return "\n".join([systems.latex(table), *extra])
+    if args.html:
+        from ..report.html import systems_page
+
+        return systems_page(table, args.matrix)
+    return terminal(table, args.matrix)
+
+
+def _check_output_folder(path: str | None) -> None:
+    """The output's folder must exist before anything is computed."""
+    from pathlib import Path
+
+    from ..errors import InputError
+
+    if path and not Path(path).resolve().parent.is_dir():
+        raise InputError("cannot write the table: its folder does not exist", source=path)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read every file (all checked first), build the table, write it."""
+    import sys
+
+    from ..errors import InputError
+    from ..options import OptionError
+    from ..stats.table import DEFAULT_FIGURES, systems_table
+    from .common import options_from_args
+    from .report import system_names
+    from .score import read_input
+
+    if len(args.files) < 2:
+        raise OptionError(f"a table compares at least two systems; got {len(args.files)} file")
+    _check_output_folder(args.output)
+    options = options_from_args(args)
+    names = system_names(args.files, args.name)
+    baseline = _baseline(args, names)
+    if args.pairs == "all" and baseline is not None:
+        raise OptionError("--baseline is for --pairs baseline; with --pairs all every pair is tested")
+    pairs = args.pairs or ("all" if args.matrix and baseline is None else "baseline")
+    figures = args.figures or None
+    profiles = _profiles(args.profiles)
+    settings = {"figures": figures} if figures else {}
+    columns = figures or list(DEFAULT_FIGURES)
+    for option, key in (("--matrix", args.matrix), ("--primary", args.primary)):
+        if key and key not in columns:
+            raise OptionError(f"{option} must be one of the table's figures ({', '.join(columns)}); got {key!r}")
+    named = [(name, read_input(path, args)[0]) for name, path in zip(names, args.files)]
+    table = systems_table(
+        named,
+        options,
+        baseline=baseline,
+        pairs=pairs,
+        primary=args.primary,
+        correction=args.correction,
+        level=args.level,
+        resamples=args.bootstrap,
+        rounds=args.rounds,
+        seed=args.seed,
+        method=args.ci_method,
+        profiles=profiles,
+        **settings,
+    )
+    text = render(table, args)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as error:
+            raise InputError(f"cannot write the table: {error.strerror or error}", source=args.output) from None
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0

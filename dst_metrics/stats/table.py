@@ -1,0 +1,610 @@
+"""The comparison table of N systems on one gold: a paper's main table, with its tests corrected once.
+
+Each system is a row: the chosen figures (default GCA, JGA, FGA, SA, slot F1; any non-count figure
+of the registry) with bootstrap intervals over dialogues (one set of resamples for every system, as
+`bootstrap.resampled_sums` draws them). The pairs tested are each system against a baseline
+(default the first) or every pair (``pairs="all"``); each pair's paired approximate randomization
+p of each figure tested comes from `paired.randomization_p_pairs` (the test of `compare`, its
+rounds shared by the pairs), and ONE correction (Holm or Bonferroni, `paired.adjust`) runs over every
+test the table makes: the family is pairs × figures tested (with a ``primary`` figure, pairs × 1),
+its size stated under the table. The rounds follow from that family size (`randomization_rounds`).
+
+``profiles``: each system's JGA and the profile's headline figure under every compatibility
+profile (`dst_metrics.compat`), with the ranking by JGA under each, to show how the evaluator's
+convention moves the numbers. Below `SMALL_SAMPLE` dialogues the table says that its intervals and
+tests are unreliable; the smallest adjusted p it can give is `paired.smallest_adjusted_p` of the
+rounds, the family and the number of dialogues.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..corpus import Corpus
+from ..errors import InputError
+from ..figures import figure_labels, figure_of
+from ..options import OptionError, Options
+from ..scoring import check_num_slots, corpus_options, tally_dialogues
+from .bootstrap import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    RESAMPLE_BATCH_CELLS,
+    check_settings,
+    intervals_of,
+    jackknife_sums,
+    resample_counts,
+)
+from .matrix import Layout, TallyMatrix, exact_figures, figure_arrays, interval_figures
+from .paired import (
+    CORRECTIONS,
+    DEFAULT_LEVEL,
+    RANDOMIZATION_STREAM,
+    FigureDiff,
+    adjust,
+    check_same_gold,
+    floor_warning,
+    options_dict,
+    randomization_p_pairs,
+    randomization_rounds,
+    smallest_adjusted_p,
+)
+
+DEFAULT_FIGURES: tuple[str, ...] = ("gca", "jga", "fga", "sa", "slot_f1")
+"""The columns unless others are asked for."""
+PAIRS: tuple[str, ...] = ("baseline", "all")
+"""Which pairs are tested: each system against the baseline, or every pair."""
+SMALL_SAMPLE = 20
+"""Below this many dialogues the table says its intervals and tests are unreliable."""
+PROFILE_HEADLINES: dict[str, str] = {
+    "fga": "fga",
+    "convlab": "slot_f1",
+    "trade": "slot_f1",
+    "mwzeval": "slot_f1",
+    "fnctod": "average_jga",
+}
+"""The figure each profile is known for, shown beside its JGA (``--profiles all``)."""
+OURS = "ours"
+"""The name of the first profile columns of a table with profiles: our definitions' JGA."""
+
+
+@dataclass(frozen=True)
+class PairTest:
+    """The tests of one pair: system `b` against system `a` (diff = b - a), per figure tested, with
+    p adjusted over the whole table's family (`FigureDiff.family_size` is that family's size)."""
+
+    a: str
+    b: str
+    figures: dict[str, FigureDiff]
+
+    def as_dict(self) -> dict[str, object]:
+        """{"a", "b", "figures": {key: FigureDiff.as_dict()}}."""
+        return {"a": self.a, "b": self.b, "figures": {key: f.as_dict() for key, f in self.figures.items()}}
+
+
+@dataclass(frozen=True)
+class ProfileColumns:
+    """One compatibility profile's figures of every system: {system: {key: value}} for `keys`
+    (JGA and the profile's headline), and the systems ranked by the profile's JGA."""
+
+    name: str
+    keys: tuple[str, ...]
+    values: dict[str, dict[str, float]]
+    error: str = ""  # why the profile could not be computed (then `values` is empty)
+
+    def ranking(self) -> list[str]:
+        """The systems by this profile's JGA, best first (ties in input order)."""
+        names = list(self.values)
+        return sorted(names, key=lambda name: (-self.values[name].get("jga", -math.inf), names.index(name)))
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready fields, with the ranking."""
+        return {
+            "name": self.name,
+            "keys": list(self.keys),
+            "values": self.values,
+            "error": self.error,
+            "ranking": self.ranking(),
+        }
+
+
+@dataclass(frozen=True)
+class SystemsTable:
+    """The result of `systems_table` (see the module docstring). Values and intervals are fractions."""
+
+    names: tuple[str, ...]
+    keys: tuple[str, ...]  # the columns
+    tested: tuple[str, ...]  # the figures tested (all columns, or the primary figure alone)
+    values: dict[str, dict[str, float]]  # system -> key -> value
+    intervals: dict[str, dict[str, tuple[float, float]]]  # system -> key -> (low, high); {} without intervals
+    tests: tuple[PairTest, ...]
+    baseline: str | None  # None when every pair is tested
+    options: Options
+    signature: str
+    dialogues: int
+    turns: int
+    correction: str = "holm"
+    level: float = DEFAULT_LEVEL
+    rounds: int = 0
+    resamples: int = DEFAULT_RESAMPLES
+    seed: int = DEFAULT_SEED
+    method: str = "percentile"
+    interval_level: float = 0.95
+    primary: str | None = None
+    profiles: tuple[ProfileColumns, ...] = ()  # with profiles: `OURS` first, then each profile's
+    labels: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def pairs(self) -> str:
+        """``baseline`` or ``all``."""
+        return "baseline" if self.baseline is not None else "all"
+
+    @property
+    def family_size(self) -> int:
+        """The number of tests the one correction ran over: pairs × figures tested."""
+        return sum(len(test.figures) for test in self.tests)
+
+    @property
+    def p_floor(self) -> float:
+        """The smallest adjusted p the rounds, the family and the dialogues allow."""
+        return smallest_adjusted_p(self.rounds, self.family_size, self.dialogues) if self.family_size else 1.0
+
+    @property
+    def small_sample(self) -> bool:
+        """Fewer than `SMALL_SAMPLE` dialogues: intervals and tests unreliable."""
+        return self.dialogues < SMALL_SAMPLE
+
+    def label(self, key: str) -> str:
+        """The figure's label (``GCA``, ``Slot F1``)."""
+        return self.labels.get(key, key)
+
+    def best(self, key: str) -> list[str]:
+        """The systems with the best value of `key` (higher or lower by the registry), ties included."""
+        higher = figure_of(key).higher_is_better is not False
+        found = [self.values[name][key] for name in self.names if not math.isnan(self.values[name][key])]
+        if not found:
+            return []
+        target = max(found) if higher else min(found)
+        return [name for name in self.names if self.values[name][key] == target]
+
+    def test(self, a: str, b: str) -> tuple[PairTest, int] | None:
+        """The test of the pair {a, b} and the sign that turns its diff into `b` - `a` (or None)."""
+        for found in self.tests:
+            if (found.a, found.b) == (a, b):
+                return found, 1
+            if (found.a, found.b) == (b, a):
+                return found, -1
+        return None
+
+    def beaten(self, name: str, key: str) -> list[str]:
+        """The systems `name` is significantly better than on `key` (after the one correction)."""
+        higher = figure_of(key).higher_is_better is not False
+        out = []
+        for other in self.names:
+            found = self.test(other, name) if other != name else None
+            if found is None or key not in found[0].figures:
+                continue
+            diff = found[0].figures[key]
+            if diff.significant and (found[1] * diff.diff > 0) == higher and diff.diff != 0:
+                out.append(other)
+        return out
+
+    def differs(self, name: str, key: str) -> bool:
+        """Whether `name` differs significantly from the baseline on `key` (baseline pairs)."""
+        found = self.test(self.baseline, name) if self.baseline is not None and name != self.baseline else None
+        return bool(found and key in found[0].figures and found[0].figures[key].significant)
+
+    def letters(self) -> dict[str, str]:
+        """With every pair tested: each system's letter (a, b, ...), which marks cite."""
+        return {name: _letter(index) for index, name in enumerate(self.names)}
+
+    def marks(self, name: str, key: str) -> str:
+        """The mark of a cell: ``*`` when it differs from the baseline; with every pair tested, the
+        letters of the systems it is significantly better than."""
+        if self.baseline is not None:
+            return "*" if self.differs(name, key) else ""
+        letters = self.letters()
+        return "".join(letters[other] for other in self.beaten(name, key))
+
+    def diff(self, a: str, b: str, key: str) -> float:
+        """b - a on `key`."""
+        return self.values[b][key] - self.values[a][key]
+
+    def notes(self) -> list[str]:
+        """What a reader must know under the table: the marks, the family, and the warnings."""
+        out = [self.family_note()]
+        if self.small_sample:
+            out.append(
+                f"only {self.dialogues} dialogue{'s' * (self.dialogues != 1)} (fewer than {SMALL_SAMPLE}): "
+                "the intervals and the tests are unreliable"
+            )
+        warning = floor_warning(self.rounds, self.family_size, self.level, self.correction, self.dialogues)
+        if self.family_size and warning:
+            out.append(warning)
+        return out
+
+    def family_note(self) -> str:
+        """What a mark means and the family it was corrected over, in one sentence."""
+        figures = ", ".join(self.label(key) for key in self.tested)
+        pairs = len(self.tests)
+        what = (
+            f"* differs from {self.baseline}"
+            if self.baseline is not None
+            else "letters: significantly better than the systems of those letters"
+        )
+        return (
+            f"{what} at level {self.level:g} (paired approximate randomization over dialogues, "
+            f"{self.rounds} rounds); {self.correction} over the whole table: family of m = {self.family_size} tests "
+            f"({_count(pairs, 'pair')} × {_count(len(self.tested), 'figure')}: {figures}); "
+            f"smallest adjusted p possible {self.p_floor:.3g}"
+        )
+
+    def interval_note(self) -> str:
+        """How the intervals were made (empty without intervals)."""
+        if not self.intervals:
+            return ""
+        return (
+            f"in brackets the {100 * self.interval_level:g}% {self.method} bootstrap interval over dialogues "
+            f"({self.resamples} resamples, seed {self.seed})"
+        )
+
+    def rankings_differ(self) -> list[str]:
+        """The profiles whose JGA ranking differs from ours (the first of `profiles`, ``ours``)."""
+        if not self.profiles:
+            return []
+        ours = self.profiles[0].ranking()
+        return [p.name for p in self.profiles[1:] if p.values and p.ranking() != ours]
+
+    def as_dict(self) -> dict[str, object]:
+        """Every field, JSON-ready (`from_dict` reads it back)."""
+        return {
+            "names": list(self.names),
+            "keys": list(self.keys),
+            "tested": list(self.tested),
+            "values": self.values,
+            "intervals": {name: {k: list(v) for k, v in found.items()} for name, found in self.intervals.items()},
+            "tests": [test.as_dict() for test in self.tests],
+            "baseline": self.baseline,
+            "pairs": self.pairs,
+            "primary": self.primary,
+            "options": options_dict(self.options),
+            "signature": self.signature,
+            "dialogues": self.dialogues,
+            "turns": self.turns,
+            "correction": self.correction,
+            "level": self.level,
+            "rounds": self.rounds,
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "method": self.method,
+            "interval_level": self.interval_level,
+            "family_size": self.family_size,
+            "p_floor": self.p_floor,
+            "small_sample": self.small_sample,
+            "marks": {name: {key: self.marks(name, key) for key in self.keys} for name in self.names},
+            "profiles": [p.as_dict() for p in self.profiles],
+            "labels": self.labels,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> SystemsTable:
+        """The table of `as_dict()`'s output (e.g. read back from JSON)."""
+        options = Options(**{k: tuple(v) if isinstance(v, list) else v for k, v in data["options"].items()})
+        tests = tuple(
+            PairTest(
+                t["a"],
+                t["b"],
+                {
+                    key: FigureDiff(
+                        f["a"], f["b"], f["diff"], tuple(f["ci"]), f["p"], f["p_adjusted"], f["significant"],
+                        f["family_size"],
+                    )
+                    for key, f in t["figures"].items()
+                },
+            )
+            for t in data["tests"]
+        )  # fmt: skip
+        profiles = tuple(
+            ProfileColumns(p["name"], tuple(p["keys"]), {n: dict(v) for n, v in p["values"].items()}, p["error"])
+            for p in data["profiles"]
+        )
+        return cls(
+            names=tuple(data["names"]),
+            keys=tuple(data["keys"]),
+            tested=tuple(data["tested"]),
+            values={name: dict(v) for name, v in data["values"].items()},
+            intervals={n: {k: (lo, hi) for k, (lo, hi) in v.items()} for n, v in data["intervals"].items()},
+            tests=tests,
+            baseline=data["baseline"],
+            options=options,
+            signature=data["signature"],
+            dialogues=data["dialogues"],
+            turns=data["turns"],
+            correction=data["correction"],
+            level=data["level"],
+            rounds=data["rounds"],
+            resamples=data["resamples"],
+            seed=data["seed"],
+            method=data["method"],
+            interval_level=data["interval_level"],
+            primary=data["primary"],
+            profiles=profiles,
+            labels=dict(data["labels"]),
+        )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _letter(index: int) -> str:
+    """a, b, ..., z, aa, ab, ..."""
+    out = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        out = chr(ord("a") + rest) + out
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Building
+
+
+def _check(
+    names: Sequence[str], figures: Sequence[str], pairs: str, primary: str | None, correction: str, level: float
+) -> None:
+    if len(names) < 2:
+        raise OptionError(f"a table compares at least two systems; got {len(names)}")
+    if len(set(names)) != len(names):
+        raise OptionError(f"every system needs its own name; got {list(names)!r}")
+    if pairs not in PAIRS:
+        raise OptionError(f"pairs must be one of {', '.join(PAIRS)}; got {pairs!r}")
+    if correction not in CORRECTIONS:
+        raise OptionError(f"correction must be one of {', '.join(CORRECTIONS)}; got {correction!r}")
+    if not (isinstance(level, (int, float)) and 0.0 < level < 1.0):
+        raise OptionError(f"the significance level must be a number between 0 and 1, such as 0.05; got {level!r}")
+    if not figures:
+        raise OptionError("a table needs at least one figure")
+    if primary is not None and primary not in figures:
+        raise OptionError(
+            f"the primary figure must be one of the table's figures ({', '.join(figures)}); got {primary!r}"
+        )
+
+
+def _check_keys(figures: Sequence[str], options: Options) -> None:
+    known = [key for _, key, _ in interval_figures(options)]
+    unknown = [key for key in figures if key not in known]
+    if unknown:
+        raise OptionError(f"figures must be some of {', '.join(known)}; got {', '.join(unknown)}")
+
+
+def _resampled(matrices: Mapping[str, TallyMatrix], resamples: int, seed: int) -> dict[str, np.ndarray]:
+    """{name: resamples x F sums}: one set of bootstrap resamples for every system, drawn as
+    `bootstrap.resampled_sums` draws them from ``default_rng(seed)`` (so each system's intervals are
+    those of `bootstrap_intervals` with that seed, and a pair's differences are paired)."""
+    rng = np.random.default_rng(seed)
+    dialogues = len(next(iter(matrices.values())).dialogue_ids)
+    batch = max(1, RESAMPLE_BATCH_CELLS // max(dialogues, 1))
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in matrices}
+    for start in range(0, resamples, batch):
+        counts = resample_counts(rng, dialogues, min(batch, resamples - start)).astype(float)
+        for name, matrix in matrices.items():
+            parts[name].append(counts @ matrix.rows)
+    return {name: np.vstack(found) for name, found in parts.items()}
+
+
+def table_of_matrices(
+    matrices: Mapping[str, TallyMatrix],
+    options: Options,
+    *,
+    figures: Sequence[str] = DEFAULT_FIGURES,
+    baseline: str | None = None,
+    pairs: str = "baseline",
+    primary: str | None = None,
+    correction: str = "holm",
+    level: float = DEFAULT_LEVEL,
+    resamples: int = DEFAULT_RESAMPLES,
+    rounds: int | None = None,
+    seed: int = DEFAULT_SEED,
+    method: str = "percentile",
+    interval_level: float = 0.95,
+    turns: int = 0,
+    signature: str = "",
+) -> SystemsTable:
+    """`systems_table` of the systems' tally matrices ({name: matrix}, one layout, rows the same
+    dialogues in the same order).
+
+    One set of `resamples` bootstrap resamples (``default_rng(seed)``) gives every system's
+    intervals and every pair's paired interval of its difference; the randomization tests of every
+    pair share their rounds (`paired.randomization_p_pairs`, from the seed's second stream, as
+    `compare` draws them: with two systems and the same rounds, the p-values of `compare_matrices`)."""
+    names = list(matrices)
+    figures = list(figures)
+    _check(names, figures, pairs, primary, correction, level)
+    check_settings(resamples, interval_level, method)
+    _check_keys(figures, options)
+    if pairs == "baseline":
+        baseline = names[0] if baseline is None else baseline
+        if baseline not in names:
+            raise OptionError(f"the baseline must be one of the systems ({', '.join(names)}); got {baseline!r}")
+        pair_list = [(baseline, name) for name in names if name != baseline]
+    else:
+        if baseline is not None:
+            raise OptionError("a baseline is for pairs='baseline'; with every pair tested there is none")
+        pair_list = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    tested = [primary] if primary else figures
+    family = len(pair_list) * len(tested)
+    rounds = randomization_rounds(family, level) if rounds is None else int(rounds)
+    layout = matrices[names[0]].layout
+    exact = {name: exact_figures(m.total, layout, options) for name, m in matrices.items()}
+    values = {name: {key: found[key] for key in figures} for name, found in exact.items()}
+    sums = _resampled(matrices, resamples, seed)
+    replicates = {name: figure_arrays(found, layout, options, figures) for name, found in sums.items()}
+    jackknife = {
+        name: figure_arrays(jackknife_sums(m.rows), layout, options, figures) if method == "bca" else None
+        for name, m in matrices.items()
+    }
+    bounds = {
+        name: intervals_of(values[name], replicates[name], jackknife[name], method, interval_level) for name in names
+    }
+
+    def diff_of(sums_a: np.ndarray, sums_b: np.ndarray) -> dict[str, np.ndarray]:
+        fa, fb = figure_arrays(sums_a, layout, options, tested), figure_arrays(sums_b, layout, options, tested)
+        return {key: fb[key] - fa[key] for key in tested}
+
+    index = {name: position for position, name in enumerate(names)}
+    stream = np.random.SeedSequence(seed).spawn(RANDOMIZATION_STREAM + 1)[RANDOMIZATION_STREAM]
+    p_values = randomization_p_pairs(
+        diff_of,
+        [matrices[name].rows for name in names],
+        [(index[a], index[b]) for a, b in pair_list],
+        rounds,
+        np.random.default_rng(stream),
+    )
+    adjusted = iter(adjust([found[key] for found in p_values for key in tested], correction))
+    tests = []
+    for (a, b), found in zip(pair_list, p_values):
+        diffs = {key: values[b][key] - values[a][key] for key in tested}
+        differences = {key: replicates[b][key] - replicates[a][key] for key in tested}
+        jack = {key: jackknife[b][key] - jackknife[a][key] for key in tested} if method == "bca" else None
+        ci = intervals_of(diffs, differences, jack, method, interval_level)
+        corrected = {}
+        for key in tested:
+            p_adjusted = next(adjusted)
+            corrected[key] = FigureDiff(
+                values[a][key], values[b][key], diffs[key], ci[key], found[key], p_adjusted, p_adjusted <= level, family
+            )
+        tests.append(PairTest(a, b, corrected))
+    settings = (
+        f"|table:{pairs}{':' + baseline if pairs == 'baseline' else ''},{len(names)} systems"
+        f"|ci:{method},{resamples},seed:{seed},level:{interval_level:g}"
+        f"|randomization:{rounds}|{correction}:{level:g},m:{family}"
+    )
+    return SystemsTable(
+        names=tuple(names),
+        keys=tuple(figures),
+        tested=tuple(tested),
+        values=values,
+        intervals=bounds,
+        tests=tuple(tests),
+        baseline=baseline if pairs == "baseline" else None,
+        options=options,
+        signature=(signature or options.signature()) + settings,
+        dialogues=len(matrices[names[0]].dialogue_ids),
+        turns=turns,
+        correction=correction,
+        level=level,
+        rounds=rounds,
+        resamples=resamples,
+        seed=seed,
+        method=method,
+        interval_level=interval_level,
+        primary=primary,
+        labels={key: figure_labels(options).get(key, key) for key in figures},
+    )
+
+
+def _same_gold(named: Sequence[tuple[str, Corpus]]) -> None:
+    """InputError naming both systems and the dialogue (and turn) where a system's gold differs from the first's."""
+    first_name, first = named[0]
+    for name, corpus in named[1:]:
+        try:
+            check_same_gold(first, corpus)
+        except InputError as error:
+            problem = error.problem.replace("the first input", first_name).replace("the second input", name)
+            raise InputError(
+                f"{name} and {first_name} are not on one gold: {problem}", dialogue=error.dialogue, turn=error.turn
+            ) from None
+
+
+def profile_columns(
+    named_corpora: Sequence[tuple[str, Corpus]], options: Options, profiles: Sequence[str]
+) -> tuple[ProfileColumns, ...]:
+    """Each profile's JGA and headline figure of every system (a profile that needs more than the
+    corpus, such as ``sgd``'s schema, is listed with the reason it was left out)."""
+    from ..compat import PROFILES
+
+    out = []
+    for name in profiles:
+        profile = PROFILES[name]
+        keys = tuple(dict.fromkeys(("jga", PROFILE_HEADLINES.get(name, "jga"))))
+        if profile.cli_inputs is not None:
+            out.append(ProfileColumns(name, keys, {}, f"the {name} profile needs files beyond the predictions"))
+            continue
+        values = {}
+        for system, corpus in named_corpora:
+            found = profile.compute(corpus, options)
+            values[system] = {key: float(found[key]) for key in keys if key in found}
+        out.append(ProfileColumns(name, keys, values))
+    return tuple(out)
+
+
+def systems_table(
+    named_corpora: Sequence[tuple[str, Corpus]],
+    options: Options | None = None,
+    *,
+    figures: Sequence[str] = DEFAULT_FIGURES,
+    baseline: str | None = None,
+    pairs: str = "baseline",
+    primary: str | None = None,
+    correction: str = "holm",
+    level: float = DEFAULT_LEVEL,
+    resamples: int = DEFAULT_RESAMPLES,
+    rounds: int | None = None,
+    seed: int = DEFAULT_SEED,
+    method: str = "percentile",
+    interval_level: float = 0.95,
+    profiles: Sequence[str] = (),
+) -> SystemsTable:
+    """The table of N systems (``[(name, corpus), ...]``, every corpus on one gold) with intervals
+    and one correction over every test (see the module docstring). `profiles`: names of
+    compatibility profiles (``"all"`` alone: every one) whose JGA and headline figure to add."""
+    if len(named_corpora) < 2:
+        raise OptionError(f"a table compares at least two systems; got {len(named_corpora)}")
+    options = corpus_options(named_corpora[0][1], options)
+    if options.compat:
+        raise OptionError("a table scores with our definitions; ask for profiles with profiles=[...], not compat")
+    for _, corpus in named_corpora[1:]:
+        corpus_options(corpus, options)
+    _check([n for n, _ in named_corpora], list(figures), pairs, primary, correction, level)
+    _check_keys(figures, options)
+    _same_gold(named_corpora)
+    by_system = {}
+    for name, corpus in named_corpora:
+        total, by_dialogue = tally_dialogues(corpus, options.mode, True)
+        check_num_slots(total, options)
+        by_system[name] = by_dialogue
+    layout = Layout.of([tally for found in by_system.values() for tally in found.values()])
+    matrices = {name: TallyMatrix.of(found, layout) for name, found in by_system.items()}
+    table = table_of_matrices(
+        matrices,
+        options,
+        figures=figures,
+        baseline=baseline,
+        pairs=pairs,
+        primary=primary,
+        correction=correction,
+        level=level,
+        resamples=resamples,
+        rounds=rounds,
+        seed=seed,
+        method=method,
+        interval_level=interval_level,
+        turns=sum(len(d) for d in named_corpora[0][1].dialogues),
+    )
+    if profiles:
+        from ..compat import PROFILES
+
+        wanted = list(PROFILES) if list(profiles) == ["all"] else list(profiles)
+        ours = {name: {"jga": exact_figures(m.total, m.layout, options)["jga"]} for name, m in matrices.items()}
+        found = (ProfileColumns(OURS, ("jga",), ours), *profile_columns(named_corpora, options, wanted))
+        table = dataclasses.replace(table, profiles=found)
+    return table
+
+
+__all__ = ["DEFAULT_FIGURES", "PairTest", "ProfileColumns", "SystemsTable", "systems_table", "table_of_matrices"]
