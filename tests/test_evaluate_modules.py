@@ -553,6 +553,32 @@ def test_linearized_strings_with_the_core_parser(gca, tmp_path):
     assert configured.compute(predictions=custom_pred, references=custom_gold) == expected
 
 
+def test_a_flat_list_of_linearized_strings_is_one_turn_per_string(gca, every):
+    """``compute(predictions=["hotel-area=north", ...])``: each string a turn; ``dialogue_ids`` groups
+    them into dialogues in the order given (over batches too); without it each is a one-turn dialogue."""
+    pred = ["hotel-area=north", "hotel-area=north; hotel-stars=5", "taxi-day=monday", "hotel-area=south"]
+    gold = ["hotel-area=north", "hotel-area=north; hotel-stars=4", "taxi-day=monday", "hotel-area=north"]
+    ids = ["MUL1", "MUL1", "SNG2", "MUL1"]
+    by_dialogue = Corpus.from_dialogues(
+        [[pred[0], pred[1], pred[3]], [pred[2]]],
+        [[gold[0], gold[1], gold[3]], [gold[2]]],
+        dialogue_ids=["MUL1", "SNG2"],
+    )
+    expected = core_figures(by_dialogue, ("gca", "turn"))
+    assert every.compute(predictions=pred, references=gold, dialogue_ids=ids) == expected
+    # the same turns over two batches: MUL1's turns continue where the first batch left them
+    every.add_batch(predictions=pred[:2], references=gold[:2], dialogue_ids=ids[:2])
+    every.add_batch(predictions=pred[2:], references=gold[2:], dialogue_ids=ids[2:])
+    assert every.compute() == expected
+    # by hand: MUL1 turn 0 area correct, turn 1 stars wrong, turn 2 area wrong and stars removed on both
+    # sides (official quirk 1: correct, then missed); SNG2 correct. JGA: turns 0 of MUL1 and SNG2 right
+    assert (expected["correct"], expected["wrong"], expected["missed"], expected["jga"]) == (3, 2, 1, 0.5)
+    # without dialogue_ids: four one-turn dialogues, as lists of one state each give them
+    alone = core_figures(Corpus.from_dialogues([[p] for p in pred], [[g] for g in gold]), "gca")
+    assert gca.compute(predictions=pred, references=gold) == alone
+    assert (alone["correct"], alone["wrong"], alone["missed"]) == (3, 2, 0)  # each of the 5 slots a change
+
+
 def test_malformed_linearized_string_is_named_at_add_batch(gca):
     gca.add_batch(predictions=[["a-b=c"]], references=[["a-b=c"]])
     with pytest.raises(InputError) as caught:

@@ -97,7 +97,8 @@ def _state_array(states: list[State]) -> pa.ListArray:
 
 
 def corpus_table(corpus: Corpus) -> pa.Table:
-    """A validated corpus as Arrow rows in `FEATURES` layout, one per turn."""
+    """A validated corpus as Arrow rows in `SCHEMA` layout, one per turn: what `corpus_from_arrow`
+    reads (the modules build these rows from their examples with `turns_of_examples`)."""
     dialogue_ids: list[str] = []
     turn_ids: list[int] = []
     gold: list[State] = []
@@ -331,7 +332,7 @@ def corpus_from_arrow(
     prediction_states: str = "cumulative",
     gold_alternatives: str = "any",
 ) -> Corpus:
-    """The Corpus of rows in `FEATURES` layout from any number of batches and processes.
+    """The Corpus of rows in `SCHEMA` layout from any number of batches and processes.
 
     Rows are grouped by dialogue id and ordered by turn id; a (dialogue_id, turn_id) that occurs
     twice (e.g. added by two processes) raises InputError. Consecutive equal states of a dialogue
