@@ -202,18 +202,18 @@ def _combined(column: pa.ChunkedArray | pa.Array) -> pa.Array:
     return column
 
 
-def _examples(column: pa.ChunkedArray | pa.Array, side: str) -> list[pa.Array]:
-    """The fields of a column of `EXAMPLE_TYPES[side]` (examples evaluate read back), checked."""
-    column = _combined(column)
+def _examples(column: pa.ChunkedArray | pa.Array, side: str, names: tuple[str, ...]) -> list[pa.Array]:
+    """The fields `names` of a column of `EXAMPLE_TYPES[side]` (examples evaluate read back), checked;
+    only those fields are gathered from the column's chunks."""
     if not column.type.equals(EXAMPLE_TYPES[side]):
         raise InputError(f"the cached {side} are not dialogues of this dst-metrics version: {column.type}")
-    return column.flatten()
+    return [_combined(pc.struct_field(column, name)) for name in names]
 
 
 def turns_of_examples(column: pa.ChunkedArray | pa.Array, side: str) -> pa.StructArray:
     """The turns of evaluate examples of `side` (``predictions`` or ``references``, as Arrow) as one
     `TURN_TYPE` row each, in order: what `corpus_from_arrow` reads."""
-    dialogue_ids, turn_ids, states = _examples(column, side)[:3]
+    dialogue_ids, turn_ids, states = _examples(column, side, ("dialogue_id", "turn_ids", "states"))
     if not pc.list_value_length(turn_ids).equals(pc.list_value_length(states)):
         raise InputError(f"the cached {side} hold a dialogue whose turn_ids and states differ in number")
     ids = dialogue_ids.take(pc.list_parent_indices(turn_ids))
@@ -224,7 +224,7 @@ def turns_of_examples(column: pa.ChunkedArray | pa.Array, side: str) -> pa.Struc
 def hypotheses_of_examples(column: pa.ChunkedArray | pa.Array) -> ScoredPredictions | None:
     """The confidences of predicted examples (as Arrow), as `ScoredPredictions`; None when no
     predicted value carried one."""
-    dialogue_ids, turn_ids, _, hypotheses = _examples(column, "predictions")
+    dialogue_ids, turn_ids, hypotheses = _examples(column, "predictions", ("dialogue_id", "turn_ids", "hypotheses"))
     scored = np.flatnonzero(pc.list_value_length(hypotheses).to_numpy(zero_copy_only=False) > 0)
     if not len(scored):
         return None

@@ -42,7 +42,7 @@ HYPOTHESES = datasets.List(
     {"slot": _STRING, "values": datasets.Sequence(_STRING), "confidences": datasets.Sequence(datasets.Value("float64"))}
 )
 """A predicted turn's slots whose values came with confidences (for the calibration figures): each
-value with its confidence; empty when the turn had none. `state` holds the top values."""
+value with its confidence; empty when the turn had none. The turn's state holds the top values."""
 
 
 class DialogueFeatures(datasets.Features):
