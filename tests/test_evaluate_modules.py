@@ -577,6 +577,13 @@ def test_a_flat_list_of_linearized_strings_is_one_turn_per_string(gca, every):
     alone = core_figures(Corpus.from_dialogues([[p] for p in pred], [[g] for g in gold]), "gca")
     assert gca.compute(predictions=pred, references=gold) == alone
     assert (alone["correct"], alone["wrong"], alone["missed"]) == (3, 2, 0)  # each of the 5 slots a change
+    # a malformed string is named by its position in the flat list, with its dialogue and turn
+    with pytest.raises(InputError) as caught:
+        gca.add_batch(predictions=["a-b=c", "a-b=c; oops"], references=["a-b=c", "a-b=c"], dialogue_ids=["x", "x"])
+    assert str(caught.value).startswith('batch 0, predictions[1], dialogue "x", turn 1, field state: malformed entry')
+    with pytest.raises(InputError) as caught:
+        gca.add_batch(predictions=["a-b=c", "a-b=c; oops"], references=["a-b=c", "a-b=c"])
+    assert str(caught.value).startswith('batch 0, predictions[1], dialogue "1", turn 0, field state: malformed entry')
 
 
 def test_malformed_linearized_string_is_named_at_add_batch(gca):

@@ -154,9 +154,10 @@ class TurnEncoder:
         kind = _input_kind(predictions, references, where)
         ids: list = []
         next_turn = None
+        generated = 0  # dialogue ids numbered for strings without dialogue_ids
         if kind == "strings":
-            kind, predictions, references, next_turn = self._strings(predictions, references, dialogue_ids, where)
-            dialogue_ids = None if kind == "records" else dialogue_ids
+            predictions, references, next_turn, generated = self._strings(predictions, references, dialogue_ids, where)
+            kind, dialogue_ids = "records", None
         try:
             if kind == "records":
                 if dialogue_ids is not None:
@@ -191,13 +192,16 @@ class TurnEncoder:
         self.batches += 1
         if kind == "dialogues":
             self.dialogues += len(references)
+        self.dialogues += generated
         return corpus
 
     def _strings(
         self, predictions: list, references: list, dialogue_ids: Sequence[str] | None, where: str
-    ) -> tuple[str, list, list, dict[str, int] | None]:
-        """Linearized strings, one per turn, as dialogues of one turn (no `dialogue_ids`) or as turn
-        records: the dialogue of each string, its turn id the next of that dialogue's (over batches)."""
+    ) -> tuple[list, list, dict[str, int] | None, int]:
+        """Linearized strings, one per turn, as turn records in the same positions: (predicted records,
+        gold records, each dialogue's next turn id after them, dialogue ids numbered). With
+        `dialogue_ids`, a string's turn id is the next of its dialogue's (over batches); without, each
+        string is turn 0 of a dialogue numbered as dialogue-level input is."""
         for name, items in (("predictions", predictions), ("references", references)):
             for position, item in enumerate(items):
                 if not isinstance(item, str):
@@ -205,20 +209,23 @@ class TurnEncoder:
                         f"a batch of linearized strings holds strings only, got {describe(item)}",
                         source=f"{where}, {name}[{position}]",
                     )
+        following = None
         if dialogue_ids is None:
-            return "dialogues", [[item] for item in predictions], [[item] for item in references], None
-        names = [str(d) for d in dialogue_ids]
-        if len(names) != len(references):
-            raise InputError(
-                f"{len(names)} dialogue_ids for {len(references)} linearized strings: give one per string",
-                source=where,
-            )
-        turns = []
-        following = dict(self.next_turn)
-        for name in names:
-            turn = following.get(name, 0)
-            following[name] = turn + 1
-            turns.append(turn)
+            names = [f"{self.id_prefix}{self.dialogues + i}" for i in range(len(references))]
+            turns = [0] * len(names)
+        else:
+            names = [str(d) for d in dialogue_ids]
+            if len(names) != len(references):
+                raise InputError(
+                    f"{len(names)} dialogue_ids for {len(references)} linearized strings: give one per string",
+                    source=where,
+                )
+            turns = []
+            following = dict(self.next_turn)
+            for name in names:
+                turn = following.get(name, 0)
+                following[name] = turn + 1
+                turns.append(turn)
         pred_records = [{"dialogue_id": d, "turn_id": t, "state": s} for d, t, s in zip(names, turns, predictions)]
         gold_records = [{"dialogue_id": d, "turn_id": t, "state": s} for d, t, s in zip(names, turns, references)]
-        return "records", pred_records, gold_records, following
+        return pred_records, gold_records, following, 0 if dialogue_ids is not None else len(names)
