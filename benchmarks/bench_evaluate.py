@@ -13,7 +13,14 @@ level lists) it times, over several repetitions:
 and prints the medians in µs per turn, the ratio to the core, and the peak memory of one
 untimed run (Python heap by tracemalloc plus Arrow's memory pool).
 
-    python benchmarks/bench_evaluate.py [--turns 100000] [--repeats 5] [--batches 100]
+With ``--add N`` it also times ``add()`` of one dialogue at a time (the first N dialogues) against
+``add()`` of one example of a plain evaluate metric (two ``Value("int64")`` features, as evaluate's
+``accuracy`` declares), and prints µs per call and the ratio.
+
+With ``--cpu`` every time is the process's CPU time (``time.process_time``), which a machine shared
+with other work disturbs less than the wall clock.
+
+    python benchmarks/bench_evaluate.py [--turns 100000] [--repeats 5] [--batches 100] [--add 0] [--cpu]
 """
 
 from __future__ import annotations
@@ -94,6 +101,62 @@ def run_combined(shape: str, preds: list, golds: list, batches: int, cache_dir: 
     return combined.compute()
 
 
+def plain_metric(cache_dir: str):
+    """A plain evaluate metric: two int64 features, the mean of equal pairs (what ``accuracy`` does)."""
+    import datasets
+    import evaluate
+
+    class Plain(evaluate.Metric):
+        def _info(self) -> evaluate.MetricInfo:
+            features = datasets.Features(
+                {"predictions": datasets.Value("int64"), "references": datasets.Value("int64")}
+            )
+            return evaluate.MetricInfo(description="plain", citation="", features=features)
+
+        def _compute(self, predictions, references):
+            return {"accuracy": sum(p == r for p, r in zip(predictions, references)) / len(references)}
+
+    return Plain(cache_dir=cache_dir)
+
+
+def time_adds(module, examples: list[tuple], repeats: int) -> float:
+    """Median µs per ``add()`` call of `examples` ((prediction, reference) pairs), the module's
+    compute() after each repetition untimed."""
+    times = []
+    for _ in range(repeats):
+        gc.collect()
+        start = CLOCK()
+        for prediction, reference in examples:
+            module.add(prediction=prediction, reference=reference)
+        times.append((CLOCK() - start) / len(examples) * 1e6)
+        module.compute()
+    return statistics.median(times)
+
+
+def bench_add(pred_d: list, gold_d: list, count: int, repeats: int, cache_dir: str) -> None:
+    """Prints the per-call cost of add(): one dialogue to gca_metric, one int pair to a plain metric."""
+    import evaluate
+
+    from dst_metrics import module_path
+
+    dialogues = list(zip(pred_d[:count], gold_d[:count]))
+    ints = [(i % 2, 1) for i in range(count)]
+    module = evaluate.load(module_path("gca"), cache_dir=cache_dir)
+    plain = plain_metric(cache_dir)
+    ours, theirs = [], []
+    for _ in range(repeats):  # interleaved
+        ours.append(time_adds(module, dialogues, 1))
+        theirs.append(time_adds(plain, ints, 1))
+    turns = sum(len(gold) for _, gold in dialogues) / len(dialogues)
+    ours_median, theirs_median = statistics.median(ours), statistics.median(theirs)
+    print(f"\nadd(), {count} calls, {repeats} repetitions (medians):")
+    print(f"  gca_metric.add(one dialogue, {turns:.1f} turns on average)   {ours_median:8.1f} µs per call")
+    print(f"  plain metric add(one int pair)                      {theirs_median:8.1f} µs per call")
+    print(f"  ratio                                               x{ours_median / theirs_median:5.2f}")
+
+
+CLOCK = time.perf_counter
+"""The clock of every timing: the wall clock, or with ``--cpu`` the process's CPU time."""
 _POOLS: list = []
 MODULES = ("gca", "jga_fga", "all")
 
@@ -124,7 +187,15 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--batches", type=int, default=100)
     parser.add_argument("--shapes", default="records,dialogues")
+    parser.add_argument("--add", type=int, default=0, help="also time add() of this many dialogues")
+    parser.add_argument("--modules", default=",".join(MODULES), help="of gca, jga_fga, all (default: all three)")
+    parser.add_argument("--no-combine", action="store_true", help="leave evaluate.combine out")
+    parser.add_argument("--cpu", action="store_true", help="time CPU (time.process_time), not the wall clock")
+    parser.add_argument("--no-memory", action="store_true", help="leave the peak-memory runs out")
     args = parser.parse_args()
+    global CLOCK
+    if args.cpu:
+        CLOCK = time.process_time
     if not SOURCE.is_file():
         print(
             f"skipped: {SOURCE} is missing (the shared/ folder belongs beside the clone; "
@@ -142,32 +213,35 @@ def main() -> int:
     turns = len(pred_r)
     print(
         f"{turns} turns in {len(pred_d)} dialogues, {args.batches} batches, {args.repeats} repetitions; "
-        "medians in µs per turn"
+        f"medians in µs per turn ({'CPU' if args.cpu else 'wall clock'})"
     )
     inputs = {"records": (pred_r, gold_r), "dialogues": (pred_d, gold_d)}
     with tempfile.TemporaryDirectory() as cache_dir:
-        for shape in args.shapes.split(","):
+        if args.add:
+            bench_add(pred_d, gold_d, args.add, args.repeats, cache_dir)
+        for shape in [shape for shape in args.shapes.split(",") if shape]:
             preds, golds = inputs[shape]
             runs = {"core": partial(run_core, shape, preds, golds)}
-            for name in MODULES:
+            for name in args.modules.split(","):
                 runs[name] = partial(run_module, name, shape, preds, golds, args.batches, cache_dir)
-            runs["combine"] = partial(run_combined, shape, preds, golds, args.batches, cache_dir)
+            if not args.no_combine:
+                runs["combine"] = partial(run_combined, shape, preds, golds, args.batches, cache_dir)
             expected = runs["core"]()
-            for name in [*MODULES, "combine"]:  # the modules give the core's figures
+            for name in [label for label in runs if label != "core"]:  # the modules give the core's figures
                 found = {k: v for k, v in runs[name]().items() if not k.endswith("signature")}
                 assert all(value == expected[key] for key, value in found.items()), name
             times: dict[str, list[float]] = {label: [] for label in runs}
             for _ in range(args.repeats):  # interleaved, so that load on the machine hits all alike
                 for label, fn in runs.items():
                     gc.collect()
-                    start = time.perf_counter()
+                    start = CLOCK()
                     fn()
-                    times[label].append((time.perf_counter() - start) / turns * 1e6)
+                    times[label].append((CLOCK() - start) / turns * 1e6)
             print(f"\n{shape}:")
             core_median = statistics.median(times["core"])
             for label, fn in runs.items():
                 median = statistics.median(times[label])
-                python_mib, arrow_mib = peak_memory(fn)
+                python_mib, arrow_mib = (0.0, 0.0) if args.no_memory else peak_memory(fn)
                 path = "core alone" if label == "core" else f"evaluate {label} (load + add_batch + compute)"
                 if label == "combine":
                     path = "evaluate.combine of both (load + add_batch + compute)"

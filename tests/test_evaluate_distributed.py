@@ -46,6 +46,19 @@ def synthetic_records(dialogues: int = 60, seed: int = 11) -> tuple[list[dict], 
     return preds, golds
 
 
+def scored(preds: list[dict]) -> list[dict]:
+    """The predicted records with a confidence on every third turn's first slot (0.9 or 0.4: a 0.4
+    value predicts no value, the None hypothesis holding 0.6)."""
+    out = []
+    for index, record in enumerate(preds):
+        state = dict(record["state"])
+        if state and index % 3 == 0:
+            slot = sorted(state)[0]
+            state[slot] = {"value": state[slot], "confidence": 0.9 if index % 2 else 0.4}
+        out.append({**record, "state": state})
+    return out
+
+
 def worker(process_id: int, experiment_id: str, cache_dir: str, out: str) -> None:
     """One of the processes: add its third of the records in 4 batches, then compute."""
     import evaluate
@@ -70,6 +83,18 @@ def worker(process_id: int, experiment_id: str, cache_dir: str, out: str) -> Non
             chunk = mine[batch::4]
             module.add_batch(predictions=[preds[i] for i in chunk], references=[golds[i] for i in chunk])
         results[name] = module.compute(mode="official")
+    # predictions with confidences: each process's reach process 0 in the stored examples
+    module = evaluate.load(
+        module_path("jga_fga"),
+        num_process=NUM_PROCESS,
+        process_id=process_id,
+        experiment_id=experiment_id + "-scored",
+        cache_dir=cache_dir,
+        timeout=60,
+    )
+    scored_preds = scored(preds)
+    module.add_batch(predictions=[scored_preds[i] for i in mine], references=[golds[i] for i in mine])
+    results["scored"] = module.compute()
     Path(out).write_text(json.dumps(results))
 
 
@@ -110,6 +135,15 @@ def test_three_processes_give_the_single_process_figures(tmp_path):
         for key, value in expected.items():
             assert value == (report.signature if key == "signature" else report.scores[key]), key
     assert report.scores.turns == len(preds)
+    # the calibration figures, from every process's confidences, are the single process's and the library's
+    from dst_metrics.calibration.metrics import calibration
+
+    scored_corpus = Corpus.from_turn_records(scored(preds), golds)
+    figures = calibration(scored_corpus, scored_corpus.scores).figures
+    single = evaluate.load(module_path("jga_fga"), cache_dir=str(tmp_path / "single"))
+    assert gathered[0]["scored"] == single.compute(predictions=scored(preds), references=golds)
+    assert {key: gathered[0]["scored"][key] for key in figures} == figures
+    assert len(figures) == 16  # docs/calibration.md: the 16 figures
 
 
 if __name__ == "__main__":

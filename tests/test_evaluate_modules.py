@@ -20,11 +20,28 @@ import pytest
 from dst_metrics import Corpus, InputError, LinearizedFormat, OptionError, Options, module_path, read, score
 from dst_metrics.examples import EXAMPLES
 from dst_metrics.figures import figure_keys
-from dst_metrics.hf_evaluate import arrow, metric
-from dst_metrics.hf_evaluate.arrow import SCHEMA, TURN_TYPE, corpus_from_arrow, corpus_table, streams_column
+from dst_metrics.hf_evaluate import metric
+from dst_metrics.hf_evaluate.arrow import (
+    EXAMPLE_TYPES,
+    SCHEMA,
+    corpus_from_arrow,
+    corpus_table,
+    dialogue_examples,
+    hypotheses_of_examples,
+    turns_of_examples,
+)
 from dst_metrics.hf_evaluate.batches import TurnEncoder
-from dst_metrics.hf_evaluate.docs import CARD_END, CARD_START, MODULE_FAMILIES, card_figures, returns_text, write_cards
-from dst_metrics.hf_evaluate.metric import EVALUATE_TESTED, FEATURES, check_evaluate_version
+from dst_metrics.hf_evaluate.docs import (
+    CARD_END,
+    CARD_START,
+    MODULE_FAMILIES,
+    card_features,
+    card_figures,
+    features_text,
+    returns_text,
+    write_cards,
+)
+from dst_metrics.hf_evaluate.metric import EVALUATE_TESTED, FEATURES, DSTMetricInfo, check_evaluate_version
 from tests.samples import GOLD, PRED
 
 from .conftest import REFERENCE, REPO, requires_shared
@@ -247,20 +264,24 @@ def test_the_modules_use_evaluate_public_api_only(gca):
         text = path.read_text(encoding="utf-8")
         used = [name for name in PRIVATE_EVALUATE_API if name in text]
         assert not used, f"{path.relative_to(REPO)} uses evaluate internals {used}"
-    # the MetricInfo as constructed (no field patched afterwards): flat features, which MetricInfo's own
-    # check requires for a format, read back as Arrow
-    assert gca.info.format == "arrow"
-    assert all(isinstance(feature, datasets.Value) for feature in gca.info.features.values())
-    evaluate.MetricInfo(description="", citation="", features=FEATURES, format="arrow")
+    # the MetricInfo as constructed (no field patched afterwards): a subclass of evaluate's MetricInfo
+    # that admits nested features read back as Arrow, and keeps MetricInfo's check for other formats
+    assert gca.info.format == "arrow" and isinstance(gca.info, DSTMetricInfo)
+    assert isinstance(gca.info, evaluate.MetricInfo)
+    with pytest.raises(ValueError, match="should be a `datasets.Value`"):
+        evaluate.MetricInfo(description="", citation="", features=FEATURES, format="arrow")
+    with pytest.raises(ValueError, match="should be a `datasets.Value`"):
+        DSTMetricInfo(description="", citation="", features=FEATURES, format="numpy")
     # the module files decorate their class as evaluate's own module template does
     assert callable(getattr(evaluate.utils.file_utils, "add_start_docstrings", None)), (
         "evaluate.utils.file_utils.add_start_docstrings is gone: the module files use it for their docstrings"
     )
 
 
-def test_rows_go_through_evaluates_own_add_batch_in_few_examples(gca, monkeypatch):
-    """Turns reach ``evaluate.Metric.add_batch`` as one example: the first batch, then one per
-    `FLUSH_TURNS` turns (or per compute); the figures do not depend on how the turns were grouped."""
+def test_rows_go_through_evaluates_own_add_batch_in_few_calls(gca, monkeypatch):
+    """Dialogues reach ``evaluate.Metric.add_batch`` as examples of `FEATURES`, one per dialogue (and
+    batch): the first batch at once, then once per `FLUSH_TURNS` turns (or per compute); the figures do
+    not depend on how the turns were grouped."""
     calls = []
     add_batch = evaluate.Metric.add_batch
 
@@ -275,11 +296,10 @@ def test_rows_go_through_evaluates_own_add_batch_in_few_examples(gca, monkeypatc
             gca.add_batch(predictions=PRED[i : i + 1], references=GOLD[i : i + 1])
         # the first batch at once (evaluate opens its cache file, processes meet), the second pending
         assert len(calls) == 1 and [len(side) for side in calls[0]] == [1, 1]
-        assert len(streams_column(calls[0][1])) == 3
+        assert calls[0][1][0]["turn_ids"] == [0, 1, 2] and calls[0][1][0]["dialogue_id"] == "0"
         assert gca.compute() == expected
-        assert len(calls) == 2
-        turns = streams_column(calls[1][1])
-        assert turns.type == TURN_TYPE and len(turns) == 3
+        assert len(calls) == 2 and [len(side) for side in calls[1]] == [1, 1]
+        assert [example["dialogue_id"] for example in calls[1][1]] == ["1"]
         calls.clear()
     monkeypatch.setattr(metric, "FLUSH_TURNS", 2)
     for i in range(len(GOLD)):
@@ -312,21 +332,120 @@ def test_metric_card_and_docstring_examples_run(folder, monkeypatch, tmp_path):
 # Features and Arrow rows
 
 
-def test_features_are_binary_streams_of_turn_rows(gca, every):
-    assert gca.features == every.features == FEATURES
-    assert FEATURES == {"predictions": datasets.Value("large_binary"), "references": datasets.Value("large_binary")}
-    table = corpus_table(Corpus.from_dialogues(PRED, GOLD))
+def test_features_describe_dialogues_of_slot_value_states(gca, turn_level, every):
+    assert gca.features == turn_level.features == every.features == FEATURES
+    state = datasets.List({"slot": datasets.Value("string"), "values": datasets.List(datasets.Value("string"))})
+    hypotheses = datasets.List(
+        {
+            "slot": datasets.Value("string"),
+            "values": datasets.List(datasets.Value("string")),
+            "confidences": datasets.List(datasets.Value("float64")),
+        }
+    )
+    dialogue = {
+        "dialogue_id": datasets.Value("string"),
+        "turn_ids": datasets.List(datasets.Value("int64")),
+        "states": datasets.List(state),
+    }
+    assert FEATURES == {"predictions": {**dialogue, "hypotheses": datasets.List(hypotheses)}, "references": dialogue}
+    # the codec writes and reads exactly this layout
     for side in ("predictions", "references"):
-        stream = arrow.side_stream(table[side])
-        expected = pa.concat_arrays([table[side].combine_chunks()] * 2)
-        assert streams_column([stream, stream]).combine_chunks().equals(expected)
-        stored = pa.chunked_array([pa.array([stream], pa.large_binary())] * 2)  # as evaluate reads them back
-        assert streams_column(stored).combine_chunks().equals(expected)
-    sink = pa.BufferOutputStream()  # a stream of another layout
-    with pa.ipc.new_stream(sink, pa.schema([("turns", pa.int64())])) as writer:
-        writer.write_table(pa.table({"turns": [1, 2]}))
-    with pytest.raises(InputError, match="not turns of this dst-metrics version"):
-        streams_column([sink.getvalue()])
+        assert FEATURES.arrow_schema.field(side).type.equals(EXAMPLE_TYPES[side])
+    # the docstring and every card show it
+    for module in (gca, turn_level, every):
+        assert features_text(" " * 8) in module.inputs_description
+    for folder in FOLDERS.values():
+        card = (REPO / folder / "README.md").read_text(encoding="utf-8")
+        assert card_features() in card, folder
+
+
+def test_examples_are_what_datasets_own_encoding_gives():
+    """`FEATURES.encode_batch` returns the examples as given: datasets' own encoding of them (plain
+    Features) gives equal examples, and the Arrow table of either is the same."""
+    gold = [[{"hotel-area": "north"}, {"hotel-area": ["north", "centre"], "hotel-stars": "4"}], ["taxi-day=monday"]]
+    pred = [
+        [{"hotel-area": "north"}, {"hotel-area": {"value": "centre", "confidence": 0.7}, "hotel-stars": "4"}],
+        ["taxi-day=monday"],
+    ]
+    corpus = Corpus.from_dialogues(pred, gold)
+    predictions, references = dialogue_examples(corpus)
+    batch = {"predictions": predictions, "references": references}
+    ours = FEATURES.encode_batch(batch)
+    theirs = datasets.Features(FEATURES).encode_batch(batch)
+    assert type(datasets.Features(FEATURES)) is datasets.Features and ours == theirs
+    table = datasets.Dataset.from_dict(theirs, features=datasets.Features(FEATURES)).data.table
+    assert pa.Table.from_pydict(ours, schema=FEATURES.arrow_schema).equals(table)
+    assert references[0]["states"][1] == [
+        {"slot": "hotel-area", "values": ["north", "centre"]},
+        {"slot": "hotel-stars", "values": ["4"]},
+    ]
+    assert predictions[0]["hypotheses"] == [[], [{"slot": "hotel-area", "values": ["centre"], "confidences": [0.7]}]]
+    assert predictions[1]["hypotheses"] == []  # no confidence in the dialogue
+    # and back: the same corpus and confidences
+    back = corpus_from_arrow(
+        turns_of_examples(table["predictions"], "predictions"), turns_of_examples(table["references"], "references")
+    )
+    assert back == corpus
+    assert dict(hypotheses_of_examples(table["predictions"])) == dict(corpus.scores)
+    with pytest.raises(InputError, match="not dialogues of this dst-metrics version"):
+        turns_of_examples(table["predictions"], "references")
+
+
+def test_the_cache_file_is_a_dataset_of_the_states(tmp_path, monkeypatch):
+    """evaluate's cache file, read with `datasets` alone while compute() scores it, holds the
+    dialogues, their turn ids and states (and their confidences) in the layout of `FEATURES`."""
+    seen = {}
+    read = metric.corpus_from_arrow
+
+    def reading_the_cache_file(*args, **kwargs):
+        files = sorted((tmp_path / "cache").rglob("*.arrow"))
+        assert len(files) == 1
+        seen["rows"] = datasets.Dataset.from_file(str(files[0]))
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(metric, "corpus_from_arrow", reading_the_cache_file)
+    module = load("jga_fga", tmp_path)
+    gold = [[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": ["4", "four"]}}]]
+    pred = [[{"hotel-area": "north"}, {"hotel-area": "north", "hotel-stars": {"value": "5", "confidence": 0.6}}]]
+    module.add_batch(predictions=pred, references=gold, dialogue_ids=["MUL0003"])
+    module.add_batch(predictions=["taxi-day=monday"], references=["taxi-day=friday"], dialogue_ids=["SNG01"])
+    result = module.compute()
+    rows = seen["rows"]
+    assert rows.features == FEATURES and rows.num_rows == 2
+    assert rows[0]["references"] == {
+        "dialogue_id": "MUL0003",
+        "turn_ids": [0, 1],
+        "states": [
+            [{"slot": "hotel-area", "values": ["north"]}],
+            [{"slot": "hotel-area", "values": ["north"]}, {"slot": "hotel-stars", "values": ["4", "four"]}],
+        ],
+    }
+    assert rows[0]["predictions"]["states"][1] == [
+        {"slot": "hotel-area", "values": ["north"]},
+        {"slot": "hotel-stars", "values": ["5"]},
+    ]
+    assert rows[0]["predictions"]["hypotheses"] == [
+        [],
+        [{"slot": "hotel-stars", "values": ["5"], "confidences": [0.6]}],
+    ]
+    assert rows[1]["predictions"] == {
+        "dialogue_id": "SNG01",
+        "turn_ids": [0],
+        "states": [[{"slot": "taxi-day", "values": ["monday"]}]],
+        "hypotheses": [],
+    }
+    # the figures are the core's on the same turns, calibration from the stored confidences included
+    corpus = Corpus.from_turn_records(
+        records(pred, ["MUL0003"]) + [{"dialogue_id": "SNG01", "turn_id": 0, "state": "taxi-day=monday"}],
+        records(gold, ["MUL0003"]) + [{"dialogue_id": "SNG01", "turn_id": 0, "state": "taxi-day=friday"}],
+    )
+    expected = core_figures(corpus, "turn")
+    assert {key: result[key] for key in expected} == expected
+    from dst_metrics.calibration.metrics import calibration
+
+    assert {key: result[key] for key in calibration(corpus, corpus.scores).figures} == (
+        calibration(corpus, corpus.scores).figures
+    )
 
 
 def test_encoded_rows_match_datasets_own_encoding_and_round_trip():
@@ -432,6 +551,39 @@ def test_linearized_strings_with_the_core_parser(gca, tmp_path):
         "gca", tmp_path, linearized={"slot_separator": ",", "value_separator": ":", "alternatives_separator": "|"}
     )
     assert configured.compute(predictions=custom_pred, references=custom_gold) == expected
+
+
+def test_a_flat_list_of_linearized_strings_is_one_turn_per_string(gca, every):
+    """``compute(predictions=["hotel-area=north", ...])``: each string a turn; ``dialogue_ids`` groups
+    them into dialogues in the order given (over batches too); without it each is a one-turn dialogue."""
+    pred = ["hotel-area=north", "hotel-area=north; hotel-stars=5", "taxi-day=monday", "hotel-area=south"]
+    gold = ["hotel-area=north", "hotel-area=north; hotel-stars=4", "taxi-day=monday", "hotel-area=north"]
+    ids = ["MUL1", "MUL1", "SNG2", "MUL1"]
+    by_dialogue = Corpus.from_dialogues(
+        [[pred[0], pred[1], pred[3]], [pred[2]]],
+        [[gold[0], gold[1], gold[3]], [gold[2]]],
+        dialogue_ids=["MUL1", "SNG2"],
+    )
+    expected = core_figures(by_dialogue, ("gca", "turn"))
+    assert every.compute(predictions=pred, references=gold, dialogue_ids=ids) == expected
+    # the same turns over two batches: MUL1's turns continue where the first batch left them
+    every.add_batch(predictions=pred[:2], references=gold[:2], dialogue_ids=ids[:2])
+    every.add_batch(predictions=pred[2:], references=gold[2:], dialogue_ids=ids[2:])
+    assert every.compute() == expected
+    # by hand: MUL1 turn 0 area correct, turn 1 stars wrong, turn 2 area wrong and stars removed on both
+    # sides (official quirk 1: correct, then missed); SNG2 correct. JGA: turns 0 of MUL1 and SNG2 right
+    assert (expected["correct"], expected["wrong"], expected["missed"], expected["jga"]) == (3, 2, 1, 0.5)
+    # without dialogue_ids: four one-turn dialogues, as lists of one state each give them
+    alone = core_figures(Corpus.from_dialogues([[p] for p in pred], [[g] for g in gold]), "gca")
+    assert gca.compute(predictions=pred, references=gold) == alone
+    assert (alone["correct"], alone["wrong"], alone["missed"]) == (3, 2, 0)  # each of the 5 slots a change
+    # a malformed string is named by its position in the flat list, with its dialogue and turn
+    with pytest.raises(InputError) as caught:
+        gca.add_batch(predictions=["a-b=c", "a-b=c; oops"], references=["a-b=c", "a-b=c"], dialogue_ids=["x", "x"])
+    assert str(caught.value).startswith('batch 0, predictions[1], dialogue "x", turn 1, field state: malformed entry')
+    with pytest.raises(InputError) as caught:
+        gca.add_batch(predictions=["a-b=c", "a-b=c; oops"], references=["a-b=c", "a-b=c"])
+    assert str(caught.value).startswith('batch 0, predictions[1], dialogue "1", turn 0, field state: malformed entry')
 
 
 def test_malformed_linearized_string_is_named_at_add_batch(gca):
@@ -612,8 +764,12 @@ def test_duplicate_record_within_and_across_batches(gca):
 def test_shape_errors(gca):
     with pytest.raises(InputError, match="2 predictions but 1 references"):
         gca.add_batch(predictions=PRED, references=GOLD[:1])
-    with pytest.raises(InputError, match="linearized state belongs inside a dialogue"):
-        gca.add_batch(predictions=["a-b=c"], references=["a-b=c"])
+    with pytest.raises(InputError, match=r"batch 0, references\[1\]: a batch of linearized strings holds strings only"):
+        gca.add_batch(predictions=["a-b=c", "a-b=d"], references=["a-b=c", {"a-b": "d"}])
+    with pytest.raises(InputError, match="1 dialogue_ids for 2 linearized strings"):
+        gca.add_batch(predictions=["a-b=c", "a-b=d"], references=["a-b=c", "a-b=d"], dialogue_ids=["x"])
+    with pytest.raises(InputError, match=r"predictions\[0\]: expected a dialogue .* got a number"):
+        gca.add_batch(predictions=[3], references=[3])
     with pytest.raises(InputError, match="predictions are dialogues but references are records"):
         gca.add_batch(predictions=PRED, references=records(GOLD)[:2])
     with pytest.raises(InputError, match="references are missing"):
@@ -625,9 +781,10 @@ def test_shape_errors(gca):
 
 def test_generated_dialogue_ids_are_distinct_per_process():
     encoder = TurnEncoder(id_prefix="2/")
-    table = encoder.encode(PRED, GOLD)
-    table = encoder.encode(PRED[:1], GOLD[:1])
-    assert table["references"].combine_chunks().field("dialogue_id").to_pylist() == ["2/2"] * 3
+    corpus = encoder.encode(PRED, GOLD)
+    corpus = encoder.encode(PRED[:1], GOLD[:1])
+    assert [dialogue.dialogue_id for dialogue in corpus.dialogues] == ["2/2"]
+    assert [example["dialogue_id"] for example in dialogue_examples(corpus)[1]] == ["2/2"]
 
 
 # --------------------------------------------------------------------------------------------

@@ -5,8 +5,10 @@ holds a turn's predicted and gold side: the dialogue id, the turn id and the sta
 slot/value entries (a gold entry may carry several acceptable values). States the core shares
 between consecutive turns are encoded once and shared again when decoded.
 
-evaluate stores, gathers and reads back the rows of several batches as one cache row: each side's
-turns as one Arrow IPC stream (`side_stream`, `streams_column`), so evaluate sees flat binary values.
+evaluate stores one example per dialogue (or per part of a dialogue added in one batch), in the layout
+of `EXAMPLE_TYPES` (the modules' ``features``): `dialogue_examples` writes a corpus as such examples,
+Python rows that evaluate encodes with its own ``add_batch``; `turns_of_examples` reads the examples
+evaluate gives back (as Arrow) as one row per turn again, and `hypotheses_of_examples` the confidences.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._gc import without_gc
+from ..calibration.extract import ScoredPredictions
 from ..corpus import Corpus, Dialogue, check_no_deletions, dialogues_read, snap_dialogues, text_matching
 from ..errors import InputError
 from ..options import parse_value_matching, reading_parts
@@ -30,7 +33,30 @@ STATE_TYPE = pa.list_(pa.struct([("slot", pa.string()), ("values", pa.list_(pa.s
 """A state: its slot/value entries; ``values`` holds one value, or a gold slot's acceptable values."""
 TURN_TYPE = pa.struct([("dialogue_id", pa.string()), ("turn_id", pa.int64()), ("state", STATE_TYPE)])
 SCHEMA = pa.schema([("predictions", TURN_TYPE), ("references", TURN_TYPE)])
-"""The rows evaluate caches and gathers: a turn's predicted and gold side (same dialogue and turn)."""
+"""The rows the decoder reads: a turn's predicted and gold side (same dialogue and turn)."""
+
+HYPOTHESES_TYPE = pa.list_(
+    pa.struct([("slot", pa.string()), ("values", pa.list_(pa.string())), ("confidences", pa.list_(pa.float64()))])
+)
+"""A predicted turn's slots given with confidences: each hypothesis value with its confidence (the None
+hypothesis holds ``1 - sum``; `dst_metrics.calibration.extract`)."""
+EXAMPLE_TYPES = {
+    "predictions": pa.struct(
+        [
+            ("dialogue_id", pa.string()),
+            ("turn_ids", pa.list_(pa.int64())),
+            ("states", pa.list_(STATE_TYPE)),
+            ("hypotheses", pa.list_(HYPOTHESES_TYPE)),
+        ]
+    ),
+    "references": pa.struct(
+        [("dialogue_id", pa.string()), ("turn_ids", pa.list_(pa.int64())), ("states", pa.list_(STATE_TYPE))]
+    ),
+}
+"""One evaluate example per side: a dialogue (all its turns, or those of one batch), its turn ids and the
+state after each turn; predictions also the `HYPOTHESES_TYPE` of each turn, or none at all when no value
+of the dialogue came with a confidence. The modules' ``features`` declare this layout."""
+EXAMPLE_SCHEMA = pa.schema([(side, kind) for side, kind in EXAMPLE_TYPES.items()])
 
 
 def _state_array(states: list[State]) -> pa.ListArray:
@@ -71,7 +97,8 @@ def _state_array(states: list[State]) -> pa.ListArray:
 
 
 def corpus_table(corpus: Corpus) -> pa.Table:
-    """A validated corpus as Arrow rows in `FEATURES` layout, one per turn."""
+    """A validated corpus as Arrow rows in `SCHEMA` layout, one per turn: what `corpus_from_arrow`
+    reads (the modules build these rows from their examples with `turns_of_examples`)."""
     dialogue_ids: list[str] = []
     turn_ids: list[int] = []
     gold: list[State] = []
@@ -93,30 +120,123 @@ def corpus_table(corpus: Corpus) -> pa.Table:
     )
 
 
-STREAM_SCHEMA = pa.schema([("turns", TURN_TYPE)])
-"""The schema of a `side_stream`: one side's turns."""
+_NO_HYPOTHESES: list = []
 
 
-def side_stream(column: pa.ChunkedArray | pa.Array) -> bytes:
-    """One side of `SCHEMA` rows (a column of `TURN_TYPE`) as an Arrow IPC stream."""
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, STREAM_SCHEMA) as writer:
-        writer.write_table(pa.Table.from_arrays([column], schema=STREAM_SCHEMA))
-    return sink.getvalue().to_pybytes()
+class StateEntries:
+    """The ``states`` of `dialogue_examples`: a list of entry dicts per state, one entry dict per
+    (slot, value) of a single value, shared by every state that holds it (evaluate copies nothing;
+    Arrow reads each reference). Kept from batch to batch by the metric, `clear` after ``compute()``."""
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[str, str], dict] = {}
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+    def side(self, states: Iterable[State], made: dict[int, list[dict]]) -> list[list[dict]]:
+        """The entry lists of one side's states; `made` maps the id of each state object done so far
+        (of this corpus) to its list, as the core shares state objects between turns and sides."""
+        out: list[list[dict]] = []
+        get = self.entries.get
+        previous = found = None
+        for state in states:
+            if state is not previous:
+                previous = state
+                found = made.get(id(state))
+                if found is None:
+                    items = state.items()
+                    found = list(map(get, items))
+                    if None in found:
+                        found = [entry or self.entry(item) for entry, item in zip(found, items)]
+                    made[id(state)] = found
+            out.append(found)  # type: ignore[arg-type]  # set at the first state
+        return out
+
+    def entry(self, item: tuple) -> dict:
+        slot, value = item
+        if value.__class__ is str:
+            made = self.entries[item] = {"slot": slot, "values": [value]}
+            return made
+        return {"slot": slot, "values": list(value.order)}  # acceptable values: equal sets, other orders
 
 
-def streams_column(streams: Iterable[bytes] | pa.Array | pa.ChunkedArray) -> pa.ChunkedArray:
-    """The turns of `side_stream` streams (bytes, or a binary Arrow array: read without a copy), in
-    order, as one column of `TURN_TYPE`."""
-    if isinstance(streams, (pa.Array, pa.ChunkedArray)):
-        streams = [value.as_buffer() for value in streams]
-    chunks: list[pa.Array] = []
-    for stream in streams:
-        reader = pa.ipc.open_stream(stream)
-        if not reader.schema.equals(STREAM_SCHEMA):
-            raise InputError(f"the cached rows are not turns of this dst-metrics version: {reader.schema}")
-        chunks += reader.read_all().column(0).chunks
-    return pa.chunked_array(chunks, TURN_TYPE)
+def dialogue_examples(corpus: Corpus, entries: StateEntries | None = None) -> tuple[list[dict], list[dict]]:
+    """A validated corpus as evaluate examples in the layout of `EXAMPLE_TYPES`: (predictions,
+    references), one per dialogue. Predicted values with confidences (`Corpus.scores`) give the
+    hypotheses of the dialogue's turns. `entries`: the entry dicts of earlier batches, to share."""
+    entries = entries or StateEntries()
+    made: dict[int, list[dict]] = {}
+    scores = corpus.scores
+    predictions: list[dict] = []
+    references: list[dict] = []
+    for dialogue in corpus.dialogues:
+        name = dialogue.dialogue_id
+        turn_ids = list(dialogue.turn_ids)
+        hypotheses = _NO_HYPOTHESES
+        if scores is not None:
+            turns = [scores.turn(name, turn) for turn in turn_ids]
+            if any(turns):
+                hypotheses = [
+                    [
+                        {"slot": slot, "values": [value for value, _ in pairs], "confidences": [c for _, c in pairs]}
+                        for slot, pairs in scored.items()
+                    ]
+                    for scored in turns
+                ]
+        references.append({"dialogue_id": name, "turn_ids": turn_ids, "states": entries.side(dialogue.gold, made)})
+        predictions.append(
+            {
+                "dialogue_id": name,
+                "turn_ids": turn_ids,
+                "states": entries.side(dialogue.pred, made),
+                "hypotheses": hypotheses,
+            }
+        )
+    return predictions, references
+
+
+def _combined(column: pa.ChunkedArray | pa.Array) -> pa.Array:
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    return column
+
+
+def _examples(column: pa.ChunkedArray | pa.Array, side: str, names: tuple[str, ...]) -> list[pa.Array]:
+    """The fields `names` of a column of `EXAMPLE_TYPES[side]` (examples evaluate read back), checked;
+    only those fields are gathered from the column's chunks."""
+    if not column.type.equals(EXAMPLE_TYPES[side]):
+        raise InputError(f"the cached {side} are not dialogues of this dst-metrics version: {column.type}")
+    return [_combined(pc.struct_field(column, name)) for name in names]
+
+
+def turns_of_examples(column: pa.ChunkedArray | pa.Array, side: str) -> pa.StructArray:
+    """The turns of evaluate examples of `side` (``predictions`` or ``references``, as Arrow) as one
+    `TURN_TYPE` row each, in order: what `corpus_from_arrow` reads."""
+    dialogue_ids, turn_ids, states = _examples(column, side, ("dialogue_id", "turn_ids", "states"))
+    if not pc.list_value_length(turn_ids).equals(pc.list_value_length(states)):
+        raise InputError(f"the cached {side} hold a dialogue whose turn_ids and states differ in number")
+    ids = dialogue_ids.take(pc.list_parent_indices(turn_ids))
+    names = [field.name for field in TURN_TYPE]
+    return pa.StructArray.from_arrays([ids, turn_ids.flatten(), states.flatten()], names=names)
+
+
+def hypotheses_of_examples(column: pa.ChunkedArray | pa.Array) -> ScoredPredictions | None:
+    """The confidences of predicted examples (as Arrow), as `ScoredPredictions`; None when no
+    predicted value carried one."""
+    dialogue_ids, turn_ids, hypotheses = _examples(column, "predictions", ("dialogue_id", "turn_ids", "hypotheses"))
+    scored = np.flatnonzero(pc.list_value_length(hypotheses).to_numpy(zero_copy_only=False) > 0)
+    if not len(scored):
+        return None
+    rows = pa.array(scored)
+    scores = ScoredPredictions()
+    for name, turns, turn_hypotheses in zip(
+        dialogue_ids.take(rows).to_pylist(), turn_ids.take(rows).to_pylist(), hypotheses.take(rows).to_pylist()
+    ):
+        for turn, slots in zip(turns, turn_hypotheses):
+            if slots:
+                scores.add_turn(name, turn, {s["slot"]: tuple(zip(s["values"], s["confidences"])) for s in slots})
+    return scores
 
 
 def _struct(column: pa.ChunkedArray | pa.Array) -> pa.StructArray:
@@ -212,7 +332,7 @@ def corpus_from_arrow(
     prediction_states: str = "cumulative",
     gold_alternatives: str = "any",
 ) -> Corpus:
-    """The Corpus of rows in `FEATURES` layout from any number of batches and processes.
+    """The Corpus of rows in `SCHEMA` layout from any number of batches and processes.
 
     Rows are grouped by dialogue id and ordered by turn id; a (dialogue_id, turn_id) that occurs
     twice (e.g. added by two processes) raises InputError. Consecutive equal states of a dialogue
@@ -226,26 +346,30 @@ def corpus_from_arrow(
     gold = _struct(references)
     if len(gold) == 0:
         raise InputError("the corpus is empty: there is no turn to score")
-    order = pc.sort_indices(
-        pa.table({"d": gold.field("dialogue_id"), "t": gold.field("turn_id")}),
-        sort_keys=[("d", "ascending"), ("t", "ascending")],
-    )
-    pred_ids, pred_turns, pred_states = pred.take(order).flatten()
-    gold_ids, gold_turns, gold_states = gold.take(order).flatten()
-    if not (pred_ids.equals(gold_ids) and pred_turns.equals(gold_turns)):
-        raise InputError("the cached rows pair predictions and references of different turns")
-    dialogue_codes, dialogue_names = _codes(gold_ids)
-    turn_ids = gold_turns.to_numpy()
-    continues = np.zeros(len(turn_ids), dtype=bool)
-    continues[1:] = dialogue_codes[1:] == dialogue_codes[:-1]
-    twice = np.flatnonzero(continues[1:] & (turn_ids[1:] == turn_ids[:-1]))
-    if len(twice):
-        row = int(twice[0]) + 1
-        raise InputError(
-            "this (dialogue_id, turn_id) was added twice (by two batches or processes)",
-            dialogue=dialogue_names[dialogue_codes[row]],
-            turn=int(turn_ids[row]),
+    grouped = _grouped(pred, gold)
+    if grouped is None:  # rows of a dialogue apart, or turns out of order: sorted by (dialogue_id, turn_id)
+        order = pc.sort_indices(
+            pa.table({"d": gold.field("dialogue_id"), "t": gold.field("turn_id")}),
+            sort_keys=[("d", "ascending"), ("t", "ascending")],
         )
+        pred_ids, pred_turns, pred_states = pred.take(order).flatten()
+        gold_ids, gold_turns, gold_states = gold.take(order).flatten()
+        if not (pred_ids.equals(gold_ids) and pred_turns.equals(gold_turns)):
+            raise InputError("the cached rows pair predictions and references of different turns")
+        dialogue_codes, dialogue_names = _codes(gold_ids)
+        turn_ids = gold_turns.to_numpy()
+        continues = np.zeros(len(turn_ids), dtype=bool)
+        continues[1:] = dialogue_codes[1:] == dialogue_codes[:-1]
+        twice = np.flatnonzero(continues[1:] & (turn_ids[1:] == turn_ids[:-1]))
+        if len(twice):
+            row = int(twice[0]) + 1
+            raise InputError(
+                "this (dialogue_id, turn_id) was added twice (by two batches or processes)",
+                dialogue=dialogue_names[dialogue_codes[row]],
+                turn=int(turn_ids[row]),
+            )
+    else:
+        dialogue_codes, dialogue_names, turn_ids, continues, pred_states, gold_states = grouped
     matching = text_matching(value_matching)
     golds = _decode_states(gold_states, continues, True, matching)
     preds = _decode_states(pred_states, continues, False, matching)
@@ -260,7 +384,28 @@ def corpus_from_arrow(
         )
         for start, end in zip(bounds, bounds[1:])
     )
+    if grouped is not None:  # in order of dialogue id, as the sorted rows give them
+        dialogues = tuple(sorted(dialogues, key=operator.attrgetter("dialogue_id")))
     return _read_as_asked(dialogues, value_matching, prediction_states, gold_alternatives)
+
+
+def _grouped(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:
+    """(dialogue codes, dialogue names, turn ids, continues, predicted states, gold states) of rows that
+    need no sorting: both sides the same turns, each dialogue's rows together with increasing turn ids
+    (as the evaluate examples give them, a dialogue per example). None otherwise."""
+    pred_ids, pred_turns, pred_states = pred.flatten()
+    gold_ids, gold_turns, gold_states = gold.flatten()
+    if not (pred_ids.equals(gold_ids) and pred_turns.equals(gold_turns)):
+        return None
+    dialogue_codes, dialogue_names = _codes(gold_ids)
+    turn_ids = gold_turns.to_numpy()
+    continues = np.zeros(len(turn_ids), dtype=bool)
+    continues[1:] = dialogue_codes[1:] == dialogue_codes[:-1]
+    if len(turn_ids) - int(continues.sum()) != len(dialogue_names):  # a dialogue in two places
+        return None
+    if not bool(np.all(turn_ids[1:][continues[1:]] > turn_ids[:-1][continues[1:]])):
+        return None
+    return dialogue_codes, dialogue_names, turn_ids, continues, pred_states, gold_states
 
 
 def _read_as_asked(

@@ -1,11 +1,15 @@
-"""What ``add_batch()`` receives, checked with the core and encoded as Arrow rows.
+"""What ``add_batch()`` receives, checked with the core (the metric writes it as examples of its
+``features``).
 
 Input shapes accepted (both sides in the same shape):
 
 - dialogues: ``predictions`` and ``references`` are lists of dialogues, each a list of states in
   any shape the core accepts, a linearized string included;
 - turn records ``{"dialogue_id": str, "turn_id": int, "state": state}``, in any order and over any
-  number of batches; the records of one batch must cover the same turns on both sides.
+  number of batches; the records of one batch must cover the same turns on both sides;
+- linearized strings, one per turn (``["hotel-area=north", ...]``, what a generative model gives per
+  example): ``dialogue_ids`` (one per string) groups them into dialogues, turns in the order given,
+  continued over batches; without it each string is a dialogue of one turn.
 
 Ids follow the rules of `dst_metrics.ids`, as in every reader.
 """
@@ -14,13 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import pyarrow as pa
-
 from .._gc import without_gc
 from ..corpus import Corpus
 from ..errors import InputError, describe
 from ..states import LinearizedFormat
-from .arrow import corpus_table
 
 INPUT_OPTIONS = ("dialogue_ids", "linearized")
 """Keyword arguments of ``add_batch()`` (and of ``compute()`` with inputs) about reading inputs."""
@@ -47,7 +48,9 @@ def _as_list(items: object, name: str, where: str) -> list:
 def _kind(item: object) -> str | None:
     if isinstance(item, Mapping):
         return "records"
-    if isinstance(item, Sequence) and not isinstance(item, (str, bytes)):
+    if isinstance(item, str):
+        return "strings"
+    if isinstance(item, Sequence) and not isinstance(item, bytes):
         return "dialogues"
     return None
 
@@ -57,14 +60,9 @@ def _input_kind(predictions: list, references: list, where: str) -> str:
     for name, items in (("predictions", predictions), ("references", references)):
         kind = kinds[name] = _kind(items[0])
         if kind is None:
-            hint = (
-                "; a linearized state belongs inside a dialogue (a list of states) or in a turn record's 'state'"
-                if isinstance(items[0], str)
-                else ""
-            )
             raise InputError(
-                f"expected a dialogue (a list of states) or a turn record (a mapping with 'dialogue_id', "
-                f"'turn_id' and 'state'), got {describe(items[0])}{hint}",
+                f"expected a dialogue (a list of states), a turn record (a mapping with 'dialogue_id', "
+                f"'turn_id' and 'state') or a linearized state (a string), got {describe(items[0])}",
                 source=f"{where}, {name}[0]",
             )
     if kinds["predictions"] != kinds["references"]:
@@ -126,6 +124,7 @@ class TurnEncoder:
         self.batches = 0
         self.dialogues = 0
         self.seen: set[tuple[str, int]] = set()
+        self.next_turn: dict[str, int] = {}  # linearized strings with dialogue_ids: each dialogue's next turn id
         self.scores = None  # calibration.extract.ScoredPredictions of the batches whose values carry confidences
 
     @without_gc
@@ -136,11 +135,12 @@ class TurnEncoder:
         *,
         dialogue_ids: Sequence[str] | None = None,
         linearized: LinearizedFormat | Mapping | None = None,
-    ) -> pa.Table | None:
-        """Validate one batch and return its rows (None for an empty batch).
+    ) -> Corpus | None:
+        """Validate one batch and return it as a Corpus (None for an empty batch).
 
         Dialogue-level input gets the dialogue ids `dialogue_ids`, or else running numbers
         ``"0"``, ``"1"``, … over the batches (prefixed by the process id with several processes).
+        Linearized strings are turns: see the module.
         """
         where = f"batch {self.batches}"
         fmt = linearized_format(linearized) or self.linearized
@@ -153,6 +153,11 @@ class TurnEncoder:
             return None
         kind = _input_kind(predictions, references, where)
         ids: list = []
+        next_turn = None
+        generated = 0  # dialogue ids numbered for strings without dialogue_ids
+        if kind == "strings":
+            predictions, references, next_turn, generated = self._strings(predictions, references, dialogue_ids, where)
+            kind, dialogue_ids = "records", None
         try:
             if kind == "records":
                 if dialogue_ids is not None:
@@ -176,14 +181,51 @@ class TurnEncoder:
                 "this (dialogue_id, turn_id) was already added by an earlier batch", dialogue=dialogue, turn=turn
             )
             raise _located(error, kind, predictions, references, ids).within(where)
-        table = corpus_table(corpus)
         if corpus.scores is not None:  # predictions with confidences: kept for the calibration figures
             if self.scores is None:
                 self.scores = corpus.scores
             else:
                 self.scores.update(corpus.scores)
         self.seen.update(keys)
+        if next_turn is not None:
+            self.next_turn = next_turn
         self.batches += 1
         if kind == "dialogues":
             self.dialogues += len(references)
-        return table
+        self.dialogues += generated
+        return corpus
+
+    def _strings(
+        self, predictions: list, references: list, dialogue_ids: Sequence[str] | None, where: str
+    ) -> tuple[list, list, dict[str, int] | None, int]:
+        """Linearized strings, one per turn, as turn records in the same positions: (predicted records,
+        gold records, each dialogue's next turn id after them, dialogue ids numbered). With
+        `dialogue_ids`, a string's turn id is the next of its dialogue's (over batches); without, each
+        string is turn 0 of a dialogue numbered as dialogue-level input is."""
+        for name, items in (("predictions", predictions), ("references", references)):
+            for position, item in enumerate(items):
+                if not isinstance(item, str):
+                    raise InputError(
+                        f"a batch of linearized strings holds strings only, got {describe(item)}",
+                        source=f"{where}, {name}[{position}]",
+                    )
+        following = None
+        if dialogue_ids is None:
+            names = [f"{self.id_prefix}{self.dialogues + i}" for i in range(len(references))]
+            turns = [0] * len(names)
+        else:
+            names = [str(d) for d in dialogue_ids]
+            if len(names) != len(references):
+                raise InputError(
+                    f"{len(names)} dialogue_ids for {len(references)} linearized strings: give one per string",
+                    source=where,
+                )
+            turns = []
+            following = dict(self.next_turn)
+            for name in names:
+                turn = following.get(name, 0)
+                following[name] = turn + 1
+                turns.append(turn)
+        pred_records = [{"dialogue_id": d, "turn_id": t, "state": s} for d, t, s in zip(names, turns, predictions)]
+        gold_records = [{"dialogue_id": d, "turn_id": t, "state": s} for d, t, s in zip(names, turns, references)]
+        return pred_records, gold_records, following, 0 if dialogue_ids is not None else len(names)

@@ -3,19 +3,51 @@
 
 from __future__ import annotations
 
+import pyarrow as pa
+
 from ..figures import FIGURES, Figure
 from ..options import Options
+from .arrow import EXAMPLE_TYPES
 
 MODULE_FAMILIES = {"gca_metric": ("gca",), "jga_fga_metrics": ("turn",), "dst_metrics_all": ("gca", "turn")}
 """Which families of figures each module returns (`dst_metrics.figures.FAMILIES`): ``dst_metrics_all``
 returns those of the other two in one pass."""
+
+
+def _type_text(kind: pa.DataType) -> str:
+    if pa.types.is_struct(kind):
+        return "{" + ", ".join(f'"{field.name}": {_type_text(field.type)}' for field in kind) + "}"
+    if pa.types.is_list(kind):
+        return f"[{_type_text(kind.value_type)}]"
+    return "float64" if kind == pa.float64() else str(kind)
+
+
+def features_text(indent: str = "    ") -> str:
+    """The modules' ``features`` (`arrow.EXAMPLE_TYPES`, the same as `metric.FEATURES`), one line per
+    side: what evaluate stores per example, ``[x]`` a list of x."""
+    return "".join(f"{indent}{side}: {_type_text(kind)}\n" for side, kind in EXAMPLE_TYPES.items())
+
+
+FEATURES_NOTE = """\
+What evaluate stores (the module's `features`): one example per dialogue (and batch), its turn ids and
+the state after each turn, a list of {slot, values} ("values": the value, or a gold slot's acceptable
+values); predictions also each turn's values given with confidences ("hypotheses", empty when the
+dialogue had none). add_batch() writes any input shape above in this layout (`[x]`: a list of x):
+"""
+
+
+def _features_block(indent: str) -> str:
+    return "".join(f"{indent}{line}\n" for line in FEATURES_NOTE.splitlines()) + features_text(indent + "    ")
+
 
 INPUT_ARGS = """\
     predictions: predicted states, as `references`.
     references: gold states, either
         - a list of dialogues, each a list of states (turn 0, 1, ...), or
         - a list of turn records {"dialogue_id": str, "turn_id": int, "state": state}, in any order;
-          the records of one batch must cover the same turns on both sides.
+          the records of one batch must cover the same turns on both sides, or
+        - a list of linearized states, one string per turn: `dialogue_ids` (one per string) groups them
+          into dialogues, turns in the order given; without it each string is a dialogue of one turn.
         A state is nested {domain: {slot: value}}, flat {"domain-slot": value}, a list of
         (domain, slot, value) or "domain-slot-value" items, or a linearized string
         "hotel-area=north; hotel-stars=4". A gold value may be a list of acceptable values.
@@ -32,8 +64,9 @@ INPUT_ARGS = """\
     gold_alternatives: "any" (default) or "first": a gold list of acceptable values matches by its first only.
     figures: names of the figures to return (default: all of the module's).
     dialogue_ids, linearized: how to read the inputs (see the metric card).
-"""
-"""The arguments every module documents (their `_KWARGS_DESCRIPTION` starts with it)."""
+Features:
+""" + _features_block("    ")
+"""The arguments every module documents (their `_KWARGS_DESCRIPTION` starts with it), and the features."""
 
 
 def module_figures(module: str) -> list[Figure]:
@@ -57,6 +90,13 @@ def returns_text(module: str, indent: str = "    ") -> str:
 
 CARD_START = "<!-- figures: generated from dst_metrics.figures; do not edit by hand -->"
 CARD_END = "<!-- end of figures -->"
+FEATURES_START = "<!-- features: generated from dst_metrics.hf_evaluate.arrow; do not edit by hand -->"
+FEATURES_END = "<!-- end of features -->"
+
+
+def card_features() -> str:
+    """The metric card's block of the modules' features (between `FEATURES_START` and `FEATURES_END`)."""
+    return f"{FEATURES_START}\n```text\n{features_text('')}```\n{FEATURES_END}"
 
 
 def card_figures(module: str) -> str:
@@ -70,7 +110,8 @@ def card_figures(module: str) -> str:
 
 
 def write_cards(root: str | None = None) -> list[str]:
-    """Rewrite the figure lists of the metric cards from the registry; returns the cards changed.
+    """Rewrite the figure lists of the metric cards from the registry, and their features block;
+    returns the cards changed.
 
     Run after adding a figure: ``python -c "from dst_metrics.hf_evaluate.docs import write_cards; write_cards()"``.
     """
@@ -81,8 +122,13 @@ def write_cards(root: str | None = None) -> list[str]:
     for module in MODULE_FAMILIES:
         card = base / module / "README.md"
         text = card.read_text(encoding="utf-8")
-        start, end = text.index(CARD_START), text.index(CARD_END) + len(CARD_END)
-        new = text[:start] + card_figures(module) + text[end:]
+        new = text
+        for first, last, block in (
+            (CARD_START, CARD_END, card_figures(module)),
+            (FEATURES_START, FEATURES_END, card_features()),
+        ):
+            start, end = new.index(first), new.index(last) + len(last)
+            new = new[:start] + block + new[end:]
         if new != text:
             card.write_text(new, encoding="utf-8")
             changed.append(str(card))

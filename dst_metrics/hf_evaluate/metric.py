@@ -1,26 +1,27 @@
 """The ``evaluate.Metric`` base class of the dst-metrics modules (``gca_metric``, ``jga_fga_metrics``
 and ``dst_metrics_all``), on evaluate's public API only.
 
-``add_batch()`` checks each batch with the core and encodes its turns as Arrow rows
-(`arrow.corpus_table`). The first batch goes at once, later ones are kept until `FLUSH_TURNS`
-turns (or ``compute()``): they reach evaluate's own ``add_batch`` as one example, each side's
-turns as one Arrow IPC stream (`FEATURES`: two binary values). evaluate writes, gathers across
-processes and reads back these examples as for any metric; ``_compute`` decodes the streams of
-every batch and process into one Corpus, once, and returns the figures of the module's families
-from the figure registry.
+`FEATURES` says what evaluate stores: one example per dialogue, its turns, each a list of
+``{slot, values}`` entries (and, for predictions, the values given with confidences). ``add_batch()``
+checks each batch with the core, whatever shape its states come in (nested, flat, linearized,
+alternatives, confidences), and writes it as such examples (`arrow.dialogue_examples`). The first
+batch goes to evaluate's own ``add_batch`` at once, later ones are kept until `FLUSH_TURNS` turns (or
+``compute()``). evaluate encodes, writes, gathers across processes and reads back these examples as for
+any metric (as Arrow: `DSTMetricInfo`); ``_compute`` reads the turns of every batch and process into
+one Corpus, once, and returns the figures of the module's families from the figure registry.
 """
 
 from __future__ import annotations
 
 import abc
-import warnings
+import dataclasses
 from collections.abc import Mapping
 
 import datasets
 import evaluate
-import pyarrow as pa
 from packaging.specifiers import SpecifierSet
 
+from .._gc import gc_paused
 from ..calibration.metrics import calibration
 from ..compat import PROFILES
 from ..figures import compute_figures, figure_keys
@@ -28,23 +29,57 @@ from ..options import OptionError, Options, reading_parts
 from ..scoring import check_num_slots, tally_dialogues
 from ..stats import bootstrap_intervals
 from ..stats.bootstrap import check_settings
-from .arrow import corpus_from_arrow, side_stream, streams_column
+from .arrow import StateEntries, corpus_from_arrow, dialogue_examples, hypotheses_of_examples, turns_of_examples
 from .batches import INPUT_OPTIONS, TurnEncoder
 from .docs import MODULE_FAMILIES
 
-FEATURES = datasets.Features(
-    {"predictions": datasets.Value("large_binary"), "references": datasets.Value("large_binary")}
+_STRING = datasets.Value("string")
+STATE = datasets.List({"slot": _STRING, "values": datasets.Sequence(_STRING)})
+"""A dialogue state: one entry per active slot (``"hotel-area"``), its value, or a gold slot's
+acceptable values in the order given. (``List`` of a dict: ``Sequence`` of a dict would store a dict
+of lists, the TFDS layout.)"""
+HYPOTHESES = datasets.List(
+    {"slot": _STRING, "values": datasets.Sequence(_STRING), "confidences": datasets.Sequence(datasets.Value("float64"))}
 )
-"""What evaluate stores per example: the turns of one or more batches, each side as an Arrow IPC
-stream of `arrow.TURN_TYPE` rows (`arrow.side_stream`)."""
+"""A predicted turn's slots whose values came with confidences (for the calibration figures): each
+value with its confidence; empty when the turn had none. The turn's state holds the top values."""
+
+
+class DialogueFeatures(datasets.Features):
+    """`datasets.Features` of examples `DSTMetric.add_batch` has already normalised
+    (`arrow.dialogue_examples`): ``encode_batch`` checks the columns and returns the examples as given.
+
+    Every leaf of `FEATURES` is a ``Value`` (no ``ClassLabel``, ``Image`` or other feature that
+    encodes), whose encoding of a str, int or float is that same value: datasets' own
+    ``encode_batch``, a walk over every example, would return equal examples (tests check it). Copies
+    and pickles of these features are plain ``datasets.Features``, which encode as datasets does.
+    """
+
+    def encode_batch(self, batch: dict) -> dict:
+        if set(batch) != set(self):
+            raise ValueError(f"Column mismatch between batch {set(batch)} and features {set(self)}")
+        return {key: list(column) for key, column in batch.items()}
+
+
+_TURN_IDS = datasets.Sequence(datasets.Value("int64"))
+FEATURES = DialogueFeatures(
+    {
+        "predictions": {
+            "dialogue_id": _STRING,
+            "turn_ids": _TURN_IDS,
+            "states": datasets.List(STATE),
+            "hypotheses": datasets.List(HYPOTHESES),
+        },
+        "references": {"dialogue_id": _STRING, "turn_ids": _TURN_IDS, "states": datasets.List(STATE)},
+    }
+)
+"""What evaluate stores per example: one side of a dialogue (all its turns, or those of one batch), its
+turn ids and the state after each turn; predictions also each turn's `HYPOTHESES` (none at all when no
+value of the dialogue came with a confidence). `arrow.EXAMPLE_TYPES` is the same layout in Arrow."""
 FLUSH_TURNS = 8192
-"""Turns kept in memory before they are handed to evaluate as one example: few examples, few streams."""
+"""Turns kept in memory before they are handed to evaluate's ``add_batch`` (few, large writes)."""
 CALIBRATION_FAMILY = "turn"
 """The modules of this family add the calibration figures when predicted values carry confidences."""
-CALIBRATION_PROCESSES_WARNING = (
-    "predicted values carry confidences, but calibration figures are computed only with num_process=1: "
-    "this run reports the other figures, from the top values"
-)
 EVALUATE_TESTED = ">=0.4.6,<0.5"
 """evaluate versions the modules were tested with (pip's specifier, as in pyproject.toml)."""
 
@@ -127,10 +162,24 @@ def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...
     return options, names
 
 
+@dataclasses.dataclass
+class DSTMetricInfo(evaluate.MetricInfo):
+    """The MetricInfo of the dst-metrics modules: nested `FEATURES` read back as Arrow.
+
+    evaluate hands ``compute()`` the stored examples in ``format`` (``Dataset.set_format``), and
+    ``format="arrow"`` gives them as Arrow arrays, nested ones included, without a copy to Python.
+    MetricInfo refuses any format unless every feature is a flat ``Value`` (its check names the numpy
+    format, which cannot hold nested rows); this subclass keeps that check for every format but Arrow.
+    """
+
+    def __post_init__(self) -> None:
+        if self.format != "arrow":
+            super().__post_init__()
+
+
 def metric_info(*, description: str, citation: str, inputs_description: str) -> evaluate.MetricInfo:
-    """The MetricInfo of a dst-metrics module: `FEATURES`, read back as Arrow (``format="arrow"``,
-    which MetricInfo admits for flat features: the streams are read without a copy)."""
-    return evaluate.MetricInfo(
+    """The MetricInfo of a dst-metrics module: `FEATURES`, read back as Arrow (`DSTMetricInfo`)."""
+    return DSTMetricInfo(
         description=description,
         citation=citation,
         inputs_description=inputs_description,
@@ -156,7 +205,8 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         super().__init__(*args, **kwargs)
         prefix = f"{self.process_id}/" if self.num_process > 1 else ""
         self._encoder = TurnEncoder(linearized=linearized, id_prefix=prefix)
-        self._pending: list[pa.Table] = []
+        self._entries = StateEntries()
+        self._pending: tuple[list[dict], list[dict]] = ([], [])
         self._pending_turns = 0
         self._opened = False  # evaluate's add_batch called since the last compute()
 
@@ -176,30 +226,27 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         LinearizedFormat for string states). Bad input raises InputError naming the batch,
         the position in it, the dialogue, the turn and the field.
         """
-        table = self._encoder.encode(predictions, references, **kwargs)
-        if self._encoder.scores is not None and self.num_process > 1 and CALIBRATION_FAMILY in self.families:
-            warnings.warn(CALIBRATION_PROCESSES_WARNING, stacklevel=2)
-        if table is not None:
-            self._pending.append(table)
-            self._pending_turns += table.num_rows
-        if self._pending_turns >= FLUSH_TURNS or not self._opened:
-            self._flush()  # the first batch at once: evaluate opens its cache file and meets the other processes
+        with gc_paused():  # millions of small dicts and lists, no cycle (dst_metrics._gc)
+            corpus = self._encoder.encode(predictions, references, **kwargs)
+            if corpus is not None:
+                preds, golds = dialogue_examples(corpus, self._entries)
+                self._pending[0].extend(preds)
+                self._pending[1].extend(golds)
+                self._pending_turns += corpus.num_turns
+            if self._pending_turns >= FLUSH_TURNS or not self._opened:
+                self._flush()  # the first batch at once: evaluate opens its cache file and meets the other processes
 
     def add(self, *, prediction=None, reference=None, **kwargs) -> None:
         """Add one dialogue, or one turn record, on each side (see ``add_batch``)."""
         self.add_batch(predictions=[prediction], references=[reference], **kwargs)
 
     def _flush(self) -> None:
-        """Hand the pending turns to evaluate's ``add_batch`` as one example; with none pending, an
-        empty batch (it still opens the cache file and, with several processes, meets the others)."""
+        """Hand the pending examples to evaluate's ``add_batch``; with none pending, an empty batch
+        (it still opens the cache file and, with several processes, meets the others)."""
         self._opened = True
-        if self._pending:
-            table = pa.concat_tables(self._pending)
-            self._pending, self._pending_turns = [], 0
-            batch = {side: [side_stream(table[side])] for side in ("predictions", "references")}
-        else:
-            batch = {"predictions": [], "references": []}
-        super().add_batch(**batch)
+        predictions, references = self._pending
+        self._pending, self._pending_turns = ([], []), 0
+        super().add_batch(predictions=predictions, references=references)
 
     def compute(self, *, predictions=None, references=None, **kwargs) -> dict | None:
         """Score everything added so far, plus `predictions`/`references` if given.
@@ -221,14 +268,18 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
             return super().compute(**kwargs)
         finally:
             self._encoder.reset()
+            self._entries.clear()
             self._opened = False
 
     def _compute(self, *, predictions=None, references=None, **kwargs) -> dict:
-        """Score the turns of every example and process (Arrow IPC streams) with the core."""
+        """Score the turns of every example and process (as Arrow) with the core."""
         reading = reading_options(kwargs)
         options, names = split_options({name: value for name, value in kwargs.items() if name not in READING_OPTIONS})
         corpus = corpus_from_arrow(
-            streams_column(predictions), streams_column(references), options.value_matching, *reading
+            turns_of_examples(predictions, "predictions"),
+            turns_of_examples(references, "references"),
+            options.value_matching,
+            *reading,
         )
         options = options.replace(reading=corpus.reading)
         tally, _ = tally_dialogues(corpus, options.mode, False)
@@ -239,6 +290,8 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
             figures.update({key: value for key, value in overlay.items() if key in figures})
         if names is not None:
             figures = {key: value for key, value in figures.items() if key in names}
-        elif CALIBRATION_FAMILY in self.families and self._encoder.scores is not None and self.num_process == 1:
-            figures.update(calibration(corpus, self._encoder.scores).figures)  # docs/calibration.md
+        elif CALIBRATION_FAMILY in self.families:
+            scores = hypotheses_of_examples(predictions)  # every batch's and process's confidences
+            if scores is not None:
+                figures.update(calibration(corpus, scores).figures)  # docs/calibration.md
         return with_intervals(figures, corpus, options, kwargs)
