@@ -38,6 +38,8 @@ class DevModule:
         self.name = name
 
     def __getattr__(self, attribute: str):
+        if attribute.startswith("__"):  # what tools ask of any object (pytest's __wrapped__): not the module's
+            raise AttributeError(attribute)
         module = pytest.importorskip(
             self.name, reason=f"needs {self.name.split('.')[0]}, of the dev extra: {DEV_INSTALL}"
         )
