@@ -70,40 +70,59 @@ def score_generations(
     >>> figures["jga"], figures["unparsed"]
     (1.0, 0.0)
     """
-    rows = len(generations)
-    for name, column in (("dialogue_ids", dialogue_ids), ("turn_ids", turn_ids), ("references", references)):
-        if len(column) != rows:
-            raise InputError(f"{rows} generations but {len(column)} {name}: one per generation, in the same order")
-    if not rows:
-        raise InputError("there are no generations to score")
+    rows = _checked_rows(generations, dialogue_ids=dialogue_ids, turn_ids=turn_ids, references=references)
     chosen = Options.from_kwargs(options)
     separator = parse_gold_alternatives_separator(gold_alternatives_separator)
     predictions, gold, parsed = _records(generations, dialogue_ids, turn_ids, references, style, schema,
                                          prediction_states == "updates")  # fmt: skip
-    if separator is not None:
-        gold = [{**record, "state": _split_gold(record, separator, linearized)} for record in gold]
-    corpus = Corpus.from_turn_records(
-        predictions,
-        gold,
-        value_matching=chosen.value_matching,
-        linearized=linearized,
-        prediction_states=prediction_states,
-        gold_alternatives=gold_alternatives,
-    )
-    if separator is not None:
-        corpus = dataclasses.replace(corpus, reading=(*corpus.reading, *reading_parts(gold_separator=separator)))
-    else:
-        _warn_of_joined_gold(corpus)
+    reading = {"prediction_states": prediction_states, "gold_alternatives": gold_alternatives}
+    corpus = _generated_corpus(predictions, gold, separator, linearized, chosen.value_matching, reading)
     scores = score(corpus, chosen).scores
     figures: dict[str, Any] = {key: scores[key] for key in figure_keys(chosen)}
-    for outcome in OUTCOMES[1:]:
-        figures[outcome] = sum(state.outcome == outcome for state in parsed.values()) / rows
-    figures["outcomes"] = outcome_counts(parsed.values())
+    figures.update(_outcome_shares(parsed.values(), rows), outcomes=outcome_counts(parsed.values()))
     figures["signature"] = scores.signature
     if show_unparsed:
         for line in unparsed_examples(generations, dialogue_ids, turn_ids, parsed, show_unparsed):
             print(line, file=sys.stderr)
     return figures
+
+
+def _generated_corpus(
+    predictions: list[dict],
+    gold: list[dict],
+    separator: str | None,
+    linearized: LinearizedFormat | None,
+    value_matching: str,
+    reading: Mapping[str, str],
+) -> Corpus:
+    """The Corpus of the parsed generations' turn records and their gold: gold values split at `separator`
+    into alternatives (said in the signature), else one warning where gold holds joined alternatives."""
+    if separator is not None:
+        gold = [{**record, "state": _split_gold(record, separator, linearized)} for record in gold]
+    corpus = Corpus.from_turn_records(
+        predictions, gold, value_matching=value_matching, linearized=linearized, **reading
+    )
+    if separator is None:
+        _warn_of_joined_gold(corpus)
+        return corpus
+    return dataclasses.replace(corpus, reading=(*corpus.reading, *reading_parts(gold_separator=separator)))
+
+
+def _checked_rows(generations: Sequence[str], **columns: Sequence[object]) -> int:
+    """The number of generations, once every column holds one entry per generation (else InputError)."""
+    rows = len(generations)
+    for name, column in columns.items():
+        if len(column) != rows:
+            raise InputError(f"{rows} generations but {len(column)} {name}: one per generation, in the same order")
+    if not rows:
+        raise InputError("there are no generations to score")
+    return rows
+
+
+def _outcome_shares(parsed: Iterable[ParsedState], rows: int) -> dict[str, float]:
+    """The share of the `rows` generations of each outcome but ``parsed``: ``empty``, ``truncated``, ``unparsed``."""
+    found = [state.outcome for state in parsed]
+    return {outcome: found.count(outcome) / rows for outcome in OUTCOMES[1:]}
 
 
 JOINED_GOLD_WARNING = (

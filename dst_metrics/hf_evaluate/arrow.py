@@ -347,29 +347,8 @@ def corpus_from_arrow(
     if len(gold) == 0:
         raise InputError("the corpus is empty: there is no turn to score")
     grouped = _grouped(pred, gold)
-    if grouped is None:  # rows of a dialogue apart, or turns out of order: sorted by (dialogue_id, turn_id)
-        order = pc.sort_indices(
-            pa.table({"d": gold.field("dialogue_id"), "t": gold.field("turn_id")}),
-            sort_keys=[("d", "ascending"), ("t", "ascending")],
-        )
-        pred_ids, pred_turns, pred_states = pred.take(order).flatten()
-        gold_ids, gold_turns, gold_states = gold.take(order).flatten()
-        if not (pred_ids.equals(gold_ids) and pred_turns.equals(gold_turns)):
-            raise InputError("the cached rows pair predictions and references of different turns")
-        dialogue_codes, dialogue_names = _codes(gold_ids)
-        turn_ids = gold_turns.to_numpy()
-        continues = np.zeros(len(turn_ids), dtype=bool)
-        continues[1:] = dialogue_codes[1:] == dialogue_codes[:-1]
-        twice = np.flatnonzero(continues[1:] & (turn_ids[1:] == turn_ids[:-1]))
-        if len(twice):
-            row = int(twice[0]) + 1
-            raise InputError(
-                "this (dialogue_id, turn_id) was added twice (by two batches or processes)",
-                dialogue=dialogue_names[dialogue_codes[row]],
-                turn=int(turn_ids[row]),
-            )
-    else:
-        dialogue_codes, dialogue_names, turn_ids, continues, pred_states, gold_states = grouped
+    sorted_rows = _sorted(pred, gold) if grouped is None else grouped
+    dialogue_codes, dialogue_names, turn_ids, continues, pred_states, gold_states = sorted_rows
     matching = text_matching(value_matching)
     golds = _decode_states(gold_states, continues, True, matching)
     preds = _decode_states(pred_states, continues, False, matching)
@@ -387,6 +366,32 @@ def corpus_from_arrow(
     if grouped is not None:  # in order of dialogue id, as the sorted rows give them
         dialogues = tuple(sorted(dialogues, key=operator.attrgetter("dialogue_id")))
     return _read_as_asked(dialogues, value_matching, prediction_states, gold_alternatives)
+
+
+def _sorted(pred: pa.StructArray, gold: pa.StructArray) -> tuple:
+    """Rows of a dialogue apart, or turns out of order, sorted by (dialogue_id, turn_id): what `_grouped`
+    gives; a (dialogue_id, turn_id) added twice raises InputError."""
+    order = pc.sort_indices(
+        pa.table({"d": gold.field("dialogue_id"), "t": gold.field("turn_id")}),
+        sort_keys=[("d", "ascending"), ("t", "ascending")],
+    )
+    pred_ids, pred_turns, pred_states = pred.take(order).flatten()
+    gold_ids, gold_turns, gold_states = gold.take(order).flatten()
+    if not (pred_ids.equals(gold_ids) and pred_turns.equals(gold_turns)):
+        raise InputError("the cached rows pair predictions and references of different turns")
+    dialogue_codes, dialogue_names = _codes(gold_ids)
+    turn_ids = gold_turns.to_numpy()
+    continues = np.zeros(len(turn_ids), dtype=bool)
+    continues[1:] = dialogue_codes[1:] == dialogue_codes[:-1]
+    twice = np.flatnonzero(continues[1:] & (turn_ids[1:] == turn_ids[:-1]))
+    if len(twice):
+        row = int(twice[0]) + 1
+        raise InputError(
+            "this (dialogue_id, turn_id) was added twice (by two batches or processes)",
+            dialogue=dialogue_names[dialogue_codes[row]],
+            turn=int(turn_ids[row]),
+        )
+    return dialogue_codes, dialogue_names, turn_ids, continues, pred_states, gold_states
 
 
 def _grouped(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:

@@ -152,28 +152,12 @@ class TurnEncoder:
             self.batches += 1
             return None
         kind = _input_kind(predictions, references, where)
-        ids: list = []
         next_turn = None
         generated = 0  # dialogue ids numbered for strings without dialogue_ids
         if kind == "strings":
             predictions, references, next_turn, generated = self._strings(predictions, references, dialogue_ids, where)
             kind, dialogue_ids = "records", None
-        try:
-            if kind == "records":
-                if dialogue_ids is not None:
-                    raise InputError("dialogue_ids is for dialogue-level input; turn records carry their own")
-                corpus = Corpus.from_turn_records(predictions, references, linearized=fmt, keep_deletions=True)
-            else:
-                if dialogue_ids is None:
-                    first = self.dialogues
-                    ids = [f"{self.id_prefix}{first + i}" for i in range(len(references))]
-                else:
-                    ids = [str(d) for d in dialogue_ids]
-                corpus = Corpus.from_dialogues(
-                    predictions, references, dialogue_ids=ids, linearized=fmt, keep_deletions=True
-                )
-        except InputError as error:
-            raise _located(error, kind, predictions, references, ids).within(where) from None
+        corpus, ids = self._corpus(kind, predictions, references, dialogue_ids, fmt, where)
         keys = [(d.dialogue_id, turn) for d in corpus.dialogues for turn in d.turn_ids]
         if not self.seen.isdisjoint(keys):
             dialogue, turn = next(key for key in keys if key in self.seen)
@@ -194,6 +178,34 @@ class TurnEncoder:
             self.dialogues += len(references)
         self.dialogues += generated
         return corpus
+
+    def _corpus(
+        self,
+        kind: str,
+        predictions: list,
+        references: list,
+        dialogue_ids: Sequence[str] | None,
+        fmt: LinearizedFormat | None,
+        where: str,
+    ) -> tuple[Corpus, list[str]]:
+        """The batch's Corpus (validated by the core; its errors located in the batch) and the dialogue
+        ids given to dialogue-level input (running numbers without `dialogue_ids`)."""
+        ids: list[str] = []
+        try:
+            if kind == "records":
+                if dialogue_ids is not None:
+                    raise InputError("dialogue_ids is for dialogue-level input; turn records carry their own")
+                return Corpus.from_turn_records(predictions, references, linearized=fmt, keep_deletions=True), ids
+            if dialogue_ids is None:
+                ids = [f"{self.id_prefix}{self.dialogues + i}" for i in range(len(references))]
+            else:
+                ids = [str(d) for d in dialogue_ids]
+            corpus = Corpus.from_dialogues(
+                predictions, references, dialogue_ids=ids, linearized=fmt, keep_deletions=True
+            )
+            return corpus, ids
+        except InputError as error:
+            raise _located(error, kind, predictions, references, ids).within(where) from None
 
     def _strings(
         self, predictions: list, references: list, dialogue_ids: Sequence[str] | None, where: str

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -428,30 +428,103 @@ def table_of_matrices(
     _check(names, figures, pairs, primary, correction, level)
     check_settings(resamples, interval_level, method)
     _check_keys(figures, options)
-    if pairs == "baseline":
-        baseline = names[0] if baseline is None else baseline
-        if baseline not in names:
-            raise OptionError(f"the baseline must be one of the systems ({', '.join(names)}); got {baseline!r}")
-        pair_list = [(baseline, name) for name in names if name != baseline]
-    else:
-        if baseline is not None:
-            raise OptionError("a baseline is for pairs='baseline'; with every pair tested there is none")
-        pair_list = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    pair_list, baseline = _pairs_of(names, pairs, baseline)
     tested = [primary] if primary else figures
     family = len(pair_list) * len(tested)
     rounds = randomization_rounds(family, level) if rounds is None else int(rounds)
     layout = matrices[names[0]].layout
     exact = {name: exact_figures(m.total, layout, options) for name, m in matrices.items()}
     values = {name: {key: found[key] for key in figures} for name, found in exact.items()}
+    replicates, jackknife = _resampled_figures(matrices, options, figures, resamples, seed, method)
+    bounds = {
+        name: intervals_of(values[name], replicates[name], jackknife[name], method, interval_level) for name in names
+    }
+    p_values = _p_values(matrices, pair_list, tested, options, rounds, seed)
+    adjusted = iter(adjust([found[key] for found in p_values for key in tested], correction))
+    tests = [
+        _pair_test(a, b, found, adjusted, values, replicates, jackknife, (method, interval_level, level, family))
+        for (a, b), found in zip(pair_list, p_values)
+    ]
+    settings = (
+        f"|table:{pairs}{':' + baseline if pairs == 'baseline' else ''},{len(names)} systems"
+        f"|ci:{method},{resamples},seed:{seed},level:{interval_level:g}"
+        f"|randomization:{rounds}|{correction}:{level:g},m:{family}"
+    )
+    return SystemsTable(
+        names=tuple(names), keys=tuple(figures), tested=tuple(tested), values=values, intervals=bounds,
+        tests=tuple(tests), baseline=baseline, options=options, signature=(signature or options.signature()) + settings,
+        dialogues=len(matrices[names[0]].dialogue_ids), turns=turns, correction=correction, level=level,
+        rounds=rounds, resamples=resamples, seed=seed, method=method, interval_level=interval_level, primary=primary,
+        labels={key: figure_labels(options).get(key, key) for key in figures},
+    )  # fmt: skip
+
+
+def _pair_test(
+    a: str,
+    b: str,
+    p_values: dict[str, float],
+    adjusted: Iterator[float],
+    values: Mapping[str, dict[str, float]],
+    replicates: Mapping[str, dict[str, np.ndarray]],
+    jackknife: Mapping[str, dict[str, np.ndarray] | None],
+    settings: tuple[str, float, float, int],
+) -> PairTest:
+    """B against A on each tested figure (the keys of `p_values`): the difference, its paired interval, p
+    and the next adjusted p of the table's one correction; `settings`: (method, interval level, level, family)."""
+    method, interval_level, level, family = settings
+    tested = list(p_values)
+    diffs = {key: values[b][key] - values[a][key] for key in tested}
+    differences = {key: replicates[b][key] - replicates[a][key] for key in tested}
+    jack = {key: jackknife[b][key] - jackknife[a][key] for key in tested} if method == "bca" else None
+    ci = intervals_of(diffs, differences, jack, method, interval_level)
+    figures = {}
+    for key in tested:
+        p_adjusted = next(adjusted)
+        figures[key] = FigureDiff(
+            values[a][key], values[b][key], diffs[key], ci[key], p_values[key], p_adjusted, p_adjusted <= level, family
+        )
+    return PairTest(a, b, figures)
+
+
+def _resampled_figures(
+    matrices: Mapping[str, TallyMatrix], options: Options, figures: list[str], resamples: int, seed: int, method: str
+) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, np.ndarray] | None]]:
+    """Each system's figures on one set of bootstrap resamples of the dialogues, and (``bca``) on the
+    jackknife's leave-one-out sums."""
+    layout = next(iter(matrices.values())).layout
     sums = _resampled(matrices, resamples, seed)
     replicates = {name: figure_arrays(found, layout, options, figures) for name, found in sums.items()}
     jackknife = {
         name: figure_arrays(jackknife_sums(m.rows), layout, options, figures) if method == "bca" else None
         for name, m in matrices.items()
     }
-    bounds = {
-        name: intervals_of(values[name], replicates[name], jackknife[name], method, interval_level) for name in names
-    }
+    return replicates, jackknife
+
+
+def _pairs_of(names: list[str], pairs: str, baseline: str | None) -> tuple[list[tuple[str, str]], str | None]:
+    """The pairs tested, (a, b) meaning b against a, and the baseline (None with every pair)."""
+    if pairs != "baseline":
+        if baseline is not None:
+            raise OptionError("a baseline is for pairs='baseline'; with every pair tested there is none")
+        return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]], None
+    baseline = names[0] if baseline is None else baseline
+    if baseline not in names:
+        raise OptionError(f"the baseline must be one of the systems ({', '.join(names)}); got {baseline!r}")
+    return [(baseline, name) for name in names if name != baseline], baseline
+
+
+def _p_values(
+    matrices: Mapping[str, TallyMatrix],
+    pair_list: list[tuple[str, str]],
+    tested: list[str],
+    options: Options,
+    rounds: int,
+    seed: int,
+) -> list[dict[str, float]]:
+    """Each pair's randomization p-value of each tested figure, the pairs sharing their rounds (drawn from the
+    seed's second stream, as `compare` draws them)."""
+    names = list(matrices)
+    layout = matrices[names[0]].layout
 
     def diff_of(sums_a: np.ndarray, sums_b: np.ndarray) -> dict[str, np.ndarray]:
         fa, fb = figure_arrays(sums_a, layout, options, tested), figure_arrays(sums_b, layout, options, tested)
@@ -459,53 +532,12 @@ def table_of_matrices(
 
     index = {name: position for position, name in enumerate(names)}
     stream = np.random.SeedSequence(seed).spawn(RANDOMIZATION_STREAM + 1)[RANDOMIZATION_STREAM]
-    p_values = randomization_p_pairs(
+    return randomization_p_pairs(
         diff_of,
         [matrices[name].rows for name in names],
         [(index[a], index[b]) for a, b in pair_list],
         rounds,
         np.random.default_rng(stream),
-    )
-    adjusted = iter(adjust([found[key] for found in p_values for key in tested], correction))
-    tests = []
-    for (a, b), found in zip(pair_list, p_values):
-        diffs = {key: values[b][key] - values[a][key] for key in tested}
-        differences = {key: replicates[b][key] - replicates[a][key] for key in tested}
-        jack = {key: jackknife[b][key] - jackknife[a][key] for key in tested} if method == "bca" else None
-        ci = intervals_of(diffs, differences, jack, method, interval_level)
-        corrected = {}
-        for key in tested:
-            p_adjusted = next(adjusted)
-            corrected[key] = FigureDiff(
-                values[a][key], values[b][key], diffs[key], ci[key], found[key], p_adjusted, p_adjusted <= level, family
-            )
-        tests.append(PairTest(a, b, corrected))
-    settings = (
-        f"|table:{pairs}{':' + baseline if pairs == 'baseline' else ''},{len(names)} systems"
-        f"|ci:{method},{resamples},seed:{seed},level:{interval_level:g}"
-        f"|randomization:{rounds}|{correction}:{level:g},m:{family}"
-    )
-    return SystemsTable(
-        names=tuple(names),
-        keys=tuple(figures),
-        tested=tuple(tested),
-        values=values,
-        intervals=bounds,
-        tests=tuple(tests),
-        baseline=baseline if pairs == "baseline" else None,
-        options=options,
-        signature=(signature or options.signature()) + settings,
-        dialogues=len(matrices[names[0]].dialogue_ids),
-        turns=turns,
-        correction=correction,
-        level=level,
-        rounds=rounds,
-        resamples=resamples,
-        seed=seed,
-        method=method,
-        interval_level=interval_level,
-        primary=primary,
-        labels={key: figure_labels(options).get(key, key) for key in figures},
     )
 
 
@@ -574,13 +606,7 @@ def systems_table(
     _check([n for n, _ in named_corpora], list(figures), pairs, primary, correction, level)
     _check_keys(figures, options)
     _same_gold(named_corpora)
-    by_system = {}
-    for name, corpus in named_corpora:
-        total, by_dialogue = tally_dialogues(corpus, options.mode, True)
-        check_num_slots(total, options)
-        by_system[name] = by_dialogue
-    layout = Layout.of([tally for found in by_system.values() for tally in found.values()])
-    matrices = {name: TallyMatrix.of(found, layout) for name, found in by_system.items()}
+    matrices = _system_matrices(named_corpora, options)
     table = table_of_matrices(
         matrices,
         options,
@@ -597,14 +623,34 @@ def systems_table(
         interval_level=interval_level,
         turns=sum(len(d) for d in named_corpora[0][1].dialogues),
     )
-    if profiles:
-        from ..compat import PROFILES
+    return _with_profiles(table, matrices, named_corpora, options, profiles) if profiles else table
 
-        wanted = list(PROFILES) if list(profiles) == ["all"] else list(profiles)
-        ours = {name: {"jga": exact_figures(m.total, m.layout, options)["jga"]} for name, m in matrices.items()}
-        found = (ProfileColumns(OURS, ("jga",), ours), *profile_columns(named_corpora, options, wanted))
-        table = dataclasses.replace(table, profiles=found)
-    return table
+
+def _system_matrices(named_corpora: Sequence[tuple[str, Corpus]], options: Options) -> dict[str, TallyMatrix]:
+    """Each system's per-dialogue tallies as a matrix, every system on one layout."""
+    by_system = {}
+    for name, corpus in named_corpora:
+        total, by_dialogue = tally_dialogues(corpus, options.mode, True)
+        check_num_slots(total, options)
+        by_system[name] = by_dialogue
+    layout = Layout.of([tally for found in by_system.values() for tally in found.values()])
+    return {name: TallyMatrix.of(found, layout) for name, found in by_system.items()}
+
+
+def _with_profiles(
+    table: SystemsTable,
+    matrices: dict[str, TallyMatrix],
+    named_corpora: Sequence[tuple[str, Corpus]],
+    options: Options,
+    profiles: Sequence[str],
+) -> SystemsTable:
+    """`table` with each system's JGA under our definitions and under every profile of `profiles`."""
+    from ..compat import PROFILES
+
+    wanted = list(PROFILES) if list(profiles) == ["all"] else list(profiles)
+    ours = {name: {"jga": exact_figures(m.total, m.layout, options)["jga"]} for name, m in matrices.items()}
+    found = (ProfileColumns(OURS, ("jga",), ours), *profile_columns(named_corpora, options, wanted))
+    return dataclasses.replace(table, profiles=found)
 
 
 __all__ = ["DEFAULT_FIGURES", "PairTest", "ProfileColumns", "SystemsTable", "systems_table", "table_of_matrices"]
