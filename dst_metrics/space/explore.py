@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from dst_metrics import Options
 from dst_metrics.breakdown import breakdown
 from dst_metrics.explain import mistakes_per_turn, non_uniformity, pearson, tail_orientation
+from dst_metrics.options import OptionError
 
 from . import exports, views
 from .inputs import AUTO, SetInput, format_label, read_prediction_sets, read_settings
@@ -190,7 +191,9 @@ def explore(
         gold_set = gold if gold and not gold.empty else None
         sets = read_prediction_sets(entries, fmt, options.value_matching, gold_set, set_aside)
         results = score_sets(sets, options)
-    except ValueError as error:  # InputError and OptionError are ValueErrors
+    except OptionError as error:  # an option the data rules out (K below a turn's slots): the last figures stay
+        return Exploration(False, str(error), options_error=True)
+    except ValueError as error:  # InputError
         return Exploration(False, str(error))
     gold_file = (gold.filename or "gold.json") if gold and not gold.empty else None
     status = " ".join([_status(results), *set_aside])

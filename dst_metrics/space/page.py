@@ -8,6 +8,7 @@ visitor's session and is never written anywhere else).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import shutil
 import tempfile
@@ -26,6 +27,7 @@ from .inputs import (
     AUTO,
     EXAMPLE_CHOICES,
     MAX_UPLOAD_MB,
+    OWN_DATA_NOTE,
     SET_LABELS,
     UPLOAD_TYPES,
     SetInput,
@@ -33,8 +35,11 @@ from .inputs import (
     example_key,
     folder_of,
     format_label,
+    left_example_names,
     name_from_file,
     page_profiles,
+    shows_example,
+    shows_example_set,
 )
 from .style import CSS, INTRO, analysis_note, build_theme, card_markdown, format_help
 
@@ -255,7 +260,7 @@ class Page:
                 info="> 0, e.g. 0.5; applies on Enter or leaving the box",
             )  # fmt: skip
             self.k = gr.Number(
-                value=30, label="K (slots, for SA)", precision=0, min_width=120, elem_id="k",
+                value=30, label="K (slots, for SA)", min_width=120, elem_id="k",  # no precision: 2.5 refused, not cut
                 info="whole number ≥ 1; applies on Enter or leaving the box",
             )  # fmt: skip
             self.matching = gr.Radio(
@@ -367,7 +372,12 @@ class Page:
             self.scatter, self.disagreements, self.correlations, self.compare_col, self.compare_table,
             self.pair_body, self.pair_scatter, self.pair_table, self.takeaway_col, self.command, self.snippet,
             self.downloads, self.calibration_col, self.calibration, self.by_domain, self.url_query,
+            self.example, self.example_note, *(s[0] for s in self.sets),
         ]  # fmt: skip
+
+    def skip(self) -> dict:
+        """No change to any output (gradio wants at least one key: an empty dict is an error)."""
+        return {self.status: gr.skip()}
 
     def updates(self, result: Exploration, previous: Exploration | None = None, url: str = "") -> dict:
         """Every output of a computation: the views, or the error with every view hidden; bad options
@@ -430,9 +440,17 @@ class Page:
         )
         number = int(number or 0)  # the browser's order of asking (TICKET_JS); 0 from the API
         if number < ticket["latest"]:
-            return {}  # a later request of this session came first
+            return self.skip()  # a later request of this session came first
         ticket["latest"] = number
         gold = _set_input("gold", gold_text, gold_file)
+        left: dict = {}
+        if example and not shows_example(example, entries, fmt, gold):  # pasted or uploaded: own data
+            renamed = left_example_names(example, entries)
+            for index, new_name in renamed.items():
+                entries[index] = dataclasses.replace(entries[index], name=new_name)
+                left[self.sets[index][0]] = new_name
+            left.update({self.example: None, self.example_note: OWN_DATA_NOTE})
+            example = None
         try:
             result = explore(
                 entries, fmt=fmt, gold=gold, mode=mode, alpha=alpha, fga_lambda=lam, num_slots=k,
@@ -442,13 +460,15 @@ class Page:
             log.exception("explore failed")
             result = Exploration(False, f"internal error ({type(error).__name__}: {error})")
         if ticket["latest"] != number:
-            return {}  # superseded: what is drawn stays one set of inputs, the latest one's
+            return self.skip()  # superseded: what is drawn stays one set of inputs, the latest one's
         result.ticket = number
+        turns = result.results[0].corpus.num_turns if result.ok else 0
+        ticket["last"] = (number, result.ok, result.status, turns)  # for the note beside an upload button
         previous = ticket.get("shown")
         out = self.updates(result, previous, url_query(result, example, result.dialogue_id, unchanged))
         if self.state in out:
             ticket["shown"] = out[self.state]
-        return out
+        return {**out, **left}
 
     def compare(self, result: Exploration | None, ticket: dict) -> tuple:
         """Each set's intervals and each later set against A, after the figures are shown."""
@@ -464,7 +484,7 @@ class Page:
     def choose_example(self, key: str | None) -> dict:
         """Fill the sets with a preloaded example; the sets it does not use are emptied."""
         if not key:
-            return {}
+            return {self.example_note: gr.skip()}
         chosen = example_input(key)
         out: dict = {self.fmt: AUTO, self.example_note: chosen.description}
         for i, (name, text, file, note, *_) in enumerate(self.sets):
@@ -479,7 +499,7 @@ class Page:
         def handler(upload: str | list[str] | None, example: str | None) -> dict:
             path, filename = _uploaded_path(upload, SET_LABELS[index])
             if not path:
-                return {}
+                return {note: gr.skip()}
             out: dict = {
                 name: name_from_file(filename), text: "", file: {"path": path, "filename": filename},
                 note: _file_note({"filename": filename}), self.example: None,
@@ -492,24 +512,47 @@ class Page:
 
         return handler
 
+    def edited(self, index: int):
+        """Text typed or pasted into set `index`: it replaces an uploaded file and leaves the preloaded
+        example (dropdown, note and, if it still has the example's name, the set's name say "own data").
+        Nothing happens when the text is the example's own (choosing an example fills the boxes) or empty."""
+        name, text, file, note, *_ = self.sets[index]
+
+        def handler(example: str | None, set_name: str | None, value: str | None) -> dict:
+            entry = SetInput(set_name or "", value or "")
+            if not (value or "").strip() or (example and shows_example_set(example, index, entry)):
+                return {note: gr.skip()}
+            out: dict = {file: None, note: ""}
+            if example:
+                out.update({self.example: None, self.example_note: OWN_DATA_NOTE})
+                for new_name in left_example_names(example, [SetInput()] * index + [entry]).values():
+                    out[name] = new_name
+            return out
+
+        return handler
+
     def emptied(self, index: int):
         name, text, file, note, *_ = self.sets[index]
         return lambda: {name: "", text: "", file: None, note: ""}
 
     def set_status(self, index: int):
-        """After an upload: the result next to the upload button (the file, and what was read or the error);
-        nothing when a later computation superseded this upload's."""
+        """After an upload: the result next to the upload button (the file, and what was read or the error
+        itself); nothing when a later computation superseded this upload's."""
 
-        def handler(result: Exploration | None, file: dict | None, ticket: dict) -> str | dict:
-            if not isinstance(result, Exploration) or result.ticket != ticket["latest"]:
+        def handler(file: dict | None, ticket: dict) -> str | dict:
+            number, ok, status, turns = ticket.get("last", (None, False, "", 0))
+            if number != ticket["latest"]:
                 return gr.skip()
-            if isinstance(result, Exploration) and result.ok and f"Set {SET_LABELS[index]} (" in result.status:
+            if ok and f"Set {SET_LABELS[index]} (" in status:
                 return _file_note(file) + ' <span class="note-error">left out: see the message under Score</span>'
-            if isinstance(result, Exploration) and result.ok:
-                turns = result.results[0].corpus.num_turns
-                return _file_note(file) + f' <span class="note-ok">read and scored ({turns} turns)</span>'
+            if ok:
+                counted = f"{turns:,} turn" + ("" if turns == 1 else "s")
+                return _file_note(file) + f' <span class="note-ok">read and scored ({counted})</span>'
             return (
-                _file_note(file) + ' <span class="note-error">could not be scored: see the message under Score</span>'
+                _file_note(file)
+                + f' <span class="note-error" id="note-{SET_LABELS[index].lower()}-error">could not be scored: '
+                + views.esc(status)
+                + "</span>"
             )
 
         return handler
@@ -585,15 +628,17 @@ class Page:
             )  # fmt: skip
             computed = taken.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS)
             self.after(computed)
-            computed.then(self.set_status(index), [self.state, file, self.ticket], note)
+            computed.then(self.set_status(index), [file, self.ticket], note)
             self.scored(clear.click(self.emptied(index), None, [name, text, file, note], trigger_mode=LAST))
             # Typing in a box leaves the preloaded example and replaces an uploaded file.
-            text.input(
-                lambda: (None, "Your own data.", None, ""),
-                None,
-                [self.example, self.example_note, file, note],
+            # (`change`, not `input`: a paste that sets the whole box at once must leave the example too.)
+            text.change(
+                self.edited(index),
+                [self.example, name, text],
+                [self.example, self.example_note, file, note, name],
                 queue=False,
                 show_progress="hidden",
+                api_visibility="private",
             )
         gold_outputs = [self.gold_text, self.gold_file, self.gold_note]
         gold_event = self.gold_upload.upload(_gold_uploaded, self.gold_upload, gold_outputs, trigger_mode=LAST)
