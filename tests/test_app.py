@@ -858,3 +858,45 @@ def test_another_evaluators_conventions_on_the_page():
     assert result.results[0].report.signature.endswith("|compat:fnctod")
     assert "--compat fnctod" in result.command and "dst-metrics compare" not in result.command
     assert 'id="compare-compat"' in compare_sets(result)
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 36: a link you can trust, K the data rules out, DSTC2 files
+
+
+def test_only_the_examples_own_sets_may_be_named_in_the_url():
+    example = inputs.example_input("all")
+    entries = [SetInput(name, text) for name, text in example.sets] + [SetInput(), SetInput()]
+    assert inputs.shows_example("all", entries)
+    assert not inputs.shows_example("first_example", entries)  # another example's text
+    assert not inputs.shows_example("all", entries, fmt="jsonl")
+    assert not inputs.shows_example("all", entries, gold=SetInput("gold", "{}"))
+    pasted = [SetInput("P1", jsonl_text(EXAMPLES["first_example"], "P2")), *entries[1:]]
+    assert not inputs.shows_example("all", pasted)
+    assert inputs.left_example_names("all", pasted) == {0: "own data"}  # P2 still holds the example's text
+    uploaded = [SetInput("P1", "", "/tmp/x.json", "x.json"), SetInput("P2", "", "/tmp/y.json", "y.json")]
+    assert inputs.left_example_names("all", uploaded) == {0: "own data", 1: "own data B"}
+    assert inputs.left_example_names("all", [SetInput("mine", "{}")]) == {}  # a name the visitor gave stays
+
+
+def test_a_link_of_own_data_opens_no_example():
+    assert url_settings({"data": "own"})["example"] is None
+    assert url_settings({"data": "own", "example": "mul1110"})["example"] == "mul1110"
+    assert url_settings({})["example"] == "first_example"
+
+
+def test_k_below_a_turns_slots_is_an_option_error_that_keeps_the_figures():
+    result = explore([("P1", _all_text(0))], num_slots=5)
+    assert not result.ok and result.options_error
+    assert "is 5, but this turn has 7 slots" in result.status and 'dialogue "MUL0003", turn 2' in result.status
+    assert not explore([("P1", _all_text(0))], num_slots=2.5).ok  # refused, not cut to 2
+    assert "whole number" in explore([("P1", _all_text(0))], num_slots=2.5).status
+
+
+@requires_shared
+def test_a_dstc2_track_file_is_pointed_to_the_dstc2_command():
+    track = REFERENCE / "dstc2" / "baseline.track.json"
+    assert inputs.is_dstc2_track(track)
+    assert not inputs.is_dstc2_track(REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json")
+    result = explore([SetInput("", "", str(track), track.name)])
+    assert not result.ok and "dst-metrics dstc2 --trackfile" in result.status and "'baseline.track'" in result.status

@@ -24,7 +24,7 @@ from dst_metrics.space.plots import BAR_PLOT_WIDTH
 from dst_metrics.space.scored import main_rows
 from dst_metrics.stats import compare
 
-from .conftest import REPO
+from .conftest import REFERENCE, REPO
 from .test_app import _all_text
 
 FIRST = EXAMPLES["first_example"]
@@ -125,7 +125,7 @@ def visit(browser, server_url):
     (issue 11, defect 8) and nothing loaded from the internet."""
     contexts, errors, external = [], [], []
 
-    def open_page(query: str = "", width: int = 1400, height: int = 900):
+    def open_page(query: str = "", width: int = 1400, height: int = 900, ready: str = '#metrics td[data-metric="gca"]'):
         context = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
         page = context.new_page()
@@ -134,7 +134,7 @@ def visit(browser, server_url):
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
         page.on("request", lambda request: None if request.url.startswith(LOCAL) else external.append(request.url))
         page.goto(server_url + query)
-        page.wait_for_selector('#metrics td[data-metric="gca"]')
+        page.wait_for_selector(ready)
         return page
 
     yield open_page
@@ -734,3 +734,86 @@ def test_issue23_a_compatibility_profile_on_the_page(visit):
     page.locator("#compare-compat").wait_for()
     assert "--compat fnctod" in page.locator("#command").inner_text()
     _shot(page, "issue23-compat-1400")
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 36: the Space, fourth version
+
+
+def _server_errors() -> int:
+    """Tracebacks the served app has logged so far (gradio logs an event's error there, not in the page)."""
+    log = ARTIFACTS / "app-server.log"
+    return log.read_text(errors="replace").count("Traceback") if log.exists() else 0
+
+
+def test_issue36_a_pasted_set_leaves_the_example_and_its_link_shows_no_other_figures(visit):
+    page = visit(ALL)
+    _wait_for_sets(page, ["P1", "P2"])
+    # The issue's reproducer: select all of set A and paste another file (one input event with the whole text).
+    page.locator("#data-a textarea").fill(_jsonl(FIRST, "P2"))
+    page.click("#score")
+    _wait_for_sets(page, ["own data"])
+    published = FIRST.published["P2"]
+    assert _figure(page, "gca", "own data") == f"{published['gca']:.2f}"  # 15.49: the pasted file's, not 59.91
+    assert _figure(page, "jga", "own data") == f"{published['jga']:.2f}"
+    assert page.locator("#name-a input").input_value() == "own data"
+    assert page.locator("#example input").input_value() == ""
+    assert "Your own data" in page.locator("#example-note").inner_text()
+    page.wait_for_function("() => location.search.includes('data=own')")
+    assert "example=" not in page.url
+    _shot(page, "issue36-pasted-own-data-1400")
+    # The link opens no figures at all (own data is never in a URL), and says why.
+    shared = visit(page.url.removeprefix(page.url.split("?")[0]), ready="#status-ok")
+    assert "Nothing to score yet" in shared.locator("#status-ok").inner_text()
+    assert "made from someone's own data" in shared.locator("#example-note").inner_text()
+    assert (
+        shared.locator('#metrics td[data-metric="gca"]').count() == 0 or not shared.locator("#scores-col").is_visible()
+    )
+    _shot(shared, "issue36-own-data-link-1400")
+
+
+def test_issue36_k_below_a_turns_slots_keeps_the_figures_and_k_must_be_whole(visit):
+    page = visit(ALL)
+    _wait_for_sets(page, ["P1", "P2"])
+    gca = _figure(page, "gca", "P1")
+    for value, expected in (
+        ("5", "is 5, but this turn has 7 slots"),  # MUL0003 turn 2 has 7 slots (gold and prediction together)
+        ("2.5", "must be a whole number >= 1; got 2.5"),  # refused, not cut to 2
+    ):
+        page.locator("#k input").fill(value)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "(e) => (document.querySelector('#status-error')?.textContent || '').includes(e)", arg=expected
+        )
+        assert "still those of the last options that scored" in page.locator("#status-error").inner_text()
+        assert page.locator("#scores-col").is_visible() and _figure(page, "gca", "P1") == gca
+        _assert_chart_equals_table(page, ["P1", "P2"])
+        assert "k=30" in page.url
+    _shot(page, "issue36-k-too-small-1400")
+
+
+def test_issue36_uploads_say_what_happened_at_their_button_and_the_server_logs_no_error(visit, tmp_path):
+    page = visit()
+    before = _server_errors()
+    one_turn = json.dumps({"dialogue_id": "D1", "turn_id": 0, "gt": {"hotel-area": "north"}, "pr": {}}) + "\n"
+    _upload(page, "a", tmp_path / "one.jsonl", one_turn)
+    page.locator("#note-a").get_by_text("read and scored (1 turn)").wait_for()
+    dstc2 = REFERENCE / "dstc2" / "baseline.track.json"
+    if dstc2.exists():
+        page.locator("#upload-b").locator("xpath=..").locator("input[type=file]").set_input_files(str(dstc2))
+        page.locator("#note-b-error").wait_for()
+        assert "dst-metrics dstc2 --trackfile" in page.locator("#note-b-error").inner_text()
+        assert "DSTC2 tracker output" in page.locator("#status-error").inner_text()
+        _shot(page, "issue36-dstc2-at-its-button-1400")
+        page.click("#empty-b")
+    trade = REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json"
+    if trade.exists():
+        page.locator("#upload-a").locator("xpath=..").locator("input[type=file]").set_input_files(str(trade))
+        page.locator("#note-a").get_by_text("read and scored (7,368 turns)").wait_for(timeout=60000)
+        from dst_metrics.space.inputs import page_profiles
+
+        for label, name in page_profiles()[:3]:  # the profile changed after the upload (issue 36: 13 errors logged)
+            _choose(page, "compat", label)
+            _wait_for_signature(page, f"compat:{name}")
+    page.wait_for_timeout(1000)
+    assert _server_errors() == before, (ARTIFACTS / "app-server.log").read_text()[-3000:]

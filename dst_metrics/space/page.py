@@ -51,7 +51,14 @@ SESSION_FILES_SECONDS = 3600
 LAST = "always_last"
 QUEUE_CONCURRENCY = 2
 """Events run at once; the others wait in gradio's queue, so one large file blocks nobody else's page."""
-URL_KEYS = ("example", "mode", "alpha", "lambda", "k", "match", "unchanged", "dialogue", "compat")
+NOTHING_TO_SCORE = "Nothing to score yet: paste or upload a prediction set (A), or choose a preloaded example."
+OWN_DATA_QUERY = "own"
+"""`data=own` in a URL: the page that made it showed the visitor's own data, which no URL holds."""
+OWN_LINK_NOTE = (
+    "**This link was made from someone's own data**, which is never put in a URL: paste or upload the "
+    "same files to see its figures (the options below are the link's), or choose an example."
+)
+URL_KEYS = ("example", "data", "mode", "alpha", "lambda", "k", "match", "unchanged", "dialogue", "compat")
 
 CLICK_JS = """
 element.addEventListener('click', (event) => {
@@ -128,7 +135,7 @@ def url_query(result: Exploration | None, example: str | None, dialogue_id: str 
     if not isinstance(result, Exploration) or not result.ok:
         return ""
     options = result.options
-    values = {"example": example} if example else {}
+    values = {"example": example} if example else {"data": OWN_DATA_QUERY}
     values.update(
         mode=options.mode, alpha=format_number(options.alpha), **{"lambda": f"{options.fga_lambda:g}"},
         k=str(options.num_slots), match=options.value_matching,
@@ -144,10 +151,11 @@ def url_query(result: Exploration | None, example: str | None, dialogue_id: str 
 
 def url_settings(query: dict) -> dict:
     """The page's settings from URL query parameters (unknown or bad values keep the defaults;
-    the options are checked when scored, like typed ones)."""
+    the options are checked when scored, like typed ones); `data=own` opens no example (example None)."""
     example = example_key(query.get("example")) if "example" in query else DEFAULT_EXAMPLE
+    own = query.get("data") == OWN_DATA_QUERY and "example" not in query
     return {
-        "example": example or DEFAULT_EXAMPLE,
+        "example": None if own else example or DEFAULT_EXAMPLE,
         "mode": query.get("mode") if query.get("mode") in ("official", "corrected") else "official",
         "alpha": query.get("alpha", "10/11"),
         "lambda": _float(query.get("lambda"), 0.5),
@@ -443,6 +451,8 @@ class Page:
             return self.skip()  # a later request of this session came first
         ticket["latest"] = number
         gold = _set_input("gold", gold_text, gold_file)
+        if not example and all(entry.empty for entry in entries) and gold.empty:  # e.g. a link of own data
+            return {**self.updates(Exploration(False, "")), self.status: views.status_html(NOTHING_TO_SCORE, True)}
         left: dict = {}
         if example and not shows_example(example, entries, fmt, gold):  # pasted or uploaded: own data
             renamed = left_example_names(example, entries)
@@ -583,7 +593,9 @@ class Page:
     def from_url(self, request: gr.Request) -> dict:
         settings = url_settings(dict(request.query_params) if request else {})
         dialogue = settings["dialogue"]
+        own = {self.example_note: OWN_LINK_NOTE} if settings["example"] is None else {}
         return {
+            **own,
             self.example: settings["example"], self.mode: settings["mode"], self.alpha: settings["alpha"],
             self.lam: settings["lambda"], self.k: settings["k"], self.matching: settings["match"],
             self.unchanged: settings["unchanged"], self.compat: settings["compat"],
@@ -609,7 +621,8 @@ class Page:
         # (gradio's default drops it), and TICKET_JS makes sure the earlier one's figures never land after it.
         self.scored(self.example.select(self.choose_example, self.example, example_outputs, trigger_mode=LAST))
         load = demo.load(self.from_url, None, [self.example, self.mode, self.alpha, self.lam, self.k, self.matching,
-                                               self.unchanged, self.compat, self.dialogue])  # fmt: skip
+                                               self.unchanged, self.compat, self.dialogue,
+                                               self.example_note])  # fmt: skip
         self.scored(load.then(self.choose_example, self.example, example_outputs))
         # Options apply as soon as they change: radios on input, α, λ and K on Enter and on leaving
         # the box (never a box showing one value and the table another).
