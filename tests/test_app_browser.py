@@ -817,3 +817,71 @@ def test_issue36_uploads_say_what_happened_at_their_button_and_the_server_logs_n
             _wait_for_signature(page, f"compat:{name}")
     page.wait_for_timeout(1000)
     assert _server_errors() == before, (ARTIFACTS / "app-server.log").read_text()[-3000:]
+
+
+WORDS_BROKEN_JS = """() => {
+  // Every word on the page drawn on one line: a line may break only at a space or after - / _ , (no 'Tur|n').
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector('gradio-app') || document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    const parent = text.parentElement;
+    if (!parent || !parent.offsetParent || parent.closest('textarea, .cm-editor, svg, code, pre, [aria-hidden=true]')) {
+      continue;
+    }
+    const re = /\\S{2,}/g; let m;
+    while ((m = re.exec(text.data))) {
+      const range = document.createRange(); let top = null;
+      for (let i = 0; i < m[0].length; i++) {
+        range.setStart(text, m.index + i); range.setEnd(text, m.index + i + 1);
+        const box = range.getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) continue;
+        if (top !== null && Math.abs(box.top - top) > 2 && !'-/_,.|=&:'.includes(m[0][i - 1])) {
+          broken.push(m[0].slice(0, i) + '|' + m[0].slice(i)); break;
+        }
+        top = box.top;
+      }
+    }
+  }
+  return broken;
+}"""
+LOW_CONTRAST_JS = """() => {
+  // Text below 4.5:1 against what is behind it (WCAG AA for normal text).
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const behind = (e) => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3); } return [255, 255, 255]; };
+  const low = [];
+  const walker = document.createTreeWalker(document.querySelector('gradio-app') || document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    const e = text.parentElement;
+    if (!text.data.trim() || !e || !e.offsetParent) continue;
+    if (e.closest('svg, .cm-editor, footer, button, [aria-hidden=true]')) continue;
+    const style = getComputedStyle(e); const color = rgb(style.color);
+    if (color.length === 4 && color[3] < 1) continue;
+    const [a, b] = [lum(color), lum(behind(e))];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) low.push(`${text.data.trim().slice(0, 40)} (${style.color}, ${ratio.toFixed(2)}:1)`);
+  }
+  return [...new Set(low)];
+}"""
+CHART_TEXT_JS = """() => [...document.querySelectorAll('svg.chart')].filter(s => s.getBoundingClientRect().width > 0)
+  .flatMap(s => { const scale = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+    return [...s.querySelectorAll('text')].map(t => ({text: t.textContent,
+      px: parseFloat(getComputedStyle(t).fontSize) * scale})); }).filter(t => t.px < 10.95)
+  .map(t => `${t.text} ${t.px.toFixed(1)}px`)"""
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_issue36_legible_contrast_whole_words_chart_text_and_scroll_cues(visit, width):
+    page = visit(ALL, width=width, height=900)
+    _wait_for_sets(page, ["P1", "P2"])
+    page.locator("#compare table.compare-table").first.wait_for()
+    page.locator("#intervals table").first.wait_for()
+    page.wait_for_timeout(500)
+    _shot(page, f"issue36-legibility-{width}")
+    found = {name: page.evaluate(js) for name, js in (("broken", WORDS_BROKEN_JS), ("contrast", LOW_CONTRAST_JS))}
+    if width < 640:
+        found["chart text"] = page.evaluate(CHART_TEXT_JS)
+    assert found == {name: [] for name in found}

@@ -41,7 +41,7 @@ from .inputs import (
     shows_example,
     shows_example_set,
 )
-from .style import CSS, INTRO, analysis_note, build_theme, card_markdown, format_help
+from .style import CSS, INTRO, SCROLL_CUE_JS, analysis_note, build_theme, card_markdown, format_help
 
 log = logging.getLogger("gca-explorer")
 
@@ -686,4 +686,4 @@ def build_demo() -> gr.Blocks:
 def launch(demo: gr.Blocks) -> None:
     """Serve the page (port from GRADIO_SERVER_PORT) with the upload size limit."""
     logging.basicConfig(level=logging.WARNING)
-    demo.launch(theme=build_theme(), css=CSS, max_file_size=f"{MAX_UPLOAD_MB}mb")
+    demo.launch(theme=build_theme(), css=CSS, js=SCROLL_CUE_JS, max_file_size=f"{MAX_UPLOAD_MB}mb")

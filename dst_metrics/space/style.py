@@ -115,7 +115,27 @@ def build_theme():
     """The default theme with system fonts: nothing to download."""
     import gradio as gr
 
-    return gr.themes.Default(font=[*THEME_FONTS, "sans-serif"], font_mono=[*MONO_FONTS, "monospace"])
+    return gr.themes.Default(font=[*THEME_FONTS, "sans-serif"], font_mono=[*MONO_FONTS, "monospace"]).set(
+        body_text_color_subdued=SUBDUED_TEXT, body_text_color_subdued_dark=SUBDUED_TEXT_DARK
+    )
+
+
+SUBDUED_TEXT = "#5C5C66"
+"""Footnotes, option hints and quiet cells: 6.5:1 on white (gradio's default, #BBBBC2, is 1.9:1; WCAG AA asks 4.5:1)."""
+SUBDUED_TEXT_DARK = "#A9A9B3"
+"""The same in the dark theme: 7.9:1 on gradio's dark background."""
+SCROLL_CUE_JS = """() => {
+  // Marks each table box wider than the page (.scrolls-right / .scrolls-left): the CSS shows a cue.
+  let queued = false;
+  const mark = () => { queued = false; document.querySelectorAll('.table-wrap').forEach((w) => {
+    w.classList.toggle('scrolls-right', w.scrollWidth - w.clientWidth - w.scrollLeft > 2);
+    w.classList.toggle('scrolls-left', w.scrollLeft > 2); }); };
+  const later = () => { if (!queued) { queued = true; requestAnimationFrame(mark); } };
+  new MutationObserver(later).observe(document.body, {childList: true, subtree: true});
+  addEventListener('resize', later);
+  document.addEventListener('scroll', later, true);
+  later();
+}"""
 
 
 CSS = """
@@ -129,6 +149,13 @@ CSS = """
 .note-ok { color: #0B5E2E; font-size: 13px; } .note-error { color: #7A1000; font-size: 13px; font-weight: 600; }
 .note { font-size: 14px; color: var(--body-text-color-subdued); }
 .table-wrap { overflow-x: auto; max-width: 100%; -webkit-overflow-scrolling: touch; }
+/* A table wider than its box says so (SCROLL_CUE_JS marks it): a line kept in view and a shadow at the edge. */
+.table-wrap.scrolls-right, .table-wrap.scrolls-left { box-shadow: inset -14px 0 10px -10px rgba(0, 0, 0, 0.35); }
+.table-wrap.scrolls-left:not(.scrolls-right) { box-shadow: inset 14px 0 10px -10px rgba(0, 0, 0, 0.35); }
+.table-wrap.scrolls-right::before, .table-wrap.scrolls-left::before {
+  content: "⇆ wider than the page: scroll the table sideways"; display: block; position: sticky; left: 0;
+  width: max-content; max-width: 100%; font-size: 13px; color: var(--body-text-color-subdued); margin: 0 0 2px; }
+.table-wrap.scrolls-left:not(.scrolls-right)::before { content: "⇆ scroll back for the first columns"; }
 .metrics-table, .slot-table, .data-table {
   border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums;
 }
@@ -139,9 +166,9 @@ CSS = """
 .metrics-table td, .data-table td.num { text-align: right; white-space: nowrap; }
 .metrics-table td { min-width: 64px; }
 .metrics-table th, .data-table th { white-space: normal; min-width: 4.5em; }
-.metrics-table thead th:not(:first-child), .data-table thead th:not(:first-child) { overflow-wrap: anywhere; }
+.metrics-table thead th:not(:first-child), .data-table thead th:not(:first-child) { overflow-wrap: break-word; }
 .metrics-table tbody th { overflow-wrap: normal; word-break: normal; hyphens: none; }
-.status, .legend-item, .compare-summary li, p.note, .dialogue-scores li, .slot-title { overflow-wrap: anywhere; }
+.status, .legend-item, .compare-summary li, p.note, .dialogue-scores li, .slot-title { overflow-wrap: break-word; }
 #pair-scatter p.note { color: var(--body-text-color); }
 .metrics-table, .data-table { max-width: 100%; }
 .table-wrap > table th:first-child, .table-wrap > table td:first-child {
@@ -149,8 +176,8 @@ CSS = """
 .table-wrap > table thead th:first-child { background: var(--background-fill-secondary); }
 #url-query, #ticket-no { display: none !important; }
 #example input, #compat input { padding-right: 2.4em; text-overflow: ellipsis; }
-.slot-table th { overflow-wrap: anywhere; }
-.data-table td:not(.num):not(:first-child) { overflow-wrap: anywhere; }
+.slot-table th { overflow-wrap: break-word; }
+.data-table td:not(.num):not(:first-child) { overflow-wrap: break-word; }
 .data-table td:first-child { overflow-wrap: break-word; }
 @media (max-width: 640px) {
   .table-wrap > table th:first-child, .table-wrap > table td:first-child { max-width: 38vw; }
@@ -189,6 +216,9 @@ CSS = """
 svg.chart { width: 100%; height: auto; max-width: 520px; display: block; font-family: inherit; }
 svg.scatter { max-width: 460px; }
 svg.chart text { fill: var(--body-text-color); font-size: 10px; }
+@media (max-width: 640px) {  /* the charts shrink with the phone: their text grows to stay >= 11 px on screen */
+  svg.chart text, svg.chart text.bar-label { font-size: 15px; }
+}
 svg.chart .bar-label { font-size: 11px; font-weight: 700; }
 svg.chart .grid { stroke: var(--border-color-primary); stroke-width: 0.6; }
 svg.chart .diagonal { stroke: var(--body-text-color-subdued); stroke-dasharray: 4 3; stroke-width: 1.2; }
@@ -212,7 +242,7 @@ svg.chart .point:hover > *, svg.chart .point.selected > * { stroke-width: 3; fil
     max-width: none; position: static; }  /* cards: no sticky first column */
   .slot-table th.turn::before { content: "Turn"; font-weight: 400; }
   .slot-table td::before { content: attr(data-label); color: var(--body-text-color-subdued); font-weight: 400;
-    overflow-wrap: anywhere; }
+    overflow-wrap: break-word; }
   .slot-table td.kinds .chips { display: flex; flex-wrap: wrap; gap: 4px; align-items: flex-start; min-width: 0; }
   .slot-table td.no-change::before { content: ""; }
   .slot-table tr.turn-start > * { border-top: none; }

@@ -15,6 +15,7 @@ from .scored import (
     MetricRow,
     ScoredSet,
     esc,
+    esc_name,
     figure_text,
     main_rows,
     metric_rows,
@@ -58,7 +59,7 @@ def table_caption(group: str, rows: list[MetricRow]) -> str:
 def metrics_html(results: list[ScoredSet], options: Options, group: str = "main") -> str:
     """One registry group's figures as a table, a column per set; each cell carries
     data-metric and data-set; each row label is titled with what the figure measures."""
-    head = "".join(f'<th scope="col">{swatch(i)}{esc(r.name)}</th>' for i, r in enumerate(results))
+    head = "".join(f'<th scope="col">{swatch(i)}{esc_name(r.name)}</th>' for i, r in enumerate(results))
     rows = [row for row in metric_rows(options) if row.group == group]
     body = []
     for row in rows:
@@ -165,7 +166,7 @@ def slot_view_html(results: list[ScoredSet], dialogue_id: str | None, mode: str,
     dialogues = [r.corpus.dialogue(dialogue_id) for r in results]
     tables = [explain_dialogue(d, mode) for d in dialogues]
     head = "".join(
-        f'<th scope="col">{swatch(i)}{esc(r.name)}: predicted</th><th scope="col">{esc(r.name)}: count</th>'
+        f'<th scope="col">{swatch(i)}{esc_name(r.name)}: predicted</th><th scope="col">{esc_name(r.name)}: count</th>'
         for i, r in enumerate(results)
     )
     body = _slot_rows(results, dialogues[0], tables, show_unchanged)
@@ -217,7 +218,7 @@ def _slot_rows(results: list[ScoredSet], dialogue: Dialogue, tables: list[list[S
 def clickable_table(columns: list[str], rows: list[tuple[str, list[str]]], table_id: str, numeric_from: int) -> str:
     """A table whose rows open their dialogue (`data-dialogue`) when clicked; cells from column
     `numeric_from` on are right-aligned numbers."""
-    head = "".join(f'<th scope="col">{esc(c)}</th>' for c in columns)
+    head = "".join(f'<th scope="col">{esc_name(c)}</th>' for c in columns)
     body = "".join(
         f'<tr class="clickable" tabindex="0" data-dialogue="{esc(dialogue)}">'
         + "".join(
@@ -235,7 +236,7 @@ def clickable_table(columns: list[str], rows: list[tuple[str, list[str]]], table
 
 def correlations_html(columns: list[str], rows: list[tuple[str, list[float]]]) -> str:
     """Pearson r of the per-dialogue figures with TO and NU, a column per set and the paper's."""
-    head = "".join(f'<th scope="col">{esc(n)}</th>' for n in columns)
+    head = "".join(f'<th scope="col">{esc_name(n)}</th>' for n in columns)
     body = "".join(
         f'<tr><th scope="row">{esc(pair)}</th>' + "".join(f'<td class="num">{num(x)}</td>' for x in values) + "</tr>"
         for pair, values in rows
@@ -254,8 +255,9 @@ def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
     level = 100 * (1 - getattr(comparison, "level", 0.05))
     adjusted = f"p ({esc(getattr(comparison, 'correction', 'holm'))}, m = {len(comparison.figures)} figures)"
     head = (
-        f'<th scope="col">Figure (%)</th><th scope="col">{swatch(0)}{esc(name_a)}</th>'
-        f'<th scope="col">{swatch(index_b)}{esc(name_b)}</th><th scope="col">{esc(name_b)} − {esc(name_a)}</th>'
+        f'<th scope="col">Figure (%)</th><th scope="col">{swatch(0)}{esc_name(name_a)}</th>'
+        f'<th scope="col">{swatch(index_b)}{esc_name(name_b)}</th>'
+        f'<th scope="col">{esc_name(name_b)} − {esc_name(name_a)}</th>'
         f'<th scope="col">{level:g}% CI of the difference</th><th scope="col">{adjusted}</th>'
         '<th scope="col">significant</th>'
     )
@@ -320,7 +322,7 @@ def intervals_html(names: list[str], intervals: list, options: Options) -> str:
     first = intervals[0]
     level = f"{100 * first.level:g}%"
     options_rows = main_rows(options)
-    head = "".join(f'<th scope="col">{swatch(i)}{esc(n)}</th>' for i, n in enumerate(names))
+    head = "".join(f'<th scope="col">{swatch(i)}{esc_name(n)}</th>' for i, n in enumerate(names))
     body = []
     for row in options_rows:
         cells = "".join(
@@ -347,7 +349,7 @@ def calibration_html(names: list[str], results: list) -> str:
     row per figure (slot decisions, then the joint state of each turn), a column per set."""
     from dst_metrics.calibration.figures import CALIBRATION_FIGURES
 
-    head = "".join(f'<th scope="col">{esc(n)}</th>' for n in names)
+    head = "".join(f'<th scope="col">{esc_name(n)}</th>' for n in names)
     body = []
     for figure in CALIBRATION_FIGURES:
         level = "slot" if figure.key.startswith("slot_") else "joint"
