@@ -800,7 +800,9 @@ def test_the_card_reads_the_registries_and_cites_the_gca_paper():
     card = style.card_markdown()
     for figure in FIGURES:
         if figure.group in ("main", "detail", "counts"):
-            assert f"| `{figure.key}` | {figure.label} | {figure.description} |" in card, figure.key
+            key = f"{figure.key}@λ" if figure.per_lambda else figure.key  # issue 36: `fga` listed once
+            assert card.count(f"| `{key}` |") == 1, key
+            assert f"| `{key}` | {figure.label}{'λ' if figure.per_lambda else ''} | {figure.description} |" in card
     assert all(f"`--compat {name}`: {profile.description}" in card for name, profile in PROFILES.items())
     assert citations.GCA.strip() in card and "https://arxiv.org/abs/2403.11123" in card
     assert 'pip install "dst-metrics[evaluate]"' in card and 'module_path("all")' in card
@@ -900,3 +902,33 @@ def test_a_dstc2_track_file_is_pointed_to_the_dstc2_command():
     assert not inputs.is_dstc2_track(REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json")
     result = explore([SetInput("", "", str(track), track.name)])
     assert not result.ok and "dst-metrics dstc2 --trackfile" in result.status and "'baseline.track'" in result.status
+
+
+def test_the_card_says_which_profiles_the_menu_lacks():
+    card = style.card_markdown()
+    offered = {name for _, name in inputs.page_profiles()}
+    for line in card.splitlines():
+        if line.startswith("- `--compat "):
+            name = line.split("`--compat ")[1].split("`")[0]
+            assert ("command line only" in line) == (name not in offered), line  # sgd: not in the menu, said so
+
+
+def test_a_profiles_cells_are_marked_and_shown_beside_ours():
+    combined = inputs.example_input(inputs.ALL_EXAMPLES)
+    result = explore(combined.sets, compat="fnctod")
+    theirs = score(result.results[0].corpus, compat="fnctod").scores
+    ours = score(result.results[0].corpus).scores
+    side = re.search(r'<table class="data-table compat-table".*?</table>', result.details, re.S).group(0)
+    cell = r'<td class="num{}" data-metric="{}" data-set="P1" data-side="{}">([^<]*)</td>'
+    assert (
+        re.search(cell.format(" compat", "average_jga", "theirs"), side).group(1)
+        == f"{100 * theirs['average_jga']:.2f}"
+    )
+    assert re.search(cell.format("", "average_jga", "ours"), side).group(1) == "—"  # not a figure of ours
+    assert re.search(cell.format("", "jga", "ours"), side).group(1) == f"{100 * ours.jga:.2f}"
+    # mwzeval normalizes values: its JGA is marked in the figure table, ours is unmarked without a profile
+    marked = explore(combined.sets, compat="mwzeval")
+    assert '<td data-metric="jga" data-set="P1" class="compat"' in marked.metrics
+    assert 'class="compat"' not in marked.metrics.split('data-metric="gca"')[1].split("</td>")[0]  # GCA stays ours
+    assert "computed mwzeval's way" in marked.metrics + marked.details
+    assert 'class="compat"' not in explore(combined.sets).metrics

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from dst_metrics import Options
+from dst_metrics import Options, score
 from dst_metrics.examples import EXAMPLES
 from dst_metrics.space.plots import BAR_PLOT_WIDTH
 from dst_metrics.space.scored import main_rows
@@ -885,3 +885,25 @@ def test_issue36_legible_contrast_whole_words_chart_text_and_scroll_cues(visit, 
     if width < 640:
         found["chart text"] = page.evaluate(CHART_TEXT_JS)
     assert found == {name: [] for name in found}
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_issue36_a_profiles_figures_are_marked_and_beside_ours(visit, width):
+    from dst_metrics.space.inputs import page_profiles
+
+    page = visit(ALL, width=width)
+    label = next(label for label, name in page_profiles() if name == "fnctod")
+    _choose(page, "compat", label)
+    _wait_for_signature(page, "compat:fnctod")
+    table = page.locator("#compat-table")
+    table.wait_for()
+    expected = score(_corpus(0), compat="fnctod").scores
+    average = table.locator("td[data-metric='average_jga'][data-set='P1'][data-side='theirs']").inner_text()
+    assert average == f"{100 * expected['average_jga']:.2f}"  # FnCTOD's average JGA, shown
+    mark = page.evaluate(
+        "() => getComputedStyle(document.querySelector('#metrics td.compat[data-metric=\"jga\"]'), '::after').content"
+    )
+    assert "†" in mark and page.locator(".compat-note").first.is_visible()
+    assert page.locator("#metrics td[data-metric='gca'].compat").count() == 0  # GCA keeps ours
+    _assert_chart_equals_table(page, ["P1", "P2"])
+    _shot(page, f"issue36-compat-side-by-side-{width}")

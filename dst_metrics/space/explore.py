@@ -4,10 +4,11 @@ comparison of two sets (`dst_metrics.stats.compare`). Nothing here imports gradi
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
-from dst_metrics import Options
+from dst_metrics import Options, score
 from dst_metrics.breakdown import breakdown
 from dst_metrics.explain import mistakes_per_turn, non_uniformity, pearson, tail_orientation
 from dst_metrics.options import OptionError
@@ -200,6 +201,11 @@ def explore(
     out = Exploration(True, status, results, options, fmt, gold_file)
     out.metrics = views.metrics_html(results, options, "main") + views.metrics_html(results, options, "counts")
     out.details = views.metrics_html(results, options, "detail")
+    if options.compat:  # ours and the evaluator's, side by side
+        ours = [score(r.corpus, dataclasses.replace(options, compat=None)).scores for r in results]
+        theirs = [r.report.scores for r in results]
+        side = views.compat_side_by_side_html([r.name for r in results], ours, theirs, options.compat)
+        out.details = side + out.details
     out.signature = views.signature_html(results)
     out.bars = bar_chart_svg(results, options)
     out.dialogue_ids = [d.dialogue_id for d in results[0].corpus.dialogues]

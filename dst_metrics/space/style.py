@@ -28,9 +28,17 @@ def card_markdown() -> str:
     """The Space's card: what each figure means (from the registry `dst_metrics.figures.FIGURES`, not
     retyped), how to install and load the modules, the other evaluators' profiles, how to cite GCA."""
     figures = "\n".join(
-        f"| `{f.key}` | {f.label} | {f.description} |" for f in FIGURES if f.group in ("main", "detail", "counts")
+        f"| `{f.key}@λ` | {f.label}λ | {f.description} |"
+        if f.per_lambda
+        else f"| `{f.key}` | {f.label} | {f.description} |"
+        for f in FIGURES
+        if f.group in ("main", "detail", "counts")
+    )  # each key once: the per-λ FGA rows are `fga@0.25`, ..., not a second `fga`
+    profiles = "\n".join(
+        f"- `--compat {name}`: {profile.description}"
+        + (" (command line only: it reads the SGD dialogue files and schema)" if profile.cli_inputs else "")
+        for name, profile in PROFILES.items()
     )
-    profiles = "\n".join(f"- `--compat {name}`: {profile.description}" for name, profile in PROFILES.items())
     return f"""
 **What each figure means** (as `dst-metrics` computes it; `official` mode reproduces the official GCA code,
 quirks included, `corrected` fixes them):
@@ -46,7 +54,8 @@ score(read("predictions.json")).scores`; as Hugging Face `evaluate` modules,
 `compute(predictions=..., references=...)`; on the command line, `dst-metrics score FILE`, per domain with
 `--by domain`, two systems with `dst-metrics compare A B`.
 
-**Other evaluators' conventions**, from the same input:
+**Other evaluators' conventions**, from the same input (the page's *Another evaluator's conventions* menu
+offers every one that scores the input alone):
 
 {profiles}
 
@@ -190,6 +199,8 @@ CSS = """
 .data-table tr.clickable:hover, .data-table tr.clickable:focus { background: var(--background-fill-secondary); }
 .data-table tr.selected { outline: 2px solid #0072B2; outline-offset: -2px; }
 .compare-table tr.significant td.diff, .compare-table tr.significant td.sig { font-weight: 700; }
+td.compat { background: #FFF3D1; color: #3D2E00; }
+.metrics-table td.compat::after { content: "†"; margin-left: 1px; }
 .compare-summary { margin: 6px 0 0 18px; font-size: 14px; }
 .set-swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; margin-right: 6px;
   vertical-align: -1px; }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dst_metrics import Dialogue, Options
 from dst_metrics.explain import SlotRow, explain_dialogue
+from dst_metrics.figures import figure_labels
 
 from .scored import (
     SET_COLORS,
@@ -62,18 +63,66 @@ def metrics_html(results: list[ScoredSet], options: Options, group: str = "main"
     head = "".join(f'<th scope="col">{swatch(i)}{esc_name(r.name)}</th>' for i, r in enumerate(results))
     rows = [row for row in metric_rows(options) if row.group == group]
     body = []
+    marked = False
     for row in rows:
-        cells = "".join(
-            f'<td data-metric="{esc(row.key)}" data-set="{esc(r.name)}">{figure_text(r, row.key)}</td>' for r in results
-        )
+        cells = []
+        for r in results:
+            theirs = row.key in r.report.scores and r.report.scores.replaced(row.key)
+            marked |= theirs
+            mark = f' class="compat" title="computed {esc(options.compat)}\'s way"' if theirs else ""
+            cells.append(
+                f'<td data-metric="{esc(row.key)}" data-set="{esc(r.name)}"{mark}>{figure_text(r, row.key)}</td>'
+            )
         body.append(
             f'<tr class="{esc(row.group)}"><th scope="row" title="{esc(row.description)}">{esc(row.label)}</th>'
-            f"{cells}</tr>"
+            f"{''.join(cells)}</tr>"
         )
     return (
         f'<div class="table-wrap"><table class="metrics-table" id="metrics-{group}">'
         f'<thead><tr><th scope="col">{esc(table_caption(group, rows))}</th>{head}</tr></thead>'
-        f"<tbody>{''.join(body)}</tbody></table></div>"
+        f"<tbody>{''.join(body)}</tbody></table></div>" + (compat_mark_note(options.compat) if marked else "")
+    )
+
+
+def compat_mark_note(profile: str | None) -> str:
+    """What the marked cells are: the figures the evaluator `profile` computes, its way."""
+    return (
+        f'<p class="note compat-note"><span class="compat-key">†</span> computed {esc(profile)}\'s way (its '
+        "conventions: see the side-by-side table); unmarked figures are dst-metrics' own definitions.</p>"
+    )
+
+
+def compat_side_by_side_html(names: list[str], ours: list, theirs: list, profile: str) -> str:
+    """Each figure the profile gives (registry order, then its own, such as FnCTOD's average JGA): per set,
+    dst-metrics' value, the evaluator's and the difference, in percent."""
+    keys = [k for k in theirs[0] if theirs[0].replaced(k) and isinstance(theirs[0][k], (int, float))]
+    order = {key: i for i, key in enumerate(figure_labels())}
+    keys.sort(key=lambda k: order.get(k, len(order)))
+    labels = figure_labels()
+    head = "".join(
+        f'<th scope="col">{swatch(i)}{esc_name(n)}: dst-metrics</th><th scope="col">{esc_name(n)}: {esc(profile)}</th>'
+        f'<th scope="col">{esc(profile)} − dst-metrics</th>'
+        for i, n in enumerate(names)
+    )
+    body = []
+    for key in keys:
+        cells = []
+        for n, own, other in zip(names, ours, theirs, strict=True):
+            mine = own[key] if key in own else None
+            cells.append(
+                f'<td class="num" data-metric="{esc(key)}" data-set="{esc(n)}" data-side="ours">{pct(mine)}</td>'
+                f'<td class="num compat" data-metric="{esc(key)}" data-set="{esc(n)}" data-side="theirs">'
+                f"{pct(other[key])}</td>"
+                f'<td class="num">{signed_pct(other[key] - mine) if mine is not None else "—"}</td>'
+            )
+        label = labels.get(key, key.replace("_", " ").replace("average jga", "average JGA (over domains)"))
+        body.append(f'<tr><th scope="row">{esc(label)}</th>{"".join(cells)}</tr>')
+    return (
+        f"<h3>dst-metrics against {esc(profile)}</h3>"
+        f'<div class="table-wrap"><table class="data-table compat-table" id="compat-table">'
+        f'<thead><tr><th scope="col">Figure (%)</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+        f'<p class="note">The same input scored both ways: where the columns differ, the evaluator\'s '
+        "conventions move the number (—: dst-metrics has no such figure).</p>"
     )
 
 
