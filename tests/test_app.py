@@ -17,6 +17,7 @@ from dst_metrics.examples import EXAMPLES
 from dst_metrics.figures import FIGURES, figure_keys, figure_labels
 from dst_metrics.options import parse_alpha, parse_lambda, parse_mode, parse_num_slots, parse_value_matching
 from dst_metrics.readers import READERS, detect, read, read_pair, read_with_format
+from dst_metrics.space import explore as explore_module
 from dst_metrics.space import exports, inputs, plots, scored, style, views
 from dst_metrics.space.explore import (
     Exploration,
@@ -932,3 +933,31 @@ def test_a_profiles_cells_are_marked_and_shown_beside_ours():
     assert 'class="compat"' not in marked.metrics.split('data-metric="gca"')[1].split("</td>")[0]  # GCA stays ours
     assert "computed mwzeval's way" in marked.metrics + marked.details
     assert 'class="compat"' not in explore(combined.sets).metrics
+
+
+def test_the_try_it_widget_scores_typed_turns_by_the_papers_formula():
+    # Three turns, the area predicted wrong from turn 1 on: C 3 (area, stars, day), W 1 (area), M 0, O 0.
+    # By the formula of SPEC.md with P = G = 4: VP = VR = 3/4, LP = LR = 1, so
+    # GCA = 8 / (10/11 * 2 * 4/(3/4) + 1/11 * 2 * 4) = 0.76744...; JGA 1/3 (only turn 0 right).
+    html_out = explore_module.try_states(style.TRY_STATES_EXAMPLE)
+    gca = 8 / (10 / 11 * 2 * 4 / 0.75 + 1 / 11 * 2 * 4)
+    assert f"<b>GCA {100 * gca:.2f}</b>" in html_out and "JGA 33.33" in html_out
+    assert "C 3, W 1, M 0, O 0" in html_out and "3 turns" in html_out
+    assert "1 turn;" in explore_module.try_states("hotel-area=north | hotel-area=north")
+    assert "line 2: write the gold state, then |" in explore_module.try_states("a-b=c | a-b=c\nno bar")
+    assert 'id="try-error"' in explore_module.try_states("")
+
+
+def test_the_metric_card_quotes_the_published_values():
+    card = style.METRIC_CARD
+    for name, figures in EXAMPLES["first_example"].published.items():
+        assert f"{name} GCA {figures['gca']:.2f}, JGA {figures['jga']:.2f}" in card
+    mul1110 = EXAMPLES["mul1110"].published["prediction"]
+    assert f"GCA {mul1110['gca']:.2f}, FGA {mul1110['fga']:.2f}" in card
+    assert "α = 10/11" in card and "arXiv:2403.11123" in card
+
+
+@requires_shared
+def test_the_metric_card_quotes_the_trade_files_published_figures():
+    published = json.loads((REFERENCE / "trade" / "MLCSG_TRADE_reference_layout.published.json").read_text())
+    assert f"GCA {published['GCA']:.2f}, JGA {published['JGA']:.2f}" in style.METRIC_CARD

@@ -907,3 +907,48 @@ def test_issue36_a_profiles_figures_are_marked_and_beside_ours(visit, width):
     assert page.locator("#metrics td[data-metric='gca'].compat").count() == 0  # GCA keeps ours
     _assert_chart_equals_table(page, ["P1", "P2"])
     _shot(page, f"issue36-compat-side-by-side-{width}")
+
+
+def test_issue36_the_api_is_score_and_compare_and_score_answers_from_a_client(server_url, monkeypatch):
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    client_module = pytest.importorskip("gradio_client")
+    client = client_module.Client(server_url, verbose=False)
+    api = client.view_api(print_info=False, return_format="dict")
+    assert set(api["named_endpoints"]) == {"/score", "/compare"} and not api["unnamed_endpoints"]
+    answer = client.predict(_jsonl(FIRST, "P1"), api_name="/score")
+    published = FIRST.published["P1"]
+    assert round(100 * answer["figures"]["gca"], 2) == published["gca"]  # 73.33, the GCA paper's Figure 1
+    assert round(100 * answer["figures"]["jga"], 2) == published["jga"]
+    assert answer["turns"] == len(FIRST.gold) and answer["dialogues"] == 1 and answer["format"] == "jsonl"
+    assert answer["signature"].startswith("dst-metrics:") and "|K:30|" in answer["signature"]
+    with pytest.raises(Exception, match="num_slots"):
+        client.predict(_jsonl(FIRST, "P1"), num_slots=2.5, api_name="/score")
+    with pytest.raises(Exception, match="not valid JSON"):
+        client.predict('{"MUL0003": {"0": {"gt": ]', api_name="/score")
+    compared = client.predict(_all_text(0), _all_text(1), resamples=200, api_name="/compare")
+    expected = compare(_corpus(0), _corpus(1), Options(), resamples=200, names=("A", "B"))
+    assert compared["figures"]["gca"]["diff"] == pytest.approx(expected.figures["gca"].diff)
+    with pytest.raises(ValueError, match="compute"):
+        client.predict(api_name="/compute")  # the page's own events are not callable
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_issue36_the_metric_card_comes_first_and_its_widget_scores_typed_turns(visit, width):
+    page = visit(width=width)
+    card = page.locator("#metric-card-text")
+    assert card.is_visible() and "α = 10/11" in card.inner_text()
+    scores_top = page.locator("#scores-col").bounding_box()["y"]
+    assert card.bounding_box()["y"] < page.locator("#example").bounding_box()["y"] < scores_top  # up front
+    page.locator("#try-states textarea").fill(
+        "hotel-area=north | hotel-area=north\nhotel-area=north | hotel-area=south"
+    )
+    page.click("#try-score")
+    # C 1, W 1 (the area, turn 1), M 0, O 0: P = G = 2, VP = VR = 1/2, LP = LR = 1 -> GCA = 4 / (10/11 * 8 + 2/11)
+    gca = 4 / (10 / 11 * 2 * 2 / 0.5 + 1 / 11 * 2 * 2)
+    page.wait_for_function(
+        "(t) => document.querySelector('#try-result')?.textContent.includes(t)", arg=f"GCA {100 * gca:.2f}"
+    )
+    assert "JGA 50.00" in page.locator("#try-result").inner_text()
+    assert page.evaluate(WORDS_BROKEN_JS) == [] and page.evaluate(LOW_CONTRAST_JS) == []
+    _shot(page, f"issue36-metric-card-{width}")

@@ -331,3 +331,86 @@ def _summary(comparison) -> str:
         )
     items = "".join(f"<li>{views.esc(line)}</li>" for line in lines)
     return f'<ul class="compare-summary">{items}</ul>'
+
+
+def _api_options(mode: str, alpha: str, fga_lambda: float, num_slots: float, value_matching: str, compat: str):
+    return read_settings(mode, alpha, fga_lambda, num_slots, value_matching, compat or None)
+
+
+def api_score(
+    predictions: str,
+    gold: str = "",
+    fmt: str = AUTO,
+    mode: str = "official",
+    alpha: str = "10/11",
+    fga_lambda: float = 0.5,
+    num_slots: float = 30,
+    value_matching: str = "exact",
+    compat: str = "",
+) -> dict:
+    """The page's `/score` endpoint: one prediction set (text in any input format; `gold` for a format holding
+    predictions only) -> {"figures": {key: fraction or count}, "signature", "dialogues", "turns", "format"}.
+    Bad input or options raise ValueError (InputError, OptionError) naming the problem."""
+    options = _api_options(mode, alpha, fga_lambda, num_slots, value_matching, compat)
+    gold_set = SetInput("gold", gold) if (gold or "").strip() else None
+    (predicted,) = read_prediction_sets([SetInput("predictions", predictions)], fmt, options.value_matching, gold_set)
+    (result,) = score_sets([predicted], options)
+    scores = result.report.scores
+    return {
+        "figures": {key: scores[key] for key in scores if isinstance(scores[key], (int, float))},
+        "signature": scores.signature,
+        "dialogues": len(result.corpus),
+        "turns": result.corpus.num_turns,
+        "format": result.layout,
+    }
+
+
+def api_compare(
+    a: str,
+    b: str,
+    gold: str = "",
+    fmt: str = AUTO,
+    mode: str = "official",
+    alpha: str = "10/11",
+    fga_lambda: float = 0.5,
+    num_slots: float = 30,
+    value_matching: str = "exact",
+    resamples: int = COMPARE_RESAMPLES,
+) -> dict:
+    """The page's `/compare` endpoint: two prediction sets on the same dialogues -> `dst_metrics.stats.compare`'s
+    result as JSON (each figure's A, B, difference, interval and corrected p-value, `significant`)."""
+    from dst_metrics.stats import compare
+
+    options = _api_options(mode, alpha, fga_lambda, num_slots, value_matching, "")
+    gold_set = SetInput("gold", gold) if (gold or "").strip() else None
+    first, second = read_prediction_sets([SetInput("A", a), SetInput("B", b)], fmt, options.value_matching, gold_set)
+    return compare(first.corpus, second.corpus, options, resamples=int(resamples), names=("A", "B")).as_dict()
+
+
+def try_states(text: str, mode: str = "official", alpha: str = "10/11") -> str:
+    """The card's try-it widget: one turn per line, ``gold state | predicted state`` (states written
+    ``hotel-area=north; hotel-stars=4``), read as one dialogue with the linearized reader -> GCA, JGA and FGA
+    with GCA's counts, as HTML; a problem is said, never raised."""
+    lines = [line for line in (text or "").splitlines() if line.strip()]
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        gold, bar, predicted = line.partition("|")
+        if not bar:
+            return views.status_html(
+                f"line {number}: write the gold state, then |, then the predicted state", False, "try"
+            )
+        rows.append(f"try\t{number - 1}\t{gold.strip()}\t{predicted.strip()}")
+    if not rows:
+        return views.status_html("type one turn per line: gold state | predicted state", False, "try")
+    try:
+        options = read_settings(mode, alpha, 0.5, 30, "exact")
+        (read,) = read_prediction_sets([SetInput("typed", "\n".join(rows) + "\n")], "linearized")
+        (result,) = score_sets([read], options)
+    except ValueError as error:
+        return views.status_html(str(error), False, "try")
+    s = result.report.scores
+    turns = "turn" if len(rows) == 1 else "turns"
+    return (
+        f'<p class="try-result" id="try-result"><b>GCA {pct(s.gca)}</b> · JGA {pct(s.jga)} · FGA {pct(s.fga)} '
+        f"({len(rows)} {turns}; C {s.correct}, W {s.wrong}, M {s.missed}, O {s.overshot}; {mode} mode)</p>"
+    )

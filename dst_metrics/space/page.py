@@ -22,7 +22,7 @@ from dst_metrics.options import format_number
 from dst_metrics.readers import FORMATS
 
 from . import exports, views
-from .explore import Exploration, compare_sets, explore, set_intervals
+from .explore import Exploration, api_compare, api_score, compare_sets, explore, set_intervals, try_states
 from .inputs import (
     AUTO,
     EXAMPLE_CHOICES,
@@ -41,7 +41,17 @@ from .inputs import (
     shows_example,
     shows_example_set,
 )
-from .style import CSS, INTRO, SCROLL_CUE_JS, analysis_note, build_theme, card_markdown, format_help
+from .style import (
+    CSS,
+    INTRO,
+    METRIC_CARD,
+    SCROLL_CUE_JS,
+    TRY_STATES_EXAMPLE,
+    analysis_note,
+    build_theme,
+    card_markdown,
+    format_help,
+)
 
 log = logging.getLogger("gca-explorer")
 
@@ -211,6 +221,18 @@ class Page:
 
     def inputs_section(self) -> None:
         gr.Markdown(INTRO)
+        with gr.Accordion("The metric card: Granular Change Accuracy", open=True, elem_id="metric-card"):
+            gr.Markdown(METRIC_CARD, elem_id="metric-card-text", latex_delimiters=[])
+            with gr.Row(equal_height=False, elem_id="try-row"):
+                with gr.Column(scale=3, min_width=300):
+                    self.try_text = gr.Textbox(
+                        value=TRY_STATES_EXAMPLE, lines=3, max_lines=8, elem_id="try-states",
+                        label="Try it: one turn per line, gold state | predicted state",
+                        info="e.g. hotel-area=north; hotel-stars=4 | hotel-area=south; hotel-stars=4",
+                    )  # fmt: skip
+                with gr.Column(scale=2, min_width=240):
+                    self.try_button = gr.Button("Score these turns", size="sm", elem_id="try-score")
+                    self.try_result = gr.HTML(try_states(TRY_STATES_EXAMPLE), elem_id="try-out")
         with gr.Accordion("About the figures: what each means, install, cite", open=False, elem_id="card"):
             gr.Markdown(card_markdown(), elem_id="card-text")
         with gr.Row(elem_id="source-row"):
@@ -666,19 +688,71 @@ class Page:
             )
             click.then(None, None, None, js=SCROLL_TO_SLOTS_JS)
         self.url_query.change(None, self.url_query, None, js=URL_JS)
+        try_inputs = [self.try_text, self.mode, self.alpha]
+        gr.on([self.try_button.click, self.try_text.submit], try_states, try_inputs, self.try_result, trigger_mode=LAST)
         self.prepare.click(
             self.prepare_downloads, [self.state, self.download_folder], [self.downloads, self.download_folder]
         )
 
 
+PUBLIC_API = ("score", "compare")
+"""The endpoints a client calls (`gradio_client.Client(url).predict(text, api_name="/score")`); every event of
+the page itself is private: not on the API page, not callable by the client libraries."""
+
+
+def score_endpoint(
+    predictions: str,
+    gold: str = "",
+    fmt: str = AUTO,
+    mode: str = "official",
+    alpha: str = "10/11",
+    fga_lambda: float = 0.5,
+    num_slots: float = 30,
+    value_matching: str = "exact",
+    compat: str = "",
+) -> dict:
+    """Score one prediction set, pasted as text in any input format (`fmt`: auto or a reader's name; `gold`:
+    for formats holding predictions only). Returns {"figures": {key: value}, "signature", "dialogues",
+    "turns", "format"}; figures are fractions of 1, counts are integers."""
+    try:
+        return api_score(predictions, gold, fmt, mode, alpha, fga_lambda, num_slots, value_matching, compat)
+    except ValueError as error:
+        raise gr.Error(str(error), print_exception=False) from None
+
+
+def compare_endpoint(
+    a: str,
+    b: str,
+    gold: str = "",
+    fmt: str = AUTO,
+    mode: str = "official",
+    alpha: str = "10/11",
+    fga_lambda: float = 0.5,
+    num_slots: float = 30,
+    value_matching: str = "exact",
+    resamples: int = 1000,
+) -> dict:
+    """Compare two prediction sets on the same dialogues (paired randomization test, bootstrap intervals,
+    Holm over every figure): dst_metrics.stats.compare's result as JSON."""
+    try:
+        return api_compare(a, b, gold, fmt, mode, alpha, fga_lambda, num_slots, value_matching, resamples)
+    except ValueError as error:
+        raise gr.Error(str(error), print_exception=False) from None
+
+
 def build_demo() -> gr.Blocks:
-    """Lay out the page and wire its events."""
+    """Lay out the page and wire its events; only `PUBLIC_API` is on the API page."""
     page = Page()
     with gr.Blocks(title="GCA explorer", delete_cache=(SESSION_FILES_SECONDS, SESSION_FILES_SECONDS)) as demo:
+        gr.api(score_endpoint, api_name="score")  # first: the page's own events cannot take these names
+        gr.api(compare_endpoint, api_name="compare")
         page.inputs_section()
         page.options_section()
         page.results_section()
         page.wire(demo)
+        for fn in demo.fns.values():  # the page's own events (54 of them), whatever they are named
+            if fn.api_name not in PUBLIC_API:
+                fn.api_visibility = "private"
     demo.queue(default_concurrency_limit=QUEUE_CONCURRENCY)
     return demo
 

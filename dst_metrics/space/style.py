@@ -23,6 +23,41 @@ and more to compare). Scores are percentages; the results appear below the optio
 
 GCA_PAPER = "https://arxiv.org/abs/2403.11123"
 
+METRIC_CARD = """
+**Granular Change Accuracy (GCA)** judges each *change* of the dialogue state once, so one early mistake
+carried through a dialogue costs once, not at every later turn (as it does in JGA). Per dialogue, every slot
+whose value changes on the gold or the predicted side is counted **C**orrect, **W**rong (both sides set it,
+different values), **M**issed or **O**vershot; with P = C+W+O and G = C+W+M, value precision VP = C/P, value
+recall VR = C/G, label precision LP = (C+W)/P and label recall LR = (C+W)/G,
+
+**GCA = (P + G) / (α·P/VP + α·G/VR + (1−α)·P/LP + (1−α)·G/LR)**, α = 10/11 (values weigh 10 to 1 against labels),
+
+a weighted harmonic mean of the four rates; corpus GCA sums the counts over dialogues.
+
+- **Inputs**: per turn, the gold and the predicted state (`{"hotel-area": "north"}`, nested, triples or
+  `hotel-area=north`), in any of the formats under *Input formats*; α, mode, value matching
+- **Outputs**: GCA with its counts C, W, M, O and VP, VR, LP, LR; beside it JGA, FGA (λ), SA (K), AGA, RSA,
+  slot P/R/F1, in percent
+- **Published values**: the GCA paper's Figure 1: P1 GCA 73.33, JGA 0.00; P2 GCA 15.49, JGA 33.33. Section
+  5.4: both predictions GCA 52.38. MUL1110: GCA 31.43, FGA 48.84. The official code on a TRADE file of 7,368
+  MultiWOZ turns: GCA 81.86, JGA 51.95
+- **Limitations**: `official` mode keeps the published code's four quirks (a perfect prediction can score
+  below 100; no change at all scores 0); `corrected` removes them, so say which mode you report. GCA needs
+  turns in order and the states of every turn; it does not judge distributions (see DSTC2's figures)
+- **Cite**: Aksu and Chen, *Granular Change Accuracy: A More Accurate Performance Metric for Dialogue State
+  Tracking*, LREC-COLING 2024 ([arXiv:2403.11123](https://arxiv.org/abs/2403.11123)); BibTeX under *About the
+  figures*
+"""
+"""The metric card shown first, as the `evaluate` metric Spaces do: formula, inputs and outputs, published
+values (the GCA paper's, `../shared/reference`), limitations, citation."""
+
+TRY_STATES_EXAMPLE = (
+    "hotel-area=north | hotel-area=north\n"
+    "hotel-area=north; hotel-stars=4 | hotel-area=south; hotel-stars=4\n"
+    "hotel-area=north; hotel-stars=4; hotel-day=monday | hotel-area=south; hotel-stars=4; hotel-day=monday"
+)
+"""The try-it widget's first text: three turns, gold | predicted, one wrong area carried over."""
+
 
 def card_markdown() -> str:
     """The Space's card: what each figure means (from the registry `dst_metrics.figures.FIGURES`, not
