@@ -961,3 +961,39 @@ def test_the_metric_card_quotes_the_published_values():
 def test_the_metric_card_quotes_the_trade_files_published_figures():
     published = json.loads((REFERENCE / "trade" / "MLCSG_TRADE_reference_layout.published.json").read_text())
     assert f"GCA {published['GCA']:.2f}, JGA {published['JGA']:.2f}" in style.METRIC_CARD
+
+
+def test_the_pages_mistakes_per_turn_are_the_librarys_and_the_analysis_may_follow_the_figures():
+    from dst_metrics.explain import mistakes_per_turn
+
+    corpus = _corpus_of(_all_text(1))
+    for mode in ("official", "corrected"):
+        for dialogue in corpus.dialogues:
+            assert explore_module.turn_mistakes(dialogue, mode) == mistakes_per_turn(dialogue, mode)
+    sets = inputs.example_input(inputs.ALL_EXAMPLES).sets
+    at_once = explore(sets)
+    later = explore(sets, analyse=False)
+    assert not later.analysed and later.dialogue_rows is None and later.metrics == at_once.metrics
+    explore_module.analyse_sets(later)
+    assert later.analysed and later.dialogue_rows == at_once.dialogue_rows
+    assert (later.scatter, later.correlations, later.by_domain) == (
+        at_once.scatter,
+        at_once.correlations,
+        at_once.by_domain,
+    )
+
+
+@requires_shared
+def test_the_pages_mistakes_per_turn_on_trades_file():
+    from dst_metrics import read
+    from dst_metrics.explain import mistakes_per_turn
+
+    corpus = read(REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json")
+    for dialogue in corpus.dialogues[:200]:
+        assert explore_module.turn_mistakes(dialogue, "official") == mistakes_per_turn(dialogue, "official")
+
+
+def _corpus_of(text: str):
+    from dst_metrics import Corpus
+
+    return Corpus.from_reference_layout(json.loads(text))

@@ -22,7 +22,17 @@ from dst_metrics.options import format_number
 from dst_metrics.readers import FORMATS
 
 from . import exports, views
-from .explore import Exploration, api_compare, api_score, compare_sets, explore, set_intervals, try_states
+from .explore import (
+    DEFAULT_TOP,
+    Exploration,
+    analyse_sets,
+    api_compare,
+    api_score,
+    compare_sets,
+    explore,
+    set_intervals,
+    try_states,
+)
 from .inputs import (
     AUTO,
     EXAMPLE_CHOICES,
@@ -62,6 +72,8 @@ LAST = "always_last"
 QUEUE_CONCURRENCY = 2
 """Events run at once; the others wait in gradio's queue, so one large file blocks nobody else's page."""
 NOTHING_TO_SCORE = "Nothing to score yet: paste or upload a prediction set (A), or choose a preloaded example."
+ANALYSE_AT_ONCE_TURNS = 5000
+"""Up to this many turns (all sets), the per-dialogue analysis comes with the figures; above, it follows them."""
 OWN_DATA_QUERY = "own"
 """`data=own` in a URL: the page that made it showed the visitor's own data, which no URL holds."""
 OWN_LINK_NOTE = (
@@ -424,7 +436,6 @@ class Page:
                 self.takeaway_col: hidden,
                 self.calibration_col: hidden,
             }
-        pair = len(result.results) > 1 and result.several
         return {
             self.status: views.status_html(result.status, True),
             self.state: result,
@@ -438,25 +449,60 @@ class Page:
             self.slots_col: gr.update(visible=True),
             self.slots: result.slots,
             self.analysis_col: gr.update(visible=True),
+            self.compare_col: gr.update(visible=len(result.results) > 1),
+            self.compare_table: '<p class="note" id="compare-pending">Computing the comparison…</p>',
+            self.takeaway_col: gr.update(visible=True),
+            self.command: result.command,
+            self.snippet: result.snippet,
+            self.downloads: None,
+            self.url_query: url,
+            **self.analysis_updates(result),
+        }
+
+    def analysis_updates(self, result: Exploration) -> dict:
+        """The views that walk every dialogue again (`analyse_sets`): laid out, or a note that they follow."""
+        if not result.analysed:
+            hidden = gr.update(visible=False)
+            pending = '<p class="note" id="analysis-pending">Computing the per-dialogue analysis…</p>'
+            return {
+                self.note: pending, self.analysis_body: hidden, self.pair_body: hidden, self.pair_scatter: "",
+                self.pair_table: "", self.scatter: "", self.disagreements: "", self.correlations: "",
+                self.calibration_col: hidden, self.calibration: "", self.by_domain: pending,
+            }  # fmt: skip
+        pair = len(result.results) > 1 and result.several
+        return {
             self.note: analysis_note(result),
             self.analysis_body: gr.update(visible=result.several),
             self.scatter: result.scatter,
             self.disagreements: result.disagreements,
             self.correlations: result.correlations,
-            self.compare_col: gr.update(visible=len(result.results) > 1),
-            self.compare_table: '<p class="note" id="compare-pending">Computing the comparison…</p>',
             self.pair_body: gr.update(visible=pair),
             self.pair_scatter: result.pair_scatter if pair else "",
             self.pair_table: result.pair_table if pair else "",
-            self.takeaway_col: gr.update(visible=True),
-            self.command: result.command,
-            self.snippet: result.snippet,
-            self.downloads: None,
             self.calibration_col: gr.update(visible=bool(result.calibration)),
             self.calibration: result.calibration,
             self.by_domain: result.by_domain,
-            self.url_query: url,
         }
+
+    @property
+    def analysis_outputs(self) -> list:
+        return [
+            self.note, self.analysis_body, self.pair_body, self.pair_scatter, self.pair_table, self.scatter,
+            self.disagreements, self.correlations, self.calibration_col, self.calibration, self.by_domain,
+        ]  # fmt: skip
+
+    def analyse(self, result: Exploration | None, ticket: dict, top: float) -> dict:
+        """After the figures of a large input: the per-dialogue analysis, calibration and per-domain views."""
+        if not isinstance(result, Exploration) or result.ticket != ticket["latest"] or result.analysed:
+            return {self.note: gr.skip()}
+        try:
+            analyse_sets(result, int(top or DEFAULT_TOP))
+        except Exception as error:  # a bug: shown, logged
+            log.exception("analysis failed")
+            return {
+                self.note: views.status_html(f"internal error ({type(error).__name__}: {error})", False, "analysis")
+            }
+        return self.analysis_updates(result)
 
     def compute(self, *values) -> dict:
         """Read, score and show everything; a bug shows as an internal error, never a traceback."""
@@ -487,7 +533,10 @@ class Page:
             result = explore(
                 entries, fmt=fmt, gold=gold, mode=mode, alpha=alpha, fga_lambda=lam, num_slots=k,
                 value_matching=matching, top=top, show_unchanged=unchanged, dialogue_id=shown, compat=compat,
+                analyse=False,
             )  # fmt: skip
+            if result.ok and sum(r.corpus.num_turns for r in result.results) <= ANALYSE_AT_ONCE_TURNS:
+                analyse_sets(result, int(top or DEFAULT_TOP))  # small: everything in one round trip
         except Exception as error:  # a bug, not bad input: say so in the page, log the traceback
             log.exception("explore failed")
             result = Exploration(False, f"internal error ({type(error).__name__}: {error})")
@@ -630,8 +679,8 @@ class Page:
         """After a computation: show an error where it is seen, fill the comparison (the URL follows
         `url_query`)."""
         event.then(None, None, None, js=SHOW_ERROR_JS).then(
-            self.compare, [self.state, self.ticket], [self.compare_table, self.intervals]
-        )
+            self.analyse, [self.state, self.ticket, self.top], self.analysis_outputs
+        ).then(self.compare, [self.state, self.ticket], [self.compare_table, self.intervals])
 
     def scored(self, event) -> None:
         """After `event` filled the inputs: compute, then `after`."""
