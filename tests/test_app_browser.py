@@ -952,3 +952,28 @@ def test_issue36_the_metric_card_comes_first_and_its_widget_scores_typed_turns(v
     assert "JGA 50.00" in page.locator("#try-result").inner_text()
     assert page.evaluate(WORDS_BROKEN_JS) == [] and page.evaluate(LOW_CONTRAST_JS) == []
     _shot(page, f"issue36-metric-card-{width}")
+
+
+def test_issue36_a_closed_tab_leaves_no_session_behind(browser, tmp_path, monkeypatch):
+    """The page state gradio keeps per session (every view's last HTML, the corpora in gr.State) goes when
+    the tab closes (`Page.closed` on `demo.unload`), not an hour later or at the 10,000th session."""
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))
+    from dst_metrics.space.page import build_demo
+
+    demo = build_demo()
+    port = _free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    try:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_selector('#metrics td[data-set="P1"]')
+        sessions = demo.state_holder.session_data
+        assert len(sessions) == 1 and next(iter(sessions.values())).state_data  # the results are held
+        context.close()
+        deadline = time.monotonic() + 30
+        while sessions and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not sessions
+    finally:
+        demo.close()

@@ -8,7 +8,9 @@ visitor's session and is never written anywhere else).
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
+import gc
 import logging
 import shutil
 import tempfile
@@ -68,6 +70,12 @@ log = logging.getLogger("gca-explorer")
 DEFAULT_EXAMPLE = "first_example"
 SESSION_FILES_SECONDS = 3600
 """Uploaded files and downloads are deleted after an hour (`gr.Blocks(delete_cache=...)`)."""
+SESSION_STATE_SECONDS = 1800
+"""A session's results (corpora, figures, views) are dropped after 30 minutes without a new computation,
+and at once when its tab closes (`Page.closed`)."""
+SESSION_CAPACITY = 200
+"""Sessions whose page state gradio keeps (`launch(state_session_capacity=...)`; its default is 10,000, each
+holding the last HTML of every view): the oldest go first."""
 LAST = "always_last"
 QUEUE_CONCURRENCY = 2
 """Events run at once; the others wait in gradio's queue, so one large file blocks nobody else's page."""
@@ -121,6 +129,20 @@ def _file_note(file: dict | None) -> str:
 def _set_input(name: str | None, text: str | None, file: dict | None) -> SetInput:
     path, filename = (file["path"], file["filename"]) if file else (None, None)
     return SetInput(name or "", text or "", path, filename)
+
+
+def release_memory() -> None:
+    """Collect and hand freed memory back to the system (glibc keeps a freed heap otherwise)."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
+
+
+def forget(value: object) -> None:
+    """`delete_callback` of the states that hold a session's results: their memory goes back."""
+    release_memory()
 
 
 def remove_session_file(value: dict | str | None) -> None:
@@ -228,7 +250,7 @@ class Page:
                     f"Empty set {label}", size="sm", variant="secondary", elem_id=f"empty-{label.lower()}"
                 )
             note = gr.HTML(elem_id=f"note-{label.lower()}")
-            file = gr.State(None, delete_callback=remove_session_file)  # uploads go with the session
+            file = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
             self.sets.append((name, text, file, note, upload, clear))
 
     def inputs_section(self) -> None:
@@ -272,7 +294,7 @@ class Page:
                     "Upload gold", file_types=UPLOAD_TYPES, file_count="multiple", size="sm", elem_id="upload-gold"
                 )
                 self.gold_clear = gr.Button("Empty gold", size="sm", elem_id="empty-gold")
-            self.gold_file = gr.State(None, delete_callback=remove_session_file)
+            self.gold_file = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
             self.gold_note = gr.HTML(elem_id="note-gold")
         with gr.Accordion("Input formats", open=False):
             gr.Markdown(format_help() + f"\n\nUploads may be up to {MAX_UPLOAD_MB} MB.")
@@ -323,12 +345,13 @@ class Page:
             self.status = gr.HTML(elem_id="status", min_width=300)
         # What the figures shown were computed with, as the URL's query (kept in the DOM, not shown).
         self.url_query = gr.Textbox(visible="hidden", elem_id="url-query", container=False)
-        self.ticket = gr.State({"latest": 0})  # this session's newest computation: an older one is dropped
+        # This session's newest computation (an older one is dropped) and the figures shown.
+        self.ticket = gr.State({"latest": 0}, time_to_live=SESSION_STATE_SECONDS, delete_callback=forget)
         self.ticket_no = gr.Number(0, visible="hidden", elem_id="ticket-no")  # set by TICKET_JS
 
     def results_section(self) -> None:
-        self.state = gr.State(None)
-        self.download_folder = gr.State(None, delete_callback=remove_session_file)
+        self.state = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=forget)
+        self.download_folder = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
         with gr.Column(visible=False, elem_id="scores-col") as self.scores_col:
             gr.Markdown("## Scores")
             with gr.Row(equal_height=False):
@@ -686,7 +709,26 @@ class Page:
         """After `event` filled the inputs: compute, then `after`."""
         self.after(event.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS))
 
+    def closed(self, demo: gr.Blocks):
+        """When a tab closes: its session's states are deleted (uploads and downloads with them) and the
+        page state gradio keeps for it dropped, so memory goes back at once, not an hour later."""
+
+        def handler(request: gr.Request) -> None:
+            holder = getattr(demo, "state_holder", None)
+            session = getattr(request, "session_hash", None)
+            if holder is None or not session:
+                return
+            try:
+                holder.delete_state(session)
+                holder.session_data.pop(session, None)
+            except (KeyError, RuntimeError):  # already gone
+                pass
+            release_memory()
+
+        return handler
+
     def wire(self, demo: gr.Blocks) -> None:
+        demo.unload(self.closed(demo))
         example_outputs = [self.fmt, self.example_note] + [w for s in self.sets for w in s[:4]]
         # "always_last": a choice made while an earlier one is still computing is not lost; it runs next
         # (gradio's default drops it), and TICKET_JS makes sure the earlier one's figures never land after it.
@@ -809,4 +851,10 @@ def build_demo() -> gr.Blocks:
 def launch(demo: gr.Blocks) -> None:
     """Serve the page (port from GRADIO_SERVER_PORT) with the upload size limit."""
     logging.basicConfig(level=logging.WARNING)
-    demo.launch(theme=build_theme(), css=CSS, js=SCROLL_CUE_JS, max_file_size=f"{MAX_UPLOAD_MB}mb")
+    demo.launch(
+        theme=build_theme(),
+        css=CSS,
+        js=SCROLL_CUE_JS,
+        max_file_size=f"{MAX_UPLOAD_MB}mb",
+        state_session_capacity=SESSION_CAPACITY,
+    )
