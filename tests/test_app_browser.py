@@ -203,6 +203,7 @@ def _assert_chart_equals_table(page, names: list[str]) -> None:
 
 def _upload(page, box: str, path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
+    page.locator(f"#upload-{box}").scroll_into_view_if_needed()  # where a user clicks it (below the metric card)
     page.locator(f"#upload-{box}").locator("xpath=..").locator("input[type=file]").set_input_files(str(path))
 
 
@@ -217,7 +218,7 @@ def _jsonl(example, prediction: str) -> str:
 def _in_viewport(page, selector: str) -> bool:
     return page.evaluate(
         "(s) => { const r = document.querySelector(s).getBoundingClientRect();"
-        " return r.height > 0 && r.top >= 0 && r.top < innerHeight; }",
+        " return r.height > 0 && r.top >= -1 && r.top < innerHeight; }",  # -1 px: sub-pixel layout
         selector,
     )
 

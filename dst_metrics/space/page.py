@@ -699,11 +699,11 @@ class Page:
     # ---- events --------------------------------------------------------------------------
 
     def after(self, event) -> None:
-        """After a computation: show an error where it is seen, fill the comparison (the URL follows
-        `url_query`)."""
-        event.then(None, None, None, js=SHOW_ERROR_JS).then(
-            self.analyse, [self.state, self.ticket, self.top], self.analysis_outputs
-        ).then(self.compare, [self.state, self.ticket], [self.compare_table, self.intervals])
+        """After a computation: show an error where it is seen, then fill the comparison and, for a large input,
+        the analysis, side by side (the URL follows `url_query`)."""
+        shown = event.then(None, None, None, js=SHOW_ERROR_JS)
+        shown.then(self.compare, [self.state, self.ticket], [self.compare_table, self.intervals])
+        shown.then(self.analyse, [self.state, self.ticket, self.top], self.analysis_outputs)  # at the same time
 
     def scored(self, event) -> None:
         """After `event` filled the inputs: compute, then `after`."""
