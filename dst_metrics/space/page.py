@@ -337,8 +337,8 @@ class Page:
             )
             self.compat = gr.Dropdown(
                 [("none: dst-metrics' own definitions", "")] + page_profiles(), value="",
-                label="Another evaluator's conventions (--compat)", min_width=280, elem_id="compat",
-                info="the figures that evaluator prints, computed its way; GCA keeps ours",
+                label="Another evaluator's conventions", min_width=280, elem_id="compat",
+                info="--compat: the figures that evaluator prints, computed its way (marked †); GCA keeps ours",
             )  # fmt: skip
         with gr.Row(elem_id="run-row"):
             self.run = gr.Button("Score", variant="primary", min_width=120, scale=0, elem_id="score")
