@@ -2,12 +2,17 @@
 the A/B comparison (`compare_sets`, 1000 paired bootstrap resamples), on the T5 restaurant file
 (3,359 turns) and on that file repeated 6 times under new dialogue ids (20,154 turns).
 
-    python benchmarks/bench_space.py [--runs 3] [--browser]
+    python benchmarks/bench_space.py [--runs 3] [--browser] [--large] [--load]
 
 Prints seconds (median of the runs) and the peak resident memory of the process. `--browser` also
 starts `app.py` and measures, in headless Chromium (/usr/bin/chromium), the time from choosing the
 file in the upload button to the figures on the page. Targets (issue 11): T5 restaurant upload to
-figures <= 1 s, a 20,000-turn upload <= 5 s. Needs ../shared.
+figures <= 1 s, a 20,000-turn upload <= 5 s. `--large` (issue 36): TRADE's file (7,368 turns) and a
+30 MB file of TRADE's file repeated under new dialogue ids, uploaded in Chromium: figures within 1.5 s and
+10 s, the server under 1 GB. `--load` (issue 36): a bounded run against 127.0.0.1 only, `--requests` calls
+of the `/score` endpoint (the T5 restaurant file) from `--clients` local gradio_client threads, then
+`--sessions` browser sessions that upload it and close; the server's resident memory at start, at its
+peak and after the run (target: back within 150 MB of the start). Needs ../shared.
 """
 
 from __future__ import annotations
@@ -35,53 +40,181 @@ from dst_metrics.space.inputs import SetInput  # noqa: E402
 
 SOURCE = REPO.parent / "shared" / "reference" / "t5_zeroshot" / "predictions" / "T5_result_zeroshot_rest.json"
 REPEAT = 6
+TRADE = REPO.parent / "shared" / "reference" / "trade" / "MLCSG_all_prediction_TRADE.json"
+LARGE_BYTES = 30_000_000
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu"]
+
+
+class Server:
+    """`python app.py` on a free port of 127.0.0.1 (its temporary files in `folder`); `rss()` in MB."""
+
+    def __init__(self, folder: str) -> None:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        env = dict(
+            os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1", NO_PROXY="127.0.0.1,localhost",
+            no_proxy="127.0.0.1,localhost", GRADIO_ANALYTICS_ENABLED="False", GRADIO_TEMP_DIR=folder, TMPDIR=folder,
+        )  # fmt: skip
+        self.process = subprocess.Popen(
+            [sys.executable, str(REPO / "app.py")], cwd=REPO, env=env, stdout=subprocess.DEVNULL
+        )
+        self.url = f"http://127.0.0.1:{port}/"
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        for _ in range(300):
+            try:
+                opener.open(self.url, timeout=1)
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("app.py did not answer within 60 s")
+
+    def rss(self, field: str = "VmRSS") -> float:
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(status.split(f"{field}:")[1].split()[0]) / 1024
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+def upload_seconds(browser, url: str, path: Path, runs: int) -> list[float]:
+    """Seconds from choosing `path` in set A's upload button to its figures on the page, per run."""
+    times = []
+    for _ in range(runs):
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(url)
+        page.wait_for_selector('#metrics td[data-set="P1"]', timeout=60000)
+        start = time.perf_counter()
+        page.locator("#upload-a").locator("xpath=..").locator("input[type=file]").set_input_files(str(path))
+        page.wait_for_selector(f'#metrics td[data-set="{path.stem}"]', timeout=180000)
+        times.append(time.perf_counter() - start)
+        page.close()
+    return times
+
+
+def large(runs: int, folder: str) -> None:
+    """TRADE's file and a 30 MB file built from it: upload to figures in Chromium, the server's peak memory."""
+    from playwright.sync_api import sync_playwright
+
+    one = json.loads(TRADE.read_text())
+    repeated: dict = {}
+    while len(json.dumps(repeated)) < LARGE_BYTES:
+        copy = len(repeated) // len(one)
+        repeated.update({f"{d.removesuffix('.json')}-copy{copy}.json": turns for d, turns in one.items()})
+    big = Path(folder) / "trade_30mb.json"
+    big.write_text(json.dumps(repeated))
+    turns = sum(len(t) for t in repeated.values())
+    server = Server(str(Path(folder) / "server"))
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            for path, count in ((TRADE, 7368), (big, turns)):
+                times = upload_seconds(browser, server.url, path, runs)
+                size = path.stat().st_size / 1e6
+                print(
+                    f"{path.name} ({size:.1f} MB, {count:,} turns) in Chromium: upload to figures "
+                    f"median {statistics.median(times):.2f} s (runs: {', '.join(f'{t:.2f}' for t in times)})"
+                )
+            browser.close()
+        print(f"server: peak memory {server.rss('VmHWM'):.0f} MB, now {server.rss():.0f} MB")
+    finally:
+        server.stop()
+
+
+def load(requests: int, clients: int, sessions: int, folder: str) -> None:
+    """A bounded run against a local server: /score calls from gradio_client threads, then browser sessions
+    that upload the T5 restaurant file and close; the server's memory before, at its peak and after."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gradio_client import Client
+    from playwright.sync_api import sync_playwright
+
+    text = SOURCE.read_text()
+    server = Server(str(Path(folder) / "server"))
+    try:
+        start = server.rss()
+        print(f"server at start: {start:.0f} MB")
+
+        def one_client(count: int) -> list[float]:
+            client = Client(server.url, verbose=False)
+            seconds = []
+            for _ in range(count):
+                began = time.perf_counter()
+                answer = client.predict(text, api_name="/score")
+                assert answer["turns"] == 3359, answer
+                seconds.append(time.perf_counter() - began)
+            return seconds
+
+        shares = [requests // clients + (i < requests % clients) for i in range(clients)]
+        began = time.perf_counter()
+        with ThreadPoolExecutor(clients) as pool:
+            seconds = [s for part in pool.map(one_client, shares) for s in part]
+        wall = time.perf_counter() - began
+        print(
+            f"/score: {len(seconds)} requests from {clients} clients, all right; "
+            f"median {statistics.median(seconds):.2f} s, "
+            f"{len(seconds) / wall:.1f} requests/s; server now {server.rss():.0f} MB"
+        )
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            for _ in range(sessions):
+                context = browser.new_context(viewport={"width": 1400, "height": 900})
+                page = context.new_page()
+                page.goto(server.url)
+                page.wait_for_selector('#metrics td[data-set="P1"]', timeout=60000)
+                page.locator("#upload-a").locator("xpath=..").locator("input[type=file]").set_input_files(str(SOURCE))
+                page.wait_for_selector(f'#metrics td[data-set="{SOURCE.stem}"]', timeout=120000)
+                page.locator("#disagreements table").wait_for(timeout=120000)
+                context.close()  # the tab closes: its session ends
+            browser.close()
+        print(f"{sessions} browser sessions (upload, figures, close); server now {server.rss():.0f} MB")
+        time.sleep(20)  # the server notices closed tabs by their missing heartbeat
+        end, peak = server.rss(), server.rss("VmHWM")
+        verdict = "within" if end - start <= 150 else "NOT within"
+        print(
+            f"server: start {start:.0f} MB, peak {peak:.0f} MB, after the run {end:.0f} MB ({verdict} 150 MB of start)"
+        )
+    finally:
+        server.stop()
 
 
 def browser_seconds(paths: list[Path], runs: int) -> None:
     """Upload each file into set A of a served page; print the median time until its figures show."""
     from playwright.sync_api import sync_playwright
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_SERVER_NAME="127.0.0.1", NO_PROXY="127.0.0.1")
-    server = subprocess.Popen([sys.executable, str(REPO / "app.py")], cwd=REPO, env=env, stdout=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-        for _ in range(200):
-            try:
-                opener.open(url, timeout=1)
-                break
-            except OSError:
-                time.sleep(0.2)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-            for path in paths:
-                times = []
-                for _ in range(runs):
-                    page = browser.new_page(viewport={"width": 1400, "height": 900})
-                    page.goto(url)
-                    page.wait_for_selector('#metrics td[data-set="P1"]', timeout=60000)
-                    start = time.perf_counter()
-                    page.locator("#upload-a").locator("xpath=..").locator("input[type=file]").set_input_files(str(path))
-                    page.wait_for_selector(f'#metrics td[data-set="{path.stem}"]', timeout=120000)
-                    times.append(time.perf_counter() - start)
-                    page.close()
-                print(f"{path.name} in Chromium: upload to figures on the page {statistics.median(times):.2f} s")
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with tempfile.TemporaryDirectory() as folder:
+        server = Server(folder)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+                for path in paths:
+                    times = upload_seconds(browser, server.url, path, runs)
+                    print(f"{path.name} in Chromium: upload to figures on the page {statistics.median(times):.2f} s")
+                browser.close()
+        finally:
+            server.stop()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement; the median is printed")
     parser.add_argument("--browser", action="store_true", help="also time uploads in headless Chromium")
+    parser.add_argument("--large", action="store_true", help="only: TRADE's file and a 30 MB one in Chromium")
+    parser.add_argument("--load", action="store_true", help="only: a bounded run of local clients, server memory")
+    parser.add_argument("--requests", type=int, default=200, help="--load: /score requests (default 200)")
+    parser.add_argument("--clients", type=int, default=8, help="--load: concurrent local clients (default 8)")
+    parser.add_argument("--sessions", type=int, default=20, help="--load: browser sessions (default 20)")
     args = parser.parse_args()
-    if not SOURCE.is_file():
-        print(f"skipped: {SOURCE} not found (needs ../shared beside the clone)")
+    if not SOURCE.is_file() or not TRADE.is_file():
+        print(f"skipped: {SOURCE} or {TRADE} not found (needs ../shared beside the clone)")
+        return 0
+    if args.large or args.load:
+        with tempfile.TemporaryDirectory() as folder:
+            if args.large:
+                large(args.runs, folder)
+            if args.load:
+                load(args.requests, args.clients, args.sessions, folder)
         return 0
     one = json.loads(SOURCE.read_text())
     repeated = {f"{copy}:{d}": turns for copy in range(REPEAT) for d, turns in one.items()}

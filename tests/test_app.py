@@ -17,6 +17,7 @@ from dst_metrics.examples import EXAMPLES
 from dst_metrics.figures import FIGURES, figure_keys, figure_labels
 from dst_metrics.options import parse_alpha, parse_lambda, parse_mode, parse_num_slots, parse_value_matching
 from dst_metrics.readers import READERS, detect, read, read_pair, read_with_format
+from dst_metrics.space import explore as explore_module
 from dst_metrics.space import exports, inputs, plots, scored, style, views
 from dst_metrics.space.explore import (
     Exploration,
@@ -800,7 +801,9 @@ def test_the_card_reads_the_registries_and_cites_the_gca_paper():
     card = style.card_markdown()
     for figure in FIGURES:
         if figure.group in ("main", "detail", "counts"):
-            assert f"| `{figure.key}` | {figure.label} | {figure.description} |" in card, figure.key
+            key = f"{figure.key}@λ" if figure.per_lambda else figure.key  # issue 36: `fga` listed once
+            assert card.count(f"| `{key}` |") == 1, key
+            assert f"| `{key}` | {figure.label}{'λ' if figure.per_lambda else ''} | {figure.description} |" in card
     assert all(f"`--compat {name}`: {profile.description}" in card for name, profile in PROFILES.items())
     assert citations.GCA.strip() in card and "https://arxiv.org/abs/2403.11123" in card
     assert 'pip install "dst-metrics[evaluate]"' in card and 'module_path("all")' in card
@@ -858,3 +861,139 @@ def test_another_evaluators_conventions_on_the_page():
     assert result.results[0].report.signature.endswith("|compat:fnctod")
     assert "--compat fnctod" in result.command and "dst-metrics compare" not in result.command
     assert 'id="compare-compat"' in compare_sets(result)
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 36: a link you can trust, K the data rules out, DSTC2 files
+
+
+def test_only_the_examples_own_sets_may_be_named_in_the_url():
+    example = inputs.example_input("all")
+    entries = [SetInput(name, text) for name, text in example.sets] + [SetInput(), SetInput()]
+    assert inputs.shows_example("all", entries)
+    assert not inputs.shows_example("first_example", entries)  # another example's text
+    assert not inputs.shows_example("all", entries, fmt="jsonl")
+    assert not inputs.shows_example("all", entries, gold=SetInput("gold", "{}"))
+    pasted = [SetInput("P1", jsonl_text(EXAMPLES["first_example"], "P2")), *entries[1:]]
+    assert not inputs.shows_example("all", pasted)
+    assert inputs.left_example_names("all", pasted) == {0: "own data"}  # P2 still holds the example's text
+    uploaded = [SetInput("P1", "", "/tmp/x.json", "x.json"), SetInput("P2", "", "/tmp/y.json", "y.json")]
+    assert inputs.left_example_names("all", uploaded) == {0: "own data", 1: "own data B"}
+    assert inputs.left_example_names("all", [SetInput("mine", "{}")]) == {}  # a name the visitor gave stays
+
+
+def test_a_link_of_own_data_opens_no_example():
+    assert url_settings({"data": "own"})["example"] is None
+    assert url_settings({"data": "own", "example": "mul1110"})["example"] == "mul1110"
+    assert url_settings({})["example"] == "first_example"
+
+
+def test_k_below_a_turns_slots_is_an_option_error_that_keeps_the_figures():
+    result = explore([("P1", _all_text(0))], num_slots=5)
+    assert not result.ok and result.options_error
+    assert "is 5, but this turn has 7 slots" in result.status and 'dialogue "MUL0003", turn 2' in result.status
+    assert not explore([("P1", _all_text(0))], num_slots=2.5).ok  # refused, not cut to 2
+    assert "whole number" in explore([("P1", _all_text(0))], num_slots=2.5).status
+
+
+@requires_shared
+def test_a_dstc2_track_file_is_pointed_to_the_dstc2_command():
+    track = REFERENCE / "dstc2" / "baseline.track.json"
+    assert inputs.is_dstc2_track(track)
+    assert not inputs.is_dstc2_track(REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json")
+    result = explore([SetInput("", "", str(track), track.name)])
+    assert not result.ok and "dst-metrics dstc2 --trackfile" in result.status and "'baseline.track'" in result.status
+
+
+def test_the_card_says_which_profiles_the_menu_lacks():
+    card = style.card_markdown()
+    offered = {name for _, name in inputs.page_profiles()}
+    for line in card.splitlines():
+        if line.startswith("- `--compat "):
+            name = line.split("`--compat ")[1].split("`")[0]
+            assert ("command line only" in line) == (name not in offered), line  # sgd: not in the menu, said so
+
+
+def test_a_profiles_cells_are_marked_and_shown_beside_ours():
+    combined = inputs.example_input(inputs.ALL_EXAMPLES)
+    result = explore(combined.sets, compat="fnctod")
+    theirs = score(result.results[0].corpus, compat="fnctod").scores
+    ours = score(result.results[0].corpus).scores
+    side = re.search(r'<table class="data-table compat-table".*?</table>', result.details, re.S).group(0)
+    cell = r'<td class="num{}" data-metric="{}" data-set="P1" data-side="{}">([^<]*)</td>'
+    assert (
+        re.search(cell.format(" compat", "average_jga", "theirs"), side).group(1)
+        == f"{100 * theirs['average_jga']:.2f}"
+    )
+    assert re.search(cell.format("", "average_jga", "ours"), side).group(1) == "—"  # not a figure of ours
+    assert re.search(cell.format("", "jga", "ours"), side).group(1) == f"{100 * ours.jga:.2f}"
+    # mwzeval normalizes values: its JGA is marked in the figure table, ours is unmarked without a profile
+    marked = explore(combined.sets, compat="mwzeval")
+    assert '<td data-metric="jga" data-set="P1" class="compat"' in marked.metrics
+    assert 'class="compat"' not in marked.metrics.split('data-metric="gca"')[1].split("</td>")[0]  # GCA stays ours
+    assert "computed mwzeval's way" in marked.metrics + marked.details
+    assert 'class="compat"' not in explore(combined.sets).metrics
+
+
+def test_the_try_it_widget_scores_typed_turns_by_the_papers_formula():
+    # Three turns, the area predicted wrong from turn 1 on: C 3 (area, stars, day), W 1 (area), M 0, O 0.
+    # By the formula of SPEC.md with P = G = 4: VP = VR = 3/4, LP = LR = 1, so
+    # GCA = 8 / (10/11 * 2 * 4/(3/4) + 1/11 * 2 * 4) = 0.76744...; JGA 1/3 (only turn 0 right).
+    html_out = explore_module.try_states(style.TRY_STATES_EXAMPLE)
+    gca = 8 / (10 / 11 * 2 * 4 / 0.75 + 1 / 11 * 2 * 4)
+    assert f"<b>GCA {100 * gca:.2f}</b>" in html_out and "JGA 33.33" in html_out
+    assert "C 3, W 1, M 0, O 0" in html_out and "3 turns" in html_out
+    assert "1 turn;" in explore_module.try_states("hotel-area=north | hotel-area=north")
+    assert "line 2: write the gold state, then |" in explore_module.try_states("a-b=c | a-b=c\nno bar")
+    assert 'id="try-error"' in explore_module.try_states("")
+
+
+def test_the_metric_card_quotes_the_published_values():
+    card = style.METRIC_CARD
+    for name, figures in EXAMPLES["first_example"].published.items():
+        assert f"{name} GCA {figures['gca']:.2f}, JGA {figures['jga']:.2f}" in card
+    mul1110 = EXAMPLES["mul1110"].published["prediction"]
+    assert f"GCA {mul1110['gca']:.2f}, FGA {mul1110['fga']:.2f}" in card
+    assert "α = 10/11" in card and "arXiv:2403.11123" in card
+
+
+@requires_shared
+def test_the_metric_card_quotes_the_trade_files_published_figures():
+    published = json.loads((REFERENCE / "trade" / "MLCSG_TRADE_reference_layout.published.json").read_text())
+    assert f"GCA {published['GCA']:.2f}, JGA {published['JGA']:.2f}" in style.METRIC_CARD
+
+
+def test_the_pages_mistakes_per_turn_are_the_librarys_and_the_analysis_may_follow_the_figures():
+    from dst_metrics.explain import mistakes_per_turn
+
+    corpus = _corpus_of(_all_text(1))
+    for mode in ("official", "corrected"):
+        for dialogue in corpus.dialogues:
+            assert explore_module.turn_mistakes(dialogue, mode) == mistakes_per_turn(dialogue, mode)
+    sets = inputs.example_input(inputs.ALL_EXAMPLES).sets
+    at_once = explore(sets)
+    later = explore(sets, analyse=False)
+    assert not later.analysed and later.dialogue_rows is None and later.metrics == at_once.metrics
+    explore_module.analyse_sets(later)
+    assert later.analysed and later.dialogue_rows == at_once.dialogue_rows
+    assert (later.scatter, later.correlations, later.by_domain) == (
+        at_once.scatter,
+        at_once.correlations,
+        at_once.by_domain,
+    )
+
+
+@requires_shared
+def test_the_pages_mistakes_per_turn_on_trades_file():
+    from dst_metrics import read
+    from dst_metrics.explain import mistakes_per_turn
+
+    corpus = read(REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json")
+    for dialogue in corpus.dialogues[:200]:
+        assert explore_module.turn_mistakes(dialogue, "official") == mistakes_per_turn(dialogue, "official")
+
+
+def _corpus_of(text: str):
+    from dst_metrics import Corpus
+
+    return Corpus.from_reference_layout(json.loads(text))

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from dst_metrics import Options
+from dst_metrics import Options, score
 from dst_metrics.examples import EXAMPLES
 from dst_metrics.space.plots import BAR_PLOT_WIDTH
 from dst_metrics.space.scored import main_rows
 from dst_metrics.stats import compare
 
-from .conftest import DEV_INSTALL, REPO
+from .conftest import DEV_INSTALL, REFERENCE, REPO
 from .test_app import _all_text
 
 FIRST = EXAMPLES["first_example"]
@@ -125,7 +125,7 @@ def visit(browser, server_url):
     (issue 11, defect 8) and nothing loaded from the internet."""
     contexts, errors, external = [], [], []
 
-    def open_page(query: str = "", width: int = 1400, height: int = 900):
+    def open_page(query: str = "", width: int = 1400, height: int = 900, ready: str = '#metrics td[data-metric="gca"]'):
         context = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
         page = context.new_page()
@@ -134,7 +134,7 @@ def visit(browser, server_url):
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
         page.on("request", lambda request: None if request.url.startswith(LOCAL) else external.append(request.url))
         page.goto(server_url + query)
-        page.wait_for_selector('#metrics td[data-metric="gca"]')
+        page.wait_for_selector(ready)
         return page
 
     yield open_page
@@ -203,6 +203,7 @@ def _assert_chart_equals_table(page, names: list[str]) -> None:
 
 def _upload(page, box: str, path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
+    page.locator(f"#upload-{box}").scroll_into_view_if_needed()  # where a user clicks it (below the metric card)
     page.locator(f"#upload-{box}").locator("xpath=..").locator("input[type=file]").set_input_files(str(path))
 
 
@@ -217,7 +218,7 @@ def _jsonl(example, prediction: str) -> str:
 def _in_viewport(page, selector: str) -> bool:
     return page.evaluate(
         "(s) => { const r = document.querySelector(s).getBoundingClientRect();"
-        " return r.height > 0 && r.top >= 0 && r.top < innerHeight; }",
+        " return r.height > 0 && r.top >= -1 && r.top < innerHeight; }",  # -1 px: sub-pixel layout
         selector,
     )
 
@@ -734,3 +735,246 @@ def test_issue23_a_compatibility_profile_on_the_page(visit):
     page.locator("#compare-compat").wait_for()
     assert "--compat fnctod" in page.locator("#command").inner_text()
     _shot(page, "issue23-compat-1400")
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 36: the Space, fourth version
+
+
+def _server_errors() -> int:
+    """Tracebacks the served app has logged so far (gradio logs an event's error there, not in the page)."""
+    log = ARTIFACTS / "app-server.log"
+    return log.read_text(errors="replace").count("Traceback") if log.exists() else 0
+
+
+def test_issue36_a_pasted_set_leaves_the_example_and_its_link_shows_no_other_figures(visit):
+    page = visit(ALL)
+    _wait_for_sets(page, ["P1", "P2"])
+    # The issue's reproducer: select all of set A and paste another file (one input event with the whole text).
+    page.locator("#data-a textarea").fill(_jsonl(FIRST, "P2"))
+    page.click("#score")
+    _wait_for_sets(page, ["own data"])
+    published = FIRST.published["P2"]
+    assert _figure(page, "gca", "own data") == f"{published['gca']:.2f}"  # 15.49: the pasted file's, not 59.91
+    assert _figure(page, "jga", "own data") == f"{published['jga']:.2f}"
+    assert page.locator("#name-a input").input_value() == "own data"
+    assert page.locator("#example input").input_value() == ""
+    assert "Your own data" in page.locator("#example-note").inner_text()
+    page.wait_for_function("() => location.search.includes('data=own')")
+    assert "example=" not in page.url
+    _shot(page, "issue36-pasted-own-data-1400")
+    # The link opens no figures at all (own data is never in a URL), and says why.
+    shared = visit(page.url.removeprefix(page.url.split("?")[0]), ready="#status-ok")
+    assert "Nothing to score yet" in shared.locator("#status-ok").inner_text()
+    assert "made from someone's own data" in shared.locator("#example-note").inner_text()
+    assert (
+        shared.locator('#metrics td[data-metric="gca"]').count() == 0 or not shared.locator("#scores-col").is_visible()
+    )
+    _shot(shared, "issue36-own-data-link-1400")
+
+
+def test_issue36_k_below_a_turns_slots_keeps_the_figures_and_k_must_be_whole(visit):
+    page = visit(ALL)
+    _wait_for_sets(page, ["P1", "P2"])
+    gca = _figure(page, "gca", "P1")
+    for value, expected in (
+        ("5", "is 5, but this turn has 7 slots"),  # MUL0003 turn 2 has 7 slots (gold and prediction together)
+        ("2.5", "must be a whole number >= 1; got 2.5"),  # refused, not cut to 2
+    ):
+        page.locator("#k input").fill(value)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "(e) => (document.querySelector('#status-error')?.textContent || '').includes(e)", arg=expected
+        )
+        assert "still those of the last options that scored" in page.locator("#status-error").inner_text()
+        assert page.locator("#scores-col").is_visible() and _figure(page, "gca", "P1") == gca
+        _assert_chart_equals_table(page, ["P1", "P2"])
+        assert "k=30" in page.url
+    _shot(page, "issue36-k-too-small-1400")
+
+
+def test_issue36_uploads_say_what_happened_at_their_button_and_the_server_logs_no_error(visit, tmp_path):
+    page = visit()
+    before = _server_errors()
+    one_turn = json.dumps({"dialogue_id": "D1", "turn_id": 0, "gt": {"hotel-area": "north"}, "pr": {}}) + "\n"
+    _upload(page, "a", tmp_path / "one.jsonl", one_turn)
+    page.locator("#note-a").get_by_text("read and scored (1 turn)").wait_for()
+    dstc2 = REFERENCE / "dstc2" / "baseline.track.json"
+    if dstc2.exists():
+        page.locator("#upload-b").locator("xpath=..").locator("input[type=file]").set_input_files(str(dstc2))
+        page.locator("#note-b-error").wait_for()
+        assert "dst-metrics dstc2 --trackfile" in page.locator("#note-b-error").inner_text()
+        assert "DSTC2 tracker output" in page.locator("#status-error").inner_text()
+        _shot(page, "issue36-dstc2-at-its-button-1400")
+        page.click("#empty-b")
+    trade = REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json"
+    if trade.exists():
+        page.locator("#upload-a").locator("xpath=..").locator("input[type=file]").set_input_files(str(trade))
+        page.locator("#note-a").get_by_text("read and scored (7,368 turns)").wait_for(timeout=60000)
+        from dst_metrics.space.inputs import page_profiles
+
+        for label, name in page_profiles()[:3]:  # the profile changed after the upload (issue 36: 13 errors logged)
+            _choose(page, "compat", label)
+            _wait_for_signature(page, f"compat:{name}")
+    page.wait_for_timeout(1000)
+    assert _server_errors() == before, (ARTIFACTS / "app-server.log").read_text()[-3000:]
+
+
+WORDS_BROKEN_JS = """() => {
+  // Every word on the page drawn on one line: a line may break only at a space or after - / _ , (no 'Tur|n').
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector('gradio-app') || document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    const parent = text.parentElement;
+    if (!parent || !parent.offsetParent || parent.closest('textarea, .cm-editor, svg, code, pre, [aria-hidden=true]')) {
+      continue;
+    }
+    const re = /\\S{2,}/g; let m;
+    while ((m = re.exec(text.data))) {
+      const range = document.createRange(); let top = null;
+      for (let i = 0; i < m[0].length; i++) {
+        range.setStart(text, m.index + i); range.setEnd(text, m.index + i + 1);
+        const box = range.getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) continue;
+        if (top !== null && Math.abs(box.top - top) > 2 && !'-/_,.|=&:'.includes(m[0][i - 1])) {
+          broken.push(m[0].slice(0, i) + '|' + m[0].slice(i)); break;
+        }
+        top = box.top;
+      }
+    }
+  }
+  return broken;
+}"""
+LOW_CONTRAST_JS = """() => {
+  // Text below 4.5:1 against what is behind it (WCAG AA for normal text).
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const behind = (e) => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3); } return [255, 255, 255]; };
+  const low = [];
+  const walker = document.createTreeWalker(document.querySelector('gradio-app') || document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    const e = text.parentElement;
+    if (!text.data.trim() || !e || !e.offsetParent) continue;
+    if (e.closest('svg, .cm-editor, footer, button, [aria-hidden=true]')) continue;
+    const style = getComputedStyle(e); const color = rgb(style.color);
+    if (color.length === 4 && color[3] < 1) continue;
+    const [a, b] = [lum(color), lum(behind(e))];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) low.push(`${text.data.trim().slice(0, 40)} (${style.color}, ${ratio.toFixed(2)}:1)`);
+  }
+  return [...new Set(low)];
+}"""
+CHART_TEXT_JS = """() => [...document.querySelectorAll('svg.chart')].filter(s => s.getBoundingClientRect().width > 0)
+  .flatMap(s => { const scale = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+    return [...s.querySelectorAll('text')].map(t => ({text: t.textContent,
+      px: parseFloat(getComputedStyle(t).fontSize) * scale})); }).filter(t => t.px < 10.95)
+  .map(t => `${t.text} ${t.px.toFixed(1)}px`)"""
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_issue36_legible_contrast_whole_words_chart_text_and_scroll_cues(visit, width):
+    page = visit(ALL, width=width, height=900)
+    _wait_for_sets(page, ["P1", "P2"])
+    page.locator("#compare table.compare-table").first.wait_for()
+    page.locator("#intervals table").first.wait_for()
+    page.wait_for_timeout(500)
+    _shot(page, f"issue36-legibility-{width}")
+    found = {name: page.evaluate(js) for name, js in (("broken", WORDS_BROKEN_JS), ("contrast", LOW_CONTRAST_JS))}
+    if width < 640:
+        found["chart text"] = page.evaluate(CHART_TEXT_JS)
+    assert found == {name: [] for name in found}
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_issue36_a_profiles_figures_are_marked_and_beside_ours(visit, width):
+    from dst_metrics.space.inputs import page_profiles
+
+    page = visit(ALL, width=width)
+    label = next(label for label, name in page_profiles() if name == "fnctod")
+    _choose(page, "compat", label)
+    _wait_for_signature(page, "compat:fnctod")
+    table = page.locator("#compat-table")
+    table.wait_for()
+    expected = score(_corpus(0), compat="fnctod").scores
+    average = table.locator("td[data-metric='average_jga'][data-set='P1'][data-side='theirs']").inner_text()
+    assert average == f"{100 * expected['average_jga']:.2f}"  # FnCTOD's average JGA, shown
+    mark = page.evaluate(
+        "() => getComputedStyle(document.querySelector('#metrics td.compat[data-metric=\"jga\"]'), '::after').content"
+    )
+    assert "†" in mark and page.locator(".compat-note").first.is_visible()
+    assert page.locator("#metrics td[data-metric='gca'].compat").count() == 0  # GCA keeps ours
+    _assert_chart_equals_table(page, ["P1", "P2"])
+    _shot(page, f"issue36-compat-side-by-side-{width}")
+
+
+def test_issue36_the_api_is_score_and_compare_and_score_answers_from_a_client(server_url, monkeypatch):
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    client_module = pytest.importorskip("gradio_client")
+    client = client_module.Client(server_url, verbose=False)
+    api = client.view_api(print_info=False, return_format="dict")
+    assert set(api["named_endpoints"]) == {"/score", "/compare"} and not api["unnamed_endpoints"]
+    answer = client.predict(_jsonl(FIRST, "P1"), api_name="/score")
+    published = FIRST.published["P1"]
+    assert round(100 * answer["figures"]["gca"], 2) == published["gca"]  # 73.33, the GCA paper's Figure 1
+    assert round(100 * answer["figures"]["jga"], 2) == published["jga"]
+    assert answer["turns"] == len(FIRST.gold) and answer["dialogues"] == 1 and answer["format"] == "jsonl"
+    assert answer["signature"].startswith("dst-metrics:") and "|K:30|" in answer["signature"]
+    with pytest.raises(Exception, match="num_slots"):
+        client.predict(_jsonl(FIRST, "P1"), num_slots=2.5, api_name="/score")
+    with pytest.raises(Exception, match="not valid JSON"):
+        client.predict('{"MUL0003": {"0": {"gt": ]', api_name="/score")
+    compared = client.predict(_all_text(0), _all_text(1), resamples=200, api_name="/compare")
+    expected = compare(_corpus(0), _corpus(1), Options(), resamples=200, names=("A", "B"))
+    assert compared["figures"]["gca"]["diff"] == pytest.approx(expected.figures["gca"].diff)
+    with pytest.raises(ValueError, match="compute"):
+        client.predict(api_name="/compute")  # the page's own events are not callable
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_issue36_the_metric_card_comes_first_and_its_widget_scores_typed_turns(visit, width):
+    page = visit(width=width)
+    card = page.locator("#metric-card-text")
+    assert card.is_visible() and "α = 10/11" in card.inner_text()
+    scores_top = page.locator("#scores-col").bounding_box()["y"]
+    assert card.bounding_box()["y"] < page.locator("#example").bounding_box()["y"] < scores_top  # up front
+    page.locator("#try-states textarea").fill(
+        "hotel-area=north | hotel-area=north\nhotel-area=north | hotel-area=south"
+    )
+    page.click("#try-score")
+    # C 1, W 1 (the area, turn 1), M 0, O 0: P = G = 2, VP = VR = 1/2, LP = LR = 1 -> GCA = 4 / (10/11 * 8 + 2/11)
+    gca = 4 / (10 / 11 * 2 * 2 / 0.5 + 1 / 11 * 2 * 2)
+    page.wait_for_function(
+        "(t) => document.querySelector('#try-result')?.textContent.includes(t)", arg=f"GCA {100 * gca:.2f}"
+    )
+    assert "JGA 50.00" in page.locator("#try-result").inner_text()
+    assert page.evaluate(WORDS_BROKEN_JS) == [] and page.evaluate(LOW_CONTRAST_JS) == []
+    _shot(page, f"issue36-metric-card-{width}")
+
+
+def test_issue36_a_closed_tab_leaves_no_session_behind(browser, tmp_path, monkeypatch):
+    """The page state gradio keeps per session (every view's last HTML, the corpora in gr.State) goes when
+    the tab closes (`Page.closed` on `demo.unload`), not an hour later or at the 10,000th session."""
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path))
+    from dst_metrics.space.page import build_demo
+
+    demo = build_demo()
+    port = _free_port()
+    demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
+    try:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_selector('#metrics td[data-set="P1"]')
+        sessions = demo.state_holder.session_data
+        assert len(sessions) == 1 and next(iter(sessions.values())).state_data  # the results are held
+        context.close()
+        deadline = time.monotonic() + 30
+        while sessions and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not sessions
+    finally:
+        demo.close()

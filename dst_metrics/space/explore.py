@@ -4,12 +4,15 @@ comparison of two sets (`dst_metrics.stats.compare`). Nothing here imports gradi
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 
-from dst_metrics import Options
+from dst_metrics import Options, score
 from dst_metrics.breakdown import breakdown
-from dst_metrics.explain import mistakes_per_turn, non_uniformity, pearson, tail_orientation
+from dst_metrics.core import CORRECT, tally_dialogue
+from dst_metrics.explain import non_uniformity, pearson, tail_orientation
+from dst_metrics.options import OptionError
 
 from . import exports, views
 from .inputs import AUTO, SetInput, format_label, read_prediction_sets, read_settings
@@ -55,11 +58,24 @@ class Exploration:
     by_domain: str = ""  # every main figure per domain (dst-metrics score --by domain)
     options_error: bool = False  # the options were bad (the inputs were not read): the last figures may stay
     ticket: int = 0  # which computation of the session made it (the page drops a stale one)
+    analysed: bool = False  # the views of `analyse_sets` are laid out
 
     @property
     def several(self) -> bool:
         """Whether the corpus has several dialogues (the per-dialogue views need them)."""
         return self.dialogue_rows is not None
+
+
+def turn_mistakes(dialogue, mode: str) -> list[int]:
+    """m_t of each turn (missed, wrong and overshot counts), as `dst_metrics.explain.mistakes_per_turn` gives
+    them, from GCA's walk alone: without the per-slot rows of the per-turn view (10x less work per turn)."""
+    mistakes = [0] * len(dialogue)
+
+    def observe(position: int, turn_id: object, gold: dict, pred: dict, counted: list) -> None:
+        mistakes[position] += sum(1 for _, kind in counted if kind != CORRECT)
+
+    tally_dialogue(dialogue, mode, observe=observe)
+    return mistakes
 
 
 def dialogue_rows(results: list[ScoredSet], mode: str) -> list[dict]:
@@ -69,7 +85,7 @@ def dialogue_rows(results: list[ScoredSet], mode: str) -> list[dict]:
     for index, r in enumerate(results):
         for dialogue in r.corpus.dialogues:
             scores = r.report.dialogues[dialogue.dialogue_id]
-            mistakes = mistakes_per_turn(dialogue, mode)
+            mistakes = turn_mistakes(dialogue, mode)
             rows.append(
                 {
                     "set": r.name,
@@ -176,10 +192,12 @@ def explore(
     show_unchanged: bool = False,
     dialogue_id: str | None = None,
     compat: str | None = None,
+    analyse: bool = True,
 ) -> Exploration:
     """Read, score and lay out up to four sets (`SetInput`, or (name, text) pairs); the per-turn
     view shows `dialogue_id` if the corpus has it, else its first dialogue. Bad input or options
-    give ok=False and the problem in `status`; nothing raises."""
+    give ok=False and the problem in `status`; nothing raises. `analyse=False` leaves the views of
+    `analyse_sets` for later (the page shows the figures first)."""
     entries = [e if isinstance(e, SetInput) else SetInput(name=e[0] or "", text=e[1] or "") for e in entries]
     try:
         options = read_settings(mode, alpha, fga_lambda, num_slots, value_matching, compat)
@@ -190,13 +208,20 @@ def explore(
         gold_set = gold if gold and not gold.empty else None
         sets = read_prediction_sets(entries, fmt, options.value_matching, gold_set, set_aside)
         results = score_sets(sets, options)
-    except ValueError as error:  # InputError and OptionError are ValueErrors
+    except OptionError as error:  # an option the data rules out (K below a turn's slots): the last figures stay
+        return Exploration(False, str(error), options_error=True)
+    except ValueError as error:  # InputError
         return Exploration(False, str(error))
     gold_file = (gold.filename or "gold.json") if gold and not gold.empty else None
     status = " ".join([_status(results), *set_aside])
     out = Exploration(True, status, results, options, fmt, gold_file)
     out.metrics = views.metrics_html(results, options, "main") + views.metrics_html(results, options, "counts")
     out.details = views.metrics_html(results, options, "detail")
+    if options.compat:  # ours and the evaluator's, side by side
+        ours = [score(r.corpus, dataclasses.replace(options, compat=None)).scores for r in results]
+        theirs = [r.report.scores for r in results]
+        side = views.compat_side_by_side_html([r.name for r in results], ours, theirs, options.compat)
+        out.details = side + out.details
     out.signature = views.signature_html(results)
     out.bars = bar_chart_svg(results, options)
     out.dialogue_ids = [d.dialogue_id for d in results[0].corpus.dialogues]
@@ -204,11 +229,22 @@ def explore(
     out.slots = views.slot_view_html(results, out.dialogue_id, options.mode, show_unchanged)
     out.command = exports.command_line(results, options, fmt, gold_file)
     out.snippet = exports.python_snippet(results, options, gold_file)
+    if analyse:
+        analyse_sets(out, top)
+    return out
+
+
+def analyse_sets(out: Exploration, top: int = DEFAULT_TOP) -> Exploration:
+    """The views that walk every dialogue again (per-dialogue analysis, calibration, every figure per
+    domain): `explore` lays them out unless told not to, and the page fills them after the figures."""
+    if not out.ok or out.analysed:
+        return out
     if len(out.dialogue_ids) > 1:
         lay_out_dialogues(out, top)
-    out.calibration = calibration_view(results)
-    groups = [breakdown(r.corpus, options, "domain") for r in results]
-    out.by_domain = views.by_domain_html([r.name for r in results], groups, options)
+    out.calibration = calibration_view(out.results)
+    groups = [breakdown(r.corpus, out.options, "domain") for r in out.results]
+    out.by_domain = views.by_domain_html([r.name for r in out.results], groups, out.options)
+    out.analysed = True
     return out
 
 
@@ -322,3 +358,86 @@ def _summary(comparison) -> str:
         )
     items = "".join(f"<li>{views.esc(line)}</li>" for line in lines)
     return f'<ul class="compare-summary">{items}</ul>'
+
+
+def _api_options(mode: str, alpha: str, fga_lambda: float, num_slots: float, value_matching: str, compat: str):
+    return read_settings(mode, alpha, fga_lambda, num_slots, value_matching, compat or None)
+
+
+def api_score(
+    predictions: str,
+    gold: str = "",
+    fmt: str = AUTO,
+    mode: str = "official",
+    alpha: str = "10/11",
+    fga_lambda: float = 0.5,
+    num_slots: float = 30,
+    value_matching: str = "exact",
+    compat: str = "",
+) -> dict:
+    """The page's `/score` endpoint: one prediction set (text in any input format; `gold` for a format holding
+    predictions only) -> {"figures": {key: fraction or count}, "signature", "dialogues", "turns", "format"}.
+    Bad input or options raise ValueError (InputError, OptionError) naming the problem."""
+    options = _api_options(mode, alpha, fga_lambda, num_slots, value_matching, compat)
+    gold_set = SetInput("gold", gold) if (gold or "").strip() else None
+    (predicted,) = read_prediction_sets([SetInput("predictions", predictions)], fmt, options.value_matching, gold_set)
+    (result,) = score_sets([predicted], options)
+    scores = result.report.scores
+    return {
+        "figures": {key: scores[key] for key in scores if isinstance(scores[key], (int, float))},
+        "signature": scores.signature,
+        "dialogues": len(result.corpus),
+        "turns": result.corpus.num_turns,
+        "format": result.layout,
+    }
+
+
+def api_compare(
+    a: str,
+    b: str,
+    gold: str = "",
+    fmt: str = AUTO,
+    mode: str = "official",
+    alpha: str = "10/11",
+    fga_lambda: float = 0.5,
+    num_slots: float = 30,
+    value_matching: str = "exact",
+    resamples: int = COMPARE_RESAMPLES,
+) -> dict:
+    """The page's `/compare` endpoint: two prediction sets on the same dialogues -> `dst_metrics.stats.compare`'s
+    result as JSON (each figure's A, B, difference, interval and corrected p-value, `significant`)."""
+    from dst_metrics.stats import compare
+
+    options = _api_options(mode, alpha, fga_lambda, num_slots, value_matching, "")
+    gold_set = SetInput("gold", gold) if (gold or "").strip() else None
+    first, second = read_prediction_sets([SetInput("A", a), SetInput("B", b)], fmt, options.value_matching, gold_set)
+    return compare(first.corpus, second.corpus, options, resamples=int(resamples), names=("A", "B")).as_dict()
+
+
+def try_states(text: str, mode: str = "official", alpha: str = "10/11") -> str:
+    """The card's try-it widget: one turn per line, ``gold state | predicted state`` (states written
+    ``hotel-area=north; hotel-stars=4``), read as one dialogue with the linearized reader -> GCA, JGA and FGA
+    with GCA's counts, as HTML; a problem is said, never raised."""
+    lines = [line for line in (text or "").splitlines() if line.strip()]
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        gold, bar, predicted = line.partition("|")
+        if not bar:
+            return views.status_html(
+                f"line {number}: write the gold state, then |, then the predicted state", False, "try"
+            )
+        rows.append(f"try\t{number - 1}\t{gold.strip()}\t{predicted.strip()}")
+    if not rows:
+        return views.status_html("type one turn per line: gold state | predicted state", False, "try")
+    try:
+        options = read_settings(mode, alpha, 0.5, 30, "exact")
+        (read,) = read_prediction_sets([SetInput("typed", "\n".join(rows) + "\n")], "linearized")
+        (result,) = score_sets([read], options)
+    except ValueError as error:
+        return views.status_html(str(error), False, "try")
+    s = result.report.scores
+    turns = "turn" if len(rows) == 1 else "turns"
+    return (
+        f'<p class="try-result" id="try-result"><b>GCA {pct(s.gca)}</b> · JGA {pct(s.jga)} · FGA {pct(s.fga)} '
+        f"({len(rows)} {turns}; C {s.correct}, W {s.wrong}, M {s.missed}, O {s.overshot}; {mode} mode)</p>"
+    )

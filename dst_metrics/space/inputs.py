@@ -136,6 +136,31 @@ def input_bytes(entry: SetInput, where: str) -> bytes | Path:
         raise InputError(f"the uploaded file can no longer be read ({error.strerror}); upload it again") from None
 
 
+DSTC2_TRACK_MESSAGE = (
+    "this is a DSTC2 tracker output (a track file: sessions of turns with goal-labels, scored "
+    "distributions), not dialogue states with their gold: score it with the command line, "
+    "dst-metrics dstc2 --trackfile FILE --dataset NAME --dataroot DIR --ontology FILE "
+    "(DSTC2's accuracy, L2, MRR and ROC; see docs/dstc2.md)"
+)
+
+
+def is_dstc2_track(data: bytes | Path) -> bool:
+    """Whether `data` (text or a file) looks like a DSTC2 tracker output: a JSON object with "sessions"
+    whose turns carry "goal-labels" (read from its first 64 kB only)."""
+    try:
+        if isinstance(data, Path):
+            if data.is_dir():
+                return False
+            with data.open("rb") as handle:
+                head = handle.read(65536)
+        else:
+            head = data[:65536]
+    except OSError:
+        return False
+    head = head.lstrip()
+    return head.startswith(b"{") and b'"sessions"' in head and b'"goal-labels' in head
+
+
 def folder_of(paths: list[str], label: str) -> tuple[str, str]:
     """Several uploaded files as one folder beside them (in gradio's upload cache, deleted with it):
     (its path, its name in the page and in the command, e.g. 'set_b_files')."""
@@ -155,6 +180,8 @@ def read_prediction_set(
     shown = (entry.name or "").strip() or (name_from_file(entry.filename) if entry.filename else label)
     where = f"Prediction set {label} {shown!r}"
     data = input_bytes(entry, where)
+    if is_dstc2_track(data):  # no reader takes it; else it would be misread as a reference layout
+        raise InputError(DSTC2_TRACK_MESSAGE, source=where)
     shards = resolve(data, fmt, where)  # the format detected here, once
     formats = sorted({shard.format for shard in shards})
     used = formats[0] if len(formats) == 1 else AUTO
@@ -303,6 +330,53 @@ def example_input(key: str) -> ExampleInput:
         description += f" *Published: {published}.*"
     sets = [(name, format_reference_layout(example.reference_layout(name))) for name in example.predictions]
     return ExampleInput(sets, description)
+
+
+OWN_DATA = "own data"
+"""What a set holding the visitor's data (not the example's) is named, when it still had the example's name."""
+OWN_DATA_NOTE = "**Your own data.** Pasted or uploaded sets are never put in the page's URL."
+
+
+def own_data_name(index: int) -> str:
+    """The name of set `index` when the visitor's data replaces the example's: 'own data', 'own data B', ..."""
+    return OWN_DATA if index == 0 else f"{OWN_DATA} {SET_LABELS[index]}"
+
+
+def _example_text(example: ExampleInput, index: int) -> tuple[str, str]:
+    return example.sets[index] if index < len(example.sets) else ("", "")
+
+
+def shows_example(key: str | None, entries: list[SetInput], fmt: str = AUTO, gold: SetInput | None = None) -> bool:
+    """Whether the sets hold exactly the preloaded example `key` (its text in each set, no upload, no gold,
+    auto-detected format): only then may the URL name the example, so that a shared link shows the same
+    figures as the page that made it."""
+    if not example_key(key) or fmt != AUTO or (gold is not None and not gold.empty):
+        return False
+    example = example_input(key)
+    for index, entry in enumerate(entries):
+        text = _example_text(example, index)[1]
+        if entry.text != text or (not entry.text and entry.path):
+            return False
+    return len(entries) >= len(example.sets)
+
+
+def shows_example_set(key: str, index: int, entry: SetInput) -> bool:
+    """Whether set `index` holds the text example `key` puts there."""
+    return bool(example_key(key)) and entry.text == _example_text(example_input(key), index)[1]
+
+
+def left_example_names(key: str | None, entries: list[SetInput]) -> dict[int, str]:
+    """The sets that left example `key` (their text is not the example's) but still carry its set name:
+    index -> their new name (`own_data_name`), so that no column names the example over other data."""
+    if not example_key(key):
+        return {}
+    example = example_input(key)
+    renamed = {}
+    for index, entry in enumerate(entries):
+        name, text = _example_text(example, index)
+        if name and entry.name.strip() == name and (entry.text != text or (not entry.text and entry.path)):
+            renamed[index] = own_data_name(index)
+    return renamed
 
 
 def example_key(key: str | None) -> str | None:

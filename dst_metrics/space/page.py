@@ -8,6 +8,9 @@ visitor's session and is never written anywhere else).
 
 from __future__ import annotations
 
+import ctypes
+import dataclasses
+import gc
 import logging
 import shutil
 import tempfile
@@ -21,11 +24,22 @@ from dst_metrics.options import format_number
 from dst_metrics.readers import FORMATS
 
 from . import exports, views
-from .explore import Exploration, compare_sets, explore, set_intervals
+from .explore import (
+    DEFAULT_TOP,
+    Exploration,
+    analyse_sets,
+    api_compare,
+    api_score,
+    compare_sets,
+    explore,
+    set_intervals,
+    try_states,
+)
 from .inputs import (
     AUTO,
     EXAMPLE_CHOICES,
     MAX_UPLOAD_MB,
+    OWN_DATA_NOTE,
     SET_LABELS,
     UPLOAD_TYPES,
     SetInput,
@@ -33,20 +47,48 @@ from .inputs import (
     example_key,
     folder_of,
     format_label,
+    left_example_names,
     name_from_file,
     page_profiles,
+    shows_example,
+    shows_example_set,
 )
-from .style import CSS, INTRO, analysis_note, build_theme, card_markdown, format_help
+from .style import (
+    CSS,
+    INTRO,
+    METRIC_CARD,
+    SCROLL_CUE_JS,
+    TRY_STATES_EXAMPLE,
+    analysis_note,
+    build_theme,
+    card_markdown,
+    format_help,
+)
 
 log = logging.getLogger("gca-explorer")
 
 DEFAULT_EXAMPLE = "first_example"
 SESSION_FILES_SECONDS = 3600
 """Uploaded files and downloads are deleted after an hour (`gr.Blocks(delete_cache=...)`)."""
+SESSION_STATE_SECONDS = 1800
+"""A session's results (corpora, figures, views) are dropped after 30 minutes without a new computation,
+and at once when its tab closes (`Page.closed`)."""
+SESSION_CAPACITY = 200
+"""Sessions whose page state gradio keeps (`launch(state_session_capacity=...)`; its default is 10,000, each
+holding the last HTML of every view): the oldest go first."""
 LAST = "always_last"
 QUEUE_CONCURRENCY = 2
 """Events run at once; the others wait in gradio's queue, so one large file blocks nobody else's page."""
-URL_KEYS = ("example", "mode", "alpha", "lambda", "k", "match", "unchanged", "dialogue", "compat")
+NOTHING_TO_SCORE = "Nothing to score yet: paste or upload a prediction set (A), or choose a preloaded example."
+ANALYSE_AT_ONCE_TURNS = 5000
+"""Up to this many turns (all sets), the per-dialogue analysis comes with the figures; above, it follows them."""
+OWN_DATA_QUERY = "own"
+"""`data=own` in a URL: the page that made it showed the visitor's own data, which no URL holds."""
+OWN_LINK_NOTE = (
+    "**This link was made from someone's own data**, which is never put in a URL: paste or upload the "
+    "same files to see its figures (the options below are the link's), or choose an example."
+)
+URL_KEYS = ("example", "data", "mode", "alpha", "lambda", "k", "match", "unchanged", "dialogue", "compat")
 
 CLICK_JS = """
 element.addEventListener('click', (event) => {
@@ -89,6 +131,20 @@ def _set_input(name: str | None, text: str | None, file: dict | None) -> SetInpu
     return SetInput(name or "", text or "", path, filename)
 
 
+def release_memory() -> None:
+    """Collect and hand freed memory back to the system (glibc keeps a freed heap otherwise)."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
+
+
+def forget(value: object) -> None:
+    """`delete_callback` of the states that hold a session's results: their memory goes back."""
+    release_memory()
+
+
 def remove_session_file(value: dict | str | None) -> None:
     """Delete what a session kept on the server (an uploaded file or folder, a downloads folder)
     when gradio deletes the session's state (`gr.State(delete_callback=...)`)."""
@@ -123,7 +179,7 @@ def url_query(result: Exploration | None, example: str | None, dialogue_id: str 
     if not isinstance(result, Exploration) or not result.ok:
         return ""
     options = result.options
-    values = {"example": example} if example else {}
+    values = {"example": example} if example else {"data": OWN_DATA_QUERY}
     values.update(
         mode=options.mode, alpha=format_number(options.alpha), **{"lambda": f"{options.fga_lambda:g}"},
         k=str(options.num_slots), match=options.value_matching,
@@ -139,10 +195,11 @@ def url_query(result: Exploration | None, example: str | None, dialogue_id: str 
 
 def url_settings(query: dict) -> dict:
     """The page's settings from URL query parameters (unknown or bad values keep the defaults;
-    the options are checked when scored, like typed ones)."""
+    the options are checked when scored, like typed ones); `data=own` opens no example (example None)."""
     example = example_key(query.get("example")) if "example" in query else DEFAULT_EXAMPLE
+    own = query.get("data") == OWN_DATA_QUERY and "example" not in query
     return {
-        "example": example or DEFAULT_EXAMPLE,
+        "example": None if own else example or DEFAULT_EXAMPLE,
         "mode": query.get("mode") if query.get("mode") in ("official", "corrected") else "official",
         "alpha": query.get("alpha", "10/11"),
         "lambda": _float(query.get("lambda"), 0.5),
@@ -193,11 +250,23 @@ class Page:
                     f"Empty set {label}", size="sm", variant="secondary", elem_id=f"empty-{label.lower()}"
                 )
             note = gr.HTML(elem_id=f"note-{label.lower()}")
-            file = gr.State(None, delete_callback=remove_session_file)  # uploads go with the session
+            file = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
             self.sets.append((name, text, file, note, upload, clear))
 
     def inputs_section(self) -> None:
         gr.Markdown(INTRO)
+        with gr.Accordion("The metric card: Granular Change Accuracy", open=True, elem_id="metric-card"):
+            gr.Markdown(METRIC_CARD, elem_id="metric-card-text", latex_delimiters=[])
+            with gr.Row(equal_height=False, elem_id="try-row"):
+                with gr.Column(scale=3, min_width=300):
+                    self.try_text = gr.Textbox(
+                        value=TRY_STATES_EXAMPLE, lines=3, max_lines=8, elem_id="try-states",
+                        label="Try it: one turn per line, gold state | predicted state",
+                        info="e.g. hotel-area=north; hotel-stars=4 | hotel-area=south; hotel-stars=4",
+                    )  # fmt: skip
+                with gr.Column(scale=2, min_width=240):
+                    self.try_button = gr.Button("Score these turns", size="sm", elem_id="try-score")
+                    self.try_result = gr.HTML(try_states(TRY_STATES_EXAMPLE), elem_id="try-out")
         with gr.Accordion("About the figures: what each means, install, cite", open=False, elem_id="card"):
             gr.Markdown(card_markdown(), elem_id="card-text")
         with gr.Row(elem_id="source-row"):
@@ -225,7 +294,7 @@ class Page:
                     "Upload gold", file_types=UPLOAD_TYPES, file_count="multiple", size="sm", elem_id="upload-gold"
                 )
                 self.gold_clear = gr.Button("Empty gold", size="sm", elem_id="empty-gold")
-            self.gold_file = gr.State(None, delete_callback=remove_session_file)
+            self.gold_file = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
             self.gold_note = gr.HTML(elem_id="note-gold")
         with gr.Accordion("Input formats", open=False):
             gr.Markdown(format_help() + f"\n\nUploads may be up to {MAX_UPLOAD_MB} MB.")
@@ -255,7 +324,7 @@ class Page:
                 info="> 0, e.g. 0.5; applies on Enter or leaving the box",
             )  # fmt: skip
             self.k = gr.Number(
-                value=30, label="K (slots, for SA)", precision=0, min_width=120, elem_id="k",
+                value=30, label="K (slots, for SA)", min_width=120, elem_id="k",  # no precision: 2.5 refused, not cut
                 info="whole number ≥ 1; applies on Enter or leaving the box",
             )  # fmt: skip
             self.matching = gr.Radio(
@@ -268,20 +337,21 @@ class Page:
             )
             self.compat = gr.Dropdown(
                 [("none: dst-metrics' own definitions", "")] + page_profiles(), value="",
-                label="Another evaluator's conventions (--compat)", min_width=280, elem_id="compat",
-                info="the figures that evaluator prints, computed its way; GCA keeps ours",
+                label="Another evaluator's conventions", min_width=280, elem_id="compat",
+                info="--compat: the figures that evaluator prints, computed its way (marked †); GCA keeps ours",
             )  # fmt: skip
         with gr.Row(elem_id="run-row"):
             self.run = gr.Button("Score", variant="primary", min_width=120, scale=0, elem_id="score")
             self.status = gr.HTML(elem_id="status", min_width=300)
         # What the figures shown were computed with, as the URL's query (kept in the DOM, not shown).
         self.url_query = gr.Textbox(visible="hidden", elem_id="url-query", container=False)
-        self.ticket = gr.State({"latest": 0})  # this session's newest computation: an older one is dropped
+        # This session's newest computation (an older one is dropped) and the figures shown.
+        self.ticket = gr.State({"latest": 0}, time_to_live=SESSION_STATE_SECONDS, delete_callback=forget)
         self.ticket_no = gr.Number(0, visible="hidden", elem_id="ticket-no")  # set by TICKET_JS
 
     def results_section(self) -> None:
-        self.state = gr.State(None)
-        self.download_folder = gr.State(None, delete_callback=remove_session_file)
+        self.state = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=forget)
+        self.download_folder = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
         with gr.Column(visible=False, elem_id="scores-col") as self.scores_col:
             gr.Markdown("## Scores")
             with gr.Row(equal_height=False):
@@ -367,7 +437,12 @@ class Page:
             self.scatter, self.disagreements, self.correlations, self.compare_col, self.compare_table,
             self.pair_body, self.pair_scatter, self.pair_table, self.takeaway_col, self.command, self.snippet,
             self.downloads, self.calibration_col, self.calibration, self.by_domain, self.url_query,
+            self.example, self.example_note, *(s[0] for s in self.sets),
         ]  # fmt: skip
+
+    def skip(self) -> dict:
+        """No change to any output (gradio wants at least one key: an empty dict is an error)."""
+        return {self.status: gr.skip()}
 
     def updates(self, result: Exploration, previous: Exploration | None = None, url: str = "") -> dict:
         """Every output of a computation: the views, or the error with every view hidden; bad options
@@ -384,7 +459,6 @@ class Page:
                 self.takeaway_col: hidden,
                 self.calibration_col: hidden,
             }
-        pair = len(result.results) > 1 and result.several
         return {
             self.status: views.status_html(result.status, True),
             self.state: result,
@@ -398,25 +472,60 @@ class Page:
             self.slots_col: gr.update(visible=True),
             self.slots: result.slots,
             self.analysis_col: gr.update(visible=True),
+            self.compare_col: gr.update(visible=len(result.results) > 1),
+            self.compare_table: '<p class="note" id="compare-pending">Computing the comparison…</p>',
+            self.takeaway_col: gr.update(visible=True),
+            self.command: result.command,
+            self.snippet: result.snippet,
+            self.downloads: None,
+            self.url_query: url,
+            **self.analysis_updates(result),
+        }
+
+    def analysis_updates(self, result: Exploration) -> dict:
+        """The views that walk every dialogue again (`analyse_sets`): laid out, or a note that they follow."""
+        if not result.analysed:
+            hidden = gr.update(visible=False)
+            pending = '<p class="note" id="analysis-pending">Computing the per-dialogue analysis…</p>'
+            return {
+                self.note: pending, self.analysis_body: hidden, self.pair_body: hidden, self.pair_scatter: "",
+                self.pair_table: "", self.scatter: "", self.disagreements: "", self.correlations: "",
+                self.calibration_col: hidden, self.calibration: "", self.by_domain: pending,
+            }  # fmt: skip
+        pair = len(result.results) > 1 and result.several
+        return {
             self.note: analysis_note(result),
             self.analysis_body: gr.update(visible=result.several),
             self.scatter: result.scatter,
             self.disagreements: result.disagreements,
             self.correlations: result.correlations,
-            self.compare_col: gr.update(visible=len(result.results) > 1),
-            self.compare_table: '<p class="note" id="compare-pending">Computing the comparison…</p>',
             self.pair_body: gr.update(visible=pair),
             self.pair_scatter: result.pair_scatter if pair else "",
             self.pair_table: result.pair_table if pair else "",
-            self.takeaway_col: gr.update(visible=True),
-            self.command: result.command,
-            self.snippet: result.snippet,
-            self.downloads: None,
             self.calibration_col: gr.update(visible=bool(result.calibration)),
             self.calibration: result.calibration,
             self.by_domain: result.by_domain,
-            self.url_query: url,
         }
+
+    @property
+    def analysis_outputs(self) -> list:
+        return [
+            self.note, self.analysis_body, self.pair_body, self.pair_scatter, self.pair_table, self.scatter,
+            self.disagreements, self.correlations, self.calibration_col, self.calibration, self.by_domain,
+        ]  # fmt: skip
+
+    def analyse(self, result: Exploration | None, ticket: dict, top: float) -> dict:
+        """After the figures of a large input: the per-dialogue analysis, calibration and per-domain views."""
+        if not isinstance(result, Exploration) or result.ticket != ticket["latest"] or result.analysed:
+            return {self.note: gr.skip()}
+        try:
+            analyse_sets(result, int(top or DEFAULT_TOP))
+        except Exception as error:  # a bug: shown, logged
+            log.exception("analysis failed")
+            return {
+                self.note: views.status_html(f"internal error ({type(error).__name__}: {error})", False, "analysis")
+            }
+        return self.analysis_updates(result)
 
     def compute(self, *values) -> dict:
         """Read, score and show everything; a bug shows as an internal error, never a traceback."""
@@ -430,25 +539,40 @@ class Page:
         )
         number = int(number or 0)  # the browser's order of asking (TICKET_JS); 0 from the API
         if number < ticket["latest"]:
-            return {}  # a later request of this session came first
+            return self.skip()  # a later request of this session came first
         ticket["latest"] = number
         gold = _set_input("gold", gold_text, gold_file)
+        if not example and all(entry.empty for entry in entries) and gold.empty:  # e.g. a link of own data
+            return {**self.updates(Exploration(False, "")), self.status: views.status_html(NOTHING_TO_SCORE, True)}
+        left: dict = {}
+        if example and not shows_example(example, entries, fmt, gold):  # pasted or uploaded: own data
+            renamed = left_example_names(example, entries)
+            for index, new_name in renamed.items():
+                entries[index] = dataclasses.replace(entries[index], name=new_name)
+                left[self.sets[index][0]] = new_name
+            left.update({self.example: None, self.example_note: OWN_DATA_NOTE})
+            example = None
         try:
             result = explore(
                 entries, fmt=fmt, gold=gold, mode=mode, alpha=alpha, fga_lambda=lam, num_slots=k,
                 value_matching=matching, top=top, show_unchanged=unchanged, dialogue_id=shown, compat=compat,
+                analyse=False,
             )  # fmt: skip
+            if result.ok and sum(r.corpus.num_turns for r in result.results) <= ANALYSE_AT_ONCE_TURNS:
+                analyse_sets(result, int(top or DEFAULT_TOP))  # small: everything in one round trip
         except Exception as error:  # a bug, not bad input: say so in the page, log the traceback
             log.exception("explore failed")
             result = Exploration(False, f"internal error ({type(error).__name__}: {error})")
         if ticket["latest"] != number:
-            return {}  # superseded: what is drawn stays one set of inputs, the latest one's
+            return self.skip()  # superseded: what is drawn stays one set of inputs, the latest one's
         result.ticket = number
+        turns = result.results[0].corpus.num_turns if result.ok else 0
+        ticket["last"] = (number, result.ok, result.status, turns)  # for the note beside an upload button
         previous = ticket.get("shown")
         out = self.updates(result, previous, url_query(result, example, result.dialogue_id, unchanged))
         if self.state in out:
             ticket["shown"] = out[self.state]
-        return out
+        return {**out, **left}
 
     def compare(self, result: Exploration | None, ticket: dict) -> tuple:
         """Each set's intervals and each later set against A, after the figures are shown."""
@@ -464,7 +588,7 @@ class Page:
     def choose_example(self, key: str | None) -> dict:
         """Fill the sets with a preloaded example; the sets it does not use are emptied."""
         if not key:
-            return {}
+            return {self.example_note: gr.skip()}
         chosen = example_input(key)
         out: dict = {self.fmt: AUTO, self.example_note: chosen.description}
         for i, (name, text, file, note, *_) in enumerate(self.sets):
@@ -479,7 +603,7 @@ class Page:
         def handler(upload: str | list[str] | None, example: str | None) -> dict:
             path, filename = _uploaded_path(upload, SET_LABELS[index])
             if not path:
-                return {}
+                return {note: gr.skip()}
             out: dict = {
                 name: name_from_file(filename), text: "", file: {"path": path, "filename": filename},
                 note: _file_note({"filename": filename}), self.example: None,
@@ -492,24 +616,47 @@ class Page:
 
         return handler
 
+    def edited(self, index: int):
+        """Text typed or pasted into set `index`: it replaces an uploaded file and leaves the preloaded
+        example (dropdown, note and, if it still has the example's name, the set's name say "own data").
+        Nothing happens when the text is the example's own (choosing an example fills the boxes) or empty."""
+        name, text, file, note, *_ = self.sets[index]
+
+        def handler(example: str | None, set_name: str | None, value: str | None) -> dict:
+            entry = SetInput(set_name or "", value or "")
+            if not (value or "").strip() or (example and shows_example_set(example, index, entry)):
+                return {note: gr.skip()}
+            out: dict = {file: None, note: ""}
+            if example:
+                out.update({self.example: None, self.example_note: OWN_DATA_NOTE})
+                for new_name in left_example_names(example, [SetInput()] * index + [entry]).values():
+                    out[name] = new_name
+            return out
+
+        return handler
+
     def emptied(self, index: int):
         name, text, file, note, *_ = self.sets[index]
         return lambda: {name: "", text: "", file: None, note: ""}
 
     def set_status(self, index: int):
-        """After an upload: the result next to the upload button (the file, and what was read or the error);
-        nothing when a later computation superseded this upload's."""
+        """After an upload: the result next to the upload button (the file, and what was read or the error
+        itself); nothing when a later computation superseded this upload's."""
 
-        def handler(result: Exploration | None, file: dict | None, ticket: dict) -> str | dict:
-            if not isinstance(result, Exploration) or result.ticket != ticket["latest"]:
+        def handler(file: dict | None, ticket: dict) -> str | dict:
+            number, ok, status, turns = ticket.get("last", (None, False, "", 0))
+            if number != ticket["latest"]:
                 return gr.skip()
-            if isinstance(result, Exploration) and result.ok and f"Set {SET_LABELS[index]} (" in result.status:
+            if ok and f"Set {SET_LABELS[index]} (" in status:
                 return _file_note(file) + ' <span class="note-error">left out: see the message under Score</span>'
-            if isinstance(result, Exploration) and result.ok:
-                turns = result.results[0].corpus.num_turns
-                return _file_note(file) + f' <span class="note-ok">read and scored ({turns} turns)</span>'
+            if ok:
+                counted = f"{turns:,} turn" + ("" if turns == 1 else "s")
+                return _file_note(file) + f' <span class="note-ok">read and scored ({counted})</span>'
             return (
-                _file_note(file) + ' <span class="note-error">could not be scored: see the message under Score</span>'
+                _file_note(file)
+                + f' <span class="note-error" id="note-{SET_LABELS[index].lower()}-error">could not be scored: '
+                + views.esc(status)
+                + "</span>"
             )
 
         return handler
@@ -540,7 +687,9 @@ class Page:
     def from_url(self, request: gr.Request) -> dict:
         settings = url_settings(dict(request.query_params) if request else {})
         dialogue = settings["dialogue"]
+        own = {self.example_note: OWN_LINK_NOTE} if settings["example"] is None else {}
         return {
+            **own,
             self.example: settings["example"], self.mode: settings["mode"], self.alpha: settings["alpha"],
             self.lam: settings["lambda"], self.k: settings["k"], self.matching: settings["match"],
             self.unchanged: settings["unchanged"], self.compat: settings["compat"],
@@ -550,23 +699,43 @@ class Page:
     # ---- events --------------------------------------------------------------------------
 
     def after(self, event) -> None:
-        """After a computation: show an error where it is seen, fill the comparison (the URL follows
-        `url_query`)."""
-        event.then(None, None, None, js=SHOW_ERROR_JS).then(
-            self.compare, [self.state, self.ticket], [self.compare_table, self.intervals]
-        )
+        """After a computation: show an error where it is seen, then fill the comparison and, for a large input,
+        the analysis, side by side (the URL follows `url_query`)."""
+        shown = event.then(None, None, None, js=SHOW_ERROR_JS)
+        shown.then(self.compare, [self.state, self.ticket], [self.compare_table, self.intervals])
+        shown.then(self.analyse, [self.state, self.ticket, self.top], self.analysis_outputs)  # at the same time
 
     def scored(self, event) -> None:
         """After `event` filled the inputs: compute, then `after`."""
         self.after(event.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS))
 
+    def closed(self, demo: gr.Blocks):
+        """When a tab closes: its session's states are deleted (uploads and downloads with them) and the
+        page state gradio keeps for it dropped, so memory goes back at once, not an hour later."""
+
+        def handler(request: gr.Request) -> None:
+            holder = getattr(demo, "state_holder", None)
+            session = getattr(request, "session_hash", None)
+            if holder is None or not session:
+                return
+            try:
+                holder.delete_state(session)
+                holder.session_data.pop(session, None)
+            except (KeyError, RuntimeError):  # already gone
+                pass
+            release_memory()
+
+        return handler
+
     def wire(self, demo: gr.Blocks) -> None:
+        demo.unload(self.closed(demo))
         example_outputs = [self.fmt, self.example_note] + [w for s in self.sets for w in s[:4]]
         # "always_last": a choice made while an earlier one is still computing is not lost; it runs next
         # (gradio's default drops it), and TICKET_JS makes sure the earlier one's figures never land after it.
         self.scored(self.example.select(self.choose_example, self.example, example_outputs, trigger_mode=LAST))
         load = demo.load(self.from_url, None, [self.example, self.mode, self.alpha, self.lam, self.k, self.matching,
-                                               self.unchanged, self.compat, self.dialogue])  # fmt: skip
+                                               self.unchanged, self.compat, self.dialogue,
+                                               self.example_note])  # fmt: skip
         self.scored(load.then(self.choose_example, self.example, example_outputs))
         # Options apply as soon as they change: radios on input, α, λ and K on Enter and on leaving
         # the box (never a box showing one value and the table another).
@@ -585,15 +754,17 @@ class Page:
             )  # fmt: skip
             computed = taken.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS)
             self.after(computed)
-            computed.then(self.set_status(index), [self.state, file, self.ticket], note)
+            computed.then(self.set_status(index), [file, self.ticket], note)
             self.scored(clear.click(self.emptied(index), None, [name, text, file, note], trigger_mode=LAST))
             # Typing in a box leaves the preloaded example and replaces an uploaded file.
-            text.input(
-                lambda: (None, "Your own data.", None, ""),
-                None,
-                [self.example, self.example_note, file, note],
+            # (`change`, not `input`: a paste that sets the whole box at once must leave the example too.)
+            text.change(
+                self.edited(index),
+                [self.example, name, text],
+                [self.example, self.example_note, file, note, name],
                 queue=False,
                 show_progress="hidden",
+                api_visibility="private",
             )
         gold_outputs = [self.gold_text, self.gold_file, self.gold_note]
         gold_event = self.gold_upload.upload(_gold_uploaded, self.gold_upload, gold_outputs, trigger_mode=LAST)
@@ -608,19 +779,71 @@ class Page:
             )
             click.then(None, None, None, js=SCROLL_TO_SLOTS_JS)
         self.url_query.change(None, self.url_query, None, js=URL_JS)
+        try_inputs = [self.try_text, self.mode, self.alpha]
+        gr.on([self.try_button.click, self.try_text.submit], try_states, try_inputs, self.try_result, trigger_mode=LAST)
         self.prepare.click(
             self.prepare_downloads, [self.state, self.download_folder], [self.downloads, self.download_folder]
         )
 
 
+PUBLIC_API = ("score", "compare")
+"""The endpoints a client calls (`gradio_client.Client(url).predict(text, api_name="/score")`); every event of
+the page itself is private: not on the API page, not callable by the client libraries."""
+
+
+def score_endpoint(
+    predictions: str,
+    gold: str = "",
+    fmt: str = AUTO,
+    mode: str = "official",
+    alpha: str = "10/11",
+    fga_lambda: float = 0.5,
+    num_slots: float = 30,
+    value_matching: str = "exact",
+    compat: str = "",
+) -> dict:
+    """Score one prediction set, pasted as text in any input format (`fmt`: auto or a reader's name; `gold`:
+    for formats holding predictions only). Returns {"figures": {key: value}, "signature", "dialogues",
+    "turns", "format"}; figures are fractions of 1, counts are integers."""
+    try:
+        return api_score(predictions, gold, fmt, mode, alpha, fga_lambda, num_slots, value_matching, compat)
+    except ValueError as error:
+        raise gr.Error(str(error), print_exception=False) from None
+
+
+def compare_endpoint(
+    a: str,
+    b: str,
+    gold: str = "",
+    fmt: str = AUTO,
+    mode: str = "official",
+    alpha: str = "10/11",
+    fga_lambda: float = 0.5,
+    num_slots: float = 30,
+    value_matching: str = "exact",
+    resamples: int = 1000,
+) -> dict:
+    """Compare two prediction sets on the same dialogues (paired randomization test, bootstrap intervals,
+    Holm over every figure): dst_metrics.stats.compare's result as JSON."""
+    try:
+        return api_compare(a, b, gold, fmt, mode, alpha, fga_lambda, num_slots, value_matching, resamples)
+    except ValueError as error:
+        raise gr.Error(str(error), print_exception=False) from None
+
+
 def build_demo() -> gr.Blocks:
-    """Lay out the page and wire its events."""
+    """Lay out the page and wire its events; only `PUBLIC_API` is on the API page."""
     page = Page()
     with gr.Blocks(title="GCA explorer", delete_cache=(SESSION_FILES_SECONDS, SESSION_FILES_SECONDS)) as demo:
+        gr.api(score_endpoint, api_name="score")  # first: the page's own events cannot take these names
+        gr.api(compare_endpoint, api_name="compare")
         page.inputs_section()
         page.options_section()
         page.results_section()
         page.wire(demo)
+        for fn in demo.fns.values():  # the page's own events (54 of them), whatever they are named
+            if fn.api_name not in PUBLIC_API:
+                fn.api_visibility = "private"
     demo.queue(default_concurrency_limit=QUEUE_CONCURRENCY)
     return demo
 
@@ -628,4 +851,10 @@ def build_demo() -> gr.Blocks:
 def launch(demo: gr.Blocks) -> None:
     """Serve the page (port from GRADIO_SERVER_PORT) with the upload size limit."""
     logging.basicConfig(level=logging.WARNING)
-    demo.launch(theme=build_theme(), css=CSS, max_file_size=f"{MAX_UPLOAD_MB}mb")
+    demo.launch(
+        theme=build_theme(),
+        css=CSS,
+        js=SCROLL_CUE_JS,
+        max_file_size=f"{MAX_UPLOAD_MB}mb",
+        state_session_capacity=SESSION_CAPACITY,
+    )

@@ -18,9 +18,10 @@ from .scored import SET_COLORS, SET_MARKERS, ScoredSet, esc, main_rows
 # Bar chart geometry (SVG user units; the SVG scales to its box).
 BAR_LABEL_WIDTH = 64
 BAR_PLOT_WIDTH = 260
-BAR_VALUE_WIDTH = 44
+BAR_VALUE_WIDTH = 54  # '100.00' at 15 units (the phone's font) fits
 BAR_HEIGHT = 11
-BAR_GAP = 2
+BAR_GAP = 4  # room for the values' text at a phone's larger font
+BAR_TOP = 6  # the first value's text is not cut at the top
 GROUP_GAP = 9
 AXIS_HEIGHT = 22
 # Scatter geometry: a square plot with a margin, so that a point at (100, 100) is whole.
@@ -36,10 +37,10 @@ def bar_chart_svg(results: list[ScoredSet], options: Options) -> str:
     the value written at the end of each bar; percent on a 0-100 axis."""
     rows = main_rows(options)
     per_group = len(results) * (BAR_HEIGHT + BAR_GAP)
-    height = len(rows) * (per_group + GROUP_GAP) + AXIS_HEIGHT
+    height = BAR_TOP + len(rows) * (per_group + GROUP_GAP) + AXIS_HEIGHT
     width = BAR_LABEL_WIDTH + BAR_PLOT_WIDTH + BAR_VALUE_WIDTH
     parts = [_bar_axis(height - AXIS_HEIGHT)]
-    y = 0.0
+    y = float(BAR_TOP)
     for row in rows:
         parts.append(
             f'<text class="bar-label" x="{BAR_LABEL_WIDTH - 6}" y="{y + per_group / 2 + 4:.1f}" '

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from dataclasses import dataclass
 
 from dst_metrics import Corpus, Options, Report, score
@@ -39,6 +40,12 @@ def score_sets(sets: list[PredictionSet], options: Options) -> list[ScoredSet]:
 def esc(text: object) -> str:
     """`text` escaped for HTML text and attributes."""
     return html.escape(str(text), quote=True)
+
+
+def esc_name(text: object) -> str:
+    """A set or file name for a table header: escaped, and breakable only after _ . - / (a long file
+    name wraps at its parts, never mid-word)."""
+    return re.sub(r"([_./-])", r"\1<wbr>", esc(text))
 
 
 def pct(x: float | None) -> str:

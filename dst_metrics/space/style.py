@@ -23,14 +23,57 @@ and more to compare). Scores are percentages; the results appear below the optio
 
 GCA_PAPER = "https://arxiv.org/abs/2403.11123"
 
+METRIC_CARD = """
+**Granular Change Accuracy (GCA)** judges each *change* of the dialogue state once, so one early mistake
+carried through a dialogue costs once, not at every later turn (as it does in JGA). Per dialogue, every slot
+whose value changes on the gold or the predicted side is counted **C**orrect, **W**rong (both sides set it,
+different values), **M**issed or **O**vershot; with P = C+W+O and G = C+W+M, value precision VP = C/P, value
+recall VR = C/G, label precision LP = (C+W)/P and label recall LR = (C+W)/G,
+
+**GCA = (P + G) / (α·P/VP + α·G/VR + (1−α)·P/LP + (1−α)·G/LR)**, α = 10/11 (values weigh 10 to 1 against labels),
+
+a weighted harmonic mean of the four rates; corpus GCA sums the counts over dialogues.
+
+- **Inputs**: per turn, the gold and the predicted state (`{"hotel-area": "north"}`, nested, triples or
+  `hotel-area=north`), in any of the formats under *Input formats*; α, mode, value matching
+- **Outputs**: GCA with its counts C, W, M, O and VP, VR, LP, LR; beside it JGA, FGA (λ), SA (K), AGA, RSA,
+  slot P/R/F1, in percent
+- **Published values**: the GCA paper's Figure 1: P1 GCA 73.33, JGA 0.00; P2 GCA 15.49, JGA 33.33. Section
+  5.4: both predictions GCA 52.38. MUL1110: GCA 31.43, FGA 48.84. The official code on a TRADE file of 7,368
+  MultiWOZ turns: GCA 81.86, JGA 51.95
+- **Limitations**: `official` mode keeps the published code's four quirks (a perfect prediction can score
+  below 100; no change at all scores 0); `corrected` removes them, so say which mode you report. GCA needs
+  turns in order and the states of every turn; it does not judge distributions (see DSTC2's figures)
+- **Cite**: Aksu and Chen, *Granular Change Accuracy: A More Accurate Performance Metric for Dialogue State
+  Tracking*, LREC-COLING 2024 ([arXiv:2403.11123](https://arxiv.org/abs/2403.11123)); BibTeX under *About the
+  figures*
+"""
+"""The metric card shown first, as the `evaluate` metric Spaces do: formula, inputs and outputs, published
+values (the GCA paper's, `../shared/reference`), limitations, citation."""
+
+TRY_STATES_EXAMPLE = (
+    "hotel-area=north | hotel-area=north\n"
+    "hotel-area=north; hotel-stars=4 | hotel-area=south; hotel-stars=4\n"
+    "hotel-area=north; hotel-stars=4; hotel-day=monday | hotel-area=south; hotel-stars=4; hotel-day=monday"
+)
+"""The try-it widget's first text: three turns, gold | predicted, one wrong area carried over."""
+
 
 def card_markdown() -> str:
     """The Space's card: what each figure means (from the registry `dst_metrics.figures.FIGURES`, not
     retyped), how to install and load the modules, the other evaluators' profiles, how to cite GCA."""
     figures = "\n".join(
-        f"| `{f.key}` | {f.label} | {f.description} |" for f in FIGURES if f.group in ("main", "detail", "counts")
+        f"| `{f.key}@λ` | {f.label}λ | {f.description} |"
+        if f.per_lambda
+        else f"| `{f.key}` | {f.label} | {f.description} |"
+        for f in FIGURES
+        if f.group in ("main", "detail", "counts")
+    )  # each key once: the per-λ FGA rows are `fga@0.25`, ..., not a second `fga`
+    profiles = "\n".join(
+        f"- `--compat {name}`: {profile.description}"
+        + (" (command line only: it reads the SGD dialogue files and schema)" if profile.cli_inputs else "")
+        for name, profile in PROFILES.items()
     )
-    profiles = "\n".join(f"- `--compat {name}`: {profile.description}" for name, profile in PROFILES.items())
     return f"""
 **What each figure means** (as `dst-metrics` computes it; `official` mode reproduces the official GCA code,
 quirks included, `corrected` fixes them):
@@ -46,7 +89,8 @@ score(read("predictions.json")).scores`; as Hugging Face `evaluate` modules,
 `compute(predictions=..., references=...)`; on the command line, `dst-metrics score FILE`, per domain with
 `--by domain`, two systems with `dst-metrics compare A B`.
 
-**Other evaluators' conventions**, from the same input:
+**Other evaluators' conventions**, from the same input (the page's *Another evaluator's conventions* menu
+offers every one that scores the input alone):
 
 {profiles}
 
@@ -115,7 +159,27 @@ def build_theme():
     """The default theme with system fonts: nothing to download."""
     import gradio as gr
 
-    return gr.themes.Default(font=[*THEME_FONTS, "sans-serif"], font_mono=[*MONO_FONTS, "monospace"])
+    return gr.themes.Default(font=[*THEME_FONTS, "sans-serif"], font_mono=[*MONO_FONTS, "monospace"]).set(
+        body_text_color_subdued=SUBDUED_TEXT, body_text_color_subdued_dark=SUBDUED_TEXT_DARK
+    )
+
+
+SUBDUED_TEXT = "#5C5C66"
+"""Footnotes, option hints and quiet cells: 6.5:1 on white (gradio's default, #BBBBC2, is 1.9:1; WCAG AA asks 4.5:1)."""
+SUBDUED_TEXT_DARK = "#A9A9B3"
+"""The same in the dark theme: 7.9:1 on gradio's dark background."""
+SCROLL_CUE_JS = """() => {
+  // Marks each table box wider than the page (.scrolls-right / .scrolls-left): the CSS shows a cue.
+  let queued = false;
+  const mark = () => { queued = false; document.querySelectorAll('.table-wrap').forEach((w) => {
+    w.classList.toggle('scrolls-right', w.scrollWidth - w.clientWidth - w.scrollLeft > 2);
+    w.classList.toggle('scrolls-left', w.scrollLeft > 2); }); };
+  const later = () => { if (!queued) { queued = true; requestAnimationFrame(mark); } };
+  new MutationObserver(later).observe(document.body, {childList: true, subtree: true});
+  addEventListener('resize', later);
+  document.addEventListener('scroll', later, true);
+  later();
+}"""
 
 
 CSS = """
@@ -129,6 +193,13 @@ CSS = """
 .note-ok { color: #0B5E2E; font-size: 13px; } .note-error { color: #7A1000; font-size: 13px; font-weight: 600; }
 .note { font-size: 14px; color: var(--body-text-color-subdued); }
 .table-wrap { overflow-x: auto; max-width: 100%; -webkit-overflow-scrolling: touch; }
+/* A table wider than its box says so (SCROLL_CUE_JS marks it): a line kept in view and a shadow at the edge. */
+.table-wrap.scrolls-right, .table-wrap.scrolls-left { box-shadow: inset -14px 0 10px -10px rgba(0, 0, 0, 0.35); }
+.table-wrap.scrolls-left:not(.scrolls-right) { box-shadow: inset 14px 0 10px -10px rgba(0, 0, 0, 0.35); }
+.table-wrap.scrolls-right::before, .table-wrap.scrolls-left::before {
+  content: "⇆ wider than the page: scroll the table sideways"; display: block; position: sticky; left: 0;
+  width: max-content; max-width: 100%; font-size: 13px; color: var(--body-text-color-subdued); margin: 0 0 2px; }
+.table-wrap.scrolls-left:not(.scrolls-right)::before { content: "⇆ scroll back for the first columns"; }
 .metrics-table, .slot-table, .data-table {
   border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums;
 }
@@ -139,9 +210,9 @@ CSS = """
 .metrics-table td, .data-table td.num { text-align: right; white-space: nowrap; }
 .metrics-table td { min-width: 64px; }
 .metrics-table th, .data-table th { white-space: normal; min-width: 4.5em; }
-.metrics-table thead th:not(:first-child), .data-table thead th:not(:first-child) { overflow-wrap: anywhere; }
+.metrics-table thead th:not(:first-child), .data-table thead th:not(:first-child) { overflow-wrap: break-word; }
 .metrics-table tbody th { overflow-wrap: normal; word-break: normal; hyphens: none; }
-.status, .legend-item, .compare-summary li, p.note, .dialogue-scores li, .slot-title { overflow-wrap: anywhere; }
+.status, .legend-item, .compare-summary li, p.note, .dialogue-scores li, .slot-title { overflow-wrap: break-word; }
 #pair-scatter p.note { color: var(--body-text-color); }
 .metrics-table, .data-table { max-width: 100%; }
 .table-wrap > table th:first-child, .table-wrap > table td:first-child {
@@ -149,8 +220,8 @@ CSS = """
 .table-wrap > table thead th:first-child { background: var(--background-fill-secondary); }
 #url-query, #ticket-no { display: none !important; }
 #example input, #compat input { padding-right: 2.4em; text-overflow: ellipsis; }
-.slot-table th { overflow-wrap: anywhere; }
-.data-table td:not(.num):not(:first-child) { overflow-wrap: anywhere; }
+.slot-table th { overflow-wrap: break-word; }
+.data-table td:not(.num):not(:first-child) { overflow-wrap: break-word; }
 .data-table td:first-child { overflow-wrap: break-word; }
 @media (max-width: 640px) {
   .table-wrap > table th:first-child, .table-wrap > table td:first-child { max-width: 38vw; }
@@ -163,6 +234,8 @@ CSS = """
 .data-table tr.clickable:hover, .data-table tr.clickable:focus { background: var(--background-fill-secondary); }
 .data-table tr.selected { outline: 2px solid #0072B2; outline-offset: -2px; }
 .compare-table tr.significant td.diff, .compare-table tr.significant td.sig { font-weight: 700; }
+td.compat { background: #FFF3D1; color: #3D2E00; }
+.metrics-table td.compat::after { content: "†"; margin-left: 1px; }
 .compare-summary { margin: 6px 0 0 18px; font-size: 14px; }
 .set-swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; margin-right: 6px;
   vertical-align: -1px; }
@@ -189,6 +262,9 @@ CSS = """
 svg.chart { width: 100%; height: auto; max-width: 520px; display: block; font-family: inherit; }
 svg.scatter { max-width: 460px; }
 svg.chart text { fill: var(--body-text-color); font-size: 10px; }
+@media (max-width: 640px) {  /* the charts shrink with the phone: their text grows to stay >= 11 px on screen */
+  svg.chart text, svg.chart text.bar-label { font-size: 15px; }
+}
 svg.chart .bar-label { font-size: 11px; font-weight: 700; }
 svg.chart .grid { stroke: var(--border-color-primary); stroke-width: 0.6; }
 svg.chart .diagonal { stroke: var(--body-text-color-subdued); stroke-dasharray: 4 3; stroke-width: 1.2; }
@@ -212,7 +288,7 @@ svg.chart .point:hover > *, svg.chart .point.selected > * { stroke-width: 3; fil
     max-width: none; position: static; }  /* cards: no sticky first column */
   .slot-table th.turn::before { content: "Turn"; font-weight: 400; }
   .slot-table td::before { content: attr(data-label); color: var(--body-text-color-subdued); font-weight: 400;
-    overflow-wrap: anywhere; }
+    overflow-wrap: break-word; }
   .slot-table td.kinds .chips { display: flex; flex-wrap: wrap; gap: 4px; align-items: flex-start; min-width: 0; }
   .slot-table td.no-change::before { content: ""; }
   .slot-table tr.turn-start > * { border-top: none; }

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dst_metrics import Dialogue, Options
 from dst_metrics.explain import SlotRow, explain_dialogue
+from dst_metrics.figures import figure_labels
 
 from .scored import (
     SET_COLORS,
     MetricRow,
     ScoredSet,
     esc,
+    esc_name,
     figure_text,
     main_rows,
     metric_rows,
@@ -58,21 +60,69 @@ def table_caption(group: str, rows: list[MetricRow]) -> str:
 def metrics_html(results: list[ScoredSet], options: Options, group: str = "main") -> str:
     """One registry group's figures as a table, a column per set; each cell carries
     data-metric and data-set; each row label is titled with what the figure measures."""
-    head = "".join(f'<th scope="col">{swatch(i)}{esc(r.name)}</th>' for i, r in enumerate(results))
+    head = "".join(f'<th scope="col">{swatch(i)}{esc_name(r.name)}</th>' for i, r in enumerate(results))
     rows = [row for row in metric_rows(options) if row.group == group]
     body = []
+    marked = False
     for row in rows:
-        cells = "".join(
-            f'<td data-metric="{esc(row.key)}" data-set="{esc(r.name)}">{figure_text(r, row.key)}</td>' for r in results
-        )
+        cells = []
+        for r in results:
+            theirs = row.key in r.report.scores and r.report.scores.replaced(row.key)
+            marked |= theirs
+            mark = f' class="compat" title="computed {esc(options.compat)}\'s way"' if theirs else ""
+            cells.append(
+                f'<td data-metric="{esc(row.key)}" data-set="{esc(r.name)}"{mark}>{figure_text(r, row.key)}</td>'
+            )
         body.append(
             f'<tr class="{esc(row.group)}"><th scope="row" title="{esc(row.description)}">{esc(row.label)}</th>'
-            f"{cells}</tr>"
+            f"{''.join(cells)}</tr>"
         )
     return (
         f'<div class="table-wrap"><table class="metrics-table" id="metrics-{group}">'
         f'<thead><tr><th scope="col">{esc(table_caption(group, rows))}</th>{head}</tr></thead>'
-        f"<tbody>{''.join(body)}</tbody></table></div>"
+        f"<tbody>{''.join(body)}</tbody></table></div>" + (compat_mark_note(options.compat) if marked else "")
+    )
+
+
+def compat_mark_note(profile: str | None) -> str:
+    """What the marked cells are: the figures the evaluator `profile` computes, its way."""
+    return (
+        f'<p class="note compat-note"><span class="compat-key">†</span> computed {esc(profile)}\'s way (its '
+        "conventions: see the side-by-side table); unmarked figures are dst-metrics' own definitions.</p>"
+    )
+
+
+def compat_side_by_side_html(names: list[str], ours: list, theirs: list, profile: str) -> str:
+    """Each figure the profile gives (registry order, then its own, such as FnCTOD's average JGA): per set,
+    dst-metrics' value, the evaluator's and the difference, in percent."""
+    keys = [k for k in theirs[0] if theirs[0].replaced(k) and isinstance(theirs[0][k], (int, float))]
+    order = {key: i for i, key in enumerate(figure_labels())}
+    keys.sort(key=lambda k: order.get(k, len(order)))
+    labels = figure_labels()
+    head = "".join(
+        f'<th scope="col">{swatch(i)}{esc_name(n)}: dst-metrics</th><th scope="col">{esc_name(n)}: {esc(profile)}</th>'
+        f'<th scope="col">{esc(profile)} − dst-metrics</th>'
+        for i, n in enumerate(names)
+    )
+    body = []
+    for key in keys:
+        cells = []
+        for n, own, other in zip(names, ours, theirs, strict=True):
+            mine = own[key] if key in own else None
+            cells.append(
+                f'<td class="num" data-metric="{esc(key)}" data-set="{esc(n)}" data-side="ours">{pct(mine)}</td>'
+                f'<td class="num compat" data-metric="{esc(key)}" data-set="{esc(n)}" data-side="theirs">'
+                f"{pct(other[key])}</td>"
+                f'<td class="num">{signed_pct(other[key] - mine) if mine is not None else "—"}</td>'
+            )
+        label = labels.get(key, key.replace("_", " ").replace("average jga", "average JGA (over domains)"))
+        body.append(f'<tr><th scope="row">{esc(label)}</th>{"".join(cells)}</tr>')
+    return (
+        f"<h3>dst-metrics against {esc(profile)}</h3>"
+        f'<div class="table-wrap"><table class="data-table compat-table" id="compat-table">'
+        f'<thead><tr><th scope="col">Figure (%)</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+        f'<p class="note">The same input scored both ways: where the columns differ, the evaluator\'s '
+        "conventions move the number (—: dst-metrics has no such figure).</p>"
     )
 
 
@@ -165,7 +215,7 @@ def slot_view_html(results: list[ScoredSet], dialogue_id: str | None, mode: str,
     dialogues = [r.corpus.dialogue(dialogue_id) for r in results]
     tables = [explain_dialogue(d, mode) for d in dialogues]
     head = "".join(
-        f'<th scope="col">{swatch(i)}{esc(r.name)}: predicted</th><th scope="col">{esc(r.name)}: count</th>'
+        f'<th scope="col">{swatch(i)}{esc_name(r.name)}: predicted</th><th scope="col">{esc_name(r.name)}: count</th>'
         for i, r in enumerate(results)
     )
     body = _slot_rows(results, dialogues[0], tables, show_unchanged)
@@ -217,7 +267,7 @@ def _slot_rows(results: list[ScoredSet], dialogue: Dialogue, tables: list[list[S
 def clickable_table(columns: list[str], rows: list[tuple[str, list[str]]], table_id: str, numeric_from: int) -> str:
     """A table whose rows open their dialogue (`data-dialogue`) when clicked; cells from column
     `numeric_from` on are right-aligned numbers."""
-    head = "".join(f'<th scope="col">{esc(c)}</th>' for c in columns)
+    head = "".join(f'<th scope="col">{esc_name(c)}</th>' for c in columns)
     body = "".join(
         f'<tr class="clickable" tabindex="0" data-dialogue="{esc(dialogue)}">'
         + "".join(
@@ -235,7 +285,7 @@ def clickable_table(columns: list[str], rows: list[tuple[str, list[str]]], table
 
 def correlations_html(columns: list[str], rows: list[tuple[str, list[float]]]) -> str:
     """Pearson r of the per-dialogue figures with TO and NU, a column per set and the paper's."""
-    head = "".join(f'<th scope="col">{esc(n)}</th>' for n in columns)
+    head = "".join(f'<th scope="col">{esc_name(n)}</th>' for n in columns)
     body = "".join(
         f'<tr><th scope="row">{esc(pair)}</th>' + "".join(f'<td class="num">{num(x)}</td>' for x in values) + "</tr>"
         for pair, values in rows
@@ -254,8 +304,9 @@ def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
     level = 100 * (1 - getattr(comparison, "level", 0.05))
     adjusted = f"p ({esc(getattr(comparison, 'correction', 'holm'))}, m = {len(comparison.figures)} figures)"
     head = (
-        f'<th scope="col">Figure (%)</th><th scope="col">{swatch(0)}{esc(name_a)}</th>'
-        f'<th scope="col">{swatch(index_b)}{esc(name_b)}</th><th scope="col">{esc(name_b)} − {esc(name_a)}</th>'
+        f'<th scope="col">Figure (%)</th><th scope="col">{swatch(0)}{esc_name(name_a)}</th>'
+        f'<th scope="col">{swatch(index_b)}{esc_name(name_b)}</th>'
+        f'<th scope="col">{esc_name(name_b)} − {esc_name(name_a)}</th>'
         f'<th scope="col">{level:g}% CI of the difference</th><th scope="col">{adjusted}</th>'
         '<th scope="col">significant</th>'
     )
@@ -320,7 +371,7 @@ def intervals_html(names: list[str], intervals: list, options: Options) -> str:
     first = intervals[0]
     level = f"{100 * first.level:g}%"
     options_rows = main_rows(options)
-    head = "".join(f'<th scope="col">{swatch(i)}{esc(n)}</th>' for i, n in enumerate(names))
+    head = "".join(f'<th scope="col">{swatch(i)}{esc_name(n)}</th>' for i, n in enumerate(names))
     body = []
     for row in options_rows:
         cells = "".join(
@@ -347,7 +398,7 @@ def calibration_html(names: list[str], results: list) -> str:
     row per figure (slot decisions, then the joint state of each turn), a column per set."""
     from dst_metrics.calibration.figures import CALIBRATION_FIGURES
 
-    head = "".join(f'<th scope="col">{esc(n)}</th>' for n in names)
+    head = "".join(f'<th scope="col">{esc_name(n)}</th>' for n in names)
     body = []
     for figure in CALIBRATION_FIGURES:
         level = "slot" if figure.key.startswith("slot_") else "joint"
