@@ -17,19 +17,12 @@ import argparse
 HELP = "the table of N systems on one gold: intervals, tests corrected over the whole table, LaTeX/Markdown/HTML"
 
 
-def _keys(text: str) -> list[str]:
-    keys = [key.strip() for key in text.split(",") if key.strip()]
-    if not keys:
-        raise argparse.ArgumentTypeError(f"must name at least one figure, such as gca,jga,fga; got {text!r}")
-    return keys
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments: the files, input options, the table's choices, the output."""
     from .. import options as opts
     from ..stats.table import DEFAULT_FIGURES, PAIRS
     from . import common as cli
-    from .compare import _level
+    from .compare import _keys, _level
 
     parser.add_argument("files", nargs="+", metavar="FILE", help="prediction files, one per system, on one gold")
     parser.add_argument("--name", action="append", metavar="NAME", help="a system's name, once per file (file names)")
