@@ -73,22 +73,31 @@ class Server:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
         return int(status.split(f"{field}:")[1].split()[0]) / 1024
 
+    def cpu_seconds(self) -> float:
+        """User + system CPU seconds the server has used so far (its threads and any child processes waited
+        for): unlike wall time, hardly moved by other processes sharing the machine."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait(timeout=10)
 
 
-def upload_seconds(browser, url: str, path: Path, runs: int) -> list[float]:
-    """Seconds from choosing `path` in set A's upload button to its figures on the page, per run."""
+def upload_seconds(browser, server: Server, path: Path, runs: int, cpu: list[float] | None = None) -> list[float]:
+    """Seconds from choosing `path` in set A's upload button to its figures on the page, per run; the server's
+    CPU seconds of each run are appended to `cpu` when given."""
     times = []
     for _ in range(runs):
         page = browser.new_page(viewport={"width": 1400, "height": 900})
-        page.goto(url)
+        page.goto(server.url)
         page.wait_for_selector('#metrics td[data-set="P1"]', timeout=60000)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), server.cpu_seconds()
         page.locator("#upload-a").locator("xpath=..").locator("input[type=file]").set_input_files(str(path))
         page.wait_for_selector(f'#metrics td[data-set="{path.stem}"]', timeout=180000)
         times.append(time.perf_counter() - start)
+        if cpu is not None:
+            cpu.append(server.cpu_seconds() - start_cpu)
         page.close()
     return times
 
@@ -110,11 +119,13 @@ def large(runs: int, folder: str) -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
             for path, count in ((TRADE, 7368), (big, turns)):
-                times = upload_seconds(browser, server.url, path, runs)
+                cpu: list[float] = []
+                times = upload_seconds(browser, server, path, runs, cpu)
                 size = path.stat().st_size / 1e6
                 print(
                     f"{path.name} ({size:.1f} MB, {count:,} turns) in Chromium: upload to figures "
-                    f"median {statistics.median(times):.2f} s (runs: {', '.join(f'{t:.2f}' for t in times)})"
+                    f"median {statistics.median(times):.2f} s (runs: {', '.join(f'{t:.2f}' for t in times)}); "
+                    f"the server's CPU median {statistics.median(cpu):.2f} s; load average {os.getloadavg()[0]:.1f}"
                 )
             browser.close()
         print(f"server: peak memory {server.rss('VmHWM'):.0f} MB, now {server.rss():.0f} MB")
@@ -189,7 +200,7 @@ def browser_seconds(paths: list[Path], runs: int) -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
                 for path in paths:
-                    times = upload_seconds(browser, server.url, path, runs)
+                    times = upload_seconds(browser, server, path, runs)
                     print(f"{path.name} in Chromium: upload to figures on the page {statistics.median(times):.2f} s")
                 browser.close()
         finally:
