@@ -28,18 +28,17 @@ from .options import OptionError, Options
 from .progress import progress
 from .readers import InputSpec, Opened, open_spec
 from .scoring import Report, score, score_tallies, with_profile_figures
-from .updates import watch
+from .updates import votes_say_updates, watch
 
 __all__ = ["Request", "Scored", "engine_for", "read_whole", "score_inputs"]
 
 
 @dataclass(frozen=True)
 class Request:
-    """How to score, beyond the `Options`: each dialogue's figures (`per_dialogue`; with
-    `dialogue_figures`, computed where each dialogue was tallied, in place of its tally), the flags
-    that need the corpus kept (``("--by",)``), the engine (``local`` or ``dask``), processes (`jobs`:
-    None chooses), a Dask `scheduler`, and what a profile reading beyond the corpus gets
-    (`compat.base.Profile.cli_inputs`' keywords)."""
+    """How to score beyond the `Options`: each dialogue's figures (`per_dialogue`; with `dialogue_figures`
+    computed where it was tallied), the flags that keep the corpus (``("--by",)``), the engine (``local``,
+    ``dask``), `jobs` (None chooses), a Dask `scheduler`, a profile's files (`Profile.cli_inputs`' keywords)
+    and `on_updates`, called with an input's name when its cumulative predictions look like updates."""
 
     per_dialogue: bool = False
     dialogue_figures: bool = False
@@ -49,13 +48,11 @@ class Request:
     scheduler: str | None = None
     compat_files: Mapping[str, object] = field(default_factory=dict)
     on_updates: Callable[[str], None] | None = None
-    """Called with an input's name when its cumulative predictions look like turn updates."""
 
 
 @dataclass(frozen=True)
 class Scored:
-    """One input scored: its report, the format(s) read, its corpus where it was read whole, and
-    with `Request.dialogue_figures` each dialogue's figures."""
+    """One input scored: its report, the format(s) read, its corpus if read whole, each dialogue's figures."""
 
     name: str
     report: Report
@@ -65,11 +62,6 @@ class Scored:
 
 
 DASK_REFUSED = ("--gold", "--per-dialogue", "--compat", "--prediction-states updates", "--gold-alternatives first")
-
-
-def _summed(options: Options, spec: InputSpec) -> bool:
-    """Whether the compat profile asked for is sums over dialogues (streamed and in processes as ours)."""
-    return PROFILES[options.compat].sums is not None and spec.gold is None
 
 
 def engine_for(specs: Sequence[InputSpec], options: Options, request: Request) -> tuple[str, int]:
@@ -85,7 +77,8 @@ def engine_for(specs: Sequence[InputSpec], options: Options, request: Request) -
             if refused:
                 raise OptionError(f"{flag} needs the whole corpus in one process; it cannot run on --engine dask")
         return "dask", request.jobs or 0
-    if (options.compat is not None and not _summed(options, spec)) or request.keep_corpus or spec.gold is not None:
+    summed = options.compat is None or PROFILES[options.compat].sums is not None  # a profile of sums streams
+    if not summed or request.keep_corpus or spec.gold is not None:
         return "whole", 1
     if request.jobs is not None:
         return "stream", request.jobs
@@ -105,11 +98,9 @@ def score_inputs(specs: Sequence[InputSpec], options: Options, request: Request 
     return _streamed(specs, options, request, jobs)
 
 
-def _warn(spec: InputSpec, votes: list[bool], request: Request) -> None:
-    from .updates import votes_say_updates
-
-    if request.on_updates and spec.prediction_states == "cumulative" and votes_say_updates(votes):
-        request.on_updates(spec.name or str(spec.source))
+def _warn(spec: InputSpec, votes: list[bool], on_updates: Callable[[str], None] | None) -> None:
+    if on_updates and spec.prediction_states == "cumulative" and votes_say_updates(votes):
+        on_updates(spec.name or str(spec.source))
 
 
 def read_whole(spec: InputSpec, on_updates: Callable[[str], None] | None = None) -> Opened:
@@ -119,7 +110,7 @@ def read_whole(spec: InputSpec, on_updates: Callable[[str], None] | None = None)
     votes: list[bool] = []
     for _ in watch(opened.corpus.dialogues, votes):
         pass
-    _warn(spec, votes, Request(on_updates=on_updates))
+    _warn(spec, votes, on_updates)
     return opened
 
 
@@ -141,8 +132,7 @@ def _whole(specs: Sequence[InputSpec], options: Options, request: Request) -> li
 
 
 def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, view, tap) -> tuple:
-    """(tallies, format) of one input: streamed where it can be (`streaming`), or read in `jobs`
-    processes (`parallel`), else read whole one shard at a time; opened (detected) once."""
+    """(tallies, format) of one input, opened once: streamed (`streaming`) or in `jobs` processes (`parallel`)."""
     from .streaming import tally_opened
 
     opened = open_spec(spec, stream=True)
@@ -158,13 +148,12 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
             votes.clear()  # read again in one process: its votes count
     if tallies is None:
         tallies = tally_opened(opened, options.mode, request.per_dialogue, watch=seen, view=view, tap=tap)[0]
-    _warn(spec, votes, request)
+    _warn(spec, votes, request.on_updates)
     return tallies, opened.format
 
 
 def _streamed(specs: Sequence[InputSpec], options: Options, request: Request, jobs: int) -> list[Scored]:
-    """Every input streamed or scored in `jobs` processes (all tallied first), then each scored; with
-    a compat profile of sums, its sums taken on the way (`compat.base.ProfileTap`)."""
+    """Every input tallied (a profile's sums on the way: `compat.base.ProfileTap`), then each scored."""
     view = DialogueFigures(options) if request.per_dialogue and request.dialogue_figures else None
     profile = PROFILES[options.compat] if options.compat else None
     found = []

@@ -346,15 +346,7 @@ def _existing(path: Path) -> str | None:
     return str(path) if path.is_file() else None
 
 
-def cli_inputs(
-    path: str,
-    *,
-    gold: str | None,
-    schema: str | None = None,
-    train_schema: str | None = None,
-    fuzzy: bool = True,
-    by: str | None = None,
-) -> SgdInputs:
+def cli_inputs(path: str, *, gold: str | None, schema=None, train_schema=None, fuzzy=True, by=None) -> SgdInputs:
     """The files for one prediction path: `gold` (``--gold``), `schema`, `train_schema` (see the module);
     `fuzzy` unless exact matching was asked for; `by` (``--by``) is refused."""
     if not gold:
