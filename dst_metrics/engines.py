@@ -89,6 +89,8 @@ def engine_for(specs: Sequence[InputSpec], options: Options, request: Request) -
 
 def score_inputs(specs: Sequence[InputSpec], options: Options, request: Request | None = None) -> list[Scored]:
     """Every input of `specs` scored under `options` by the engine `engine_for` chooses."""
+    if not specs:
+        return []
     request = request or Request()
     engine, jobs = engine_for(specs, options, request)
     if engine == "dask":
