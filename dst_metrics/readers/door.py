@@ -199,7 +199,7 @@ class InputSpec:
     linearized: LinearizedFormat | None = None
     name: str | None = None  # how messages name the source (default: its path)
     gold_name: str | None = None
-    prediction_states: str = "cumulative"  # or "updates": accumulated into states (`corpus.reading`)
+    prediction_states: str = "cumulative"  # or "updates": accumulated into states (`corpus.Reading`)
     gold_alternatives: str = "any"  # or "first": a gold slot's first acceptable value only
     only_predicted: bool = False  # with gold: only the gold dialogues the predictions cover
     reading: Reading = dataclasses.field(init=False, repr=False, compare=False)
