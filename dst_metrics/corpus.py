@@ -16,10 +16,10 @@ value of the same slot in the same turn fuzzily (`fuzzy.fuzzy_match`: fuzzywuzzy
 value, or by the acceptable value it matches. Every figure then sees an exact match, GCA included,
 and the hot loop is unchanged. Inactive values (``none``, ``""``) never snap or get snapped to.
 
-Two reading conventions apply per dialogue before snapping (`CorpusBuilder`, or `reading` around a
-reader): predictions read as turn updates (``prediction_states="updates"``: each turn's new and
-changed slots, null or ``[DELETE]`` removing one) are accumulated into states (`accumulated`), and
-gold values with several acceptable values keep only the first (``gold_alternatives="first"``).
+Two reading conventions apply per dialogue before snapping (`CorpusBuilder`, given a `Reading`):
+predictions read as turn updates (``prediction_states="updates"``: each turn's new and changed slots,
+null or ``[DELETE]`` removing one) are accumulated into states (`accumulated`), and gold values with
+several acceptable values keep only the first (``gold_alternatives="first"``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from . import ids
 from ._gc import without_gc
 from .errors import InputError, describe
 from .fuzzy import fuzzy_match
-from .options import GOLD_ALTERNATIVES, PREDICTION_STATES, parse_value_matching, reading_parts
+from .options import parse_value_matching, reading_parts
 from .states import (
     DELETE_MARKER,
     INACTIVE_VALUES,
@@ -131,8 +131,9 @@ class Corpus:
         """Build from parallel lists of dialogues, each a list of states (turn ids 0, 1, ...);
         `prediction_states`, `gold_alternatives` and `keep_deletions` as `CorpusBuilder` takes them."""
         builder = CorpusBuilder(
-            value_matching, linearized, prediction_states, gold_alternatives, keep_deletions=keep_deletions
-        )
+            Reading(value_matching, linearized, prediction_states or "cumulative", gold_alternatives or "any",
+                    keep_deletions=keep_deletions)
+        )  # fmt: skip
         if len(predictions) != len(references):
             raise InputError(f"{len(predictions)} predicted dialogues but {len(references)} reference dialogues")
         names = range(len(references)) if dialogue_ids is None else list(dialogue_ids)
@@ -170,8 +171,9 @@ class Corpus:
         order. Every (dialogue_id, turn_id) must appear exactly once on each side. Dialogues come
         out sorted by id, so the result does not depend on the order of the records."""
         builder = CorpusBuilder(
-            value_matching, linearized, prediction_states, gold_alternatives, keep_deletions=keep_deletions
-        )
+            Reading(value_matching, linearized, prediction_states or "cumulative", gold_alternatives or "any",
+                    keep_deletions=keep_deletions)
+        )  # fmt: skip
         pred_by_key = index_turn_records(predictions, "predictions")
         gold_by_key = index_turn_records(references, "references")
         for keys, other, name in ((pred_by_key, gold_by_key, "references"), (gold_by_key, pred_by_key, "predictions")):
@@ -200,8 +202,38 @@ class Corpus:
     ) -> Corpus:
         """Build from the parsed reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}``
         (see `dst_metrics.readers.reference`)."""
-        with reading(prediction_states, gold_alternatives):
-            return corpus_from_layout(data, value_matching=value_matching, linearized=linearized)
+        chosen = Reading(value_matching, linearized, prediction_states or "cumulative", gold_alternatives or "any")
+        return corpus_from_layout(data, chosen)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How an input is read, decided once (the front door's `InputSpec`, a constructor's arguments)
+    and carried to `CorpusBuilder`: the value matching states are folded under, the `LinearizedFormat`
+    of string states, predictions as ``cumulative`` states or turn ``updates``, gold alternatives
+    matched by ``any`` or the ``first``, with gold apart only the gold dialogues predicted
+    (`only_predicted`), and `keep_deletions` (predicted nulls kept as ``[DELETE]``, not accumulated:
+    the `evaluate` modules, whose turns of a dialogue may come in several batches). Frozen, picklable."""
+
+    value_matching: str = "exact"
+    linearized: LinearizedFormat | None = None
+    prediction_states: str = "cumulative"
+    gold_alternatives: str = "any"
+    only_predicted: bool = False
+    keep_deletions: bool = False
+
+    def __post_init__(self) -> None:
+        parse_value_matching(self.value_matching)
+        reading_parts(self.prediction_states, self.gold_alternatives)
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The signature parts of the conventions that are not the default (`Corpus.reading`)."""
+        return reading_parts(self.prediction_states, self.gold_alternatives)
+
+    def __reduce__(self) -> tuple:  # as `Dialogue.__reduce__`: its field values, in order
+        fields = (self.value_matching, self.linearized, self.prediction_states, self.gold_alternatives)
+        return type(self), (*fields, self.only_predicted, self.keep_deletions)
 
 
 RECORD_FIELDS = ("dialogue_id", "turn_id", "state")
@@ -253,11 +285,10 @@ def _record_key(record: object, where: str) -> tuple[str, int]:
 LAYOUT = '{dialogue_id: {turn_id: {"gt": state, "pr": state}}}'
 
 
-def corpus_from_layout(
-    data: object, *, value_matching: str = "exact", linearized: LinearizedFormat | None = None
-) -> Corpus:
-    """A Corpus from the parsed layout (turn ids are integers or digit strings, ordered by value)."""
-    builder = CorpusBuilder(value_matching, linearized)
+def corpus_from_layout(data: object, reading: Reading | str = "exact") -> Corpus:
+    """A Corpus from the parsed layout (turn ids are integers or digit strings, ordered by value), read
+    as `reading` says (a str: its value matching)."""
+    builder = CorpusBuilder(reading)
     if not isinstance(data, Mapping):
         raise InputError(f"expected an object {LAYOUT}, got {describe(data)}")
     for name, turns in data.items():
@@ -348,12 +379,6 @@ def snap_dialogue(golds: Sequence[State], preds: Sequence[State]) -> list:
     return out
 
 
-def snap_dialogues(dialogues: tuple[Dialogue, ...]) -> tuple[Dialogue, ...]:
-    """Dialogues whose predictions are snapped to gold (`snap_dialogue`), for corpora built without
-    `CorpusBuilder` (the `evaluate` modules' rows)."""
-    return tuple(Dialogue(d.dialogue_id, d.turn_ids, d.gold, tuple(snap_dialogue(d.gold, d.pred))) for d in dialogues)
-
-
 def decode_raw(raw: object) -> object:
     """A state kept as raw JSON (msgspec.Raw), decoded; anything else as it is."""
     if _msgspec is None or type(raw) is not _msgspec.Raw:
@@ -406,24 +431,6 @@ def first_alternatives(golds: Sequence[State]) -> list[State]:
     return out
 
 
-def dialogues_read(
-    dialogues: Iterable[Dialogue], prediction_states: str = "cumulative", gold_alternatives: str = "any"
-) -> tuple[Dialogue, ...]:
-    """Dialogues with the reading conventions applied (`accumulated`, `first_alternatives`), for
-    corpora built without `CorpusBuilder` (the `evaluate` modules' rows)."""
-    updates = prediction_states == "updates"
-    first = gold_alternatives == "first"
-    return tuple(
-        Dialogue(
-            d.dialogue_id,
-            d.turn_ids,
-            tuple(first_alternatives(d.gold)) if first else d.gold,
-            tuple(accumulated(d.pred)) if updates else d.pred,
-        )
-        for d in dialogues
-    )
-
-
 def check_no_deletions(dialogues: Iterable[Dialogue]) -> None:
     """InputError naming the dialogue, turn and slot of the first predicted deletion (null or
     ``[DELETE]``), which only turn updates hold (the `evaluate` modules read cumulative states)."""
@@ -444,25 +451,6 @@ def check_no_deletions(dialogues: Iterable[Dialogue]) -> None:
                     turn=turn_id,
                     field=f"prediction.{slot}",
                 )
-
-
-_READING: tuple[str, str] | None = None  # (prediction_states, gold_alternatives): see `reading`
-
-
-@contextmanager
-def reading(prediction_states: str | None = None, gold_alternatives: str | None = None) -> Iterator[None]:
-    """Within the block, every `CorpusBuilder` that is not given them reads predictions as
-    `prediction_states` and gold alternatives as `gold_alternatives` (the readers build their own
-    builders: the front door reads an input within this block). None keeps the current setting."""
-    global _READING
-    current = _READING or (PREDICTION_STATES[0], GOLD_ALTERNATIVES[0])
-    chosen = (prediction_states or current[0], gold_alternatives or current[1])
-    reading_parts(*chosen)  # checked
-    previous, _READING = _READING, chosen
-    try:
-        yield
-    finally:
-        _READING = previous
 
 
 _SHARD: tuple[int, int, list[int]] | None = None  # (k, n, positions kept): see `sharded`
@@ -488,39 +476,31 @@ class CorpusBuilder:
 
     def __init__(
         self,
-        value_matching: str = "exact",
-        linearized: LinearizedFormat | None = None,
-        prediction_states: str | None = None,
-        gold_alternatives: str | None = None,
+        reading: Reading | str = "exact",
         *,
         flat: tuple[bool, bool] = (False, False),
         unset: tuple[str | None, str | None] = (None, None),
-        keep_deletions: bool = False,
     ) -> None:
-        """`flat`, for gold and for predictions: whether every input state is a flat dict of the
+        """`reading`: how the input is read (`Reading`; a str: its value matching, the other conventions
+        default). `flat`, for gold and for predictions: whether every input state is a flat dict of the
         caller's own, used as it is when its values are all strings (`readers.base.Side.flat`).
         `unset`, for gold and for predictions: the value the format writes for an unset slot
         (ConvLab-3's ``""``), dropped from the states, or None; the gold slots listed are kept in
-        `Corpus.listed_gold_slots`.
-        `prediction_states` (``cumulative`` or ``updates``) and `gold_alternatives` (``any`` or
-        ``first``): see the module; None takes the setting of the enclosing `reading` block (default
-        cumulative, any). `notes` are further signature parts the corpus gets (`Corpus.reading`).
-        `keep_deletions`: predicted nulls are kept as ``[DELETE]`` without accumulating (the `evaluate`
-        modules, whose turns of one dialogue may come in several batches, accumulate in ``compute()``)."""
-        current = _READING or (PREDICTION_STATES[0], GOLD_ALTERNATIVES[0])
-        self.conventions = (prediction_states or current[0], gold_alternatives or current[1])
-        self.notes: list[str] = list(reading_parts(*self.conventions))
-        self.updates = self.conventions[0] == "updates"
-        self.deletions = self.updates or keep_deletions
-        self.first = self.conventions[1] == "first"
+        `Corpus.listed_gold_slots`. `notes` are further signature parts the corpus gets (`Corpus.reading`)."""
+        reading = Reading(reading) if isinstance(reading, str) else reading
+        self.reading = reading
+        self.notes: list[str] = list(reading.parts)
+        self.updates = reading.prediction_states == "updates"
+        self.deletions = self.updates or reading.keep_deletions
+        self.first = reading.gold_alternatives == "first"
         self.flat = flat
         self.unset = unset
         self.shard = _SHARD
         self.added = 0  # dialogues given to `add`, kept or not (sharded)
         self.listed: set[str] | None = set() if unset[0] is not None else None
-        self.matching = parse_value_matching(value_matching)
+        self.matching = reading.value_matching
         self.folding = text_matching(self.matching)
-        self.linearized = linearized
+        self.linearized = reading.linearized
         self.slot_names: dict = {}  # see plain_state
         self.dialogues: list[Dialogue] = []
         self.scores: ScoredPredictions | None = None  # once a predicted value has a confidence
@@ -552,6 +532,13 @@ class CorpusBuilder:
         if pred is None:  # gold_plain is None where `_raw_side` built gold: states of strings only
             twin = (golds, gold, gold_plain or [True] * len(gold))
             pred, _ = self._side(dialogue_id, turn_ids, preds, PRED_FIELD, False, twin)
+        self.add_states(dialogue_id, turn_ids, gold, pred)
+
+    def add_states(
+        self, dialogue_id: str, turn_ids: Sequence[int], gold: Sequence[State], pred: Sequence[State]
+    ) -> None:
+        """Add one dialogue whose states are normalized already (decoded from Arrow rows: the `evaluate`
+        modules), the reading conventions applied and fuzzy predictions snapped, as `add` does."""
         if self.updates:
             pred = accumulated(pred)
         if self.first:

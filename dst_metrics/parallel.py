@@ -49,11 +49,12 @@ def _tally_share(
     per_dialogue: bool,
     view: Callable[[Tally], object] | None,
     tap: Tap | None,
+    watch: Callable | None = None,
 ) -> tuple[list[tuple], object]:
     """(per shard of the input: (tally, {dialogue: tally or view(tally)}, dialogue ids, their positions),
-    the sums of a fresh copy of `tap`) of share k of n."""
+    the sums of a fresh copy of `tap`) of share k of n; `watch` sees its dialogues (`tally_opened`)."""
     share_tap = tap.fresh() if tap is not None else None  # the caller's tap merges only on success
-    _, folded = tally_opened(opened, mode, per_dialogue, share=(k, n), view=view, tap=share_tap)
+    _, folded = tally_opened(opened, mode, per_dialogue, share=(k, n), watch=watch, view=view, tap=share_tap)
     parts = [(found.result[0], found.result[1], found.dialogue_ids, found.positions) for found in folded]
     return parts, share_tap.sums if share_tap is not None else None
 
@@ -65,13 +66,15 @@ def tally_in_processes(
     per_dialogue: bool,
     view: Callable[[Tally], object] | None = None,
     tap: Tap | None = None,
+    watch: Callable | None = None,
 ) -> tuple[Tally, dict[str, Tally]] | None:
     """(corpus tally, each dialogue's tally in input order) of an opened input read in `jobs`
     processes; None when this must be done in one process (see the module). With `view` (picklable),
     each dialogue's ``view(tally)`` comes back in place of its tally: computed in the worker that
     tallied it (e.g. the dialogue's figures: `figures.DialogueFigures`). With `tap` (e.g. a profile's
     sums: `compat.base.ProfileTap`), each process sums its share into a fresh copy and, on success
-    only, `tap` merges them all."""
+    only, `tap` merges them all. `watch` sees the dialogues of the share this process tallies (e.g.
+    `updates.watch`: a sample without reading the input again)."""
     import multiprocessing  # here, not at the top: `default_jobs` is asked on every run
     from concurrent.futures import ProcessPoolExecutor
 
@@ -83,7 +86,7 @@ def tally_in_processes(
             futures = [
                 pool.submit(_tally_share, opened, mode, k, jobs, per_dialogue, view, tap) for k in range(1, jobs)
             ]
-            results = [_tally_share(opened, mode, 0, jobs, per_dialogue, view, tap)]
+            results = [_tally_share(opened, mode, 0, jobs, per_dialogue, view, tap, watch)]
             results += [future.result() for future in futures]
     except Exception:  # noqa: BLE001 - any failure: one process reads it again and names the problem
         return None

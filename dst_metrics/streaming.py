@@ -140,7 +140,7 @@ def stream_tally(
     layout only), only the dialogues at positions k modulo n are built and tallied."""
     if share is not None and format != "reference":
         raise ValueError("a share of the dialogues is streamed from the reference layout only")
-    found = stream_shard(Shard(format, path, path=Path(path)), _fold(mode, per_dialogue), value_matching, share=share)
+    found = stream_shard(Shard(format, path, path=Path(path)), _fold(mode, per_dialogue), value_matching, share)
     if found is None:
         return None
     if dialogue_ids is not None:

@@ -25,12 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print one line per scorer whose figures are all 100, and one per figure that is not."""
     corpus = read_gold(args.gold, args.format)
-    profile_args = argparse.Namespace(
-        gold=args.gold, schema=args.schema, train_schema=args.train_schema, value_matching="exact", by=None
-    )
 
     def inputs(name: str) -> object:
-        return PROFILES[name].cli_inputs(args.gold, profile_args)
+        return PROFILES[name].cli_inputs(args.gold, gold=args.gold, schema=args.schema, train_schema=args.train_schema)
 
     print(f"{args.gold}: gold scored against itself ({corpus.num_turns} turns, {len(corpus)} dialogues)")
     for line in check_gold(corpus, compat_inputs=inputs):

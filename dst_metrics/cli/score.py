@@ -11,21 +11,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from itertools import islice
 
 from .. import options as opts
-from .._gc import gc_paused
 from ..breakdown import BY, breakdown
 from ..compat import PROFILES
-from ..compat.base import ProfileTap
 from ..corpus import Corpus
 from ..distributed import ENGINES
-from ..figures import FIGURES, DialogueFigures, figure_computer, figure_labels
+from ..engines import Request, read_whole, score_inputs
+from ..figures import FIGURES, figure_computer, figure_labels
 from ..options import OptionError, Options
-from ..progress import progress
-from ..readers import InputSpec, open_spec
-from ..scoring import Report, Scores, score, score_tallies, with_profile_figures
-from ..updates import SAMPLE_DIALOGUES, UPDATES_WARNING, votes_say_updates, watch
+from ..readers import InputSpec
+from ..scoring import Report, Scores
+from ..updates import UPDATES_WARNING
 from .common import (
     add_input_options,
     add_interval_options,
@@ -303,158 +300,41 @@ def input_spec(path: str, args: argparse.Namespace) -> InputSpec:
     )
 
 
-def warn_if_updates(path: str, args: argparse.Namespace, votes: list[bool]) -> None:
-    """The one-line warning on stderr when cumulative predictions look like turn updates
-    (`updates.votes_say_updates` of the sampled dialogues' votes)."""
-    if args.prediction_states == "cumulative" and votes_say_updates(votes):
-        print(f"warning: {path}: {UPDATES_WARNING}", file=sys.stderr)
+def warn_of_updates(name: str) -> None:
+    """The one-line warning on stderr when cumulative predictions look like turn updates (`updates`)."""
+    print(f"warning: {name}: {UPDATES_WARNING}", file=sys.stderr)
 
 
 def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
     """The corpus of `path` (with --gold: paired with it) and the format(s) it was read in."""
-    with gc_paused():
-        opened = open_spec(input_spec(path, args))
-    votes: list[bool] = []
-    for _ in watch(opened.corpus.dialogues, votes):
-        pass
-    warn_if_updates(path, args, votes)
+    opened = read_whole(input_spec(path, args), warn_of_updates)
     return opened.corpus, opened.format
 
 
-def _read(path: str, args: argparse.Namespace) -> Corpus:
-    return read_input(path, args)[0]
-
-
-def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Namespace) -> Report:
-    """Score one file; a profile that reads more than the corpus (sgd) gets its files meanwhile."""
-    profile = PROFILES.get(options.compat)
-    inputs = profile.cli_inputs(path, args) if profile and profile.cli_inputs else None
-    return score(corpus, options, per_dialogue=args.per_dialogue, compat_inputs=inputs, source=path)
-
-
-def _jobs(args: argparse.Namespace) -> int:
-    """Processes per file: --jobs, else all cores for large inputs (`parallel.default_jobs`); 1
-    wherever figures need the whole corpus in this process (--by, --ci, a --compat profile that is
-    not sums over dialogues)."""
-    if (args.compat and not _summed_profile(args)) or args.by or args.ci:
-        return 1
-    from ..parallel import default_jobs
-
-    return args.jobs if args.jobs is not None else default_jobs(args.files)
-
-
-def _tallies_without_corpus(
-    path: str,
-    args: argparse.Namespace,
-    options: Options,
-    jobs: int,
-    view: DialogueFigures | None = None,
-    tap: ProfileTap | None = None,
-) -> tuple:
-    """(tallies, format) of one input: its files streamed where they can be (`streaming`), or read in
-    `jobs` processes (`parallel`), else read whole one file at a time; opened (detected) once. With
-    `view`, each dialogue's figures stand for its tally, computed where it was tallied; `tap` gets a
-    profile's sums of every dialogue."""
-    from ..streaming import tally_opened
-
-    opened = open_spec(input_spec(path, args), stream=True)
-    alone = opened.streams and (jobs == 1 or all(shard.format == "jsonl" for shard in opened.shards))
-    votes: list[bool] = []
-    if jobs > 1 and not alone:  # the layout and whole reads: processes, when several
-        from ..parallel import tally_in_processes
-
-        tallies = tally_in_processes(opened, options.mode, jobs, args.per_dialogue, view, tap)
-        if tallies is not None:
-            if opened.streams:  # the first dialogues streamed once more, for the warning only
-                opened.fold_shards(lambda dialogues: sum(1 for _ in islice(watch(dialogues, votes), SAMPLE_DIALOGUES)))
-            warn_if_updates(path, args, votes)
-            return tallies, opened.format
-    seen = lambda dialogues: watch(dialogues, votes)  # noqa: E731
-    tallies = tally_opened(opened, options.mode, args.per_dialogue, watch=seen, view=view, tap=tap)[0]
-    warn_if_updates(path, args, votes)
-    return tallies, opened.format
-
-
-def _score_in_processes(args: argparse.Namespace, options: Options, jobs: int) -> tuple:
-    """(read_as, reports, each file's {dialogue: figures} with --per-dialogue --json) of every file
-    streamed, read whole or scored in `jobs` processes; every file is read (tallied) before any figure
-    is computed. With --json, each dialogue's figures are computed where it was tallied (in the worker
-    processes) in place of its tally; with --compat, the profile's sums too (`_summed_profile`)."""
-    view = DialogueFigures(options) if args.per_dialogue and args.json else None
-    profile = PROFILES[options.compat] if options.compat else None
-    read_as, found, dialogue_figures = {}, [], {}
-    for path in progress(args.files, unit="files", desc="scoring"):
-        tap = ProfileTap(profile.sums, options) if profile is not None and profile.sums is not None else None
-        tallies, how = _tallies_without_corpus(path, args, options, jobs, view, tap)
-        read_as[path] = (None, how)
-        if view is not None:
-            dialogue_figures[path] = tallies[1]
-            tallies = (tallies[0], {})
-        found.append((path, tallies, tap))
-    whole = lambda path: lambda: read_input(path, args)[0].dialogues  # noqa: E731 - only to name a turn
-    reports = []
-    for path, tallies, tap in found:
-        report = score_tallies(tallies, options, source=path, dialogues=whole(path))
-        if profile is not None and tap is not None:
-            report = with_profile_figures(report, profile, tap.figures())
-        reports.append((path, report))
-    return read_as, reports, dialogue_figures
-
-
-def _summed_profile(args: argparse.Namespace) -> bool:
-    """Whether --compat names a profile of sums over dialogues (`compat.base.DialogueSums`), scored
-    while the input streams and in several processes, as our own figures are."""
-    return bool(args.compat) and PROFILES[args.compat].sums is not None and not args.gold
-
-
-def _score_on_dask(args: argparse.Namespace, options: Options) -> tuple[dict, list]:
-    """(read_as, reports) of every FILE scored as the shards of one corpus on Dask (`distributed`)."""
-    from ..distributed import dask_client, score_shards, shards_of
-
-    for flag, given in (("--gold", args.gold), ("--per-dialogue", args.per_dialogue), ("--by", args.by),
-                        ("--ci", args.ci), ("--compat", args.compat),
-                        ("--prediction-states updates", args.prediction_states != "cumulative"),
-                        ("--gold-alternatives first", args.gold_alternatives != "any")):  # fmt: skip
-        if given:
-            raise OptionError(f"{flag} needs the whole corpus in one process; it cannot run on --engine dask")
-    shards = {path: shards_of(path, args.format) for path in args.files}  # every argument checked first
-    read_as, reports = {}, []
-    with dask_client(args.scheduler, args.jobs) as client:
-        for path, paths in shards.items():
-            reports.append((path, score_shards(paths, options, client=client)))
-            read_as[path] = (None, f"{len(paths)} shard{'s' * (len(paths) != 1)} on dask")
-    return read_as, reports, {}
+def request_of(args: argparse.Namespace) -> Request:
+    """The `engines.Request` of ``dst-metrics score``'s arguments: what the engine is chosen from."""
+    keep = tuple(flag for flag, given in (("--by", args.by), ("--ci", args.ci)) if given)
+    fuzzy = not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
+    files = {"gold": args.gold, "schema": args.schema, "train_schema": args.train_schema, "fuzzy": fuzzy, "by": args.by}
+    return Request(args.per_dialogue, args.json, keep, args.engine, args.jobs, args.scheduler, files, warn_of_updates)
 
 
 def run(args: argparse.Namespace) -> int:
     """Read and check every file, score each, print the table (or one JSON line per file)."""
     options = options_from_args(args)
-    jobs = _jobs(args)
-    if args.engine == "dask":
-        scored = _score_on_dask(args, options)
-    else:
-        # gold apart (--gold) is paired whole, and its corpus says how it was read (`Corpus.reading`)
-        whole = (args.compat and not _summed_profile(args)) or args.by or args.ci or args.gold
-        scored = None if whole else _score_in_processes(args, options, jobs)
-    dialogue_figures: dict[str, dict] = {}  # with --per-dialogue --json: each file's {dialogue: figures}
-    if scored is not None:
-        read_as, reports, dialogue_figures = scored
-        corpora: list = []
-    else:
-        files = progress(args.files, unit="files", desc="reading")
-        read_as = {path: read_input(path, args) for path in files}  # every file checked first
-        corpora = [(path, corpus) for path, (corpus, _) in read_as.items()]
-        scoring = progress(corpora, unit="files", desc="scoring")
-        reports = [(path, _score_file(path, corpus, options, args)) for path, corpus in scoring]
+    scored = score_inputs([input_spec(path, args) for path in args.files], options, request_of(args))
+    reports = [(found.name, found.report) for found in scored]
+    corpora = [(found.name, found.corpus) for found in scored if found.corpus is not None]
+    dialogue_figures = {found.name: found.dialogue_figures for found in scored if found.dialogue_figures is not None}
+    read_as = {found.name: found.format for found in scored}
     groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
     intervals = _score_intervals(corpora, options, args)
     if not args.json:
-        formats = {path: how for path, (_, how) in read_as.items()}
-        _print_score_tables(reports, options, args.per_dialogue, args.by, groups, formats, intervals)
+        _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals)
         return 0
     dialogue_figures_of = figure_computer(options, per_dialogue=True)  # the keys of _columns(options, True)[:-1]
     for index, (path, report) in enumerate(reports):
-        record = {"file": path, "format": read_as[path][1], **report.scores.as_dict()}
+        record = {"file": path, "format": read_as[path], **report.scores.as_dict()}
         record["signatures"] = report.scores.signatures()  # each figure's: only the options that change it
         if intervals:
             record["ci"] = intervals[path].as_dict()

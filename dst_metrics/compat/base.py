@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,8 +84,9 @@ class Profile:
     any it adds), computed from a corpus under `options` (scores as fractions).
 
     `cli_inputs`, for a profile that reads more than a corpus holds (``sgd``: the dialogue files and
-    the schema), is called by the CLI with the prediction path and the parsed arguments and returns
-    those inputs; `figures` then takes them as a third argument (`compute`).
+    the schema), is called with the prediction path and the files as keywords (``gold``, ``schema``,
+    ``train_schema``, ``fuzzy``, ``by``: `engines.Request.compat_files`) and returns those inputs;
+    `figures` then takes them as a third argument (`compute`).
 
     `signature_fields`, for a profile whose figures depend on more than the options (``sgd``: its
     own value matching), gives from its figures the fields the signature holds before
@@ -101,7 +101,7 @@ class Profile:
     name: str
     description: str
     figures: Callable[..., dict[str, object]]
-    cli_inputs: Callable[[str, argparse.Namespace], object] | None = None
+    cli_inputs: Callable[..., object] | None = None
     signature_fields: Callable[[dict[str, object]], str] | None = None
     self_check: Mapping[str, str] = field(default_factory=dict)
     sums: DialogueSums | None = None

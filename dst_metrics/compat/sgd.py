@@ -39,7 +39,6 @@ the evaluator's).
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import re
 from collections import Counter, defaultdict
@@ -347,19 +346,19 @@ def _existing(path: Path) -> str | None:
     return str(path) if path.is_file() else None
 
 
-def cli_inputs(path: str, args: argparse.Namespace) -> SgdInputs:
-    """The CLI's files for one prediction path: ``--gold``, ``--schema``, ``--train-schema`` (see the module)."""
-    if not args.gold:
+def cli_inputs(path: str, *, gold: str | None, schema=None, train_schema=None, fuzzy=True, by=None) -> SgdInputs:
+    """The files for one prediction path: `gold` (``--gold``), `schema`, `train_schema` (see the module);
+    `fuzzy` unless exact matching was asked for; `by` (``--by``) is refused."""
+    if not gold:
         raise OptionError("--compat sgd scores SGD dialogue files: give the gold file or folder with --gold")
-    if getattr(args, "by", None):
+    if by:
         raise OptionError("--compat sgd groups its figures itself (sgd: each service and domain): drop --by")
-    gold = Path(args.gold)
-    schema = args.schema or (_existing(gold / "schema.json") if gold.is_dir() else None)
+    folder = Path(gold)
+    schema = schema or (_existing(folder / "schema.json") if folder.is_dir() else None)
     if schema is None:
         raise OptionError("--compat sgd needs the schema of the evaluated split: give it with --schema")
-    train = args.train_schema or (_existing(gold.parent / "train" / "schema.json") if gold.is_dir() else None)
-    fuzzy = not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
-    return SgdInputs(path, args.gold, str(schema), train, fuzzy)
+    train = train_schema or (_existing(folder.parent / "train" / "schema.json") if folder.is_dir() else None)
+    return SgdInputs(path, gold, str(schema), train, fuzzy)
 
 
 def _matching(fuzzy: bool | str) -> str:

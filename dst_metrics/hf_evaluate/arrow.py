@@ -23,9 +23,8 @@ import pyarrow.compute as pc
 
 from .._gc import without_gc
 from ..calibration.extract import ScoredPredictions
-from ..corpus import Corpus, Dialogue, check_no_deletions, dialogues_read, snap_dialogues, text_matching
+from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, check_no_deletions, text_matching
 from ..errors import InputError
-from ..options import parse_value_matching, reading_parts
 from ..states import Alternatives, State, normalize_state
 
 ENTRY_FIELDS = ("slot", "values")
@@ -340,8 +339,7 @@ def corpus_from_arrow(
     "updates"``) are accumulated and ``gold_alternatives="first"`` applied before fuzzy snapping, as
     `CorpusBuilder` does; cumulative predictions holding a deletion raise InputError.
     """
-    parse_value_matching(value_matching)
-    reading_parts(prediction_states, gold_alternatives)  # checked before the rows are read
+    reading = Reading(value_matching, None, prediction_states, gold_alternatives)  # checked before the rows are read
     pred = _struct(predictions)
     gold = _struct(references)
     if len(gold) == 0:
@@ -365,7 +363,7 @@ def corpus_from_arrow(
     )
     if grouped is not None:  # in order of dialogue id, as the sorted rows give them
         dialogues = tuple(sorted(dialogues, key=operator.attrgetter("dialogue_id")))
-    return _read_as_asked(dialogues, value_matching, prediction_states, gold_alternatives)
+    return _read_as_asked(dialogues, reading)
 
 
 def _sorted(pred: pa.StructArray, gold: pa.StructArray) -> tuple:
@@ -413,16 +411,12 @@ def _grouped(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:
     return dialogue_codes, dialogue_names, turn_ids, continues, pred_states, gold_states
 
 
-def _read_as_asked(
-    dialogues: tuple[Dialogue, ...], value_matching: str, prediction_states: str, gold_alternatives: str
-) -> Corpus:
-    """The corpus of decoded dialogues with the reading conventions applied and, with fuzzy value
-    matching, predictions snapped to gold, in `CorpusBuilder`'s order; nulls of cumulative states refused."""
-    reading = reading_parts(prediction_states, gold_alternatives)
-    if prediction_states == "cumulative":
+def _read_as_asked(dialogues: tuple[Dialogue, ...], reading: Reading) -> Corpus:
+    """The corpus of decoded dialogues as `CorpusBuilder` finishes every input (`CorpusBuilder.add_states`:
+    the reading conventions, fuzzy snapping); nulls of cumulative states refused."""
+    if reading.prediction_states == "cumulative":
         check_no_deletions(dialogues)
-    if reading:
-        dialogues = dialogues_read(dialogues, prediction_states, gold_alternatives)
-    if value_matching == "fuzzy":  # predictions snapped to gold, as CorpusBuilder does
-        dialogues = snap_dialogues(dialogues)
-    return Corpus(dialogues, value_matching, reading=reading)
+    builder = CorpusBuilder(reading)
+    for dialogue in dialogues:
+        builder.add_states(dialogue.dialogue_id, dialogue.turn_ids, dialogue.gold, dialogue.pred)
+    return builder.corpus()

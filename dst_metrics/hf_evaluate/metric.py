@@ -23,10 +23,9 @@ from packaging.specifiers import SpecifierSet
 
 from .._gc import gc_paused
 from ..calibration.metrics import calibration
-from ..compat import PROFILES
-from ..figures import compute_figures, figure_keys
+from ..figures import figure_keys
 from ..options import OptionError, Options, reading_parts
-from ..scoring import check_num_slots, tally_dialogues
+from ..scoring import score
 from ..stats import bootstrap_intervals
 from ..stats.bootstrap import check_settings
 from .arrow import StateEntries, corpus_from_arrow, dialogue_examples, hypotheses_of_examples, turns_of_examples
@@ -282,12 +281,8 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
             *reading,
         )
         options = options.replace(reading=corpus.reading)
-        tally, _ = tally_dialogues(corpus, options.mode, False)
-        check_num_slots(tally, options)
-        figures = compute_figures(tally, options, self.families)
-        if options.compat is not None:  # the profile's figures replace ours, for this module's keys
-            overlay = PROFILES[options.compat].figures(corpus, options)
-            figures.update({key: value for key, value in overlay.items() if key in figures})
+        ours = score(corpus, options).scores  # a compat profile's figures replace ours
+        figures = {key: ours[key] for key in figure_keys(options, self.families)}
         if names is not None:
             figures = {key: value for key, value in figures.items() if key in names}
         elif CALIBRATION_FAMILY in self.families:

@@ -9,9 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..corpus import Corpus
+from ..corpus import Corpus, Reading
 from ..errors import InputError
-from ..states import LinearizedFormat
 
 try:
     import msgspec as _msgspec
@@ -33,9 +32,12 @@ class ReadRequest:
 
     data: bytes
     source: str | None
-    value_matching: str = "exact"
-    linearized: LinearizedFormat | None = None
+    reading: Reading | str = "exact"  # how to read it (`corpus.Reading`; a str: its value matching)
     path: Path | None = None  # the file or folder read, when there is one (a folder: data is empty)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.reading, str):
+            object.__setattr__(self, "reading", Reading(self.reading))
 
     def text(self) -> str:
         """The data as text (UTF-8); invalid UTF-8 raises InputError."""

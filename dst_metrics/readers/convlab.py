@@ -269,12 +269,10 @@ def read_samples(request: ReadRequest) -> Corpus:
     groups = _fast_groups(samples) if samples else None
     if groups is None:
         return _read_samples(request)
-    exact = request.value_matching == "exact"
+    exact = request.reading.value_matching == "exact"
     owners: dict[str, tuple[str, str]] = {}
     flat_gold, flat_pred = (_Flattener(owners), _Flattener(owners)) if exact else (None, None)
-    builder = CorpusBuilder(
-        request.value_matching, request.linearized, unset=(UNSET_VALUE, UNSET_VALUE), flat=(exact, exact)
-    )
+    builder = CorpusBuilder(request.reading, unset=(UNSET_VALUE, UNSET_VALUE), flat=(exact, exact))
     try:  # every state is checked before any is built, as the general path does; a share's only
         sides = [
             (
@@ -302,7 +300,7 @@ def _read_samples(request: ReadRequest) -> Corpus:
     data = decode_json(request.data, request.source)
     if not isinstance(data, list) or not data:
         raise InputError(f"expected a non-empty array of samples {SAMPLES}, got {describe(data)}")
-    builder = CorpusBuilder(request.value_matching, request.linearized, unset=(UNSET_VALUE, UNSET_VALUE))
+    builder = CorpusBuilder(request.reading, unset=(UNSET_VALUE, UNSET_VALUE))
     for dialogue_id, samples in _grouped_samples(data).items():
         samples.sort(key=lambda sample: sample[0])
         for before, after in zip(samples, samples[1:]):

@@ -28,15 +28,15 @@ import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from .. import ids
 from .._gc import gc_paused
-from ..corpus import Corpus, CorpusBuilder, Dialogue, reading, sharded
+from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, sharded
 from ..errors import InputError
-from ..options import OptionError, parse_value_matching, reading_parts
+from ..options import OptionError
 from ..states import Alternatives, LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, trade
 from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json
@@ -199,25 +199,23 @@ class InputSpec:
     linearized: LinearizedFormat | None = None
     name: str | None = None  # how messages name the source (default: its path)
     gold_name: str | None = None
-    prediction_states: str = "cumulative"  # or "updates": accumulated into states (`corpus.reading`)
+    prediction_states: str = "cumulative"  # or "updates": accumulated into states (`corpus.Reading`)
     gold_alternatives: str = "any"  # or "first": a gold slot's first acceptable value only
     only_predicted: bool = False  # with gold: only the gold dialogues the predictions cover
+    reading: Reading = dataclasses.field(init=False, repr=False, compare=False)
+    """The reading settings above as one `corpus.Reading`, carried to every `CorpusBuilder` of this input."""
 
     def __post_init__(self) -> None:
         for value in (self.format, self.gold_format):
             if value not in FORMATS:
                 raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {value!r}")
-        parse_value_matching(self.value_matching)
-        reading_parts(self.prediction_states, self.gold_alternatives)
+        settings = (self.value_matching, self.linearized, self.prediction_states, self.gold_alternatives)
+        object.__setattr__(self, "reading", Reading(*settings, self.only_predicted))
         if self.only_predicted and self.gold is None:
             raise OptionError(
                 "only_predicted (--only-predicted) restricts a gold input given apart (--gold) to the dialogues "
                 "predicted; this input holds gold and predictions together"
             )
-
-    def reading(self) -> AbstractContextManager[None]:
-        """The block within which this input's builders read with its conventions (`corpus.reading`)."""
-        return reading(self.prediction_states, self.gold_alternatives)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -230,7 +228,7 @@ class Shard:
     path: Path | None = None
     data: bytes | None = None
 
-    def request(self, value_matching: str = "exact", linearized: LinearizedFormat | None = None) -> ReadRequest:
+    def request(self, reading: Reading | str = "exact") -> ReadRequest:
         """The reader's request: the bytes (a file read now, BOM removed; a folder: none)."""
         data = self.data
         if data is None:
@@ -240,7 +238,7 @@ class Shard:
                 data = _read_file(self.path, self.name)
         if data.startswith(BOM):
             data = data[len(BOM) :]
-        return ReadRequest(data, self.name, value_matching, linearized, path=self.path)
+        return ReadRequest(data, self.name, reading, path=self.path)
 
 
 def _read_file(path: Path, where: str | None, size: int = -1) -> bytes:
@@ -389,8 +387,8 @@ def _detected_quietly(head: bytes) -> str | None:
 # Reading whole
 
 
-def read_shard(shard: Shard, value_matching: str = "exact", linearized: LinearizedFormat | None = None) -> Corpus:
-    """The Corpus of one shard of a format holding gold and predictions."""
+def read_shard(shard: Shard, reading: Reading | str = "exact") -> Corpus:
+    """The Corpus of one shard of a format holding gold and predictions, read as `reading` says."""
     reader = READERS[shard.format]
     if reader.read is None:
         raise InputError(
@@ -400,7 +398,7 @@ def read_shard(shard: Shard, value_matching: str = "exact", linearized: Lineariz
         )
     try:
         with guarded(shard.name), gc_paused():
-            return reader.read(shard.request(value_matching, linearized))
+            return reader.read(shard.request(reading))
     except InputError as error:
         raise _in_another_format(shard, error) from None
 
@@ -668,16 +666,9 @@ class Opened:
         if self.gold_shards:
             pred = merge_sides([(shard, read_shard_side(shard, "pred")) for shard in self.shards])
             gold = merge_sides([(shard, read_shard_side(shard, "gold")) for shard in self.gold_shards])
-            with gc_paused(), spec.reading():
-                return pair(
-                    gold,
-                    pred,
-                    value_matching=spec.value_matching,
-                    linearized=spec.linearized,
-                    only_predicted=spec.only_predicted,
-                )
-        with spec.reading():
-            return merge_corpora([(s, read_shard(s, spec.value_matching, spec.linearized)) for s in self.shards])
+            with gc_paused():
+                return pair(gold, pred, spec.reading)
+        return merge_corpora([(s, read_shard(s, spec.reading)) for s in self.shards])
 
     def fold_shards(
         self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None
@@ -691,8 +682,7 @@ class Opened:
             with sharded(*share) if share else _nothing() as positions:
                 corpus = self.read()
             return [Folded(self.shards[0], fold(corpus), _ids(corpus), positions or _all(corpus), False)]
-        with self.spec.reading():
-            return self._fold_each(fold, share)
+        return self._fold_each(fold, share)
 
     def _fold_each(self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None) -> list[Folded]:
         folded: list[Folded] = []
@@ -701,10 +691,10 @@ class Opened:
         for shard in self.shards:
             found = None
             if share is None or shard.format == "reference":
-                found = stream_shard(shard, fold, spec.value_matching, spec.linearized, share)
+                found = stream_shard(shard, fold, spec.reading, share)
             if found is None:
                 with sharded(*share) if share else _nothing() as positions:
-                    corpus = read_shard(shard, spec.value_matching, spec.linearized)
+                    corpus = read_shard(shard, spec.reading)
                 found = Folded(shard, fold(corpus), _ids(corpus), positions or _all(corpus), False)
             for dialogue_id in found.dialogue_ids:
                 first = owner.setdefault(dialogue_id, shard)
@@ -717,8 +707,7 @@ class Opened:
 def stream_shard(
     shard: Shard,
     fold: Callable[[Iterable[Dialogue]], T],
-    value_matching: str = "exact",
-    linearized: LinearizedFormat | None = None,
+    reading: Reading | str = "exact",
     share: tuple[int, int] | None = None,
 ) -> Folded | None:
     """`fold` of the dialogues of one shard streamed (each built as its turn comes); None when it
@@ -726,7 +715,7 @@ def stream_shard(
     if not _streams(shard):
         return None
     seen: list[str] = []
-    builder = CorpusBuilder(value_matching, linearized)
+    builder = CorpusBuilder(reading)
     try:
         with gc_paused():
             result = fold(_built(builder, _raw_dialogues(shard, share), seen))
@@ -778,10 +767,8 @@ def open_spec(spec: InputSpec, *, stream: bool = False) -> Opened:
 
 def _layout_objects(spec: InputSpec) -> Opened:
     """A reference-layout dict given as Python objects: read as it is (no JSON round trip)."""
-    with guarded(spec.name), gc_paused(), spec.reading():
-        corpus = reference.corpus_from_layout(
-            spec.source, value_matching=spec.value_matching, linearized=spec.linearized
-        )
+    with guarded(spec.name), gc_paused():
+        corpus = reference.corpus_from_layout(spec.source, spec.reading)
     return Opened(spec, (Shard("reference", spec.name),), (), corpus)
 
 

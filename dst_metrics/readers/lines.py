@@ -36,7 +36,7 @@ class TurnLines:
         """The Corpus of every turn added; errors name the line of the turn."""
         if not self.dialogues:
             raise InputError("there is no turn in the data (only blank or comment lines)", source=self.request.source)
-        builder = CorpusBuilder(self.request.value_matching, self.request.linearized)
+        builder = CorpusBuilder(self.request.reading)
         for dialogue_id in sorted(self.dialogues):
             turns = self.dialogues[dialogue_id]
             order = sorted(turns)

@@ -8,9 +8,8 @@ the gold side's ids.
 
 from __future__ import annotations
 
-from ..corpus import Corpus, CorpusBuilder
+from ..corpus import Corpus, CorpusBuilder, Reading
 from ..errors import InputError, json_text
-from ..states import LinearizedFormat
 from .base import Side
 
 
@@ -62,15 +61,14 @@ def _matched_turns(gold_id: str, gold: dict, pred: dict, by_position: bool) -> t
 def pair(
     gold: Side,
     pred: Side,
-    *,
-    value_matching: str = "exact",
-    linearized: LinearizedFormat | None = None,
-    only_predicted: bool = False,
+    reading: Reading | str = "exact",
 ) -> Corpus:
-    """The Corpus of `gold` and `pred`, matched by dialogue and turn (see the module). With
-    `only_predicted`, gold dialogues without predictions are left out and the corpus's signature
-    says how many were scored (`coverage_part`); never the default."""
-    builder = CorpusBuilder(value_matching, linearized, flat=(gold.flat, pred.flat), unset=(gold.unset, pred.unset))
+    """The Corpus of `gold` and `pred`, matched by dialogue and turn (see the module), read as
+    `reading` says (`corpus.Reading`). With its `only_predicted`, gold dialogues without predictions
+    are left out and the corpus's signature says how many were scored (`coverage_part`)."""
+    reading = Reading(reading) if isinstance(reading, str) else reading
+    only_predicted = reading.only_predicted
+    builder = CorpusBuilder(reading, flat=(gold.flat, pred.flat), unset=(gold.unset, pred.unset))
     by_position = "position" in (gold.turns, pred.turns)
     matched = _matched_dialogues(gold, pred, only_predicted)
     for gold_id, pred_id in matched:

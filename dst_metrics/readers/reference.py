@@ -8,9 +8,8 @@ other shape goes through `dst_metrics.corpus.corpus_from_layout`, whose errors n
 from __future__ import annotations
 
 from .. import ids
-from ..corpus import LAYOUT, Corpus, CorpusBuilder, corpus_from_layout
+from ..corpus import LAYOUT, Corpus, CorpusBuilder, Reading, corpus_from_layout
 from ..errors import InputError
-from ..states import LinearizedFormat
 from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json, first_json_line
 
 try:
@@ -31,7 +30,6 @@ if _msgspec is not None:
 
 def read_reference(request: ReadRequest) -> Corpus:
     """Read the layout from bytes: raw states decoded only where they change (see the module)."""
-    options = {"value_matching": request.value_matching, "linearized": request.linearized}
     if _msgspec is not None:
         try:
             layout = _RAW_LAYOUT.decode(request.data)
@@ -42,7 +40,7 @@ def read_reference(request: ReadRequest) -> Corpus:
         else:
             kept = sum(map(len, layout.values()))
             check_unique_keys(request.data, b'"gt"', kept, request.source)
-            return _corpus_from_raw_layout(layout, **options)
+            return _corpus_from_raw_layout(layout, request.reading)
     try:
         data = decode_json(request.data, request.source)
     except InputError:
@@ -55,11 +53,11 @@ def read_reference(request: ReadRequest) -> Corpus:
         raise
     if isinstance(data, dict):
         check_unique_keys(request.data, b"", None, request.source)
-    return corpus_from_layout(data, **options)
+    return corpus_from_layout(data, request.reading)
 
 
-def _corpus_from_raw_layout(layout: dict, value_matching: str, linearized: LinearizedFormat | None) -> Corpus:
-    builder = CorpusBuilder(value_matching, linearized)
+def _corpus_from_raw_layout(layout: dict, reading: Reading) -> Corpus:
+    builder = CorpusBuilder(reading)
     for dialogue_id, turns in layout.items():
         if not dialogue_id:
             ids.dialogue_id(dialogue_id, field=None)  # raises: an empty id

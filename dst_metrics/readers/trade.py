@@ -102,7 +102,7 @@ def read_trade(request: ReadRequest) -> Corpus:
             pass  # another shape, or invalid JSON: the general path names the problem
         else:
             check_unique_keys(request.data, b'"turn_belief"', sum(map(len, layout.values())), request.source)
-            builder, states = CorpusBuilder(request.value_matching, request.linearized), _States()
+            builder, states = CorpusBuilder(request.reading), _States()
             for name, turns in layout.items():
                 dialogue_id = ids.dialogue_id(name, field=None)
                 turn_ids = ids.turn_ids(turns, dialogue_id)
@@ -123,7 +123,7 @@ def read_trade(request: ReadRequest) -> Corpus:
 
 
 def _read_general(data: object, request: ReadRequest) -> Corpus:
-    builder, states = CorpusBuilder(request.value_matching, request.linearized), _States()
+    builder, states = CorpusBuilder(request.reading), _States()
     if not isinstance(data, Mapping):
         raise InputError(f"expected an object {LAYOUT}, got {describe(data)}")
     for name, turns in data.items():
