@@ -7,6 +7,9 @@ endpoint answers a `gradio_client` with the command line's table. Screenshots go
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,14 +17,45 @@ import pytest
 from dst_metrics.space.inputs import ALL_EXAMPLES, example_input
 
 from . import test_app_browser as space_browser
-from .conftest import requires_shared
+from .conftest import REPO, requires_shared
 from .test_app_browser import ALL, LOW_CONTRAST_JS, WORDS_BROKEN_JS, _choose, _shot
 from .test_space_table import TRADE, assert_same_table, cli_output, trade_files
 
 pytestmark = pytest.mark.slow
-browser, server_url = space_browser.browser, space_browser.server_url  # the fixtures
+browser = space_browser.browser  # the fixture
 TIMEOUT_MS = 60000
 """A table takes seconds on a busy machine (the page's own tests wait 20 s)."""
+START_SECONDS = 150.0
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory):
+    """`python app.py` on a free port of 127.0.0.1 as tests/test_app_browser.py starts it (its temporary files
+    in pytest's folder, its log in test-artifacts/space/), given longer to start; always terminated."""
+    space_browser.ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    port = space_browser._free_port()
+    scratch = tmp_path_factory.mktemp("space-table-server")
+    local = "127.0.0.1,localhost"
+    env = dict(
+        os.environ, TMPDIR=str(scratch), GRADIO_TEMP_DIR=str(scratch / "gradio"), GRADIO_SERVER_PORT=str(port),
+        GRADIO_SERVER_NAME="127.0.0.1", GRADIO_ANALYTICS_ENABLED="False", NO_PROXY=local, no_proxy=local,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    )  # fmt: skip
+    log = space_browser.ARTIFACTS / "app-table-server.log"
+    with log.open("w") as out:
+        server = subprocess.Popen([sys.executable, str(REPO / "app.py")], cwd=REPO, env=env, stdout=out,
+                                  stderr=subprocess.STDOUT)  # fmt: skip
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        space_browser._wait_for(url, server, log, timeout=START_SECONDS)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=10)
 
 
 @pytest.fixture
@@ -63,6 +97,12 @@ TABLE_JS = """() => {
   const notes = [...document.querySelectorAll('#systems-view p')].map(p => p.textContent);
   return {header, rows, family: parseInt(table.dataset.familySize), notes};
 }"""
+
+
+def shot(page, name: str) -> None:
+    """The whole page, and the table's section alone (name-section.png), under test-artifacts/space/."""
+    _shot(page, name)
+    page.locator("#systems-col").screenshot(path=str(space_browser.ARTIFACTS / f"{name}-section.png"))
 
 
 def drawn(page) -> dict:
@@ -125,19 +165,19 @@ def test_table_of_the_sets_then_other_figures_then_another_baseline(visit, tmp_p
     notes = " ".join(drawn(page)["notes"])
     assert "only 3 dialogues (fewer than 20): the intervals and the tests are unreliable" in notes
     assert page.locator("#systems-view p.warning").first.is_visible()
-    _shot(page, f"issue36-table-sets-{width}")
+    shot(page, f"issue36-table-sets-{width}")
     assert_legible(page, width)
     for label in ("SA", "Slot F1"):  # three figures: the family is 1 pair × 3
         page.locator("#systems-figures label", has_text=label).first.click()
     wait_for_header(page, ["System", "GCA", "JGA", "FGA"])
     assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json", "--figures", "gca,jga,fga")))
-    _shot(page, f"issue36-table-figures-{width}")
+    shot(page, f"issue36-table-figures-{width}")
     _choose(page, "systems-baseline", "P2")
     wait_for_note(page, "differs from P2")
     cli = json.loads(cli_output(capsys, files, "--json", "--figures", "gca,jga,fga", "--baseline", "P2"))
     assert_drawn_is(page, cli)
     assert "--baseline P2" in page.locator("#systems-command").inner_text()
-    _shot(page, f"issue36-table-baseline-{width}")
+    shot(page, f"issue36-table-baseline-{width}")
     assert_legible(page, width)
 
 
@@ -157,7 +197,7 @@ def test_uploaded_systems_another_baseline_and_a_download(visit, tmp_path, capsy
     )
     assert page.locator("#systems-source input[value=files]").is_checked()  # the uploaded files are the systems
     assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json")))
-    _shot(page, f"issue36-table-uploaded-{width}")
+    shot(page, f"issue36-table-uploaded-{width}")
     _choose(page, "systems-baseline", "fix")
     wait_for_note(page, "differs from fix")
     assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json", "--baseline", "fix")))
@@ -166,7 +206,7 @@ def test_uploaded_systems_another_baseline_and_a_download(visit, tmp_path, capsy
         page.locator('#systems-downloads a[download="table.md"]').click()
     downloaded = Path(caught.value.path()).read_text(encoding="utf-8")
     assert downloaded == cli_output(capsys, files, "--markdown", "--baseline", "fix")
-    _shot(page, f"issue36-table-download-{width}")
+    shot(page, f"issue36-table-download-{width}")
     assert_legible(page, width)
 
 
