@@ -41,6 +41,8 @@ INTRO = (
     "predictions-only formats)."
 )
 CSS = """
+#systems-run-row { align-items: center; flex-wrap: wrap; }
+#systems-run-row > #systems-status { flex: 1 1 260px !important; min-width: min(260px, 100%) !important; }
 #systems-view .scroll { overflow-x: auto; max-width: 100%; }
 #systems-view table { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 6px 0; }
 #systems-view th, #systems-view td { border: 1px solid var(--border-color-primary); padding: 4px 8px;
@@ -115,7 +117,7 @@ class SystemsSection:
                     self.files_note = gr.HTML(elem_id="note-systems")
             self.choices_section()
             with gr.Row(elem_id="systems-run-row"):
-                self.make = gr.Button("Make the table", variant="primary", scale=0, min_width=160, elem_id="make-table")
+                self.make = gr.Button("Make the table", variant="primary", scale=0, min_width=200, elem_id="make-table")
                 self.status = gr.HTML(elem_id="systems-status", min_width=260)
             self.view = gr.HTML(elem_id="systems-view")
             self.command = gr.Code(
