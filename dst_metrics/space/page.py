@@ -64,6 +64,8 @@ from .style import (
     card_markdown,
     format_help,
 )
+from .systems_section import CSS as SYSTEMS_CSS
+from .systems_section import SystemsSection, table_endpoint
 
 log = logging.getLogger("gca-explorer")
 
@@ -223,6 +225,7 @@ class Page:
 
     def __init__(self) -> None:
         self.sets: list[tuple[gr.Textbox, gr.Textbox, gr.State, gr.HTML, gr.UploadButton, gr.Button]] = []
+        self.systems = SystemsSection(self)  # the table of N systems
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -373,6 +376,7 @@ class Page:
                 with gr.Column(min_width=300):
                     gr.Markdown("Per dialogue, B − A, the largest GCA differences first; click a row or a point.")
                     self.pair_table = gr.HTML(elem_id="pair", js_on_load=CLICK_JS)
+        self.systems.layout()
         with gr.Column(visible=False, elem_id="slots-col") as self.slots_col:
             gr.Markdown("## Per turn, per slot: how GCA counted each change (Figure 2 of the GCA paper)")
             with gr.Row():
@@ -704,6 +708,7 @@ class Page:
         shown = event.then(None, None, None, js=SHOW_ERROR_JS)
         shown.then(self.compare, [self.state, self.ticket], [self.compare_table, self.intervals])
         shown.then(self.analyse, [self.state, self.ticket, self.top], self.analysis_outputs)  # at the same time
+        self.systems.after_scoring(shown)  # a table made of the sets is made again
 
     def scored(self, event) -> None:
         """After `event` filled the inputs: compute, then `after`."""
@@ -784,9 +789,10 @@ class Page:
         self.prepare.click(
             self.prepare_downloads, [self.state, self.download_folder], [self.downloads, self.download_folder]
         )
+        self.systems.wire()
 
 
-PUBLIC_API = ("score", "compare")
+PUBLIC_API = ("score", "compare", "table")
 """The endpoints a client calls (`gradio_client.Client(url).predict(text, api_name="/score")`); every event of
 the page itself is private: not on the API page, not callable by the client libraries."""
 
@@ -837,6 +843,7 @@ def build_demo() -> gr.Blocks:
     with gr.Blocks(title="GCA explorer", delete_cache=(SESSION_FILES_SECONDS, SESSION_FILES_SECONDS)) as demo:
         gr.api(score_endpoint, api_name="score")  # first: the page's own events cannot take these names
         gr.api(compare_endpoint, api_name="compare")
+        gr.api(table_endpoint, api_name="table")
         page.inputs_section()
         page.options_section()
         page.results_section()
@@ -853,7 +860,7 @@ def launch(demo: gr.Blocks) -> None:
     logging.basicConfig(level=logging.WARNING)
     demo.launch(
         theme=build_theme(),
-        css=CSS,
+        css=CSS + SYSTEMS_CSS,
         js=SCROLL_CUE_JS,
         max_file_size=f"{MAX_UPLOAD_MB}mb",
         state_session_capacity=SESSION_CAPACITY,

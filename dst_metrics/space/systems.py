@@ -1,0 +1,223 @@
+"""The page's table of N systems (`dst-metrics table`): each system a row, the chosen figures with
+intervals, every test of the table corrected at once. The table is `dst_metrics.stats.systems_table`'s,
+drawn by `dst_metrics.report.systems.html_table`, and exported as the command line writes it
+(`dst_metrics.cli.table.render`: Markdown, LaTeX, JSON, HTML) and as CSV. Nothing here imports gradio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dst_metrics import InputError, Options
+from dst_metrics.options import OptionError
+
+from .exports import _quote, option_arguments
+from .inputs import AUTO, PredictionSet, SetInput, read_prediction_set, read_settings
+
+TABLE_RESAMPLES = 1000
+"""Bootstrap resamples of the intervals: `dst-metrics table`'s default (``--bootstrap 1000``, seed 0)."""
+TABLE_SEED = 0
+PAIRS_CHOICES: list[tuple[str, str]] = [("each against the baseline", "baseline"), ("every pair", "all")]
+CORRECTIONS: tuple[str, ...] = ("holm", "bonferroni")
+EVERY_FIGURE = ""
+"""The primary-figure choice that tests every figure of the table."""
+EXPORTS: dict[str, str] = {"markdown": "md", "latex": "tex", "json": "json", "html": "html"}
+"""The command line's outputs written for download: flag -> file extension (and ``table.csv``)."""
+TABLE_FILE = "table"
+
+
+def figure_choices(options: Options | None = None) -> list[tuple[str, str]]:
+    """(label, key) of every figure a table may show (every non-count figure, registry order)."""
+    from dst_metrics.figures import figure_labels
+    from dst_metrics.stats.matrix import interval_figures
+
+    options = options or Options()
+    labels = figure_labels(options)
+    return [(labels.get(key, key), key) for _, key, _ in interval_figures(options)]
+
+
+@dataclass
+class TableView:
+    """One table as the page shows it: the table, its HTML, or the problem in `status` (ok False)."""
+
+    ok: bool
+    status: str
+    table: object = None  # dst_metrics.stats.table.SystemsTable
+    html: str = ""
+    sources: list[str] = field(default_factory=list)  # each system's file name, or "pasted"
+    command: str = ""
+
+    @property
+    def names(self) -> list[str]:
+        """The systems, in row order."""
+        return list(self.table.names) if self.table is not None else []
+
+
+def read_systems(
+    entries: list[SetInput],
+    fmt: str = AUTO,
+    value_matching: str = "exact",
+    gold: SetInput | None = None,
+    labels: list[str] | None = None,
+) -> list[PredictionSet]:
+    """Read every non-empty entry as one system (any format, mixed); `labels` name the entries in errors and
+    unnamed systems (default 1, 2, …); a repeated name gets its label."""
+    systems: list[PredictionSet] = []
+    for index, entry in enumerate(entries):
+        label = labels[index] if labels else str(index + 1)
+        if entry.empty:
+            continue
+        found = read_prediction_set(label, entry, fmt, value_matching, gold)
+        if any(s.name == found.name for s in systems):
+            found = PredictionSet(f"{found.name} ({label})", found.corpus, found.layout, found.source)
+        systems.append(found)
+    if len(systems) < 2:
+        raise InputError(f"a table compares at least two systems; {len(systems) or 'no'} prediction set given")
+    return systems
+
+
+@dataclass(frozen=True)
+class TableChoices:
+    """What the table shows and tests, as `dst-metrics table` takes it."""
+
+    figures: tuple[str, ...] = ("gca", "jga", "fga", "sa", "slot_f1")
+    pairs: str = "baseline"
+    baseline: str | None = None  # None: the first system
+    primary: str | None = None  # None: every figure tested
+    correction: str = "holm"
+    resamples: int = TABLE_RESAMPLES
+    seed: int = TABLE_SEED
+
+    def arguments(self) -> list[str]:
+        """The command line's options for these choices."""
+        words = ["--figures", ",".join(self.figures)]
+        words += ["--pairs", "all"] if self.pairs == "all" else []
+        words += ["--baseline", self.baseline] if self.baseline and self.pairs == "baseline" else []
+        words += ["--primary", self.primary] if self.primary else []
+        words += ["--correction", self.correction] if self.correction != "holm" else []
+        words += ["--bootstrap", str(self.resamples)] if self.resamples != TABLE_RESAMPLES else []
+        return words + (["--seed", str(self.seed)] if self.seed != TABLE_SEED else [])
+
+
+def build_table(systems: list[PredictionSet], options: Options, choices: TableChoices):
+    """`systems_table` of the systems read (the baseline falls back to the first when it names none of them)."""
+    from dst_metrics.stats.table import systems_table
+
+    names = [s.name for s in systems]
+    baseline = choices.baseline if choices.pairs == "baseline" and choices.baseline in names else None
+    return systems_table(
+        [(s.name, s.corpus) for s in systems],
+        options,
+        figures=list(choices.figures),
+        baseline=baseline,
+        pairs=choices.pairs,
+        primary=choices.primary or None,
+        correction=choices.correction,
+        resamples=int(choices.resamples),
+        seed=int(choices.seed),
+    )
+
+
+def command(sources: list[str], names: list[str], options: Options, choices: TableChoices, fmt: str = AUTO) -> str:
+    """The ``dst-metrics table`` command that prints this table (pasted sets saved as system_1.json, …)."""
+    files = [source if source != "pasted" else f"system_{i}.json" for i, source in enumerate(sources, start=1)]
+    words = ["dst-metrics", "table", *files, *(w for name in names for w in ("--name", name))]
+    words += (["--format", fmt] if fmt != AUTO else []) + option_arguments(options) + choices.arguments()
+    return " ".join(_quote(word) for word in words)
+
+
+def table_view(
+    entries: list[SetInput],
+    choices: TableChoices,
+    *,
+    fmt: str = AUTO,
+    gold: SetInput | None = None,
+    settings: tuple = ("official", "10/11", 0.5, 30, "exact"),
+    labels: list[str] | None = None,
+) -> TableView:
+    """Read the systems, build the table and draw it; bad input or choices give ok=False and the problem in
+    `status`, in the library's words (nothing raises). `settings`: mode, α, λ, K and value matching (the
+    table scores with dst-metrics' own definitions: no compatibility profile)."""
+    from dst_metrics.report.systems import html_table
+
+    try:
+        options = read_settings(*settings)
+        systems = read_systems(entries, fmt, options.value_matching, gold if gold and not gold.empty else None, labels)
+        table = build_table(systems, options, choices)
+    except (InputError, OptionError, ValueError) as error:
+        return TableView(False, str(error))
+    sources = [s.source for s in systems]
+    status = (
+        f"Table of {len(table.names)} systems on {table.dialogues} dialogue{'s' * (table.dialogues != 1)} "
+        f"and {table.turns} turn{'s' * (table.turns != 1)}."
+    )
+    shown = TableChoices(table.keys, table.pairs, table.baseline, table.primary, table.correction,
+                         table.resamples, table.seed)  # fmt: skip
+    view = TableView(True, status, table, html_table(table), sources)
+    view.command = command(sources, view.names, options, shown, fmt)
+    return view
+
+
+def table_csv(table) -> str:
+    """One row per system: each figure's value, interval bounds (fractions of 1, unrounded) and mark."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["system", *(f"{key}{part}" for key in table.keys for part in ("", "_low", "_high", "_mark"))])
+    for name in table.names:
+        row: list[object] = [name]
+        for key in table.keys:
+            low, high = table.intervals.get(name, {}).get(key, ("", ""))
+            row += [repr(table.values[name][key]), repr(low) if low != "" else "", repr(high) if high != "" else ""]
+            row.append(table.marks(name, key))
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def export_text(table, flag: str) -> str:
+    """The table as ``dst-metrics table --<flag>`` prints it (markdown, latex, json or html)."""
+    from dst_metrics.cli.table import render
+
+    flags = {name: name == flag for name in EXPORTS}
+    return render(table, argparse.Namespace(**flags, matrix=None))
+
+
+def write_exports(table, folder: str | Path) -> list[str]:
+    """Write the table's downloads into `folder`: Markdown, LaTeX, JSON and HTML as the command line writes
+    them, and CSV; their paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for flag, extension in EXPORTS.items():
+        path = folder / f"{TABLE_FILE}.{extension}"
+        path.write_text(export_text(table, flag), encoding="utf-8")
+        paths.append(str(path))
+    path = folder / f"{TABLE_FILE}.csv"
+    path.write_text(table_csv(table), encoding="utf-8")
+    return [*paths, str(path)]
+
+
+def api_table(
+    predictions: list[str],
+    names: list[str] | None = None,
+    gold: str = "",
+    fmt: str = AUTO,
+    settings: tuple = ("official", "10/11", 0.5, 30, "exact"),
+    choices: TableChoices = TableChoices(),
+) -> dict:
+    """The page's `/table` endpoint: N prediction sets (texts, any formats) on one gold -> the table as
+    ``dst-metrics table --json`` gives it. Bad input or choices raise ValueError naming the problem."""
+    names = list(names or [])
+    if names and len(names) != len(predictions):
+        raise OptionError(f"names: give one per prediction set ({len(predictions)}); got {len(names)}")
+    entries = [SetInput(names[i] if names else f"system {i + 1}", text) for i, text in enumerate(predictions)]
+    options = read_settings(*settings)
+    gold_set = SetInput("gold", gold) if (gold or "").strip() else None
+    systems = read_systems(entries, fmt, options.value_matching, gold_set)
+    if choices.baseline and choices.baseline not in [s.name for s in systems]:
+        raise OptionError(f"baseline must name one of the systems ({', '.join(s.name for s in systems)}); "
+                          f"got {choices.baseline!r}")  # fmt: skip
+    return build_table(systems, options, choices).as_dict()

@@ -1,0 +1,278 @@
+"""The page's "Table of systems" section and its `/table` endpoint: layout and events only, every figure
+from `dst_metrics.space.systems` (the table is `dst-metrics table`'s, drawn by `report.systems`).
+
+The systems are the sets above (A–D) or prediction files uploaded in the section, one file per system;
+the visitor chooses the figures, each against a baseline or every pair, a primary figure tested alone
+and the correction (one over every test of the table). The exports are the command line's outputs.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import gradio as gr
+
+from dst_metrics.stats.table import DEFAULT_FIGURES
+
+from . import views
+from .inputs import AUTO, SET_LABELS, UPLOAD_TYPES, SetInput
+from .systems import (
+    CORRECTIONS,
+    EVERY_FIGURE,
+    PAIRS_CHOICES,
+    TableChoices,
+    api_table,
+    figure_choices,
+    table_view,
+    write_exports,
+)
+
+SOURCE_SETS = "sets"
+SOURCE_FILES = "files"
+SESSION_SECONDS = 1800
+"""The section's state (uploaded systems, downloads) is dropped with the session, as the page's."""
+INTRO = (
+    "A paper's main table: each system a row, the chosen figures with 95% bootstrap intervals over dialogues, "
+    "and significance marks from **one** correction over every test the table makes (the family size is "
+    "stated under it), as `dst-metrics table` prints it. The systems are the sets above, or prediction files "
+    "uploaded here (one file per system, any formats, on one gold; the gold box above serves "
+    "predictions-only formats)."
+)
+CSS = """
+#systems-run-row { align-items: center; flex-wrap: wrap; }
+#systems-run-row > #systems-status { flex: 1 1 260px !important; min-width: min(260px, 100%) !important; }
+#systems-view .scroll { overflow-x: auto; max-width: 100%; }
+#systems-view table { border-collapse: collapse; font-size: 14px; font-variant-numeric: tabular-nums; margin: 6px 0; }
+#systems-view th, #systems-view td { border: 1px solid var(--border-color-primary); padding: 4px 8px;
+  color: var(--body-text-color); vertical-align: top; }
+#systems-view thead th { background: var(--background-fill-secondary); white-space: nowrap; }
+#systems-view td { text-align: right; white-space: nowrap; }
+#systems-view tbody th { text-align: left; overflow-wrap: normal; word-break: normal; }
+#systems-view td .ci { display: block; font-size: 12px; color: var(--body-text-color); }
+#systems-view td sup { font-weight: 700; }
+#systems-view p.note, #systems-view p.warning { font-size: 14px; overflow-wrap: break-word; margin: 4px 0; }
+#systems-view p.note { color: var(--body-text-color); }
+#systems-view p.warning { color: #7A1000; font-weight: 600; }
+"""
+"""The section's own styles (added to the page's at launch); the table box gets the page's scroll cue
+(`table-wrap`, marked by the page's script when it is wider than the page)."""
+
+
+def _remove(value: object) -> None:
+    """`delete_callback` of the section's states: uploaded systems ([{"path"}]) and the downloads folder."""
+    items = value if isinstance(value, list) else [value]
+    for item in items:
+        path = item.get("path") if isinstance(item, dict) else item
+        if not path:
+            continue
+        path = Path(path)
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
+def _files_note(files: list[dict]) -> str:
+    if not files:
+        return ""
+    chips = " ".join(f'<span class="file-chip">{views.esc(f["filename"])}</span>' for f in files)
+    return f'<span class="note-ok">{len(files)} file{"s" * (len(files) != 1)} uploaded:</span> {chips}'
+
+
+def _primary_choices(figures: list[str]) -> list[tuple[str, str]]:
+    labels = dict((key, label) for label, key in figure_choices())
+    return [("none: every figure tested", EVERY_FIGURE), *((labels.get(key, key), key) for key in figures)]
+
+
+def drawn(html: str) -> str:
+    """`report.systems.html_table`'s HTML with the page's scroll cue on its table boxes."""
+    return html.replace('<div class="scroll">', '<div class="scroll table-wrap">')
+
+
+class SystemsSection:
+    """The widgets of the section and their handlers; `page` is the `Page` whose sets and options it reads."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+
+    def layout(self) -> None:
+        """The section: where the systems come from, the table's choices, the table and its downloads."""
+        with gr.Column(elem_id="systems-col"):
+            gr.Markdown("## Table of systems: every system a row, for a paper")
+            gr.Markdown(INTRO, elem_id="systems-intro")
+            with gr.Row(equal_height=False, elem_id="systems-source-row"):
+                self.source = gr.Radio(
+                    [("the sets above (A–D)", SOURCE_SETS), ("files uploaded here", SOURCE_FILES)],
+                    value=SOURCE_SETS, label="Systems", min_width=260, elem_id="systems-source",
+                )  # fmt: skip
+                with gr.Column(min_width=260):
+                    with gr.Row(elem_classes=["set-buttons"]):
+                        self.upload = gr.UploadButton(
+                            "Upload systems (one file each)", file_types=UPLOAD_TYPES, file_count="multiple",
+                            size="sm", elem_id="upload-systems",
+                        )  # fmt: skip
+                        self.clear = gr.Button("Remove uploaded systems", size="sm", elem_id="empty-systems")
+                    self.files_note = gr.HTML(elem_id="note-systems")
+            self.choices_section()
+            with gr.Row(elem_id="systems-run-row"):
+                self.make = gr.Button("Make the table", variant="primary", scale=0, min_width=200, elem_id="make-table")
+                self.status = gr.HTML(elem_id="systems-status", min_width=260)
+            self.view = gr.HTML(elem_id="systems-view")
+            self.command = gr.Code(
+                language="shell", interactive=False, label="dst-metrics command", elem_id="systems-command"
+            )
+            self.downloads = gr.File(
+                label="The table as dst-metrics table writes it (Markdown, LaTeX, JSON, HTML) and as CSV "
+                "(fractions of 1, unrounded)",
+                file_count="multiple", interactive=False, elem_id="systems-downloads",
+            )  # fmt: skip
+        self.files = gr.State([], time_to_live=SESSION_SECONDS, delete_callback=_remove)
+        self.folder = gr.State(None, time_to_live=SESSION_SECONDS, delete_callback=_remove)
+        self.shown = gr.State(False, time_to_live=SESSION_SECONDS)
+
+    def choices_section(self) -> None:
+        with gr.Row(equal_height=False, elem_id="systems-choices-row"):
+            self.figures = gr.CheckboxGroup(
+                figure_choices(), value=list(DEFAULT_FIGURES), label="Figures (the columns)", scale=3,
+                min_width=260, elem_id="systems-figures",
+            )  # fmt: skip
+            with gr.Column(scale=2, min_width=260):
+                self.pairs = gr.Radio(PAIRS_CHOICES, value="baseline", label="Tests", elem_id="systems-pairs")
+                self.baseline = gr.Dropdown(
+                    [], value=None, label="Baseline (the first system unless chosen)", elem_id="systems-baseline"
+                )
+                self.primary = gr.Dropdown(
+                    _primary_choices(list(DEFAULT_FIGURES)), value=EVERY_FIGURE, elem_id="systems-primary",
+                    label="Primary figure (tested alone, as a paper declares one)",
+                )  # fmt: skip
+                self.correction = gr.Radio(
+                    list(CORRECTIONS), value="holm", label="Correction over the whole table",
+                    elem_id="systems-correction",
+                )  # fmt: skip
+
+    # ---- handlers ------------------------------------------------------------------------
+
+    @property
+    def inputs(self) -> list:
+        page = self.page
+        widgets = [page.fmt]
+        for name, text, file, *_ in page.sets:
+            widgets += [name, text, file]
+        widgets += [page.gold_text, page.gold_file, page.mode, page.alpha, page.lam, page.k, page.matching]
+        return widgets + [self.source, self.files, self.figures, self.pairs, self.baseline, self.primary,
+                          self.correction, self.folder]  # fmt: skip
+
+    @property
+    def outputs(self) -> list:
+        return [self.status, self.view, self.baseline, self.primary, self.command, self.downloads, self.folder,
+                self.shown]  # fmt: skip
+
+    def entries(self, values: list, source: str, files: list[dict]) -> tuple[list[SetInput], list[str]]:
+        """The systems' inputs and their labels: the page's sets A–D, or the uploaded files (numbered)."""
+        if source == SOURCE_FILES:
+            inputs = [SetInput("", "", f["path"], f["filename"]) for f in files]
+            return inputs, [str(number) for number in range(1, len(inputs) + 1)]
+        inputs = []
+        for index in range(len(self.page.sets)):
+            name, text, file = values[3 * index : 3 * index + 3]
+            path, filename = (file["path"], file["filename"]) if file else (None, None)
+            inputs.append(SetInput(name or "", text or "", path, filename))
+        return inputs, list(SET_LABELS)
+
+    def make_table(self, *values) -> tuple:
+        """Read the systems, build and draw the table, write its downloads."""
+        fmt, rest = values[0], list(values[1:])
+        count = 3 * len(self.page.sets)
+        sets, rest = rest[:count], rest[count:]
+        gold_text, gold_file, mode, alpha, lam, k, matching = rest[:7]
+        source, files, figures, pairs, baseline, primary, correction, folder = rest[7:]
+        order = [key for _, key in figure_choices()]
+        figures = sorted(figures or [], key=lambda key: order.index(key) if key in order else len(order))
+        primary = primary if primary in figures else EVERY_FIGURE
+        primary_update = gr.update(choices=_primary_choices(figures), value=primary)
+        entries, labels = self.entries(sets, source, files or [])
+        gold = SetInput("gold", gold_text or "", gold_file["path"] if gold_file else None,
+                        gold_file["filename"] if gold_file else None)  # fmt: skip
+        choices = TableChoices(tuple(figures), pairs, baseline or None, primary or None, correction)
+        try:
+            view = table_view(entries, choices, fmt=fmt, gold=gold, settings=(mode, alpha, lam, k, matching),
+                              labels=labels)  # fmt: skip
+        except Exception as error:  # a bug, not bad input: said in the page
+            return self.failed(f"internal error ({type(error).__name__}: {error})", primary_update, folder)
+        if not view.ok:
+            return self.failed(view.status, primary_update, folder)
+        folder = folder or tempfile.mkdtemp(prefix="gca-explorer-table-")
+        baseline_update = gr.update(
+            choices=view.names, value=view.table.baseline, interactive=view.table.baseline is not None
+        )
+        return (
+            views.status_html(view.status, True, "systems"), drawn(view.html), baseline_update, primary_update,
+            view.command, write_exports(view.table, folder), folder, True,
+        )  # fmt: skip
+
+    def failed(self, message: str, primary_update: dict, folder: str | None) -> tuple:
+        """The problem said where the table was; the table and its downloads go (never a stale table)."""
+        error = views.status_html(message, False, "systems")
+        return error, "", gr.update(), primary_update, "", None, folder, False
+
+    def refresh(self, shown: bool, source: str, *values) -> tuple:
+        """After the sets above were scored again: redraw a table made of them, else change nothing."""
+        if not shown or source != SOURCE_SETS:
+            return tuple(gr.skip() for _ in self.outputs)
+        return self.make_table(*values)
+
+    def uploaded(self, upload: str | list[str] | None, files: list[dict]) -> tuple:
+        """Uploaded systems are added to those already uploaded (one file per system); the table takes them."""
+        paths = [upload] if isinstance(upload, str) else list(upload or [])
+        files = [*(files or []), *({"path": p, "filename": Path(p).name} for p in paths)]
+        return files, _files_note(files), SOURCE_FILES
+
+    def wire(self) -> None:
+        """Every choice redraws the table at once (a later choice supersedes an earlier one still computing)."""
+        options = {"trigger_mode": "always_last", "concurrency_limit": 1, "concurrency_id": "systems-table"}
+        triggers = [self.make.click, self.source.input, self.figures.input, self.pairs.input, self.baseline.input,
+                    self.primary.input, self.correction.input]  # fmt: skip
+        gr.on(triggers, self.make_table, self.inputs, self.outputs, **options)
+        added = self.upload.upload(self.uploaded, [self.upload, self.files], [self.files, self.files_note, self.source])
+        added.then(self.make_table, self.inputs, self.outputs, **options)
+        emptied = self.clear.click(lambda: ([], "", SOURCE_SETS), None, [self.files, self.files_note, self.source])
+        emptied.then(self.refresh, [self.shown, self.source, *self.inputs], self.outputs)
+
+    def after_scoring(self, event) -> None:
+        """Chain the table's refresh after a computation of the page's sets."""
+        event.then(self.refresh, [self.shown, self.source, *self.inputs], self.outputs)
+
+
+def table_endpoint(
+    predictions: list[str],
+    names: list[str] | None = None,
+    gold: str = "",
+    fmt: str = AUTO,
+    mode: str = "official",
+    alpha: str = "10/11",
+    fga_lambda: float = 0.5,
+    num_slots: float = 30,
+    value_matching: str = "exact",
+    figures: str = ",".join(DEFAULT_FIGURES),
+    baseline: str = "",
+    pairs: str = "baseline",
+    primary: str = "",
+    correction: str = "holm",
+    resamples: int = 1000,
+    seed: int = 0,
+) -> dict:
+    """The table of N systems (prediction sets as texts, any formats, on one gold; `names` one per set):
+    `dst-metrics table --json`'s output. `figures`: comma-separated keys; `pairs`: baseline or all;
+    `primary`: one figure tested alone; `correction`: holm or bonferroni, over every test of the table."""
+    keys = tuple(key.strip() for key in (figures or "").split(",") if key.strip())
+    choices = TableChoices(keys, pairs, baseline or None, primary or None, correction, int(resamples), int(seed))
+    try:
+        settings = (mode, alpha, fga_lambda, num_slots, value_matching)
+        return api_table(list(predictions or []), names, gold, fmt, settings, choices)
+    except ValueError as error:
+        raise gr.Error(str(error), print_exception=False) from None
+
+
+__all__ = ["CSS", "SystemsSection", "table_endpoint"]

@@ -1,0 +1,240 @@
+"""The Space's table of N systems in a real browser (as tests/test_app_browser.py: `python app.py` on a free
+port of 127.0.0.1, headless Debian Chromium through Playwright, nothing from the network): what the section
+draws after each interaction (make the table, change the figures, change the baseline, upload systems,
+download an export) equals `dst-metrics table` on the same files, at 1400 and 390 px; and the `/table`
+endpoint answers a `gradio_client` with the command line's table. Screenshots go to test-artifacts/space/."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dst_metrics.space.inputs import ALL_EXAMPLES, example_input
+
+from . import test_app_browser as space_browser
+from .conftest import REPO, requires_shared
+from .test_app_browser import ALL, LOW_CONTRAST_JS, WORDS_BROKEN_JS, _choose, _shot
+from .test_space_table import TRADE, assert_same_table, cli_output, trade_files
+
+pytestmark = pytest.mark.slow
+browser = space_browser.browser  # the fixture
+TIMEOUT_MS = 60000
+"""A table takes seconds on a busy machine (the page's own tests wait 20 s)."""
+START_SECONDS = 150.0
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory):
+    """`python app.py` on a free port of 127.0.0.1 as tests/test_app_browser.py starts it (its temporary files
+    in pytest's folder, its log in test-artifacts/space/), given longer to start; always terminated."""
+    space_browser.ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    port = space_browser._free_port()
+    scratch = tmp_path_factory.mktemp("space-table-server")
+    local = "127.0.0.1,localhost"
+    env = dict(
+        os.environ, TMPDIR=str(scratch), GRADIO_TEMP_DIR=str(scratch / "gradio"), GRADIO_SERVER_PORT=str(port),
+        GRADIO_SERVER_NAME="127.0.0.1", GRADIO_ANALYTICS_ENABLED="False", NO_PROXY=local, no_proxy=local,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    )  # fmt: skip
+    log = space_browser.ARTIFACTS / "app-table-server.log"
+    with log.open("w") as out:
+        server = subprocess.Popen([sys.executable, str(REPO / "app.py")], cwd=REPO, env=env, stdout=out,
+                                  stderr=subprocess.STDOUT)  # fmt: skip
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        space_browser._wait_for(url, server, log, timeout=START_SECONDS)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=10)
+
+
+@pytest.fixture
+def visit(browser, server_url):
+    """Open the page (query, width); at the end, no uncaught page error or console error and nothing
+    loaded from the internet (as tests/test_app_browser.py's `visit`, with longer waits)."""
+    contexts, errors, external = [], [], []
+
+    def open_page(query: str = "", width: int = 1400, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        page.on(
+            "request",
+            lambda request: None if request.url.startswith(space_browser.LOCAL) else external.append(request.url),
+        )
+        page.goto(server_url + query)
+        page.wait_for_selector('#metrics td[data-metric="gca"]')
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert errors == [], errors
+    assert external == [], f"the page loaded from the internet: {external}"
+
+
+TABLE_JS = """() => {
+  const table = document.querySelector('#systems-table');
+  if (!table) return null;
+  const header = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
+  const rows = [...table.querySelectorAll('tbody tr')].map(tr => ({system: tr.dataset.system,
+    cells: Object.fromEntries([...tr.querySelectorAll('td')].map(td => [td.dataset.key,
+      {value: parseFloat(td.dataset.value), low: parseFloat(td.dataset.low), high: parseFloat(td.dataset.high),
+       mark: td.dataset.mark}]))}));
+  const notes = [...document.querySelectorAll('#systems-view p')].map(p => p.textContent);
+  return {header, rows, family: parseInt(table.dataset.familySize), notes};
+}"""
+
+
+def shot(page, name: str) -> None:
+    """The whole page, and the table's section alone (name-section.png), under test-artifacts/space/."""
+    _shot(page, name)
+    page.locator("#systems-col").screenshot(path=str(space_browser.ARTIFACTS / f"{name}-section.png"))
+
+
+def drawn(page) -> dict:
+    return page.evaluate(TABLE_JS)
+
+
+def wait_for_header(page, header: list[str]) -> None:
+    page.wait_for_function(
+        "(h) => JSON.stringify([...document.querySelectorAll('#systems-table thead th')]"
+        ".map(t => t.textContent.trim())) === JSON.stringify(h)",
+        arg=header,
+    )
+
+
+def wait_for_note(page, text: str) -> None:
+    page.wait_for_function("(t) => (document.querySelector('#systems-view')?.textContent || '').includes(t)", arg=text)
+
+
+def assert_drawn_is(page, cli: dict) -> None:
+    """The table drawn holds the command line's systems, figures, intervals, marks and family size."""
+    shown = drawn(page)
+    assert [row["system"] for row in shown["rows"]] == cli["names"]
+    assert shown["family"] == cli["family_size"]
+    for row in shown["rows"]:
+        for key in cli["keys"]:
+            cell = row["cells"][key]
+            assert cell["value"] == cli["values"][row["system"]][key], (row["system"], key)
+            assert [cell["low"], cell["high"]] == cli["intervals"][row["system"]][key], (row["system"], key)
+            assert cell["mark"] == cli["marks"][row["system"]][key], (row["system"], key)
+    assert any(f"family of m = {cli['family_size']} tests" in note for note in shown["notes"])
+
+
+def assert_legible(page, width: int) -> None:
+    """No word broken mid-word, every text at least 4.5:1, and at phone width a table wider than the
+    page scrolls in its box, with the page's cue, never the page sideways."""
+    assert page.evaluate(WORDS_BROKEN_JS) == []
+    assert page.evaluate(LOW_CONTRAST_JS) == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    box = page.locator("#systems-view .table-wrap").first
+    if page.evaluate("(w) => w.scrollWidth > w.clientWidth + 1", box.element_handle()):
+        cue = page.evaluate("(w) => getComputedStyle(w, '::before').content", box.element_handle())
+        assert "scroll the table sideways" in cue
+
+
+def example_files(tmp_path: Path, key: str = ALL_EXAMPLES) -> dict:
+    """{set name: file} of a preloaded example's sets, written under `tmp_path`."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    files = {}
+    for name, text in example_input(key).sets:
+        files[name] = tmp_path / f"{name}.json"
+        files[name].write_text(text)
+    return files
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_table_of_the_sets_then_other_figures_then_another_baseline(visit, tmp_path, capsys, width):
+    files = example_files(tmp_path)
+    page = visit(ALL, width=width)
+    page.locator("#make-table").click()
+    wait_for_header(page, ["System", "GCA", "JGA", "FGA", "SA", "Slot F1"])
+    assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json")))
+    notes = " ".join(drawn(page)["notes"])
+    assert "only 3 dialogues (fewer than 20): the intervals and the tests are unreliable" in notes
+    assert page.locator("#systems-view p.warning").first.is_visible()
+    shot(page, f"issue36-table-sets-{width}")
+    assert_legible(page, width)
+    for label in ("SA", "Slot F1"):  # three figures: the family is 1 pair × 3
+        page.locator("#systems-figures label", has_text=label).first.click()
+    wait_for_header(page, ["System", "GCA", "JGA", "FGA"])
+    assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json", "--figures", "gca,jga,fga")))
+    shot(page, f"issue36-table-figures-{width}")
+    _choose(page, "systems-baseline", "P2")
+    wait_for_note(page, "differs from P2")
+    cli = json.loads(cli_output(capsys, files, "--json", "--figures", "gca,jga,fga", "--baseline", "P2"))
+    assert_drawn_is(page, cli)
+    assert "--baseline P2" in page.locator("#systems-command").inner_text()
+    shot(page, f"issue36-table-baseline-{width}")
+    assert_legible(page, width)
+    if width == 1400:  # other sets scored above: the table of the sets is made again, of them
+        first = example_files(tmp_path / "first", "first_example")
+        _choose(page, "example", "Figure 1: the first example, P1 vs P2")
+        wait_for_note(page, "only 1 dialogue (fewer than 20)")
+        flags = ("--json", "--figures", "gca,jga,fga", "--baseline", "P2")
+        assert_drawn_is(page, json.loads(cli_output(capsys, first, *flags)))
+
+
+@requires_shared
+@pytest.mark.parametrize("width", [1400, 390])
+def test_uploaded_systems_another_baseline_and_a_download(visit, tmp_path, capsys, width):
+    if not TRADE.is_file():
+        pytest.skip(f"needs {TRADE}")
+    files = trade_files(tmp_path)
+    page = visit(ALL, width=width)
+    upload = page.locator("#upload-systems")
+    upload.scroll_into_view_if_needed()
+    upload.locator("xpath=..").locator("input[type=file]").set_input_files([str(p) for p in files.values()])
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#systems-table tbody tr')].map(r => r.dataset.system).join() "
+        "=== 'trade,fix,drop'"
+    )
+    assert page.locator("#systems-source input[value=files]").is_checked()  # the uploaded files are the systems
+    assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json")))
+    shot(page, f"issue36-table-uploaded-{width}")
+    _choose(page, "systems-baseline", "fix")
+    wait_for_note(page, "differs from fix")
+    assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json", "--baseline", "fix")))
+    page.locator('#systems-downloads a[download="table.md"]').wait_for()
+    with page.expect_download() as caught:
+        page.locator('#systems-downloads a[download="table.md"]').click()
+    downloaded = Path(caught.value.path()).read_text(encoding="utf-8")
+    assert downloaded == cli_output(capsys, files, "--markdown", "--baseline", "fix")
+    shot(page, f"issue36-table-download-{width}")
+    assert_legible(page, width)
+
+
+@requires_shared
+def test_the_table_endpoint_answers_a_client_with_the_command_line_s_table(server_url, monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    client_module = pytest.importorskip("gradio_client")
+    if not TRADE.is_file():
+        pytest.skip(f"needs {TRADE}")
+    files = trade_files(tmp_path)
+    client = client_module.Client(server_url, verbose=False)
+    texts = [path.read_text() for path in files.values()]
+    answer = client.predict(texts, list(files), api_name="/table")
+    assert_same_table(answer, json.loads(cli_output(capsys, files, "--json")))
+    flags = ("--pairs", "all", "--figures", "gca,jga", "--primary", "gca", "--correction", "bonferroni")
+    answer = client.predict(
+        texts, list(files), figures="gca,jga", pairs="all", primary="gca", correction="bonferroni", api_name="/table"
+    )
+    assert_same_table(answer, json.loads(cli_output(capsys, files, "--json", *flags)))
+    assert answer["family_size"] == 3  # 3 pairs × the primary figure
+    with pytest.raises(Exception, match="at least two systems"):
+        client.predict(texts[:1], api_name="/table")
