@@ -10,19 +10,20 @@ the one correction ran over (its size m) and the warnings (few dialogues, p floo
 
 from __future__ import annotations
 
-import html
 import math
 
 from ..stats.table import SystemsTable
-from .tables import PERCENT, latex_escape, markdown_escape
+from .draw import esc, pct, signed_pct
+from .draw import table as html_box
+from .tables import latex_escape, markdown_escape
 
 
-def _pct(value: float) -> str:
-    return "n/a" if value is None or math.isnan(value) else f"{PERCENT * value:.2f}"
+def _pct(value: float | None) -> str:
+    return pct(value, "n/a")
 
 
 def _points(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{PERCENT * value:+.2f}"
+    return signed_pct(value, "n/a")
 
 
 def _interval(table: SystemsTable, name: str, key: str) -> str:
@@ -263,35 +264,30 @@ def profiles_latex(table: SystemsTable) -> str:
 # HTML
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
 def html_table(table: SystemsTable, matrix: str | None = None) -> str:
     """The table as an HTML fragment (cells carry ``data-value``, ``data-low``, ``data-high`` and
     ``data-mark``), its notes, and with `matrix` the pairwise matrix of that figure, and the profiles."""
     best = {key: table.best(key) for key in table.keys}
-    head = "".join(f"<th>{_e(h)}</th>" for h in ["System", *(table.label(key) for key in table.keys)])
+    head = "".join(f"<th>{esc(h)}</th>" for h in ["System", *(table.label(key) for key in table.keys)])
     rows = []
     for name in table.names:
         cells = []
         for key in table.keys:
             value = table.values[name][key]
-            text = _e(_pct(value))
+            text = esc(_pct(value))
             text = f"<strong>{text}</strong>" if name in best[key] else text
             mark = table.marks(name, key)
             bounds = table.intervals.get(name, {}).get(key)
-            attributes = f' data-key="{_e(key)}" data-value="{value!r}" data-mark="{_e(mark)}"'
+            attributes = f' data-key="{esc(key)}" data-value="{value!r}" data-mark="{esc(mark)}"'
             interval = ""
             if bounds is not None:
                 attributes += f' data-low="{bounds[0]!r}" data-high="{bounds[1]!r}"'
-                interval = f'<span class="ci">{_e(_interval(table, name, key))}</span>'
-            cells.append(f"<td{attributes}>{text}{f'<sup>{_e(mark)}</sup>' if mark else ''}{interval}</td>")
-        rows.append(f'<tr data-system="{_e(name)}"><th scope="row">{_e(name)}</th>{"".join(cells)}</tr>')
+                interval = f'<span class="ci">{esc(_interval(table, name, key))}</span>'
+            cells.append(f"<td{attributes}>{text}{f'<sup>{esc(mark)}</sup>' if mark else ''}{interval}</td>")
+        rows.append(f'<tr data-system="{esc(name)}"><th scope="row">{esc(name)}</th>{"".join(cells)}</tr>')
     parts = [
-        f'<div class="scroll"><table id="systems-table" data-family-size="{table.family_size}">'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>",
-        *(f'<p class="{"warning" if _is_warning(note) else "note"}">{_e(note)}</p>' for note in notes(table)),
+        html_box(head, rows, f' id="systems-table" data-family-size="{table.family_size}"'),
+        *(f'<p class="{"warning" if _is_warning(note) else "note"}">{esc(note)}</p>' for note in notes(table)),
     ]
     if matrix:
         parts.append(matrix_html(table, matrix))
@@ -306,31 +302,26 @@ def _is_warning(note: str) -> bool:
 
 def matrix_html(table: SystemsTable, key: str) -> str:
     """The pairwise matrix of `key` as an HTML fragment."""
-    head = "".join(f"<th>{_e(h)}</th>" for h in [f"{table.label(key)}: row − column", *table.names])
+    head = "".join(f"<th>{esc(h)}</th>" for h in [f"{table.label(key)}: row − column", *table.names])
     rows = []
     for row in table.names:
         cells = "".join(
-            "<td>—</td>" if row == column else f"<td>{_e(_matrix_cell(table, column, row, key, '*'))}</td>"
+            "<td>—</td>" if row == column else f"<td>{esc(_matrix_cell(table, column, row, key, '*'))}</td>"
             for column in table.names
         )
-        rows.append(f'<tr><th scope="row">{_e(row)}</th>{cells}</tr>')
-    return (
-        f'<div class="scroll"><table id="systems-matrix" data-key="{_e(key)}"><thead><tr>{head}</tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table></div><p class="note">{_e(matrix_note(table, key))}</p>'
+        rows.append(f'<tr><th scope="row">{esc(row)}</th>{cells}</tr>')
+    return html_box(head, rows, f' id="systems-matrix" data-key="{esc(key)}"') + (
+        f'<p class="note">{esc(matrix_note(table, key))}</p>'
     )
 
 
 def profiles_html(table: SystemsTable) -> str:
     """The profiles table as an HTML fragment."""
     header, rows = profile_rows(table)
-    head = "".join(f"<th>{_e(h)}</th>" for h in header)
-    body = "".join(
-        f'<tr><th scope="row">{_e(row[0])}</th>{"".join(f"<td>{_e(c)}</td>" for c in row[1:])}</tr>' for row in rows
-    )
-    return (
-        f'<div class="scroll"><table id="systems-profiles"><thead><tr>{head}</tr></thead><tbody>{body}</tbody>'
-        f'</table></div><p class="note">{_e(profiles_note(table))}</p>'
-    )
+    head = "".join(f"<th>{esc(h)}</th>" for h in header)
+    cells = ("".join(f"<td>{esc(c)}</td>" for c in row[1:]) for row in rows)
+    body = (f'<tr><th scope="row">{esc(row[0])}</th>{c}</tr>' for row, c in zip(rows, cells))
+    return html_box(head, body, ' id="systems-profiles"') + f'<p class="note">{esc(profiles_note(table))}</p>'
 
 
 def html_section(table: SystemsTable) -> str:

@@ -7,9 +7,8 @@ correction over every test of the table: `ReportData.table`) is marked ``*``.
 
 from __future__ import annotations
 
-import math
-
 from .data import ReportData, SystemData
+from .draw import pct
 
 PERCENT = 100.0
 LATEX_SPECIALS: dict[str, str] = {
@@ -46,12 +45,12 @@ def _value(system: SystemData, key: str) -> str:
     value = system.scores[key]
     if key == "turns" or isinstance(value, int):
         return str(value)
-    return "n/a" if math.isnan(value) else f"{PERCENT * value:.2f}"
+    return pct(value, "n/a")
 
 
 def _interval(system: SystemData, key: str) -> str:
     bounds = system.intervals.get(key) if system.intervals else None
-    return "" if bounds is None else f"[{PERCENT * bounds[0]:.2f}, {PERCENT * bounds[1]:.2f}]"
+    return "" if bounds is None else f"[{pct(bounds[0])}, {pct(bounds[1])}]"
 
 
 def _significant(data: ReportData, system: SystemData, key: str) -> bool:
