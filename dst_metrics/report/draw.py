@@ -261,18 +261,20 @@ def scatter_svg(points: list[Point], x_title: str, y_title: str, names: list[str
             f"{esc(y_title)} {point.y:.2f}. Click to open it in the per-turn view.</title>{_marker(point)}</g>"
         )
     middle = SCATTER_MARGIN + SCATTER_SIZE / 2
-    parts.append(_axis_titles(x_title, y_title, middle, total - 6, 12))
+    parts.append(_axis_titles(x_title, y_title, (middle, middle), total - 6, 12))
     return (
         f'{SVG_OPEN} class="chart scatter" viewBox="0 0 {total} {total}" role="img" aria-label="{esc(label)}">'
         f"{''.join(parts)}</svg>" + (note or legend_html(names, min((p.set_index for p in points), default=0)))
     )
 
 
-def _axis_titles(x_title: str, y_title: str, middle: float, bottom: float, left: float) -> str:
+def _axis_titles(x_title: str, y_title: str, at: tuple[float, float], bottom: float, left: float) -> str:
+    """The x title centred at `at`'s x on `bottom`, the y title turned, centred at `at`'s y at `left`."""
+    x, y = at
     return (
-        f'<text class="axis-title" x="{middle:g}" y="{bottom:g}" text-anchor="middle">{esc(x_title)}</text>'
-        f'<text class="axis-title" x="{left:g}" y="{middle:g}" text-anchor="middle" '
-        f'transform="rotate(-90 {left:g} {middle:g})">{esc(y_title)}</text>'
+        f'<text class="axis-title" x="{x:g}" y="{bottom:g}" text-anchor="middle">{esc(x_title)}</text>'
+        f'<text class="axis-title" x="{left:g}" y="{y:g}" text-anchor="middle" '
+        f'transform="rotate(-90 {left:g} {y:g})">{esc(y_title)}</text>'
     )
 
 
@@ -282,6 +284,8 @@ def _axis_titles(x_title: str, y_title: str, middle: float, bottom: float, left:
 RELIABILITY_SIZE = 220
 """A square 0-1 plot like the scatter's, with the bins' sizes in a strip below it."""
 RELIABILITY_MARGIN = 36
+RELIABILITY_LEFT = 54
+"""Room on the left for the ticks ('0.75') and the axis title at a phone's larger font."""
 COUNT_STRIP = 34
 COUNT_COLOR = "#7f7f7f"
 
@@ -292,11 +296,11 @@ def reliability_svg(bins: Sequence[Sequence[float]], set_index: int = 0, label: 
     confidence, the diagonal of perfect calibration, and below, a bar per bin as tall as its share
     of the largest bin. Each accuracy bar carries its numbers (`data-accuracy`, `data-confidence`,
     `data-count`)."""
-    size, margin = RELIABILITY_SIZE, RELIABILITY_MARGIN
+    size, margin, left = RELIABILITY_SIZE, RELIABILITY_MARGIN, RELIABILITY_LEFT
     total, strip_top = size + 2 * margin, size + 2 * margin + 4
 
     def px(x: float) -> float:
-        return margin + max(0.0, min(1.0, x)) * size
+        return left + max(0.0, min(1.0, x)) * size
 
     def py(y: float) -> float:
         return margin + size - max(0.0, min(1.0, y)) * size
@@ -322,13 +326,14 @@ def reliability_svg(bins: Sequence[Sequence[float]], set_index: int = 0, label: 
             f'height="{strip:.1f}" fill="{COUNT_COLOR}"><title>{int(count)} decisions</title></rect>'
         )
     parts.append(f'<line class="diagonal" x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" {DIAGONAL}/>')
-    parts.append(_axis_titles("confidence of the top value", "accuracy", margin + size / 2, total - 4, 10))
+    middle = (left + size / 2, margin + size / 2)
+    parts.append(_axis_titles("confidence of the top value", "accuracy", middle, total - 4, 14))
     parts.append(
         f'<text class="tick" x="{px(0)}" y="{strip_top + COUNT_STRIP + 14}">'
         f"decisions per bin (most: {int(most)})</text>"
     )
     height = strip_top + COUNT_STRIP + 18
     return (
-        f'{SVG_OPEN} class="chart reliability-chart" viewBox="0 0 {total} {height}" role="img" '
+        f'{SVG_OPEN} class="chart reliability-chart" viewBox="0 0 {left + size + margin} {height}" role="img" '
         f'aria-label="{esc(label)}">{"".join(parts)}</svg>'
     )

@@ -45,6 +45,7 @@ tbody th{white-space:normal;min-width:7em}
 .note{color:#555;font-size:.9em}
 figure{margin:1em 0;background:#fff;border:1px solid #e3e3e3;padding:8px}
 figure img{display:block;width:100%;height:auto}
+figure[id^=plot-reliability]{max-width:480px}
 figcaption{font-size:.9em;color:#444;margin-top:4px}
 code{font-size:.85em;overflow-wrap:anywhere;word-break:break-all}
 details summary{cursor:pointer;margin:.6em 0}
@@ -256,6 +257,15 @@ def plot_figure(plot: Plot) -> str:
     )
 
 
+def page(title: str, body: str) -> str:
+    """A self-contained page: `title`, the report's CSS and `body` (HTML) in ``<main>``."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
+    )
+
+
 def systems_page(table: SystemsTable, matrix: str | None = None) -> str:
     """A self-contained page holding the table of N systems (``dst-metrics table --html``), with the
     pairwise matrix of `matrix` and the profiles when the table has them."""
@@ -264,11 +274,7 @@ def systems_page(table: SystemsTable, matrix: str | None = None) -> str:
     title = f"Table of {len(table.names)} systems"
     body = f"<h1>{esc(title)}</h1>{html_table(table, matrix)}<footer><p><code>{esc(table.signature)}</code></p>"
     body += "</footer>"
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
-    )
+    return page(title, body)
 
 
 def _systems_section(data: ReportData) -> str:
@@ -308,8 +314,4 @@ def build_report(
         + extra
         + f'<footer><h2>Signature</h2><p><code id="signature">{esc(data.signature)}</code></p></footer>'
     )
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{PAGE_TITLE}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
-    )
+    return page(PAGE_TITLE, body)

@@ -346,7 +346,10 @@ def reliability_plots(named_corpora: Sequence[tuple[str, object]]) -> list[Plot]
         title = f"Reliability of the confidences: {short_name(name)}"
         svg = reliability_svg(result.as_dict()["reliability"]["slot"]["width"], 0, title)
         ece = num(result.figures["slot_ece"], 4, "n/a")
-        caption = f"{title}: accuracy of the top value per confidence bin (ECE {ece}), with the bins' sizes below"
+        caption = (
+            f"{title}: bars, the accuracy of the top value per confidence bin (ECE {ece}); dots, the bin's mean "
+            "confidence; dashed, perfect calibration; below, the bins' sizes"
+        )
         plots.append(Plot(f"reliability-{index + 1}", title, b"", svg.encode("utf-8"), caption))
     return plots
 

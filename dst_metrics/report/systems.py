@@ -15,7 +15,7 @@ import math
 from ..stats.table import SystemsTable
 from .draw import esc, pct, signed_pct
 from .draw import table as html_box
-from .tables import latex_escape, markdown_escape
+from .tables import booktabs, latex_escape, markdown_escape, markdown_grid
 
 
 def _pct(value: float | None) -> str:
@@ -55,11 +55,8 @@ def notes(table: SystemsTable, bold: bool = True) -> list[str]:
 
 def markdown(table: SystemsTable) -> str:
     """The table in GitHub-flavoured Markdown, the notes and the signature under it."""
-    lines = [
-        "| " + " | ".join(["System", *(markdown_escape(table.label(key)) for key in table.keys)]) + " |",
-        "| --- |" + " ---: |" * len(table.keys),
-    ]
     best = {key: table.best(key) for key in table.keys}
+    rows = []
     for name in table.names:
         cells = [markdown_escape(name)]
         for key in table.keys:
@@ -68,10 +65,9 @@ def markdown(table: SystemsTable) -> str:
             mark = table.marks(name, key)
             mark = f"<sup>{mark.replace('*', '&#42;')}</sup>" if mark else ""
             cells.append(" ".join(filter(None, (value + mark, _interval(table, name, key)))))
-        lines.append("| " + " | ".join(cells) + " |")
-    lines.append("")
-    lines += [_markdown_note(note) + "  " for note in notes(table)]
-    lines.append(f"Signature: `{table.signature}`")
+        rows.append(cells)
+    lines = markdown_grid(["System", *(markdown_escape(table.label(key)) for key in table.keys)], rows)
+    lines += ["", *(_markdown_note(note) + "  " for note in notes(table)), f"Signature: `{table.signature}`"]
     return "\n".join(lines) + "\n"
 
 
@@ -83,14 +79,12 @@ def _markdown_note(note: str) -> str:
 
 def matrix_markdown(table: SystemsTable, key: str) -> str:
     """The pairwise matrix of `key`: row minus column in points, marked where significant."""
-    header = "| " + " | ".join([f"{markdown_escape(table.label(key))}: row − column", *table.names]) + " |"
-    lines = [header, "| --- |" + " ---: |" * len(table.names)]
-    for row in table.names:
-        cells = [markdown_escape(row)]
-        for column in table.names:
-            cells.append("—" if row == column else _matrix_cell(table, column, row, key, "\\*"))
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + f"\n\n{markdown_escape(matrix_note(table, key))}\n"
+    header = [f"{markdown_escape(table.label(key))}: row − column", *table.names]
+    rows = [
+        [markdown_escape(row)] + ["—" if row == c else _matrix_cell(table, c, row, key, "\\*") for c in table.names]
+        for row in table.names
+    ]
+    return "\n".join(markdown_grid(header, rows)) + f"\n\n{markdown_escape(matrix_note(table, key))}\n"
 
 
 def _matrix_cell(table: SystemsTable, a: str, b: str, key: str, star: str) -> str:
@@ -120,8 +114,7 @@ def matrix_note(table: SystemsTable, key: str) -> str:
 def profiles_markdown(table: SystemsTable) -> str:
     """Each system's JGA (ours, then under each profile, its rank in parentheses) and each profile's headline figure."""
     header, rows = profile_rows(table)
-    lines = ["| " + " | ".join(markdown_escape(h) for h in header) + " |", "| --- |" + " ---: |" * (len(header) - 1)]
-    lines += ["| " + " | ".join(markdown_escape(c) for c in row) + " |" for row in rows]
+    lines = markdown_grid([markdown_escape(h) for h in header], ([markdown_escape(c) for c in row] for row in rows))
     return "\n".join(lines) + f"\n\n{markdown_escape(profiles_note(table))}\n"
 
 
@@ -181,15 +174,7 @@ def latex(table: SystemsTable) -> str:
     """A booktabs ``table``: the best value per column in \\textbf, marks as superscripts explained
     in a footnote under the rules, the signature in the caption."""
     best = {key: table.best(key) for key in table.keys}
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering",
-        r"\small",
-        r"\begin{tabular}{l" + "r" * len(table.keys) + "}",
-        r"\toprule",
-        " & ".join(["System", *(latex_escape(table.label(key)) for key in table.keys)]) + r" \\",
-        r"\midrule",
-    ]
+    rows = []
     for name in table.names:
         cells = [latex_escape(name)]
         for key in table.keys:
@@ -198,66 +183,34 @@ def latex(table: SystemsTable) -> str:
             interval = _interval(table, name, key)
             cell = value + _latex_mark(table.marks(name, key))
             cells.append(cell + (rf" {{\scriptsize {interval}}}" if interval else ""))
-        lines.append(" & ".join(cells) + r" \\")
+        rows.append(cells)
     footnote = " ".join(latex_escape(note[0].upper() + note[1:]) + "." for note in notes(table))
     footnote = footnote.replace("* differs", r"$^{*}$ differs", 1)
     footnote = footnote.replace("Letters:", "Superscript letters:", 1)
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        r"\par\smallskip",
-        r"\parbox{\linewidth}{\footnotesize " + footnote + "}",
-        rf"\caption{{Signature: \texttt{{{latex_escape(table.signature)}}}}}",
-        r"\end{table}",
-    ]
-    return "\n".join(lines) + "\n"
+    header = ["System", *(latex_escape(table.label(key)) for key in table.keys)]
+    under = [r"\par\smallskip", r"\parbox{\linewidth}{\footnotesize " + footnote + "}"]
+    return booktabs(header, rows, rf"Signature: \texttt{{{latex_escape(table.signature)}}}", under)
 
 
 def matrix_latex(table: SystemsTable, key: str) -> str:
     """The pairwise matrix of `key` as a booktabs table."""
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering",
-        r"\small",
-        r"\begin{tabular}{l" + "r" * len(table.names) + "}",
-        r"\toprule",
-        " & ".join([latex_escape(table.label(key)), *(latex_escape(n) for n in table.names)]) + r" \\",
-        r"\midrule",
-    ]
-    for row in table.names:
-        cells = [latex_escape(row)]
-        cells += [
+    rows = [
+        [latex_escape(row)]
+        + [
             "---" if row == column else latex_escape(_matrix_cell(table, column, row, key, "*")).replace("*", "$^{*}$")
             for column in table.names
         ]
-        lines.append(" & ".join(cells) + r" \\")
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        rf"\caption{{{latex_escape(matrix_note(table, key))}}}",
-        r"\end{table}",
+        for row in table.names
     ]
-    return "\n".join(lines) + "\n"
+    header = [latex_escape(table.label(key)), *(latex_escape(n) for n in table.names)]
+    return booktabs(header, rows, latex_escape(matrix_note(table, key)))
 
 
 def profiles_latex(table: SystemsTable) -> str:
     """The profiles table as a booktabs table."""
     header, rows = profile_rows(table)
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering",
-        r"\small",
-        r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
-        r"\toprule",
-        " & ".join(latex_escape(h) for h in header) + r" \\",
-        r"\midrule",
-        *(" & ".join(latex_escape(c) for c in row) + r" \\" for row in rows),
-        r"\bottomrule",
-        r"\end{tabular}",
-        rf"\caption{{{latex_escape(profiles_note(table))}}}",
-        r"\end{table}",
-    ]
-    return "\n".join(lines) + "\n"
+    cells = ([latex_escape(c) for c in row] for row in rows)
+    return booktabs([latex_escape(h) for h in header], cells, latex_escape(profiles_note(table)))
 
 
 # --------------------------------------------------------------------------------------------
