@@ -63,6 +63,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.engines": ANALYSIS,  # scoring inputs: the engine (whole, streamed, processes, Dask) chosen by one rule
     "dst_metrics.report": REPORT,
     "dst_metrics.report.systems": REPORT,  # the table of N systems as Markdown, LaTeX, HTML
+    "dst_metrics.report.draw": REPORT,  # the HTML/SVG primitives of the report and the Space (space imports down)
     "dst_metrics": FRONT,  # the package's __init__ only: its names are imported on first use
     "dst_metrics.__main__": FRONT,
     "dst_metrics.cli": FRONT,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
@@ -394,18 +395,19 @@ def test_evaluate_reports_calibration_only_with_confidences(tmp_path):
 
 
 def test_reliability_diagram_draws_every_bin():
-    pytest.importorskip("matplotlib", reason="needs matplotlib (the report extra)")
-    from dst_metrics.calibration.plots import reliability_diagram
+    from dst_metrics.report.draw import RELIABILITY_SIZE, reliability_svg
 
     values = [("north", 0.9), ("north", 0.8), ("south", 0.7), ("north", 0.6), ("south", 0.5)]
     preds = [{"hotel": {"area": {"value": v, "confidence": c}}} for v, c in values]
     result = calibration(_corpus(preds, [{"hotel": {"area": "north"}}] * 5), bins=5)
-    figure = reliability_diagram(result, "slot", "width")
-    top, bottom = figure.axes
-    assert [round(p.get_height(), 6) for p in bottom.patches] == [2, 2, 1]
-    assert [round(p.get_height(), 6) for p in top.patches] == [0.5, 0.5, 1.0]
-    with pytest.raises(ValueError, match="level must be one of"):
-        reliability_diagram(result, "turn")
+    svg = reliability_svg(result.as_dict()["reliability"]["slot"]["width"])
+    bars = re.findall(r'class="reliability-bar"[^>]* height="([\d.]+)"[^>]* data-accuracy="([\d.]+)"[^>]*'
+                      r' data-count="(\d+)"', svg)  # fmt: skip
+    # (0.4, 0.6]: 0.5 south, 0.6 north; (0.6, 0.8]: 0.7 south, 0.8 north; (0.8, 1]: 0.9 north
+    assert [(float(a), int(c)) for _, a, c in bars] == [(0.5, 2), (0.5, 2), (1.0, 1)]
+    assert [float(h) for h, _, _ in bars] == [RELIABILITY_SIZE / 2, RELIABILITY_SIZE / 2, RELIABILITY_SIZE]
+    counts = [float(h) for h in re.findall(r'class="count-bar"[^>]* height="([\d.]+)"', svg)]
+    assert counts == [counts[0], counts[0], counts[0] / 2] and counts[0] > 0  # the bins' sizes 2, 2, 1
 
 
 def test_example_file():

@@ -4,7 +4,7 @@
 (`ScoredPredictions`, kept on `Corpus.scores`); `metrics.calibration(corpus)` computes the figures of
 `figures.CALIBRATION_FIGURES` (accuracy, L2, MRR, ROC v2 CA05 per slot and joint, through the DSTC2
 accumulators of `dst_metrics.dstc2.stats`; ECE, Brier score and AUROC of "the slot is right");
-`plots.reliability_diagram` draws the reliability diagram. Conventions: ``docs/calibration.md``.
+`dst_metrics.report.draw.reliability_svg` draws the reliability diagram. Conventions: ``docs/calibration.md``.
 """
 
 from .extract import ScoredPredictions

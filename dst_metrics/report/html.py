@@ -13,13 +13,12 @@ interval), for scripts and tests.
 from __future__ import annotations
 
 import base64
-import html
-import math
 from collections.abc import Mapping, Sequence
 
 from ..figures import figure_of
 from ..stats.table import SystemsTable
 from .data import ComparisonData, ReportData, SystemData
+from .draw import data_attributes, esc, num, pct, signed_pct, table
 from .plots import Plot
 
 PAGE_TITLE = "DST evaluation report"
@@ -34,7 +33,7 @@ h1{font-size:1.5em;margin:.2em 0 .4em}
 h2{font-size:1.2em;margin:1.6em 0 .5em;border-bottom:1px solid #ddd;padding-bottom:.2em}
 h3{font-size:1.05em;margin:1.2em 0 .4em}
 p,li{overflow-wrap:anywhere}
-.scroll{overflow-x:auto;max-width:100%}
+.table-wrap{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;background:#fff;border:1px solid #e3e3e3}
 th,td{padding:4px 10px;text-align:right;white-space:nowrap;border-bottom:1px solid #eee}
 th:first-child,td:first-child{text-align:left}
@@ -46,14 +45,11 @@ tbody th{white-space:normal;min-width:7em}
 .note{color:#555;font-size:.9em}
 figure{margin:1em 0;background:#fff;border:1px solid #e3e3e3;padding:8px}
 figure img{display:block;width:100%;height:auto}
+figure[id^=plot-reliability]{max-width:480px}
 figcaption{font-size:.9em;color:#444;margin-top:4px}
 code{font-size:.85em;overflow-wrap:anywhere;word-break:break-all}
 details summary{cursor:pointer;margin:.6em 0}
 """
-
-
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
 
 
 def _is_count(key: str) -> bool:
@@ -64,13 +60,7 @@ def _is_count(key: str) -> bool:
 
 
 def _number(key: str, value: float | int) -> str:
-    if _is_count(key):
-        return str(int(value))
-    return "n/a" if math.isnan(value) else f"{PERCENT * value:.2f}"
-
-
-def _attributes(values: Mapping[str, object]) -> str:
-    return "".join(f' data-{name.replace("_", "-")}="{_e(value)}"' for name, value in values.items())
+    return str(int(value)) if _is_count(key) else pct(value, "n/a")
 
 
 # --------------------------------------------------------------------------------------------
@@ -84,26 +74,22 @@ def _figure_cell(system: SystemData, key: str) -> str:
     shown = _number(key, value)
     if interval is not None:
         data.update(low=repr(interval[0]), high=repr(interval[1]))
-        shown += f'<span class="ci">{PERCENT * interval[0]:.2f}–{PERCENT * interval[1]:.2f}</span>'
-    return f"<td{_attributes(data)}>{shown}</td>"
+        shown += f'<span class="ci">{pct(interval[0])}–{pct(interval[1])}</span>'
+    return f"<td{data_attributes(data)}>{shown}</td>"
 
 
 def figures_table(data: ReportData, keys: Sequence[str], table_id: str) -> str:
     """One row per figure (label, key), one column per system; fractions in percent with their
     interval below them."""
     labels = data.labels
-    head = "".join(f"<th>{_e(s.name)}</th>" for s in data.systems)
-    rows = [
-        f'<tr data-figure="{_e(key)}"><th scope="row">{_e(labels.get(key, key))}</th>'
+    head = "<th>figure</th>" + "".join(f"<th>{esc(s.name)}</th>" for s in data.systems)
+    rows = (
+        f'<tr data-figure="{esc(key)}"><th scope="row">{esc(labels.get(key, key))}</th>'
         + "".join(_figure_cell(s, key) for s in data.systems)
-        + "</tr>"
+        + "</tr>\n"
         for key in keys
-    ]
-    body = "\n".join(rows)
-    return (
-        f'<div class="scroll"><table id="{table_id}"><thead><tr><th>figure</th>{head}</tr></thead>'
-        f"<tbody>\n{body}\n</tbody></table></div>"
     )
+    return table(head, rows, f' id="{table_id}"')
 
 
 def _ci_note(data: ReportData) -> str:
@@ -111,8 +97,8 @@ def _ci_note(data: ReportData) -> str:
         return "No intervals computed (<code>--bootstrap 0</code>)."
     ci = data.ci
     return (
-        f"Below each score: its {PERCENT * float(ci['level']):g}% {_e(ci['method'])} bootstrap interval over "
-        f"dialogues ({_e(ci['resamples'])} resamples, seed {_e(ci['seed'])})."
+        f"Below each score: its {PERCENT * float(ci['level']):g}% {esc(ci['method'])} bootstrap interval over "
+        f"dialogues ({esc(ci['resamples'])} resamples, seed {esc(ci['seed'])})."
     )
 
 
@@ -134,10 +120,6 @@ def figures_section(data: ReportData) -> str:
 # Comparisons
 
 
-def _points(value: float) -> str:
-    return f"{PERCENT * value:+.2f}"
-
-
 def _comparison_row(key: str, label: str, found: Mapping[str, object]) -> str:
     low, high = found["ci"]
     values = {"figure": key, "a": found["a"], "b": found["b"], "diff": found["diff"], "low": low, "high": high}
@@ -145,15 +127,14 @@ def _comparison_row(key: str, label: str, found: Mapping[str, object]) -> str:
     cells = [
         _number(key, found["a"]),
         _number(key, found["b"]),
-        _points(found["diff"]) if not _is_count(key) else f"{found['diff']:+g}",
-        f"{_points(low)} … {_points(high)}" if not _is_count(key) else f"{low:+g} … {high:+g}",
+        signed_pct(found["diff"]) if not _is_count(key) else f"{found['diff']:+g}",
+        f"{signed_pct(low)} … {signed_pct(high)}" if not _is_count(key) else f"{low:+g} … {high:+g}",
         f"{found['p']:.4f}",
         f"{found['p_adjusted']:.4f}",
         '<span class="yes">yes</span>' if found["significant"] else "no",
     ]
-    return (
-        f'<tr{_attributes(values)}><th scope="row">{_e(label)}</th>' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
-    )
+    cells_html = "".join(f"<td>{c}</td>" for c in cells)
+    return f'<tr{data_attributes(values)}><th scope="row">{esc(label)}</th>{cells_html}</tr>'
 
 
 def p_floor_warning(comparison: ComparisonData, rounds: int) -> str:
@@ -167,7 +148,7 @@ def p_floor_warning(comparison: ComparisonData, rounds: int) -> str:
     if rounds <= 0 or not tested:
         return ""
     warning = floor_warning(rounds, tested, comparison.level, comparison.correction, comparison.dialogues or None)
-    return f'<p class="warning">{_e(warning[0].upper() + warning[1:])}.</p>' if warning else ""
+    return f'<p class="warning">{esc(warning[0].upper() + warning[1:])}.</p>' if warning else ""
 
 
 def family_size(comparison: ComparisonData) -> int:
@@ -177,10 +158,10 @@ def family_size(comparison: ComparisonData) -> int:
 
 def comparison_block(comparison: ComparisonData, labels: Mapping[str, str], index: int, rounds: int = 0) -> str:
     """One comparison: its summary, the per-figure table and McNemar's test; or why there is none."""
-    a, b = _e(comparison.name_a), _e(comparison.name_b)
+    a, b = esc(comparison.name_a), esc(comparison.name_b)
     title = f"<h3>B = {b} against A = {a}</h3>"
     if comparison.error:
-        return f'{title}<p class="note">Not compared: {_e(comparison.error)}</p>'
+        return f'{title}<p class="note">Not compared: {esc(comparison.error)}</p>'
     head = "".join(
         f"<th>{h}</th>"
         for h in (
@@ -190,16 +171,16 @@ def comparison_block(comparison: ComparisonData, labels: Mapping[str, str], inde
             "B − A",
             "interval of B − A",
             "p",
-            f"p ({_e(comparison.correction)}, m = {family_size(comparison)})",
+            f"p ({esc(comparison.correction)}, m = {family_size(comparison)})",
             "significant",
         )
     )
-    rows = "\n".join(_comparison_row(key, labels.get(key, key), f) for key, f in comparison.figures.items())
-    summary = "<br>".join(_e(line) for line in comparison.summary.splitlines())
+    rows = (_comparison_row(key, labels.get(key, key), f) + "\n" for key, f in comparison.figures.items())
+    summary = "<br>".join(esc(line) for line in comparison.summary.splitlines())
     return (
         f'{title}<p class="summary"><strong>{summary}</strong></p>{p_floor_warning(comparison, rounds)}'
-        f'<div class="scroll"><table class="comparison" id="comparison-{index}" data-a="{a}" data-b="{b}">'
-        f"<thead><tr>{head}</tr></thead><tbody>\n{rows}\n</tbody></table></div>" + _mcnemar_line(comparison)
+        + table(head, rows, f' class="comparison" id="comparison-{index}" data-a="{a}" data-b="{b}"')
+        + _mcnemar_line(comparison)
     )
 
 
@@ -207,7 +188,7 @@ def _mcnemar_line(comparison: ComparisonData) -> str:
     test = comparison.mcnemar
     if not test:
         return ""
-    a, b = _e(comparison.name_a), _e(comparison.name_b)
+    a, b = esc(comparison.name_a), esc(comparison.name_b)
     return (
         f'<p class="mcnemar" data-a-only="{test["a_only"]}" data-b-only="{test["b_only"]}" data-p="{test["p"]!r}">'
         f"McNemar's test of JGA on turns, clustered by dialogue (Durkalski et al. 2003): {test['a_only']} turns "
@@ -219,7 +200,7 @@ def comparison_section(data: ReportData) -> str:
     """Each later system against the first; empty with one system."""
     if len(data.systems) < 2:
         return ""
-    first = _e(data.systems[0].name)
+    first = esc(data.systems[0].name)
     if not data.comparisons:
         body = '<p class="note">Not compared: no resamples (<code>--bootstrap 0</code>).</p>'
     else:
@@ -237,8 +218,8 @@ def comparison_section(data: ReportData) -> str:
 # Section 5.2, plots, page
 
 
-def _r(value: float) -> str:
-    return "n/a" if value is None or math.isnan(value) else f"{value:.3f}"
+def _r(value: float | None) -> str:
+    return num(value, 3, "n/a")
 
 
 def analysis_section(data: ReportData) -> str:
@@ -251,7 +232,7 @@ def analysis_section(data: ReportData) -> str:
             zou = system.zou.get(measure, {})
             interval = f"{_r(zou.get('low'))} … {_r(zou.get('high'))}" if zou else "n/a"
             rows.append(
-                f'<tr data-system="{_e(system.name)}" data-measure="{measure}"><th scope="row">{_e(system.name)}</th>'
+                f'<tr data-system="{esc(system.name)}" data-measure="{measure}"><th scope="row">{esc(system.name)}</th>'
                 f"<td>{measure.upper()}</td><td>{_r(system.correlations.get(f'gca~{measure}'))}</td>"
                 f"<td>{_r(system.correlations.get(f'fga~{measure}'))}</td><td>{interval}</td></tr>"
             )
@@ -261,19 +242,27 @@ def analysis_section(data: ReportData) -> str:
     )
     return (
         f'<section id="analysis"><h2>Where mistakes fall (GCA paper, section 5.2)</h2><p class="note">{note}</p>'
-        f'<div class="scroll"><table id="correlations"><thead><tr>{head}</tr></thead><tbody>'
-        + "\n".join(rows)
-        + "</tbody></table></div></section>"
+        + table(head, rows, ' id="correlations"')
+        + "</section>"
     )
 
 
 def plot_figure(plot: Plot) -> str:
     """A plot as an inline SVG image (base64 data URL) with its title as caption and alt text."""
     source = "data:image/svg+xml;base64," + base64.b64encode(plot.svg).decode("ascii")
-    title, caption = _e(plot.title), _e(plot.caption or plot.title)
+    title, caption = esc(plot.title), esc(plot.caption or plot.title)
     return (
-        f'<figure id="plot-{_e(plot.name)}"><img src="{source}" alt="{title}" title="{caption}">'
+        f'<figure id="plot-{esc(plot.name)}"><img src="{source}" alt="{title}" title="{caption}">'
         f"<figcaption>{caption}</figcaption></figure>"
+    )
+
+
+def page(title: str, body: str) -> str:
+    """A self-contained page: `title`, the report's CSS and `body` (HTML) in ``<main>``."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
     )
 
 
@@ -283,12 +272,9 @@ def systems_page(table: SystemsTable, matrix: str | None = None) -> str:
     from .systems import html_table
 
     title = f"Table of {len(table.names)} systems"
-    body = f"<h1>{_e(title)}</h1>{html_table(table, matrix)}<footer><p><code>{_e(table.signature)}</code></p></footer>"
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{_e(title)}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
-    )
+    body = f"<h1>{esc(title)}</h1>{html_table(table, matrix)}<footer><p><code>{esc(table.signature)}</code></p>"
+    body += "</footer>"
+    return page(title, body)
 
 
 def _systems_section(data: ReportData) -> str:
@@ -312,9 +298,9 @@ def build_report(
         from .plots import render_plots
 
         plots = render_plots(data)
-    names = ", ".join(_e(s.name) for s in data.systems)
+    names = ", ".join(esc(s.name) for s in data.systems)
     extra = "".join(
-        f'<section class="extra"><h2>{_e(title)}</h2>{fragment}</section>' for title, fragment in extra_sections
+        f'<section class="extra"><h2>{esc(title)}</h2>{fragment}</section>' for title, fragment in extra_sections
     )
     body = (
         f"<h1>{PAGE_TITLE}</h1><p>Systems: {names}.</p>"
@@ -326,10 +312,6 @@ def build_report(
         + "".join(plot_figure(p) for p in plots)
         + "</section>"
         + extra
-        + f'<footer><h2>Signature</h2><p><code id="signature">{_e(data.signature)}</code></p></footer>'
+        + f'<footer><h2>Signature</h2><p><code id="signature">{esc(data.signature)}</code></p></footer>'
     )
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{PAGE_TITLE}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
-    )
+    return page(PAGE_TITLE, body)

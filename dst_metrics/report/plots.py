@@ -7,7 +7,9 @@ returned as a `Plot` holding PNG and SVG bytes.
 - ``gca_vs_fga``: per-dialogue GCA against FGA with the y = x line (GCA paper, section 5.2);
 - ``to_nu_<i>``: per-dialogue GCA and FGA against tail orientation and non-uniformity, with
   the Pearson correlations in the legend (one plot per system);
-- ``mistakes_domain``, ``mistakes_slot``: heat maps of wrong / missed / overshot counts.
+- ``mistakes_domain``, ``mistakes_slot``: heat maps of wrong / missed / overshot counts;
+- ``reliability-<i>``: the reliability diagram of a system with confidences, SVG only, drawn by
+  `draw.reliability_svg` (the Space's drawing, no matplotlib).
 
 Every plot has a title and axis labels, and a legend wherever it draws several series.
 """
@@ -48,8 +50,8 @@ PERCENT = 100.0
 
 @dataclass(frozen=True)
 class Plot:
-    """One rendered plot: a file-name stem, the title drawn on it, the PNG and SVG bytes, and a
-    caption for pages (the title with full system names; empty: the title)."""
+    """One rendered plot: a file-name stem, the title drawn on it, the PNG (empty: SVG only) and SVG
+    bytes, and a caption for pages (the title with full system names; empty: the title)."""
 
     name: str
     title: str
@@ -330,24 +332,31 @@ def render_plots(data: ReportData) -> list[Plot]:
 
 
 def reliability_plots(named_corpora: Sequence[tuple[str, object]]) -> list[Plot]:
-    """A reliability diagram (slot level, equal-width bins) per system whose predictions carry
-    confidences (`Corpus.scores`, see `dst_metrics.calibration`); none for the others."""
+    """A reliability diagram (slot level, equal-width bins; `draw.reliability_svg`, the Space's) per
+    system whose predictions carry confidences (`Corpus.scores`, see `dst_metrics.calibration`); none
+    for the others. SVG only: the plot has no PNG."""
     from ..calibration.metrics import calibration
-    from ..calibration.plots import reliability_diagram
+    from .draw import num, reliability_svg
 
     plots = []
     for index, (name, corpus) in enumerate(named_corpora):
         if getattr(corpus, "scores", None) is None:
             continue
-        figure = reliability_diagram(calibration(corpus), "slot", "width", title=" ")
+        result = calibration(corpus)
         title = f"Reliability of the confidences: {short_name(name)}"
-        caption = "accuracy of the top value per confidence bin, with the bins' sizes below"
-        plots.append(_render(f"reliability-{index + 1}", title, figure, caption))
+        svg = reliability_svg(result.as_dict()["reliability"]["slot"]["width"], 0, title)
+        ece = num(result.figures["slot_ece"], 4, "n/a")
+        caption = (
+            f"{title}: bars, the accuracy of the top value per confidence bin (ECE {ece}); dots, the bin's mean "
+            "confidence; dashed, perfect calibration; below, the bins' sizes"
+        )
+        plots.append(Plot(f"reliability-{index + 1}", title, b"", svg.encode("utf-8"), caption))
     return plots
 
 
 def write_plots(plots: Sequence[Plot], folder: str) -> list[str]:
-    """Write each plot as ``NAME.png`` and ``NAME.svg`` into `folder` (made if missing); the paths."""
+    """Write each plot as ``NAME.png`` (when it has one) and ``NAME.svg`` into `folder` (made if
+    missing); the paths."""
     from pathlib import Path
 
     out = Path(folder)
@@ -355,6 +364,8 @@ def write_plots(plots: Sequence[Plot], folder: str) -> list[str]:
     written = []
     for plot in plots:
         for suffix, content in ((".png", plot.png), (".svg", plot.svg)):
+            if not content:
+                continue
             path = out / f"{plot.name}{suffix}"
             path.write_bytes(content)
             written.append(str(path))

@@ -10,19 +10,20 @@ the one correction ran over (its size m) and the warnings (few dialogues, p floo
 
 from __future__ import annotations
 
-import html
 import math
 
 from ..stats.table import SystemsTable
-from .tables import PERCENT, latex_escape, markdown_escape
+from .draw import esc, pct, signed_pct
+from .draw import table as html_box
+from .tables import booktabs, latex_escape, markdown_escape, markdown_grid
 
 
-def _pct(value: float) -> str:
-    return "n/a" if value is None or math.isnan(value) else f"{PERCENT * value:.2f}"
+def _pct(value: float | None) -> str:
+    return pct(value, "n/a")
 
 
 def _points(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{PERCENT * value:+.2f}"
+    return signed_pct(value, "n/a")
 
 
 def _interval(table: SystemsTable, name: str, key: str) -> str:
@@ -54,11 +55,8 @@ def notes(table: SystemsTable, bold: bool = True) -> list[str]:
 
 def markdown(table: SystemsTable) -> str:
     """The table in GitHub-flavoured Markdown, the notes and the signature under it."""
-    lines = [
-        "| " + " | ".join(["System", *(markdown_escape(table.label(key)) for key in table.keys)]) + " |",
-        "| --- |" + " ---: |" * len(table.keys),
-    ]
     best = {key: table.best(key) for key in table.keys}
+    rows = []
     for name in table.names:
         cells = [markdown_escape(name)]
         for key in table.keys:
@@ -67,10 +65,9 @@ def markdown(table: SystemsTable) -> str:
             mark = table.marks(name, key)
             mark = f"<sup>{mark.replace('*', '&#42;')}</sup>" if mark else ""
             cells.append(" ".join(filter(None, (value + mark, _interval(table, name, key)))))
-        lines.append("| " + " | ".join(cells) + " |")
-    lines.append("")
-    lines += [_markdown_note(note) + "  " for note in notes(table)]
-    lines.append(f"Signature: `{table.signature}`")
+        rows.append(cells)
+    lines = markdown_grid(["System", *(markdown_escape(table.label(key)) for key in table.keys)], rows)
+    lines += ["", *(_markdown_note(note) + "  " for note in notes(table)), f"Signature: `{table.signature}`"]
     return "\n".join(lines) + "\n"
 
 
@@ -82,14 +79,12 @@ def _markdown_note(note: str) -> str:
 
 def matrix_markdown(table: SystemsTable, key: str) -> str:
     """The pairwise matrix of `key`: row minus column in points, marked where significant."""
-    header = "| " + " | ".join([f"{markdown_escape(table.label(key))}: row − column", *table.names]) + " |"
-    lines = [header, "| --- |" + " ---: |" * len(table.names)]
-    for row in table.names:
-        cells = [markdown_escape(row)]
-        for column in table.names:
-            cells.append("—" if row == column else _matrix_cell(table, column, row, key, "\\*"))
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + f"\n\n{markdown_escape(matrix_note(table, key))}\n"
+    header = [f"{markdown_escape(table.label(key))}: row − column", *table.names]
+    rows = [
+        [markdown_escape(row)] + ["—" if row == c else _matrix_cell(table, c, row, key, "\\*") for c in table.names]
+        for row in table.names
+    ]
+    return "\n".join(markdown_grid(header, rows)) + f"\n\n{markdown_escape(matrix_note(table, key))}\n"
 
 
 def _matrix_cell(table: SystemsTable, a: str, b: str, key: str, star: str) -> str:
@@ -119,8 +114,7 @@ def matrix_note(table: SystemsTable, key: str) -> str:
 def profiles_markdown(table: SystemsTable) -> str:
     """Each system's JGA (ours, then under each profile, its rank in parentheses) and each profile's headline figure."""
     header, rows = profile_rows(table)
-    lines = ["| " + " | ".join(markdown_escape(h) for h in header) + " |", "| --- |" + " ---: |" * (len(header) - 1)]
-    lines += ["| " + " | ".join(markdown_escape(c) for c in row) + " |" for row in rows]
+    lines = markdown_grid([markdown_escape(h) for h in header], ([markdown_escape(c) for c in row] for row in rows))
     return "\n".join(lines) + f"\n\n{markdown_escape(profiles_note(table))}\n"
 
 
@@ -180,15 +174,7 @@ def latex(table: SystemsTable) -> str:
     """A booktabs ``table``: the best value per column in \\textbf, marks as superscripts explained
     in a footnote under the rules, the signature in the caption."""
     best = {key: table.best(key) for key in table.keys}
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering",
-        r"\small",
-        r"\begin{tabular}{l" + "r" * len(table.keys) + "}",
-        r"\toprule",
-        " & ".join(["System", *(latex_escape(table.label(key)) for key in table.keys)]) + r" \\",
-        r"\midrule",
-    ]
+    rows = []
     for name in table.names:
         cells = [latex_escape(name)]
         for key in table.keys:
@@ -197,101 +183,64 @@ def latex(table: SystemsTable) -> str:
             interval = _interval(table, name, key)
             cell = value + _latex_mark(table.marks(name, key))
             cells.append(cell + (rf" {{\scriptsize {interval}}}" if interval else ""))
-        lines.append(" & ".join(cells) + r" \\")
+        rows.append(cells)
     footnote = " ".join(latex_escape(note[0].upper() + note[1:]) + "." for note in notes(table))
     footnote = footnote.replace("* differs", r"$^{*}$ differs", 1)
     footnote = footnote.replace("Letters:", "Superscript letters:", 1)
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        r"\par\smallskip",
-        r"\parbox{\linewidth}{\footnotesize " + footnote + "}",
-        rf"\caption{{Signature: \texttt{{{latex_escape(table.signature)}}}}}",
-        r"\end{table}",
-    ]
-    return "\n".join(lines) + "\n"
+    header = ["System", *(latex_escape(table.label(key)) for key in table.keys)]
+    under = [r"\par\smallskip", r"\parbox{\linewidth}{\footnotesize " + footnote + "}"]
+    return booktabs(header, rows, rf"Signature: \texttt{{{latex_escape(table.signature)}}}", under)
 
 
 def matrix_latex(table: SystemsTable, key: str) -> str:
     """The pairwise matrix of `key` as a booktabs table."""
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering",
-        r"\small",
-        r"\begin{tabular}{l" + "r" * len(table.names) + "}",
-        r"\toprule",
-        " & ".join([latex_escape(table.label(key)), *(latex_escape(n) for n in table.names)]) + r" \\",
-        r"\midrule",
-    ]
-    for row in table.names:
-        cells = [latex_escape(row)]
-        cells += [
+    rows = [
+        [latex_escape(row)]
+        + [
             "---" if row == column else latex_escape(_matrix_cell(table, column, row, key, "*")).replace("*", "$^{*}$")
             for column in table.names
         ]
-        lines.append(" & ".join(cells) + r" \\")
-    lines += [
-        r"\bottomrule",
-        r"\end{tabular}",
-        rf"\caption{{{latex_escape(matrix_note(table, key))}}}",
-        r"\end{table}",
+        for row in table.names
     ]
-    return "\n".join(lines) + "\n"
+    header = [latex_escape(table.label(key)), *(latex_escape(n) for n in table.names)]
+    return booktabs(header, rows, latex_escape(matrix_note(table, key)))
 
 
 def profiles_latex(table: SystemsTable) -> str:
     """The profiles table as a booktabs table."""
     header, rows = profile_rows(table)
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering",
-        r"\small",
-        r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
-        r"\toprule",
-        " & ".join(latex_escape(h) for h in header) + r" \\",
-        r"\midrule",
-        *(" & ".join(latex_escape(c) for c in row) + r" \\" for row in rows),
-        r"\bottomrule",
-        r"\end{tabular}",
-        rf"\caption{{{latex_escape(profiles_note(table))}}}",
-        r"\end{table}",
-    ]
-    return "\n".join(lines) + "\n"
+    cells = ([latex_escape(c) for c in row] for row in rows)
+    return booktabs([latex_escape(h) for h in header], cells, latex_escape(profiles_note(table)))
 
 
 # --------------------------------------------------------------------------------------------
 # HTML
 
 
-def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
 def html_table(table: SystemsTable, matrix: str | None = None) -> str:
     """The table as an HTML fragment (cells carry ``data-value``, ``data-low``, ``data-high`` and
     ``data-mark``), its notes, and with `matrix` the pairwise matrix of that figure, and the profiles."""
     best = {key: table.best(key) for key in table.keys}
-    head = "".join(f"<th>{_e(h)}</th>" for h in ["System", *(table.label(key) for key in table.keys)])
+    head = "".join(f"<th>{esc(h)}</th>" for h in ["System", *(table.label(key) for key in table.keys)])
     rows = []
     for name in table.names:
         cells = []
         for key in table.keys:
             value = table.values[name][key]
-            text = _e(_pct(value))
+            text = esc(_pct(value))
             text = f"<strong>{text}</strong>" if name in best[key] else text
             mark = table.marks(name, key)
             bounds = table.intervals.get(name, {}).get(key)
-            attributes = f' data-key="{_e(key)}" data-value="{value!r}" data-mark="{_e(mark)}"'
+            attributes = f' data-key="{esc(key)}" data-value="{value!r}" data-mark="{esc(mark)}"'
             interval = ""
             if bounds is not None:
                 attributes += f' data-low="{bounds[0]!r}" data-high="{bounds[1]!r}"'
-                interval = f'<span class="ci">{_e(_interval(table, name, key))}</span>'
-            cells.append(f"<td{attributes}>{text}{f'<sup>{_e(mark)}</sup>' if mark else ''}{interval}</td>")
-        rows.append(f'<tr data-system="{_e(name)}"><th scope="row">{_e(name)}</th>{"".join(cells)}</tr>')
+                interval = f'<span class="ci">{esc(_interval(table, name, key))}</span>'
+            cells.append(f"<td{attributes}>{text}{f'<sup>{esc(mark)}</sup>' if mark else ''}{interval}</td>")
+        rows.append(f'<tr data-system="{esc(name)}"><th scope="row">{esc(name)}</th>{"".join(cells)}</tr>')
     parts = [
-        f'<div class="scroll"><table id="systems-table" data-family-size="{table.family_size}">'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>",
-        *(f'<p class="{"warning" if _is_warning(note) else "note"}">{_e(note)}</p>' for note in notes(table)),
+        html_box(head, rows, f' id="systems-table" data-family-size="{table.family_size}"'),
+        *(f'<p class="{"warning" if _is_warning(note) else "note"}">{esc(note)}</p>' for note in notes(table)),
     ]
     if matrix:
         parts.append(matrix_html(table, matrix))
@@ -306,31 +255,26 @@ def _is_warning(note: str) -> bool:
 
 def matrix_html(table: SystemsTable, key: str) -> str:
     """The pairwise matrix of `key` as an HTML fragment."""
-    head = "".join(f"<th>{_e(h)}</th>" for h in [f"{table.label(key)}: row − column", *table.names])
+    head = "".join(f"<th>{esc(h)}</th>" for h in [f"{table.label(key)}: row − column", *table.names])
     rows = []
     for row in table.names:
         cells = "".join(
-            "<td>—</td>" if row == column else f"<td>{_e(_matrix_cell(table, column, row, key, '*'))}</td>"
+            "<td>—</td>" if row == column else f"<td>{esc(_matrix_cell(table, column, row, key, '*'))}</td>"
             for column in table.names
         )
-        rows.append(f'<tr><th scope="row">{_e(row)}</th>{cells}</tr>')
-    return (
-        f'<div class="scroll"><table id="systems-matrix" data-key="{_e(key)}"><thead><tr>{head}</tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table></div><p class="note">{_e(matrix_note(table, key))}</p>'
+        rows.append(f'<tr><th scope="row">{esc(row)}</th>{cells}</tr>')
+    return html_box(head, rows, f' id="systems-matrix" data-key="{esc(key)}"') + (
+        f'<p class="note">{esc(matrix_note(table, key))}</p>'
     )
 
 
 def profiles_html(table: SystemsTable) -> str:
     """The profiles table as an HTML fragment."""
     header, rows = profile_rows(table)
-    head = "".join(f"<th>{_e(h)}</th>" for h in header)
-    body = "".join(
-        f'<tr><th scope="row">{_e(row[0])}</th>{"".join(f"<td>{_e(c)}</td>" for c in row[1:])}</tr>' for row in rows
-    )
-    return (
-        f'<div class="scroll"><table id="systems-profiles"><thead><tr>{head}</tr></thead><tbody>{body}</tbody>'
-        f'</table></div><p class="note">{_e(profiles_note(table))}</p>'
-    )
+    head = "".join(f"<th>{esc(h)}</th>" for h in header)
+    cells = ("".join(f"<td>{esc(c)}</td>" for c in row[1:]) for row in rows)
+    body = (f'<tr><th scope="row">{esc(row[0])}</th>{c}</tr>' for row, c in zip(rows, cells))
+    return html_box(head, body, ' id="systems-profiles"') + f'<p class="note">{esc(profiles_note(table))}</p>'
 
 
 def html_section(table: SystemsTable) -> str:

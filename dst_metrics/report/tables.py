@@ -7,9 +7,10 @@ correction over every test of the table: `ReportData.table`) is marked ``*``.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Iterable, Sequence
 
 from .data import ReportData, SystemData
+from .draw import pct
 
 PERCENT = 100.0
 LATEX_SPECIALS: dict[str, str] = {
@@ -46,12 +47,12 @@ def _value(system: SystemData, key: str) -> str:
     value = system.scores[key]
     if key == "turns" or isinstance(value, int):
         return str(value)
-    return "n/a" if math.isnan(value) else f"{PERCENT * value:.2f}"
+    return pct(value, "n/a")
 
 
 def _interval(system: SystemData, key: str) -> str:
     bounds = system.intervals.get(key) if system.intervals else None
-    return "" if bounds is None else f"[{PERCENT * bounds[0]:.2f}, {PERCENT * bounds[1]:.2f}]"
+    return "" if bounds is None else f"[{pct(bounds[0])}, {pct(bounds[1])}]"
 
 
 def _significant(data: ReportData, system: SystemData, key: str) -> bool:
@@ -96,43 +97,47 @@ def _caption(data: ReportData, latex: bool) -> str:
     return f"Scores in percent{interval}. Signature: `{data.signature}`"
 
 
+def booktabs(header: Sequence[str], rows: Iterable[Sequence[str]], caption: str, under: Sequence[str] = ()) -> str:
+    """A LaTeX booktabs ``table`` of cells written as given (escape them first): a left column, then
+    right-aligned ones; the lines of `under` below the rules, then the caption."""
+    return "\n".join([
+        r"\begin{table}[t]", r"\centering", r"\small", r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+        r"\toprule", " & ".join(header) + r" \\", r"\midrule", *(" & ".join(row) + r" \\" for row in rows),
+        r"\bottomrule", r"\end{tabular}", *under, rf"\caption{{{caption}}}", r"\end{table}",
+    ]) + "\n"  # fmt: skip
+
+
+def markdown_grid(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    """The lines of a GitHub-flavoured Markdown table of cells written as given (escape them first):
+    a left column, then right-aligned ones."""
+    lines = ["| " + " | ".join(header) + " |", "| --- |" + " ---: |" * (len(header) - 1)]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows]
+
+
 def latex_table(data: ReportData) -> str:
     """A booktabs ``table`` with a caption holding the interval method and the signature."""
     keys, labels = table_keys(data), data.labels
-    header = " & ".join(["System", *(latex_escape(labels[key]) for key in keys)])
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering",
-        r"\small",
-        r"\begin{tabular}{l" + "r" * len(keys) + "}",
-        r"\toprule",
-        header + r" \\",
-        r"\midrule",
-    ]
+    rows = []
     for system in data.systems:
         cells = [latex_escape(system.name)]
         for key in keys:
             interval = _interval(system, key)
             mark = "*" if _significant(data, system, key) else ""
             cells.append(_value(system, key) + mark + (f" {{\\scriptsize {interval}}}" if interval else ""))
-        lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{_caption(data, True)}}}", r"\end{table}"]
-    return "\n".join(lines) + "\n"
+        rows.append(cells)
+    return booktabs(["System", *(latex_escape(labels[key]) for key in keys)], rows, _caption(data, True))
 
 
 def markdown_table(data: ReportData) -> str:
     """A GitHub-flavoured Markdown table, then the caption line."""
     keys, labels = table_keys(data), data.labels
-    lines = [
-        "| " + " | ".join(["System", *(markdown_escape(labels[key]) for key in keys)]) + " |",
-        "| --- |" + " ---: |" * len(keys),
-    ]
-    for system in data.systems:
-        cells = [markdown_escape(system.name)]
-        cells += [
+    rows = [
+        [markdown_escape(system.name)] + [
             " ".join(filter(None, (_value(system, key) + ("\\*" if _significant(data, system, key) else ""),
                                    _interval(system, key))))
             for key in keys
-        ]  # fmt: skip
-        lines.append("| " + " | ".join(cells) + " |")
+        ]
+        for system in data.systems
+    ]  # fmt: skip
+    lines = markdown_grid(["System", *(markdown_escape(labels[key]) for key in keys)], rows)
     return "\n".join(lines) + f"\n\n{_caption(data, False)}\n"

@@ -3,20 +3,15 @@
 
 from __future__ import annotations
 
-import html
-import math
-import re
 from dataclasses import dataclass
 
 from dst_metrics import Corpus, Options, Report, score
 from dst_metrics.figures import FIGURES, figure_labels, figure_of
+from dst_metrics.report.draw import SET_COLORS, SET_MARKERS, esc, esc_name, num, pct, signed_pct
 
 from .inputs import PredictionSet
 
-SET_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")
-"""Okabe-Ito blue, orange, green and purple, one per set A-D: told apart under colour blindness."""
-SET_MARKERS = ("circle", "square", "triangle", "diamond")
-"""The scatter's marker per set, so that sets differ by shape as well as colour."""
+__all__ = ["SET_COLORS", "SET_MARKERS", "esc", "esc_name", "num", "pct", "signed_pct"]  # the page's formats
 DIALOGUES_ROW = ("dialogues", "Dialogues", "number of dialogues scored")
 """The page's one row of its own (beside the registry's `turns`)."""
 
@@ -35,32 +30,6 @@ class ScoredSet:
 def score_sets(sets: list[PredictionSet], options: Options) -> list[ScoredSet]:
     """Score every set under `options`, corpus and per dialogue."""
     return [ScoredSet(s.name, s.corpus, s.layout, s.source, score(s.corpus, options, per_dialogue=True)) for s in sets]
-
-
-def esc(text: object) -> str:
-    """`text` escaped for HTML text and attributes."""
-    return html.escape(str(text), quote=True)
-
-
-def esc_name(text: object) -> str:
-    """A set or file name for a table header: escaped, and breakable only after _ . - / (a long file
-    name wraps at its parts, never mid-word)."""
-    return re.sub(r"([_./-])", r"\1<wbr>", esc(text))
-
-
-def pct(x: float | None) -> str:
-    """A fraction as percent with 2 decimals ('73.33'); '—' for None or NaN."""
-    return "—" if x is None or math.isnan(x) else f"{100 * x:.2f}"
-
-
-def signed_pct(x: float | None) -> str:
-    """A difference of fractions as signed percentage points ('+30.95'); '—' for None or NaN."""
-    return "—" if x is None or math.isnan(x) else f"{100 * x:+.2f}"
-
-
-def num(x: float | None) -> str:
-    """A number with 2 decimals, '—' for None or NaN."""
-    return "—" if x is None or math.isnan(x) else f"{x:.2f}"
 
 
 def metric_label(key: str, label: str, options: Options) -> str:

@@ -10,20 +10,9 @@ from __future__ import annotations
 from dst_metrics import Dialogue, Options
 from dst_metrics.explain import SlotRow, explain_dialogue
 from dst_metrics.figures import figure_labels
+from dst_metrics.report.draw import esc, esc_name, num, pct, signed_pct, swatch, table
 
-from .scored import (
-    SET_COLORS,
-    MetricRow,
-    ScoredSet,
-    esc,
-    esc_name,
-    figure_text,
-    main_rows,
-    metric_rows,
-    num,
-    pct,
-    signed_pct,
-)
+from .scored import MetricRow, ScoredSet, figure_text, main_rows, metric_rows
 
 TABLE_CAPTIONS = {"main": "Metric", "counts": "GCA counts", "detail": "More figures"}
 # Count type -> (background, text colour, symbol). Okabe-Ito colours with text contrast >= 4.5:1;
@@ -42,11 +31,6 @@ COUNT_MEANINGS = {
 }
 DIALOGUE_FIGURES = ("gca", "jga", "fga")
 """The figures the per-turn view shows for its dialogue."""
-
-
-def swatch(index: int) -> str:
-    """The small square in the colour of prediction set `index`."""
-    return f'<span class="set-swatch" style="background:{SET_COLORS[index]}"></span>'
 
 
 def table_caption(group: str, rows: list[MetricRow]) -> str:
@@ -77,11 +61,9 @@ def metrics_html(results: list[ScoredSet], options: Options, group: str = "main"
             f'<tr class="{esc(row.group)}"><th scope="row" title="{esc(row.description)}">{esc(row.label)}</th>'
             f"{''.join(cells)}</tr>"
         )
-    return (
-        f'<div class="table-wrap"><table class="metrics-table" id="metrics-{group}">'
-        f'<thead><tr><th scope="col">{esc(table_caption(group, rows))}</th>{head}</tr></thead>'
-        f"<tbody>{''.join(body)}</tbody></table></div>" + (compat_mark_note(options.compat) if marked else "")
-    )
+    head = f'<th scope="col">{esc(table_caption(group, rows))}</th>{head}'
+    note = compat_mark_note(options.compat) if marked else ""
+    return table(head, body, f' class="metrics-table" id="metrics-{group}"') + note
 
 
 def compat_mark_note(profile: str | None) -> str:
@@ -119,9 +101,8 @@ def compat_side_by_side_html(names: list[str], ours: list, theirs: list, profile
         body.append(f'<tr><th scope="row">{esc(label)}</th>{"".join(cells)}</tr>')
     return (
         f"<h3>dst-metrics against {esc(profile)}</h3>"
-        f'<div class="table-wrap"><table class="data-table compat-table" id="compat-table">'
-        f'<thead><tr><th scope="col">Figure (%)</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
-        f'<p class="note">The same input scored both ways: where the columns differ, the evaluator\'s '
+        + table(f'<th scope="col">Figure (%)</th>{head}', body, ' class="data-table compat-table" id="compat-table"')
+        + '<p class="note">The same input scored both ways: where the columns differ, the evaluator\'s '
         "conventions move the number (—: dst-metrics has no such figure).</p>"
     )
 
@@ -222,9 +203,12 @@ def slot_view_html(results: list[ScoredSet], dialogue_id: str | None, mode: str,
     return (
         f'<div class="slot-view" data-dialogue="{esc(dialogue_id)}"><p class="slot-title">Dialogue '
         f"<b>{esc(dialogue_id)}</b> ({mode} mode)</p>{dialogue_figures_html(results, dialogue_id)}{legend_html()}"
-        '<div class="table-wrap"><table class="slot-table"><thead><tr><th scope="col">Turn</th>'
-        f'<th scope="col">Slot</th><th scope="col">Gold</th>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table></div></div>"
+        + table(
+            f'<th scope="col">Turn</th><th scope="col">Slot</th><th scope="col">Gold</th>{head}',
+            body,
+            ' class="slot-table"',
+        )
+        + "</div>"
     )
 
 
@@ -277,10 +261,7 @@ def clickable_table(columns: list[str], rows: list[tuple[str, list[str]]], table
         + "</tr>"
         for dialogue, cells in rows
     )
-    return (
-        f'<div class="table-wrap"><table class="data-table" id="{table_id}"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table></div>"
-    )
+    return table(head, body, f' class="data-table" id="{table_id}"')
 
 
 def correlations_html(columns: list[str], rows: list[tuple[str, list[float]]]) -> str:
@@ -290,10 +271,7 @@ def correlations_html(columns: list[str], rows: list[tuple[str, list[float]]]) -
         f'<tr><th scope="row">{esc(pair)}</th>' + "".join(f'<td class="num">{num(x)}</td>' for x in values) + "</tr>"
         for pair, values in rows
     )
-    return (
-        '<div class="table-wrap"><table class="data-table corr-table">'
-        f'<thead><tr><th scope="col">Pearson r</th>{head}</tr></thead><tbody>{body}</tbody></table></div>'
-    )
+    return table(f'<th scope="col">Pearson r</th>{head}', body, ' class="data-table corr-table"')
 
 
 def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
@@ -332,10 +310,7 @@ def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
         f"{correction}-corrected over the family of all m = {family} figures compared ({shown} shown here, "
         f"every one in figures.json); with these rounds the smallest p possible is {_p(comparison.p_floor)}.</p>"
     )
-    return (
-        f'<div class="table-wrap"><table class="data-table compare-table" data-a="{esc(name_a)}" '
-        f'data-b="{esc(name_b)}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>' + note
-    )
+    return table(head, body, f' class="data-table compare-table" data-a="{esc(name_a)}" data-b="{esc(name_b)}"') + note
 
 
 def by_domain_html(names: list[str], groups: list[dict], options: Options) -> str:
@@ -356,11 +331,8 @@ def by_domain_html(names: list[str], groups: list[dict], options: Options) -> st
                 for row in rows
             )
             body.append(f'<tr><th scope="row">{esc(domain)}</th><td>{swatch(index)}{esc(name)}</td>{cells}</tr>')
-    return (
-        f'<div class="table-wrap"><table class="data-table by-domain-table" id="by-domain-table"><thead><tr>'
-        f'<th scope="col">Domain</th><th scope="col">Set</th>{head}</tr></thead><tbody>{"".join(body)}</tbody>'
-        "</table></div>"
-    )
+    head = f'<th scope="col">Domain</th><th scope="col">Set</th>{head}'
+    return table(head, body, ' class="data-table by-domain-table" id="by-domain-table"')
 
 
 def intervals_html(names: list[str], intervals: list, options: Options) -> str:
@@ -382,9 +354,12 @@ def intervals_html(names: list[str], intervals: list, options: Options) -> str:
         )
         body.append(f'<tr><th scope="row">{esc(row.label)}</th>{cells}</tr>')
     return (
-        f'<div class="table-wrap"><table class="data-table intervals-table" id="intervals-table"><thead><tr>'
-        f'<th scope="col">{level} interval (%)</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
-        f'<p class="note">{first.method} bootstrap over dialogues, {first.resamples:,} resamples, '
+        table(
+            f'<th scope="col">{level} interval (%)</th>{head}',
+            body,
+            ' class="data-table intervals-table" id="intervals-table"',
+        )
+        + f'<p class="note">{first.method} bootstrap over dialogues, {first.resamples:,} resamples, '
         f"seed {first.seed}.</p>"
     )
 
@@ -409,7 +384,4 @@ def calibration_html(names: list[str], results: list) -> str:
         body.append(
             f'<tr><th scope="row" title="{esc(figure.description)}">{level} {esc(figure.label)}</th>{cells}</tr>'
         )
-    return (
-        '<div class="table-wrap"><table class="data-table calibration-table"><thead><tr>'
-        f'<th scope="col">Calibration (fractions)</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
-    )
+    return table(f'<th scope="col">Calibration (fractions)</th>{head}', body, ' class="data-table calibration-table"')
