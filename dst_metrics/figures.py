@@ -40,8 +40,7 @@ SCORED_FAMILIES: dict[str, tuple[str, str, str]] = {
     ),
 }
 """Families computed from scored hypotheses, not a tally: description, and the module and name of
-their registry (same fields: key, label, description, higher_is_better, family). `family_figures`
-lists any family's figures."""
+their registry (same fields: key, label, description, higher_is_better, family)."""
 GROUPS: dict[str, str] = {
     "main": "the headline figures (the command line's table, the Space's chart)",
     "counts": "counts of changed slots",
@@ -318,16 +317,3 @@ class DialogueFigures:
 
     def __reduce__(self) -> tuple:
         return DialogueFigures, (self.options,)
-
-
-def family_figures(family: str) -> tuple:
-    """The registered figures of one family: `FIGURES`' entries of a tally family, or the registry of
-    a family in `SCORED_FAMILIES` (imported on first use)."""
-    if family in FAMILIES:
-        return tuple(figure for figure in FIGURES if figure.family == family)
-    if family not in SCORED_FAMILIES:
-        raise KeyError(f"unknown family {family!r}; known: {', '.join([*FAMILIES, *SCORED_FAMILIES])}")
-    import importlib
-
-    _, module, name = SCORED_FAMILIES[family]
-    return tuple(getattr(importlib.import_module(module), name))

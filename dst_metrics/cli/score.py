@@ -321,10 +321,6 @@ def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
     return opened.corpus, opened.format
 
 
-def _read(path: str, args: argparse.Namespace) -> Corpus:
-    return read_input(path, args)[0]
-
-
 def _score_file(path: str, corpus: Corpus, options: Options, args: argparse.Namespace) -> Report:
     """Score one file; a profile that reads more than the corpus (sgd) gets its files meanwhile."""
     profile = PROFILES.get(options.compat)

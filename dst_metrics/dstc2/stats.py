@@ -24,7 +24,7 @@ family) of the official scorer and receives ``add(dist, true_label)`` calls in t
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -362,10 +362,3 @@ STAT_CLASSES: tuple[type[Stat], ...] = (Accuracy, Probs, MRR, Updates, ROC)
 def new_stats() -> list[Stat]:
     """A fresh set of the five stat objects of one component."""
     return [cls() for cls in STAT_CLASSES]
-
-
-def hyp_key(hyp: Hyp) -> Hashable:
-    """A hashable stand-in for a hypothesis with the same equality (dicts become frozensets of items)."""
-    if isinstance(hyp, dict):
-        return frozenset(hyp.items())
-    return hyp
