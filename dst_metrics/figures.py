@@ -27,20 +27,6 @@ FAMILIES: dict[str, str] = {
 }
 """Families of the figures computed from a `Tally` (this module's `FIGURES`); each `evaluate` module
 returns the figures of one family."""
-SCORED_FAMILIES: dict[str, tuple[str, str, str]] = {
-    "calibration": (
-        "ECE, Brier, AUROC and DSTC2's accuracy, L2, MRR, ROC of predictions with confidences",
-        "dst_metrics.calibration.figures",
-        "CALIBRATION_FIGURES",
-    ),
-    "dstc2": (
-        "the DSTC2 scorer's featured figures of trackers that output scored hypotheses",
-        "dst_metrics.dstc2.figures",
-        "FIGURES",
-    ),
-}
-"""Families computed from scored hypotheses, not a tally: description, and the module and name of
-their registry (same fields: key, label, description, higher_is_better, family)."""
 GROUPS: dict[str, str] = {
     "main": "the headline figures (the command line's table, the Space's chart)",
     "counts": "counts of changed slots",

@@ -140,25 +140,15 @@ def test_higher_is_better_matches_what_a_perfect_prediction_maximizes():
                 assert math.isclose(value, 1.0), key
 
 
-def family_figures(family: str) -> tuple:
-    """The registered figures of one family: `FIGURES`' entries of a tally family, or the registry
-    `SCORED_FAMILIES` names (module, name) for the others."""
-    import importlib
+def test_every_family_has_unique_keys_across_the_registries():
+    from dst_metrics.calibration.figures import CALIBRATION_FIGURES
+    from dst_metrics.dstc2.figures import FIGURES as DSTC2_FIGURES
+    from dst_metrics.figures import FAMILIES
 
-    from dst_metrics.figures import FAMILIES, SCORED_FAMILIES
-
-    if family in FAMILIES:
-        return tuple(figure for figure in FIGURES if figure.family == family)
-    _, module, name = SCORED_FAMILIES[family]
-    return tuple(getattr(importlib.import_module(module), name))
-
-
-def test_every_family_is_reachable_from_the_one_registry_with_unique_keys():
-    from dst_metrics.figures import FAMILIES, SCORED_FAMILIES
-
+    registries = {family: [f for f in FIGURES if f.family == family] for family in FAMILIES}
+    registries |= {"calibration": CALIBRATION_FIGURES, "dstc2": DSTC2_FIGURES}
     seen: dict[str, str] = {}
-    for family in [*FAMILIES, *SCORED_FAMILIES]:
-        entries = family_figures(family)
+    for family, entries in registries.items():
         assert entries, family
         for entry in entries:
             assert entry.family == family and entry.label and entry.description
