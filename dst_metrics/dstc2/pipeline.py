@@ -6,9 +6,9 @@ chunks of consecutive sessions, which `jobs` processes (`dst_metrics.pool`) clai
 counter until none is left (so they finish together whatever their speed): each chunk is read,
 checked, prepared and turned into an `items.TablePart` by the process that claimed it (the workers
 are forked first and read the track file themselves), and the parent joins the parts in session
-order and scores them. The
-rows are ``==`` to one process's (tests/test_dstc2_pipeline.py): every sum runs over the joined
-items in the same order, and the interned ids of a part are compared only within a session.
+order and scores them. The rows are ``==`` to one process's (tests/test_dstc2_pipeline.py): every
+sum runs over the joined items in the same order, and the interned ids of a part are compared only
+within a session.
 Whenever anything fails in a run (a file that cannot be read, a track file that cannot be scored, a
 worker that dies), the whole input is scored again in one process, so errors and their order are
 exactly those of one process.
@@ -132,15 +132,15 @@ def _score_in_processes(
     jobs = min(jobs, len(relatives))
     chunk = chunk_size(len(relatives), jobs)
     counter = shared_counter()
-    read: dict[str, Any] = {}
+    mine: dict[str, Any] = {}  # what this process (k = 0) read
 
     def work(k: int) -> list[tuple[int, Run]]:
         track = read_track(track_path)
         if k == 0:  # this process: the track file's own checks, and numpy while the workers start
             from . import fast  # noqa: F401
 
-            read["track"] = track
-            read["problems"] = check_top(track, len(relatives), dataset, source=track_path)
+            mine["track"] = track
+            mine["problems"] = check_top(track, len(relatives), dataset, source=track_path)
         return _work(counter, dataroot, relatives, track["sessions"], ontology, track_path, chunk)
 
     found = in_processes(work, jobs)
@@ -152,6 +152,6 @@ def _score_in_processes(
 
     rows, turns = score_parts([run.part for run in done], list(ontology.informable), list(ontology.requestable))
     skipped = [entry for run in done for entry in run.skipped]
-    track = read["track"]
+    track = mine["track"]
     scores = Scores(rows, len(relatives), turns, track.get("wall-time"), track.get("dataset"), skipped)
-    return scores, read["problems"] + [problem for run in done for problem in run.problems]
+    return scores, mine["problems"] + [problem for run in done for problem in run.problems]
