@@ -16,13 +16,10 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal
 
 from .corpus import Dialogue
 from .options import parse_mode
 from .states import INACTIVE_VALUES, NONE_VALUE, Alternatives, State, Value, values_match
-
-Mode = Literal["official", "corrected"]
 
 CORRECT = "correct"
 WRONG = "wrong"
@@ -301,23 +298,6 @@ class Tally:
     def count(self, kind: str) -> int:
         """The GCA count of one type ('correct', 'wrong', 'missed' or 'overshot')."""
         return getattr(self, kind)
-
-    def to_dict(self) -> dict:
-        """A JSON-ready copy (dict keys become strings)."""
-        out = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = {str(k): v for k, v in sorted(value.items())} if isinstance(value, dict) else value
-        return out
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Tally:
-        """The inverse of `to_dict`."""
-        kwargs: dict[str, Any] = {}
-        for f in fields(cls):
-            value = data[f.name]
-            kwargs[f.name] = {int(k): int(v) for k, v in value.items()} if isinstance(value, dict) else int(value)
-        return cls(**kwargs)
 
 
 _tally_values = operator.attrgetter(*(f.name for f in fields(Tally)))

@@ -50,11 +50,6 @@ def shards_of(source: str, format: str = "auto") -> tuple[Shard, ...]:
     return resolve(source, format)
 
 
-def shard_paths(source: str) -> list[str]:
-    """The paths of the shards of `source` (`shards_of`)."""
-    return [str(shard.path) for shard in shards_of(source)]
-
-
 def tally_shard(
     spec: InputSpec | str, value_matching: str = "exact", mode: str = "official", format: str = "auto"
 ) -> tuple[Tally, list[str]]:

@@ -27,21 +27,6 @@ FAMILIES: dict[str, str] = {
 }
 """Families of the figures computed from a `Tally` (this module's `FIGURES`); each `evaluate` module
 returns the figures of one family."""
-SCORED_FAMILIES: dict[str, tuple[str, str, str]] = {
-    "calibration": (
-        "ECE, Brier, AUROC and DSTC2's accuracy, L2, MRR, ROC of predictions with confidences",
-        "dst_metrics.calibration.figures",
-        "CALIBRATION_FIGURES",
-    ),
-    "dstc2": (
-        "the DSTC2 scorer's featured figures of trackers that output scored hypotheses",
-        "dst_metrics.dstc2.figures",
-        "FIGURES",
-    ),
-}
-"""Families computed from scored hypotheses, not a tally: description, and the module and name of
-their registry (same fields: key, label, description, higher_is_better, family). `family_figures`
-lists any family's figures."""
 GROUPS: dict[str, str] = {
     "main": "the headline figures (the command line's table, the Space's chart)",
     "counts": "counts of changed slots",
@@ -318,16 +303,3 @@ class DialogueFigures:
 
     def __reduce__(self) -> tuple:
         return DialogueFigures, (self.options,)
-
-
-def family_figures(family: str) -> tuple:
-    """The registered figures of one family: `FIGURES`' entries of a tally family, or the registry of
-    a family in `SCORED_FAMILIES` (imported on first use)."""
-    if family in FAMILIES:
-        return tuple(figure for figure in FIGURES if figure.family == family)
-    if family not in SCORED_FAMILIES:
-        raise KeyError(f"unknown family {family!r}; known: {', '.join([*FAMILIES, *SCORED_FAMILIES])}")
-    import importlib
-
-    _, module, name = SCORED_FAMILIES[family]
-    return tuple(getattr(importlib.import_module(module), name))

@@ -6,10 +6,10 @@ those whose position is k modulo N. The reference layout is streamed (the file c
 undecoded slice per dialogue, only the share's slices decoded); other formats are decoded whole and
 `corpus.sharded` skips the other dialogues before any work. The parent adds the tallies (`Tally`
 merges by ``+``, so the figures are ``==`` to one process's) and puts per-dialogue tallies back in
-input order. N - 1 worker processes are started with ``fork`` (the parent's imports are inherited,
-nothing is pickled but the opened input and the small results) and the parent scores the first
-share itself; where ``fork`` is unavailable, or a worker fails, or the shares overlap, the caller
-reads the input in one process instead, so errors are exactly those of one process.
+input order. The processes are `pool`'s (N - 1 forked workers, the parent scoring the first share
+itself; nothing is pickled but the small results); where ``fork`` is unavailable, or a worker fails,
+or the shares overlap, the caller reads the input in one process instead, so errors are exactly those
+of one process.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from .streaming import Tap, tally_opened
 PARALLEL_MIN_BYTES = 8_000_000
 """Inputs smaller than this (about 50,000 turns of the reference layout) are scored in one process
 by default: starting processes costs more than they save (benchmarks/bench_core.py)."""
-START_METHOD = "fork"
 
 
 def default_jobs(paths: list[str]) -> int:
@@ -75,21 +74,14 @@ def tally_in_processes(
     sums: `compat.base.ProfileTap`), each process sums its share into a fresh copy and, on success
     only, `tap` merges them all. `watch` sees the dialogues of the share this process tallies (e.g.
     `updates.watch`: a sample without reading the input again)."""
-    import multiprocessing  # here, not at the top: `default_jobs` is asked on every run
-    from concurrent.futures import ProcessPoolExecutor
+    from .pool import in_processes  # here, not at the top: `default_jobs` is asked on every run
 
-    if START_METHOD not in multiprocessing.get_all_start_methods():
-        return None
-    context = multiprocessing.get_context(START_METHOD)
-    try:
-        with ProcessPoolExecutor(jobs - 1, mp_context=context) as pool:  # this process takes share 0
-            futures = [
-                pool.submit(_tally_share, opened, mode, k, jobs, per_dialogue, view, tap) for k in range(1, jobs)
-            ]
-            results = [_tally_share(opened, mode, 0, jobs, per_dialogue, view, tap, watch)]
-            results += [future.result() for future in futures]
-    except Exception:  # noqa: BLE001 - any failure: one process reads it again and names the problem
-        return None
+    def share(k: int) -> tuple:
+        return _tally_share(opened, mode, k, jobs, per_dialogue, view, tap, watch if k == 0 else None)
+
+    results = in_processes(share, jobs)
+    if results is None:
+        return None  # any failure: one process reads it again and names the problem
     shares = [share for share, _ in results]
     parts = [part for share in shares for part in share]
     ids = [dialogue_id for part in parts for dialogue_id in part[2]]

@@ -32,14 +32,8 @@ REASONS: dict[tuple[str, str], str] = {
     ),
     ("official", "value_recall"): "official GCA's quirk 1 adds missed slots, which its recall rates count",
     ("official", "label_recall"): "official GCA's quirk 1 adds missed slots, which its recall rates count",
-    (
-        "official",
-        "rsa",
-    ): "RSA scores a turn with no slot on either side 0 (the RSA paper's definition, kept in both modes)",
-    (
-        "corrected",
-        "rsa",
-    ): "RSA scores a turn with no slot on either side 0 (the RSA paper's definition, kept in both modes)",
+    ("official", "rsa"): _RSA,
+    ("corrected", "rsa"): _RSA,
 }
 """Why one of our own figures is below 1 on gold scored against itself: (mode, figure key) -> the convention."""
 

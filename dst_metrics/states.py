@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import cast
 
 from ._alternatives import Alternatives  # defined apart: never compiled (see that module)
 from .errors import InputError, describe, json_text
 
 Value = str | Alternatives
 State = dict  # dict[str, Value]; kept a plain dict: it is read in the hot loop
-ValueMatching = Literal["exact", "normalized"]
 
 NONE_VALUE = "none"
 INACTIVE_VALUES = frozenset({"", NONE_VALUE})
@@ -264,13 +263,3 @@ def parse_linearized(
         else:
             state[slot] = value
     return state
-
-
-def linearize_state(state: Mapping, *, slot_separator: str = "; ", value_separator: str = "=") -> str:
-    """The inverse of `parse_linearized` for a normalized state (slots sorted)."""
-    parts = []
-    for slot in sorted(state):
-        value = state[slot]
-        text = "|".join(value.order) if isinstance(value, Alternatives) else value
-        parts.append(f"{slot}{value_separator}{text}")
-    return slot_separator.join(parts)

@@ -29,7 +29,7 @@ from dst_metrics.space.explore import (
 )
 from dst_metrics.space.inputs import SetInput, read_prediction_sets
 from dst_metrics.space.page import url_settings
-from dst_metrics.states import linearize_state
+from dst_metrics.states import Alternatives
 
 from .conftest import REFERENCE, REPO, requires_shared
 
@@ -46,6 +46,12 @@ def jsonl_text(example, prediction: str, reverse: bool = False) -> str:
         for i, (g, p) in enumerate(zip(example.gold, example.predictions[prediction], strict=True))
     ]
     return "\n".join(reversed(lines) if reverse else lines) + "\n"
+
+
+def linearize_state(state: dict) -> str:
+    """A normalized state in the linearized format (``slot=value; ...``, slots sorted, alternatives ``a|b``)."""
+    values = {slot: "|".join(v.order) if isinstance(v, Alternatives) else v for slot, v in state.items()}
+    return "; ".join(f"{slot}={values[slot]}" for slot in sorted(values))
 
 
 def linearized_text(example, prediction: str) -> str:

@@ -34,6 +34,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.fuzzy": FOUNDATION,
     "dst_metrics.citations": FOUNDATION,
     "dst_metrics.modules": FOUNDATION,
+    "dst_metrics.pool": FOUNDATION,  # the one process pool (score --jobs, dstc2 --jobs)
     "dst_metrics.states": VALUES,
     "dst_metrics._alternatives": VALUES,  # states.Alternatives, kept out of the compiled modules
     "dst_metrics.options": VALUES,

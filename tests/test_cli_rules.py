@@ -133,6 +133,7 @@ MISSING = {
     "analyze": (["analyze", MUL1110], ["numpy"], "numpy", "stats", "dst-metrics analyze"),
     "report --markdown": (["report", P1, "--markdown"], ["numpy"], "numpy", "report", "dst-metrics report"),
     "report -o": (["report", P1, "-o", "never-written.html"], ["matplotlib"], "matplotlib", "report", "--output"),
+    "dstc2": (["dstc2", *DSTC2_DATA, "--trackfile", "t.json"], ["numpy"], "numpy", "dstc2", "dst-metrics dstc2"),
     "dstc2-compare": (
         ["dstc2-compare", "a.json", "b.json", *DSTC2_DATA],
         ["numpy"],
@@ -180,25 +181,6 @@ def test_a_missing_optional_dependency_is_one_line_naming_the_extra(name, tmp_pa
 def test_commands_that_need_no_extra_run_without_numpy(argv, tmp_path):
     result = _run_without(["numpy", "matplotlib"], argv, tmp_path)
     assert result.returncode == 0 and result.stderr == "" and "signature: dst-metrics:" in result.stdout
-
-
-def test_dstc2_scores_without_numpy_so_it_does_not_ask_for_it(tmp_path):
-    # its column-wise engine is optional: without numpy the reference engine replays the official calls
-    from tests.fixtures.dstc2.builders import act, track, tracker_turn, turn, write_dataset
-
-    said = turn({"food": "chinese"}, "byconstraints", (), (), ((act("inform", ("food", "chinese")),),))
-    dataset = write_dataset(tmp_path / "data", [(f"s{i}", [said]) for i in range(3)])
-    tracked = tracker_turn({"food": {"chinese": 0.9}}, {"byconstraints": 0.9}, {})
-    (tmp_path / "t.json").write_text(json.dumps(track([(f"s{i}", [tracked]) for i in range(3)])))
-    data = ["--dataset", "mini", "--dataroot", str(dataset), "--ontology", str(dataset / "ontology.json")]
-    with_numpy = subprocess.run(
-        [sys.executable, "-m", "dst_metrics", "dstc2", *data, "--trackfile", "t.json", "--json"],
-        capture_output=True, text=True, cwd=tmp_path, env=_env(),
-    )  # fmt: skip
-    without = _run_without(["numpy"], ["dstc2", *data, "--trackfile", "t.json", "--json"], tmp_path)
-    assert (without.returncode, without.stderr) == (with_numpy.returncode, with_numpy.stderr) == (0, "")
-    featured = json.loads(without.stdout)["featured"]
-    assert featured == json.loads(with_numpy.stdout)["featured"] and featured["goal.joint"]["acc"] == 1.0, featured
 
 
 # --------------------------------------------------------------------------------------------

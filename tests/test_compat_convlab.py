@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from dst_metrics import Corpus, score
 from dst_metrics.compat import PROFILES
 from dst_metrics.compat.base import ProfileTap
-from dst_metrics.compat.convlab import KEYS, SUMS, counts, figures, pred_options, squeeze, visited_slots
+from dst_metrics.compat.convlab import KEYS, SUMS, counts, figures, pred_options, squeeze
 from dst_metrics.corpus import sharded
 from dst_metrics.options import Options
 from dst_metrics.readers import read
@@ -165,8 +165,6 @@ def test_figures_of_a_wrong_value_and_of_nothing_set():
 def test_value_helpers():
     assert squeeze(" Cambridge &  County\tFolk Museum ") == "cambridge&countyfolkmuseum"
     assert pred_options(" \t") is None and pred_options("North | Centre") == frozenset({"north", "centre"})
-    corpus = Corpus.from_reference_layout(CASES["gold_filled_with_the_corpus_gold_slots"][0])
-    assert visited_slots(corpus) == ("hotel-area", "hotel-stars")
 
 
 def test_the_profile_replaces_its_figures_and_names_itself_in_the_signature():
@@ -262,7 +260,7 @@ def test_the_command_line_sums_the_profile_in_any_number_of_processes(seed, tmp_
     path = tmp_path / "predictions.json"
     path.write_text(json.dumps(convlab_samples(random_layout(seed, dialogues=7 + 9 * seed))))
     corpus = read(path)
-    assert UNSET_ONLY in visited_slots(corpus) and UNSET_ONLY not in {s for d in corpus for g in d.gold for s in g}
+    assert UNSET_ONLY in corpus.listed_gold_slots and UNSET_ONLY not in {s for d in corpus for g in d.gold for s in g}
     whole = score(corpus, compat="convlab").scores
     expected = {key: whole[key] for key in KEYS}
     for jobs in ("1", "2", "3"):

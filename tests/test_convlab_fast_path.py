@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dst_metrics import InputError
-from dst_metrics.compat.convlab import UNSET, gold_options, pred_options, visited_slots
+from dst_metrics.compat.convlab import UNSET, gold_options, pred_options
 from dst_metrics.compat.convlab import counts as profile_counts
 from dst_metrics.readers.base import ReadRequest
 from dst_metrics.readers.convlab import _read_samples, read_samples
@@ -61,6 +61,16 @@ def outcome(reader, data: bytes, matching: str):
 def test_the_fast_path_builds_what_the_general_path_builds(data, matching, spaced):
     text = json.dumps(data, indent=1 if spaced else None).encode()
     assert outcome(read_samples, text, matching) == outcome(_read_samples, text, matching)
+
+
+def visited_slots(corpus) -> frozenset[str] | None:
+    """The slots ConvLab-3 visits in every turn (the profile module's docstring): the listed gold slots and
+    every slot set in some gold state; without a list every gold slot, or None (each gold state's own
+    slots) when some gold state holds ``""``."""
+    gold = {slot for dialogue in corpus for state in dialogue.gold for slot in state}
+    if corpus.listed_gold_slots is not None:
+        return corpus.listed_gold_slots | gold
+    return None if any(UNSET in state.values() for d in corpus for state in d.gold) else frozenset(gold)
 
 
 def definition_counts(corpus) -> tuple[int, int, int, int, int]:

@@ -13,7 +13,7 @@ from tests.conftest import DEV_INSTALL
 distributed = pytest.importorskip("distributed", reason=f"needs dask, of the dev extra: {DEV_INSTALL}")
 
 from dst_metrics.cli import main  # noqa: E402
-from dst_metrics.distributed import score_shards, shard_paths  # noqa: E402
+from dst_metrics.distributed import score_shards, shards_of  # noqa: E402
 from dst_metrics.errors import InputError  # noqa: E402
 from dst_metrics.options import Options  # noqa: E402
 from dst_metrics.readers import read_with_format  # noqa: E402
@@ -117,7 +117,7 @@ def test_the_command_line_scores_a_folder_of_shards_as_one_corpus(tmp_path, caps
     whole = tmp_path / "whole.json"
     whole.write_text(json.dumps(corpus))
     _write_shards(tmp_path / "shards", corpus, [40, 90])
-    assert len(shard_paths(str(tmp_path / "shards"))) == 3
+    assert len(shards_of(str(tmp_path / "shards"))) == 3
     assert main(["score", str(whole), "--json"]) == 0
     expected = json.loads(capsys.readouterr().out)
     assert main(["score", str(tmp_path / "shards"), "--engine", "dask", "--jobs", "2", "--json", "--quiet"]) == 0

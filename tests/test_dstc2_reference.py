@@ -12,6 +12,7 @@ from dst_metrics.dstc2.data import read_ontology, read_sessions, read_track
 from dst_metrics.dstc2.output import csv_text, report_text
 from dst_metrics.dstc2.scorer import score
 from tests.conftest import REFERENCE, REPO, SHARED, requires_shared
+from tests.fixtures.dstc2.reference_scorer import reference_score
 
 DATA = SHARED / "data" / "dstc2"
 DSTC2_REFERENCE = REFERENCE / "dstc2"
@@ -32,11 +33,11 @@ def _official_csv(name: str) -> list[str]:
     return (DSTC2_REFERENCE / f"{name}.score.csv").read_text().splitlines()
 
 
-@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize("scorer", [score, reference_score], ids=["package", "reference oracle"])
 @pytest.mark.parametrize("name", TRACKERS)
-def test_every_metric_row_equals_the_official_csv(sample, name, engine):
+def test_every_metric_row_equals_the_official_csv(sample, name, scorer):
     sessions, ontology = sample
-    scores = score(sessions, read_track(str(DSTC2_REFERENCE / f"{name}.track.json")), ontology, engine=engine)
+    scores = scorer(sessions, read_track(str(DSTC2_REFERENCE / f"{name}.track.json")), ontology)
     ours = csv_text(scores).splitlines()
     official = _official_csv(name)
     assert len(ours) == len(official) == 1 + METRIC_ROWS + 5

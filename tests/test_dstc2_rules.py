@@ -1,7 +1,8 @@
 """DSTC2.md sections 1, 3, 4, 5 and 7 on synthetic sessions: labels, schedules, components, call order, skips, CSV.
 
-Every session is scored by both engines (column-wise and the literal official call order), which must
-print the same CSV; expected values are derived by hand in the comments.
+Every session is scored by the package's column-wise scorer and by the literal official call order
+(tests/fixtures/dstc2/reference_scorer.py), which must print the same CSV; expected values are derived
+by hand in the comments.
 """
 
 from __future__ import annotations
@@ -13,15 +14,16 @@ from dst_metrics.dstc2.labels import method_label
 from dst_metrics.dstc2.output import csv_text
 from dst_metrics.dstc2.scorer import score
 from tests.fixtures.dstc2.builders import ONTOLOGY, act, random_corpus, session, track, tracker_turn, turn
+from tests.fixtures.dstc2.reference_scorer import reference_score
 
 CHINESE = {"food": {"chinese": 1.0}}
 
 
 def scored(sessions, tracked, **track_options):
-    """Scores of both engines, checked equal as printed."""
+    """Scores of both scorers, checked equal as printed."""
     data = track(tracked, **track_options)
-    fast = score(sessions, data, ONTOLOGY, engine="fast")
-    reference = score(sessions, data, ONTOLOGY, engine="reference")
+    fast = score(sessions, data, ONTOLOGY)
+    reference = reference_score(sessions, data, ONTOLOGY)
     assert csv_text(fast) == csv_text(reference)
     assert fast.skipped == reference.skipped
     return fast
@@ -269,10 +271,10 @@ def test_csv_rows_order_and_formats():
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_engines_agree_on_noisy_random_trackers(seed):
+def test_scorers_agree_on_noisy_random_trackers(seed):
     sessions, data = random_corpus(seed, faults=0.08)
-    fast = score(sessions, data, ONTOLOGY, engine="fast")
-    reference = score(sessions, data, ONTOLOGY, engine="reference")
+    fast = score(sessions, data, ONTOLOGY)
+    reference = reference_score(sessions, data, ONTOLOGY)
     assert csv_text(fast) == csv_text(reference)
     for a, b in zip(fast.rows, reference.rows):
         assert a.value == pytest.approx(b.value, rel=1e-12, abs=1e-15) if b.value is not None else a.value is None

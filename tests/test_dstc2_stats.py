@@ -1,4 +1,5 @@
-"""DSTC2.md sections 2 and 6, rule by rule, on the per-object accumulators (`dst_metrics.dstc2.stats`).
+"""DSTC2.md sections 2 and 6, rule by rule, on the per-object accumulators (`dst_metrics.dstc2.stats`, and
+the two the reference scorer alone uses, `Updates` and `ROC`, in tests/fixtures/dstc2/reference_scorer.py).
 
 Every expected value is derived by hand in the comment next to it.
 """
@@ -9,18 +10,8 @@ import math
 
 import pytest
 
-from dst_metrics.dstc2.stats import (
-    MRR,
-    ROC,
-    STAT_NAMES,
-    Accuracy,
-    Probs,
-    Updates,
-    new_stats,
-    normalise_dist,
-    roc_curve,
-    top_independent,
-)
+from dst_metrics.dstc2.stats import MRR, STAT_NAMES, Accuracy, Probs, normalise_dist, roc_curve, top_independent
+from tests.fixtures.dstc2.reference_scorer import ROC, Updates, new_stats
 
 # ---------------------------------------------------------------- section 2: normalise_dist
 

@@ -40,6 +40,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=_whole_number, metavar="N", help=jobs_help)
 
 
+def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
+    """The scorer computes the rows column-wise, with numpy (the dstc2 extra)."""
+    from .common import requires
+
+    return [requires("dstc2")]
+
+
 def flist_path(args: argparse.Namespace) -> str:
     """--flist, or ``<dataroot>/<dataset>.flist``."""
     return args.flist or os.path.join(args.dataroot, f"{args.dataset}.flist")

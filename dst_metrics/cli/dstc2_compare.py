@@ -21,8 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
-    """The tests read the scored calls column-wise, with numpy (the dstc2 extra); ``dstc2`` alone
-    scores without it (the official call order, slower)."""
+    """The tests read the scored calls column-wise, with numpy (the dstc2 extra)."""
     from .common import requires
 
     return [requires("dstc2")]

@@ -184,12 +184,6 @@ def _of_corpus(corpus: Corpus) -> Sums:
     return sums
 
 
-def visited_slots(corpus: Corpus) -> tuple[str, ...] | None:
-    """The slots visited in every turn, sorted; None when each gold state's own keys are (see the module)."""
-    visited = _of_corpus(corpus).visited()
-    return None if visited is None else tuple(sorted(visited))
-
-
 def counts(corpus: Corpus) -> tuple[int, int, int, int, int]:
     """(TP, FP, FN, jointly correct turns, turns) under ConvLab-3's conventions (see the module)."""
     return _of_corpus(corpus).counts()

@@ -48,10 +48,6 @@ class Problem:
         return str(self.error())
 
 
-def _is_text(value: object) -> bool:
-    return isinstance(value, str)
-
-
 def _is_score(value: object) -> bool:
     kind = type(value)
     if kind is float:

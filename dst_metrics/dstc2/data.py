@@ -149,14 +149,6 @@ def _session(log: _Log, label: _Label, relative: str) -> Session:
     return Session(log.session_id, relative, log_turns, label.turns)
 
 
-def session_from_json(log: dict[str, Any], label: dict[str, Any], path: str = "") -> Session:
-    """A session from ``log.json`` and ``label.json`` objects already in memory (tests, other layouts)."""
-    try:
-        return _session(msgspec.convert(log, _Log), msgspec.convert(label, _Label), path)
-    except msgspec.ValidationError as error:
-        raise InputError(f"not a DSTC2 session: {error}", source=path or None) from None
-
-
 @without_gc
 def read_sessions(dataroot: str, flist: str) -> list[Session]:
     """Every session the flist names, in its order (a progress bar on a terminal after 2 s)."""

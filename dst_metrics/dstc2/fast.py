@@ -6,8 +6,8 @@ score of the right hypothesis, the L2 terms, the reciprocal rank, and the top an
 ids. A component is a set of columns; its ``add`` calls are the items of those columns, masked by the
 schedule, in row-major (turn, column) order, which is the official call order. Sums run sequentially
 in that order (``cumsum``), as the official ``+=`` does; Updates compare each item with the previous
-item of the same session; ROC sorts stably by score. `dst_metrics.dstc2.reference` is the literal
-procedure this is tested against. The items themselves are computed in `dst_metrics.dstc2.items`.
+item of the same session; ROC sorts stably by score. The literal procedure this is tested against
+is tests/fixtures/dstc2/reference_scorer.py. The items themselves are computed in `dst_metrics.dstc2.items`.
 """
 
 from __future__ import annotations

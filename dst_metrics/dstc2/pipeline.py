@@ -2,12 +2,13 @@
 
 `score_files` reads the flist, the ontology and the track file, then either runs the steps one after
 the other (read every session, `check_track`, `score`) or, with ``jobs > 1``, cuts the sessions into
-chunks of consecutive sessions, which `jobs` processes claim from a shared counter until none is
-left (so they finish together whatever their speed): each chunk is read, checked, prepared and turned
-into a `fast.TablePart` by the process that claimed it (the workers are ``fork``ed first and read the
-track file themselves), and the parent joins the parts in session order and scores them. The
-rows are ``==`` to one process's (tests/test_dstc2_pipeline.py): every sum runs over the joined
-items in the same order, and the interned ids of a part are compared only within a session.
+chunks of consecutive sessions, which `jobs` processes (`dst_metrics.pool`) claim from a shared
+counter until none is left (so they finish together whatever their speed): each chunk is read,
+checked, prepared and turned into an `items.TablePart` by the process that claimed it (the workers
+are forked first and read the track file themselves), and the parent joins the parts in session
+order and scores them. The rows are ``==`` to one process's (tests/test_dstc2_pipeline.py): every
+sum runs over the joined items in the same order, and the interned ids of a part are compared only
+within a session.
 Whenever anything fails in a run (a file that cannot be read, a track file that cannot be scored, a
 worker that dies), the whole input is scored again in one process, so errors and their order are
 exactly those of one process.
@@ -15,16 +16,15 @@ exactly those of one process.
 
 from __future__ import annotations
 
-import importlib.util
 import multiprocessing
 import os
-import pickle
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
 from .._gc import without_gc
+from ..pool import claimed, forkable, in_processes, shared_counter
 from .check import Problem, check_share, check_top, check_track
 from .components import Scores
 from .data import Ontology, read_flist, read_session, read_sessions, read_track
@@ -34,7 +34,6 @@ MAX_CHUNK = 64
 PARALLEL_MIN_SESSIONS = 200
 """Fewer sessions than this are scored in one process by default: a fork and the transfer of the
 parts cost more than half the work saves (benchmarks/bench_dstc2.py)."""
-START_METHOD = "fork"
 
 
 @dataclass
@@ -43,7 +42,7 @@ class Run:
 
     problems: list[Problem]
     part: Any
-    """The run's `fast.TablePart`."""
+    """The run's `items.TablePart`."""
     skipped: list[tuple[str, int, str]]
 
 
@@ -66,8 +65,7 @@ def score_files(
     problems (`InputError` for what cannot be scored; with `strict`, for the first problem)."""
     relatives = read_flist(flist)
     jobs = default_jobs(len(relatives)) if jobs is None else jobs
-    parallel = jobs > 1 and len(relatives) >= 2 and START_METHOD in multiprocessing.get_all_start_methods()
-    if parallel and importlib.util.find_spec("numpy") is not None:
+    if jobs > 1 and len(relatives) >= 2 and forkable():
         found = _score_in_processes(dataroot, relatives, track_path, ontology, dataset, jobs)
         if found is not None:
             scores, problems = found
@@ -111,24 +109,13 @@ def chunk_size(n_sessions: int, jobs: int) -> int:
     return max(1, min(MAX_CHUNK, n_sessions // (jobs * 16)))
 
 
-def _claimed(counter: Any, n_sessions: int, chunk: int) -> Iterator[int]:
-    """The first positions of the chunks this process claims from the shared `counter`, until none is left."""
-    while True:
-        with counter.get_lock():
-            start = counter.value
-            counter.value = start + chunk
-        if start >= n_sessions:
-            return
-        yield start
-
-
 def _work(
     counter: Any, dataroot: str, relatives: list[str], tracked: list[Any], ontology: Ontology, source: str, chunk: int
 ) -> list[tuple[int, Run]]:
     """Claim chunks and run them; (first position, `Run`) of each (the parent shows a progress bar)."""
     from ..progress import progress
 
-    starts: Iterable[int] = _claimed(counter, len(relatives), chunk)
+    starts: Iterable[int] = claimed(counter, len(relatives), chunk)
     if multiprocessing.parent_process() is None:
         starts = progress(starts, unit="chunks", desc=f"sessions ({chunk} per chunk, this process)")
     return [
@@ -144,55 +131,27 @@ def _score_in_processes(
     file themselves, while this process reads it too (and imports numpy, which only it needs)."""
     jobs = min(jobs, len(relatives))
     chunk = chunk_size(len(relatives), jobs)
-    context = multiprocessing.get_context(START_METHOD)
-    counter = context.Value("q", 0)
-    children = []
-    for _ in range(1, jobs):
-        receive, send = context.Pipe(duplex=False)
-        child = context.Process(target=_child, args=(send, counter, dataroot, relatives, track_path, ontology, chunk))
-        child.start()
-        send.close()
-        children.append((child, receive))
+    counter = shared_counter()
+    mine: dict[str, Any] = {}  # what this process (k = 0) read
+
+    def work(k: int) -> list[tuple[int, Run]]:
+        track = read_track(track_path)
+        if k == 0:  # this process: the track file's own checks, and numpy while the workers start
+            from . import fast  # noqa: F401
+
+            mine["track"] = track
+            mine["problems"] = check_top(track, len(relatives), dataset, source=track_path)
+        return _work(counter, dataroot, relatives, track["sessions"], ontology, track_path, chunk)
+
+    found = in_processes(work, jobs)
+    if found is None:
+        return None
+    runs = sorted((entry for runs in found for entry in runs), key=itemgetter(0))
+    done = [run for _, run in runs]
     from .fast import score_parts
 
-    runs: list[tuple[int, Run]] | None = None
-    try:
-        track = read_track(track_path)
-        problems = check_top(track, len(relatives), dataset, source=track_path)
-        runs = _work(counter, dataroot, relatives, track["sessions"], ontology, track_path, chunk)
-    except Exception:  # noqa: BLE001 - one process names the problem
-        pass
-    received = [_receive(child, receive) for child, receive in children]
-    if runs is None or any(found is None for found in received):
-        return None
-    runs += [entry for found in received for entry in found]  # type: ignore[union-attr]
-    runs.sort(key=itemgetter(0))
-    done = [run for _, run in runs]
     rows, turns = score_parts([run.part for run in done], list(ontology.informable), list(ontology.requestable))
     skipped = [entry for run in done for entry in run.skipped]
+    track = mine["track"]
     scores = Scores(rows, len(relatives), turns, track.get("wall-time"), track.get("dataset"), skipped)
-    return scores, problems + [problem for run in done for problem in run.problems]
-
-
-def _child(send: Any, counter: Any, dataroot: str, relatives: list[str], track_path: str, *args: Any) -> None:
-    """A forked worker: its (position, `Run`) list pickled down the pipe (None on any failure), then exit."""
-    try:
-        tracked = read_track(track_path)["sessions"]
-        ontology, chunk = args
-        runs = _work(counter, dataroot, relatives, tracked, ontology, track_path, chunk)
-        payload = pickle.dumps(runs, protocol=pickle.HIGHEST_PROTOCOL)
-    except BaseException:  # noqa: BLE001 - the parent scores again in one process
-        payload = pickle.dumps(None)
-    try:
-        send.send_bytes(payload)
-    finally:
-        os._exit(0)  # no interpreter teardown: the parent owns every shared object
-
-
-def _receive(child: Any, receive: Any) -> list[tuple[int, Run]] | None:
-    try:
-        runs = pickle.loads(receive.recv_bytes())
-    except (EOFError, OSError, pickle.UnpicklingError):
-        runs = None
-    child.join()
-    return runs
+    return scores, mine["problems"] + [problem for run in done for problem in run.problems]

@@ -1,23 +1,19 @@
 """Scoring a DSTC2 tracker output: every (schedule, scheme, component, stat) row of the official ``score.csv``.
 
 `score(sessions, track, ontology)` zips the tracker's sessions and turns with the data by position,
-prepares each turn (`prepare`), then computes the rows column-wise (`fast`, the default) or by the
-official call order (`reference`). Sessions on which the official scorer raises are scored up to
-that point, as it does, and listed in `Scores.skipped` with the reason.
+prepares each turn (`prepare`), then computes the rows column-wise (`fast`, with numpy: the ``dstc2``
+extra). Sessions on which the official scorer raises are scored up to that point, as it does, and
+listed in `Scores.skipped` with the reason.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 from .._gc import without_gc
 from .components import Scores
 from .data import Ontology, Session
 from .prepare import PreparedSession, prepare_session
-
-ENGINES = ("auto", "fast", "reference")
-"""``fast`` needs numpy (extra ``dstc2``); ``auto`` uses it when it is installed, else ``reference``."""
 
 
 def prepare_all(sessions: list[Session], track: dict[str, Any], ontology: Ontology) -> list[PreparedSession]:
@@ -30,21 +26,11 @@ def prepare_all(sessions: list[Session], track: dict[str, Any], ontology: Ontolo
 
 
 @without_gc
-def score(sessions: list[Session], track: dict[str, Any], ontology: Ontology, *, engine: str = "auto") -> Scores:
+def score(sessions: list[Session], track: dict[str, Any], ontology: Ontology) -> Scores:
     """Every metric row of `track` on `sessions` (run `dst_metrics.dstc2.check.check_track` first)."""
+    from .fast import score_fast
+
     prepared = prepare_all(sessions, track, ontology)
-    informable, requestable = list(ontology.informable), list(ontology.requestable)
-    if engine == "auto":
-        engine = "fast" if importlib.util.find_spec("numpy") is not None else "reference"
-    if engine == "reference":
-        from .reference import score_reference
-
-        rows, turns = score_reference(prepared, informable, requestable)
-    elif engine == "fast":
-        from .fast import score_fast
-
-        rows, turns = score_fast(prepared, informable, requestable)
-    else:
-        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+    rows, turns = score_fast(prepared, list(ontology.informable), list(ontology.requestable))
     skipped = [(p.session_id, p.skip_turn or 0, p.skip_reason) for p in prepared if p.skip_reason is not None]
     return Scores(rows, len(sessions), turns, track.get("wall-time"), track.get("dataset"), skipped)

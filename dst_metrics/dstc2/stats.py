@@ -1,30 +1,26 @@
-"""The DSTC2 official scorer's per-object statistics (../shared/DSTC2.md sections 2 and 6), one call at a time.
+"""The DSTC2 official scorer's per-call quantities and accumulators (../shared/DSTC2.md sections 2 and 6).
 
-These accumulators follow the official ``score.py`` call for call; the fast columnar scorer
-(`dst_metrics.dstc2.fast`) is tested against them. Each object stands for one (component, stat
-family) of the official scorer and receives ``add(dist, true_label)`` calls in the official order.
+The column-wise scorer (`dst_metrics.dstc2.fast`, `items`) computes the same quantities per item;
+the calibration figures (`dst_metrics.calibration.metrics`) feed these accumulators call by call.
 
 * `normalise_dist(pairs)`: a tracker's ``[(hypothesis, score), ...]`` → renormalised when the scores
   sum above 1, with the ``(None, residual)`` entry appended, stably sorted by descending score.
 * A *plain* distribution is the list `normalise_dist` returns. An *independent* one
   (``add(..., independent=True)``) is a dict ``{slot: plain distribution}``; its hypothesis is the
   dict of the slots' top values (None when every top is None) and its score the product of the tops.
-* Stat classes (``results()`` keys in the official CSV order; a value is None when undefined):
-
-  - `Accuracy`: ``acc`` (top hypothesis equals the label);
-  - `Probs`: ``l2``, ``l2.binary``, ``avgp``, ``neglogp`` (the score of the correct hypothesis);
-  - `MRR`: ``mrr`` (reciprocal rank of the label, the None residual counting as a hypothesis);
-  - `Updates`: ``update.acc``, ``update.prec`` (Higashinaka et al., comparing each call's top with
-    the previous call's on the same object in the same dialog);
-  - `ROC`: ``roc.v1_eer``, ``roc.v1_ca05/10/20``, ``roc.v2_ca05/10/20`` over (top correct, top score).
-
-  Every object has ``n`` (its number of ``add`` calls, the CSV's N) and ``new_dialog()``.
+* Stat classes, each standing for one (component, stat family) of the official scorer and receiving
+  ``add(dist, true_label)`` calls in the official order (``results()`` keys in the official CSV
+  order; a value is None when undefined): `Accuracy` (``acc``: top hypothesis equals the label),
+  `Probs` (``l2``, ``l2.binary``, ``avgp``, ``neglogp``: the score of the correct hypothesis),
+  `MRR` (``mrr``: reciprocal rank of the label, the None residual counting as a hypothesis). Every
+  object has ``n`` (its number of ``add`` calls, the CSV's N) and ``new_dialog()``.
+* `roc_results(correct, scores)`: ``roc.v1_eer``, ``roc.v1_ca05/10/20``, ``roc.v2_ca05/10/20``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -129,7 +125,7 @@ class Stat:
         raise NotImplementedError
 
     def new_dialog(self) -> None:
-        """Called at the start of every session (only `Updates` keeps state across calls)."""
+        """Called at the start of every session (only the official ``Updates`` keeps state across calls)."""
 
 
 class Accuracy(Stat):
@@ -237,56 +233,6 @@ class Probs(Stat):
         }
 
 
-class Updates(Stat):
-    """``update.acc``, ``update.prec``: each call's top against the previous call's top in this dialog."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.previous: Hyp = None
-        self.correct = self.insertions = self.substitutions = self.deletions = 0
-
-    def new_dialog(self) -> None:
-        self.previous = None
-
-    def add(self, dist: Any, true_label: Hyp, *, independent: bool = False) -> None:
-        current = _top(dist, independent)[0]
-        previous = self.previous
-        if previous == true_label:
-            self.insertions += previous != current
-        elif previous == current:
-            self.deletions += 1
-        elif true_label == current:
-            self.correct += 1
-        else:
-            self.substitutions += 1
-        self.previous = current
-        self.n += 1
-
-    def results(self) -> dict[str, float | None]:
-        accuracy_total = self.correct + self.substitutions + self.deletions
-        precision_total = self.correct + self.substitutions + self.insertions
-        return {
-            "update.acc": _ratio(self.correct, accuracy_total),
-            "update.prec": _ratio(self.correct, precision_total),
-        }
-
-
-class ROC(Stat):
-    """ROC v1 (EER, CA at 5/10/20% false acceptance over all items) and v2 (CA over the rates)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.data: list[tuple[bool, float]] = []
-
-    def add(self, dist: Any, true_label: Hyp, *, independent: bool = False) -> None:
-        top_hyp, score = _top(dist, independent)
-        self.data.append((top_hyp == true_label, score))
-        self.n += 1
-
-    def results(self) -> dict[str, float | None]:
-        return roc_results([c for c, _ in self.data], [s for _, s in self.data])
-
-
 def roc_curve(correct: Sequence[bool], scores: Sequence[float]) -> list[tuple[int, int, int, int]]:
     """The official operating points ``(TA, FA, TR, FR)``, from "accept all" towards "accept the top one".
 
@@ -353,19 +299,3 @@ def _ca_v2(curve: list[tuple[int, int, int, int]], n: int, threshold: float) -> 
         if fa / (fa + tr) <= threshold:
             return ta / (ta + fr)
     return None
-
-
-STAT_CLASSES: tuple[type[Stat], ...] = (Accuracy, Probs, MRR, Updates, ROC)
-"""The five stat families of every component, in the official creation order."""
-
-
-def new_stats() -> list[Stat]:
-    """A fresh set of the five stat objects of one component."""
-    return [cls() for cls in STAT_CLASSES]
-
-
-def hyp_key(hyp: Hyp) -> Hashable:
-    """A hashable stand-in for a hypothesis with the same equality (dicts become frozensets of items)."""
-    if isinstance(hyp, dict):
-        return frozenset(hyp.items())
-    return hyp

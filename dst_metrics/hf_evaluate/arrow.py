@@ -55,7 +55,6 @@ EXAMPLE_TYPES = {
 """One evaluate example per side: a dialogue (all its turns, or those of one batch), its turn ids and the
 state after each turn; predictions also the `HYPOTHESES_TYPE` of each turn, or none at all when no value
 of the dialogue came with a confidence. The modules' ``features`` declare this layout."""
-EXAMPLE_SCHEMA = pa.schema([(side, kind) for side, kind in EXAMPLE_TYPES.items()])
 
 
 def _state_array(states: list[State]) -> pa.ListArray:

@@ -86,10 +86,6 @@ class ReportData:
         """The headline figures (registry group ``main``), as in the command line's table."""
         return [key for f in FIGURES if f.group == "main" for key in f.keys(self.options)]
 
-    def fraction_keys(self) -> list[str]:
-        """Every figure that is a fraction (no count), in registry order."""
-        return [key for f in FIGURES if not f.is_count for key in f.keys(self.options)]
-
 
 # --------------------------------------------------------------------------------------------
 # From the statistics API's objects

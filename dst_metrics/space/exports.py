@@ -19,7 +19,6 @@ from .scored import ScoredSet, main_rows, metric_rows
 
 PASTED_FILE = "set_{label}.json"
 """The file name the command uses for a pasted set (the page says to save it under that name)."""
-GOLD_FILE = "gold.json"
 
 
 def file_names(results: list[ScoredSet]) -> list[str]:

@@ -90,7 +90,6 @@ OWN_LINK_NOTE = (
     "**This link was made from someone's own data**, which is never put in a URL: paste or upload the "
     "same files to see its figures (the options below are the link's), or choose an example."
 )
-URL_KEYS = ("example", "data", "mode", "alpha", "lambda", "k", "match", "unchanged", "dialogue", "compat")
 
 CLICK_JS = """
 element.addEventListener('click', (event) => {

@@ -22,7 +22,6 @@ from ..scoring import corpus_options, score
 
 ZOU_LEVEL = 0.95
 MEASURES: tuple[str, ...] = ("to", "nu")
-SCORES: tuple[str, ...] = ("gca", "fga")
 
 
 @dataclass(frozen=True)

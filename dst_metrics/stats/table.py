@@ -260,7 +260,7 @@ class SystemsTable:
         return [p.name for p in self.profiles[1:] if p.values and p.ranking() != ours]
 
     def as_dict(self) -> dict[str, object]:
-        """Every field, JSON-ready (`from_dict` reads it back)."""
+        """Every field, JSON-ready (``dst-metrics table --json``), with the marks and the family size."""
         return {
             "names": list(self.names),
             "keys": list(self.keys),
@@ -289,52 +289,6 @@ class SystemsTable:
             "profiles": [p.as_dict() for p in self.profiles],
             "labels": self.labels,
         }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> SystemsTable:
-        """The table of `as_dict()`'s output (e.g. read back from JSON)."""
-        options = Options(**{k: tuple(v) if isinstance(v, list) else v for k, v in data["options"].items()})
-        tests = tuple(
-            PairTest(
-                t["a"],
-                t["b"],
-                {
-                    key: FigureDiff(
-                        f["a"], f["b"], f["diff"], tuple(f["ci"]), f["p"], f["p_adjusted"], f["significant"],
-                        f["family_size"],
-                    )
-                    for key, f in t["figures"].items()
-                },
-            )
-            for t in data["tests"]
-        )  # fmt: skip
-        profiles = tuple(
-            ProfileColumns(p["name"], tuple(p["keys"]), {n: dict(v) for n, v in p["values"].items()}, p["error"])
-            for p in data["profiles"]
-        )
-        return cls(
-            names=tuple(data["names"]),
-            keys=tuple(data["keys"]),
-            tested=tuple(data["tested"]),
-            values={name: dict(v) for name, v in data["values"].items()},
-            intervals={n: {k: (lo, hi) for k, (lo, hi) in v.items()} for n, v in data["intervals"].items()},
-            tests=tests,
-            baseline=data["baseline"],
-            options=options,
-            signature=data["signature"],
-            dialogues=data["dialogues"],
-            turns=data["turns"],
-            correction=data["correction"],
-            level=data["level"],
-            rounds=data["rounds"],
-            resamples=data["resamples"],
-            seed=data["seed"],
-            method=data["method"],
-            interval_level=data["interval_level"],
-            primary=data["primary"],
-            profiles=profiles,
-            labels=dict(data["labels"]),
-        )
 
 
 def _count(number: int, noun: str) -> str:
