@@ -11,17 +11,18 @@ float64, exact for integers below 2**53.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import Tally
+from ..core import Tally, add_keys, sum_fields
 from ..figures import FIGURES, Figure, lambda_key
 from ..options import Options
 
-SCALAR_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Tally) if f.type in ("int", int))
-HISTOGRAM_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Tally) if f.name not in SCALAR_FIELDS)
+SCALAR_FIELDS: tuple[str, ...] = sum_fields(Tally, operator.iadd)
+HISTOGRAM_FIELDS: tuple[str, ...] = sum_fields(Tally, add_keys)
 
 
 @dataclass(frozen=True)
