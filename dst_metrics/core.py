@@ -248,7 +248,7 @@ def sum_fields(cls: type, merge: Callable | None = None) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls) if MERGE in f.metadata and merge in (None, f.metadata[MERGE]))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _merges(cls: type) -> tuple[tuple[str, Callable], ...]:
     return tuple((f.name, f.metadata[MERGE]) for f in fields(cls))
 
