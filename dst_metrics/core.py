@@ -222,20 +222,20 @@ def changes_inside(changes: Changes, other: State) -> bool:
 # the bootstrap's matrix) follow that one declaration.
 
 MERGE = "merge"
-"""The key of a field's metadata holding its merge: merge(mine, theirs) -> the sum, updating mine in place
-where it is mutable (a dict, a set)."""
+"""The key of a field's metadata holding its merge: merge(mine, theirs) -> their sum, a new value."""
 
 
 def add_keys(a: dict, b: dict) -> dict:
-    """The merge of a histogram: b's counts added into a, key by key; returns a."""
+    """The merge of a histogram: a new {key: a's count + b's count}."""
+    out = dict(a)
     for key, value in b.items():
-        a[key] = a.get(key, 0) + value
-    return a
+        out[key] = out.get(key, 0) + value
+    return out
 
 
 def integer() -> Any:
     """A field of sums: an int, summed (0 when nothing is summed)."""
-    return field(default=0, metadata={MERGE: operator.iadd})
+    return field(default=0, metadata={MERGE: operator.add})
 
 
 def histogram() -> Any:
@@ -249,20 +249,22 @@ def sum_fields(cls: type, merge: Callable | None = None) -> tuple[str, ...]:
 
 
 @functools.cache
-def _merges(cls: type) -> tuple[tuple[str, Callable], ...]:
-    return tuple((f.name, f.metadata[MERGE]) for f in fields(cls))
-
-
-def add_sums(total: Any, other: Any) -> Any:
-    """Add the declared sums of `other` into `total` (same class), in place; returns `total`."""
-    for name, merge in _merges(total.__class__):
-        setattr(total, name, merge(getattr(total, name), getattr(other, name)))
-    return total
+def _merges(cls: type) -> tuple[Callable, tuple[Callable, ...]]:
+    """(the getter of the fields' values in order, each field's merge) of a class of declared sums."""
+    declared = fields(cls)
+    return operator.attrgetter(*(f.name for f in declared)), tuple(f.metadata[MERGE] for f in declared)
 
 
 def summed(a: Any, b: Any) -> Any:
-    """A new sum of `a` and `b` (same class of declared sums), neither changed: their ``+``."""
-    return add_sums(add_sums(type(a)(), a), b)
+    """The sum of `a` and `b` (of one class of declared sums) as a new one, field by field: their ``+``."""
+    values, merges = _merges(a.__class__)
+    return a.__class__(*[merge(x, y) for merge, x, y in zip(merges, values(a), values(b))])
+
+
+def add_sums(total: Any, other: Any) -> None:
+    """Add the declared sums of `other` into `total` (of one class), in place: ``total += other``."""
+    for f in fields(total):
+        setattr(total, f.name, f.metadata[MERGE](getattr(total, f.name), getattr(other, f.name)))
 
 
 @dataclass
@@ -294,13 +296,13 @@ class Tally:
         return summed(self, other)
 
     def add(self, other: Tally) -> None:
-        """Add `other`'s sums into this tally, in place (``+`` without a new Tally)."""
+        """Add `other`'s sums into this tally, in place."""
         add_sums(self, other)
 
     def __reduce__(self) -> tuple:
         # pickled as its field values in order: fewer bytes, less time than the default (each
         # dialogue's tally crosses from a worker process with --jobs and --per-dialogue)
-        return Tally, _tally_values(self)
+        return Tally, _merges(Tally)[0](self)
 
     def count(self, kind: str) -> int:
         """The GCA count of one type ('correct', 'wrong', 'missed' or 'overshot')."""
@@ -322,9 +324,6 @@ class Tally:
             value = data[f.name]
             kwargs[f.name] = {int(k): int(v) for k, v in value.items()} if isinstance(value, dict) else int(value)
         return cls(**kwargs)
-
-
-_tally_values = operator.attrgetter(*(f.name for f in fields(Tally)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -399,8 +398,10 @@ class _Sums:
         counts = self.counts
         for kind, number in other.counts.items():
             counts[kind] += number
-        add_keys(self.figure_runs, other.figure_runs)
-        add_keys(self.distances, other.distances)
+        for key, number in other.figure_runs.items():
+            self.figure_runs[key] = self.figure_runs.get(key, 0) + number
+        for distance, number in other.distances.items():
+            self.distances[distance] = self.distances.get(distance, 0) + number
 
     def walk(self, dialogue: Dialogue, official: bool, observe: TurnObserver | None) -> None:
         """One pass over a dialogue: one diff per turn, read by every metric."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 
 from ..core import Tally, add_keys, sum_fields, tally_dialogue
 from ..corpus import Corpus, Dialogue
-from ..metrics import rsa
+from ..figures import figure_of
 from ..options import Options
 from ..scoring import corpus_options
 
@@ -114,12 +114,13 @@ def by_position(corpus: Corpus, options: Options | None = None) -> PositionProfi
                 failed = True
                 first[position] = first.get(position, 0) + 1
         never += not failed
+    jga, rsa = figure_of("jga").compute, figure_of("rsa").compute
     rows = [
         PositionRow(
             position,
             t.turns,
-            t.joint_hits / t.turns,
-            rsa(t, options.mode),
+            jga(t, options),
+            rsa(t, options),
             t.correct,
             t.wrong,
             t.missed,
