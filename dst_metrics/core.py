@@ -249,16 +249,21 @@ def sum_fields(cls: type, merge: Callable | None = None) -> tuple[str, ...]:
 
 
 @functools.cache
-def _merges(cls: type) -> tuple[Callable, tuple[Callable, ...]]:
-    """(the getter of the fields' values in order, each field's merge) of a class of declared sums."""
-    declared = fields(cls)
-    return operator.attrgetter(*(f.name for f in declared)), tuple(f.metadata[MERGE] for f in declared)
+def _merges(cls: type) -> tuple[Callable, tuple[tuple[Callable, Any], ...]]:
+    """(the getter of the fields' values in order, each field's (merge, empty value)) of a class of sums."""
+    values = operator.attrgetter(*(f.name for f in fields(cls)))
+    return values, tuple(zip([f.metadata[MERGE] for f in fields(cls)], values(cls())))
 
 
-def summed(a: Any, b: Any) -> Any:
-    """The sum of `a` and `b` (of one class of declared sums) as a new one, field by field: their ``+``."""
-    values, merges = _merges(a.__class__)
-    return a.__class__(*[merge(x, y) for merge, x, y in zip(merges, values(a), values(b))])
+def summed(*sums: Any) -> Any:
+    """The sum of declared sums of one class (at least one) as a new one, field by field: ``a + b`` is
+    ``summed(a, b)``, and many at once (each dialogue's tally into the corpus's) cost one pass a field."""
+    values, merges = _merges(sums[0].__class__)
+    if len(sums) == 2:
+        pairs = zip(merges, values(sums[0]), values(sums[1]))
+        return sums[0].__class__(*[merge(mine, theirs) for (merge, _), mine, theirs in pairs])
+    columns = zip(merges, zip(*map(values, sums)))
+    return sums[0].__class__(*[functools.reduce(merge, column, empty) for (merge, empty), column in columns])
 
 
 def add_sums(total: Any, other: Any) -> None:
@@ -354,15 +359,15 @@ def tally_each(dialogues: Iterable[Dialogue], mode: str = "official") -> tuple[T
     """The corpus tally and each dialogue's (by id), in one pass over each dialogue."""
     check_mode(mode)
     official = mode == "official"
-    total = _Sums()
+    tallies: list[Tally] = [Tally()]  # none: a Tally of nothing
     by_dialogue: dict[str, Tally] = {}
     sums = _Sums()
     for dialogue in dialogues:
         sums.clear()
         sums.walk(dialogue, official, None)
-        by_dialogue[dialogue.dialogue_id] = sums.tally()
-        total.absorb(sums)
-    return total.tally(), by_dialogue
+        tally = by_dialogue[dialogue.dialogue_id] = sums.tally()
+        tallies.append(tally)
+    return summed(*tallies), by_dialogue
 
 
 def tally_corpus(dialogues: Iterable[Dialogue], mode: str = "official") -> Tally:
@@ -391,17 +396,6 @@ class _Sums:
         counts[CORRECT] = counts[WRONG] = counts[MISSED] = counts[OVERSHOT] = 0
         self.figure_runs.clear()
         self.distances.clear()
-
-    def absorb(self, other: _Sums) -> None:
-        """Add another accumulator's sums into this one (the corpus's, of each dialogue's in turn)."""
-        self.turns += other.turns
-        counts = self.counts
-        for kind, number in other.counts.items():
-            counts[kind] += number
-        for key, number in other.figure_runs.items():
-            self.figure_runs[key] = self.figure_runs.get(key, 0) + number
-        for distance, number in other.distances.items():
-            self.distances[distance] = self.distances.get(distance, 0) + number
 
     def walk(self, dialogue: Dialogue, official: bool, observe: TurnObserver | None) -> None:
         """One pass over a dialogue: one diff per turn, read by every metric."""
@@ -495,23 +489,13 @@ class _Sums:
             false_pos += fp * run
             false_neg += fn * run
         counts = self.counts
-        t = Tally(
-            turns=self.turns,
-            correct=counts[CORRECT],
-            wrong=counts[WRONG],
-            missed=counts[MISSED],
-            overshot=counts[OVERSHOT],
-            joint_hits=joint_hits,
-            slot_errors=slot_errors,
-            goal_turns=goal_turns,
-            goal_hits=goal_hits,
-            relative_empty_turns=relative_empty,
-            relative_hits=relative_hits,
-            true_positives=true_pos,
-            false_positives=false_pos,
-            false_negatives=false_neg,
-            fga_distances=dict(self.distances),
-        )
+        # fmt: off
+        t = Tally(turns=self.turns, correct=counts[CORRECT], wrong=counts[WRONG], missed=counts[MISSED],
+                  overshot=counts[OVERSHOT], joint_hits=joint_hits, slot_errors=slot_errors, goal_turns=goal_turns,
+                  goal_hits=goal_hits, relative_empty_turns=relative_empty, relative_hits=relative_hits,
+                  true_positives=true_pos, false_positives=false_pos, false_negatives=false_neg,
+                  fga_distances=dict(self.distances))
+        # fmt: on
         if into is None:
             return t
         into.add(t)

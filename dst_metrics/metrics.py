@@ -175,8 +175,13 @@ def fga_grid(t: Tally, lambdas: tuple[float, ...]) -> tuple[float, ...]:
     """`fga` of one tally at each λ of `lambdas`, the distances read once: ``--per-dialogue`` asks each
     dialogue's FGA at the whole grid, and λ by λ costs 1.4x more (docs/speed.md). The same terms summed
     the same way, so the same digits (tests/test_figures.py)."""
-    items = tuple(t.fga_distances.items())
-    return tuple((t.joint_hits + (_keyed(_credit(lam), items) if items else 0.0)) / t.turns for lam in lambdas)
+    credits = _credits(lambdas, tuple(t.fga_distances.items()))
+    return tuple([(t.joint_hits + credit) / t.turns for credit in credits])
+
+
+@functools.lru_cache(maxsize=4096)
+def _credits(lambdas: tuple[float, ...], items: tuple[tuple[int, int], ...]) -> tuple[float, ...]:
+    return tuple([_keyed(_credit(lam), items) if items else 0.0 for lam in lambdas])
 
 
 @functools.lru_cache(maxsize=64)
