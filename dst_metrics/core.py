@@ -266,12 +266,6 @@ def summed(*sums: Any) -> Any:
     return sums[0].__class__(*[functools.reduce(merge, column, empty) for (merge, empty), column in columns])
 
 
-def add_sums(total: Any, other: Any) -> None:
-    """Add the declared sums of `other` into `total` (of one class), in place: ``total += other``."""
-    for f in fields(total):
-        setattr(total, f.name, f.metadata[MERGE](getattr(total, f.name), getattr(other, f.name)))
-
-
 @dataclass
 class Tally:
     """The sums every metric is computed from; tallies merge by addition (`+`), field by field as each
@@ -299,10 +293,6 @@ class Tally:
 
     def __add__(self, other: Tally) -> Tally:
         return summed(self, other)
-
-    def add(self, other: Tally) -> None:
-        """Add `other`'s sums into this tally, in place."""
-        add_sums(self, other)
 
     def __reduce__(self) -> tuple:
         # pickled as its field values in order: fewer bytes, less time than the default (each
@@ -341,10 +331,9 @@ def tally_dialogue(
     dialogue: Dialogue,
     mode: str = "official",
     *,
-    into: Tally | None = None,
     observe: TurnObserver | None = None,
 ) -> Tally:
-    """Score one dialogue into a Tally (a new one, or added into `into`).
+    """Score one dialogue into a Tally.
 
     `observe`, if given, is called for every turn with (position, turn id, gold map, predicted
     map, counted slots), where the maps are what GCA compared (see `official_count_types`).
@@ -352,7 +341,7 @@ def tally_dialogue(
     check_mode(mode)
     sums = _Sums()
     sums.walk(dialogue, mode == "official", observe)
-    return sums.tally(into)
+    return sums.tally()
 
 
 def tally_each(dialogues: Iterable[Dialogue], mode: str = "official") -> tuple[Tally, dict[str, Tally]]:
@@ -469,8 +458,8 @@ class _Sums:
         if run:
             figure_runs[figures] = figure_runs.get(figures, 0) + run
 
-    def tally(self, into: Tally | None = None) -> Tally:
-        """The sums as a Tally (added into `into` if given)."""
+    def tally(self) -> Tally:
+        """The sums as a Tally."""
         joint_hits = slot_errors = goal_turns = relative_empty = true_pos = false_pos = false_neg = 0
         goal_hits: dict[int, int] = {}
         relative_hits: dict[int, int] = {}
@@ -490,16 +479,12 @@ class _Sums:
             false_neg += fn * run
         counts = self.counts
         # fmt: off
-        t = Tally(turns=self.turns, correct=counts[CORRECT], wrong=counts[WRONG], missed=counts[MISSED],
-                  overshot=counts[OVERSHOT], joint_hits=joint_hits, slot_errors=slot_errors, goal_turns=goal_turns,
-                  goal_hits=goal_hits, relative_empty_turns=relative_empty, relative_hits=relative_hits,
-                  true_positives=true_pos, false_positives=false_pos, false_negatives=false_neg,
-                  fga_distances=dict(self.distances))
+        return Tally(turns=self.turns, correct=counts[CORRECT], wrong=counts[WRONG], missed=counts[MISSED],
+                     overshot=counts[OVERSHOT], joint_hits=joint_hits, slot_errors=slot_errors,
+                     goal_turns=goal_turns, goal_hits=goal_hits, relative_empty_turns=relative_empty,
+                     relative_hits=relative_hits, true_positives=true_pos, false_positives=false_pos,
+                     false_negatives=false_neg, fga_distances=dict(self.distances))
         # fmt: on
-        if into is None:
-            return t
-        into.add(t)
-        return into
 
 
 def advance_side(
