@@ -13,9 +13,11 @@ Two modes (see SPEC.md and README.md, "Official and corrected"):
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 from .corpus import Dialogue
 from .options import parse_mode
@@ -213,94 +215,91 @@ def changes_inside(changes: Changes, other: State) -> bool:
 
 
 # --------------------------------------------------------------------------------------------
-# Sums
+# Sums: each field of a `Tally` (and of a profile's sums, `compat.base.DialogueSums`) declares how two
+# sums of it merge, in its metadata under `MERGE`; `+`, `add` and every copy of a tally (processes, Dask,
+# the bootstrap's matrix) follow that one declaration.
+
+MERGE = "merge"
+"""The key of a field's metadata holding its merge: merge(mine, theirs) -> their sum, a new value."""
 
 
-def _sum_dicts(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+def add_keys(a: dict, b: dict) -> dict:
+    """The merge of a histogram: a new {key: a's count + b's count}."""
     out = dict(a)
     for key, value in b.items():
         out[key] = out.get(key, 0) + value
     return out
 
 
-def _add_into(a: dict[int, int], b: dict[int, int]) -> None:
-    for key, value in b.items():
-        a[key] = a.get(key, 0) + value
+def integer() -> Any:
+    """A field of sums: an int, summed (0 when nothing is summed)."""
+    return field(default=0, metadata={MERGE: operator.add})
+
+
+def histogram() -> Any:
+    """A field of sums: {key: int}, summed key by key (empty when nothing is summed)."""
+    return field(default_factory=dict, metadata={MERGE: add_keys})
+
+
+def sum_fields(cls: type, merge: Callable | None = None) -> tuple[str, ...]:
+    """The names of the fields of `cls` that declare a merge (or that merge, e.g. `add_keys`), in order."""
+    return tuple(f.name for f in fields(cls) if MERGE in f.metadata and merge in (None, f.metadata[MERGE]))
+
+
+@functools.cache
+def _merges(cls: type) -> tuple[Callable, tuple[tuple[Callable, Any], ...]]:
+    """(the getter of the fields' values in order, each field's (merge, empty value)) of a class of sums."""
+    values = operator.attrgetter(*(f.name for f in fields(cls)))
+    return values, tuple(zip([f.metadata[MERGE] for f in fields(cls)], values(cls())))
+
+
+def summed(*sums: Any) -> Any:
+    """The sum of declared sums of one class (at least one) as a new one, field by field: ``a + b`` is
+    ``summed(a, b)``, and many at once (each dialogue's tally into the corpus's) cost one pass a field."""
+    values, merges = _merges(sums[0].__class__)
+    if len(sums) == 2:
+        pairs = zip(merges, values(sums[0]), values(sums[1]))
+        return sums[0].__class__(*[merge(mine, theirs) for (merge, _), mine, theirs in pairs])
+    columns = zip(merges, zip(*map(values, sums)))
+    return sums[0].__class__(*[functools.reduce(merge, column, empty) for (merge, empty), column in columns])
 
 
 @dataclass
 class Tally:
-    """The sums every metric is computed from; tallies merge by addition (`+`).
+    """The sums every metric is computed from; tallies merge by addition (`+`), field by field as each
+    field declares (`integer`, `histogram`).
 
     Ratios are kept as integer sums grouped by denominator, and FGA as a histogram of
     distances, so merged tallies give the same figures in any order, batching or process split.
     """
 
-    turns: int = 0
-    correct: int = 0
-    wrong: int = 0
-    missed: int = 0
-    overshot: int = 0
-    joint_hits: int = 0  # turns whose gold and predicted states are equal
-    slot_errors: int = 0  # Σ_t SA's (missed_t + wrong_t)
-    goal_turns: int = 0  # turns with at least one active gold slot (AGA)
-    goal_hits: dict[int, int] = field(default_factory=dict)  # |G_t| -> Σ |G_t ∩ P_t|
-    relative_empty_turns: int = 0  # turns with T* = 0 (RSA)
-    relative_hits: dict[int, int] = field(default_factory=dict)  # T*_t -> Σ RSA numerators
-    true_positives: int = 0
-    false_positives: int = 0
-    false_negatives: int = 0
-    fga_distances: dict[int, int] = field(default_factory=dict)  # d -> type-2 turns at d
+    turns: int = integer()
+    correct: int = integer()
+    wrong: int = integer()
+    missed: int = integer()
+    overshot: int = integer()
+    joint_hits: int = integer()  # turns whose gold and predicted states are equal
+    slot_errors: int = integer()  # Σ_t SA's (missed_t + wrong_t)
+    goal_turns: int = integer()  # turns with at least one active gold slot (AGA)
+    goal_hits: dict[int, int] = histogram()  # |G_t| -> Σ |G_t ∩ P_t|
+    relative_empty_turns: int = integer()  # turns with T* = 0 (RSA)
+    relative_hits: dict[int, int] = histogram()  # T*_t -> Σ RSA numerators
+    true_positives: int = integer()
+    false_positives: int = integer()
+    false_negatives: int = integer()
+    fga_distances: dict[int, int] = histogram()  # d -> type-2 turns at d
 
     def __add__(self, other: Tally) -> Tally:
-        return Tally(
-            turns=self.turns + other.turns,
-            correct=self.correct + other.correct,
-            wrong=self.wrong + other.wrong,
-            missed=self.missed + other.missed,
-            overshot=self.overshot + other.overshot,
-            joint_hits=self.joint_hits + other.joint_hits,
-            slot_errors=self.slot_errors + other.slot_errors,
-            goal_turns=self.goal_turns + other.goal_turns,
-            goal_hits=_sum_dicts(self.goal_hits, other.goal_hits),
-            relative_empty_turns=self.relative_empty_turns + other.relative_empty_turns,
-            relative_hits=_sum_dicts(self.relative_hits, other.relative_hits),
-            true_positives=self.true_positives + other.true_positives,
-            false_positives=self.false_positives + other.false_positives,
-            false_negatives=self.false_negatives + other.false_negatives,
-            fga_distances=_sum_dicts(self.fga_distances, other.fga_distances),
-        )
-
-    def add(self, other: Tally) -> None:
-        """Add `other`'s sums into this tally, in place (``+`` without a new Tally: the corpus sum of
-        many dialogues' tallies)."""
-        self.turns += other.turns
-        self.correct += other.correct
-        self.wrong += other.wrong
-        self.missed += other.missed
-        self.overshot += other.overshot
-        self.joint_hits += other.joint_hits
-        self.slot_errors += other.slot_errors
-        self.goal_turns += other.goal_turns
-        _add_into(self.goal_hits, other.goal_hits)
-        self.relative_empty_turns += other.relative_empty_turns
-        _add_into(self.relative_hits, other.relative_hits)
-        self.true_positives += other.true_positives
-        self.false_positives += other.false_positives
-        self.false_negatives += other.false_negatives
-        _add_into(self.fga_distances, other.fga_distances)
+        return summed(self, other)
 
     def __reduce__(self) -> tuple:
         # pickled as its field values in order: fewer bytes, less time than the default (each
         # dialogue's tally crosses from a worker process with --jobs and --per-dialogue)
-        return Tally, _tally_values(self)
+        return Tally, _merges(Tally)[0](self)
 
     def count(self, kind: str) -> int:
         """The GCA count of one type ('correct', 'wrong', 'missed' or 'overshot')."""
         return getattr(self, kind)
-
-
-_tally_values = operator.attrgetter(*(f.name for f in fields(Tally)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -313,10 +312,9 @@ def tally_dialogue(
     dialogue: Dialogue,
     mode: str = "official",
     *,
-    into: Tally | None = None,
     observe: TurnObserver | None = None,
 ) -> Tally:
-    """Score one dialogue into a Tally (a new one, or added into `into`).
+    """Score one dialogue into a Tally.
 
     `observe`, if given, is called for every turn with (position, turn id, gold map, predicted
     map, counted slots), where the maps are what GCA compared (see `official_count_types`).
@@ -324,22 +322,22 @@ def tally_dialogue(
     check_mode(mode)
     sums = _Sums()
     sums.walk(dialogue, mode == "official", observe)
-    return sums.tally(into)
+    return sums.tally()
 
 
 def tally_each(dialogues: Iterable[Dialogue], mode: str = "official") -> tuple[Tally, dict[str, Tally]]:
     """The corpus tally and each dialogue's (by id), in one pass over each dialogue."""
     check_mode(mode)
     official = mode == "official"
-    total = Tally()
+    tallies: list[Tally] = [Tally()]  # none: a Tally of nothing
     by_dialogue: dict[str, Tally] = {}
     sums = _Sums()
     for dialogue in dialogues:
         sums.clear()
         sums.walk(dialogue, official, None)
         tally = by_dialogue[dialogue.dialogue_id] = sums.tally()
-        total.add(tally)
-    return total, by_dialogue
+        tallies.append(tally)
+    return summed(*tallies), by_dialogue
 
 
 def tally_corpus(dialogues: Iterable[Dialogue], mode: str = "official") -> Tally:
@@ -441,8 +439,8 @@ class _Sums:
         if run:
             figure_runs[figures] = figure_runs.get(figures, 0) + run
 
-    def tally(self, into: Tally | None = None) -> Tally:
-        """The sums as a Tally (added into `into` if given)."""
+    def tally(self) -> Tally:
+        """The sums as a Tally."""
         joint_hits = slot_errors = goal_turns = relative_empty = true_pos = false_pos = false_neg = 0
         goal_hits: dict[int, int] = {}
         relative_hits: dict[int, int] = {}
@@ -462,14 +460,12 @@ class _Sums:
             false_neg += fn * run
         counts = self.counts
         # fmt: off
-        t = Tally(self.turns, counts[CORRECT], counts[WRONG], counts[MISSED], counts[OVERSHOT], joint_hits,
-                  slot_errors, goal_turns, goal_hits, relative_empty, relative_hits, true_pos, false_pos, false_neg,
-                  dict(self.distances))
+        return Tally(turns=self.turns, correct=counts[CORRECT], wrong=counts[WRONG], missed=counts[MISSED],
+                     overshot=counts[OVERSHOT], joint_hits=joint_hits, slot_errors=slot_errors,
+                     goal_turns=goal_turns, goal_hits=goal_hits, relative_empty_turns=relative_empty,
+                     relative_hits=relative_hits, true_positives=true_pos, false_positives=false_pos,
+                     false_negatives=false_neg, fga_distances=dict(self.distances))
         # fmt: on
-        if into is None:
-            return t
-        into.add(t)
-        return into
 
 
 def advance_side(

@@ -3,8 +3,8 @@
 Scores (`dst_metrics.scoring`), the command line's table and JSON keys, the `evaluate` modules'
 outputs, the Space's tables and the metric cards all read `FIGURES`. A new figure is one entry (or one `register` call):
 its key, label, family, table group, whether higher is better, a description, the function of
-(Tally, Options) that computes it, the options it uses and, for the bootstrap, its vectorised form
-(the definitions themselves, both forms, live in `metrics.py`).
+(Tally, Options) that computes it, the options it uses and whether that function also computes B summed
+tallies at once for the bootstrap (`vectorised`: the formulas of `metrics.py` are written once for both).
 
 Keys: ``gca``, ``jga``, ``fga`` (at `Options.fga_lambda`), ``fga@0.25`` … (one per λ of
 `Options.fga_lambdas`; the entry has ``per_lambda``), counts such as ``correct``, and ``turns``.
@@ -41,10 +41,10 @@ class Figure:
 
     `uses` names the options that change it besides ``mode`` and ``value_matching``, which shape the
     tally every figure reads (``mode`` decides whether ``""`` is a value, the string quirks of SA and
-    RSA, FGA's distances): its `signature` lists only those. `vectorised`, given a `metrics.Columns` of
-    B summed tallies and the options, returns the B values `compute` gives one by one (in floats);
-    without it the bootstrap computes the figure tally by tally. `grid`, for a per-λ figure, gives its
-    values at every λ of `Options.fga_lambdas` at once, equal to `compute` λ by λ (FGA reads the
+    RSA, FGA's distances): its `signature` lists only those. `vectorised`: `compute` also takes a
+    `metrics.Columns` of B summed tallies and returns their B values (in floats, the formulas of
+    `metrics.py`); otherwise the bootstrap computes the figure tally by tally. `grid`, for a per-λ figure,
+    gives its values at every λ of `Options.fga_lambdas` at once, equal to `compute` λ by λ (FGA reads the
     distances once: each dialogue's figures with ``--per-dialogue``)."""
 
     key: str
@@ -52,13 +52,13 @@ class Figure:
     family: str
     group: str
     description: str
-    compute: Callable[[Tally, Options], float | int]
+    compute: Callable[[Any, Options], Any]  # of a Tally; of a metrics.Columns too when `vectorised`
     higher_is_better: bool | None = True  # None: neither (a count of turns)
     is_count: bool = False  # an integer count, not a fraction in [0, 1]
     per_dialogue: bool = False  # listed per dialogue by `dst-metrics score --per-dialogue`
     per_lambda: bool = False  # one figure per λ of Options.fga_lambdas, keys "<key>@<λ>"
     uses: tuple[str, ...] = ()  # Options fields, besides mode and value_matching, that change it
-    vectorised: Callable[[metrics.Columns, Options], Any] | None = None
+    vectorised: bool = False  # `compute` also computes B summed tallies at once (metrics.Columns)
     grid: Callable[[Tally, Options], tuple[float, ...]] | None = None  # per_lambda: all λ at once, as compute
 
     def keys(self, options: Options) -> list[str]:
@@ -86,30 +86,19 @@ def lambda_key(key: str, lam: float) -> str:
     return f"{key}@{float(lam)!r}"
 
 
+def _formula(key: str, label: str, family: str, group: str, description: str, compute: Callable, **kw: Any) -> Figure:
+    """A built-in figure: `compute` is a formula of `metrics.py`, written over `metrics.Columns`."""
+    return Figure(key, label, family, group, description, compute, vectorised=True, **kw)
+
+
 def _rate(key: str, label: str, description: str, index: int) -> Figure:
     """One of GCA's four rates (VP, VR, LP, LR: `metrics.gca_rates`)."""
-    return Figure(
-        key,
-        label,
-        "gca",
-        "detail",
-        description,
-        lambda t, o: metrics.gca_rates(t, o.mode)[index],
-        vectorised=lambda c, o: metrics.gca_rates_columns(c, o.mode)[index],
-    )
+    return _formula(key, label, "gca", "detail", description, lambda t, o: metrics.gca_rates(t, o.mode)[index])
 
 
 def _slot_prf(key: str, label: str, group: str, description: str, index: int) -> Figure:
     """Slot precision, recall or F1 (`metrics.slot_prf`)."""
-    return Figure(
-        key,
-        label,
-        "turn",
-        group,
-        description,
-        lambda t, o: metrics.slot_prf(t)[index],
-        vectorised=lambda c, o: metrics.slot_prf_columns(c)[index],
-    )
+    return _formula(key, label, "turn", group, description, lambda t, o: metrics.slot_prf(t)[index])
 
 
 def _count(name: str) -> Callable[[Tally, Options], int]:
@@ -120,8 +109,9 @@ def _count_figure(name: str, label: str, description: str, higher_is_better: boo
     return Figure(name, label, "gca", "counts", description, _count(name), higher_is_better, is_count=True)
 
 
+_FGA = "flexible goal accuracy: JGA forgiving errors carried over from earlier turns"
 FIGURES: list[Figure] = [
-    Figure(
+    _formula(
         "gca",
         "GCA",
         "gca",
@@ -130,9 +120,8 @@ FIGURES: list[Figure] = [
         lambda t, o: metrics.gca(t, o.alpha, o.mode),
         per_dialogue=True,
         uses=("alpha",),
-        vectorised=lambda c, o: metrics.gca_columns(c, o.alpha, o.mode),
     ),
-    Figure(
+    _formula(
         "jga",
         "JGA",
         "turn",
@@ -140,19 +129,9 @@ FIGURES: list[Figure] = [
         "joint goal accuracy: share of turns whose whole state is right",
         lambda t, o: metrics.jga(t),
         per_dialogue=True,
-        vectorised=lambda c, o: metrics.jga_columns(c),
     ),
-    Figure(
-        "fga",
-        "FGA",
-        "turn",
-        "main",
-        "flexible goal accuracy: JGA forgiving errors carried over from earlier turns",
-        lambda t, o: metrics.fga(t, o.fga_lambda),
-        uses=("fga_lambda",),
-        vectorised=lambda c, o: metrics.fga_columns(c, o.fga_lambda),
-    ),
-    Figure(
+    _formula("fga", "FGA", "turn", "main", _FGA, lambda t, o: metrics.fga(t, o.fga_lambda), uses=("fga_lambda",)),
+    _formula(
         "sa",
         "SA",
         "turn",
@@ -160,25 +139,22 @@ FIGURES: list[Figure] = [
         "slot accuracy over K slots per turn",
         lambda t, o: metrics.slot_accuracy(t, o.num_slots),
         uses=("num_slots",),
-        vectorised=lambda c, o: metrics.slot_accuracy_columns(c, o.num_slots),
     ),
-    Figure(
+    _formula(
         "aga",
         "AGA",
         "turn",
         "main",
         "average goal accuracy: recall of the gold state, turns with a gold state",
         lambda t, o: metrics.aga(t, o.mode),
-        vectorised=lambda c, o: metrics.aga_columns(c, o.mode),
     ),
-    Figure(
+    _formula(
         "rsa",
         "RSA",
         "turn",
         "main",
         "relative slot accuracy: over the slots of the turn",
         lambda t, o: metrics.rsa(t, o.mode),
-        vectorised=lambda c, o: metrics.rsa_columns(c),
     ),
     _slot_prf("slot_f1", "Slot F1", "main", "F1 of predicted against gold (slot, value) pairs over turns", 2),
     _count_figure("correct", "Correct (C)", "changed slots whose predicted value is the gold value", True),
@@ -189,7 +165,7 @@ FIGURES: list[Figure] = [
     _rate("value_recall", "GCA value recall", "VR = C / (C+W+M)", 1),
     _rate("label_precision", "GCA label precision", "LP = (C+W) / (C+W+O)", 2),
     _rate("label_recall", "GCA label recall", "LR = (C+W) / (C+W+M)", 3),
-    Figure(
+    _formula(
         "fga",
         "FGA λ=",
         "turn",
@@ -199,7 +175,6 @@ FIGURES: list[Figure] = [
         per_dialogue=True,
         per_lambda=True,
         uses=("fga_lambda",),
-        vectorised=lambda c, o: metrics.fga_columns(c, o.fga_lambda),
         grid=lambda t, o: metrics.fga_grid(t, o.fga_lambdas),
     ),
     _slot_prf("slot_precision", "Slot precision", "detail", "precision of predicted (slot, value) pairs", 0),

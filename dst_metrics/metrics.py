@@ -1,13 +1,13 @@
-"""Every metric as one short function of a `Tally`, next to its formula.
+"""Every metric as one short function of sums, next to its formula.
 
 Scores are fractions in [0, 1]. Where a formula has nothing to divide (no changes, no gold
 slot), official mode gives what the official code gives (0) and corrected mode gives 1 when
 nothing could have been got wrong; `README.md` lists these deviations. RSA's turn with no slot
 on either side scores 0 in both modes (the RSA paper's definition).
 
-Below a function, its ``*_columns`` form computes the same figure of B summed tallies at once, in
-floats, for the bootstrap (`dst_metrics.stats.matrix`): `c` is a `Columns`, and the registry entry
-(`dst_metrics.figures`) carries both forms.
+Each formula is written once over `Columns`: one `Tally` (its Python ints, divided exactly, so the
+official figures keep every digit) or B summed tallies as arrays (`dst_metrics.stats.matrix`, for the
+bootstrap), in floats. The registry (`dst_metrics.figures`) names each formula once.
 """
 
 from __future__ import annotations
@@ -28,31 +28,40 @@ __all__ = [
     "MULTIWOZ_NUM_SLOTS",
     "OFFICIAL_ALPHA",
     "Columns",
+    "Operations",
     "aga",
-    "aga_columns",
     "fga",
-    "fga_columns",
+    "fga_grid",
     "gca",
-    "gca_columns",
     "gca_rates",
-    "gca_rates_columns",
     "jga",
-    "jga_columns",
     "rsa",
-    "rsa_columns",
     "slot_accuracy",
-    "slot_accuracy_columns",
     "slot_prf",
-    "slot_prf_columns",
 ]
 
 
-class Columns(Protocol):
-    """B summed tallies, column by column (`dst_metrics.stats.matrix` makes them): each int field of
-    `Tally` as an array of B values (``c.correct``, ``c.turns``, …), `weighted` for a histogram field,
-    and `xp`, the array module (numpy), so that this module needs none."""
+class Operations(Protocol):
+    """What a formula does to `Columns` beyond ``+ - * / ** == &``: on one tally's Python numbers
+    (`SCALAR`), or on arrays (`dst_metrics.stats.matrix`, numpy), so that this module needs none."""
 
-    xp: Any
+    def ratio(self, numerator: Any, denominator: Any, empty: float) -> Any:
+        """numerator / denominator, `empty` where the denominator is 0."""
+
+    def exp(self, x: Any) -> Any:
+        """e ** x."""
+
+    def keyed(self, c: Any, name: str, term: Callable[[Any, Any, Any], Any]) -> Any:
+        """Σ over the keys k of histogram `name` of term(self, k, count[k])."""
+
+    def exact(self, x: float) -> tuple[Any, Any]:
+        """(a, b) with a / b = x: exact integers for one tally, (x, 1.0) for arrays."""
+
+
+class Columns(Protocol):
+    """Sums a formula reads: a `Tally`, or B summed tallies column by column (`dst_metrics.stats.matrix`
+    makes them: each int field of `Tally` as an array of B values, and their `ops`)."""
+
     turns: Any
     correct: Any
     wrong: Any
@@ -66,45 +75,38 @@ class Columns(Protocol):
     false_positives: Any
     false_negatives: Any
 
-    def weighted(self, name: str, weight: Callable[[Any], Any]) -> Any:
-        """Σ over the keys k of histogram `name` of weight(k) · count[k], for each of the B tallies."""
+
+class _Scalar:
+    """`Operations` on one tally's Python numbers: ints divided exactly (CPython's correctly rounded
+    `operator.truediv`, compiled too), histograms summed exactly (`math.fsum`, so in any order)."""
+
+    def ratio(self, numerator: Any, denominator: Any, empty: float) -> Any:
+        return operator.truediv(numerator, denominator) if denominator else empty
+
+    def exp(self, x: Any) -> Any:
+        return math.exp(x)
+
+    def keyed(self, c: Any, name: str, term: Callable[[Any, Any, Any], Any]) -> Any:
+        histogram = getattr(c, name)
+        return _keyed(term, tuple(histogram.items())) if histogram else 0.0
+
+    def exact(self, x: float) -> tuple[Any, Any]:
+        return _exact_ratio(x)
 
 
-def _vacuous(mode: str) -> float:
-    """Score of a ratio with nothing to count: 0 in official mode, 1 in corrected mode."""
-    return 1.0 if mode == "corrected" else 0.0
+SCALAR = _Scalar()
 
 
-def _ratio_columns(xp: Any, numerator: Any, denominator: Any, empty: float) -> Any:
-    """numerator / denominator elementwise, `empty` where the denominator is 0."""
-    safe = xp.where(denominator == 0, 1.0, denominator)
-    return xp.where(denominator == 0, empty, numerator / safe)
+@functools.lru_cache(maxsize=4096)
+def _keyed(term: Callable[[Any, Any, Any], Any], items: tuple[tuple[int, int], ...]) -> float:
+    """`_Scalar.keyed`, cached: dialogues share few histograms (999 TRADE dialogues: 39 of FGA's distances),
+    and ``--per-dialogue`` asks each dialogue's FGA at every λ of the grid."""
+    return math.fsum([term(SCALAR, key, count) for key, count in items])
 
 
-def gca_rates(t: Tally, mode: str = "official") -> tuple[float, float, float, float]:
-    """(VP, VR, LP, LR) with P = C+W+O, G = C+W+M:
-    VP = C/P, VR = C/G, LP = (C+W)/P, LR = (C+W)/G (a zero denominator gives `_vacuous`)."""
-    predicted = t.correct + t.wrong + t.overshot
-    gold = t.correct + t.wrong + t.missed
-    labelled = t.correct + t.wrong
-    empty = _vacuous(mode)
-    precision = (t.correct / predicted, labelled / predicted) if predicted else (empty, empty)
-    recall = (t.correct / gold, labelled / gold) if gold else (empty, empty)
-    return precision[0], recall[0], precision[1], recall[1]
-
-
-def gca_rates_columns(c: Columns, mode: str = "official") -> tuple[Any, Any, Any, Any]:
-    """`gca_rates` of B tallies."""
-    predicted = c.correct + c.wrong + c.overshot
-    gold = c.correct + c.wrong + c.missed
-    labelled = c.correct + c.wrong
-    empty = _vacuous(mode)
-    return (
-        _ratio_columns(c.xp, c.correct, predicted, empty),
-        _ratio_columns(c.xp, c.correct, gold, empty),
-        _ratio_columns(c.xp, labelled, predicted, empty),
-        _ratio_columns(c.xp, labelled, gold, empty),
-    )
+def ops(c: Any) -> Any:
+    """The `Operations` of `c`: `SCALAR` for a Tally, else the columns' own (``c.ops``)."""
+    return SCALAR if isinstance(c, Tally) else c.ops
 
 
 @functools.lru_cache(maxsize=64)
@@ -114,106 +116,98 @@ def _exact_ratio(alpha: float) -> tuple[int, int]:
     return weight.numerator, weight.denominator
 
 
-def gca(t: Tally, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> float:
+def _vacuous(mode: str) -> float:
+    """Score of a ratio with nothing to count: 0 in official mode, 1 in corrected mode."""
+    return 1.0 if mode == "corrected" else 0.0
+
+
+def gca_rates(c: Columns, mode: str = "official") -> tuple[Any, Any, Any, Any]:
+    """(VP, VR, LP, LR) with P = C+W+O, G = C+W+M:
+    VP = C/P, VR = C/G, LP = (C+W)/P, LR = (C+W)/G (a zero denominator gives `_vacuous`)."""
+    xp = ops(c)
+    predicted = c.correct + c.wrong + c.overshot
+    gold = c.correct + c.wrong + c.missed
+    labelled = c.correct + c.wrong
+    empty = _vacuous(mode)
+    return (
+        xp.ratio(c.correct, predicted, empty),
+        xp.ratio(c.correct, gold, empty),
+        xp.ratio(labelled, predicted, empty),
+        xp.ratio(labelled, gold, empty),
+    )
+
+
+def gca(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> Any:
     """GCA = (P + G) / (α·P/VP + α·G/VR + (1-α)·P/LP + (1-α)·G/LR).
 
     A weighted harmonic mean of the four rates; 0 when any rate is 0. With no change on
     either side (P = G = 0) it is 0 in official mode (quirk 4) and 1 in corrected mode.
-    Computed exactly: with L = C+W the denominator is (P²+G²)(α·L + (1-α)·C)/(C·L), so
-    GCA = (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)), evaluated in integers and rounded once
-    (a perfect prediction gives exactly 1.0, never 1.0000000000000002).
+    With L = C+W the denominator is (P²+G²)(α·L + (1-α)·C)/(C·L), so
+    GCA = (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)); for one tally, with α = a/b exactly, it is evaluated in
+    integers and rounded once (a perfect prediction gives exactly 1.0, never 1.0000000000000002).
     """
-    predicted = t.correct + t.wrong + t.overshot
-    gold = t.correct + t.wrong + t.missed
-    if predicted == 0 and gold == 0:
-        return _vacuous(mode)
-    labelled = t.correct + t.wrong
-    if t.correct == 0:  # VP = VR = 0, and P = 0 or G = 0 imply C = 0
-        return 0.0
-    a, b = _exact_ratio(alpha)
-    numerator = (predicted + gold) * t.correct * labelled * b
-    denominator = (predicted**2 + gold**2) * (a * labelled + (b - a) * t.correct)
-    return operator.truediv(numerator, denominator)  # CPython's exact rounding of big ints, compiled too
-
-
-def gca_columns(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> Any:
-    """`gca` of B tallies, in floats: (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)), 0 when C = 0."""
-    xp = c.xp
+    xp = ops(c)
     predicted = c.correct + c.wrong + c.overshot
     gold = c.correct + c.wrong + c.missed
     labelled = c.correct + c.wrong
-    denominator = (predicted**2 + gold**2) * (alpha * labelled + (1 - alpha) * c.correct)
-    value = _ratio_columns(xp, (predicted + gold) * c.correct * labelled, denominator, 0.0)
-    value = xp.where(c.correct == 0, 0.0, value)
-    return xp.where((predicted == 0) & (gold == 0), _vacuous(mode), value)
+    a, b = xp.exact(alpha)
+    numerator = (predicted + gold) * c.correct * labelled * b
+    denominator = (predicted**2 + gold**2) * (a * labelled + (b - a) * c.correct)
+    # the denominator is 0 where P = G = 0 (then `_vacuous`) or C = W = 0 (then 0, as VP = VR = 0 wherever C = 0)
+    return xp.ratio(numerator, denominator, _vacuous(mode) * (predicted + gold == 0))
 
 
-def jga(t: Tally) -> float:
+def jga(c: Columns) -> Any:
     """JGA = (turns whose gold and predicted states are equal) / turns."""
-    return t.joint_hits / t.turns
-
-
-def jga_columns(c: Columns) -> Any:
-    """`jga` of B tallies."""
     return c.joint_hits / c.turns
 
 
-def fga(t: Tally, lam: float = DEFAULT_FGA_LAMBDA) -> float:
+def fga(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:
     """FGA = (equal turns + Σ over type-2 errors of 1 - exp(-λ·d)) / turns.
 
     d is the distance from a type-2 error (a turn whose own changes are right but that carries
     an earlier mistake) back to the last type-1 error; type-1 errors score 0.
     """
-    return fga_grid(t, (lam,))[0]
-
-
-def fga_columns(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:
-    """`fga` of B tallies."""
-    partial = c.weighted("fga_distances", lambda d: 1.0 - c.xp.exp(-lam * d))
-    return (c.joint_hits + partial) / c.turns
+    return (c.joint_hits + ops(c).keyed(c, "fga_distances", _credit(lam))) / c.turns
 
 
 def fga_grid(t: Tally, lambdas: tuple[float, ...]) -> tuple[float, ...]:
-    """`fga` at each λ of `lambdas`, the distances read once (``--per-dialogue`` asks each dialogue's FGA
-    at the whole grid)."""
-    if not t.fga_distances:  # no type-2 error: exactly the value the sum gives, with nothing to add
-        return (t.joint_hits / t.turns,) * len(lambdas)
-    credits = _type2_credits(lambdas, tuple(t.fga_distances.items()))
-    return tuple((t.joint_hits + credit) / t.turns for credit in credits)
+    """`fga` of one tally at each λ of `lambdas`, the distances read once: ``--per-dialogue`` asks each
+    dialogue's FGA at the whole grid, and λ by λ costs 1.4x more (docs/speed.md). The same terms summed
+    the same way, so the same digits (tests/test_figures.py)."""
+    credits = _credits(lambdas, tuple(t.fga_distances.items()))
+    return tuple([(t.joint_hits + credit) / t.turns for credit in credits])
 
 
 @functools.lru_cache(maxsize=4096)
-def _type2_credits(lambdas: tuple[float, ...], distances: tuple[tuple[int, int], ...]) -> tuple[float, ...]:
-    """Σ count · (1 - exp(-λ·d)) over the (d, count) pairs at each λ, summed exactly (`math.fsum`, so in
-    any order). Cached: dialogues share few distance histograms (999 TRADE dialogues: 39)."""
-    return tuple(math.fsum([count * (1.0 - math.exp(-lam * d)) for d, count in distances]) for lam in lambdas)
+def _credits(lambdas: tuple[float, ...], items: tuple[tuple[int, int], ...]) -> tuple[float, ...]:
+    return tuple([_keyed(_credit(lam), items) if items else 0.0 for lam in lambdas])
 
 
-def slot_accuracy(t: Tally, num_slots: int = MULTIWOZ_NUM_SLOTS) -> float:
+@functools.lru_cache(maxsize=64)
+def _credit(lam: float) -> Callable[[Any, Any, Any], Any]:
+    """FGA's credit of `count` type-2 errors at distance d: one function for each λ, so that `_keyed` caches."""
+    return lambda xp, d, count: count * (1.0 - xp.exp(-lam * d))
+
+
+def slot_accuracy(c: Columns, num_slots: int = MULTIWOZ_NUM_SLOTS) -> Any:
     """SA = mean over turns of (K - missed_t - wrong_t) / K = 1 - Σ_t(missed_t + wrong_t) / (K·turns)."""
-    return 1.0 - t.slot_errors / (num_slots * t.turns)
-
-
-def slot_accuracy_columns(c: Columns, num_slots: int = MULTIWOZ_NUM_SLOTS) -> Any:
-    """`slot_accuracy` of B tallies."""
     return 1.0 - c.slot_errors / (num_slots * c.turns)
 
 
-def aga(t: Tally, mode: str = "official") -> float:
+def _share(xp: Any, size: Any, hits: Any) -> Any:
+    return hits / size
+
+
+def aga(c: Columns, mode: str = "official") -> Any:
     """AGA = mean, over turns with an active gold slot, of |G_t ∩ P_t| / |G_t|.
 
     With no such turn it is `_vacuous` (0 official, 1 corrected)."""
-    if not t.goal_turns:
-        return _vacuous(mode)
-    return math.fsum(hits / size for size, hits in t.goal_hits.items()) / t.goal_turns
+    xp = ops(c)
+    return xp.ratio(xp.keyed(c, "goal_hits", _share), c.goal_turns, _vacuous(mode))
 
 
-def aga_columns(c: Columns, mode: str = "official") -> Any:
-    """`aga` of B tallies."""
-    return _ratio_columns(c.xp, c.weighted("goal_hits", lambda k: 1.0 / k), c.goal_turns, _vacuous(mode))
-
-
-def rsa(t: Tally, mode: str = "official") -> float:
+def rsa(c: Columns, mode: str = "official") -> Any:
     """RSA = mean over turns of (T* - missed_t - wrong_t) / T*, T* = |slots(G_t) ∪ slots(P_t)|.
 
     A turn with T* = 0 (no slot on either side) scores 0, in both modes: the RSA paper's
@@ -222,29 +216,16 @@ def rsa(t: Tally, mode: str = "official") -> float:
     compatibility and does not change this convention (the modes differ only in the turn figures
     the Tally holds, e.g. the last-hyphen quirk and ``""`` values)."""
     del mode  # same definition in both modes
-    return math.fsum(hits / size for size, hits in t.relative_hits.items()) / t.turns
+    return ops(c).keyed(c, "relative_hits", _share) / c.turns
 
 
-def rsa_columns(c: Columns) -> Any:
-    """`rsa` of B tallies."""
-    return c.weighted("relative_hits", lambda k: 1.0 / k) / c.turns
-
-
-def slot_prf(t: Tally) -> tuple[float, float, float]:
+def slot_prf(c: Columns) -> tuple[Any, Any, Any]:
     """Slot (precision, recall, F1), micro over turns: TP, FP, FN summed over all turns.
 
     Precision is 1 when nothing was predicted and recall is 1 when gold has nothing, so an
     empty prediction of an empty corpus scores 1."""
-    tp, fp, fn = t.true_positives, t.false_positives, t.false_negatives
-    precision = tp / (tp + fp) if tp + fp else 1.0
-    recall = tp / (tp + fn) if tp + fn else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return precision, recall, f1
-
-
-def slot_prf_columns(c: Columns) -> tuple[Any, Any, Any]:
-    """`slot_prf` of B tallies."""
+    xp = ops(c)
     tp, fp, fn = c.true_positives, c.false_positives, c.false_negatives
-    precision = _ratio_columns(c.xp, tp, tp + fp, 1.0)
-    recall = _ratio_columns(c.xp, tp, tp + fn, 1.0)
-    return precision, recall, _ratio_columns(c.xp, 2 * precision * recall, precision + recall, 0.0)
+    precision = xp.ratio(tp, tp + fp, 1.0)
+    recall = xp.ratio(tp, tp + fn, 1.0)
+    return precision, recall, xp.ratio(2 * precision * recall, precision + recall, 0.0)

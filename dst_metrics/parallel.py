@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .core import Tally
 from .readers import Opened
-from .streaming import Tap, tally_opened
+from .streaming import tally_opened
+
+if TYPE_CHECKING:
+    from .compat.base import ProfileTap
 
 PARALLEL_MIN_BYTES = 8_000_000
 """Inputs smaller than this (about 50,000 turns of the reference layout) are scored in one process
@@ -47,7 +51,7 @@ def _tally_share(
     n: int,
     per_dialogue: bool,
     view: Callable[[Tally], object] | None,
-    tap: Tap | None,
+    tap: ProfileTap | None,
     watch: Callable | None = None,
 ) -> tuple[list[tuple], object]:
     """(per shard of the input: (tally, {dialogue: tally or view(tally)}, dialogue ids, their positions),
@@ -64,7 +68,7 @@ def tally_in_processes(
     jobs: int,
     per_dialogue: bool,
     view: Callable[[Tally], object] | None = None,
-    tap: Tap | None = None,
+    tap: ProfileTap | None = None,
     watch: Callable | None = None,
 ) -> tuple[Tally, dict[str, Tally]] | None:
     """(corpus tally, each dialogue's tally in input order) of an opened input read in `jobs`

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING
 
 from .core import Tally, tally_corpus, tally_each
 from .corpus import Dialogue
@@ -25,27 +25,10 @@ from .errors import InputError
 from .readers import Opened, Shard, resolve
 from .readers.door import STREAMED_FORMATS, Folded, stream_shard
 
-__all__ = ["STREAMED_FORMATS", "Tap", "stream_tally", "streamable", "tally_opened"]
+if TYPE_CHECKING:
+    from .compat.base import ProfileTap
 
-
-class Tap(Protocol):
-    """Sums of the dialogues passing through it on their way to the tally (a `watch`), that a copy in
-    another process can sum too (e.g. a compatibility profile's: `compat.base.ProfileTap`)."""
-
-    sums: Any
-
-    def __call__(self, dialogues: Iterable[Dialogue]) -> Iterator[Dialogue]:
-        """The dialogues of one shard, summed on their way: a stream, or the shard's Corpus where it
-        was read whole (which may say more than its dialogues: `Corpus.listed_gold_slots`)."""
-        ...
-
-    def fresh(self) -> Tap:
-        """The same tap with nothing summed."""
-        ...
-
-    def merge(self, sums: Any) -> None:
-        """Add another tap's sums."""
-        ...
+__all__ = ["STREAMED_FORMATS", "stream_tally", "streamable", "tally_opened"]
 
 
 def _fold(mode: str, per_dialogue: bool, view: Callable[[Tally], object] | None = None):
@@ -56,10 +39,10 @@ def _fold(mode: str, per_dialogue: bool, view: Callable[[Tally], object] | None 
     return lambda dialogues: (tally_corpus(dialogues, mode), {})
 
 
-def _tapped(fold: Callable, tap: Tap, dialogues: Iterable[Dialogue]) -> tuple:
+def _tapped(fold: Callable, tap: ProfileTap, dialogues: Iterable[Dialogue]) -> tuple:
     """(tally, by dialogue, the sums of `tap`): a fold that fails part way (a shard read whole after
     streaming stopped) drops its sums with its tally, so no dialogue is summed twice. The tap sees
-    the shard's dialogues first: a Corpus where the shard was read whole (`Tap`)."""
+    the shard's dialogues first: a Corpus where the shard was read whole (`compat.base.ProfileTap`)."""
     total, by_dialogue = fold(tap(dialogues))
     return total, by_dialogue, tap.sums
 
@@ -73,7 +56,7 @@ def _watched(fold: Callable, watch: Callable[[Iterator[Dialogue]], Iterator[Dial
     return lambda dialogues: fold(watch(dialogues))
 
 
-def _tap_of(fold: Callable, tap: Tap) -> Callable:
+def _tap_of(fold: Callable, tap: ProfileTap) -> Callable:
     return lambda dialogues: _tapped(fold, tap.fresh(), dialogues)
 
 
@@ -90,13 +73,13 @@ def tally_opened(
     share: tuple[int, int] | None = None,
     watch: Callable[[Iterator[Dialogue]], Iterator[Dialogue]] | None = None,
     view: Callable[[Tally], object] | None = None,
-    tap: Tap | None = None,
+    tap: ProfileTap | None = None,
 ) -> tuple[tuple[Tally, dict[str, Tally]], list[Folded]]:
     """((corpus tally, each dialogue's tally in the order reading whole gives), each shard's fold) of
     an opened input: its shards streamed where they can be, else read whole (`Opened.fold_shards`).
     `watch` sees the dialogues on their way to the tally (e.g. `updates.watch`); with `view`, each
     dialogue's ``view(tally)`` stands for its tally (e.g. its figures, computed where it was tallied);
-    `tap` gets the sums of every dialogue (`Tap`; each shard's in a fresh copy, merged)."""
+    `tap` gets the sums of every dialogue (`compat.base.ProfileTap`; each shard's in a fresh copy, merged)."""
     fold = _fold(mode, per_dialogue, view)
     if watch is not None:
         fold = _watched(fold, watch)

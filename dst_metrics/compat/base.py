@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core import summed
 from ..corpus import Corpus, Dialogue
 from ..options import OptionError, Options
 
@@ -13,10 +14,12 @@ from ..options import OptionError, Options
 @dataclass(frozen=True)
 class DialogueSums:
     """How a profile's figures come from sums over dialogues: `new()` is an empty sum, `add(sums,
-    dialogue, options)` adds one dialogue into it in place, ``+`` adds two sums (of other dialogues,
-    e.g. another process's) and `figures(sums, options)` gives the profile's figures. The sums are
-    integers, so the figures are the same in any order of the dialogues and any split into processes.
-    Each function is defined at module level (a `ProfileTap` pickles it by name)."""
+    dialogue, options)` adds one dialogue into it in place, and `figures(sums, options)` gives the
+    profile's figures. The sums are a dataclass whose fields declare how they merge, as `core.Tally`'s do
+    (`core.integer`, `core.histogram`, or a merge of their own under `core.MERGE`), and two sums (of other
+    dialogues, e.g. another process's) merge by `core.summed`: so the figures are the same in any order
+    of the dialogues and any split into processes. Each function is defined at module level (a
+    `ProfileTap` pickles it by name)."""
 
     new: Callable[[], Any]
     add: Callable[[Any, Dialogue, Options], None]
@@ -39,9 +42,9 @@ class DialogueSums:
 
 
 class ProfileTap:
-    """A profile's sums of the dialogues passing through it (``tap(dialogues)`` yields them as they come):
-    the `tap` of `streaming.tally_opened` and of `parallel.tally_in_processes`, where each process sums
-    its share into a `fresh` tap and the parent `merge`s them."""
+    """A profile's sums of the dialogues passing through it on their way to the tally (``tap(dialogues)``
+    yields them as they come): the `tap` of `streaming.tally_opened` and of `parallel.tally_in_processes`,
+    where each shard or process sums into a `fresh` tap and the caller `merge`s their sums by ``+``."""
 
     __slots__ = ("definition", "options", "sums")
 
@@ -67,8 +70,8 @@ class ProfileTap:
         return ProfileTap(self.definition, self.options)
 
     def merge(self, sums: Any) -> None:
-        """Add sums of other dialogues (another tap's `sums`)."""
-        self.sums = self.sums + sums
+        """Add sums of other dialogues (another tap's `sums`), as their fields declare."""
+        self.sums = summed(self.sums, sums)
 
     def figures(self) -> dict[str, object]:
         """The profile's figures of the dialogues summed so far."""

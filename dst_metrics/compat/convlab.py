@@ -31,9 +31,10 @@ applied when the sums are complete.
 from __future__ import annotations
 
 import functools
-from collections import Counter
+import operator
 from dataclasses import dataclass, field
 
+from ..core import MERGE, histogram, integer
 from ..corpus import Corpus, Dialogue
 from ..options import Options
 from ..states import Alternatives
@@ -73,38 +74,26 @@ def pred_options(value: str) -> frozenset[str] | None:
     return frozenset(squeezed.split(ALTERNATIVES)) if squeezed else None
 
 
+def _listed(mine: frozenset[str] | None, theirs: frozenset[str] | None) -> frozenset[str] | None:
+    return theirs if mine is None else mine if theirs is None else mine | theirs
+
+
 @dataclass
 class Sums:
-    """ConvLab-3's counts of some dialogues, summed by ``+``. Which slots a turn visits is a fact of
-    the whole corpus (see the module), so a turn's active predicted slots outside its gold state wait
-    in `pending` until `visited` is known; every other count is final when the turn is added."""
+    """ConvLab-3's counts of some dialogues, summed as each field declares (`base.DialogueSums`). Which slots a turn
+    visits is a fact of the whole corpus (see the module), so a turn's active predicted slots outside its
+    gold state wait in `pending` until `visited` is known; every other count is final when the turn is added."""
 
-    tp: int = 0
-    fp: int = 0  # on the slots of the gold states
-    fn: int = 0
-    turns: int = 0
-    right: int = 0  # turns without an FP or FN on their gold state's slots, nor an active predicted-only slot
-    pending: Counter[tuple[frozenset[str], bool]] = field(default_factory=Counter)
+    tp: int = integer()
+    fp: int = integer()  # on the slots of the gold states
+    fn: int = integer()
+    turns: int = integer()
+    right: int = integer()  # turns without an FP or FN on their gold state's slots, nor an active predicted-only slot
+    pending: dict[tuple[frozenset[str], bool], int] = histogram()
     """{(a turn's active predicted-only slots, no FP or FN on its gold state's slots): turns}"""
-    gold_slots: set[str] = field(default_factory=set)
-    listed: frozenset[str] | None = None  # `Corpus.listed_gold_slots`
-    unset_in_gold: bool = False  # some gold state holds ""
-
-    def __add__(self, other: Sums) -> Sums:
-        total = Sums(
-            self.tp + other.tp,
-            self.fp + other.fp,
-            self.fn + other.fn,
-            self.turns + other.turns,
-            self.right + other.right,
-            self.pending + other.pending,
-            self.gold_slots | other.gold_slots,
-            self.listed,
-            self.unset_in_gold or other.unset_in_gold,
-        )
-        if other.listed is not None:
-            _list(total, other.listed)
-        return total
+    gold_slots: set[str] = field(default_factory=set, metadata={MERGE: operator.or_})
+    listed: frozenset[str] | None = field(default=None, metadata={MERGE: _listed})  # `Corpus.listed_gold_slots`
+    unset_in_gold: bool = field(default=False, metadata={MERGE: operator.or_})  # some gold state holds ""
 
     def visited(self) -> frozenset[str] | None:
         """The slots visited in every turn; None when each gold state's own keys are (see the module)."""
@@ -156,13 +145,14 @@ def _add(sums: Sums, dialogue: Dialogue, options: Options) -> None:
         sums.fp += fp
         sums.fn += fn
         if active:
-            sums.pending[active, not (fp or fn)] += 1
+            key = (active, not (fp or fn))
+            sums.pending[key] = sums.pending.get(key, 0) + 1
         elif not (fp or fn):
             sums.right += 1
 
 
 def _list(sums: Sums, slots: frozenset[str]) -> None:
-    sums.listed = slots if sums.listed is None else sums.listed | slots
+    sums.listed = _listed(sums.listed, slots)
 
 
 def _figures(sums: Sums, options: Options) -> dict[str, object]:

@@ -4,24 +4,25 @@ A `Tally` is a set of integer sums, some of them histograms (dicts). `TallyMatri
 tallies of D dialogues into a D x F array: one column per scalar field and one per histogram key
 seen in any of them. Any selection of dialogues with repetition (a bootstrap resample: a count per
 dialogue) then sums to one row, ``counts @ matrix``, and `figure_arrays` computes every figure of
-the registry from B such rows with numpy, by each entry's vectorised form (`Figure.vectorised`; a
-figure without one is computed by its `compute` on a rebuilt Tally, row by row). Sums are held as
-float64, exact for integers below 2**53.
+the registry from B such rows with numpy, by each entry's formula (`Figure.vectorised`: its `compute`
+takes columns; another figure is computed on a rebuilt Tally, row by row). Sums are held as float64,
+exact for integers below 2**53.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import Tally
+from ..core import Tally, add_keys, sum_fields
 from ..figures import FIGURES, Figure, lambda_key
 from ..options import Options
 
-SCALAR_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Tally) if f.type in ("int", int))
-HISTOGRAM_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Tally) if f.name not in SCALAR_FIELDS)
+SCALAR_FIELDS: tuple[str, ...] = sum_fields(Tally, operator.add)
+HISTOGRAM_FIELDS: tuple[str, ...] = sum_fields(Tally, add_keys)
 
 
 @dataclass(frozen=True)
@@ -94,10 +95,32 @@ class TallyMatrix:
 # Figures of many summed rows at once
 
 
-class _Columns:
-    """B summed rows as `metrics.Columns`: named views, histograms weighted, numpy as `xp`."""
+class _Arrays:
+    """`metrics.Operations` on numpy arrays of B values (division by 0 gives the `empty` value)."""
 
-    xp = np
+    exp = staticmethod(np.exp)
+
+    @staticmethod
+    def ratio(numerator: np.ndarray, denominator: np.ndarray, empty: float) -> np.ndarray:
+        safe = np.where(denominator == 0, 1.0, denominator)
+        return np.where(denominator == 0, empty, numerator / safe)
+
+    @staticmethod
+    def keyed(c: _Columns, name: str, term: Callable) -> np.ndarray:
+        columns, keys = c.layout.histograms[name]
+        if not len(keys):
+            return np.zeros(len(c.sums))
+        return term(_Arrays, keys, c.sums[:, columns]).sum(axis=1)
+
+    @staticmethod
+    def exact(x: float) -> tuple[float, float]:
+        return x, 1.0
+
+
+class _Columns:
+    """B summed rows as `metrics.Columns`: named views of the scalar columns, and numpy's `ops`."""
+
+    ops = _Arrays()
 
     def __init__(self, sums: np.ndarray, layout: Layout) -> None:
         self.sums = sums
@@ -105,13 +128,6 @@ class _Columns:
 
     def __getattr__(self, name: str) -> np.ndarray:
         return self.sums[:, self.layout.scalars[name]]
-
-    def weighted(self, name: str, weight: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-        """Σ_key weight(key) · sum[key] over a histogram's columns."""
-        columns, keys = self.layout.histograms[name]
-        if not len(keys):
-            return np.zeros(len(self.sums))
-        return self.sums[:, columns] @ weight(keys)
 
 
 def interval_figures(options: Options) -> list[tuple[Figure, str, Options]]:
@@ -139,8 +155,8 @@ def figure_arrays(
         for figure, key, at in interval_figures(options):
             if keys is not None and key not in keys:
                 continue
-            if figure.vectorised is not None:
-                out[key] = np.asarray(figure.vectorised(columns, at), dtype=float)
+            if figure.vectorised:
+                out[key] = np.asarray(figure.compute(columns, at), dtype=float)
             else:
                 out[key] = np.array([float(figure.compute(layout.tally(row), at)) for row in sums])
     return out

@@ -10,23 +10,25 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 
-from ..core import Tally, tally_dialogue
+from ..core import Tally, add_keys, sum_fields, tally_dialogue
 from ..corpus import Corpus, Dialogue
-from ..metrics import rsa
+from ..figures import figure_of
 from ..options import Options
 from ..scoring import corpus_options
+
+HISTOGRAMS = sum_fields(Tally, add_keys)
 
 
 def subtract(total: Tally, part: Tally) -> Tally:
     """total - part, field by field (histogram keys that become 0 are dropped)."""
     values: dict[str, object] = {}
-    for f in fields(Tally):
-        mine, theirs = getattr(total, f.name), getattr(part, f.name)
-        if isinstance(mine, dict):
+    for name in sum_fields(Tally):
+        mine, theirs = getattr(total, name), getattr(part, name)
+        if name in HISTOGRAMS:
             diff = {key: mine.get(key, 0) - theirs.get(key, 0) for key in mine.keys() | theirs.keys()}
-            values[f.name] = {key: value for key, value in diff.items() if value}
+            values[name] = {key: value for key, value in diff.items() if value}
         else:
-            values[f.name] = mine - theirs
+            values[name] = mine - theirs
     return Tally(**values)
 
 
@@ -112,12 +114,13 @@ def by_position(corpus: Corpus, options: Options | None = None) -> PositionProfi
                 failed = True
                 first[position] = first.get(position, 0) + 1
         never += not failed
+    jga, rsa = figure_of("jga").compute, figure_of("rsa").compute
     rows = [
         PositionRow(
             position,
             t.turns,
-            t.joint_hits / t.turns,
-            rsa(t, options.mode),
+            jga(t, options),
+            rsa(t, options),
             t.correct,
             t.wrong,
             t.missed,
