@@ -171,3 +171,65 @@ def test_command_line_table_and_by_slot_refused(capsys) -> None:
     assert status == 0 and "pairs 10 (right 8), ECE 0.1800, AUROC 62.50" in out
     assert main(["calibration", str(REPO / "examples" / "confidences.json"), "--compat", "slt2024", "--by-slot"]) == 2
     assert "--by-slot" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------------------------
+# Their results CSV (dst_metrics.readers.slt2024)
+
+CSV_HEADER = (
+    '"id","gt_domain","turn_state","total_state","pair_verbalized","slot_confidence","value_confidence",'
+    '"pair_confidence","pair_minicons"'
+)
+
+
+def _row(row_id: str, domain: str, total: dict, pairs: dict) -> str:
+    cells = [row_id, domain, "{}", json.dumps(total), "{}", "{}", "{}", json.dumps(pairs), "{}"]
+    return ",".join('"' + cell.replace('"', '""') + '"' for cell in cells)
+
+
+def _results_csv(tmp_path, rows: list[str]):
+    path = tmp_path / "results.csv"
+    path.write_text("\n".join([CSV_HEADER, *rows]) + "\n")
+    return path
+
+
+def _gold(tmp_path, turns: dict) -> object:
+    """A reference-layout file whose gold side is `turns` ({dialogue: [state, ...]})."""
+    layout = {d: {str(i): {"gt": state, "pr": {}} for i, state in enumerate(states)} for d, states in turns.items()}
+    path = tmp_path / "gold.json"
+    path.write_text(json.dumps(layout))
+    return path
+
+
+def test_results_csv_is_read_with_its_pairs(tmp_path) -> None:
+    """Turn 1 predicts train departure norwich (0.9, right) and destination ely (0.3, wrong); turn 2
+    adds day monday (0.8, right) and keeps the others as plain values (no decisions)."""
+    rows = [
+        _row("mul0484-1", "train", {"train": {"departure": "norwich", "destination": "ely"}},
+             {"departure_norwich": 0.9, "destination_ely": 0.3}),
+        _row("mul0484-2", "train", {"train": {"departure": "norwich", "destination": "ely", "day": "monday"}},
+             {"day_monday": 0.8}),
+    ]  # fmt: skip
+    gold = _gold(
+        tmp_path,
+        {"MUL0484.json": [
+            {"train": {"departure": "norwich", "destination": "cambridge"}},
+            {"train": {"departure": "norwich", "destination": "cambridge", "day": "monday"}},
+        ]},
+    )  # fmt: skip
+    corpus = read(_results_csv(tmp_path, rows), gold=gold)
+    correct, confidence = pair_decisions(corpus)
+    assert sorted(zip(confidence, correct)) == [(0.3, False), (0.8, True), (0.9, True)]
+    assert corpus.dialogues[0].pred[1]["train-destination"] == "ely"  # the plain state: total_state
+    assert slt2024_auroc(correct, confidence) == 1.0
+
+
+def test_results_csv_errors_name_line_and_field(tmp_path) -> None:
+    from dst_metrics import InputError
+
+    bad_key = _row("mul0484-1", "train", {}, {"departure": 0.9})
+    with pytest.raises(InputError, match=r"line 2.*pair_confidence\.departure|pair_confidence\.departure.*line 2"):
+        read(_results_csv(tmp_path, [bad_key]), gold=_gold(tmp_path, {"mul0484": [{}]}))
+    bad_id = _row("mul0484", "train", {}, {})
+    with pytest.raises(InputError, match="<dialogue>-<turn"):
+        read(_results_csv(tmp_path, [bad_id]), gold=_gold(tmp_path, {"mul0484": [{}]}))
