@@ -233,3 +233,25 @@ def test_results_csv_errors_name_line_and_field(tmp_path) -> None:
     bad_id = _row("mul0484", "train", {}, {})
     with pytest.raises(InputError, match="<dialogue>-<turn"):
         read(_results_csv(tmp_path, [bad_id]), gold=_gold(tmp_path, {"mul0484": [{}]}))
+    gap = [_row("mul0484-1", "train", {}, {}), _row("mul0484-3", "train", {}, {})]
+    with pytest.raises(InputError, match="without a gap"):
+        read(_results_csv(tmp_path, gap), gold=_gold(tmp_path, {"mul0484": [{}, {}]}))
+
+
+def test_results_csv_is_detected_and_scored_from_the_command_line(tmp_path) -> None:
+    """tests/fixtures/slt2024/results.csv (written from tests/fixtures/trade_mwzeval/reference.json: each
+    turn's new predicted values, confidences 0.5 to 0.75) against that file's gold side: 15 pairs, wrong
+    ones at 0.5, 0.6, 0.6, 0.65, 0.7. Weights: [0.5, 0.6) 9 pairs, [0.6, 0.7) 5, [0.7, 0.8) 1; judged:
+    (0.5, 0.6] 5 of 7 right, (0.6, 0.7] 3 of 5, (0.7, 0.8] 1 of 1 (the two at 0.5 judged in an empty-
+    weight bin). ECE = 9/15 * |5/7 - 0.55| + 5/15 * |0.6 - 0.65| + 1/15 * |1 - 0.75| = 0.1319047...;
+    AUROC: right above wrong, ties half: (9.5 + 2 * 4.5 + 3 + 1.5) / 50 = 0.46."""
+    gold = REPO / "tests" / "fixtures" / "trade_mwzeval" / "reference.json"
+    results = REPO / "tests" / "fixtures" / "slt2024" / "results.csv"
+    status, out = _cli("calibration", str(results), "--gold", str(gold), "--compat", "slt2024", "--json")
+    found = json.loads(out)
+    assert status == 0 and found["format"].startswith("slt2024")
+    corpus = read(results, gold=gold)
+    correct, confidence = pair_decisions(corpus)
+    assert (found["pairs"], found["right"]) == (len(correct), sum(correct)) == (15, 10)
+    assert found["pair_ece"] == pytest.approx(9 / 15 * (5 / 7 - 0.55) + 5 / 15 * 0.05 + 1 / 15 * 0.25, abs=1e-12)
+    assert found["pair_auroc"] == pytest.approx(0.46, abs=1e-12)

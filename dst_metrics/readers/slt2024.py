@@ -52,27 +52,43 @@ def _state(row: dict[str, str], where: dict) -> dict:
     return state
 
 
+def _add_row(states: dict[str, dict[int, object]], row: dict, source: str) -> None:
+    """Put one row's turn in `states` ({dialogue: {position: state}})."""
+    if None in row or any(value is None for value in row.values()):
+        raise InputError("the row's cells do not match the header", source=source)
+    name, dash, number = row["id"].rpartition("-")
+    if not name or not dash or not number.isdigit() or int(number) < 1:
+        raise InputError(f"id must be <dialogue>-<turn from 1>, got {row['id']!r}", field="id", source=source)
+    dialogue_id = ids.dialogue_id(name, field="id", source=source)
+    turns = states.setdefault(dialogue_id, {})
+    if int(number) - 1 in turns:
+        raise InputError("this turn is given twice", dialogue=dialogue_id, turn=int(number), source=source)
+    turns[int(number) - 1] = _state(row, {"dialogue": dialogue_id, "turn": int(number), "source": source})
+
+
 def read_slt2024_side(request: ReadRequest, side: str) -> Side:
     """The predicted side of a results CSV (see the module); asking for gold is an InputError."""
     if side != "pred":
         raise InputError("SLT 2024's results hold predictions only: give the gold with --gold", source=request.source)
     reader = csv.DictReader(request.text().splitlines())
-    missing = [column for column in COLUMNS if column not in (reader.fieldnames or ())]
-    if missing:
-        raise InputError(f"the header lacks the columns {', '.join(missing)}", source=request.source)
     states: dict[str, dict[int, object]] = {}
-    for line, row in enumerate(reader, start=2):
-        name, dash, number = row["id"].rpartition("-")
-        source = f"{request.source}, line {line}" if request.source else f"line {line}"
-        if not dash or not number.isdigit() or int(number) < 1:
-            raise InputError(f"id must be <dialogue>-<turn from 1>, got {row['id']!r}", field="id", source=source)
-        dialogue_id = ids.dialogue_id(name, field="id")
-        turns = states.setdefault(dialogue_id, {})
-        if int(number) - 1 in turns:
-            raise InputError("this turn is given twice", dialogue=dialogue_id, turn=int(number), source=source)
-        turns[int(number) - 1] = _state(row, {"dialogue": dialogue_id, "turn": int(number), "source": source})
+    try:
+        missing = [column for column in COLUMNS if column not in (reader.fieldnames or ())]
+        if missing:
+            raise InputError(f"the header lacks the columns {', '.join(missing)}", source=request.source)
+        for row in reader:
+            where = f"line {reader.line_num}"
+            _add_row(states, row, f"{request.source}, {where}" if request.source else where)
+    except csv.Error as error:
+        raise InputError(f"not a CSV table (line {reader.line_num}: {error})", source=request.source) from None
     if not states:
         raise InputError("the table has no row", source=request.source)
+    for dialogue_id, turns in states.items():
+        gap = next((turn for turn in range(len(turns)) if turn not in turns), None)
+        if gap is not None:  # turns pair with gold by position: a gap would shift them
+            raise InputError(
+                "the turns must run from 1 without a gap", dialogue=dialogue_id, turn=gap + 1, source=request.source
+            )
     return Side(states, request.source, ids="loose", turns="position")
 
 
