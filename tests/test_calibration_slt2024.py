@@ -250,6 +250,8 @@ def test_results_csv_is_detected_and_scored_from_the_command_line(tmp_path) -> N
     status, out = _cli("calibration", str(results), "--gold", str(gold), "--compat", "slt2024", "--json")
     found = json.loads(out)
     assert status == 0 and found["format"].startswith("slt2024")
+    parts = found["signature"].split("|")
+    assert "pred:slt2024-pair_confidence" in parts and parts[-3:] == ["calibration", "compat:slt2024", "bins:10"]
     corpus = read(results, gold=gold)
     correct, confidence = pair_decisions(corpus)
     assert (found["pairs"], found["right"]) == (len(correct), sum(correct)) == (15, 10)

@@ -98,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     corpus, read_as = read_input(args.file, args)
     if args.calibration_profile:
+        if corpus.reading and options.reading != corpus.reading:  # how the input was read, as `score` says it
+            options = options.replace(reading=corpus.reading)
         return _run_profile(args, corpus, read_as, options.signature())
     result = calibration(corpus, bins=args.bins, by_slot=args.by_slot)
     if not result.has_confidences:

@@ -23,6 +23,8 @@ from .base import Fit, Reader, ReadRequest, Side
 COLUMNS = ("id", "gt_domain", "total_state", "pair_confidence")
 """The columns read (the header must name them; the others are ignored)."""
 PAIRS = "pair_confidence"
+CONVENTION = f"pred:slt2024-{PAIRS}"
+"""The signature part of predictions read from these tables: their pairs are the ``pair_confidence`` column's."""
 
 
 def _json(text: str, field: str, where: dict) -> object:
@@ -89,7 +91,7 @@ def read_slt2024_side(request: ReadRequest, side: str) -> Side:
             raise InputError(
                 "the turns must run from 1 without a gap", dialogue=dialogue_id, turn=gap + 1, source=request.source
             )
-    return Side(states, request.source, ids="loose", turns="position")
+    return Side(states, request.source, ids="loose", turns="position", convention=CONVENTION)
 
 
 def sniff(head: str) -> Fit:
