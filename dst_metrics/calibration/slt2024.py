@@ -20,6 +20,7 @@ Every sum is numpy's pairwise summation (`numpy_sum`), so the figures equal thei
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from ..corpus import Corpus
@@ -69,27 +70,27 @@ def linspace_edges(bins: int) -> list[float]:
 def histogram_counts(confidence: Sequence[float], edges: Sequence[float]) -> list[int]:
     """``numpy.histogram(confidence, bins=edges)[0]``: bins ``[low, high)``, the last ``[low, high]``."""
     counts = [0] * (len(edges) - 1)
-    last = len(counts) - 1
     for score in confidence:
-        if not edges[0] <= score <= edges[-1]:
-            continue
-        index = next((i for i in range(last) if score < edges[i + 1]), last)
-        counts[index] += 1
+        if edges[0] <= score <= edges[-1]:
+            counts[min(bisect_right(edges, score), len(counts)) - 1] += 1
     return counts
 
 
 def reliability_table(
     correct: Sequence[bool], confidence: Sequence[float], bins: int = SLT2024_BINS
 ) -> list[tuple[float, int, float]]:
-    """Their reliability diagram: per bin ``(centre, histogram count, accuracy)`` (see the module)."""
+    """Their reliability diagram: per bin ``(centre, histogram count, accuracy)``, the accuracy over
+    ``low < c <= high`` (0 when no decision is; see the module)."""
     edges = linspace_edges(bins)
     counts = histogram_counts(confidence, edges)
-    table = []
-    for i, count in enumerate(counts):
-        inside = [right for right, score in zip(correct, confidence) if edges[i] < score <= edges[i + 1]]
-        accuracy = sum(map(bool, inside)) / len(inside) if inside else 0
-        table.append(((edges[i] + edges[i + 1]) / 2, count, accuracy))
-    return table
+    judged = [0] * bins
+    rights = [0] * bins
+    for right, score in zip(correct, confidence):
+        index = bisect_left(edges, score) - 1  # edges[index] < score <= edges[index + 1]
+        if 0 <= index < bins:
+            judged[index] += 1
+            rights[index] += bool(right)
+    return [((edges[i] + edges[i + 1]) / 2, counts[i], rights[i] / judged[i] if judged[i] else 0) for i in range(bins)]
 
 
 def slt2024_ece(correct: Sequence[bool], confidence: Sequence[float], bins: int = SLT2024_BINS) -> float | None:
