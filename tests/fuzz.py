@@ -99,6 +99,7 @@ def fixtures() -> dict[str, tuple[bytes, str | None, Path | None]]:
         ),  # fmt: skip
         "reference": ((EXAMPLES / "mul1110.json").read_bytes(), "reference.json", None),
         "linearized": (tsv.encode(), "turns.tsv", None),
+        "slt2024": ((FIXTURES / "slt2024" / "results.csv").read_bytes(), "results.csv", mwzeval_gold),
     }
 
 

@@ -41,6 +41,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.calibration.extract": VALUES,
     "dst_metrics.corpus": CORPUS,
     "dst_metrics.readers": INPUTS,
+    "dst_metrics.readers.slt2024": INPUTS,  # SLT 2024 confidence results CSV (predictions only)
     "dst_metrics.examples": INPUTS,
     "dst_metrics.updates": INPUTS,
     "dst_metrics.generation": INPUTS,
@@ -58,6 +59,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.stats": ANALYSIS,
     "dst_metrics.stats.table": ANALYSIS,  # the table of N systems, one correction over its tests
     "dst_metrics.calibration": ANALYSIS,
+    "dst_metrics.calibration.slt2024": ANALYSIS,  # the slt2024 profile: ECE with bin centres, sklearn's AUROC
     "dst_metrics.streaming": ANALYSIS,
     "dst_metrics.parallel": ANALYSIS,
     "dst_metrics.distributed": ANALYSIS,

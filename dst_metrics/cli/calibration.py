@@ -1,12 +1,15 @@
-"""``dst-metrics calibration FILE [--gold PATH] [--bins 10] [--by-slot] [--json]``: the calibration
-figures of a prediction file whose values carry confidences (`dst_metrics.calibration`).
+"""``dst-metrics calibration FILE [--gold PATH] [--bins 10] [--by-slot] [--compat slt2024] [--json]``: the
+calibration figures of a prediction file whose values carry confidences (`dst_metrics.calibration`).
 
 Without ``--json``: a table with one row per level (slot, joint; ``--by-slot`` adds one per slot name)
 and the equal-width reliability bins of the slot level. With ``--json``: one object with ``file``,
 ``format``, every figure of `figures.CALIBRATION_FIGURES` (and after ``joint_ece`` ``joint_ece_min``,
 SetSUMBT's joint-goal ECE), ``slots``, ``turns``, ``bins``,
 ``confidences``, ``reliability``, ``signature`` and with ``--by-slot`` ``by_slot``. Bad input or
-options: one line, exit status 2 (`dst_metrics.cli.main`).
+options: one line, exit status 2 (`dst_metrics.cli.main`). ``--compat slt2024``: instead, ECE and AUROC
+of the predicted (slot, value) pairs as SLT 2024's confidence-estimation code computes them
+(`calibration.slt2024`; JSON: ``pair_ece``, ``pair_auroc``, ``pairs``, ``right``, ``bins``,
+``reliability`` as ``[centre, count, accuracy]`` rows).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import argparse
 from ..errors import InputError
 
 HELP = "calibration of confidence scores: DSTC2 accuracy, L2, MRR, ROC CA05; ECE, Brier, AUROC"
+CALIBRATION_PROFILES = ("slt2024",)  # calibration.slt2024.PROFILE
 DEFAULT_BINS = 10  # the same as metrics.DEFAULT_BINS (kept here so parsing imports nothing heavy)
 PERCENT = 100
 
@@ -40,6 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bins", type=_bins, default=DEFAULT_BINS, help=f"bins of ECE and the diagram ({DEFAULT_BINS})"
     )
     parser.add_argument("--by-slot", action="store_true", help="also each slot name's figures (JSON: by_slot)")
+    parser.add_argument(
+        "--compat",
+        dest="calibration_profile",
+        choices=CALIBRATION_PROFILES,
+        help="slt2024: ECE (bin centres) and AUROC of predicted pairs as SLT 2024's confidence-estimation code",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object (fractions, not percent)")
 
 
@@ -87,6 +97,10 @@ def run(args: argparse.Namespace) -> int:
 
     options = options_from_args(args)
     corpus, read_as = read_input(args.file, args)
+    if args.calibration_profile:
+        if corpus.reading and options.reading != corpus.reading:  # how the input was read, as `score` says it
+            options = options.replace(reading=corpus.reading)
+        return _run_profile(args, corpus, read_as, options.signature())
     result = calibration(corpus, bins=args.bins, by_slot=args.by_slot)
     if not result.has_confidences:
         raise InputError(
@@ -99,4 +113,41 @@ def run(args: argparse.Namespace) -> int:
         print(_dumps({"file": args.file, "format": read_as, **result.as_dict(), "signature": signature}))
     else:
         _print_table(result, args.file, read_as, signature)
+    return 0
+
+
+def _run_profile(args: argparse.Namespace, corpus, read_as: str, signature: str) -> int:
+    """``--compat slt2024``: the profile's figures (`calibration.slt2024.slt2024_calibration`)."""
+    from ..calibration.slt2024 import slt2024_calibration
+    from ..options import OptionError
+    from .common import dumps, format_table
+
+    if args.by_slot:
+        raise OptionError("--by-slot gives our figures per slot; the slt2024 profile has no per-slot figures")
+    found = slt2024_calibration(corpus, bins=args.bins)
+    if not found["pairs"]:
+        raise InputError("no predicted value carries a confidence, so there is no pair to calibrate", source=args.file)
+    signature = f"{signature}|calibration|compat:{args.calibration_profile}|bins:{args.bins}"
+    if args.json:
+        print(
+            dumps(
+                {
+                    "file": args.file,
+                    "format": read_as,
+                    "compat": args.calibration_profile,
+                    **found,
+                    "signature": signature,
+                }
+            )
+        )
+        return 0
+    print(f"{args.file}: calibration, SLT 2024's convention ({read_as})")
+    print(
+        f"pairs {found['pairs']} (right {found['right']}), ECE {_cell(found['pair_ece'], False)}, "
+        f"AUROC {_cell(found['pair_auroc'], True)}"
+    )
+    rows = [[f"{centre:.2f}", str(count), f"{accuracy:.4f}"] for centre, count, accuracy in found["reliability"]]
+    print(format_table(["bin centre", "count", "accuracy"], rows, "rrr"))
+    print("AUROC in percent, ECE as a fraction; - undefined")
+    print(f"signature: {signature}")
     return 0

@@ -38,7 +38,7 @@ from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, sharded
 from ..errors import InputError
 from ..options import OptionError
 from ..states import Alternatives, LinearizedFormat
-from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, trade
+from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
 from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json
 from .pairing import pair
 
@@ -62,6 +62,7 @@ READERS: dict[str, Reader] = {
         convlab.UNIFIED_READER,
         sgd.READER,
         reference.READER,
+        slt2024.READER,
         linearized.READER,
     )
 }

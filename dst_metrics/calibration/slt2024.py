@@ -1,0 +1,180 @@
+"""The ``slt2024`` calibration profile: ECE and AUROC as "Confidence Estimation for LLM-based Dialogue
+State Tracking" (Sun et al., SLT 2024) computes them (github jennycs0830/Confidence_Score_DST,
+``evaluation_minicons.py``: ``plot_reliability`` and ``plot_roc_curve``). Differences from our ECE:
+``docs/compat.md``, section "Confidence Estimation for LLM-based DST".
+
+* a **decision** is one predicted (slot, value) pair that carries a confidence (their ``pair_*``
+  dictionaries): in a corpus, every scored slot of every turn, its top active value and that value's
+  score (slots given as plain values are not decisions; a scored slot whose values are all inactive
+  is none); it is right when the turn's gold value of that slot is that value (exactly; one of a
+  gold slot's acceptable values);
+* **ECE**: ``bins`` equal-width bins on ``numpy.linspace(0, 1, bins + 1)``; a bin's weight is its
+  share of ``numpy.histogram``'s counts (bins ``[low, high)``, the last closed, confidences outside
+  [0, 1] left out) and its accuracy the share of right decisions with ``low < c <= high`` (0 when
+  none), compared with the bin's **centre**, not the mean confidence of its decisions;
+* **AUROC**: scikit-learn's ``auc(*roc_curve(labels, confidences)[:2])``: the trapezoids under the
+  ROC curve with collinear points dropped, summed as numpy sums.
+
+Every sum is numpy's pairwise summation (`numpy_sum`), so the figures equal theirs to the last digit.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+
+from ..corpus import Corpus
+from ..states import Alternatives
+from .extract import ScoredPredictions
+
+PROFILE = "slt2024"
+"""The profile's name (``dst-metrics calibration --profile slt2024``)."""
+SLT2024_BINS = 10
+"""Their ``n_bins`` (``run.py`` calls ``plot_distribution(..., n_bins=10)``)."""
+_BLOCK = 128  # numpy's PW_BLOCKSIZE
+
+
+def numpy_sum(values: Sequence[float]) -> float:
+    """``numpy.sum`` of a float64 vector, to the last bit: numpy's pairwise summation (8 partial sums
+    up to 128 values, halves at multiples of 8 above)."""
+    count = len(values)
+    if count < 8:
+        total = 0.0
+        for value in values:
+            total += value
+        return total
+    if count <= _BLOCK:
+        partial = list(values[:8])
+        index = 8
+        while index < count - count % 8:
+            for lane in range(8):
+                partial[lane] += values[index + lane]
+            index += 8
+        total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + (
+            (partial[4] + partial[5]) + (partial[6] + partial[7])
+        )
+        for value in values[index:]:
+            total += value
+        return total
+    half = count // 2
+    half -= half % 8
+    return numpy_sum(values[:half]) + numpy_sum(values[half:])
+
+
+def linspace_edges(bins: int) -> list[float]:
+    """``numpy.linspace(0, 1, bins + 1)``: ``k * (1 / bins)``, the last exactly 1."""
+    step = 1.0 / bins
+    return [k * step for k in range(bins)] + [1.0]
+
+
+def histogram_counts(confidence: Sequence[float], edges: Sequence[float]) -> list[int]:
+    """``numpy.histogram(confidence, bins=edges)[0]``: bins ``[low, high)``, the last ``[low, high]``."""
+    counts = [0] * (len(edges) - 1)
+    for score in confidence:
+        if edges[0] <= score <= edges[-1]:
+            counts[min(bisect_right(edges, score), len(counts)) - 1] += 1
+    return counts
+
+
+def reliability_table(
+    correct: Sequence[bool], confidence: Sequence[float], bins: int = SLT2024_BINS
+) -> list[tuple[float, int, float]]:
+    """Their reliability diagram: per bin ``(centre, histogram count, accuracy)``, the accuracy over
+    ``low < c <= high`` (0 when no decision is; see the module)."""
+    edges = linspace_edges(bins)
+    counts = histogram_counts(confidence, edges)
+    judged = [0] * bins
+    rights = [0] * bins
+    for right, score in zip(correct, confidence):
+        index = bisect_left(edges, score) - 1  # edges[index] < score <= edges[index + 1]
+        if 0 <= index < bins:
+            judged[index] += 1
+            rights[index] += bool(right)
+    return [((edges[i] + edges[i + 1]) / 2, counts[i], rights[i] / judged[i] if judged[i] else 0) for i in range(bins)]
+
+
+def slt2024_ece(correct: Sequence[bool], confidence: Sequence[float], bins: int = SLT2024_BINS) -> float | None:
+    """Their ECE: sum over bins of (count / total) * |accuracy - bin centre|; None without a
+    confidence in [0, 1] (theirs: nan)."""
+    if bins < 1:
+        raise ValueError(f"bins must be at least 1, got {bins}")
+    table = reliability_table(correct, confidence, bins)
+    total = sum(count for _, count, _ in table)
+    if total == 0:
+        return None
+    return numpy_sum([count / total * abs(accuracy - centre) for centre, count, accuracy in table])
+
+
+def roc_points(correct: Sequence[bool], confidence: Sequence[float]) -> tuple[list[float], list[float]]:
+    """scikit-learn's ``roc_curve(correct, confidence)[:2]`` (``drop_intermediate=True``): (fpr, tpr);
+    both classes must be present."""
+    order = sorted(range(len(confidence)), key=lambda i: -confidence[i])
+    tps: list[float] = []
+    fps: list[float] = []
+    right = 0
+    for position, index in enumerate(order):
+        right += bool(correct[index])
+        last = position == len(order) - 1
+        if last or confidence[order[position + 1]] != confidence[index]:
+            tps.append(float(right))
+            fps.append(float(position + 1 - right))
+    if len(fps) > 2:
+        keep = [0] + [
+            i
+            for i in range(1, len(fps) - 1)
+            if fps[i + 1] - 2 * fps[i] + fps[i - 1] or tps[i + 1] - 2 * tps[i] + tps[i - 1]
+        ]
+        keep.append(len(fps) - 1)
+        tps, fps = [tps[i] for i in keep], [fps[i] for i in keep]
+    tps, fps = [0.0, *tps], [0.0, *fps]
+    return [f / fps[-1] for f in fps], [t / tps[-1] for t in tps]
+
+
+def slt2024_auroc(correct: Sequence[bool], confidence: Sequence[float]) -> float | None:
+    """scikit-learn's ``auc`` of `roc_points`: ``numpy.trapezoid(tpr, fpr)``; None when all decisions
+    are right or all wrong (theirs: nan, with a warning)."""
+    positives = sum(map(bool, correct))
+    if positives == 0 or positives == len(correct):
+        return None
+    fpr, tpr = roc_points(correct, confidence)
+    return numpy_sum([(fpr[i + 1] - fpr[i]) * (tpr[i + 1] + tpr[i]) / 2.0 for i in range(len(fpr) - 1)])
+
+
+def _is_right(gold: object, value: str) -> bool:
+    if gold.__class__ is Alternatives:
+        return value in gold
+    return gold == value
+
+
+def pair_decisions(corpus: Corpus, scores: ScoredPredictions | None = None) -> tuple[list[bool], list[float]]:
+    """(right, confidence) of every scored slot of every turn, in corpus order (see the module)."""
+    scores = corpus.scores if scores is None else scores
+    correct: list[bool] = []
+    confidence: list[float] = []
+    if not scores:
+        return correct, confidence
+    for dialogue in corpus.dialogues:
+        for turn_id, gold in zip(dialogue.turn_ids, dialogue.gold):
+            for slot, hypotheses in scores.turn(dialogue.dialogue_id, turn_id).items():
+                if not hypotheses:
+                    continue
+                value, score = max(hypotheses, key=lambda hypothesis: hypothesis[1])  # first wins ties
+                correct.append(_is_right(gold.get(slot), value))
+                confidence.append(score)
+    return correct, confidence
+
+
+def slt2024_calibration(
+    corpus: Corpus, scores: ScoredPredictions | None = None, *, bins: int = SLT2024_BINS
+) -> dict[str, object]:
+    """``{"pair_ece", "pair_auroc", "pairs", "right", "bins", "reliability": [[centre, count,
+    accuracy], ...]}`` of `pair_decisions`, figures None where theirs are nan."""
+    correct, confidence = pair_decisions(corpus, scores)
+    return {
+        "pair_ece": slt2024_ece(correct, confidence, bins),
+        "pair_auroc": slt2024_auroc(correct, confidence),
+        "pairs": len(correct),
+        "right": sum(correct),
+        "bins": bins,
+        "reliability": [list(row) for row in reliability_table(correct, confidence, bins)],
+    }
