@@ -38,6 +38,16 @@ SCORED_FAMILIES: dict[str, tuple[str, str, str]] = {
         "dst_metrics.dstc2.figures",
         "FIGURES",
     ),
+    "sgdx": (
+        "SGD-X schema sensitivity: JGA/AGA on the original schema and over its variants, SS (dst-metrics sgdx)",
+        "dst_metrics.protocols.sgdx",
+        "FIGURES",
+    ),
+    "checkdst": (
+        "CheckDST: JGA of original and perturbed turns, cJGA, conditional JGA, flip rates (dst-metrics checkdst)",
+        "dst_metrics.protocols.checkdst",
+        "FIGURES",
+    ),
 }
 """Families computed from scored hypotheses, not a tally: description, and the module and name of
 their registry (same fields: key, label, description, higher_is_better, family). `family_figures`
