@@ -32,6 +32,7 @@ def _cell(value: float | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Read both files, pair their turns and print the CheckDST figures."""
+    from ..errors import InputError
     from ..protocols.checkdst import FIGURES, checkdst_figures, signature_part
     from .common import dumps, format_table, options_from_args
     from .score import read_input
@@ -39,7 +40,10 @@ def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     original, _ = read_input(args.original, args)
     perturbed, _ = read_input(args.perturbed, args)
-    found = checkdst_figures(original, perturbed, options.mode)
+    try:
+        found = checkdst_figures(original, perturbed, options.mode)
+    except InputError as error:  # a perturbed turn without its original: name the perturbed file
+        raise error.located(source=args.perturbed) from None
     reading = tuple(dict.fromkeys((*options.reading, *original.reading, *perturbed.reading)))
     signature = f"{options.replace(reading=reading).signature(())}|{signature_part()}"
     if args.json:
