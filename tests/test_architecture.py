@@ -60,6 +60,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.stats.table": ANALYSIS,  # the table of N systems, one correction over its tests
     "dst_metrics.calibration": ANALYSIS,
     "dst_metrics.calibration.slt2024": ANALYSIS,  # the slt2024 profile: ECE with bin centres, sklearn's AUROC
+    "dst_metrics.protocols": ANALYSIS,  # papers' protocols: SGD-X (sgdx), CheckDST (checkdst)
     "dst_metrics.streaming": ANALYSIS,
     "dst_metrics.parallel": ANALYSIS,
     "dst_metrics.distributed": ANALYSIS,

@@ -30,6 +30,8 @@ COMMANDS: dict[str, str] = {
     "dstc2": "dst_metrics.cli.dstc2",
     "dstc2-compare": "dst_metrics.cli.dstc2_compare",
     "check": "dst_metrics.cli.check",
+    "sgdx": "dst_metrics.cli.sgdx",
+    "checkdst": "dst_metrics.cli.checkdst",
 }
 """Every command: name -> its module."""
 

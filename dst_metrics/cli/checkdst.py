@@ -1,0 +1,56 @@
+"""``dst-metrics checkdst ORIG PERTURBED [input options] [--json]``: CheckDST's figures of original /
+perturbed prediction pairs (`dst_metrics.protocols.checkdst`): each turn of PERTURBED paired with the
+same dialogue and turn of ORIG, each file read as ``dst-metrics score`` reads it (the input options,
+``--gold`` included, apply to both).
+
+Without ``--json``: the figures in percent. With ``--json``: one object with ``original``, ``perturbed``,
+every figure of `protocols.checkdst.FIGURES` (``checkdst.cjga`` …; fractions, null where undefined),
+``checkdst.pairs`` and ``signature``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "CheckDST: JGA of original and perturbed predictions, cJGA, conditional JGA and flip rates"
+PERCENT = 100
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """ORIG, PERTURBED, the shared input options and --json."""
+    from .common import add_input_options
+
+    parser.add_argument("original", metavar="ORIG", help="predictions on the original dialogues")
+    parser.add_argument("perturbed", metavar="PERTURBED", help="predictions on the perturbed dialogues")
+    add_input_options(parser)
+    parser.add_argument("--json", action="store_true", help="one JSON object (fractions, not percent)")
+
+
+def _cell(value: float | None) -> str:
+    return "-" if value is None else f"{PERCENT * value:.2f}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read both files, pair their turns and print the CheckDST figures."""
+    from ..errors import InputError
+    from ..protocols.checkdst import FIGURES, checkdst_figures, signature_part
+    from .common import dumps, format_table, options_from_args
+    from .score import read_input
+
+    options = options_from_args(args)
+    original, _ = read_input(args.original, args)
+    perturbed, _ = read_input(args.perturbed, args)
+    try:
+        found = checkdst_figures(original, perturbed, options.mode)
+    except InputError as error:  # a perturbed turn without its original: name the perturbed file
+        raise error.located(source=args.perturbed) from None
+    reading = tuple(dict.fromkeys((*options.reading, *original.reading, *perturbed.reading)))
+    signature = f"{options.replace(reading=reading).signature(())}|{signature_part()}"
+    if args.json:
+        print(dumps({"original": args.original, "perturbed": args.perturbed, **found, "signature": signature}))
+        return 0
+    rows = [[entry.label, _cell(found[entry.key]), entry.description] for entry in FIGURES]
+    print(f"{args.perturbed} against {args.original}: CheckDST, {found['checkdst.pairs']} pairs")
+    print(format_table(["figure", "%", "what"], rows, "lrl"))
+    print(f"signature: {signature}")
+    return 0

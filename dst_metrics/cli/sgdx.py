@@ -1,0 +1,83 @@
+"""``dst-metrics sgdx ORIG V1 … V5 --gold GOLD [--schema S] [--train-schema T] [--value-matching exact] [--json]``:
+SGD-X schema sensitivity (`dst_metrics.protocols.sgdx`) of SGD prediction files or folders, the original
+schema's first, then one per schema variant, each scored against the same gold.
+
+Without ``--json``: a table, one row per split (all, seen, unseen), JGA and AGA of the original schema,
+their mean over the variants and SS, in percent (SS as a fraction). With ``--json``: one object with
+``original``, ``variants``, every figure of `protocols.sgdx.FIGURES` (``sgdx.all.ss_jga`` …; fractions,
+null where a split has no frame), ``sgdx.<split>.frames`` and ``signature``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+HELP = "SGD-X schema sensitivity: JGA/AGA on the original schema and over variants v1-v5, SS_JGA, SS_AGA"
+PERCENT = 100
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """ORIG, the variants, --gold, --schema, --train-schema, --value-matching and --json."""
+    parser.add_argument("original", metavar="ORIG", help="predictions on the original schema (SGD file or folder)")
+    parser.add_argument("variants", metavar="V", nargs="+", help="predictions on each schema variant (at least 2)")
+    parser.add_argument("--gold", metavar="PATH", required=True, help="the gold SGD dialogue file or folder")
+    parser.add_argument("--schema", metavar="PATH", help="the test schema.json (default GOLD/schema.json)")
+    parser.add_argument(
+        "--train-schema", metavar="PATH", help="the train schema (seen services; GOLD/../train/schema.json)"
+    )
+    matching = "fuzzy (default): the SGD evaluator's fuzzy non-categorical values; exact: equality"
+    parser.add_argument("--value-matching", choices=("fuzzy", "exact"), default="fuzzy", help=matching)
+    parser.add_argument("--json", action="store_true", help="one JSON object (fractions, not percent)")
+
+
+def _default(given: str | None, path: Path | None) -> str | None:
+    if given:
+        return given
+    return str(path) if path is not None and path.is_file() else None
+
+
+def _cell(value: float | None, percent: bool = True) -> str:
+    if value is None:
+        return "-"
+    return f"{PERCENT * value:.2f}" if percent else f"{value:.4f}"
+
+
+def _print_table(found: dict, args: argparse.Namespace, signature: str) -> None:
+    from ..protocols.sgdx import SPLITS
+    from .common import format_table
+
+    header = ["split", "frames", "JGA orig", "JGA v1-5", "SS JGA", "AGA orig", "AGA v1-5", "SS AGA"]
+    rows = []
+    for split in SPLITS:
+        cells = [str(found[f"sgdx.{split}.frames"])]
+        for measure in ("jga", "aga"):
+            cells += [_cell(found[f"sgdx.{split}.{measure}_{kind}"]) for kind in ("original", "variants")]
+            cells.append(_cell(found[f"sgdx.{split}.ss_{measure}"], percent=False))
+        rows.append([split, *cells])
+    print(f"{args.original} and {len(args.variants)} schema variants: SGD-X")
+    print(format_table(header, rows))
+    print("\nJGA, AGA in percent; SS as a fraction (lower: less sensitive); - no frame")
+    print(f"signature: {signature}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score the original and every variant against --gold and print the SGD-X figures."""
+    from .._version import __version__
+    from ..options import OptionError
+    from ..protocols.sgdx import sgdx_figures, signature_part
+    from .common import dumps
+
+    gold = Path(args.gold)
+    schema = _default(args.schema, gold / "schema.json" if gold.is_dir() else None)
+    if schema is None:
+        raise OptionError("sgdx needs the test schema: give it with --schema")
+    train = _default(args.train_schema, gold.parent / "train" / "schema.json" if gold.is_dir() else None)
+    fuzzy = args.value_matching == "fuzzy"
+    found = sgdx_figures(args.original, args.variants, args.gold, schema, train, fuzzy=fuzzy)
+    signature = f"dst-metrics:{__version__}|{signature_part(len(args.variants), fuzzy)}"
+    if args.json:
+        print(dumps({"original": args.original, "variants": args.variants, **found, "signature": signature}))
+    else:
+        _print_table(found, args, signature)
+    return 0
