@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.citations": FOUNDATION,
     "dst_metrics.modules": FOUNDATION,
     "dst_metrics.pool": FOUNDATION,  # the one process pool (score --jobs, dstc2 --jobs)
+    "dst_metrics.numpy_sums": FOUNDATION,  # numpy's pairwise summation without numpy (sgdx, slt2024)
     "dst_metrics.states": VALUES,
     "dst_metrics._alternatives": VALUES,  # states.Alternatives, kept out of the compiled modules
     "dst_metrics.options": VALUES,

@@ -24,7 +24,6 @@ import pytest
 from dst_metrics import Corpus, read
 from dst_metrics.calibration.slt2024 import (
     linspace_edges,
-    numpy_sum,
     pair_decisions,
     reliability_table,
     slt2024_auroc,
@@ -32,6 +31,7 @@ from dst_metrics.calibration.slt2024 import (
     slt2024_ece,
 )
 from dst_metrics.cli import main
+from dst_metrics.numpy_sums import numpy_sum
 
 from .conftest import REFERENCE, REPO, requires_shared
 

@@ -23,8 +23,8 @@ import pytest
 
 from dst_metrics import InputError, read, score
 from dst_metrics.cli import main
+from dst_metrics.numpy_sums import numpy_sum
 from dst_metrics.protocols import checkdst, sgdx
-from dst_metrics.protocols._sums import numpy_sum
 from tests.conftest import REFERENCE, SGD, requires_shared
 from tests.protocol_inputs import checkdst_perturbed, comparable, sgd_predictions, write_sgdx
 

@@ -24,6 +24,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from ..corpus import Corpus
+from ..numpy_sums import numpy_sum
 from ..states import Alternatives
 from .extract import ScoredPredictions
 
@@ -31,34 +32,6 @@ PROFILE = "slt2024"
 """The profile's name (``dst-metrics calibration --profile slt2024``)."""
 SLT2024_BINS = 10
 """Their ``n_bins`` (``run.py`` calls ``plot_distribution(..., n_bins=10)``)."""
-_BLOCK = 128  # numpy's PW_BLOCKSIZE
-
-
-def numpy_sum(values: Sequence[float]) -> float:
-    """``numpy.sum`` of a float64 vector, to the last bit: numpy's pairwise summation (8 partial sums
-    up to 128 values, halves at multiples of 8 above)."""
-    count = len(values)
-    if count < 8:
-        total = 0.0
-        for value in values:
-            total += value
-        return total
-    if count <= _BLOCK:
-        partial = list(values[:8])
-        index = 8
-        while index < count - count % 8:
-            for lane in range(8):
-                partial[lane] += values[index + lane]
-            index += 8
-        total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + (
-            (partial[4] + partial[5]) + (partial[6] + partial[7])
-        )
-        for value in values[index:]:
-            total += value
-        return total
-    half = count // 2
-    half -= half % 8
-    return numpy_sum(values[:half]) + numpy_sum(values[half:])
 
 
 def linspace_edges(bins: int) -> list[float]:

@@ -13,7 +13,7 @@ train and the test schema, as the SGD evaluator splits them):
   a frame whose mean is 0 is nan, left out): the schema sensitivity;
 - the same three for AGA, over the frames that have one.
 
-Sums are numpy's (`_sums`), so every figure equals the reference code's to the last bit. Figures are
+Sums are numpy's (`numpy_sums`), so every figure equals the reference code's to the last bit. Figures are
 fractions; None where a split has no frame. Differences from the reference script: docs/compat.md.
 """
 
@@ -26,8 +26,8 @@ from pathlib import Path
 
 from ..compat.sgd import ALL_SERVICES, SEEN_SERVICES, UNSEEN_SERVICES, collect, load_schema
 from ..errors import InputError
+from ..numpy_sums import numpy_mean, numpy_sum
 from ..readers.sgd import load_dialogues
-from ._sums import numpy_mean, numpy_sum
 
 FAMILY = "sgdx"
 SPLITS: dict[str, str] = {"all": ALL_SERVICES, "seen": SEEN_SERVICES, "unseen": UNSEEN_SERVICES}
