@@ -32,12 +32,16 @@ __all__ = [
     "aga_columns",
     "fga",
     "fga_columns",
+    "final_jga",
+    "final_jga_columns",
     "gca",
     "gca_columns",
     "gca_rates",
     "gca_rates_columns",
     "jga",
     "jga_columns",
+    "joint_turn_accuracy",
+    "joint_turn_accuracy_columns",
     "rsa",
     "rsa_columns",
     "slot_accuracy",
@@ -65,6 +69,9 @@ class Columns(Protocol):
     true_positives: Any
     false_positives: Any
     false_negatives: Any
+    turn_hits: Any
+    final_turns: Any
+    final_hits: Any
 
     def weighted(self, name: str, weight: Callable[[Any], Any]) -> Any:
         """Σ over the keys k of histogram `name` of weight(k) · count[k], for each of the B tallies."""
@@ -156,6 +163,31 @@ def jga(t: Tally) -> float:
 def jga_columns(c: Columns) -> Any:
     """`jga` of B tallies."""
     return c.joint_hits / c.turns
+
+
+def joint_turn_accuracy(t: Tally, teacher_forced: bool = False) -> float:
+    """Joint turn accuracy (DST-STAR) = (turns whose predicted changes equal gold's turn label) / turns.
+
+    A turn's changes are the slots whose value differs from the previous turn's state, with their new
+    values. With `teacher_forced` (predictions made from the gold previous state) the prediction's
+    changes are taken against the gold previous state, as DST-STAR does then: they equal gold's exactly
+    when the states are equal, so the figure is JGA."""
+    return (t.joint_hits if teacher_forced else t.turn_hits) / t.turns
+
+
+def joint_turn_accuracy_columns(c: Columns, teacher_forced: bool = False) -> Any:
+    """`joint_turn_accuracy` of B tallies."""
+    return (c.joint_hits if teacher_forced else c.turn_hits) / c.turns
+
+
+def final_jga(t: Tally) -> float:
+    """Final-turn JGA (DST-STAR) = (dialogues whose last turn's states are equal) / dialogues."""
+    return t.final_hits / t.final_turns
+
+
+def final_jga_columns(c: Columns) -> Any:
+    """`final_jga` of B tallies."""
+    return c.final_hits / c.final_turns
 
 
 def fga(t: Tally, lam: float = DEFAULT_FGA_LAMBDA) -> float:

@@ -55,6 +55,8 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     score_cmd.add_argument(
         "--compat", choices=list(PROFILES), help=f"figures as another evaluator computes them: {profiles}"
     )
+    tf_help = "the predictions were made from the gold previous state: said in the signature (prev:gold)"
+    score_cmd.add_argument("--teacher-forced", action="store_true", help=tf_help)
     score_cmd.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
     score_cmd.add_argument("--per-dialogue", action="store_true", help="also each dialogue's figures")
     score_cmd.add_argument("--schema", metavar="PATH", help="--compat sgd: schema.json (default GOLD/schema.json)")
