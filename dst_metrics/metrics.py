@@ -181,13 +181,14 @@ def joint_turn_accuracy_columns(c: Columns, teacher_forced: bool = False) -> Any
 
 
 def final_jga(t: Tally) -> float:
-    """Final-turn JGA (DST-STAR) = (dialogues whose last turn's states are equal) / dialogues."""
-    return t.final_hits / t.final_turns
+    """Final-turn JGA (DST-STAR) = (dialogues whose last turn's states are equal) / dialogues; 0 for a tally
+    made without dialogues (a simulated one)."""
+    return t.final_hits / t.final_turns if t.final_turns else 0.0
 
 
 def final_jga_columns(c: Columns) -> Any:
     """`final_jga` of B tallies."""
-    return c.final_hits / c.final_turns
+    return _ratio_columns(c.xp, c.final_hits, c.final_turns, 0.0)
 
 
 def fga(t: Tally, lam: float = DEFAULT_FGA_LAMBDA) -> float:

@@ -60,6 +60,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.streaming": ANALYSIS,
     "dst_metrics.parallel": ANALYSIS,
     "dst_metrics.distributed": ANALYSIS,
+    "dst_metrics.zeroshot": ANALYSIS,  # one held-out domain's dialogues or turns, scored (score --domain)
     "dst_metrics.report": REPORT,
     "dst_metrics.report.systems": REPORT,  # the table of N systems as Markdown, LaTeX, HTML
     "dst_metrics": FRONT,  # the package's __init__ only: its names are imported on first use

@@ -26,6 +26,7 @@ from ..progress import progress
 from ..readers import InputSpec, open_spec
 from ..scoring import Report, Scores, score, score_tallies, with_profile_figures
 from ..updates import SAMPLE_DIALOGUES, UPDATES_WARNING, votes_say_updates, watch
+from ..zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains, score_held_out
 from .common import (
     add_input_options,
     add_interval_options,
@@ -69,6 +70,15 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     scheduler_help = "--engine dask: a running scheduler (tcp://host:8786); default a local cluster of --jobs processes"
     score_cmd.add_argument("--scheduler", metavar="ADDRESS", help=scheduler_help)
     add_interval_options(score_cmd)
+    held_out = score_cmd.add_argument_group("zero-shot, leave-one-domain-out (MultiWOZ)")
+    domain_help = (
+        "score one held-out domain (its dialogues or turns, its slots), or all: each of the five and the average"
+    )
+    held_out.add_argument("--domain", metavar="DOMAIN", help=domain_help)
+    protocol_help = "--domain: trade (dialogues containing it, as TRADE's -exceptd) or active-turns (D3ST)"
+    held_out.add_argument("--protocol", choices=PROTOCOLS, default=PROTOCOLS[0], help=protocol_help)
+    domains_help = "--protocol trade: each dialogue's domains (TRADE's test_dials.json, MultiWOZ's data.json)"
+    held_out.add_argument("--dialogue-domains", metavar="PATH", help=domains_help)
 
 
 def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
@@ -428,9 +438,47 @@ def _score_on_dask(args: argparse.Namespace, options: Options) -> tuple[dict, li
     return read_as, reports, {}
 
 
+def _run_held_out(args: argparse.Namespace, options: Options) -> int:
+    """--domain: each file's held-out domain (`zeroshot`), or with ``all`` a row per domain and the average."""
+    for flag, given in (("--by", args.by), ("--ci", args.ci), ("--per-dialogue", args.per_dialogue),
+                        ("--engine dask", args.engine == "dask")):  # fmt: skip
+        if given:
+            raise OptionError(f"{flag} cannot be combined with --domain")
+    if args.dialogue_domains and args.protocol != "trade":
+        raise OptionError("--dialogue-domains selects dialogues under --protocol trade only")
+    domains = read_dialogue_domains(args.dialogue_domains) if args.dialogue_domains else None
+    read_as = {path: read_input(path, args) for path in args.files}  # every file checked first
+    if args.domain != "all":
+        reports = [
+            (path, score_held_out(corpus, args.domain, args.protocol, options, domains))
+            for path, (corpus, _) in read_as.items()
+        ]
+        if not args.json:
+            formats = {path: how for path, (_, how) in read_as.items()}
+            _print_score_tables(reports, reports[0][1].options, False, None, [], formats)
+        for path, report in reports if args.json else ():
+            record = {"file": path, "format": read_as[path][1], **report.scores.as_dict()}
+            record["signatures"] = report.scores.signatures()
+            sys.stdout.write(dumps(record) + "\n")
+        return 0
+    for path, (corpus, how) in read_as.items():
+        rows = score_domains(corpus, args.protocol, options, domains)
+        if args.json:
+            record = {"file": path, "format": how, "protocol": args.protocol}
+            record.update({name: scores.as_dict() for name, scores in rows.items()})
+            sys.stdout.write(dumps(record) + "\n")
+            continue
+        print(f"{path}: each held-out domain (--protocol {args.protocol}), then the mean over the {len(DOMAINS)}")
+        print(_figure_table("held out", list(rows.items()), options, False))
+        print(f"scores in percent; SA over each domain's slots (K); signature: {rows['average'].signature}\n")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Read and check every file, score each, print the table (or one JSON line per file)."""
     options = options_from_args(args)
+    if args.domain:
+        return _run_held_out(args, options)
     jobs = _jobs(args)
     if args.engine == "dask":
         scored = _score_on_dask(args, options)
