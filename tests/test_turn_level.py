@@ -128,3 +128,17 @@ def test_teacher_forced_signature_and_option() -> None:
     assert "prev:gold" not in score(dialogue([{"a": "1"}], [{"a": "1"}])).signature
     with pytest.raises(OptionError, match="teacher_forced"):
         Options(teacher_forced="yes")
+
+
+def test_the_evaluate_module_returns_them_and_takes_teacher_forced() -> None:
+    evaluate = pytest.importorskip("evaluate", reason="needs evaluate, of the test extra")
+    from tests.conftest import REPO
+
+    module = evaluate.load(str(REPO / "jga_fga_metrics"))
+    # turn 0: area wrong; turn 1: stars added on both sides, the area error carried over
+    gold = [[{"hotel-area": "north"}, {"hotel-area": "north", "hotel-stars": "4"}]]
+    pred = [[{"hotel-area": "south"}, {"hotel-area": "south", "hotel-stars": "4"}]]
+    plain = module.compute(predictions=pred, references=gold)
+    assert (plain["jga"], plain["joint_turn_accuracy"], plain["final_jga"]) == (0.0, 0.5, 0.0)
+    forced = module.compute(predictions=pred, references=gold, teacher_forced=True)
+    assert forced["joint_turn_accuracy"] == 0.0 and forced["signature"].endswith("|prev:gold")
