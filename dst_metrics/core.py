@@ -214,6 +214,17 @@ def changes_inside(changes: Changes, other: State) -> bool:
     return True
 
 
+def same_turn_label(gold: State, gold_before: State, pred: State, pred_before: State) -> bool:
+    """DST-STAR's joint turn accuracy of one turn: the slots whose active value changed since the
+    side's previous turn, with their new values (None: the slot became inactive), are the same on both
+    sides (`side_changes` with removals, values matched by `values_match`)."""
+    gold_label = dict(side_changes(gold, gold_before, True))
+    pred_label = dict(side_changes(pred, pred_before, True))
+    return gold_label.keys() == pred_label.keys() and all(
+        values_match(value, pred_label[slot]) for slot, value in gold_label.items()
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # Sums: each field of a `Tally` (and of a profile's sums, `compat.base.DialogueSums`) declares how two
 # sums of it merge, in its metadata under `MERGE`; `+`, `add` and every copy of a tally (processes, Dask,
@@ -288,6 +299,9 @@ class Tally:
     false_positives: int = integer()
     false_negatives: int = integer()
     fga_distances: dict[int, int] = histogram()  # d -> type-2 turns at d
+    turn_hits: int = integer()  # turns whose predicted changes equal gold's (DST-STAR's joint turn accuracy)
+    final_turns: int = integer()  # dialogues with a turn: their last turns (final-turn JGA)
+    final_hits: int = integer()  # last turns whose gold and predicted states are equal
 
     def __add__(self, other: Tally) -> Tally:
         return summed(self, other)
@@ -358,6 +372,7 @@ class _Sums:
         self.counts = {CORRECT: 0, WRONG: 0, MISSED: 0, OVERSHOT: 0}
         self.figure_runs: dict[TurnFigures, int] = {}  # turn figures -> number of turns
         self.distances: dict[int, int] = {}  # FGA type-2 distance -> number of turns
+        self.turn_hits = self.final_turns = self.final_hits = 0
 
     def clear(self) -> None:
         """Back to no turn (one accumulator for each dialogue in turn: `tally()` copies what it keeps)."""
@@ -366,6 +381,7 @@ class _Sums:
         counts[CORRECT] = counts[WRONG] = counts[MISSED] = counts[OVERSHOT] = 0
         self.figure_runs.clear()
         self.distances.clear()
+        self.turn_hits = self.final_turns = self.final_hits = 0
 
     def walk(self, dialogue: Dialogue, official: bool, observe: TurnObserver | None) -> None:
         """One pass over a dialogue: one diff per turn, read by every metric."""
@@ -385,12 +401,14 @@ class _Sums:
         run = 0  # turns in a row with these figures
         prev_equal = False
         last_error = -1  # turn id (official) or position (corrected) of the last FGA type-1 error
+        turn_hits = 0
 
         for position, (turn_id, g, p) in enumerate(zip(dialogue.turn_ids, dialogue.gold, dialogue.pred)):
             if g is prev_g and p is prev_p:
                 # Nothing changed on either side: no GCA change, the same turn figures, and an
                 # unequal turn is an FGA type-2 error.
                 run += 1
+                turn_hits += 1  # neither side changed: the same (empty) turn labels
                 if not prev_equal:
                     distance = (turn_id if official else position) - last_error
                     distances[distance] = distances.get(distance, 0) + 1
@@ -400,6 +418,7 @@ class _Sums:
 
             if run:
                 figure_runs[figures] = figure_runs.get(figures, 0) + run
+            gold_before, pred_before = gold_active, pred_active
             if g is not prev_g:
                 gold_active, gold_map, gold_changes, gold_hyphen = advance_side(g, gold_map, official, gold_hyphen)
             else:
@@ -409,6 +428,7 @@ class _Sums:
             else:
                 pred_changes = ()
 
+            turn_hits += same_turn_label(gold_active, gold_before, pred_active, pred_before)
             counted = count_types(gold_map, pred_map, gold_changes, pred_changes)
             for _, kind in counted:
                 counts[kind] += 1
@@ -438,6 +458,10 @@ class _Sums:
 
         if run:
             figure_runs[figures] = figure_runs.get(figures, 0) + run
+        self.turn_hits += turn_hits
+        if dialogue.turn_ids:
+            self.final_turns += 1
+            self.final_hits += prev_equal  # the last turn's
 
     def tally(self) -> Tally:
         """The sums as a Tally."""
@@ -464,7 +488,8 @@ class _Sums:
                      overshot=counts[OVERSHOT], joint_hits=joint_hits, slot_errors=slot_errors,
                      goal_turns=goal_turns, goal_hits=goal_hits, relative_empty_turns=relative_empty,
                      relative_hits=relative_hits, true_positives=true_pos, false_positives=false_pos,
-                     false_negatives=false_neg, fga_distances=dict(self.distances))
+                     false_negatives=false_neg, fga_distances=dict(self.distances),
+                     turn_hits=self.turn_hits, final_turns=self.final_turns, final_hits=self.final_hits)
         # fmt: on
 
 

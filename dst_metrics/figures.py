@@ -23,7 +23,8 @@ from .options import Options
 
 FAMILIES: dict[str, str] = {
     "gca": "Granular Change Accuracy, its four counts and four rates (module gca_metric)",
-    "turn": "turn-level figures: JGA, FGA, SA, AGA, RSA, slot P/R/F1 (module jga_fga_metrics)",
+    "turn": "turn-level figures: JGA, FGA, SA, AGA, RSA, slot P/R/F1, joint turn accuracy, final-turn JGA"
+    " (module jga_fga_metrics)",
 }
 """Families of the figures computed from a `Tally` (this module's `FIGURES`); each `evaluate` module
 returns the figures of one family."""
@@ -179,6 +180,23 @@ FIGURES: list[Figure] = [
     ),
     _slot_prf("slot_precision", "Slot precision", "detail", "precision of predicted (slot, value) pairs", 0),
     _slot_prf("slot_recall", "Slot recall", "detail", "recall of gold (slot, value) pairs", 1),
+    _formula(
+        "joint_turn_accuracy",
+        "JTA",
+        "turn",
+        "detail",
+        "joint turn accuracy (DST-STAR): share of turns whose predicted changes are gold's turn label",
+        lambda t, o: metrics.joint_turn_accuracy(t, o.teacher_forced),
+        uses=("teacher_forced",),
+    ),
+    _formula(
+        "final_jga",
+        "Final JGA",
+        "turn",
+        "detail",
+        "final-turn JGA (DST-STAR): share of dialogues whose last turn's state is right",
+        lambda t, o: metrics.final_jga(t),
+    ),
     Figure("turns", "Turns", "turn", "detail", "number of turns scored", lambda t, o: t.turns, None, is_count=True),
 ]
 """Every figure, in output order. Extend it with `register`."""

@@ -32,9 +32,11 @@ __all__ = [
     "aga",
     "fga",
     "fga_grid",
+    "final_jga",
     "gca",
     "gca_rates",
     "jga",
+    "joint_turn_accuracy",
     "rsa",
     "slot_accuracy",
     "slot_prf",
@@ -74,6 +76,9 @@ class Columns(Protocol):
     true_positives: Any
     false_positives: Any
     false_negatives: Any
+    turn_hits: Any
+    final_turns: Any
+    final_hits: Any
 
 
 class _Scalar:
@@ -160,6 +165,22 @@ def gca(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> An
 def jga(c: Columns) -> Any:
     """JGA = (turns whose gold and predicted states are equal) / turns."""
     return c.joint_hits / c.turns
+
+
+def joint_turn_accuracy(c: Columns, teacher_forced: bool = False) -> Any:
+    """Joint turn accuracy (DST-STAR) = (turns whose predicted changes equal gold's turn label) / turns.
+
+    A turn's changes are the slots whose value differs from the previous turn's state, with their new
+    values. With `teacher_forced` (predictions made from the gold previous state) the prediction's
+    changes are taken against the gold previous state, as DST-STAR does then: they equal gold's exactly
+    when the states are equal, so the figure is JGA."""
+    return (c.joint_hits if teacher_forced else c.turn_hits) / c.turns
+
+
+def final_jga(c: Columns) -> Any:
+    """Final-turn JGA (DST-STAR) = (dialogues whose last turn's states are equal) / dialogues; 0 for a tally
+    made without dialogues (a simulated one)."""
+    return ops(c).ratio(c.final_hits, c.final_turns, 0.0)
 
 
 def fga(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:

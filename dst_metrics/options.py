@@ -167,6 +167,13 @@ def parse_compat(value: object) -> str | None:
     raise OptionError(f"compat must be None or the name of a compatibility profile; got {_shown(value)}")
 
 
+def parse_teacher_forced(value: object) -> bool:
+    """Whether the predictions were made from the gold previous state (a bool)."""
+    if isinstance(value, bool):
+        return value
+    raise OptionError(f"teacher_forced must be true or false; got {_shown(value)}")
+
+
 def format_number(x: float) -> str:
     """A short exact-looking form: 10/11 for α's default, otherwise the shortest repr."""
     fraction = Fraction(x).limit_denominator(100)
@@ -184,6 +191,7 @@ _PARSERS = {
     "value_matching": parse_value_matching,
     "compat": parse_compat,
     "reading": parse_reading,
+    "teacher_forced": parse_teacher_forced,
 }
 
 
@@ -202,7 +210,10 @@ class Options:
       figures it computes (`dst_metrics.compat`);
     - `reading`: how the inputs were read where that changes figures, as signature parts (set from
       the corpus by `scoring.corpus_options`: ``preds:updates``, ``alts:first``, the gold subset
-      scored, a gold reader's conventions).
+      scored, a gold reader's conventions);
+    - `teacher_forced`: the predictions were made from the gold previous state (DST-STAR's
+      ``is_gt_p_state``): joint turn accuracy diffs them against it, and every figure's signature
+      says ``prev:gold``.
     """
 
     mode: str = "official"
@@ -213,6 +224,7 @@ class Options:
     value_matching: str = "exact"
     compat: str | None = None
     reading: tuple[str, ...] = ()
+    teacher_forced: bool = False
 
     def __post_init__(self) -> None:
         for name, parse in _PARSERS.items():
@@ -250,7 +262,7 @@ class Options:
         ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact`` (`Figure.signature`)."""
         if only is None:
             return self._signature
-        wanted = {"version", "mode", "value_matching", "reading", *only}
+        wanted = {"version", "mode", "value_matching", "reading", "teacher_forced", *only}
         return "|".join(part for name, part in self._signature_parts if name in wanted and part)
 
     @functools.cached_property
@@ -276,4 +288,5 @@ class Options:
             ("value_matching", f"match:{self.value_matching}"),
             ("reading", "|".join(self.reading)),
             ("compat", f"compat:{self.compat}" if self.compat else ""),
+            ("teacher_forced", "prev:gold" if self.teacher_forced else ""),
         )

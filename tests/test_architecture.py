@@ -66,6 +66,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.parallel": ANALYSIS,
     "dst_metrics.distributed": ANALYSIS,
     "dst_metrics.engines": ANALYSIS,  # scoring inputs: the engine (whole, streamed, processes, Dask) chosen by one rule
+    "dst_metrics.zeroshot": ANALYSIS,  # one held-out domain's dialogues or turns, scored (score --domain)
     "dst_metrics.report": REPORT,
     "dst_metrics.report.systems": REPORT,  # the table of N systems as Markdown, LaTeX, HTML
     "dst_metrics.report.draw": REPORT,  # the HTML/SVG primitives of the report and the Space (space imports down)

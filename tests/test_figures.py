@@ -53,9 +53,10 @@ def space_table_keys() -> list[str]:
 
 def test_keys_are_unique_and_families_split_them_between_the_modules():
     keys = figure_keys(Options())
-    assert len(keys) == len(set(keys)) == 22
+    assert len(keys) == len(set(keys)) == 24
     assert set(keys) == set(figure_keys(Options(), ["gca"])) | set(figure_keys(Options(), ["turn"]))
     assert {"gca", "jga", "fga", "fga@0.25", "fga@1.0", "missed", "turns"} <= set(keys)
+    assert {"joint_turn_accuracy", "final_jga"} <= set(figure_keys(Options(), ["turn"]))
     labels = figure_labels(Options(fga_lambdas=(0.3,)))
     assert labels["fga@0.3"] == "FGA λ=0.3" and labels["slot_f1"] == "Slot F1"
 
@@ -161,11 +162,11 @@ def test_every_family_has_unique_keys_across_the_registries():
 
 
 def test_each_figure_names_the_options_that_change_it():
-    # First example P1 (C=5, W=2, type-2 FGA errors, slot errors): changing alpha, lambda or K moves
+    # First example P1 (C=5, W=2, type-2 FGA errors, slot errors): changing alpha, lambda, K or teacher forcing moves
     # exactly the figures whose entry names it; the others keep their values.
     corpus = read(EXAMPLE)
     before = score(corpus).scores
-    for name, value in {"alpha": 0.5, "fga_lambda": 2.0, "num_slots": 7}.items():
+    for name, value in {"alpha": 0.5, "fga_lambda": 2.0, "num_slots": 7, "teacher_forced": True}.items():
         after = score(corpus, Options().replace(**{name: value})).scores
         moved = {key for key in before if after[key] != before[key]}
         assert moved == {f.key for f in FIGURES if name in f.uses and not f.per_lambda}, name
@@ -173,6 +174,7 @@ def test_each_figure_names_the_options_that_change_it():
         "gca": ("alpha",),
         "fga": ("fga_lambda",),
         "sa": ("num_slots",),
+        "joint_turn_accuracy": ("teacher_forced",),
     }
 
 

@@ -100,6 +100,8 @@ def options_from_args(args: argparse.Namespace) -> Options:
     for name in ("fga_lambda", "num_slots", "compat"):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
+    if getattr(args, "teacher_forced", False):
+        values["teacher_forced"] = True
     return Options(**values)
 
 

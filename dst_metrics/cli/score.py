@@ -23,6 +23,7 @@ from ..options import OptionError, Options
 from ..readers import InputSpec
 from ..scoring import Report, Scores
 from ..updates import UPDATES_WARNING
+from ..zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains, score_held_out
 from .common import (
     add_input_options,
     add_interval_options,
@@ -52,6 +53,8 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     score_cmd.add_argument(
         "--compat", choices=list(PROFILES), help=f"figures as another evaluator computes them: {profiles}"
     )
+    tf_help = "the predictions were made from the gold previous state: said in the signature (prev:gold)"
+    score_cmd.add_argument("--teacher-forced", action="store_true", help=tf_help)
     score_cmd.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
     score_cmd.add_argument("--per-dialogue", action="store_true", help="also each dialogue's figures")
     score_cmd.add_argument("--schema", metavar="PATH", help="--compat sgd: schema.json (default GOLD/schema.json)")
@@ -64,6 +67,15 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     scheduler_help = "--engine dask: a running scheduler (tcp://host:8786); default a local cluster of --jobs processes"
     score_cmd.add_argument("--scheduler", metavar="ADDRESS", help=scheduler_help)
     add_interval_options(score_cmd)
+    held_out = score_cmd.add_argument_group("zero-shot, leave-one-domain-out (MultiWOZ)")
+    domain_help = (
+        "score one held-out domain (its dialogues or turns, its slots), or all: each of the five and the average"
+    )
+    held_out.add_argument("--domain", metavar="DOMAIN", help=domain_help)
+    protocol_help = "--domain: trade (dialogues containing it, as TRADE's -exceptd) or active-turns (D3ST)"
+    held_out.add_argument("--protocol", choices=PROTOCOLS, default=PROTOCOLS[0], help=protocol_help)
+    domains_help = "--protocol trade: each dialogue's domains (TRADE's test_dials.json, MultiWOZ's data.json)"
+    held_out.add_argument("--dialogue-domains", metavar="PATH", help=domains_help)
 
 
 def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
@@ -319,9 +331,47 @@ def request_of(args: argparse.Namespace) -> Request:
     return Request(args.per_dialogue, args.json, keep, args.engine, args.jobs, args.scheduler, files, warn_of_updates)
 
 
+def _run_held_out(args: argparse.Namespace, options: Options) -> int:
+    """--domain: each file's held-out domain (`zeroshot`), or with ``all`` a row per domain and the average."""
+    for flag, given in (("--by", args.by), ("--ci", args.ci), ("--per-dialogue", args.per_dialogue),
+                        ("--engine dask", args.engine == "dask")):  # fmt: skip
+        if given:
+            raise OptionError(f"{flag} cannot be combined with --domain")
+    if args.dialogue_domains and args.protocol != "trade":
+        raise OptionError("--dialogue-domains selects dialogues under --protocol trade only")
+    domains = read_dialogue_domains(args.dialogue_domains) if args.dialogue_domains else None
+    read_as = {path: read_input(path, args) for path in args.files}  # every file checked first
+    if args.domain != "all":
+        reports = [
+            (path, score_held_out(corpus, args.domain, args.protocol, options, domains))
+            for path, (corpus, _) in read_as.items()
+        ]
+        if not args.json:
+            formats = {path: how for path, (_, how) in read_as.items()}
+            _print_score_tables(reports, reports[0][1].options, False, None, [], formats)
+        for path, report in reports if args.json else ():
+            record = {"file": path, "format": read_as[path][1], **report.scores.as_dict()}
+            record["signatures"] = report.scores.signatures()
+            sys.stdout.write(dumps(record) + "\n")
+        return 0
+    for path, (corpus, how) in read_as.items():
+        rows = score_domains(corpus, args.protocol, options, domains)
+        if args.json:
+            record = {"file": path, "format": how, "protocol": args.protocol}
+            record.update({name: scores.as_dict() for name, scores in rows.items()})
+            sys.stdout.write(dumps(record) + "\n")
+            continue
+        print(f"{path}: each held-out domain (--protocol {args.protocol}), then the mean over the {len(DOMAINS)}")
+        print(_figure_table("held out", list(rows.items()), options, False))
+        print(f"scores in percent; SA over each domain's slots (K); signature: {rows['average'].signature}\n")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Read and check every file, score each, print the table (or one JSON line per file)."""
     options = options_from_args(args)
+    if args.domain:
+        return _run_held_out(args, options)
     scored = score_inputs([input_spec(path, args) for path in args.files], options, request_of(args))
     reports = [(found.name, found.report) for found in scored]
     corpora = [(found.name, found.corpus) for found in scored if found.corpus is not None]

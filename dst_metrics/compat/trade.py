@@ -15,8 +15,8 @@ Its conventions, read from that code:
   TRADE computes per-turn precision and recall but does not report them: ``slot_precision`` and
   ``slot_recall`` keep our definitions.
 
-Its F1 is a float sum in file order, which this profile repeats turn by turn to reproduce the printed
-digits; so it is not a sum of integers over dialogues (`base.DialogueSums`) and scores in one process.
+Its SA and F1 are float sums in file order, which this profile repeats turn by turn to reproduce the
+printed digits; so it is not a sum of integers over dialogues (`base.DialogueSums`) and scores in one process.
 
 Beyond the code (which sees strings only): a gold list of acceptable values is written with the
 predicted value when that is one of them (as in our official mode).
@@ -50,16 +50,16 @@ def trade_turn(gold: dict, pred: dict) -> tuple[bool, int, float]:
 
 def trade_figures(corpus: Corpus, options: Options) -> dict[str, object]:
     """{jga, sa, slot_f1} as TRADE's evaluate_metrics computes them (fractions, unrounded)."""
-    turns = joint = errors = 0
-    f1 = 0.0
+    turns = joint = 0
+    sa = f1 = 0.0
+    k = options.num_slots
     for dialogue in corpus.dialogues:
         for equal, slot_errors, turn_f1_value in turn_results(dialogue, trade_turn):
             turns += 1
             joint += equal
-            errors += slot_errors
+            sa += (k - slot_errors) / k
             f1 += turn_f1_value
-    k = options.num_slots
-    return {"jga": joint / turns, "sa": (turns * k - errors) / (turns * k), "slot_f1": f1 / turns}
+    return {"jga": joint / turns, "sa": sa / turns, "slot_f1": f1 / turns}
 
 
 PROFILE = Profile(NAME, "TRADE's evaluate_metrics: string sets with none, SA with K slots, F1 per turn", trade_figures)

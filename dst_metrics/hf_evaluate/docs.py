@@ -62,6 +62,8 @@ INPUT_ARGS = """\
     prediction_states: "cumulative" (default) or "updates": each predicted state is the turn's update,
         accumulated in turn order (null or "[DELETE]" removes a slot).
     gold_alternatives: "any" (default) or "first": a gold list of acceptable values matches by its first only.
+    teacher_forced: True when the predictions were made from the gold previous state (joint turn accuracy is
+        then taken against it; every signature ends in "prev:gold").
     figures: names of the figures to return (default: all of the module's).
     dialogue_ids, linearized: how to read the inputs (see the metric card).
 Features:

@@ -1,0 +1,184 @@
+"""Zero-shot, leave-one-domain-out figures (MultiWOZ): one held-out domain's turns, restricted to its slots.
+
+Two protocols select what is scored (docs/compat.md, "Zero-shot"):
+
+- ``trade``, as TRADE's data loader selects the test set with ``-exceptd DOMAIN`` (T5DST and TransferQA
+  reuse it): every turn of each dialogue that contains the domain, gold and prediction restricted to the
+  domain's slots, and SA over the domain's K slots. A dialogue contains the domain when its goal names it;
+  a prediction file carries no goal, so the dialogues' domains come from a file (`read_dialogue_domains`:
+  TRADE's ``test_dials.json`` or MultiWOZ's ``data.json``); without one, a dialogue contains the domain when
+  its gold state has one of its slots at some turn, which is not the same set (the signature says which);
+- ``active-turns``, as D3ST reports it: only the turns whose gold state has a slot of the domain, restricted
+  to its slots.
+
+The selected corpus is scored as any other (`scoring.score`); its signature names the domain and protocol.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from .corpus import Corpus, Dialogue
+from .errors import InputError
+from .options import OptionError, Options
+from .scoring import Report, Scores, score
+from .states import State
+
+DOMAINS: tuple[str, ...] = ("hotel", "train", "restaurant", "attraction", "taxi")
+"""MultiWOZ's five domains of the zero-shot experiments (TRADE's EXPERIMENT_DOMAINS), in their order."""
+DOMAIN_SLOTS: dict[str, int] = {"hotel": 10, "train": 6, "restaurant": 7, "attraction": 3, "taxi": 4}
+"""K of each domain: its slots among TRADE's 30 (``len(slot_temp)``, SA's denominator when it is held out)."""
+PROTOCOLS: tuple[str, ...] = ("trade", "active-turns")
+IGNORED_GOAL_KEYS = frozenset({"eod", "topic", "messageLen", "message"})
+"""Keys of a MultiWOZ goal that are not domains (TRADE's IGNORE_KEYS_IN_GOAL)."""
+
+
+def _restricted(state: State, prefix: str) -> State:
+    return {slot: value for slot, value in state.items() if slot.startswith(prefix)}
+
+
+def _restrict_side(states: tuple[State, ...], prefix: str) -> tuple[State, ...]:
+    """Each state restricted to the domain's slots; an unchanged turn (the same object) keeps sharing one."""
+    out: list[State] = []
+    previous: State | None = None
+    for state in states:
+        out.append(out[-1] if state is previous else _restricted(state, prefix))
+        previous = state
+    return tuple(out)
+
+
+def _has_domain(state: State, prefix: str) -> bool:
+    """Whether the (normalized) state has an active slot of the domain (`none` and "" are inactive)."""
+    return any(slot.startswith(prefix) and value not in ("none", "") for slot, value in state.items())
+
+
+def _trade_dialogue(dialogue: Dialogue, domain: str, domains: Mapping[str, frozenset[str]] | None) -> bool:
+    prefix = domain + "-"
+    if domains is None:
+        return any(_has_domain(state, prefix) for state in dialogue.gold)
+    return domain in domains.get(dialogue.dialogue_id, ())
+
+
+def _active_turns(dialogue: Dialogue, prefix: str) -> Dialogue:
+    keep = [i for i, state in enumerate(dialogue.gold) if _has_domain(state, prefix)]
+    return Dialogue(
+        dialogue.dialogue_id,
+        tuple(dialogue.turn_ids[i] for i in keep),
+        tuple(dialogue.gold[i] for i in keep),
+        tuple(dialogue.pred[i] for i in keep),
+    )
+
+
+def held_out(
+    corpus: Corpus,
+    domain: str,
+    protocol: str = "trade",
+    dialogue_domains: Mapping[str, frozenset[str]] | None = None,
+) -> Corpus:
+    """The corpus of one held-out `domain` under `protocol` (module docstring): the dialogues (``trade``) or
+    turns (``active-turns``) it selects, each state restricted to the slots named ``domain-…``.
+    `dialogue_domains` ({dialogue id: domains}, ``trade`` only) says which dialogues contain the domain."""
+    if protocol not in PROTOCOLS:
+        raise OptionError(f"protocol must be one of {', '.join(PROTOCOLS)}; got {protocol!r}")
+    if dialogue_domains is not None and protocol != "trade":
+        raise OptionError("the dialogues' domains select dialogues under --protocol trade only")
+    prefix = domain + "-"
+    if protocol == "trade":
+        chosen = [d for d in corpus.dialogues if _trade_dialogue(d, domain, dialogue_domains)]
+    else:
+        chosen = [d for d in (_active_turns(d, prefix) for d in corpus.dialogues) if d.turn_ids]
+    if not chosen:
+        raise InputError(f"no dialogue of the input has the domain {domain!r} under --protocol {protocol}")
+    dialogues = tuple(
+        Dialogue(d.dialogue_id, d.turn_ids, _restrict_side(d.gold, prefix), _restrict_side(d.pred, prefix))
+        for d in chosen
+    )
+    source = "" if protocol != "trade" else ("/goal" if dialogue_domains is not None else "/gold")
+    reading = (*corpus.reading, f"heldout:{domain}", f"protocol:{protocol}{source}")
+    return dataclasses.replace(corpus, dialogues=dialogues, scores=None, reading=reading)
+
+
+def held_out_options(options: Options, domain: str) -> Options:
+    """`options` with SA's K set to the held-out domain's slots (`DOMAIN_SLOTS`), as TRADE's ``compute_acc``
+    divides by ``len(slot_temp)``; a domain outside MultiWOZ's five keeps `options.num_slots`."""
+    if domain in DOMAIN_SLOTS:
+        return options.replace(num_slots=DOMAIN_SLOTS[domain])
+    return options
+
+
+def score_held_out(
+    corpus: Corpus,
+    domain: str,
+    protocol: str = "trade",
+    options: Options | None = None,
+    dialogue_domains: Mapping[str, frozenset[str]] | None = None,
+) -> Report:
+    """Every figure of one held-out domain (`held_out`, `held_out_options`)."""
+    selected = held_out(corpus, domain, protocol, dialogue_domains)
+    return score(selected, held_out_options(options or Options(), domain))
+
+
+def score_domains(
+    corpus: Corpus,
+    protocol: str = "trade",
+    options: Options | None = None,
+    dialogue_domains: Mapping[str, frozenset[str]] | None = None,
+    domains: Iterable[str] = DOMAINS,
+) -> dict[str, Scores]:
+    """{domain: scores} of each held-out domain, then ``average``: the mean of each figure over the domains
+    (counts: their sum), as papers report the five-domain average."""
+    out = {domain: score_held_out(corpus, domain, protocol, options, dialogue_domains).scores for domain in domains}
+    out["average"] = average_scores(list(out.values()))
+    return out
+
+
+def average_scores(rows: list[Scores]) -> Scores:
+    """The mean of each figure over `rows` (an integer count: the sum). Its signature is the first row's with
+    ``heldout:each`` and ``K:each`` for that row's domain and K (the rows' other parts are the same)."""
+    first = rows[0]
+    parts = first.signature.split("|")
+    signature = "|".join(
+        "heldout:each" if part.startswith("heldout:") else "K:each" if part.startswith("K:") else part for part in parts
+    )
+    values: dict = {}
+    for key, value in first.items():
+        column = [row[key] for row in rows]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        values[key] = sum(column) if isinstance(value, int) else math.fsum(column) / len(column)
+    return Scores(values, signature)
+
+
+def read_dialogue_domains(path: str | Path) -> dict[str, frozenset[str]]:
+    """{dialogue id: domains} from TRADE's ``*_dials.json`` (a list of ``{"dialogue_idx", "domains"}``),
+    MultiWOZ's ``data.json`` (each dialogue's ``goal``: the domains whose entry is not empty, as TRADE's
+    ``create_data.py`` reads them) or a plain ``{dialogue id: [domains]}``."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise InputError(f"{path}: cannot read the dialogues' domains ({error})") from None
+    if isinstance(data, list):
+        items = [(d.get("dialogue_idx"), d.get("domains")) for d in data if isinstance(d, dict)]
+    elif isinstance(data, dict):
+        items = [(key, _goal_domains(value) if isinstance(value, dict) else value) for key, value in data.items()]
+    else:
+        items = []
+    out = {}
+    for dialogue_id, domains in items:
+        if not isinstance(dialogue_id, str) or not isinstance(domains, list):
+            raise InputError(f"{path}: dialogue {dialogue_id!r}: expected a list of domains, got {domains!r}")
+        out[dialogue_id] = frozenset(domains)
+    if not out:
+        raise InputError(f"{path}: no dialogue's domains (TRADE's *_dials.json, MultiWOZ's data.json or {{id: [...]}})")
+    return out
+
+
+def _goal_domains(dialogue: dict) -> list[str] | None:
+    goal = dialogue.get("goal")
+    if not isinstance(goal, dict):
+        return None
+    return [domain for domain, entry in goal.items() if entry and domain not in IGNORED_GOAL_KEYS]
