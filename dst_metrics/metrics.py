@@ -151,6 +151,8 @@ def gca(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> An
     GCA = (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)); for one tally, with α = a/b exactly, it is evaluated in
     integers and rounded once (a perfect prediction gives exactly 1.0, never 1.0000000000000002).
     """
+    if isinstance(c, Tally):
+        return _gca_of_tally(c, alpha, mode)
     xp = ops(c)
     predicted = c.correct + c.wrong + c.overshot
     gold = c.correct + c.wrong + c.missed
@@ -162,9 +164,32 @@ def gca(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> An
     return xp.ratio(numerator, denominator, _vacuous(mode) * (predicted + gold == 0))
 
 
+def _gca_of_tally(t: Tally, alpha: float, mode: str) -> float:
+    """`gca` of one Tally, its fields as ints (native when compiled: ``--per-dialogue`` asks it of each
+    dialogue): the same integers as `gca` over `SCALAR`, step for step, divided the same way, so the same
+    float (tests/test_figures.py compares the two bit for bit on random tallies, pure and compiled)."""
+    predicted = t.correct + t.wrong + t.overshot
+    gold = t.correct + t.wrong + t.missed
+    labelled = t.correct + t.wrong
+    a, b = _exact_ratio(alpha)
+    numerator = (predicted + gold) * t.correct * labelled * b
+    denominator = (predicted * predicted + gold * gold) * (a * labelled + (b - a) * t.correct)
+    if denominator:
+        return operator.truediv(numerator, denominator)
+    return _vacuous(mode) * (predicted + gold == 0)
+
+
 def jga(c: Columns) -> Any:
     """JGA = (turns whose gold and predicted states are equal) / turns."""
+    if isinstance(c, Tally):
+        return _jga_of_tally(c)
     return c.joint_hits / c.turns
+
+
+def _jga_of_tally(t: Tally) -> float:
+    """`jga` of one Tally, its fields as ints (native when compiled); CPython's division, as for `Columns`
+    (compiled code's native ``/`` rounds twice above 2**53)."""
+    return operator.truediv(t.joint_hits, t.turns)
 
 
 def joint_turn_accuracy(c: Columns, teacher_forced: bool = False) -> Any:

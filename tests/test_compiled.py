@@ -21,6 +21,7 @@ from dst_metrics.readers import read
 from dst_metrics.streaming import streamable
 
 from .conftest import DEV_INSTALL, REFERENCE, REPO, compiled_modules, requires_shared
+from .test_figures import TALLY_PATHS_SCRIPT
 
 FILES = [
     REFERENCE / "trade" / "MLCSG_TRADE_reference_layout.json",
@@ -110,6 +111,16 @@ def test_per_dialogue_figures_read_by_streaming_are_the_pure_ones(compiled_tree,
             outputs[name].append(json.loads(run.stdout))
     assert all(output["dialogues"] for output in outputs["pure"]), "no per-dialogue figures"
     assert outputs["compiled"] == outputs["pure"]
+
+
+def test_a_compiled_tallys_gca_and_jga_are_the_columns_formula_bit_for_bit(compiled_tree):
+    # the compiled `metrics` divides a Tally's native ints on a path of its own: the formula's floats still
+    check = "import dst_metrics.metrics as m; assert m.__file__.endswith('.so'), m.__file__\n" + TALLY_PATHS_SCRIPT
+    env = {**os.environ, "PYTHONPATH": str(compiled_tree)}
+    run = subprocess.run([sys.executable, "-c", check], cwd=compiled_tree, env=env, capture_output=True, text=True,
+                         timeout=600)  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "mismatch" not in run.stdout and "checked 44000" in run.stdout, run.stdout[:3000]
 
 
 def test_the_compiled_wheel_holds_the_package_and_its_mypyc_runtime(tmp_path):

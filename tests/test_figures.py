@@ -251,3 +251,45 @@ def test_a_figures_grid_equals_its_compute_lambda_by_lambda():
                 for tally in [total, *by_dialogue.values()]:
                     expected = [figure.compute(tally, at) for _, at in options.per_lambda]
                     assert list(figure.grid(tally, options)) == expected
+
+
+# A Tally's GCA and JGA take a path of their own (`metrics._gca_of_tally`, `_jga_of_tally`: native ints when
+# compiled); it must give the formula over `Columns` bit for bit. The script prints each mismatch; it runs here
+# (pure) and on the compiled modules (tests/test_compiled.py).
+TALLY_PATHS_SCRIPT = """
+import random, types
+from dataclasses import fields
+from dst_metrics import metrics
+from dst_metrics.core import Tally
+
+rng = random.Random(33)
+TOPS = (3, 40, 10**6, 2**53 + 7, 2**70)  # zeros and ties, counts, and ints past a double's and a machine word's
+
+def draw():
+    top = rng.choice(TOPS)
+    counts = {name: rng.choice((0, rng.randint(0, top))) for name in ("correct", "wrong", "missed", "overshot")}
+    turns = rng.randint(1, top)
+    return Tally(turns=turns, joint_hits=rng.randint(0, turns), **counts)
+
+checked = 0
+for _ in range(4000):
+    tally = draw()
+    view = types.SimpleNamespace(ops=metrics.SCALAR, **{f.name: getattr(tally, f.name) for f in fields(Tally)})
+    assert not isinstance(view, Tally) and metrics.ops(view) is metrics.SCALAR
+    pairs = [(metrics.jga(tally), metrics.jga(view), "jga")]
+    for alpha in (metrics.OFFICIAL_ALPHA, 0.0, 1.0, 0.3, rng.random()):
+        for mode in ("official", "corrected"):
+            pairs.append((metrics.gca(tally, alpha, mode), metrics.gca(view, alpha, mode), (alpha, mode)))
+    for fast, formula, at in pairs:
+        checked += 1
+        if type(fast) is not float or type(formula) is not float or fast.hex() != formula.hex():
+            print("mismatch", at, tally, repr(fast), repr(formula))
+print("checked", checked)
+"""
+
+
+def test_a_tallys_gca_and_jga_are_the_columns_formula_bit_for_bit(capsys):
+    exec(TALLY_PATHS_SCRIPT, {})
+    out = capsys.readouterr().out
+    assert "mismatch" not in out, out[:3000]
+    assert "checked 44000" in out
