@@ -61,6 +61,7 @@ class Figure:
     uses: tuple[str, ...] = ()  # Options fields, besides mode and value_matching, that change it
     vectorised: bool = False  # `compute` also computes B summed tallies at once (metrics.Columns)
     grid: Callable[[Tally, Options], tuple[float, ...]] | None = None  # per_lambda: all λ at once, as compute
+    compared: bool = True  # in a comparison's default family; False: asked by name, so a new figure never moves old p
 
     def keys(self, options: Options) -> list[str]:
         """The output keys of this figure under `options`."""
@@ -188,6 +189,7 @@ FIGURES: list[Figure] = [
         "joint turn accuracy (DST-STAR): share of turns whose predicted changes are gold's turn label",
         lambda t, o: metrics.joint_turn_accuracy(t, o.teacher_forced),
         uses=("teacher_forced",),
+        compared=False,
     ),
     _formula(
         "final_jga",
@@ -196,6 +198,7 @@ FIGURES: list[Figure] = [
         "detail",
         "final-turn JGA (DST-STAR): share of dialogues whose last turn's state is right",
         lambda t, o: metrics.final_jga(t),
+        compared=False,
     ),
     Figure("turns", "Turns", "turn", "detail", "number of turns scored", lambda t, o: t.turns, None, is_count=True),
 ]

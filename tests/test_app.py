@@ -736,8 +736,11 @@ def test_confidences_give_the_calibration_figures_and_a_reliability_diagram(tmp_
     result = explore(chosen.sets)
     assert result.ok, result.status
     expected = calibration(read(inputs.CONFIDENCES_FILE))
-    for key in ("slot_acc", "slot_ece", "joint_brier", "joint_auroc"):
+    for key in ("slot_acc", "slot_ece", "joint_brier", "joint_auroc", "slt2024_ece", "slt2024_auroc"):
         assert f'data-metric="{key}" data-set="scored">{expected.figures[key]:.2f}</td>' in result.calibration
+    # SLT 2024's figures (the peer's printed 0.18, 0.625: tests/test_calibration_slt2024.py), titled with the signature
+    assert (expected.figures["slt2024_ece"], expected.figures["slt2024_auroc"]) == (0.18000000000000005, 0.625)
+    assert ">ECE (SLT 2024)</th>" in result.calibration and "(signature: slt2024|bins:10)" in result.calibration
     bins = expected.as_dict()["reliability"]["slot"]["width"]
     assert result.calibration.count('class="reliability-bar"') == len(bins)
     counts = [int(c) for c in re.findall(r'data-count="(\d+)"', result.calibration)]
@@ -746,7 +749,8 @@ def test_confidences_give_the_calibration_figures_and_a_reliability_diagram(tmp_
     written = exports.write_downloads(result.results, result.options, folder=str(tmp_path / "downloads"))
     downloads = {p.rsplit("/", 1)[1]: p for p in written}
     with open(downloads["figures.json"], encoding="utf-8") as file:
-        assert json.load(file)["calibration"]["scored"]["slot_ece"] == expected.figures["slot_ece"]
+        record = json.load(file)["calibration"]["scored"]
+    assert record["slot_ece"] == expected.figures["slot_ece"] and record["slt2024_auroc"] == 0.625
 
 
 def test_several_uploaded_files_are_read_as_one_folder(tmp_path):

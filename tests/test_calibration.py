@@ -239,8 +239,10 @@ def test_joint_accuracy_is_jga_of_the_top_values():
 
 def test_registry_lists_every_figure_once():
     keys = calibration_keys()
-    assert len(keys) == len(set(keys)) == 16
+    assert len(keys) == len(set(keys)) == 18
     assert {f.family for f in CALIBRATION_FIGURES} == {"calibration"}
+    assert keys[-2:] == ["slt2024_ece", "slt2024_auroc"]  # SLT 2024's protocol, with its signature part
+    assert [f.signature for f in CALIBRATION_FIGURES if f.signature] == ["slt2024|bins:10"] * 2
     assert [f.key for f in CALIBRATION_FIGURES if not f.higher_is_better][:4] == [
         "slot_l2",
         "slot_ece",
@@ -342,7 +344,7 @@ def test_cli_json(tmp_path):
     assert record["slot_ece"] == pytest.approx(0.14)
     assert record["bins"] == 5 and record["slots"] == 5 and record["turns"] == 5
     assert [row[2] for row in record["reliability"]["slot"]["width"]] == [2, 2, 1]
-    assert record["signature"].endswith("|calibration|bins:5")
+    assert record["signature"].endswith("|calibration|bins:5|slt2024|bins:10")  # SLT 2024's figures: 10 bins
     status, out, _ = _run(["score", str(path), "--json"])
     assert status == 0 and json.loads(out)["jga"] == pytest.approx(0.6)  # top values: 3 of 5 right
 

@@ -182,6 +182,37 @@ def test_command_line_json() -> None:
     assert found["compat"] == "slt2024" and found["signature"].endswith("|calibration|compat:slt2024|bins:10")
 
 
+def test_registry_figures_equal_the_profile_and_the_peer() -> None:
+    """``slt2024_ece`` / ``slt2024_auroc`` of the calibration registry (`calibration.figures`) are the
+    profile's ``pair_ece`` / ``pair_auroc`` (the peer's printed figures), in 10 bins whatever --bins is."""
+    from dst_metrics.calibration.figures import figure
+    from dst_metrics.calibration.metrics import calibration
+
+    path = str(REPO / "examples" / "confidences.json")
+    _, out = _cli("calibration", path, "--compat", "slt2024", "--json")
+    profile = json.loads(out)
+    registry = calibration(read(path)).figures
+    assert (registry["slt2024_ece"], registry["slt2024_auroc"]) == (profile["pair_ece"], profile["pair_auroc"])
+    assert (registry["slt2024_ece"], registry["slt2024_auroc"]) == PEER_EXAMPLE[2:]
+    assert figure("slt2024_ece").label == "ECE (SLT 2024)" and not figure("slt2024_ece").higher_is_better
+    assert figure("slt2024_auroc").label == "AUROC (SLT 2024)" and figure("slt2024_auroc").higher_is_better
+    for bins in ("10", "5"):
+        status, out = _cli("calibration", path, "--json", "--bins", bins)
+        found = json.loads(out)
+        assert status == 0 and (found["slt2024_ece"], found["slt2024_auroc"]) == PEER_EXAMPLE[2:]
+        assert found["signature"].endswith(f"|calibration|bins:{bins}|slt2024|bins:10")
+    status, out = _cli("calibration", path)
+    assert status == 0 and "ECE (SLT 2024) 0.1800, AUROC (SLT 2024) 62.50" in out
+
+
+def test_registry_figures_without_confidences_are_undefined() -> None:
+    from dst_metrics.calibration.metrics import calibration
+
+    corpus = Corpus.from_dialogues([[{"hotel": {"area": "north"}}]], [[{"hotel": {"area": "north"}}]])
+    found = calibration(corpus).figures
+    assert (found["slt2024_ece"], found["slt2024_auroc"]) == (None, None)
+
+
 def test_command_line_table_and_by_slot_refused(capsys) -> None:
     status, out = _cli("calibration", str(REPO / "examples" / "confidences.json"), "--compat", "slt2024")
     assert status == 0 and "pairs 10 (right 8), ECE 0.1800, AUROC 62.50" in out

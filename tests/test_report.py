@@ -314,6 +314,7 @@ def test_predictions_with_confidences_get_a_reliability_diagram(tmp_path, capsys
     assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')  # a file of its own
     text = page.read_text(encoding="utf-8")
     assert "Reliability of the confidences" in text and f"ECE {result.figures['slot_ece']:.4f}" in text
+    assert "ECE (SLT 2024) 0.1800; AUROC (SLT 2024) 0.6250" in text  # the peer's 0.18 and 0.625
 
 
 def test_command_prints_markdown(capsys):

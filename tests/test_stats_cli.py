@@ -19,6 +19,8 @@ P1 = str(REPO / "examples" / "first_example_p1.json")
 P2 = str(REPO / "examples" / "first_example_p2.json")
 T5 = REFERENCE / "t5_zeroshot" / "predictions"
 NON_COUNT_KEYS = {key for f in FIGURES if not f.is_count for key in f.keys(Options())}
+# a comparison's default family: the figures registered as compared (a later protocol figure is asked by name)
+COMPARED_KEYS = {key for f in FIGURES if not f.is_count and f.compared for key in f.keys(Options())}
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -101,7 +103,7 @@ def test_compare_a_file_with_itself(capsys):
     assert status == 0
     data = json.loads(out)
     assert set(data) >= {"names", "figures", "mcnemar", "mcnemar_turns", "options", "signature", "family_size"}
-    assert set(data["figures"]) == NON_COUNT_KEYS - {"fga@0.5"}  # fga@0.5 is fga: the family holds it once
+    assert set(data["figures"]) == COMPARED_KEYS - {"fga@0.5"}  # fga@0.5 is fga: the family holds it once
     # one dialogue: its swap only flips the sign, so p is 1 whatever the rounds (2/2^1)
     assert data["family_size"] == 16 and data["rounds"] == 3199 and data["p_floor"] == 1.0
     for key, figure in data["figures"].items():
@@ -192,3 +194,12 @@ def test_analyze_t5_prints_correlations_zou_and_positions(capsys):
     status, out, _ = run(capsys, "analyze", path)
     assert "FGA's correlation with NU is significantly different from GCA's (95%, Zou 2007)" in out
     assert "JGA first 0" in out
+
+
+def test_a_protocol_figure_joins_a_comparison_when_asked_by_name(capsys):
+    status, out, _ = run(
+        capsys, "compare", EXAMPLE, EXAMPLE, "--bootstrap", "50", "--json", "--figures", "jga,joint_turn_accuracy"
+    )
+    data = json.loads(out)
+    assert status == 0 and set(data["figures"]) == {"jga", "joint_turn_accuracy"} and data["family_size"] == 2
+    assert {"joint_turn_accuracy", "final_jga"} <= NON_COUNT_KEYS - COMPARED_KEYS

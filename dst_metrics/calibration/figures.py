@@ -5,6 +5,11 @@ takes each turn's joint as the product of its slots' marginals), a label for tab
 and whether higher is better. The command line (``dst-metrics calibration``), the ``jga_fga_metrics``
 `evaluate` module and the report list it. Values are fractions, None where undefined (DSTC2's ``-``:
 ROC and AUROC need both right and wrong decisions). Definitions: ``docs/calibration.md``.
+
+After them, a peer's protocol as a small family of its own: ``slt2024_ece`` and ``slt2024_auroc``,
+SLT 2024's ECE (bin centres) and AUROC of the predicted (slot, value) pairs, computed by
+`dst_metrics.calibration.slt2024` in `SLT2024_BINS` bins whatever ``--bins`` is; their ``signature``
+is the protocol's part of the signature (`slt2024_signature`), empty for ours.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ class CalibrationFigure:
     description: str
     higher_is_better: bool
     family: str = FAMILY
+    signature: str = ""
+    """The part of the signature a peer's convention adds (``slt2024|bins:10``); empty for ours."""
 
 
 _MEASURES: tuple[tuple[str, str, str, bool], ...] = (
@@ -41,12 +48,47 @@ _LEVELS = (
     ("joint", "each turn's joint state, the product of its slots' marginals (DSTC2's independent joint)"),
 )
 
-CALIBRATION_FIGURES: tuple[CalibrationFigure, ...] = tuple(
-    CalibrationFigure(f"{level}_{name}", label, f"{description}; over {over}", higher)
-    for level, over in _LEVELS
-    for name, label, description, higher in _MEASURES
+SLT2024_BINS = 10
+"""SLT 2024's ``n_bins`` (their ``run.py`` calls ``plot_distribution(..., n_bins=10)``)."""
+
+
+def slt2024_signature(bins: int = SLT2024_BINS) -> str:
+    """The slt2024 protocol's part of the signature: ``slt2024|bins:10``."""
+    return f"slt2024|bins:{bins}"
+
+
+_PAIRS = "over the predicted (slot, value) pairs that carry a confidence (calibration.slt2024)"
+_SLT2024: tuple[CalibrationFigure, ...] = (
+    CalibrationFigure(
+        "slt2024_ece",
+        "ECE (SLT 2024)",
+        f"SLT 2024's ECE: {SLT2024_BINS} equal-width bins, each bin's accuracy against its centre; {_PAIRS}",
+        False,
+        signature=slt2024_signature(),
+    ),
+    CalibrationFigure(
+        "slt2024_auroc",
+        "AUROC (SLT 2024)",
+        f"SLT 2024's AUROC (scikit-learn's roc_curve and auc) of the confidence separating right from wrong; {_PAIRS}",
+        True,
+        signature=slt2024_signature(),
+    ),
 )
-"""Every figure of the family, slot level first, in the order of `_MEASURES`."""
+
+CALIBRATION_FIGURES: tuple[CalibrationFigure, ...] = (
+    *(
+        CalibrationFigure(f"{level}_{name}", label, f"{description}; over {over}", higher)
+        for level, over in _LEVELS
+        for name, label, description, higher in _MEASURES
+    ),
+    *_SLT2024,
+)
+"""Every figure of the family, slot level first, in the order of `_MEASURES`; then SLT 2024's."""
+
+
+def signature_parts() -> str:
+    """The distinct signature parts of the registry's figures, joined by ``|`` (``slt2024|bins:10``)."""
+    return "|".join(dict.fromkeys(entry.signature for entry in CALIBRATION_FIGURES if entry.signature))
 
 
 def calibration_keys() -> list[str]:

@@ -12,6 +12,8 @@ the distribution ranks highest.
   ``joint_ece_min`` (beside the registry's figures) is the joint's ECE with the turn's confidence the
   minimum over its slots of the top's score, in 10 equal-width bins (ConvLab-3 SetSUMBT's
   joint-goal ECE);
+* ``slt2024_ece`` and ``slt2024_auroc`` are SLT 2024's figures of the predicted (slot, value) pairs
+  (`slt2024.slt2024_figures`; their decisions, bins and AUROC, not the ones above);
 * accuracy, L2, MRR and ROC v2 CA05 are DSTC2's, through the official accumulators of
   `dst_metrics.dstc2.stats` (``acc``, ``l2``, ``mrr``, ``roc.v2_ca05``);
 * ECE (equal-width and equal-mass bins), Brier score and AUROC are those of the binary event "the
@@ -281,6 +283,7 @@ def calibration(
     without any, every predicted value counts as certain); `by_slot` adds each slot name's figures.
     See the module docstring."""
     from .figures import CALIBRATION_FIGURES
+    from .slt2024 import slt2024_figures
 
     if bins < 1:
         raise ValueError(f"bins must be at least 1, got {bins}")
@@ -293,6 +296,7 @@ def calibration(
             turn_scores = no_scores if scores is None else scores.turn(dialogue.dialogue_id, turn_id)
             _add_turn(levels, per_slot, gold, pred, turn_scores, corpus.value_matching)
     values = {f"{level}_{name}": v for level, found in levels.items() for name, v in found.figures(bins).items()}
+    values.update(slt2024_figures(corpus, scores))  # SLT 2024's protocol, in its own bins
     reliability = {
         level: {s: reliability_bins(found.correct, found.confidence, bins, s) for s in BIN_STRATEGIES}
         for level, found in levels.items()

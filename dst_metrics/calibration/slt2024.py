@@ -27,11 +27,10 @@ from ..corpus import Corpus
 from ..numpy_sums import numpy_sum
 from ..states import Alternatives
 from .extract import ScoredPredictions
+from .figures import SLT2024_BINS  # their n_bins, kept with the registry's slt2024 figures
 
 PROFILE = "slt2024"
 """The profile's name (``dst-metrics calibration --profile slt2024``)."""
-SLT2024_BINS = 10
-"""Their ``n_bins`` (``run.py`` calls ``plot_distribution(..., n_bins=10)``)."""
 
 
 def linspace_edges(bins: int) -> list[float]:
@@ -135,6 +134,16 @@ def pair_decisions(corpus: Corpus, scores: ScoredPredictions | None = None) -> t
                 correct.append(_is_right(gold.get(slot), value))
                 confidence.append(score)
     return correct, confidence
+
+
+def slt2024_figures(corpus: Corpus, scores: ScoredPredictions | None = None) -> dict[str, float | None]:
+    """The registry's ``slt2024_ece`` and ``slt2024_auroc`` (`figures.CALIBRATION_FIGURES`): the
+    ``pair_ece`` and ``pair_auroc`` of `slt2024_calibration` in `SLT2024_BINS` bins."""
+    correct, confidence = pair_decisions(corpus, scores)
+    return {
+        "slt2024_ece": slt2024_ece(correct, confidence, SLT2024_BINS),
+        "slt2024_auroc": slt2024_auroc(correct, confidence),
+    }
 
 
 def slt2024_calibration(

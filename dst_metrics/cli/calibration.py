@@ -4,7 +4,8 @@ calibration figures of a prediction file whose values carry confidences (`dst_me
 Without ``--json``: a table with one row per level (slot, joint; ``--by-slot`` adds one per slot name)
 and the equal-width reliability bins of the slot level. With ``--json``: one object with ``file``,
 ``format``, every figure of `figures.CALIBRATION_FIGURES` (and after ``joint_ece`` ``joint_ece_min``,
-SetSUMBT's joint-goal ECE), ``slots``, ``turns``, ``bins``,
+SetSUMBT's joint-goal ECE; SLT 2024's ``slt2024_ece`` and ``slt2024_auroc`` in 10 bins whatever
+``--bins`` is, with their part of the signature), ``slots``, ``turns``, ``bins``,
 ``confidences``, ``reliability``, ``signature`` and with ``--by-slot`` ``by_slot``. Bad input or
 options: one line, exit status 2 (`dst_metrics.cli.main`). ``--compat slt2024``: instead, ECE and AUROC
 of the predicted (slot, value) pairs as SLT 2024's confidence-estimation code computes them
@@ -84,12 +85,16 @@ def _print_table(result, path: str, read_as: str, signature: str) -> None:
         "\njoint ECE with the turn's confidence the minimum over its slots (ConvLab-3 SetSUMBT's joint-goal ECE, "
         f"10 equal-width bins): {_cell(result.joint_ece_min, False)}"
     )
+    figures = result.figures
+    peers = [f"{e.label} {_cell(figures[e.key], e.higher_is_better)}" for e in CALIBRATION_FIGURES if e.signature]
+    print(f"predicted (slot, value) pairs as the peer's code scores them (bins: the signature): {', '.join(peers)}")
     print("\nAcc, MRR, CA05, AUROC in percent; L2, ECE, Brier as fractions; - undefined")
     print(f"signature: {signature}")
 
 
 def run(args: argparse.Namespace) -> int:
     """Read FILE (with --gold: paired with it), compute and print the calibration figures."""
+    from ..calibration.figures import signature_parts
     from ..calibration.metrics import calibration
     from .common import dumps as _dumps
     from .common import options_from_args
@@ -108,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
             "count as certain); give values with confidences (docs/calibration.md shows the shapes)",
             source=args.file,
         )
-    signature = f"{options.signature()}|calibration|bins:{args.bins}"
+    signature = f"{options.signature()}|calibration|bins:{args.bins}|{signature_parts()}"
     if args.json:
         print(_dumps({"file": args.file, "format": read_as, **result.as_dict(), "signature": signature}))
     else:

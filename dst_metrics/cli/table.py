@@ -131,26 +131,11 @@ def _matrix_text(table, key: str) -> str:
 
 
 def render(table, args: argparse.Namespace) -> str:
-    """The output the flags ask for."""
-    from ..report import systems
+    """The output the flags ask for (`report.html.systems_output`, else the terminal's)."""
+    from ..report.html import systems_output
 
-    if args.json:
-        from .common import dumps
-
-        return dumps(table.as_dict()) + "\n"
-    if args.markdown:
-        extra = [systems.matrix_markdown(table, args.matrix)] if args.matrix else []
-        extra += [systems.profiles_markdown(table)] if table.profiles else []
-        return "\n".join([systems.markdown(table), *extra])
-    if args.latex:
-        extra = [systems.matrix_latex(table, args.matrix)] if args.matrix else []
-        extra += [systems.profiles_latex(table)] if table.profiles else []
-        return "\n".join([systems.latex(table), *extra])
-    if args.html:
-        from ..report.html import systems_page
-
-        return systems_page(table, args.matrix)
-    return terminal(table, args.matrix)
+    kind = next((kind for kind in ("json", "markdown", "latex", "html") if getattr(args, kind)), None)
+    return systems_output(table, kind, args.matrix) if kind else terminal(table, args.matrix)
 
 
 def _check_output_folder(path: str | None) -> None:

@@ -315,3 +315,22 @@ def build_report(
         + f'<footer><h2>Signature</h2><p><code id="signature">{esc(data.signature)}</code></p></footer>'
     )
     return page(PAGE_TITLE, body)
+
+
+def systems_output(table: SystemsTable, kind: str, matrix: str | None = None) -> str:
+    """The table of N systems as ``dst-metrics table`` writes it: `kind` is markdown, latex, json or html
+    (each with the pairwise matrix of `matrix` and the profiles when the table has them)."""
+    from . import systems
+
+    if kind == "json":
+        import msgspec
+
+        return msgspec.json.encode(table.as_dict()).decode() + "\n"
+    if kind == "html":
+        return systems_page(table, matrix)
+    markdown = kind == "markdown"
+    matrix_part = systems.matrix_markdown if markdown else systems.matrix_latex
+    profiles_part = systems.profiles_markdown if markdown else systems.profiles_latex
+    extra = [matrix_part(table, matrix)] if matrix else []
+    extra += [profiles_part(table)] if table.profiles else []
+    return "\n".join([(systems.markdown if markdown else systems.latex)(table), *extra])

@@ -334,7 +334,9 @@ def render_plots(data: ReportData) -> list[Plot]:
 def reliability_plots(named_corpora: Sequence[tuple[str, object]]) -> list[Plot]:
     """A reliability diagram (slot level, equal-width bins; `draw.reliability_svg`, the Space's) per
     system whose predictions carry confidences (`Corpus.scores`, see `dst_metrics.calibration`); none
-    for the others. SVG only: the plot has no PNG."""
+    for the others. The caption gives the slot ECE and the registry's peer-protocol figures (SLT
+    2024's). SVG only: the plot has no PNG."""
+    from ..calibration.figures import CALIBRATION_FIGURES
     from ..calibration.metrics import calibration
     from .draw import num, reliability_svg
 
@@ -346,8 +348,13 @@ def reliability_plots(named_corpora: Sequence[tuple[str, object]]) -> list[Plot]
         title = f"Reliability of the confidences: {short_name(name)}"
         svg = reliability_svg(result.as_dict()["reliability"]["slot"]["width"], 0, title)
         ece = num(result.figures["slot_ece"], 4, "n/a")
+        peers = "".join(
+            f"; {entry.label} {num(result.figures[entry.key], 4, 'n/a')}"
+            for entry in CALIBRATION_FIGURES
+            if entry.signature
+        )
         caption = (
-            f"{title}: bars, the accuracy of the top value per confidence bin (ECE {ece}); dots, the bin's mean "
+            f"{title}: bars, the accuracy of the top value per confidence bin (ECE {ece}{peers}); dots, the bin's mean "
             "confidence; dashed, perfect calibration; below, the bins' sizes"
         )
         plots.append(Plot(f"reliability-{index + 1}", title, b"", svg.encode("utf-8"), caption))

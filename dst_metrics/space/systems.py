@@ -1,12 +1,11 @@
 """The page's table of N systems (`dst-metrics table`): each system a row, the chosen figures with
 intervals, every test of the table corrected at once. The table is `dst_metrics.stats.systems_table`'s,
 drawn by `dst_metrics.report.systems.html_table`, and exported as the command line writes it
-(`dst_metrics.cli.table.render`: Markdown, LaTeX, JSON, HTML) and as CSV. Nothing here imports gradio.
+(`report.html.systems_output`: Markdown, LaTeX, JSON, HTML) and as CSV. Nothing here imports gradio.
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ from pathlib import Path
 
 from dst_metrics import InputError, Options
 from dst_metrics.options import OptionError
+from dst_metrics.report.html import systems_output
 
 from .exports import _quote, option_arguments
 from .inputs import AUTO, PredictionSet, SetInput, read_prediction_set, read_settings
@@ -179,10 +179,7 @@ def table_csv(table) -> str:
 
 def export_text(table, flag: str) -> str:
     """The table as ``dst-metrics table --<flag>`` prints it (markdown, latex, json or html)."""
-    from dst_metrics.cli.table import render
-
-    flags = {name: name == flag for name in EXPORTS}
-    return render(table, argparse.Namespace(**flags, matrix=None))
+    return systems_output(table, flag)
 
 
 def write_exports(table, folder: str | Path) -> list[str]:

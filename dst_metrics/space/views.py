@@ -370,18 +370,19 @@ def _p(p: float) -> str:
 
 def calibration_html(names: list[str], results: list) -> str:
     """The calibration figures (`dst_metrics.calibration`) of the sets that carry confidences: a
-    row per figure (slot decisions, then the joint state of each turn), a column per set."""
+    row per figure (slot decisions, the joint state of each turn, then SLT 2024's pair figures, whose
+    row title carries their signature part), a column per set."""
     from dst_metrics.calibration.figures import CALIBRATION_FIGURES
 
     head = "".join(f'<th scope="col">{esc_name(n)}</th>' for n in names)
     body = []
     for figure in CALIBRATION_FIGURES:
-        level = "slot" if figure.key.startswith("slot_") else "joint"
+        level = figure.key.split("_", 1)[0]
+        label = f"{level} {figure.label}" if level in ("slot", "joint") else figure.label
+        title = f"{figure.description} (signature: {figure.signature})" if figure.signature else figure.description
         cells = "".join(
             f'<td class="num" data-metric="{esc(figure.key)}" data-set="{esc(n)}">{num(r.figures[figure.key])}</td>'
             for n, r in zip(names, results)
         )
-        body.append(
-            f'<tr><th scope="row" title="{esc(figure.description)}">{level} {esc(figure.label)}</th>{cells}</tr>'
-        )
+        body.append(f'<tr><th scope="row" title="{esc(title)}">{esc(label)}</th>{cells}</tr>')
     return table(f'<th scope="col">Calibration (fractions)</th>{head}', body, ' class="data-table calibration-table"')

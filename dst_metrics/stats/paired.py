@@ -428,9 +428,11 @@ def _per_dialogue(a: TallyMatrix, b: TallyMatrix, options: Options) -> list[tupl
 
 
 def family_keys(options: Options, figures: Sequence[str] | None = None) -> list[str]:
-    """The family tested and corrected for: `figures` (default every non-count figure), each once:
-    ``fga@λ`` at the λ of ``fga`` is the same figure as ``fga`` and is left out."""
-    keys = [key for _, key, _ in interval_figures(options)] if figures is None else list(figures)
+    """The family tested and corrected for: `figures` (default every non-count figure registered as
+    `compared`: the 16 of the GCA paper's family), each once: ``fga@λ`` at the λ of ``fga`` is the same
+    figure as ``fga`` and is left out."""
+    default = [key for figure, key, _ in interval_figures(options) if figure.compared]
+    keys = default if figures is None else list(figures)
     alias = lambda_key("fga", options.fga_lambda)
     out: list[str] = []
     for key in keys:
