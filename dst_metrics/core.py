@@ -216,13 +216,18 @@ def changes_inside(changes: Changes, other: State) -> bool:
 
 def same_turn_label(gold: State, gold_before: State, pred: State, pred_before: State) -> bool:
     """DST-STAR's joint turn accuracy of one turn: the slots whose active value changed since the
-    side's previous turn, with their new values (None: the slot became inactive), are the same on both
-    sides (`side_changes` with removals, values matched by `values_match`)."""
-    gold_label = dict(side_changes(gold, gold_before, True))
-    pred_label = dict(side_changes(pred, pred_before, True))
-    return gold_label.keys() == pred_label.keys() and all(
-        values_match(value, pred_label[slot]) for slot, value in gold_label.items()
-    )
+    side's previous turn, with their new values, and the slots that became inactive, are the same on
+    both sides (`side_changes` with removals, values matched by `values_match`), as set operations."""
+    if gold_before.keys() - gold.keys() != pred_before.keys() - pred.keys():
+        return False
+    gold_changed = gold.items() - gold_before.items()
+    pred_changed = pred.items() - pred_before.items()
+    if len(gold_changed) != len(pred_changed):
+        return False
+    if gold_changed == pred_changed:
+        return True
+    pred_label = dict(pred_changed)
+    return all(slot in pred_label and values_match(value, pred_label[slot]) for slot, value in gold_changed)
 
 
 # --------------------------------------------------------------------------------------------
@@ -463,7 +468,10 @@ class _Sums:
             else:
                 pred_changes = ()
 
-            turn_hits += same_turn_label(gold_active, gold_before, pred_active, pred_before)
+            if gold_active is not pred_active or gold_before is not pred_before:
+                turn_hits += same_turn_label(gold_active, gold_before, pred_active, pred_before)
+            else:
+                turn_hits += 1  # the prediction reuses gold's states: the same labels
             counted = count_types(gold_map, pred_map, gold_changes, pred_changes)
             for _, kind in counted:
                 counts[kind] += 1
