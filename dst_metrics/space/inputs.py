@@ -9,6 +9,7 @@ the sets, and the check that every set is scored against the same gold.
 from __future__ import annotations
 
 import json
+import shutil
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -382,3 +383,16 @@ def left_example_names(key: str | None, entries: list[SetInput]) -> dict[int, st
 def example_key(key: str | None) -> str | None:
     """`key` when it names a preloaded example, else None (a URL may hold anything)."""
     return key if key in {value for _, value in EXAMPLE_CHOICES} else None
+
+
+def remove_session_file(value: dict | str | None) -> None:
+    """Delete what a session kept on the server (an uploaded file or folder, a downloads folder)
+    when gradio deletes the session's state (`gr.State(delete_callback=...)`)."""
+    path = value.get("path") if isinstance(value, dict) else value
+    if not path:
+        return
+    path = Path(path)
+    if path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)

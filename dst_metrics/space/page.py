@@ -12,7 +12,6 @@ import ctypes
 import dataclasses
 import gc
 import logging
-import shutil
 import tempfile
 from pathlib import Path
 from urllib.parse import urlencode
@@ -50,6 +49,7 @@ from .inputs import (
     left_example_names,
     name_from_file,
     page_profiles,
+    remove_session_file,
     shows_example,
     shows_example_set,
 )
@@ -144,19 +144,6 @@ def release_memory() -> None:
 def forget(value: object) -> None:
     """`delete_callback` of the states that hold a session's results: their memory goes back."""
     release_memory()
-
-
-def remove_session_file(value: dict | str | None) -> None:
-    """Delete what a session kept on the server (an uploaded file or folder, a downloads folder)
-    when gradio deletes the session's state (`gr.State(delete_callback=...)`)."""
-    path = value.get("path") if isinstance(value, dict) else value
-    if not path:
-        return
-    path = Path(path)
-    if path.is_dir():
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        path.unlink(missing_ok=True)
 
 
 def _uploaded_path(upload: str | list[str] | None, label: str) -> tuple[str | None, str]:

@@ -8,7 +8,6 @@ and the correction (one over every test of the table). The exports are the comma
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import gradio as gr
 from dst_metrics.stats.table import DEFAULT_FIGURES
 
 from . import views
-from .inputs import AUTO, SET_LABELS, UPLOAD_TYPES, SetInput
+from .inputs import AUTO, SET_LABELS, UPLOAD_TYPES, SetInput, remove_session_file
 from .systems import (
     CORRECTIONS,
     EVERY_FIGURE,
@@ -62,16 +61,8 @@ CSS = """
 
 def _remove(value: object) -> None:
     """`delete_callback` of the section's states: uploaded systems ([{"path"}]) and the downloads folder."""
-    items = value if isinstance(value, list) else [value]
-    for item in items:
-        path = item.get("path") if isinstance(item, dict) else item
-        if not path:
-            continue
-        path = Path(path)
-        if path.is_dir():
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            path.unlink(missing_ok=True)
+    for item in value if isinstance(value, list) else [value]:
+        remove_session_file(item)
 
 
 def _files_note(files: list[dict]) -> str:
