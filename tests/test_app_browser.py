@@ -52,7 +52,8 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _wait_for(url: str, server: subprocess.Popen, log: Path, timeout: float = 40.0) -> None:
+def _wait_for(url: str, server: subprocess.Popen, log: Path, timeout: float = 120.0) -> None:
+    # returns as soon as the app answers: a long bound costs nothing, and a machine under load needs it
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -129,7 +130,7 @@ def visit(browser, server_url):
         context = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(20000)
+        page.set_default_timeout(60000)  # an upper bound, as in test_app_table_browser.py; loaded machines need it
         page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
         page.on("request", lambda request: None if request.url.startswith(LOCAL) else external.append(request.url))
