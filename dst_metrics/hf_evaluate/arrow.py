@@ -159,6 +159,22 @@ class StateEntries:
         return {"slot": slot, "values": list(value.order)}  # acceptable values: equal sets, other orders
 
 
+class Examples(list):
+    """Evaluate examples of one side (`EXAMPLE_TYPES`) with their Arrow array, made once by
+    `encoded_examples`: evaluate checks the examples as Python, its writer is handed the array
+    (`metric.DialogueFeatures.encode_batch`) instead of converting every example again."""
+
+    arrow: pa.Array
+
+
+def encoded_examples(examples: list[dict], side: str) -> Examples:
+    """`examples` of `side` (``predictions`` or ``references``) as `Examples`, their array of
+    `EXAMPLE_TYPES[side]` built by Arrow from the Python objects in one call."""
+    out = Examples(examples)
+    out.arrow = pa.array(examples, EXAMPLE_TYPES[side])
+    return out
+
+
 def dialogue_examples(corpus: Corpus, entries: StateEntries | None = None) -> tuple[list[dict], list[dict]]:
     """A validated corpus as evaluate examples in the layout of `EXAMPLE_TYPES`: (predictions,
     references), one per dialogue. Predicted values with confidences (`Corpus.scores`) give the
