@@ -7,7 +7,8 @@ between consecutive turns are encoded once and shared again when decoded.
 
 evaluate stores one example per dialogue (or per part of a dialogue added in one batch), in the layout
 of `EXAMPLE_TYPES` (the modules' ``features``): `dialogue_examples` writes a corpus as such examples,
-Python rows that evaluate encodes with its own ``add_batch``; `turns_of_examples` reads the examples
+Python rows that evaluate checks with its own ``add_batch``, and `encoded_examples` adds their Arrow
+array, which evaluate's writer stores as it is; `turns_of_examples` reads the examples
 evaluate gives back (as Arrow) as one row per turn again, and `hypotheses_of_examples` the confidences.
 """
 
