@@ -20,6 +20,9 @@ With ``--add N`` it also times ``add()`` of one dialogue at a time (the first N 
 With ``--cpu`` every time is the process's CPU time (``time.process_time``), which a machine shared
 with other work disturbs less than the wall clock.
 
+With ``--source FILE`` another file in the reference layout is repeated (e.g. the TRADE file of
+../shared/reference/trade).
+
     python benchmarks/bench_evaluate.py [--turns 100000] [--repeats 5] [--batches 100] [--add 0] [--cpu]
 """
 
@@ -41,11 +44,12 @@ SHARED = Path(os.environ.get("DST_METRICS_SHARED", REPO.parent / "shared"))
 SOURCE = SHARED / "reference" / "t5_zeroshot" / "predictions" / "T5_result_zeroshot_rest.json"
 
 
-def build_data(turns: int) -> tuple[list, list, list, list]:
-    """(pred dialogues, gold dialogues, pred records, gold records) of at least `turns` turns."""
+def build_data(turns: int, source: Path = SOURCE) -> tuple[list, list, list, list]:
+    """(pred dialogues, gold dialogues, pred records, gold records) of at least `turns` turns of
+    `source` (a file in the reference layout)."""
     import msgspec
 
-    data = msgspec.json.decode(SOURCE.read_bytes())
+    data = msgspec.json.decode(source.read_bytes())
     dialogues = [
         (dialogue_id, sorted(((int(k), t) for k, t in turn_map.items()), key=lambda kt: kt[0]))
         for dialogue_id, turn_map in data.items()
@@ -192,13 +196,14 @@ def main() -> int:
     parser.add_argument("--no-combine", action="store_true", help="leave evaluate.combine out")
     parser.add_argument("--cpu", action="store_true", help="time CPU (time.process_time), not the wall clock")
     parser.add_argument("--no-memory", action="store_true", help="leave the peak-memory runs out")
+    parser.add_argument("--source", type=Path, default=SOURCE, help="a file in the reference layout to repeat")
     args = parser.parse_args()
     global CLOCK
     if args.cpu:
         CLOCK = time.process_time
-    if not SOURCE.is_file():
+    if not args.source.is_file():
         print(
-            f"skipped: {SOURCE} is missing (the shared/ folder belongs beside the clone; "
+            f"skipped: {args.source} is missing (the shared/ folder belongs beside the clone; "
             "set DST_METRICS_SHARED to point elsewhere)"
         )
         return 0
@@ -209,7 +214,7 @@ def main() -> int:
 
     import dst_metrics.hf_evaluate.metric  # noqa: F401
 
-    pred_d, gold_d, pred_r, gold_r = build_data(args.turns)
+    pred_d, gold_d, pred_r, gold_r = build_data(args.turns, args.source)
     turns = len(pred_r)
     print(
         f"{turns} turns in {len(pred_d)} dialogues, {args.batches} batches, {args.repeats} repetitions; "

@@ -27,6 +27,7 @@ from dst_metrics.hf_evaluate.arrow import (
     corpus_from_arrow,
     corpus_table,
     dialogue_examples,
+    encoded_examples,
     hypotheses_of_examples,
     turns_of_examples,
 )
@@ -389,6 +390,27 @@ def test_examples_are_what_datasets_own_encoding_gives():
     assert dict(hypotheses_of_examples(table["predictions"])) == dict(corpus.scores)
     with pytest.raises(InputError, match="not dialogues of this dst-metrics version"):
         turns_of_examples(table["predictions"], "references")
+
+
+def test_examples_carry_the_arrow_array_datasets_builds_from_them():
+    """`arrow.Examples` are evaluate's Python examples with their Arrow array: `FEATURES.encode_batch`
+    hands the array to datasets' writer, and it is the column datasets' own encoding of the same
+    examples gives (states with several values and confidences included, and an empty batch)."""
+    gold = [[{"hotel-area": "north"}, {"hotel-area": ["north", "centre"], "hotel-stars": "4"}], ["taxi-day=monday"]]
+    pred = [
+        [{"hotel-area": "north"}, {"hotel-area": {"value": "centre", "confidence": 0.7}, "hotel-stars": "4"}],
+        ["taxi-day=monday"],
+    ]
+    predictions, references = dialogue_examples(Corpus.from_dialogues(pred, gold))
+    for examples in ((predictions, references), ([], [])):
+        batch = {side: encoded_examples(list(found), side) for side, found in zip(EXAMPLE_TYPES, examples)}
+        assert all(isinstance(found, list) and found == plain for found, plain in zip(batch.values(), examples))
+        ours = FEATURES.encode_batch(batch)
+        theirs = datasets.Dataset.from_dict(
+            dict(zip(EXAMPLE_TYPES, examples)), features=datasets.Features(FEATURES)
+        ).data.table
+        for side in EXAMPLE_TYPES:
+            assert isinstance(ours[side], pa.Array) and ours[side].equals(theirs[side].combine_chunks())
 
 
 def test_the_cache_file_is_a_dataset_of_the_states(tmp_path, monkeypatch):

@@ -139,6 +139,22 @@ def test_values_are_folded_once_each_and_states_equal_after_folding_are_shared(m
         assert score(back).scores.jga == 1.0
 
 
+def test_exact_rows_are_decoded_without_normalizing_a_state_again(monkeypatch):
+    # add_batch() normalizes each state once (CorpusBuilder); compute() reads the rows back into states
+    # without normalize_state or plain_state (other value matchings fold each distinct value once: above)
+    from dst_metrics import corpus as corpus_module
+    from dst_metrics.hf_evaluate import arrow
+
+    corpora = [Corpus.from_dialogues(PRED, GOLD), Corpus.from_dialogues(PRED, GOLD, gold_alternatives="first")]
+    calls = []
+    patched = ((arrow, "normalize_state"), (corpus_module, "normalize_state"), (corpus_module, "plain_state"))
+    for module, name in patched:
+        monkeypatch.setattr(module, name, lambda *args, name=name, **kwargs: calls.append(name))
+    for corpus in corpora:
+        assert round_trip(corpus) == corpus
+    assert calls == []
+
+
 def test_bad_rows_fail_at_decoding():
     table = corpus_table(Corpus.from_dialogues(PRED, GOLD))
     both = pa.concat_tables([table, table])  # two writers added the same turns

@@ -148,6 +148,22 @@ def test_raw_json_states_build_as_their_decoded_objects(turns):
     assert outcomes[0] == outcomes[1]
 
 
+@pytest.mark.parametrize("fmt", ["reference", "jsonl"])
+def test_a_file_with_a_byte_order_mark_streams_with_the_figures_of_reading_whole(fmt, tmp_path):
+    # the mark is skipped as reading whole skips it: the file streams (read once), not read again whole
+    layout = random_layout(5, dialogues=12)
+    path = tmp_path / f"bom.{'json' if fmt == 'reference' else 'jsonl'}"
+    if fmt == "reference":
+        path.write_text(json.dumps(layout))
+    else:
+        write_records(path, layout)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    whole = score(read(path), per_dialogue=True)
+    streamed = stream_tally(str(path), value_matching="exact", mode="official", per_dialogue=True, format=fmt)
+    assert streamed is not None and streamed[0] == whole.tally
+    assert list(streamed[1].items()) == list(whole.dialogue_tallies.items())
+
+
 @pytest.mark.parametrize("keys", [["0", "1", "2"], ["2", "0", "1"], ["03", "1"], ["+3", "1"], ["1", "01"], ["-1", "0"]])
 def test_turn_ids_of_the_layout_stream_as_read_whole(keys, tmp_path):
     # digit strings decode straight to ints; any other id ("03", "+3") takes the general path: the same ids,

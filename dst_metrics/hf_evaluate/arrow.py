@@ -7,7 +7,8 @@ between consecutive turns are encoded once and shared again when decoded.
 
 evaluate stores one example per dialogue (or per part of a dialogue added in one batch), in the layout
 of `EXAMPLE_TYPES` (the modules' ``features``): `dialogue_examples` writes a corpus as such examples,
-Python rows that evaluate encodes with its own ``add_batch``; `turns_of_examples` reads the examples
+Python rows that evaluate checks with its own ``add_batch``, and `encoded_examples` adds their Arrow
+array, which evaluate's writer stores as it is; `turns_of_examples` reads the examples
 evaluate gives back (as Arrow) as one row per turn again, and `hypotheses_of_examples` the confidences.
 """
 
@@ -157,6 +158,22 @@ class StateEntries:
             made = self.entries[item] = {"slot": slot, "values": [value]}
             return made
         return {"slot": slot, "values": list(value.order)}  # acceptable values: equal sets, other orders
+
+
+class Examples(list):
+    """Evaluate examples of one side (`EXAMPLE_TYPES`) with their Arrow array, made once by
+    `encoded_examples`: evaluate checks the examples as Python, its writer is handed the array
+    (`metric.DialogueFeatures.encode_batch`) instead of converting every example again."""
+
+    arrow: pa.Array
+
+
+def encoded_examples(examples: list[dict], side: str) -> Examples:
+    """`examples` of `side` (``predictions`` or ``references``) as `Examples`, their array of
+    `EXAMPLE_TYPES[side]` built by Arrow from the Python objects in one call."""
+    out = Examples(examples)
+    out.arrow = pa.array(examples, EXAMPLE_TYPES[side])
+    return out
 
 
 def dialogue_examples(corpus: Corpus, entries: StateEntries | None = None) -> tuple[list[dict], list[dict]]:

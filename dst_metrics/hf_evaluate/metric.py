@@ -28,7 +28,15 @@ from ..options import OptionError, Options, reading_parts
 from ..scoring import score
 from ..stats import bootstrap_intervals
 from ..stats.bootstrap import check_settings
-from .arrow import StateEntries, corpus_from_arrow, dialogue_examples, hypotheses_of_examples, turns_of_examples
+from .arrow import (
+    Examples,
+    StateEntries,
+    corpus_from_arrow,
+    dialogue_examples,
+    encoded_examples,
+    hypotheses_of_examples,
+    turns_of_examples,
+)
 from .batches import INPUT_OPTIONS, TurnEncoder
 from .docs import MODULE_FAMILIES
 
@@ -46,7 +54,8 @@ value with its confidence; empty when the turn had none. The turn's state holds 
 
 class DialogueFeatures(datasets.Features):
     """`datasets.Features` of examples `DSTMetric.add_batch` has already normalised
-    (`arrow.dialogue_examples`): ``encode_batch`` checks the columns and returns the examples as given.
+    (`arrow.dialogue_examples`): ``encode_batch`` checks the columns and returns the examples as given,
+    or the Arrow array of `arrow.Examples` (what datasets would build from them: tests check it).
 
     Every leaf of `FEATURES` is a ``Value`` (no ``ClassLabel``, ``Image`` or other feature that
     encodes), whose encoding of a str, int or float is that same value: datasets' own
@@ -57,7 +66,9 @@ class DialogueFeatures(datasets.Features):
     def encode_batch(self, batch: dict) -> dict:
         if set(batch) != set(self):
             raise ValueError(f"Column mismatch between batch {set(batch)} and features {set(self)}")
-        return {key: list(column) for key, column in batch.items()}
+        # examples that carry their Arrow array (`arrow.Examples`): the array, which datasets' writer
+        # takes as it is (no second conversion of every example); any other examples as given
+        return {key: column.arrow if isinstance(column, Examples) else list(column) for key, column in batch.items()}
 
 
 _TURN_IDS = datasets.Sequence(datasets.Value("int64"))
@@ -245,7 +256,10 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         self._opened = True
         predictions, references = self._pending
         self._pending, self._pending_turns = ([], []), 0
-        super().add_batch(predictions=predictions, references=references)
+        super().add_batch(
+            predictions=encoded_examples(predictions, "predictions"),
+            references=encoded_examples(references, "references"),
+        )
 
     def compute(self, *, predictions=None, references=None, **kwargs) -> dict | None:
         """Score everything added so far, plus `predictions`/`references` if given.

@@ -546,6 +546,8 @@ def _record_dialogues(path: Path) -> Iterator[RawDialogue]:
     seen: set[str] = set()
     current, turns, golds, preds = None, [], [], []
     with open(path, "rb") as handle:
+        if handle.read(len(BOM)) != BOM:  # a byte order mark is skipped, as reading whole does
+            handle.seek(0)
         for line in handle:
             if not line.strip():
                 continue
@@ -575,7 +577,7 @@ def _layout_dialogues(path: Path, share: tuple[int, int] | None = None) -> Itera
     with open(path, "rb") as handle:
         data = handle.read()
     if data.startswith(BOM):
-        raise NotStreamable
+        data = data[len(BOM) :]  # streamed as reading whole reads it (`Shard.request`), not read again
     try:
         dialogues = _LAYOUT.decode(data)
     except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
