@@ -16,13 +16,13 @@ the input again, as the error is raised).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ._gc import gc_paused
 from .compat import PROFILES
 from .compat.base import ProfileTap
-from .corpus import Corpus
+from .corpus import Corpus, Dialogue
 from .figures import DialogueFigures
 from .options import OptionError, Options
 from .progress import progress
@@ -140,7 +140,12 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
     opened = open_spec(spec, stream=True)
     alone = opened.streams and (jobs == 1 or all(shard.format == "jsonl" for shard in opened.shards))
     votes: list[bool] = []
-    seen = lambda dialogues: watch(dialogues, votes)  # noqa: E731
+
+    def seen(dialogues: Iterable[Dialogue]) -> Iterator[Dialogue]:
+        passed: list[bool] = []  # a pass that stops part way (the shard read whole after it) does not vote
+        yield from watch(dialogues, passed)
+        votes.extend(passed)
+
     tallies = None
     if jobs > 1 and not alone:  # the layout and whole reads: processes, when several
         from .parallel import tally_in_processes

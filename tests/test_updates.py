@@ -207,3 +207,29 @@ def test_the_evaluate_module_accumulates_updates_added_in_shuffled_batches(tmp_p
     assert "|preds:updates" in found["signature"]
     with pytest.raises(InputError, match='prediction_states="updates"'):
         metric.compute(predictions=preds[:50], references=refs[:50])
+
+
+def _apart_lines(updates_like: int) -> str:
+    """25 dialogues as JSON Lines, the first `updates_like` of them predicted as per-turn updates, the
+    others as gold; dialogue d00's last turn comes back after d09, where a stream stops."""
+    gold = [{"hotel-area": "north"}, {"hotel-area": "north", "hotel-stars": "4"}, {"hotel-area": "north"}]
+    updates = [{"hotel-area": "north"}, {"hotel-stars": "4"}, {}]
+    lines = []
+    for number in range(25):
+        pred = updates if number < updates_like else gold
+        turns = range(2) if number == 0 else range(3)
+        lines += [{"dialogue_id": f"d{number:02}", "turn_id": t, "gt": gold[t], "pr": pred[t]} for t in turns]
+        if number == 9:
+            lines.append({"dialogue_id": "d00", "turn_id": 2, "gt": gold[2], "pr": updates[2]})
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def test_a_stream_that_stops_part_way_does_not_vote_twice(tmp_path, capsys):
+    """The stream stops after 10 dialogues that look like updates and the file is read whole: read once,
+    10 of 25 vote updates (no warning); had the 10 voted twice, 20 of 35 would be a majority. With 13
+    of 25, the warning comes once."""
+    for updates_like, warnings in ((10, 0), (13, 1)):
+        path = tmp_path / f"apart{updates_like}.jsonl"
+        path.write_text(_apart_lines(updates_like))
+        assert main(["score", "--quiet", "--jobs", "1", str(path)]) == 0
+        assert capsys.readouterr().err.count(updates.UPDATES_WARNING) == warnings
