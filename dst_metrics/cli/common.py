@@ -134,9 +134,14 @@ class OptionNeed:
     commands: tuple[str, ...] = ()  # the commands the row is for; () = every command with the option
 
 
+_SGD_NEED = "needs --compat sgd or --schema-variants"
 OPTION_NEEDS: tuple[OptionNeed, ...] = (
-    OptionNeed("--schema", "schema", "needs --compat sgd", lambda a: a.compat == "sgd", ("score",)),
-    OptionNeed("--train-schema", "train_schema", "needs --compat sgd", lambda a: a.compat == "sgd", ("score",)),
+    OptionNeed("--schema", "schema", _SGD_NEED, lambda a: a.compat == "sgd" or a.schema_variants, ("score",)),
+    OptionNeed(
+        "--train-schema", "train_schema", _SGD_NEED, lambda a: a.compat == "sgd" or a.schema_variants, ("score",)
+    ),
+    OptionNeed("--schema", "schema", "needs --schema-variants", lambda a: a.schema_variants, ("report",)),
+    OptionNeed("--train-schema", "train_schema", "needs --schema-variants", lambda a: a.schema_variants, ("report",)),
     OptionNeed("--bootstrap", "bootstrap", "needs --ci", lambda a: a.ci, ("score",)),
     OptionNeed("--seed", "seed", "needs --ci", lambda a: a.ci, ("score",)),
     OptionNeed("--ci-method", "ci_method", "needs --ci", lambda a: a.ci, ("score",)),
@@ -152,9 +157,10 @@ OPTION_NEEDS: tuple[OptionNeed, ...] = (
         "--jobs",
         "jobs",
         lambda: (
-            f"needs scoring in processes: --by, --ci and --compat {', '.join(_whole_profiles())} score in one process"
+            "needs scoring in processes: --by, --ci, --perturbed and --compat "
+            f"{', '.join(_whole_profiles())} score in one process"
         ),
-        lambda a: not (a.by or a.ci or a.compat in _whole_profiles()),
+        lambda a: not (a.by or a.ci or a.perturbed or a.compat in _whole_profiles()),
         ("score",),
     ),
     OptionNeed(
