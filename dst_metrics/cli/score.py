@@ -412,6 +412,12 @@ def protocol_requests(args: argparse.Namespace) -> tuple[list, list]:
     return [(path, read_input(path, args)[0]) if path else None for path in perturbed], found
 
 
+def check_sgd_input(path: str, read_as: str, variants: object) -> None:
+    """--schema-variants given for a FILE not read as SGD dialogues: an OptionError naming both."""
+    if variants is not None and not read_as.startswith("sgd"):
+        raise OptionError(f"--schema-variants: SGD-X scores SGD predictions, but {path} was read as {read_as}")
+
+
 def file_extras(scored: list, args: argparse.Namespace, options: Options) -> list:
     """`protocols.extras.Extras` of each scored FILE: CheckDST, SGD-X as asked; with --json the calibration
     block of predictions with confidences (a file streamed without its corpus read again if it may have some)."""
@@ -420,8 +426,7 @@ def file_extras(scored: list, args: argparse.Namespace, options: Options) -> lis
     perturbed, variants = protocol_requests(args)
     out = []
     for found, pairs, schemas in zip(scored, perturbed, variants):
-        if schemas is not None and not found.format.startswith("sgd"):
-            raise OptionError(f"--schema-variants: SGD-X scores SGD predictions; {found.name} is {found.format}")
+        check_sgd_input(found.name, found.format, schemas)
         corpus = found.corpus
         calibrate = args.json and args.engine != "dask"
         if calibrate and corpus is None and may_carry_confidences(found.name):

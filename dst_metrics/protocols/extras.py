@@ -49,7 +49,8 @@ class Extras:
     parts: tuple[str, ...] = ()
     calibration: dict | None = None
     families: dict[str, str] = field(default_factory=dict)
-    """{family: its signature part} of the families present (``checkdst``, ``sgdx``, ``calibration``)."""
+    """{family: its signature part} of the families present (``checkdst``, ``sgdx``, ``calibration``), in
+    the order of `parts`."""
 
     def signature(self, base: str) -> str:
         """`base` with every part appended: ``…|checkdst|pairs:turn``."""
@@ -149,7 +150,6 @@ def extra_figures(
         figures.update(sgdx.sgdx_figures(original, v.variants, v.gold, v.schema, v.train_schema, fuzzy=v.fuzzy))
         families[sgdx.FAMILY] = sgdx.signature_part(len(v.variants), v.fuzzy)
     block = calibration_block(corpus, options) if calibration and corpus is not None else None
-    parts = [*families.values()]
     if block is not None:
-        parts.append(calibration_part())
-    return Extras(figures, tuple(parts), block, families)
+        families["calibration"] = calibration_part()
+    return Extras(figures, tuple(families.values()), block, families)
