@@ -2,8 +2,10 @@
 
 One self-contained HTML page of one or more prediction files (figures with bootstrap intervals,
 each later file compared with the first, the plots); ``--plots DIR`` also writes every plot as PNG
-and SVG; ``--latex`` / ``--markdown`` print the figures as a table for a paper. Only argparse is
-imported here; numpy and matplotlib are imported when the command runs.
+and SVG; ``--latex`` / ``--markdown`` print the figures as a table for a paper. ``--perturbed P`` and
+``--schema-variants V1 … V5`` (each once per FILE) and predictions with confidences add the protocols'
+figures (CheckDST, SGD-X, calibration: `report.protocols`). Only argparse is imported here; numpy and
+matplotlib are imported when the command runs.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def _count(text: str) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The report command's arguments (the usual input options included)."""
     from .. import options as opts
-    from .common import add_input_options
+    from .common import add_input_options, add_protocol_options
     from .common import option_type as _typed
 
     parser.add_argument(
@@ -56,8 +58,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--num-slots", type=_typed(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
     )
-    from .score import add_protocol_options
-
     add_protocol_options(parser, report=True)
 
 

@@ -27,6 +27,7 @@ from ..zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains,
 from .common import (
     add_input_options,
     add_interval_options,
+    add_protocol_options,
     dumps,
     format_table,
     option_type,
@@ -80,19 +81,6 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     domains_help = "--protocol trade: each dialogue's domains (TRADE's test_dials.json, MultiWOZ's data.json)"
     held_out.add_argument("--dialogue-domains", metavar="PATH", help=domains_help)
     add_protocol_options(score_cmd)
-
-
-def add_protocol_options(parser: argparse.ArgumentParser, report: bool = False) -> None:
-    """--perturbed and --schema-variants (`protocols.extras`): each given once per FILE, in FILE order."""
-    protocols = parser.add_argument_group("protocols beside the figures (each once per FILE, in order)")
-    perturbed_help = "CheckDST: the predictions on FILE's perturbed dialogues (JSON: checkdst.cjga …)"
-    protocols.add_argument("--perturbed", action="append", metavar="PERTURBED", help=perturbed_help)
-    variants_help = "SGD-X: FILE's predictions on schema variants v1 … v5 (SGD, --gold; JSON: sgdx.all.ss_jga …)"
-    protocols.add_argument("--schema-variants", action="append", nargs="+", metavar="V", help=variants_help)
-    if report:
-        protocols.add_argument("--schema", metavar="PATH", help="--schema-variants: schema.json (GOLD/schema.json)")
-        train_help = "--schema-variants: the train schema (seen services; GOLD/../train/schema.json)"
-        protocols.add_argument("--train-schema", metavar="PATH", help=train_help)
 
 
 def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
