@@ -109,7 +109,13 @@ def protocols_section(named: NamedExtras, signature: str) -> str:
 
 
 def _grid(named: NamedExtras, family: str, escape) -> tuple[list[str], list[list[str]]]:
-    rows = family_rows(family)
+    """A paper's table: one row per system, a column per figure some system has (e.g. no seen/unseen
+    columns without a train schema)."""
+    rows = [
+        row
+        for row in family_rows(family)
+        if any(_values(extras, family).get(row.key) is not None for _, extras in named)
+    ]
     header = ["System", *(escape(row.label) for row in rows)]
     body = [
         [escape(name), *(_shown(row, _values(extras, family).get(row.key)) for row in rows)] for name, extras in named
