@@ -99,6 +99,15 @@ def test_perturbed_once_per_file_pairs_each_file_with_its_own(capsys):
     assert found[0]["checkdst.flip_rate"] == found[1]["checkdst.flip_rate"]
 
 
+def test_intervals_do_not_reach_the_protocols_signatures(capsys):
+    pytest.importorskip("numpy", reason="needs numpy (pip install -e '.[stats]')")
+    found = _json(capsys, ["score", P1, "--perturbed", P2, "--ci", "--bootstrap", "20", "--json"])
+    plain = _json(capsys, ["score", P1, "--json"])
+    assert found["signature"].endswith(",level:0.95|checkdst|pairs:turn")  # the CI part, then the protocol's
+    assert found["signatures"]["checkdst.cjga"] == plain["signature"] + "|checkdst|pairs:turn"  # no interval
+    assert "checkdst.cjga" not in found["ci"]
+
+
 def test_score_table_shows_the_protocols_and_their_signature_part(capsys):
     status, out, _ = _run(capsys, ["score", P1, "--perturbed", P2])
     found = _json(capsys, ["checkdst", P1, P2, "--json"])

@@ -477,16 +477,16 @@ def run(args: argparse.Namespace) -> int:
         elif args.per_dialogue:
             tallies = report.dialogue_tallies
             record["dialogues"] = {dialogue_id: dialogue_figures_of(tally) for dialogue_id, tally in tallies.items()}
-        _add_extras(record, extras[index])
+        _add_extras(record, extras[index], report.signature)
         sys.stdout.write(dumps(record) + "\n")
     return 0
 
 
-def _add_extras(record: dict, extras) -> None:
-    """The protocols' figures, their signatures and the calibration block into one file's JSON record."""
-    base = record["signature"]
+def _add_extras(record: dict, extras, signature: str) -> None:
+    """The protocols' figures, their signatures (`signature`, the file's without intervals: they have none,
+    and their part) and the calibration block into one file's JSON record; the parts end its signature."""
     record.update(extras.figures)
-    record["signatures"].update(extras.signatures(base))
+    record["signatures"].update(extras.signatures(signature))
     if extras.calibration is not None:
         record["calibration"] = extras.calibration
-    record["signature"] = extras.signature(base)
+    record["signature"] = extras.signature(record["signature"])

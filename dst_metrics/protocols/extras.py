@@ -96,11 +96,14 @@ def may_carry_confidences(path: str | Path) -> bool:
     cheap scan, so that an input streamed without its corpus is read again only when it may have some."""
     root = Path(path)
     files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
+    overlap = max(map(len, CONFIDENCE_WORDS)) - 1
     for file in files:
         with open(file, "rb") as handle:
+            tail = b""
             while chunk := handle.read(1 << 24):
-                if any(word in chunk for word in CONFIDENCE_WORDS):
+                if any(word in tail + chunk for word in CONFIDENCE_WORDS):  # a word across two chunks too
                     return True
+                tail = chunk[-overlap:]
     return False
 
 
