@@ -62,6 +62,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.calibration": ANALYSIS,
     "dst_metrics.calibration.slt2024": ANALYSIS,  # the slt2024 profile: ECE with bin centres, sklearn's AUROC
     "dst_metrics.protocols": ANALYSIS,  # papers' protocols: SGD-X (sgdx), CheckDST (checkdst)
+    "dst_metrics.protocols.extras": ANALYSIS,  # what score and report add to a file: CheckDST, SGD-X, calibration
     "dst_metrics.streaming": ANALYSIS,
     "dst_metrics.parallel": ANALYSIS,
     "dst_metrics.distributed": ANALYSIS,
@@ -69,6 +70,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.zeroshot": ANALYSIS,  # one held-out domain's dialogues or turns, scored (score --domain)
     "dst_metrics.report": REPORT,
     "dst_metrics.report.systems": REPORT,  # the table of N systems as Markdown, LaTeX, HTML
+    "dst_metrics.report.protocols": REPORT,  # the protocols' tables of the report (HTML, LaTeX, Markdown)
     "dst_metrics.report.draw": REPORT,  # the HTML/SVG primitives of the report and the Space (space imports down)
     "dst_metrics": FRONT,  # the package's __init__ only: its names are imported on first use
     "dst_metrics.__main__": FRONT,

@@ -187,6 +187,7 @@ def test_commands_that_need_no_extra_run_without_numpy(argv, tmp_path):
 # An option that has no effect without another: an error naming what it needs
 
 GOLD_FORMAT = ["--gold-format", "reference"]
+JOBS_NEED = "--jobs needs scoring in processes: --by, --ci, --perturbed and --compat sgd, trade, mwzeval, fnctod score in one process"  # noqa: E501
 OPTION_CASES = [
     # (command, argv, the message after "dst-metrics: error: ")
     ("score", ["score", P1, "--schema", "schema.json"], "--schema needs --compat sgd"),
@@ -208,12 +209,12 @@ OPTION_CASES = [
     (
         "score",
         ["score", P1, "--jobs", "2", "--compat", "trade"],
-        "--jobs needs scoring in processes: --by, --ci and --compat sgd, trade, mwzeval, fnctod score in one process",
+        JOBS_NEED,
     ),
     (
         "score",
         ["score", P1, "--jobs", "2", "--by", "domain"],
-        "--jobs needs scoring in processes: --by, --ci and --compat sgd, trade, mwzeval, fnctod score in one process",
+        JOBS_NEED,
     ),
     (
         "score",
@@ -221,6 +222,14 @@ OPTION_CASES = [
         "--jobs is the size of a local Dask cluster: with --scheduler the scheduler's workers score",
     ),
     ("report", ["report", P1, "--markdown", "--bootstrap", "0", "--seed", "3"], "--seed needs --bootstrap above 0"),
+    ("score", ["score", P1, "--schema", "schema.json"], "--schema needs --compat sgd or --schema-variants"),
+    ("report", ["report", P1, "--markdown", "--schema", "schema.json"], "--schema needs --schema-variants"),
+    ("report", ["report", P1, "--markdown", "--train-schema", "t.json"], "--train-schema needs --schema-variants"),
+    (
+        "score",
+        ["score", P1, "--jobs", "2", "--perturbed", P2],
+        "--jobs needs scoring in processes: --by, --ci, --perturbed and --compat",
+    ),
 ]
 
 

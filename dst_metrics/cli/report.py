@@ -2,8 +2,10 @@
 
 One self-contained HTML page of one or more prediction files (figures with bootstrap intervals,
 each later file compared with the first, the plots); ``--plots DIR`` also writes every plot as PNG
-and SVG; ``--latex`` / ``--markdown`` print the figures as a table for a paper. Only argparse is
-imported here; numpy and matplotlib are imported when the command runs.
+and SVG; ``--latex`` / ``--markdown`` print the figures as a table for a paper. ``--perturbed P`` and
+``--schema-variants V1 … V5`` (each once per FILE) and predictions with confidences add the protocols'
+figures (CheckDST, SGD-X, calibration: `report.protocols`). Only argparse is imported here; numpy and
+matplotlib are imported when the command runs.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def _count(text: str) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The report command's arguments (the usual input options included)."""
     from .. import options as opts
-    from .common import add_input_options
+    from .common import add_input_options, add_protocol_options
     from .common import option_type as _typed
 
     parser.add_argument(
@@ -56,6 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--num-slots", type=_typed(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
     )
+    add_protocol_options(parser, report=True)
 
 
 def system_names(files: list[str], given: list[str] | None) -> list[str]:
@@ -118,19 +121,37 @@ def run(args: argparse.Namespace) -> int:
     _check_output_folder(args.output)
     options = options_from_args(args)
     names = system_names(args.files, args.name)
-    corpora = [read_input(path, args)[0] for path in args.files]
+    read = [read_input(path, args) for path in args.files]
+    corpora = [corpus for corpus, _ in read]
+    protocols = list(zip(names, _protocols(args, read, options)))
     pages = bool(args.output or args.plots)  # else a table only: no analyses, no comparisons
     data = collect(list(zip(names, corpora)), options, resamples=args.bootstrap, seed=args.seed, analyses=pages)
     if args.latex or args.markdown:
+        from ..report.protocols import protocols_latex, protocols_markdown
         from ..report.tables import latex_table, markdown_table
 
         sys.stdout.write(latex_table(data) if args.latex else markdown_table(data))
+        sys.stdout.write((protocols_latex if args.latex else protocols_markdown)(protocols, data.signature))
     if pages:
-        _write_outputs(data, args, list(zip(names, corpora)))
+        _write_outputs(data, args, list(zip(names, corpora)), protocols)
     return 0
 
 
-def _write_outputs(data, args: argparse.Namespace, named_corpora: list) -> None:
+def _protocols(args: argparse.Namespace, read: list, options) -> list:
+    """Each FILE's `protocols.extras.Extras` (the same as ``dst-metrics score --json`` adds): CheckDST with
+    its --perturbed, SGD-X with its --schema-variants, the calibration figures where it carries confidences."""
+    from ..protocols.extras import extra_figures
+    from .score import check_sgd_input, protocol_requests
+
+    perturbed, variants = protocol_requests(args)
+    out = []
+    for path, (corpus, how), pairs, schemas in zip(args.files, read, perturbed, variants):
+        check_sgd_input(path, how, schemas)
+        out.append(extra_figures(path, corpus, options, perturbed=pairs, variants=schemas, calibration=True))
+    return out
+
+
+def _write_outputs(data, args: argparse.Namespace, named_corpora: list, protocols: list) -> None:
     import sys
 
     from ..errors import InputError
@@ -145,5 +166,5 @@ def _write_outputs(data, args: argparse.Namespace, named_corpora: list) -> None:
             raise InputError(f"cannot write the plots: {error.strerror or error}", source=args.plots) from None
         print(f"wrote {len(written)} plot files to {args.plots}", file=sys.stderr)
     if args.output:
-        _write(args.output, build_report(data, plots))
+        _write(args.output, build_report(data, plots, protocols=protocols))
         print(f"wrote {args.output}", file=sys.stderr)

@@ -27,6 +27,7 @@ from ..zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains,
 from .common import (
     add_input_options,
     add_interval_options,
+    add_protocol_options,
     dumps,
     format_table,
     option_type,
@@ -55,10 +56,13 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     )
     tf_help = "the predictions were made from the gold previous state: said in the signature (prev:gold)"
     score_cmd.add_argument("--teacher-forced", action="store_true", help=tf_help)
-    score_cmd.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
+    json_help = "one JSON object per file, one per line (with confidences: their calibration figures, calibration)"
+    score_cmd.add_argument("--json", action="store_true", help=json_help)
     score_cmd.add_argument("--per-dialogue", action="store_true", help="also each dialogue's figures")
-    score_cmd.add_argument("--schema", metavar="PATH", help="--compat sgd: schema.json (default GOLD/schema.json)")
-    score_cmd.add_argument("--train-schema", metavar="PATH", help="--compat sgd: the train schema (seen services)")
+    schema_help = "--compat sgd, --schema-variants: schema.json (default GOLD/schema.json)"
+    score_cmd.add_argument("--schema", metavar="PATH", help=schema_help)
+    train_help = "--compat sgd, --schema-variants: the train schema (seen services; GOLD/../train/schema.json)"
+    score_cmd.add_argument("--train-schema", metavar="PATH", help=train_help)
     score_cmd.add_argument("--by", choices=BY, help="also every figure per domain, service or slot (JSON: by)")
     jobs_help = "processes per file (default: all cores from about 50,000 turns up, else 1; figures are the same)"
     score_cmd.add_argument("--jobs", type=whole_number, metavar="N", help=jobs_help)
@@ -76,6 +80,7 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     held_out.add_argument("--protocol", choices=PROTOCOLS, default=PROTOCOLS[0], help=protocol_help)
     domains_help = "--protocol trade: each dialogue's domains (TRADE's test_dials.json, MultiWOZ's data.json)"
     held_out.add_argument("--dialogue-domains", metavar="PATH", help=domains_help)
+    add_protocol_options(score_cmd)
 
 
 def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
@@ -180,6 +185,7 @@ def _print_score_tables(
     groups: list,
     read_as: dict[str, str],
     intervals: dict | None = None,
+    extras: list | None = None,
 ) -> None:
     rows = [(path, report.scores) for path, report in reports]
     print(_figure_table("file", rows, options, False, intervals))
@@ -205,6 +211,8 @@ def _print_score_tables(
             print(f"\n{path}: the {options.compat} profile's own figures by group ({key} in --json)")
             print(_profile_table(by_group))
             print(_profile_legend(by_group))
+    for (path, _), found in zip(reports, extras or ()):
+        _print_extras(path, found)
     for path, report in reports:
         coverage = _coverage(report.signature)
         if coverage:
@@ -218,7 +226,8 @@ def _print_score_tables(
         first = next(iter(intervals.values()))
         print(f"CI: {first.method} bootstrap over dialogues, {first.resamples} resamples, seed {first.seed}")
         suffix = first.signature_suffix
-    print(f"signature: {reports[0][1].signature}{suffix}")  # as in --json: a profile may add fields
+    signature = f"{reports[0][1].signature}{suffix}"  # as in --json: a profile may add fields
+    print(f"signature: {extras[0].signature(signature) if extras else signature}")
 
 
 PROFILE_LABELS = {
@@ -325,7 +334,8 @@ def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
 
 def request_of(args: argparse.Namespace) -> Request:
     """The `engines.Request` of ``dst-metrics score``'s arguments: what the engine is chosen from."""
-    keep = tuple(flag for flag, given in (("--by", args.by), ("--ci", args.ci)) if given)
+    kept = (("--by", args.by), ("--ci", args.ci), ("--perturbed", getattr(args, "perturbed", None)))
+    keep = tuple(flag for flag, given in kept if given)
     fuzzy = not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
     files = {"gold": args.gold, "schema": args.schema, "train_schema": args.train_schema, "fuzzy": fuzzy, "by": args.by}
     return Request(args.per_dialogue, args.json, keep, args.engine, args.jobs, args.scheduler, files, warn_of_updates)
@@ -334,7 +344,8 @@ def request_of(args: argparse.Namespace) -> Request:
 def _run_held_out(args: argparse.Namespace, options: Options) -> int:
     """--domain: each file's held-out domain (`zeroshot`), or with ``all`` a row per domain and the average."""
     for flag, given in (("--by", args.by), ("--ci", args.ci), ("--per-dialogue", args.per_dialogue),
-                        ("--engine dask", args.engine == "dask")):  # fmt: skip
+                        ("--engine dask", args.engine == "dask"), ("--perturbed", args.perturbed),
+                        ("--schema-variants", args.schema_variants)):  # fmt: skip
         if given:
             raise OptionError(f"{flag} cannot be combined with --domain")
     if args.dialogue_domains and args.protocol != "trade":
@@ -367,6 +378,73 @@ def _run_held_out(args: argparse.Namespace, options: Options) -> int:
     return 0
 
 
+def per_file(flag: str, given: list | None, files: list[str]) -> list:
+    """A per-FILE option's values in FILE order (None for each file when not given); OptionError naming
+    `flag` when it is not given once per FILE."""
+    if not given:
+        return [None] * len(files)
+    if len(given) != len(files):
+        raise OptionError(f"{flag} is given {len(given)} times for {len(files)} files; give it once per FILE")
+    return list(given)
+
+
+def protocol_requests(args: argparse.Namespace) -> tuple[list, list]:
+    """([(name, corpus) of each FILE's --perturbed or None], [its `extras.SchemaVariants` or None]): every
+    perturbed file read and checked (the input options apply to it, as ``dst-metrics checkdst`` reads it)."""
+    from ..protocols.extras import schema_variants
+
+    perturbed = per_file("--perturbed", args.perturbed, args.files)
+    variants = per_file("--schema-variants", args.schema_variants, args.files)
+    fuzzy = not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
+    found = [schema_variants(v, args.gold, args.schema, args.train_schema, fuzzy) if v else None for v in variants]
+    return [(path, read_input(path, args)[0]) if path else None for path in perturbed], found
+
+
+def check_sgd_input(path: str, read_as: str, variants: object) -> None:
+    """--schema-variants given for a FILE not read as SGD dialogues: an OptionError naming both."""
+    if variants is not None and not read_as.startswith("sgd"):
+        raise OptionError(f"--schema-variants: SGD-X scores SGD predictions, but {path} was read as {read_as}")
+
+
+def file_extras(scored: list, args: argparse.Namespace, options: Options) -> list:
+    """`protocols.extras.Extras` of each scored FILE: CheckDST, SGD-X as asked; with --json the calibration
+    block of predictions with confidences (a file streamed without its corpus read again if it may have some)."""
+    from ..protocols.extras import extra_figures, may_carry_confidences
+
+    perturbed, variants = protocol_requests(args)
+    out = []
+    for found, pairs, schemas in zip(scored, perturbed, variants):
+        check_sgd_input(found.name, found.format, schemas)
+        corpus = found.corpus
+        calibrate = args.json and args.engine != "dask"
+        if calibrate and corpus is None and may_carry_confidences(found.name):
+            corpus = read_input(found.name, args)[0]
+        out.append(extra_figures(found.name, corpus, options, perturbed=pairs, variants=schemas, calibration=calibrate))
+    return out
+
+
+def _print_extras(path: str, extras) -> None:
+    """The protocols' figures of one file: label, value (percent; SS as a fraction), what it is."""
+    from ..protocols.extras import figure_entries
+
+    entries = figure_entries()
+    rows = [
+        [entry.label, _extra_cell(extras.figures[key], key), entry.description]
+        for key, entry in entries.items()
+        if key in extras.figures
+    ]
+    if rows:
+        counts = ", ".join(f"{key} {value}" for key, value in extras.figures.items() if key not in entries)
+        print(f"\n{path}: protocols ({counts})")
+        print(format_table(["figure", "value", "what"], rows, "lrl"))
+
+
+def _extra_cell(value: float | None, key: str) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.4f}" if ".ss_" in key else f"{100 * value:.2f}"
+
+
 def run(args: argparse.Namespace) -> int:
     """Read and check every file, score each, print the table (or one JSON line per file)."""
     options = options_from_args(args)
@@ -379,8 +457,9 @@ def run(args: argparse.Namespace) -> int:
     read_as = {found.name: found.format for found in scored}
     groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
     intervals = _score_intervals(corpora, options, args)
+    extras = file_extras(scored, args, options)
     if not args.json:
-        _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals)
+        _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals, extras)
         return 0
     dialogue_figures_of = figure_computer(options, per_dialogue=True)  # the keys of _columns(options, True)[:-1]
     for index, (path, report) in enumerate(reports):
@@ -398,5 +477,16 @@ def run(args: argparse.Namespace) -> int:
         elif args.per_dialogue:
             tallies = report.dialogue_tallies
             record["dialogues"] = {dialogue_id: dialogue_figures_of(tally) for dialogue_id, tally in tallies.items()}
+        _add_extras(record, extras[index], report.signature)
         sys.stdout.write(dumps(record) + "\n")
     return 0
+
+
+def _add_extras(record: dict, extras, signature: str) -> None:
+    """The protocols' figures, their signatures (`signature`, the file's without intervals: they have none,
+    and their part) and the calibration block into one file's JSON record; the parts end its signature."""
+    record.update(extras.figures)
+    record["signatures"].update(extras.signatures(signature))
+    if extras.calibration is not None:
+        record["calibration"] = extras.calibration
+    record["signature"] = extras.signature(record["signature"])

@@ -1,10 +1,11 @@
 """The report as one self-contained HTML page: inline CSS, plots as base64 SVG images, no script
 and nothing loaded from elsewhere, so it opens offline and can be mailed as one file.
 
-Sections: the figures of every system with their intervals, the table of every system (each later
-one tested against the first, one correction over every test of the table), the comparison of each later system
-with the first (difference, its interval, p, adjusted p, significance, McNemar's test of JGA),
-the GCA paper's section 5.2 correlations, the plots, any extra sections, and the signature.
+Sections: the figures of every system with their intervals, the protocols' figures (`report.protocols`),
+the table of every system (each later one tested against the first, one correction over every test of the
+table), the comparison of each later system with the first (difference, its interval, p, adjusted p,
+significance, McNemar's test of JGA), the GCA paper's section 5.2 correlations, the plots, any extra
+sections, and the signature.
 Tables sit in horizontally scrolling boxes, so the page reads at a phone's 390 px width.
 Table cells carry their unrounded figures as ``data-value`` (``data-low``/``data-high`` for the
 interval), for scripts and tests.
@@ -43,6 +44,7 @@ tbody th{white-space:normal;min-width:7em}
 .yes{color:#b00020;font-weight:600}
 .warning{background:#fff4d6;border-left:4px solid #e0a800;padding:6px 10px}
 .note{color:#555;font-size:.9em}
+td.what{text-align:left;white-space:normal;color:#555;font-size:.9em}
 figure{margin:1em 0;background:#fff;border:1px solid #e3e3e3;padding:8px}
 figure img{display:block;width:100%;height:auto}
 figure[id^=plot-reliability]{max-width:480px}
@@ -291,9 +293,13 @@ def build_report(
     plots: Sequence[Plot] | None = None,
     *,
     extra_sections: Sequence[tuple[str, str]] = (),
+    protocols: Sequence[tuple[str, object]] = (),
 ) -> str:
     """The whole page. `plots` default to `plots.render_plots(data)`; `extra_sections` are
-    (title, HTML fragment) pairs placed after the plots (e.g. a reliability diagram)."""
+    (title, HTML fragment) pairs placed after the plots (e.g. a reliability diagram); `protocols`,
+    (system name, `protocols.extras.Extras`) of each system, their section after the figures."""
+    from .protocols import protocols_section
+
     if plots is None:
         from .plots import render_plots
 
@@ -305,6 +311,7 @@ def build_report(
     body = (
         f"<h1>{PAGE_TITLE}</h1><p>Systems: {names}.</p>"
         + figures_section(data)
+        + protocols_section(protocols, data.signature)
         + _systems_section(data)
         + comparison_section(data)
         + analysis_section(data)

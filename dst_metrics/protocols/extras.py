@@ -1,0 +1,158 @@
+"""The protocols' figures beside a file's own, in one place: ``dst-metrics score`` and ``dst-metrics report``
+both ask `extra_figures` what to add to a scored input.
+
+- CheckDST (`checkdst`): with the predictions on perturbed dialogues, ``checkdst.*`` of (input, perturbed);
+- SGD-X (`sgdx`): with the predictions on schema variants (SGD inputs), ``sgdx.<split>.*`` of (input, variants);
+- calibration (`dst_metrics.calibration`): when the input's predictions carry confidences, the calibration
+  figures (ours and SLT 2024's ``slt2024_ece`` / ``slt2024_auroc``) as ``dst-metrics calibration --json``
+  gives them; without confidences, none.
+
+Each family adds its part of the signature (``checkdst|pairs:turn``, ``sgdx|variants:5|sgd-match:fuzzy``,
+``calibration|bins:10|slt2024|bins:10``), appended to the input's signature in that order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..corpus import Corpus
+from ..errors import InputError
+from ..options import OptionError, Options
+from . import checkdst, sgdx
+
+CALIBRATION_BINS = 10
+"""Bins of our ECE in `extra_figures` (``dst-metrics calibration``'s default)."""
+CONFIDENCE_WORDS = (b"confidence", b"score")
+"""What a file whose predictions carry confidences spells (`states.SCORE_KEYS`, SLT 2024's columns)."""
+
+
+@dataclass(frozen=True)
+class SchemaVariants:
+    """SGD-X's inputs beside the original predictions: the variants' predictions, gold, the test schema,
+    the train schema (None: no seen/unseen split) and the value matching (`sgdx.sgdx_figures`' `fuzzy`)."""
+
+    variants: tuple[str, ...]
+    gold: str
+    schema: str
+    train_schema: str | None = None
+    fuzzy: bool | str = True
+
+
+@dataclass(frozen=True)
+class Extras:
+    """What the protocols add to one input: {key: value} of every figure asked for (``checkdst.*``,
+    ``sgdx.*``), the signature parts (in order), and the calibration block (None without confidences)."""
+
+    figures: dict[str, float | int | None] = field(default_factory=dict)
+    parts: tuple[str, ...] = ()
+    calibration: dict | None = None
+    families: dict[str, str] = field(default_factory=dict)
+    """{family: its signature part} of the families present (``checkdst``, ``sgdx``, ``calibration``), in
+    the order of `parts`."""
+
+    def signature(self, base: str) -> str:
+        """`base` with every part appended: ``…|checkdst|pairs:turn``."""
+        return "|".join([base, *self.parts])
+
+    def signatures(self, base: str) -> dict[str, str]:
+        """{key: `base` and its family's part} of every figure of `figures`."""
+        return {key: f"{base}|{self.families[key.split('.', 1)[0]]}" for key in self.figures}
+
+
+def figure_entries() -> dict[str, checkdst.CheckDSTFigure | sgdx.SgdxFigure]:
+    """{key: registered figure} of CheckDST's and SGD-X's registries, in that order (labels, descriptions)."""
+    return {entry.key: entry for entry in (*checkdst.FIGURES, *sgdx.FIGURES)}
+
+
+def schema_variants(
+    variants: Sequence[str],
+    gold: str | None,
+    schema: str | None = None,
+    train_schema: str | None = None,
+    fuzzy: bool | str = True,
+) -> SchemaVariants:
+    """SGD-X's inputs found as ``dst-metrics sgdx`` finds them: the test schema `schema` or GOLD/schema.json,
+    the train schema `train_schema` or GOLD/../train/schema.json where it exists; OptionError naming the
+    flag otherwise."""
+    if not gold:
+        raise OptionError("--schema-variants scores SGD predictions against gold: give the SGD gold with --gold")
+    if len(variants) < 2:
+        raise OptionError(f"--schema-variants needs at least 2 schema variants, got {len(variants)}")
+    folder = Path(gold) if Path(gold).is_dir() else None
+    if schema is None and folder is not None and (folder / "schema.json").is_file():
+        schema = str(folder / "schema.json")
+    if schema is None:
+        raise OptionError("--schema-variants needs the test schema: give it with --schema (default GOLD/schema.json)")
+    train = folder.parent / "train" / "schema.json" if folder is not None else None
+    if train_schema is None and train is not None and train.is_file():
+        train_schema = str(train)
+    return SchemaVariants(tuple(map(str, variants)), str(gold), str(schema), train_schema, fuzzy)
+
+
+def may_carry_confidences(path: str | Path) -> bool:
+    """Whether the file (a folder: any file in it) spells a confidence at all (`CONFIDENCE_WORDS`): a
+    cheap scan, so that an input streamed without its corpus is read again only when it may have some."""
+    root = Path(path)
+    files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
+    overlap = max(map(len, CONFIDENCE_WORDS)) - 1
+    for file in files:
+        with open(file, "rb") as handle:
+            tail = b""
+            while chunk := handle.read(1 << 24):
+                if any(word in tail + chunk for word in CONFIDENCE_WORDS):  # a word across two chunks too
+                    return True
+                tail = chunk[-overlap:]
+    return False
+
+
+def calibration_block(corpus: Corpus, options: Options, bins: int = CALIBRATION_BINS) -> dict | None:
+    """``dst-metrics calibration --json``'s figures of `corpus` (without ``file`` and ``format``) with its
+    ``signature``; None when no predicted value carries a confidence."""
+    from ..calibration.metrics import calibration
+
+    if not corpus.scores:
+        return None
+    result = calibration(corpus, bins=bins)
+    return {**result.as_dict(), "signature": f"{options.signature()}|{calibration_part(bins)}"}
+
+
+def calibration_part(bins: int = CALIBRATION_BINS) -> str:
+    """The calibration family's part of the signature: ``calibration|bins:10|slt2024|bins:10``."""
+    from ..calibration.figures import signature_parts
+
+    return f"calibration|bins:{bins}|{signature_parts()}"
+
+
+def extra_figures(
+    original: str,
+    corpus: Corpus | None,
+    options: Options,
+    *,
+    perturbed: tuple[str, Corpus] | None = None,
+    variants: SchemaVariants | None = None,
+    calibration: bool = False,
+) -> Extras:
+    """The protocols' figures of the input `original` (read as `corpus`; None where it was not kept):
+    CheckDST's against `perturbed` (its name, its corpus), SGD-X's over `variants`, and with `calibration`
+    the calibration block where `corpus` carries confidences. A perturbed turn without its original is an
+    InputError naming the perturbed file."""
+    figures: dict[str, float | int | None] = {}
+    families: dict[str, str] = {}
+    if perturbed is not None:
+        if corpus is None:
+            raise ValueError("CheckDST pairs the original corpus with the perturbed one: read it whole")
+        try:
+            figures.update(checkdst.checkdst_figures(corpus, perturbed[1], options.mode))
+        except InputError as error:
+            raise error.located(source=perturbed[0]) from None
+        families[checkdst.FAMILY] = checkdst.signature_part()
+    if variants is not None:
+        v = variants
+        figures.update(sgdx.sgdx_figures(original, v.variants, v.gold, v.schema, v.train_schema, fuzzy=v.fuzzy))
+        families[sgdx.FAMILY] = sgdx.signature_part(len(v.variants), v.fuzzy)
+    block = calibration_block(corpus, options) if calibration and corpus is not None else None
+    if block is not None:
+        families["calibration"] = calibration_part()
+    return Extras(figures, tuple(families.values()), block, families)
