@@ -231,16 +231,6 @@ def same_turn_label(gold: State, gold_before: State, pred: State, pred_before: S
     return all(slot in pred_label and values_match(value, pred_label[slot]) for slot, value in gold_changed)
 
 
-def removals_agree(changes: Changes, gold_before: State, pred_before: State) -> bool:
-    """`same_turn_label` of an official-mode turn whose two change sets are equal: the changes' ``"none"``
-    values are removals only on a side where the slot was active before (a slot first given as
-    ``"none"`` is not a change of the turn), so the labels are equal unless the sides disagree there."""
-    for slot, value in changes:
-        if value == NONE_VALUE and (slot in gold_before) is not (slot in pred_before):
-            return False
-    return True
-
-
 def same_label_changes(gold_changes: Changes, pred_changes: Changes, gold_before: State, pred_before: State) -> bool:
     """`same_turn_label` of a turn from the change sets of `advance_side` (either mode) and the sides'
     previous active states, in O(changes): a pair is a removal when its value is None (corrected) or
@@ -506,13 +496,15 @@ class _Sums:
             else:
                 pred_changes = NO_CHANGES
 
-            # DST-STAR's turn label (`same_turn_label`) from the change sets just computed
-            if gold_changes == pred_changes:  # corrected: the labels; official: unless a "none" is not a removal
-                turn_hits += not official or removals_agree(gold_changes, gold_before, pred_before)
-            elif gold_active is not pred_active or gold_before is not pred_before:
-                turn_hits += same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
+            # DST-STAR's turn label (`same_turn_label`), from the change sets just computed
+            if not official or (gold_active is g and pred_active is p):
+                # no "none" given (official): the change sets are the labels, removals as (slot, None|"none")
+                if gold_changes == pred_changes:
+                    turn_hits += 1
+                elif len(gold_changes) == len(pred_changes):  # equal only where gold accepts several values
+                    turn_hits += same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
             else:
-                turn_hits += 1  # the prediction reuses gold's states: the same labels
+                turn_hits += same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
             counted = count_types(gold_map, pred_map, gold_changes, pred_changes)
             for _, kind in counted:
                 counts[kind] += 1
