@@ -218,7 +218,10 @@ def changes_inside(changes: Changes, other: State) -> bool:
 def same_turn_label(gold: State, gold_before: State, pred: State, pred_before: State) -> bool:
     """DST-STAR's joint turn accuracy of one turn: the slots whose active value changed since the
     side's previous turn, with their new values, and the slots that became inactive, are the same on
-    both sides (`side_changes` with removals, values matched by `values_match`), as set operations."""
+    both sides (`side_changes` with removals, values matched by `values_match`), as set operations.
+
+    The plain definition: the hot loop reads the labels from the change sets it has already computed
+    (`_Sums.walk`, `same_label_changes`), and a property test holds the two equal."""
     if gold_before.keys() - gold.keys() != pred_before.keys() - pred.keys():
         return False
     gold_changed = gold.items() - gold_before.items()
