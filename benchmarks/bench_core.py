@@ -4,8 +4,8 @@
 
 The corpus is the restaurant file of ../shared/reference/t5_zeroshot repeated (each copy under new
 dialogue ids). Prints µs per turn (median of --runs) for:
-  - score:          every figure (GCA + counts + rates, JGA, FGA at 4 λ, SA, AGA, RSA, slot P/R/F1)
-                    of a corpus already built in memory;
+  - score:          every figure (GCA + counts + rates, JGA, FGA at 4 λ, SA, AGA, RSA, slot P/R/F1,
+                    joint turn accuracy, final-turn JGA) of a corpus already built in memory;
   - build + score:  the same from the parsed JSON objects (validation and normalization included);
   - read + score:   `dst_metrics.read(path)` (format detection, decoding, validation) + score;
   - CLI end to end: `python -m dst_metrics score FILE --json` in a fresh process (startup, reading,

@@ -14,12 +14,15 @@ import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from dst_metrics import Corpus
+from dst_metrics import Corpus, Dialogue
 from dst_metrics import score as score_report
-from dst_metrics.core import Tally, tally_corpus, tally_each
+from dst_metrics.core import Tally, same_turn_label, tally_corpus, tally_dialogue, tally_each
 from dst_metrics.options import OptionError, Options
 from dst_metrics.readers import read
+from dst_metrics.states import Alternatives, values_match
 from tests.conftest import REFERENCE, requires_shared
 
 TRADE_FILE = REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json"
@@ -142,3 +145,78 @@ def test_the_evaluate_module_returns_them_and_takes_teacher_forced() -> None:
     assert (plain["jga"], plain["joint_turn_accuracy"], plain["final_jga"]) == (0.0, 0.5, 0.0)
     forced = module.compute(predictions=pred, references=gold, teacher_forced=True)
     assert forced["joint_turn_accuracy"] == 0.0 and forced["signature"].endswith("|prev:gold")
+
+
+# --------------------------------------------------------------------------------------------
+# The hot loop's turn label (from the change sets of `advance_side`) against the plain definition
+
+SLOTS = ("hotel-area", "hotel-name", "train-day", "train-leave")
+VALUES = ("north", "south", "4", "none", "")
+GOLD_VALUES = (*VALUES, Alternatives(("north", "south")), Alternatives(("4", "south")))
+
+
+def plain_active(state: dict, official: bool) -> dict:
+    """The turn-level state: official drops "none" only (as the official code's maps), corrected "" too."""
+    inactive = {"none"} if official else {"none", ""}
+    return {slot: value for slot, value in state.items() if not (isinstance(value, str) and value in inactive)}
+
+
+def plain_hit(gold: dict, gold_before: dict, pred: dict, pred_before: dict) -> bool:
+    """DST-STAR's turn label, written out: the slots set to a new active value (with it) and the slots that
+    became inactive; equal when the removals are the same slots and each new value is matched."""
+    gold_new = {slot: value for slot, value in gold.items() if gold_before.get(slot) != value}
+    pred_new = {slot: value for slot, value in pred.items() if pred_before.get(slot) != value}
+    if set(gold_before) - set(gold) != set(pred_before) - set(pred) or gold_new.keys() != pred_new.keys():
+        return False
+    return all(values_match(value, pred_new[slot]) for slot, value in gold_new.items())
+
+
+@st.composite
+def dialogues(draw) -> Dialogue:
+    """A dialogue of normalized states: each side set, overwritten, given "none"/"" or dropped slot by slot,
+    or unchanged (the previous object again); the prediction also takes gold's object of the turn, or a copy."""
+    turns = draw(st.integers(1, 7))
+    gold: list[dict] = []
+    pred: list[dict] = []
+
+    def edited(state: dict, values: tuple) -> dict:
+        new = dict(state)
+        for slot in draw(st.lists(st.sampled_from(SLOTS), max_size=3)):
+            value = draw(st.sampled_from((*values, None)))
+            if value is None:
+                new.pop(slot, None)
+            else:
+                new[slot] = value
+        return new
+
+    for t in range(turns):
+        before = gold[-1] if gold else {}
+        gold.append(before if t and draw(st.booleans()) else edited(before, GOLD_VALUES))
+        how = draw(st.sampled_from(("gold", "copy", "same", "edit", "edit")))
+        if how == "gold":
+            pred.append(gold[-1])
+        elif how == "copy":
+            pred.append(dict(gold[-1]))
+        elif how == "same" and pred:
+            pred.append(pred[-1])
+        else:
+            pred.append(edited(pred[-1] if pred else {}, VALUES))
+    return Dialogue("d", tuple(range(turns)), tuple(gold), tuple(pred))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(dialogues(), min_size=1, max_size=3), st.sampled_from(("official", "corrected")))
+def test_turn_hits_equal_the_plain_definition(corpus: list[Dialogue], mode: str) -> None:
+    official = mode == "official"
+    expected = 0
+    for d in corpus:
+        gold_before: dict = {}
+        pred_before: dict = {}
+        for g, p in zip(d.gold, d.pred):
+            gold_active, pred_active = plain_active(g, official), plain_active(p, official)
+            hit = plain_hit(gold_active, gold_before, pred_active, pred_before)
+            assert same_turn_label(gold_active, gold_before, pred_active, pred_before) is hit
+            expected += hit
+            gold_before, pred_before = gold_active, pred_active
+    assert tally_corpus(corpus, mode).turn_hits == expected
+    assert sum(tally_dialogue(d, mode).turn_hits for d in corpus) == expected
