@@ -37,7 +37,9 @@ INTRO = (
     "and significance marks from **one** correction over every test the table makes (the family size is "
     "stated under it), as `dst-metrics table` prints it. The systems are the sets above, or prediction files "
     "uploaded here (one file per system, any formats, on one gold; the gold box above serves "
-    "predictions-only formats)."
+    "predictions-only formats). It uses the options above (mode, α, λ, K, value matching) but always "
+    "dst-metrics' own definitions: a compatibility profile chosen above applies to the figures above only, "
+    "as `dst-metrics table` has no `--compat`."
 )
 CSS = """
 #systems-run-row { align-items: center; flex-wrap: wrap; }
