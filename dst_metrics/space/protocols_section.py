@@ -1,0 +1,326 @@
+"""The page's "Robustness" section and its `/checkdst` and `/sgdx` endpoints: layout and events only, every
+figure from `dst_metrics.space.protocols` (`dst-metrics checkdst`'s and `dst-metrics sgdx`'s).
+
+CheckDST pairs two of the sets above (A–D): the predictions on the original dialogues and those on perturbed
+copies of them. SGD-X takes SGD files uploaded here: the predictions on the original schema, one file per
+schema variant, the gold dialogues and the schemas. Each gives its table, its signature, the command that
+prints it and a JSON download with the command's keys.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import gradio as gr
+
+from . import views
+from .inputs import AUTO, SET_LABELS, SetInput, remove_session_file
+from .protocols import (
+    EXPORT_FILES,
+    SGD_MATCHINGS,
+    ProtocolView,
+    SgdxFiles,
+    api_checkdst,
+    api_sgdx,
+    checkdst_view,
+    set_choices,
+    sgdx_view,
+    write_export,
+)
+
+SESSION_SECONDS = 1800
+"""The section's state (uploads, downloads) is dropped with the session, as the page's."""
+INTRO = (
+    "Two robustness protocols, as their papers compute them and as `dst-metrics checkdst` / `dst-metrics sgdx` "
+    "print them. **CheckDST** (Cho et al., 2022): the same tracker on the original dialogues and on perturbed "
+    "copies of them, turn by turn: conditional JGA (cJGA) and how often a turn flips between right and wrong. "
+    "**SGD-X** (Lee et al., AAAI 2022): the same tracker on the SGD test set under the original schema and "
+    "under rewritten schemas v1–v5: JGA and AGA averaged over the variants and the schema sensitivity SS "
+    "(per frame, the coefficient of variation across the variants)."
+)
+CHECKDST_NOTE = (
+    "Put the original predictions in one set above and the predictions on the perturbed dialogues in another "
+    "(paste or upload; the gold box above serves predictions-only formats). Every turn of the perturbed set is "
+    "paired with the same dialogue and turn of the original; mode and value matching are the page's options."
+)
+SGDX_NOTE = (
+    "SGD dialogue files (or the files of one folder, selected together): the predictions on the original "
+    "schema, the predictions on each schema variant (**one file per variant**, at least 2; uploads add "
+    "variants), the gold test dialogues, the test `schema.json` and, for the seen / unseen split, the train "
+    "schema."
+)
+ROLES = {
+    "original": "Original schema's predictions",
+    "variants": "Variants' predictions",
+    "gold": "Gold dialogues",
+    "schema": "Test schema.json",
+    "train_schema": "Train schema (optional)",
+}
+"""The SGD-X uploads: role -> the button's words."""
+CSS = """
+.protocol-run-row { align-items: center; flex-wrap: wrap; }
+.protocol-run-row > .protocol-status { flex: 1 1 260px !important; min-width: min(260px, 100%) !important; }
+.protocol-view .protocol-table th, .protocol-view .protocol-table td { vertical-align: top; }
+.protocol-view .protocol-table thead th { white-space: nowrap; }
+.protocol-view .protocol-table tbody th { white-space: nowrap; }
+#checkdst-view .protocol-table td:last-child { white-space: normal; min-width: 12em; }
+.protocol-caption { font-size: 14px; margin: 4px 0; overflow-wrap: break-word; color: var(--body-text-color); }
+#sgdx-files-note ul { margin: 4px 0 0 18px; padding: 0; font-size: 14px; }
+#sgdx-files-note li { overflow-wrap: anywhere; }
+"""
+"""The section's own styles (added to the page's at launch)."""
+
+
+def _remove(value: object) -> None:
+    """`delete_callback` of the downloads folder and of the uploads ({role: [(path, name)]})."""
+    if isinstance(value, dict):
+        for files in value.values():
+            for path, _ in files:
+                remove_session_file(path)
+    else:
+        remove_session_file(value)
+
+
+def files_note(uploads: dict) -> str:
+    """What is uploaded for SGD-X, role by role (chips of the files' names)."""
+    items = []
+    for role, words in ROLES.items():
+        files = uploads.get(role, [])
+        chips = " ".join(f'<span class="file-chip">{views.esc(name)}</span>' for _, name in files) or "—"
+        count = f" ({len(files)})" if role == "variants" and files else ""
+        items.append(f"<li><b>{views.esc(words)}{count}:</b> {chips}</li>")
+    return f"<ul>{''.join(items)}</ul>"
+
+
+def _paths(upload: str | list[str] | None) -> list[tuple[str, str]]:
+    paths = [upload] if isinstance(upload, str) else list(upload or [])
+    return [(path, Path(path).name) for path in paths]
+
+
+def downloads(folder: str | None) -> list[str] | None:
+    """The section's JSON files written so far (CheckDST's, SGD-X's), or None."""
+    if not folder:
+        return None
+    found = [str(Path(folder) / name) for name in EXPORT_FILES.values() if (Path(folder) / name).is_file()]
+    return found or None
+
+
+class ProtocolsSection:
+    """The widgets of the section and their handlers; `page` is the `Page` whose sets and options it reads."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.uploads: dict[str, gr.UploadButton] = {}
+
+    def layout(self) -> None:
+        """The section: CheckDST of two sets, SGD-X of uploaded files, and the JSON downloads."""
+        with gr.Column(elem_id="protocols-col"):
+            gr.Markdown("## Robustness: perturbed dialogues (CheckDST) and schema variants (SGD-X)")
+            gr.Markdown(INTRO, elem_id="protocols-intro")
+            self.checkdst_layout()
+            self.sgdx_layout()
+            self.files = gr.File(
+                label="The figures as dst-metrics checkdst --json / sgdx --json print them (fractions of 1)",
+                file_count="multiple", interactive=False, elem_id="protocols-downloads",
+            )  # fmt: skip
+        self.folder = gr.State(None, time_to_live=SESSION_SECONDS, delete_callback=_remove)
+        self.sgd_files = gr.State({}, time_to_live=SESSION_SECONDS, delete_callback=_remove)
+        self.shown = gr.State(False, time_to_live=SESSION_SECONDS)
+
+    def checkdst_layout(self) -> None:
+        gr.Markdown("### CheckDST: the same dialogues, perturbed")
+        gr.Markdown(CHECKDST_NOTE, elem_id="checkdst-note")
+        with gr.Row(equal_height=False, elem_id="checkdst-choices-row"):
+            choices = set_choices([""] * len(SET_LABELS))
+            self.original = gr.Dropdown(
+                choices, value=SET_LABELS[0], label="Original predictions: set", min_width=200,
+                elem_id="checkdst-original",
+            )  # fmt: skip
+            self.perturbed = gr.Dropdown(
+                choices, value=SET_LABELS[1], label="Perturbed predictions: set", min_width=200,
+                elem_id="checkdst-perturbed",
+            )  # fmt: skip
+        with gr.Row(elem_classes=["protocol-run-row"]):
+            self.run_checkdst = gr.Button("Compute CheckDST", variant="primary", scale=0, min_width=200,
+                                          elem_id="run-checkdst")  # fmt: skip
+            self.checkdst_status = gr.HTML(elem_id="checkdst-status", min_width=260, elem_classes=["protocol-status"])
+        self.checkdst_view = gr.HTML(elem_id="checkdst-view", elem_classes=["protocol-view"])
+        self.checkdst_command = gr.Code(
+            language="shell", interactive=False, label="dst-metrics command", elem_id="checkdst-command"
+        )
+
+    def sgdx_layout(self) -> None:
+        gr.Markdown("### SGD-X: the same dialogues, under schema variants")
+        gr.Markdown(SGDX_NOTE, elem_id="sgdx-note")
+        with gr.Row(elem_classes=["set-buttons"], elem_id="sgdx-uploads"):
+            for role, words in ROLES.items():
+                single = role in ("schema", "train_schema")
+                self.uploads[role] = gr.UploadButton(
+                    words, file_types=[".json"], file_count="single" if single else "multiple", size="sm",
+                    elem_id=f"upload-sgdx-{role.replace('_', '-')}",
+                )  # fmt: skip
+            self.clear = gr.Button("Remove the SGD-X files", size="sm", elem_id="empty-sgdx")
+        self.sgdx_files_note = gr.HTML(files_note({}), elem_id="sgdx-files-note")
+        with gr.Row(elem_classes=["protocol-run-row"]):
+            self.sgd_matching = gr.Radio(
+                list(SGD_MATCHINGS), value="fuzzy", label="Value matching (non-categorical slots)",
+                min_width=260, elem_id="sgdx-matching",
+            )  # fmt: skip
+            self.run_sgdx = gr.Button("Compute SGD-X", variant="primary", scale=0, min_width=200, elem_id="run-sgdx")
+            self.sgdx_status = gr.HTML(elem_id="sgdx-status", min_width=260, elem_classes=["protocol-status"])
+        self.sgdx_view = gr.HTML(elem_id="sgdx-view", elem_classes=["protocol-view"])
+        self.sgdx_command = gr.Code(language="shell", interactive=False, label="dst-metrics command",
+                                    elem_id="sgdx-command")  # fmt: skip
+
+    # ---- handlers ------------------------------------------------------------------------
+
+    @property
+    def checkdst_inputs(self) -> list:
+        page = self.page
+        widgets = [page.fmt]
+        for name, text, file, *_ in page.sets:
+            widgets += [name, text, file]
+        widgets += [page.gold_text, page.gold_file, page.mode, page.matching]
+        return widgets + [self.original, self.perturbed, self.folder]
+
+    @property
+    def checkdst_outputs(self) -> list:
+        return [self.checkdst_status, self.checkdst_view, self.checkdst_command, self.original, self.perturbed,
+                self.files, self.folder, self.shown]  # fmt: skip
+
+    def entries(self, values: list) -> list[SetInput]:
+        """The page's sets A–D as inputs."""
+        inputs = []
+        for index in range(len(self.page.sets)):
+            name, text, file = values[3 * index : 3 * index + 3]
+            path, filename = (file["path"], file["filename"]) if file else (None, None)
+            inputs.append(SetInput(name or "", text or "", path, filename))
+        return inputs
+
+    def compute_checkdst(self, *values) -> tuple:
+        """CheckDST of the chosen sets: the table, the command and the JSON download (or the problem)."""
+        fmt, rest = values[0], list(values[1:])
+        count = 3 * len(self.page.sets)
+        entries = self.entries(rest[:count])
+        gold_text, gold_file, mode, matching, original, perturbed, folder = rest[count:]
+        gold = SetInput("gold", gold_text or "", gold_file["path"] if gold_file else None,
+                        gold_file["filename"] if gold_file else None)  # fmt: skip
+        names = [entry.name or (Path(entry.filename).stem if entry.filename else "") for entry in entries]
+        choices = set_choices(names)
+        try:
+            view = checkdst_view(entries, original, perturbed, fmt=fmt, gold=gold, settings=(mode, matching))
+        except Exception as error:  # a bug, not bad input: said in the page
+            view = ProtocolView(False, f"internal error ({type(error).__name__}: {error})")
+        folder = folder or tempfile.mkdtemp(prefix="gca-explorer-protocols-")
+        self._export(view, "checkdst", folder)
+        updates = gr.update(choices=choices, value=original), gr.update(choices=choices, value=perturbed)
+        html = views.status_html(view.status, view.ok, "checkdst")
+        return html, view.html, view.command, *updates, downloads(folder), folder, True
+
+    @staticmethod
+    def _export(view: ProtocolView, protocol: str, folder: str) -> None:
+        """Write the protocol's JSON, or remove an older one (never a stale download)."""
+        if view.ok:
+            write_export(view.figures, protocol, folder)
+        else:
+            (Path(folder) / EXPORT_FILES[protocol]).unlink(missing_ok=True)
+
+    def compute_sgdx(self, uploads: dict, matching: str, folder: str | None) -> tuple:
+        """SGD-X of the uploaded files: the table, the command and the JSON download (or the problem)."""
+        files = SgdxFiles(**{role: list(uploads.get(role, [])) for role in ROLES})
+        folder = folder or tempfile.mkdtemp(prefix="gca-explorer-protocols-")
+        try:
+            view = sgdx_view(files, matching, Path(folder))
+        except Exception as error:  # a bug, not bad input: said in the page
+            view = ProtocolView(False, f"internal error ({type(error).__name__}: {error})")
+        self._export(view, "sgdx", folder)
+        html = views.status_html(view.status, view.ok, "sgdx")
+        return html, view.html, view.command, downloads(folder), folder
+
+    def when_complete(self, uploads: dict, matching: str, folder: str | None) -> tuple:
+        """After an upload: SGD-X as soon as every file it needs is there (else nothing changes)."""
+        needed = ("original", "gold", "schema")
+        if all(uploads.get(role) for role in needed) and len(uploads.get("variants", [])) >= 2:
+            return self.compute_sgdx(uploads, matching, folder)
+        return tuple(gr.skip() for _ in range(5))
+
+    def uploaded(self, role: str):
+        """An upload's handler: variants are added to those uploaded; any other role is replaced."""
+
+        def handler(upload: str | list[str] | None, uploads: dict) -> tuple:
+            uploads = dict(uploads or {})
+            added = _paths(upload)
+            uploads[role] = [*uploads.get(role, []), *added] if role == "variants" else added
+            return uploads, files_note(uploads)
+
+        return handler
+
+    @staticmethod
+    def cleared(folder: str | None) -> tuple:
+        """The SGD-X files removed: its table, command and download go with them."""
+        if folder:
+            (Path(folder) / EXPORT_FILES["sgdx"]).unlink(missing_ok=True)
+        return {}, files_note({}), "", "", "", downloads(folder)
+
+    def refresh(self, shown: bool, *values) -> tuple:
+        """After the sets above were scored again: CheckDST again if it was shown, else change nothing."""
+        if not shown:
+            return tuple(gr.skip() for _ in self.checkdst_outputs)
+        return self.compute_checkdst(*values)
+
+    def wire(self) -> None:
+        """A choice or a click computes at once (a later request supersedes an earlier one still computing);
+        an upload recomputes SGD-X once every file it needs is there."""
+        options = {"trigger_mode": "always_last", "concurrency_limit": 1}
+        triggers = [self.run_checkdst.click, self.original.input, self.perturbed.input]
+        gr.on(triggers, self.compute_checkdst, self.checkdst_inputs, self.checkdst_outputs,
+              concurrency_id="checkdst", **options)  # fmt: skip
+        sgdx_outputs = [self.sgdx_status, self.sgdx_view, self.sgdx_command, self.files, self.folder]
+        sgdx_inputs = [self.sgd_files, self.sgd_matching, self.folder]
+        gr.on([self.run_sgdx.click, self.sgd_matching.input], self.compute_sgdx, sgdx_inputs, sgdx_outputs,
+              concurrency_id="sgdx", **options)  # fmt: skip
+        for role, button in self.uploads.items():
+            taken = button.upload(self.uploaded(role), [button, self.sgd_files], [self.sgd_files, self.sgdx_files_note])
+            taken.then(self.when_complete, sgdx_inputs, sgdx_outputs, concurrency_id="sgdx", **options)
+        emptied = [self.sgd_files, self.sgdx_files_note, self.sgdx_status, self.sgdx_view, self.sgdx_command]
+        self.clear.click(self.cleared, self.folder, [*emptied, self.files])
+
+    def after_scoring(self, event) -> None:
+        """Chain CheckDST's refresh after a computation of the page's sets."""
+        event.then(self.refresh, [self.shown, *self.checkdst_inputs], self.checkdst_outputs)
+
+
+def checkdst_endpoint(
+    original: str,
+    perturbed: str,
+    gold: str = "",
+    fmt: str = AUTO,
+    mode: str = "official",
+    value_matching: str = "exact",
+) -> dict:
+    """CheckDST of two prediction sets as texts (any format; `gold` for predictions-only formats): every turn of
+    `perturbed` paired with the same turn of `original`. `dst-metrics checkdst --json`'s object."""
+    try:
+        return api_checkdst(original, perturbed, gold, fmt, mode, value_matching)
+    except ValueError as error:
+        raise gr.Error(str(error), print_exception=False) from None
+
+
+def sgdx_endpoint(
+    original: str,
+    variants: list[str],
+    gold: str,
+    schema: str,
+    train_schema: str = "",
+    value_matching: str = "fuzzy",
+) -> dict:
+    """SGD-X of SGD dialogue files as texts: the predictions on the original schema, on each variant (at least
+    2), the gold dialogues, schema.json and optionally the train schema. `dst-metrics sgdx --json`'s object."""
+    try:
+        return api_sgdx(original, list(variants or []), gold, schema, train_schema, value_matching)
+    except ValueError as error:
+        raise gr.Error(str(error), print_exception=False) from None
+
+
+__all__ = ["CSS", "ProtocolsSection", "checkdst_endpoint", "sgdx_endpoint"]
