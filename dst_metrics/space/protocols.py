@@ -73,7 +73,8 @@ def checkdst_figures_of(
     try:
         found = checkdst.checkdst_figures(first.corpus, second.corpus, options.mode)
     except InputError as error:  # a perturbed turn without its original: name the perturbed set
-        raise error.located(source=f"set {labels[1]} {second.name!r} against set {labels[0]} {first.name!r}") from None
+        where = f"perturbed set {labels[1]} {second.name!r} against original set {labels[0]} {first.name!r}"
+        raise error.located(source=where) from None
     reading = tuple(dict.fromkeys((*options.reading, *first.corpus.reading, *second.corpus.reading)))
     signature = f"{options.replace(reading=reading).signature(())}|{checkdst.signature_part()}"
     return {"original": first.name, "perturbed": second.name, **found, "signature": signature}
