@@ -206,6 +206,7 @@ def test_sgdx_of_uploaded_files_is_the_command_line_s_and_the_authors(sgdx_input
     header = re.findall(r"<th>([^<]+)</th>", view.html.split("<tbody>")[0])
     assert header == ["split", "frames", "JGA orig", "JGA v1-5", "SS JGA", "AGA orig", "AGA v1-5", "SS AGA"]
     assert list(re.findall(r'data-split="(\w+)"', view.html)) == ["all", "seen", "unseen"]
+    assert "need the train schema" not in view.html
     assert not any(tmp_path.iterdir())  # the folder joining the original's files is gone
 
 
@@ -227,6 +228,7 @@ def test_sgdx_with_two_variants_exact_matching_and_no_train_schema(sgdx_inputs, 
     assert_same_figures(view.figures, cli, ("original", "variants"))
     assert cli["signature"].endswith("|sgdx|variants:2|sgd-match:exact") and cli["sgdx.seen.frames"] == 0
     assert drawn_cells(view.html)["sgdx.seen.ss_jga"] == (None, "-")
+    assert "- no frame (seen / unseen services need the train schema)" in view.html
     assert view.command.endswith("--value-matching exact --json") and "--train-schema" not in view.command
 
 

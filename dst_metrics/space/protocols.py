@@ -275,10 +275,12 @@ def sgdx_html(found: dict) -> str:
         for split, cells in zip(sgdx.SPLITS, sgdx_rows(found))
     ]
     variants = len(found["variants"])
+    split = found["sgdx.seen.frames"] or found["sgdx.unseen.frames"]
     caption = (
         f'<p class="protocol-caption">{esc_name(found["original"])} and {variants} schema variant'
-        f"{'s' * (variants != 1)}: JGA, AGA in percent; SS as a fraction (lower: less sensitive); - no frame "
-        "(seen / unseen services need the train schema)</p>"
+        f"{'s' * (variants != 1)}: JGA, AGA in percent; SS as a fraction (lower: less sensitive); - no frame"
+        + ("" if split else " (seen / unseen services need the train schema)")
+        + "</p>"
     )
     return (
         caption

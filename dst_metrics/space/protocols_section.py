@@ -64,7 +64,7 @@ CSS = """
 .protocol-view .protocol-table th, .protocol-view .protocol-table td { vertical-align: top; }
 .protocol-view .protocol-table thead th { white-space: nowrap; }
 .protocol-view .protocol-table tbody th { white-space: nowrap; }
-#checkdst-view .protocol-table td:last-child { white-space: normal; min-width: 12em; }
+#checkdst-view .protocol-table td:last-child { white-space: normal; min-width: 8em; }
 .protocol-caption { font-size: 14px; margin: 4px 0; overflow-wrap: break-word; color: var(--body-text-color); }
 #sgdx-files-note ul { margin: 4px 0 0 18px; padding: 0; font-size: 14px; }
 #sgdx-files-note li { overflow-wrap: anywhere; }
@@ -98,12 +98,15 @@ def _paths(upload: str | list[str] | None) -> list[tuple[str, str]]:
     return [(path, Path(path).name) for path in paths]
 
 
-def downloads(folder: str | None) -> list[str] | None:
-    """The section's JSON files written so far (CheckDST's, SGD-X's), or None."""
-    if not folder:
-        return None
-    found = [str(Path(folder) / name) for name in EXPORT_FILES.values() if (Path(folder) / name).is_file()]
-    return found or None
+def downloads(folder: str | None) -> dict:
+    """The downloads box: the section's JSON files written so far (CheckDST's, SGD-X's); hidden when none."""
+    found = [str(Path(folder) / name) for name in EXPORT_FILES.values() if folder and (Path(folder) / name).is_file()]
+    return gr.update(value=found or None, visible=bool(found))
+
+
+def shown_command(command: str) -> dict:
+    """A command box: the command, hidden when there is none (no empty box before a result)."""
+    return gr.update(value=command, visible=bool(command))
 
 
 class ProtocolsSection:
@@ -122,7 +125,7 @@ class ProtocolsSection:
             self.sgdx_layout()
             self.files = gr.File(
                 label="The figures as dst-metrics checkdst --json / sgdx --json print them (fractions of 1)",
-                file_count="multiple", interactive=False, elem_id="protocols-downloads",
+                file_count="multiple", interactive=False, visible=False, elem_id="protocols-downloads",
             )  # fmt: skip
         self.folder = gr.State(None, time_to_live=SESSION_SECONDS, delete_callback=_remove)
         self.sgd_files = gr.State({}, time_to_live=SESSION_SECONDS, delete_callback=_remove)
@@ -147,8 +150,9 @@ class ProtocolsSection:
             self.checkdst_status = gr.HTML(elem_id="checkdst-status", min_width=260, elem_classes=["protocol-status"])
         self.checkdst_view = gr.HTML(elem_id="checkdst-view", elem_classes=["protocol-view"])
         self.checkdst_command = gr.Code(
-            language="shell", interactive=False, label="dst-metrics command", elem_id="checkdst-command"
-        )
+            language="shell", interactive=False, label="dst-metrics command", visible=False, lines=1,
+            elem_id="checkdst-command",
+        )  # fmt: skip
 
     def sgdx_layout(self) -> None:
         gr.Markdown("### SGD-X: the same dialogues, under schema variants")
@@ -171,7 +175,7 @@ class ProtocolsSection:
             self.sgdx_status = gr.HTML(elem_id="sgdx-status", min_width=260, elem_classes=["protocol-status"])
         self.sgdx_view = gr.HTML(elem_id="sgdx-view", elem_classes=["protocol-view"])
         self.sgdx_command = gr.Code(language="shell", interactive=False, label="dst-metrics command",
-                                    elem_id="sgdx-command")  # fmt: skip
+                                    visible=False, lines=1, elem_id="sgdx-command")  # fmt: skip
 
     # ---- handlers ------------------------------------------------------------------------
 
@@ -216,7 +220,7 @@ class ProtocolsSection:
         self._export(view, "checkdst", folder)
         updates = gr.update(choices=choices, value=original), gr.update(choices=choices, value=perturbed)
         html = views.status_html(view.status, view.ok, "checkdst")
-        return html, view.html, view.command, *updates, downloads(folder), folder, True
+        return html, view.html, shown_command(view.command), *updates, downloads(folder), folder, True
 
     @staticmethod
     def _export(view: ProtocolView, protocol: str, folder: str) -> None:
@@ -236,7 +240,7 @@ class ProtocolsSection:
             view = ProtocolView(False, f"internal error ({type(error).__name__}: {error})")
         self._export(view, "sgdx", folder)
         html = views.status_html(view.status, view.ok, "sgdx")
-        return html, view.html, view.command, downloads(folder), folder
+        return html, view.html, shown_command(view.command), downloads(folder), folder
 
     def when_complete(self, uploads: dict, matching: str, folder: str | None) -> tuple:
         """After an upload: SGD-X as soon as every file it needs is there (else nothing changes)."""
@@ -261,7 +265,7 @@ class ProtocolsSection:
         """The SGD-X files removed: its table, command and download go with them."""
         if folder:
             (Path(folder) / EXPORT_FILES["sgdx"]).unlink(missing_ok=True)
-        return {}, files_note({}), "", "", "", downloads(folder)
+        return {}, files_note({}), "", "", shown_command(""), downloads(folder)
 
     def refresh(self, shown: bool, *values) -> tuple:
         """After the sets above were scored again: CheckDST again if it was shown, else change nothing."""
