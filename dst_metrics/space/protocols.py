@@ -84,7 +84,7 @@ def checkdst_html(found: dict) -> str:
     """The CheckDST table: each figure's label, its value in percent and what it counts, the pairs and the
     signature; each value cell carries its key and unrounded fraction (``data-key``, ``data-value``)."""
     rows = [
-        f"<tr><th>{esc(entry.label)}</th>"
+        f'<tr><th title="{esc(entry.description)}">{esc(entry.label)}</th>'
         f'<td class="num"{data_attributes({"key": entry.key, "value": cell_value(found[entry.key])})}>'
         f"{pct(found[entry.key])}</td><td>{esc(entry.description)}</td></tr>"
         for entry in checkdst.FIGURES

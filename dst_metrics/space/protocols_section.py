@@ -65,6 +65,10 @@ CSS = """
 .protocol-view .protocol-table thead th { white-space: nowrap; }
 .protocol-view .protocol-table tbody th { white-space: nowrap; }
 #checkdst-view .protocol-table td:last-child { white-space: normal; min-width: 8em; }
+@media (max-width: 640px) {
+  #checkdst-view .protocol-table td:last-child { min-width: 0; }
+  #checkdst-view .protocol-table thead th:last-child { white-space: normal; }
+}
 .protocol-caption { font-size: 14px; margin: 4px 0; overflow-wrap: break-word; color: var(--body-text-color); }
 #sgdx-files-note ul { margin: 4px 0 0 18px; padding: 0; font-size: 14px; }
 #sgdx-files-note li { overflow-wrap: anywhere; }
