@@ -95,6 +95,15 @@ def assert_fits(page, width: int) -> None:
     assert page.evaluate(LOW_CONTRAST_JS) == []
 
 
+def wait_for_chips(page, names: list[str]) -> None:
+    """Until the SGD-X files listed are `names` (role by role, as the section lists them)."""
+    page.wait_for_function(
+        "(n) => JSON.stringify([...document.querySelectorAll('#sgdx-files-note .file-chip')]"
+        ".map(c => c.textContent)) === JSON.stringify(n)",
+        arg=names,
+    )
+
+
 def upload(page, button: str, paths: list[Path]) -> None:
     """Upload `paths` with the button of id `button` (a set's, or an SGD-X role's: upload-sgdx-<role>)."""
     locator = page.locator(f"#{button}")
@@ -186,13 +195,15 @@ def test_sgdx_of_uploaded_files_then_exact_matching_then_too_few_variants(visit,
     page = visit(FIRST, width=width)
     upload(page, "upload-sgdx-original", [files["orig"]])
     upload(page, "upload-sgdx-variants", variants)
-    page.wait_for_function("() => document.querySelector('#sgdx-files-note').textContent.includes('v5.json')")
+    wait_for_chips(page, ["orig.json", *(path.name for path in variants)])
     upload(page, "upload-sgdx-gold", [gold])
     upload(page, "upload-sgdx-train-schema", [train])
     upload(page, "upload-sgdx-schema", [schema])  # the last file it needs: SGD-X is computed
     argv = ["sgdx", str(files["orig"]), *map(str, variants), "--gold", str(gold), "--schema", str(schema)]
     cli = cli_json(capsys, [*argv, "--train-schema", str(train), "--json"])
     wait_for_cell(page, "#sgdx-table", "sgdx.seen.frames", cli["sgdx.seen.frames"])
+    chips = [path.name for path in files.values()] + ["dialogues_003.json", "schema.json", "train_schema.json"]
+    assert page.locator("#sgdx-files-note .file-chip").all_inner_texts() == chips  # every upload kept
     assert cli["sgdx.seen.frames"] > 0 and cli["sgdx.unseen.frames"] > 0
     assert_drawn_sgdx(page, cli)
     assert "dst-metrics sgdx orig.json v1.json" in page.locator("#sgdx-command").inner_text()
@@ -212,10 +223,11 @@ def test_sgdx_of_uploaded_files_then_exact_matching_then_too_few_variants(visit,
     assert_same_figures(saved, exact, SGDX_NAMES)
     page.locator("#empty-sgdx").click()
     page.wait_for_function("() => !document.querySelector('#sgdx-table')")
+    # the same files chosen again after the removal (a file input holding them would fire no change)
     for button, paths in (("original", [files["orig"]]), ("variants", variants[:1]), ("gold", [gold]),
                           ("schema", [schema])):  # fmt: skip
         upload(page, f"upload-sgdx-{button}", paths)
-    page.wait_for_function("() => document.querySelector('#sgdx-files-note').textContent.includes('schema.json')")
+    wait_for_chips(page, ["orig.json", "v1.json", "dialogues_003.json", "schema.json"])
     page.locator("#run-sgdx").click()
     page.wait_for_selector("#sgdx-error")
     assert "at least 2 schema variants" in page.locator("#sgdx-error").inner_text()

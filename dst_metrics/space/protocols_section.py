@@ -70,31 +70,28 @@ CSS = """
   #checkdst-view .protocol-table thead th:last-child { white-space: normal; }
 }
 .protocol-caption { font-size: 14px; margin: 4px 0; overflow-wrap: break-word; color: var(--body-text-color); }
-#sgdx-files-note ul { margin: 4px 0 0 18px; padding: 0; font-size: 14px; }
-#sgdx-files-note li { overflow-wrap: anywhere; }
+#sgdx-files-note { gap: 2px; }
+#sgdx-files-note p.sgdx-role { margin: 0; font-size: 14px; overflow-wrap: anywhere; }
 """
 """The section's own styles (added to the page's at launch)."""
+FORGET_CHOSEN_FILES_JS = (
+    "() => { document.querySelectorAll('#sgdx-uploads input[type=file]').forEach((i) => { i.value = ''; }); }"
+)
+"""After the files are removed, the same files may be chosen again (a file input fires no change for the file
+it already holds)."""
 
 
 def _remove(value: object) -> None:
-    """`delete_callback` of the downloads folder and of the uploads ({role: [(path, name)]})."""
-    if isinstance(value, dict):
-        for files in value.values():
-            for path, _ in files:
-                remove_session_file(path)
-    else:
-        remove_session_file(value)
+    """`delete_callback` of the downloads folder and of one role's uploads ([(path, name)])."""
+    for item in value if isinstance(value, list) else [value]:
+        remove_session_file(item[0] if isinstance(item, (list, tuple)) else item)
 
 
-def files_note(uploads: dict) -> str:
-    """What is uploaded for SGD-X, role by role (chips of the files' names)."""
-    items = []
-    for role, words in ROLES.items():
-        files = uploads.get(role, [])
-        chips = " ".join(f'<span class="file-chip">{views.esc(name)}</span>' for _, name in files) or "—"
-        count = f" ({len(files)})" if role == "variants" and files else ""
-        items.append(f"<li><b>{views.esc(words)}{count}:</b> {chips}</li>")
-    return f"<ul>{''.join(items)}</ul>"
+def role_note(role: str, files: list) -> str:
+    """What is uploaded for one SGD-X role (chips of the files' names, — when none)."""
+    chips = " ".join(f'<span class="file-chip">{views.esc(name)}</span>' for _, name in files) or "—"
+    count = f" ({len(files)})" if role == "variants" and files else ""
+    return f'<p class="sgdx-role"><b>{views.esc(ROLES[role])}{count}:</b> {chips}</p>'
 
 
 def _paths(upload: str | list[str] | None) -> list[tuple[str, str]]:
@@ -132,7 +129,10 @@ class ProtocolsSection:
                 file_count="multiple", interactive=False, visible=False, elem_id="protocols-downloads",
             )  # fmt: skip
         self.folder = gr.State(None, time_to_live=SESSION_SECONDS, delete_callback=_remove)
-        self.sgd_files = gr.State({}, time_to_live=SESSION_SECONDS, delete_callback=_remove)
+        # one state per role: uploads of different roles in quick succession never overwrite each other
+        self.role_files = {
+            role: gr.State([], time_to_live=SESSION_SECONDS, delete_callback=_remove) for role in ROLES
+        }  # fmt: skip
         self.shown = gr.State(False, time_to_live=SESSION_SECONDS)
 
     def checkdst_layout(self) -> None:
@@ -169,7 +169,10 @@ class ProtocolsSection:
                     elem_id=f"upload-sgdx-{role.replace('_', '-')}",
                 )  # fmt: skip
             self.clear = gr.Button("Remove the SGD-X files", size="sm", elem_id="empty-sgdx")
-        self.sgdx_files_note = gr.HTML(files_note({}), elem_id="sgdx-files-note")
+        with gr.Column(elem_id="sgdx-files-note"):
+            self.role_notes = {
+                role: gr.HTML(role_note(role, []), elem_id=f"note-sgdx-{role.replace('_', '-')}") for role in ROLES
+            }  # fmt: skip
         with gr.Row(elem_classes=["protocol-run-row"]):
             self.sgd_matching = gr.Radio(
                 list(SGD_MATCHINGS), value="fuzzy", label="Value matching (non-categorical slots)",
@@ -234,9 +237,11 @@ class ProtocolsSection:
         else:
             (Path(folder) / EXPORT_FILES[protocol]).unlink(missing_ok=True)
 
-    def compute_sgdx(self, uploads: dict, matching: str, folder: str | None) -> tuple:
-        """SGD-X of the uploaded files: the table, the command and the JSON download (or the problem)."""
-        files = SgdxFiles(**{role: list(uploads.get(role, [])) for role in ROLES})
+    def compute_sgdx(self, *values) -> tuple:
+        """SGD-X of the uploaded files (each role's, then the matching and the downloads folder): the table,
+        the command and the JSON download (or the problem)."""
+        uploads, (matching, folder) = values[: len(ROLES)], values[len(ROLES) :]
+        files = SgdxFiles(*(list(files or []) for files in uploads))
         folder = folder or tempfile.mkdtemp(prefix="gca-explorer-protocols-")
         try:
             view = sgdx_view(files, matching, Path(folder))
@@ -246,21 +251,20 @@ class ProtocolsSection:
         html = views.status_html(view.status, view.ok, "sgdx")
         return html, view.html, shown_command(view.command), downloads(folder), folder
 
-    def when_complete(self, uploads: dict, matching: str, folder: str | None) -> tuple:
+    def when_complete(self, *values) -> tuple:
         """After an upload: SGD-X as soon as every file it needs is there (else nothing changes)."""
-        needed = ("original", "gold", "schema")
-        if all(uploads.get(role) for role in needed) and len(uploads.get("variants", [])) >= 2:
-            return self.compute_sgdx(uploads, matching, folder)
+        uploads = dict(zip(ROLES, values))
+        if all(uploads[role] for role in ("original", "gold", "schema")) and len(uploads["variants"] or []) >= 2:
+            return self.compute_sgdx(*values)
         return tuple(gr.skip() for _ in range(5))
 
-    def uploaded(self, role: str):
-        """An upload's handler: variants are added to those uploaded; any other role is replaced."""
+    @staticmethod
+    def uploaded(role: str):
+        """An upload's handler: variants are added to those uploaded; any other role's files are replaced."""
 
-        def handler(upload: str | list[str] | None, uploads: dict) -> tuple:
-            uploads = dict(uploads or {})
-            added = _paths(upload)
-            uploads[role] = [*uploads.get(role, []), *added] if role == "variants" else added
-            return uploads, files_note(uploads)
+        def handler(upload: str | list[str] | None, files: list) -> tuple:
+            files = [*(files or []), *_paths(upload)] if role == "variants" else _paths(upload)
+            return files, role_note(role, files)
 
         return handler
 
@@ -269,7 +273,8 @@ class ProtocolsSection:
         """The SGD-X files removed: its table, command and download go with them."""
         if folder:
             (Path(folder) / EXPORT_FILES["sgdx"]).unlink(missing_ok=True)
-        return {}, files_note({}), "", "", shown_command(""), downloads(folder)
+        emptied = [[] for _ in ROLES] + [role_note(role, []) for role in ROLES]
+        return *emptied, "", "", shown_command(""), downloads(folder)
 
     def refresh(self, shown: bool, *values) -> tuple:
         """After the sets above were scored again: CheckDST again if it was shown, else change nothing."""
@@ -285,14 +290,18 @@ class ProtocolsSection:
         gr.on(triggers, self.compute_checkdst, self.checkdst_inputs, self.checkdst_outputs,
               concurrency_id="checkdst", **options)  # fmt: skip
         sgdx_outputs = [self.sgdx_status, self.sgdx_view, self.sgdx_command, self.files, self.folder]
-        sgdx_inputs = [self.sgd_files, self.sgd_matching, self.folder]
+        sgdx_inputs = [*self.role_files.values(), self.sgd_matching, self.folder]
         gr.on([self.run_sgdx.click, self.sgd_matching.input], self.compute_sgdx, sgdx_inputs, sgdx_outputs,
               concurrency_id="sgdx", **options)  # fmt: skip
         for role, button in self.uploads.items():
-            taken = button.upload(self.uploaded(role), [button, self.sgd_files], [self.sgd_files, self.sgdx_files_note])
+            files = self.role_files[role]
+            taken = button.upload(self.uploaded(role), [button, files], [files, self.role_notes[role]],
+                                  trigger_mode="always_last", concurrency_limit=1)  # fmt: skip
             taken.then(self.when_complete, sgdx_inputs, sgdx_outputs, concurrency_id="sgdx", **options)
-        emptied = [self.sgd_files, self.sgdx_files_note, self.sgdx_status, self.sgdx_view, self.sgdx_command]
-        self.clear.click(self.cleared, self.folder, [*emptied, self.files])
+        emptied = [*self.role_files.values(), *self.role_notes.values(), self.sgdx_status, self.sgdx_view,
+                   self.sgdx_command]  # fmt: skip
+        cleared = self.clear.click(self.cleared, self.folder, [*emptied, self.files])
+        cleared.then(None, None, None, js=FORGET_CHOSEN_FILES_JS)
 
     def after_scoring(self, event) -> None:
         """Chain CheckDST's refresh after a computation of the page's sets."""
