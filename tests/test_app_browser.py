@@ -917,7 +917,8 @@ def test_issue36_the_api_is_score_and_compare_and_score_answers_from_a_client(se
     client_module = pytest.importorskip("gradio_client")
     client = client_module.Client(server_url, verbose=False)
     api = client.view_api(print_info=False, return_format="dict")
-    assert set(api["named_endpoints"]) == {"/score", "/compare", "/table"} and not api["unnamed_endpoints"]
+    named = set(api["named_endpoints"])
+    assert named == {"/score", "/compare", "/table", "/checkdst", "/sgdx"} and not api["unnamed_endpoints"]
     answer = client.predict(_jsonl(FIRST, "P1"), api_name="/score")
     published = FIRST.published["P1"]
     assert round(100 * answer["figures"]["gca"], 2) == published["gca"]  # 73.33, the GCA paper's Figure 1

@@ -53,6 +53,8 @@ from .inputs import (
     shows_example,
     shows_example_set,
 )
+from .protocols_section import CSS as PROTOCOLS_CSS
+from .protocols_section import ProtocolsSection, checkdst_endpoint, sgdx_endpoint
 from .style import (
     CSS,
     INTRO,
@@ -212,6 +214,7 @@ class Page:
     def __init__(self) -> None:
         self.sets: list[tuple[gr.Textbox, gr.Textbox, gr.State, gr.HTML, gr.UploadButton, gr.Button]] = []
         self.systems = SystemsSection(self)  # the table of N systems
+        self.protocols = ProtocolsSection(self)  # CheckDST and SGD-X
 
     # ---- layout -------------------------------------------------------------------------
 
@@ -363,6 +366,7 @@ class Page:
                     gr.Markdown("Per dialogue, B − A, the largest GCA differences first; click a row or a point.")
                     self.pair_table = gr.HTML(elem_id="pair", js_on_load=CLICK_JS)
         self.systems.layout()
+        self.protocols.layout()
         with gr.Column(visible=False, elem_id="slots-col") as self.slots_col:
             gr.Markdown("## Per turn, per slot: how GCA counted each change (Figure 2 of the GCA paper)")
             with gr.Row():
@@ -695,6 +699,7 @@ class Page:
         shown.then(self.compare, [self.state, self.ticket], [self.compare_table, self.intervals])
         shown.then(self.analyse, [self.state, self.ticket, self.top], self.analysis_outputs)  # at the same time
         self.systems.after_scoring(shown)  # a table made of the sets is made again
+        self.protocols.after_scoring(shown)  # and CheckDST of two of them
 
     def scored(self, event) -> None:
         """After `event` filled the inputs: compute, then `after`."""
@@ -776,9 +781,10 @@ class Page:
             self.prepare_downloads, [self.state, self.download_folder], [self.downloads, self.download_folder]
         )
         self.systems.wire()
+        self.protocols.wire()
 
 
-PUBLIC_API = ("score", "compare", "table")
+PUBLIC_API = ("score", "compare", "table", "checkdst", "sgdx")
 """The endpoints a client calls (`gradio_client.Client(url).predict(text, api_name="/score")`); every event of
 the page itself is private: not on the API page, not callable by the client libraries."""
 
@@ -830,6 +836,8 @@ def build_demo() -> gr.Blocks:
         gr.api(score_endpoint, api_name="score")  # first: the page's own events cannot take these names
         gr.api(compare_endpoint, api_name="compare")
         gr.api(table_endpoint, api_name="table")
+        gr.api(checkdst_endpoint, api_name="checkdst")
+        gr.api(sgdx_endpoint, api_name="sgdx")
         page.inputs_section()
         page.options_section()
         page.results_section()
@@ -846,7 +854,7 @@ def launch(demo: gr.Blocks) -> None:
     logging.basicConfig(level=logging.WARNING)
     demo.launch(
         theme=build_theme(),
-        css=CSS + SYSTEMS_CSS,
+        css=CSS + SYSTEMS_CSS + PROTOCOLS_CSS,
         js=SCROLL_CUE_JS,
         max_file_size=f"{MAX_UPLOAD_MB}mb",
         state_session_capacity=SESSION_CAPACITY,

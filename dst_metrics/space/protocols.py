@@ -1,0 +1,343 @@
+"""The page's robustness protocols: CheckDST (`dst-metrics checkdst`: two of the sets A–D, one the original
+predictions, the other the predictions on perturbed dialogues) and SGD-X (`dst-metrics sgdx`: SGD prediction
+files on the original schema and on its variants, scored against uploaded gold dialogues and schema). Each
+gives the figures as the command's ``--json`` gives them (same keys, fractions), their HTML table, the command
+that prints them and a JSON download. Nothing here imports gradio.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dst_metrics import InputError, Options
+from dst_metrics.options import OptionError
+from dst_metrics.protocols import checkdst, sgdx
+from dst_metrics.report.draw import data_attributes, esc, esc_name, num, pct, table
+
+from .exports import _quote
+from .inputs import AUTO, SET_LABELS, SetInput, read_prediction_set
+
+SGD_MATCHINGS: tuple[tuple[str, str], ...] = (("fuzzy (the SGD evaluator's)", "fuzzy"), ("exact", "exact"))
+"""SGD-X's value matching, as ``dst-metrics sgdx --value-matching`` takes it (fuzzy by default)."""
+SGDX_HEADER = ("split", "frames", "JGA orig", "JGA v1-5", "SS JGA", "AGA orig", "AGA v1-5", "SS AGA")
+"""The columns ``dst-metrics sgdx`` prints."""
+SGD_FILE_PATTERN = re.compile(r"dialogues_.*\.json")
+EXPORT_FILES = {"checkdst": "checkdst.json", "sgdx": "sgdx.json"}
+
+
+@dataclass
+class ProtocolView:
+    """One protocol's result as the page shows it: the figures (the command's ``--json`` object), their
+    HTML, the command that prints them; or the problem in `status` (ok False)."""
+
+    ok: bool
+    status: str
+    figures: dict = field(default_factory=dict)
+    html: str = ""
+    command: str = ""
+
+
+def signature_html(signature: str, element_id: str) -> str:
+    """The signature under a protocol's table (a narrow page breaks it at a bar)."""
+    shown = esc(signature).replace("|", "|<wbr>")
+    return f'<p class="signature">Signature: <code id="{element_id}">{shown}</code></p>'
+
+
+# --------------------------------------------------------------------------------------------
+# CheckDST
+
+
+def set_choices(names: Sequence[str]) -> list[tuple[str, str]]:
+    """(label, set letter) of the sets A–D, labelled with their names where they have one."""
+    return [(f"{label}: {name}" if name else label, label) for label, name in zip(SET_LABELS, names)]
+
+
+def checkdst_figures_of(
+    original: SetInput, perturbed: SetInput, options: Options, fmt: str = AUTO, gold: SetInput | None = None,
+    labels: tuple[str, str] = ("original", "perturbed"),
+) -> dict:  # fmt: skip
+    """``dst-metrics checkdst --json``'s object of two sets: ``original`` and ``perturbed`` (their names),
+    every figure of `protocols.checkdst.FIGURES`, ``checkdst.pairs`` and ``signature``."""
+    sides = []
+    for label, entry in zip(labels, (original, perturbed)):
+        if entry.empty:
+            raise InputError(f"set {label} is empty: choose a set that holds predictions")
+        sides.append(read_prediction_set(label, entry, fmt, options.value_matching, gold))
+    first, second = sides
+    try:
+        found = checkdst.checkdst_figures(first.corpus, second.corpus, options.mode)
+    except InputError as error:  # a perturbed turn without its original: name the perturbed set
+        where = f"perturbed set {labels[1]} {second.name!r} against original set {labels[0]} {first.name!r}"
+        raise error.located(source=where) from None
+    reading = tuple(dict.fromkeys((*options.reading, *first.corpus.reading, *second.corpus.reading)))
+    signature = f"{options.replace(reading=reading).signature(())}|{checkdst.signature_part()}"
+    return {"original": first.name, "perturbed": second.name, **found, "signature": signature}
+
+
+def checkdst_html(found: dict) -> str:
+    """The CheckDST table: each figure's label, its value in percent and what it counts, the pairs and the
+    signature; each value cell carries its key and unrounded fraction (``data-key``, ``data-value``)."""
+    rows = [
+        f'<tr><th title="{esc(entry.description)}">{esc(entry.label)}</th>'
+        f'<td class="num"{data_attributes({"key": entry.key, "value": cell_value(found[entry.key])})}>'
+        f"{pct(found[entry.key])}</td><td>{esc(entry.description)}</td></tr>"
+        for entry in checkdst.FIGURES
+    ]
+    head = "<th>Figure</th><th>%</th><th>What it counts</th>"
+    pairs = found[f"{checkdst.FAMILY}.pairs"]
+    caption = (
+        f'<p class="protocol-caption">{esc_name(found["perturbed"])} against {esc_name(found["original"])}: '
+        f'<span id="checkdst-pairs" data-value="{pairs}">{pairs}</span> pair{"s" * (pairs != 1)} '
+        "(turns matched by dialogue and turn id)</p>"
+    )
+    note = '<p class="note">— : undefined (no pair, or none right / wrong originally).</p>'
+    return (
+        caption
+        + table(head, rows, ' class="data-table protocol-table" id="checkdst-table"')
+        + note
+        + signature_html(found["signature"], "checkdst-signature")
+    )
+
+
+def checkdst_command(files: tuple[str, str], options: Options, fmt: str = AUTO, gold: str | None = None) -> str:
+    """The ``dst-metrics checkdst`` command that prints these figures."""
+    words = ["dst-metrics", "checkdst", *files, *(["--format", fmt] if fmt != AUTO else [])]
+    words += (["--gold", gold] if gold else []) + ["--mode", options.mode, "--value-matching", options.value_matching]
+    return " ".join(_quote(word) for word in [*words, "--json"])
+
+
+def _file_of(entry: SetInput, label: str) -> str:
+    return entry.filename if entry.filename and not entry.text else f"set_{label.lower()}.json"
+
+
+def checkdst_view(
+    entries: list[SetInput],
+    original: str,
+    perturbed: str,
+    *,
+    fmt: str = AUTO,
+    gold: SetInput | None = None,
+    settings: tuple = ("official", "exact"),
+) -> ProtocolView:
+    """CheckDST of set `original` against set `perturbed` (letters A–D of `entries`); bad input gives ok=False
+    and the problem in `status`, in the library's words (nothing raises). `settings`: mode, value matching."""
+    try:
+        letters = {label: index for index, label in enumerate(SET_LABELS[: len(entries)])}
+        if original not in letters or perturbed not in letters:
+            raise OptionError("choose the original set and the perturbed set among the sets A–D")
+        if original == perturbed:
+            raise OptionError(f"the original and the perturbed predictions are the same set ({original})")
+        options = Options(mode=settings[0], value_matching=settings[1])
+        given_gold = gold if gold is not None and not gold.empty else None
+        pair = entries[letters[original]], entries[letters[perturbed]]
+        found = checkdst_figures_of(*pair, options, fmt, given_gold, (original, perturbed))
+    except (InputError, OptionError, ValueError) as error:
+        return ProtocolView(False, str(error))
+    status = f"CheckDST of set {perturbed} against set {original}: {found['checkdst.pairs']} pairs."
+    files = (_file_of(pair[0], original), _file_of(pair[1], perturbed))
+    gold_file = (given_gold.filename or "gold.json") if given_gold else None
+    command = checkdst_command(files, options, fmt, gold_file)
+    return ProtocolView(True, status, found, checkdst_html(found), command)
+
+
+def api_checkdst(
+    original: str,
+    perturbed: str,
+    gold: str = "",
+    fmt: str = AUTO,
+    mode: str = "official",
+    value_matching: str = "exact",
+) -> dict:
+    """The `/checkdst` endpoint: two prediction sets as texts (any format) -> ``dst-metrics checkdst --json``'s
+    object. Bad input raises ValueError (InputError, OptionError) naming the problem."""
+    options = Options(mode=mode, value_matching=value_matching)
+    gold_set = SetInput("gold", gold) if (gold or "").strip() else None
+    return checkdst_figures_of(SetInput("original", original), SetInput("perturbed", perturbed), options, fmt, gold_set)
+
+
+# --------------------------------------------------------------------------------------------
+# SGD-X
+
+
+@dataclass(frozen=True)
+class SgdxFiles:
+    """The uploads of SGD-X: each a list of (server path, file name); `variants` one file per variant."""
+
+    original: list[tuple[str, str]] = field(default_factory=list)
+    variants: list[tuple[str, str]] = field(default_factory=list)
+    gold: list[tuple[str, str]] = field(default_factory=list)
+    schema: list[tuple[str, str]] = field(default_factory=list)
+    train_schema: list[tuple[str, str]] = field(default_factory=list)
+
+
+def one_path(files: list[tuple[str, str]], what: str, folder: Path, name: str) -> tuple[str, str]:
+    """(path the reader takes, its name in the command) of uploaded SGD files: one file as it is, several as
+    one folder `name` in `folder` (named dialogues_*.json there, as the SGD reader reads a folder)."""
+    if not files:
+        raise InputError(f"SGD-X needs {what}: upload it")
+    if len(files) == 1:
+        return files[0]
+    target = folder / name
+    target.mkdir(parents=True, exist_ok=True)
+    for number, (path, name) in enumerate(files, start=1):
+        kept = name if SGD_FILE_PATTERN.fullmatch(name) else f"dialogues_{number:03d}_{Path(name).stem}.json"
+        shutil.copyfile(path, target / kept)
+    return str(target), f"{target.name}/"
+
+
+def _schema(files: list[tuple[str, str]], what: str) -> tuple[str, str] | None:
+    if len(files) > 1:
+        raise InputError(f"the {what} is one file (schema.json); {len(files)} given")
+    return files[0] if files else None
+
+
+def sgdx_figures_of(files: SgdxFiles, fuzzy: bool = True, scratch: Path | None = None) -> tuple[dict, list[str]]:
+    """``dst-metrics sgdx --json``'s object of the uploads (`original`, `variants` with the files' names) and the
+    command's file arguments; several files of one side are joined in a folder under `scratch`."""
+    if len(files.variants) < 2:
+        raise InputError(
+            f"schema sensitivity needs at least 2 schema variants (one prediction file each); "
+            f"{len(files.variants)} uploaded"
+        )
+    schema = _schema(files.schema, "test schema")
+    if schema is None:
+        raise InputError("SGD-X needs the test schema (schema.json): upload it")
+    train = _schema(files.train_schema, "train schema")
+    with tempfile.TemporaryDirectory(dir=scratch) as folder:
+        original = one_path(files.original, "the original schema's predictions", Path(folder), "original")
+        gold = one_path(files.gold, "the gold dialogues", Path(folder), "gold")
+        try:
+            found = sgdx.sgdx_figures(
+                original[0], [path for path, _ in files.variants], gold[0], schema[0], train[0] if train else None,
+                fuzzy=fuzzy,
+            )  # fmt: skip
+        except InputError as error:  # named by the files' names, not their places on the server
+            named = [original, gold, schema, *files.variants, *([train] if train else [])]
+            raise InputError(_renamed(str(error), named)) from None
+    names = [original[1], *(name for _, name in files.variants)]
+    signature = f"dst-metrics:{_version()}|{sgdx.signature_part(len(files.variants), fuzzy)}"
+    words = [*names, "--gold", gold[1], "--schema", schema[1]] + (["--train-schema", train[1]] if train else [])
+    return {"original": names[0], "variants": names[1:], **found, "signature": signature}, words
+
+
+def _renamed(message: str, files: list[tuple[str, str]]) -> str:
+    for path, name in sorted(files, key=lambda file: -len(file[0])):
+        message = message.replace(path.rstrip("/") + "/" if name.endswith("/") else path, name)
+    return message
+
+
+def _version() -> str:
+    from dst_metrics._version import __version__
+
+    return __version__
+
+
+def sgdx_rows(found: dict) -> list[list[tuple[str, object]]]:
+    """Per split, (key, value) of each column after the split's name, in `SGDX_HEADER`'s order."""
+    rows = []
+    for split in sgdx.SPLITS:
+        cells: list[tuple[str, object]] = [(f"sgdx.{split}.frames", found[f"sgdx.{split}.frames"])]
+        for measure in sgdx.MEASURES:
+            cells += [(f"sgdx.{split}.{measure}_{kind}", found[f"sgdx.{split}.{measure}_{kind}"])
+                      for kind in ("original", "variants")]  # fmt: skip
+            cells.append((f"sgdx.{split}.ss_{measure}", found[f"sgdx.{split}.ss_{measure}"]))
+        rows.append(cells)
+    return rows
+
+
+def cell_value(value: object) -> str:
+    """A figure as a cell's ``data-value``: JSON (``null`` for None), a float written as Python writes it."""
+    return json.dumps(value)
+
+
+def _sgdx_cell(key: str, value: object) -> str:
+    if key.endswith(".frames"):
+        shown = str(value)
+    elif ".ss_" in key:
+        shown = num(value, 4, "-")
+    else:
+        shown = pct(value, "-")
+    return f'<td class="num"{data_attributes({"key": key, "value": cell_value(value)})}>{shown}</td>'
+
+
+def sgdx_html(found: dict) -> str:
+    """The SGD-X table as ``dst-metrics sgdx`` prints it (a row per split; JGA, AGA in percent, SS as a
+    fraction); each cell carries its key and unrounded value (``data-key``, ``data-value``)."""
+    head = "".join(f"<th>{esc(name)}</th>" for name in SGDX_HEADER)
+    rows = [
+        f'<tr data-split="{split}"><th>{split}</th>' + "".join(_sgdx_cell(*cell) for cell in cells) + "</tr>"
+        for split, cells in zip(sgdx.SPLITS, sgdx_rows(found))
+    ]
+    variants = len(found["variants"])
+    split = found["sgdx.seen.frames"] or found["sgdx.unseen.frames"]
+    caption = (
+        f'<p class="protocol-caption">{esc_name(found["original"])} and {variants} schema variant'
+        f"{'s' * (variants != 1)}: JGA, AGA in percent; SS as a fraction (lower: less sensitive); - no frame"
+        + ("" if split else " (seen / unseen services need the train schema)")
+        + "</p>"
+    )
+    return (
+        caption
+        + table(head, rows, ' class="data-table protocol-table" id="sgdx-table"')
+        + signature_html(found["signature"], "sgdx-signature")
+    )
+
+
+def sgdx_view(files: SgdxFiles, value_matching: str = "fuzzy", scratch: Path | None = None) -> ProtocolView:
+    """SGD-X of the uploads; a missing file, fewer than 2 variants or bad input give ok=False and the problem
+    in `status`, in the library's words (nothing raises)."""
+    fuzzy = value_matching != "exact"
+    try:
+        found, words = sgdx_figures_of(files, fuzzy, scratch)
+    except (InputError, OptionError, ValueError) as error:
+        return ProtocolView(False, str(error))
+    status = f"SGD-X of {len(found['variants'])} schema variants: {found['sgdx.all.frames']} frames."
+    flags = [] if fuzzy else ["--value-matching", "exact"]
+    command = " ".join(_quote(word) for word in ["dst-metrics", "sgdx", *words, *flags, "--json"])
+    return ProtocolView(True, status, found, sgdx_html(found), command)
+
+
+def api_sgdx(
+    original: str,
+    variants: list[str],
+    gold: str,
+    schema: str,
+    train_schema: str = "",
+    value_matching: str = "fuzzy",
+) -> dict:
+    """The `/sgdx` endpoint: SGD dialogue files as texts (the original schema's predictions, one per variant,
+    the gold dialogues, schema.json and optionally the train schema) -> ``dst-metrics sgdx --json``'s object
+    (files named original.json, v1.json …). Bad input raises ValueError (InputError) naming the problem."""
+    with tempfile.TemporaryDirectory(prefix="gca-explorer-sgdx-") as folder:
+
+        def saved(name: str, text: str) -> list[tuple[str, str]]:
+            if not (text or "").strip():
+                return []
+            path = Path(folder) / name
+            path.write_text(text, encoding="utf-8")
+            return [(str(path), name)]
+
+        named = [saved(f"v{number}.json", text) for number, text in enumerate(variants or [], start=1)]
+        files = SgdxFiles(
+            saved("original.json", original), [file for files in named for file in files], saved("gold.json", gold),
+            saved("schema.json", schema), saved("train_schema.json", train_schema),
+        )  # fmt: skip
+        return sgdx_figures_of(files, value_matching != "exact", Path(folder))[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Downloads
+
+
+def write_export(found: dict, protocol: str, folder: str | Path) -> str:
+    """Write one protocol's figures into `folder` as the command's ``--json`` prints them; the path."""
+    path = Path(folder) / EXPORT_FILES[protocol]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(found, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return str(path)
