@@ -127,3 +127,44 @@ def test_t5_report_in_chromium(browser):
     check_page(browser, page_path, expected_cells(named, 0), "t5-restaurant")
     found = compare(restaurant, better, Options(), resamples=RESAMPLES, seed=0, names=tuple(n for n, _ in named))
     assert found.figures["jga"].diff > 0 and found.mcnemar.a_only == 0  # the copy only gains turns
+
+
+PROTOCOL_CELLS_JS = """() => [...document.querySelectorAll('#protocols td[data-figure]')].map(
+  td => [td.closest('table').id, td.dataset.system, td.dataset.figure, td.innerText.trim()])"""
+
+
+def test_report_with_protocols_in_chromium(browser, capsys):
+    """`dst-metrics report` with CheckDST's perturbed files and a set carrying confidences: the page's
+    layout holds at both widths, and each protocol cell shows what `score --perturbed --json` gives."""
+    import json
+
+    from dst_metrics.cli import main
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    confidences = str(REPO / "examples" / "confidences.json")
+    page_path = ARTIFACTS / "protocols.html"
+    argv = ["report", str(P1), confidences, "--perturbed", str(P2), "--perturbed", confidences]
+    assert main([*argv, "--bootstrap", str(RESAMPLES), "--seed", "0", "-o", str(page_path)]) == 0
+    capsys.readouterr()
+    named = [(Path(P1).name, read(str(P1))), ("confidences.json", read(confidences))]
+    check_page(browser, page_path, expected_cells(named, 0), "protocols")
+    expected = {}
+    for name, path, perturbed in ((Path(P1).name, str(P1), str(P2)), ("confidences.json", confidences, confidences)):
+        assert main(["score", path, "--perturbed", perturbed, "--json"]) == 0
+        found = json.loads(capsys.readouterr().out)
+        for key, value in found.items():
+            if key.startswith("checkdst.") and key != "checkdst.pairs":
+                expected["protocol-checkdst", name, key] = "—" if value is None else f"{100 * value:.2f}"
+    for label, width in WIDTHS.items():
+        page = browser.new_page(viewport={"width": width, "height": HEIGHT})
+        page.goto(page_path.as_uri())
+        page.wait_for_load_state("load")
+        drawn = {(table, system, key): text for table, system, key, text in page.evaluate(PROTOCOL_CELLS_JS)}
+        page.locator("#protocols").screenshot(path=str(ARTIFACTS / f"protocols-section-{label}.png"))
+        page.close()
+        checkdst = {cell: text for cell, text in drawn.items() if cell[0] == "protocol-checkdst"}
+        assert checkdst == expected, (label, set(checkdst.items()) ^ set(expected.items()))
+        assert any(cell[0] == "protocol-calibration" and text != "—" for cell, text in drawn.items()), label
+    html = page_path.read_text(encoding="utf-8")
+    section = html[html.index('id="protocols"') : html.index("</section>", html.index('id="protocols"'))]
+    assert "|checkdst|pairs:turn</code>" in section and "|ci:" not in section  # no intervals: not in the signature

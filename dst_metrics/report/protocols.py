@@ -9,6 +9,7 @@ Rates are in percent; SGD-X's schema sensitivity (a coefficient of variation) an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -83,7 +84,9 @@ def _cell(name: str, row: Row, values: dict) -> str:
 
 def protocols_section(named: NamedExtras, signature: str) -> str:
     """The HTML section: per family a note (what it was computed over), the table and its signature
-    (`signature` with the family's part); empty when no system has any."""
+    (`signature` without its intervals' part, as these figures have none, and with the family's part); empty
+    when no system has any."""
+    signature = re.sub(r"\|ci:[^|]*", "", signature)
     found = families(named)
     if not found:
         return ""
