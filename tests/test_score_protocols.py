@@ -16,10 +16,10 @@ import pytest
 from dst_metrics.cli import main
 from dst_metrics.cli.score import check_sgd_input
 from dst_metrics.options import OptionError
-from tests.conftest import REFERENCE, REPO, SGD, requires_shared
-from tests.protocol_inputs import checkdst_perturbed, comparable, sgd_predictions, write_sgdx
+from tests.conftest import REPO, SGD, requires_shared
+from tests.protocol_inputs import sgd_predictions, write_sgdx
 from tests.test_calibration_slt2024 import PEER_EXAMPLE
-from tests.test_protocols import PEER_CHECKDST, PEER_SGDX
+from tests.test_protocols import PEER_CHECKDST, PEER_SGDX, _checkdst_files
 
 EXAMPLES = REPO / "examples"
 P1, P2 = str(EXAMPLES / "first_example_p1.json"), str(EXAMPLES / "first_example_p2.json")
@@ -49,14 +49,6 @@ def _family(found: dict, family: str) -> dict:
 
 # --------------------------------------------------------------------------------------------
 # CheckDST
-
-
-def _checkdst_files(tmp_path, name: str, seed: int) -> tuple[str, str]:
-    data = comparable(json.loads((REFERENCE / name).read_text(encoding="utf-8")))
-    original, perturbed = tmp_path / "orig.json", tmp_path / "perturbed.json"
-    original.write_text(json.dumps(data), encoding="utf-8")
-    perturbed.write_text(json.dumps(checkdst_perturbed(data, seed)), encoding="utf-8")
-    return str(original), str(perturbed)
 
 
 @requires_shared
