@@ -44,7 +44,7 @@ tbody th{white-space:normal;min-width:7em}
 .yes{color:#b00020;font-weight:600}
 .warning{background:#fff4d6;border-left:4px solid #e0a800;padding:6px 10px}
 .note{color:#555;font-size:.9em}
-td.what{text-align:left;white-space:normal;color:#555;font-size:.9em;min-width:16em}
+td.what{text-align:left;white-space:normal;color:#555;font-size:.9em;min-width:24em}
 figure{margin:1em 0;background:#fff;border:1px solid #e3e3e3;padding:8px}
 figure img{display:block;width:100%;height:auto}
 figure[id^=plot-reliability]{max-width:480px}
