@@ -87,11 +87,12 @@ def main() -> int:
 def stages(a, b, level: float) -> None:
     """The stages of this tree's `compare`, timed apart."""
     from dst_metrics import Options
-    from dst_metrics.stats.paired import _matrices, compare_matrices, discordant_turns, mcnemar_tests
+    from dst_metrics.stats.bootstrap import system_matrices
+    from dst_metrics.stats.paired import compare_matrices, discordant_turns, mcnemar_tests
 
     options = Options()
     matrices = []
-    print(f"    tally matrices:            {seconds(lambda: matrices.extend(_matrices(a, b, options))):.2f} s")
+    print(f"    tally matrices:            {seconds(lambda: matrices.extend(system_matrices([a, b], options))):.2f} s")
     counts = []
     print(f"    discordant turns:          {seconds(lambda: counts.extend(discordant_turns(a, b, 'official'))):.2f} s")
     print(f"    McNemar (both tests):      {seconds(lambda: mcnemar_tests(*counts)):.4f} s")

@@ -10,7 +10,7 @@ Efron 1987; the acceleration from the jackknife over dialogues).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
@@ -72,11 +72,20 @@ def check_settings(resamples: int, level: float, method: str = "percentile") -> 
         raise OptionError(f"the interval method must be one of {', '.join(METHODS)}; got {method!r}")
 
 
-def dialogue_matrix(corpus: Corpus, options: Options, layout: Layout | None = None) -> TallyMatrix:
+def system_matrices(corpora: Sequence[Corpus], options: Options) -> list[TallyMatrix]:
+    """Each corpus's tally matrix (rows sorted by dialogue id), all on one layout; K is checked."""
+    by_system = []
+    for corpus in corpora:
+        total, by_dialogue = tally_dialogues(corpus, options.mode, True)
+        check_num_slots(total, options)
+        by_system.append(by_dialogue)
+    layout = Layout.of([tally for found in by_system for tally in found.values()])
+    return [TallyMatrix.of(found, layout) for found in by_system]
+
+
+def dialogue_matrix(corpus: Corpus, options: Options) -> TallyMatrix:
     """The tally matrix of the corpus's dialogues (rows sorted by id); K is checked."""
-    total, by_dialogue = tally_dialogues(corpus, options.mode, True)
-    check_num_slots(total, options)
-    return TallyMatrix.of(by_dialogue, layout)
+    return system_matrices([corpus], options)[0]
 
 
 def resample_counts(rng: np.random.Generator, dialogues: int, resamples: int) -> np.ndarray:

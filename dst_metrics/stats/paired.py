@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -23,7 +23,6 @@ from ..corpus import Corpus
 from ..errors import InputError
 from ..figures import figure_labels, lambda_key
 from ..options import OptionError, Options
-from ..scoring import check_num_slots, tally_dialogues
 from .bootstrap import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -33,9 +32,10 @@ from .bootstrap import (
     intervals_of,
     jackknife_sums,
     resampled_sums,
+    system_matrices,
 )
 from .exact import chi2_1_sf, mcnemar_exact
-from .matrix import Layout, TallyMatrix, exact_figures, figure_arrays, interval_figures
+from .matrix import TallyMatrix, exact_figures, figure_arrays, interval_figures
 from .positions import joint_hits
 
 CORRECTIONS: tuple[str, ...] = ("holm", "bonferroni")
@@ -308,17 +308,6 @@ def floor_warning(
     )
 
 
-def randomization_p(
-    diff_of: Callable[[np.ndarray, np.ndarray], dict[str, np.ndarray]],
-    rows_a: np.ndarray,
-    rows_b: np.ndarray,
-    rounds: int,
-    rng: np.random.Generator,
-) -> dict[str, float]:
-    """Paired approximate randomization: swap A and B in each dialogue with probability 1/2."""
-    return randomization_p_pairs(diff_of, [rows_a, rows_b], [(0, 1)], rounds, rng)[0]
-
-
 def randomization_p_pairs(
     diff_of: Callable[[np.ndarray, np.ndarray], dict[str, np.ndarray]],
     rows: Sequence[np.ndarray],
@@ -326,14 +315,14 @@ def randomization_p_pairs(
     rounds: int,
     rng: np.random.Generator,
 ) -> list[dict[str, float]]:
-    """`randomization_p` of several pairs (i, j) of systems (`rows[i]`, `rows[j]`: the same dialogues),
-    each round's swaps drawn once for every pair: a swap moves ``swaps @ (rows[j] - rows[i])`` from
+    """Paired approximate randomization of several pairs (i, j) of systems (`rows[i]`, `rows[j]`: the
+    same dialogues; each dialogue's two outputs swapped with probability 1/2), each round's swaps drawn
+    once for every pair: a swap moves ``swaps @ (rows[j] - rows[i])`` from
     one system to the other, computed as the difference of ``swaps @ rows[k]`` for each system k
     (N products a round for N systems, not one per pair). Only the dialogues and columns where some
     pair differs enter the products (the others move nothing), in float32 where that is exact. Each
     pair's p is the test of that pair alone; the pairs' tests share their rounds (a correction such
-    as Holm's holds whatever their dependence). One pair draws the rounds `randomization_p` drew
-    before it was built on this."""
+    as Holm's holds whatever their dependence)."""
     totals = [r.sum(axis=0) for r in rows]
     observed = [diff_of(totals[i][None, :], totals[j][None, :]) for i, j in pairs]
     exceed = [dict.fromkeys(found, 0) for found in observed]
@@ -364,27 +353,100 @@ def randomization_p_pairs(
     return [{key: (1 + count) / (1 + rounds) for key, count in found.items()} for found in exceed]
 
 
+def resampled_figures(
+    matrices: Mapping[str, TallyMatrix],
+    options: Options,
+    keys: Sequence[str],
+    resamples: int,
+    rng: np.random.Generator,
+    method: str,
+) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, np.ndarray] | None]]:
+    """Each system's `keys` on one set of bootstrap resamples of the dialogues (the same resampled
+    dialogues for every system, so differences are paired), and (``bca``) on the jackknife's
+    leave-one-out sums. Every matrix has one layout and rows for the same dialogues."""
+    layout = next(iter(matrices.values())).layout
+    both = resampled_sums(np.hstack([m.rows for m in matrices.values()]), resamples, rng)
+    replicates = {
+        name: figure_arrays(both[:, i * layout.width : (i + 1) * layout.width], layout, options, keys)
+        for i, name in enumerate(matrices)
+    }
+    jackknife = {
+        name: figure_arrays(jackknife_sums(m.rows), layout, options, keys) if method == "bca" else None
+        for name, m in matrices.items()
+    }
+    return replicates, jackknife
+
+
+def pair_p_values(
+    matrices: Mapping[str, TallyMatrix],
+    pairs: Sequence[tuple[str, str]],
+    keys: Sequence[str],
+    options: Options,
+    rounds: int,
+    seed: int,
+) -> list[dict[str, float]]:
+    """Each pair's (a, b) randomization p of each of `keys`, the pairs sharing their rounds (drawn
+    from the seed's `RANDOMIZATION_STREAM`)."""
+    names = list(matrices)
+    layout = matrices[names[0]].layout
+
+    def diff_of(sums_a: np.ndarray, sums_b: np.ndarray) -> dict[str, np.ndarray]:
+        fa, fb = figure_arrays(sums_a, layout, options, keys), figure_arrays(sums_b, layout, options, keys)
+        return {key: fb[key] - fa[key] for key in keys}
+
+    stream = np.random.SeedSequence(seed).spawn(RANDOMIZATION_STREAM + 1)[RANDOMIZATION_STREAM]
+    index = {name: position for position, name in enumerate(names)}
+    rows = [matrices[name].rows for name in names]
+    pairs_at = [(index[a], index[b]) for a, b in pairs]
+    return randomization_p_pairs(diff_of, rows, pairs_at, rounds, np.random.default_rng(stream))
+
+
+def pair_diffs(
+    pair: tuple[str, str],
+    p_values: dict[str, float],
+    adjusted: Iterator[float],
+    values: Mapping[str, Mapping[str, float]],
+    resampled: tuple[Mapping[str, dict[str, np.ndarray]], Mapping[str, dict[str, np.ndarray] | None]],
+    settings: tuple[str, float, float, int],
+) -> dict[str, FigureDiff]:
+    """B against A (`pair`) on each tested figure (the keys of `p_values`): the difference, its paired
+    interval from the `resampled` figures (`resampled_figures`), p and the next adjusted p of the one
+    correction; `settings`: (method, interval level, level, family size)."""
+    (a, b), (replicates, jackknife), (method, interval_level, level, family) = pair, resampled, settings
+    tested = list(p_values)
+    diffs = {key: values[b][key] - values[a][key] for key in tested}
+    differences = {key: replicates[b][key] - replicates[a][key] for key in tested}
+    jack = {key: jackknife[b][key] - jackknife[a][key] for key in tested} if method == "bca" else None
+    ci = intervals_of(diffs, differences, jack, method, interval_level)
+    out = {}
+    for key in tested:
+        p_adjusted = next(adjusted)
+        out[key] = FigureDiff(
+            values[a][key], values[b][key], diffs[key], ci[key], p_values[key], p_adjusted, p_adjusted <= level, family
+        )
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # compare
 
 
-def _matrices(corpus_a: Corpus, corpus_b: Corpus, options: Options) -> tuple[TallyMatrix, TallyMatrix]:
-    """The two systems' tally matrices on one layout, rows in the same (sorted id) order."""
-    total_a, by_a = tally_dialogues(corpus_a, options.mode, True)
-    total_b, by_b = tally_dialogues(corpus_b, options.mode, True)
-    check_num_slots(total_a, options)
-    check_num_slots(total_b, options)
-    layout = Layout.of([*by_a.values(), *by_b.values()])
-    return TallyMatrix.of(by_a, layout), TallyMatrix.of(by_b, layout)
-
-
-def _check_settings(correction: str, level: float, names: Sequence[str]) -> None:
+def check_tests(correction: str, level: float) -> None:
+    """OptionError unless the correction is known and the significance level in (0, 1)."""
     if correction not in CORRECTIONS:
         raise OptionError(f"correction must be one of {', '.join(CORRECTIONS)}; got {correction!r}")
     if not (isinstance(level, (int, float)) and 0.0 < level < 1.0):
         raise OptionError(f"the significance level must be a number between 0 and 1, such as 0.05; got {level!r}")
-    if len(names) != 2:
-        raise OptionError(f"names must be two names, one per system; got {names!r}")
+
+
+def check_figures(figures: Sequence[str] | None, options: Options) -> None:
+    """OptionError unless `figures` (None: every one) are some of the non-count figures' keys."""
+    if figures is None:
+        return
+    known = [key for _, key, _ in interval_figures(options)]
+    unknown = [key for key in figures if key not in known]
+    if unknown or not figures:
+        raise OptionError(f"figures must be some of {', '.join(known)}; got {', '.join(unknown) or 'none'}")
 
 
 def discordant_turns(corpus_a: Corpus, corpus_b: Corpus, mode: str) -> tuple[list[int], list[int], list[int]]:
@@ -460,39 +522,15 @@ def compare_matrices(
 
     The bootstrap draws from the seed's first stream, the randomization test from its second.
     """
-    layout = a.layout
     keys = family_keys(options, figures)
     rounds = randomization_rounds(len(keys), level) if rounds is None else rounds
-    estimates_a = exact_figures(a.total, layout, options)
-    estimates_b = exact_figures(b.total, layout, options)
-    diffs = {key: estimates_b[key] - estimates_a[key] for key in keys}
-
-    def diff_of(sums_a: np.ndarray, sums_b: np.ndarray) -> dict[str, np.ndarray]:
-        fa, fb = figure_arrays(sums_a, layout, options, keys), figure_arrays(sums_b, layout, options, keys)
-        return {key: fb[key] - fa[key] for key in keys}
-
-    streams = np.random.SeedSequence(seed).spawn(RANDOMIZATION_STREAM + 1)
-    width = layout.width
-    both = resampled_sums(np.hstack([a.rows, b.rows]), resamples, np.random.default_rng(streams[0]))
-    replicates = diff_of(both[:, :width], both[:, width:])
-    jackknife = diff_of(jackknife_sums(a.rows), jackknife_sums(b.rows)) if method == "bca" else None
-    bounds = intervals_of(diffs, replicates, jackknife, method, interval_level)
-    rng = np.random.default_rng(streams[RANDOMIZATION_STREAM])
-    p_values = randomization_p(diff_of, a.rows, b.rows, rounds, rng)
-    adjusted = dict(zip(p_values, adjust(list(p_values.values()), correction)))
-    return {
-        key: FigureDiff(
-            estimates_a[key],
-            estimates_b[key],
-            diffs[key],
-            bounds[key],
-            p_values[key],
-            adjusted[key],
-            adjusted[key] <= level,
-            len(keys),
-        )
-        for key in keys
-    }
+    matrices = {"a": a, "b": b}
+    values = {name: exact_figures(m.total, m.layout, options) for name, m in matrices.items()}
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(RANDOMIZATION_STREAM + 1)[0])
+    resampled = resampled_figures(matrices, options, keys, resamples, rng, method)
+    p_values = pair_p_values(matrices, [("a", "b")], keys, options, rounds, seed)[0]
+    adjusted = iter(adjust(list(p_values.values()), correction))
+    return pair_diffs(("a", "b"), p_values, adjusted, values, resampled, (method, interval_level, level, len(keys)))
 
 
 def compare(
@@ -518,21 +556,23 @@ def compare(
     the rounds given cannot reach `level`). `figures` (default: every non-count figure) are the keys
     reported and corrected for, each once (`family_keys`).
     """
-    _check_settings(correction, level, names)
+    check_tests(correction, level)
+    if len(names) != 2:
+        raise OptionError(f"names must be two names, one per system; got {names!r}")
     interval_level = 1.0 - level if interval_level is None else interval_level
     check_settings(resamples, interval_level, method)
     if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1):
         raise OptionError(f"the number of randomization rounds must be a whole number at least 1; got {rounds!r}")
     options = corpus_options(corpus_a, options)
     corpus_options(corpus_b, options)
-    _check_figures(figures, options)
+    check_figures(figures, options)
     check_same_gold(corpus_a, corpus_b)
     family = family_keys(options, figures)
     rounds = randomization_rounds(len(family), level) if rounds is None else int(rounds)
     warning = floor_warning(rounds, len(family), level, correction, len(corpus_a.dialogues))
     if warning:
         warnings.warn(warning, UserWarning, stacklevel=2)
-    a, b = _matrices(corpus_a, corpus_b, options)
+    a, b = system_matrices([corpus_a, corpus_b], options)
     settings = {"resamples": resamples, "rounds": rounds, "seed": seed, "correction": correction, "level": level}
     diffs = compare_matrices(a, b, options, **settings, method=method, interval_level=interval_level, figures=family)
     signature = (
@@ -553,12 +593,3 @@ def compare(
         turns,
         interval_level,
     )
-
-
-def _check_figures(figures: Sequence[str] | None, options: Options) -> None:
-    if figures is None:
-        return
-    known = [key for _, key, _ in interval_figures(options)]
-    unknown = [key for key in figures if key not in known]
-    if unknown or not figures:
-        raise OptionError(f"figures to compare must be some of {', '.join(known)}; got {list(figures)!r}")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -29,28 +29,22 @@ from ..corpus import Corpus
 from ..errors import InputError
 from ..figures import figure_labels, figure_of
 from ..options import OptionError, Options
-from ..scoring import check_num_slots, corpus_options, tally_dialogues
-from .bootstrap import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    RESAMPLE_BATCH_CELLS,
-    check_settings,
-    intervals_of,
-    jackknife_sums,
-    resample_counts,
-)
-from .matrix import Layout, TallyMatrix, exact_figures, figure_arrays, interval_figures
+from ..scoring import corpus_options
+from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, check_settings, intervals_of, system_matrices
+from .matrix import TallyMatrix, exact_figures
 from .paired import (
-    CORRECTIONS,
     DEFAULT_LEVEL,
-    RANDOMIZATION_STREAM,
     FigureDiff,
     adjust,
+    check_figures,
     check_same_gold,
+    check_tests,
     floor_warning,
     options_dict,
-    randomization_p_pairs,
+    pair_diffs,
+    pair_p_values,
     randomization_rounds,
+    resampled_figures,
     smallest_adjusted_p,
 )
 
@@ -318,38 +312,13 @@ def _check(
         raise OptionError(f"every system needs its own name; got {list(names)!r}")
     if pairs not in PAIRS:
         raise OptionError(f"pairs must be one of {', '.join(PAIRS)}; got {pairs!r}")
-    if correction not in CORRECTIONS:
-        raise OptionError(f"correction must be one of {', '.join(CORRECTIONS)}; got {correction!r}")
-    if not (isinstance(level, (int, float)) and 0.0 < level < 1.0):
-        raise OptionError(f"the significance level must be a number between 0 and 1, such as 0.05; got {level!r}")
+    check_tests(correction, level)
     if not figures:
         raise OptionError("a table needs at least one figure")
     if primary is not None and primary not in figures:
         raise OptionError(
             f"the primary figure must be one of the table's figures ({', '.join(figures)}); got {primary!r}"
         )
-
-
-def _check_keys(figures: Sequence[str], options: Options) -> None:
-    known = [key for _, key, _ in interval_figures(options)]
-    unknown = [key for key in figures if key not in known]
-    if unknown:
-        raise OptionError(f"figures must be some of {', '.join(known)}; got {', '.join(unknown)}")
-
-
-def _resampled(matrices: Mapping[str, TallyMatrix], resamples: int, seed: int) -> dict[str, np.ndarray]:
-    """{name: resamples x F sums}: one set of bootstrap resamples for every system, drawn as
-    `bootstrap.resampled_sums` draws them from ``default_rng(seed)`` (so each system's intervals are
-    those of `bootstrap_intervals` with that seed, and a pair's differences are paired)."""
-    rng = np.random.default_rng(seed)
-    dialogues = len(next(iter(matrices.values())).dialogue_ids)
-    batch = max(1, RESAMPLE_BATCH_CELLS // max(dialogues, 1))
-    parts: dict[str, list[np.ndarray]] = {name: [] for name in matrices}
-    for start in range(0, resamples, batch):
-        counts = resample_counts(rng, dialogues, min(batch, resamples - start)).astype(float)
-        for name, matrix in matrices.items():
-            parts[name].append(counts @ matrix.rows)
-    return {name: np.vstack(found) for name, found in parts.items()}
 
 
 def table_of_matrices(
@@ -381,7 +350,7 @@ def table_of_matrices(
     figures = list(figures)
     _check(names, figures, pairs, primary, correction, level)
     check_settings(resamples, interval_level, method)
-    _check_keys(figures, options)
+    check_figures(figures, options)
     pair_list, baseline = _pairs_of(names, pairs, baseline)
     tested = [primary] if primary else figures
     family = len(pair_list) * len(tested)
@@ -389,70 +358,30 @@ def table_of_matrices(
     layout = matrices[names[0]].layout
     exact = {name: exact_figures(m.total, layout, options) for name, m in matrices.items()}
     values = {name: {key: found[key] for key in figures} for name, found in exact.items()}
-    replicates, jackknife = _resampled_figures(matrices, options, figures, resamples, seed, method)
+    resampled = resampled_figures(matrices, options, figures, resamples, np.random.default_rng(seed), method)
+    replicates, jackknife = resampled
     bounds = {
         name: intervals_of(values[name], replicates[name], jackknife[name], method, interval_level) for name in names
     }
-    p_values = _p_values(matrices, pair_list, tested, options, rounds, seed)
+    p_values = pair_p_values(matrices, pair_list, tested, options, rounds, seed)
     adjusted = iter(adjust([found[key] for found in p_values for key in tested], correction))
+    settings = (method, interval_level, level, family)
     tests = [
-        _pair_test(a, b, found, adjusted, values, replicates, jackknife, (method, interval_level, level, family))
+        PairTest(a, b, pair_diffs((a, b), found, adjusted, values, resampled, settings))
         for (a, b), found in zip(pair_list, p_values)
     ]
-    settings = (
+    signed = (
         f"|table:{pairs}{':' + baseline if pairs == 'baseline' else ''},{len(names)} systems"
         f"|ci:{method},{resamples},seed:{seed},level:{interval_level:g}"
         f"|randomization:{rounds}|{correction}:{level:g},m:{family}"
     )
     return SystemsTable(
         names=tuple(names), keys=tuple(figures), tested=tuple(tested), values=values, intervals=bounds,
-        tests=tuple(tests), baseline=baseline, options=options, signature=(signature or options.signature()) + settings,
+        tests=tuple(tests), baseline=baseline, options=options, signature=(signature or options.signature()) + signed,
         dialogues=len(matrices[names[0]].dialogue_ids), turns=turns, correction=correction, level=level,
         rounds=rounds, resamples=resamples, seed=seed, method=method, interval_level=interval_level, primary=primary,
         labels={key: figure_labels(options).get(key, key) for key in figures},
     )  # fmt: skip
-
-
-def _pair_test(
-    a: str,
-    b: str,
-    p_values: dict[str, float],
-    adjusted: Iterator[float],
-    values: Mapping[str, dict[str, float]],
-    replicates: Mapping[str, dict[str, np.ndarray]],
-    jackknife: Mapping[str, dict[str, np.ndarray] | None],
-    settings: tuple[str, float, float, int],
-) -> PairTest:
-    """B against A on each tested figure (the keys of `p_values`): the difference, its paired interval, p
-    and the next adjusted p of the table's one correction; `settings`: (method, interval level, level, family)."""
-    method, interval_level, level, family = settings
-    tested = list(p_values)
-    diffs = {key: values[b][key] - values[a][key] for key in tested}
-    differences = {key: replicates[b][key] - replicates[a][key] for key in tested}
-    jack = {key: jackknife[b][key] - jackknife[a][key] for key in tested} if method == "bca" else None
-    ci = intervals_of(diffs, differences, jack, method, interval_level)
-    figures = {}
-    for key in tested:
-        p_adjusted = next(adjusted)
-        figures[key] = FigureDiff(
-            values[a][key], values[b][key], diffs[key], ci[key], p_values[key], p_adjusted, p_adjusted <= level, family
-        )
-    return PairTest(a, b, figures)
-
-
-def _resampled_figures(
-    matrices: Mapping[str, TallyMatrix], options: Options, figures: list[str], resamples: int, seed: int, method: str
-) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, np.ndarray] | None]]:
-    """Each system's figures on one set of bootstrap resamples of the dialogues, and (``bca``) on the
-    jackknife's leave-one-out sums."""
-    layout = next(iter(matrices.values())).layout
-    sums = _resampled(matrices, resamples, seed)
-    replicates = {name: figure_arrays(found, layout, options, figures) for name, found in sums.items()}
-    jackknife = {
-        name: figure_arrays(jackknife_sums(m.rows), layout, options, figures) if method == "bca" else None
-        for name, m in matrices.items()
-    }
-    return replicates, jackknife
 
 
 def _pairs_of(names: list[str], pairs: str, baseline: str | None) -> tuple[list[tuple[str, str]], str | None]:
@@ -465,34 +394,6 @@ def _pairs_of(names: list[str], pairs: str, baseline: str | None) -> tuple[list[
     if baseline not in names:
         raise OptionError(f"the baseline must be one of the systems ({', '.join(names)}); got {baseline!r}")
     return [(baseline, name) for name in names if name != baseline], baseline
-
-
-def _p_values(
-    matrices: Mapping[str, TallyMatrix],
-    pair_list: list[tuple[str, str]],
-    tested: list[str],
-    options: Options,
-    rounds: int,
-    seed: int,
-) -> list[dict[str, float]]:
-    """Each pair's randomization p-value of each tested figure, the pairs sharing their rounds (drawn from the
-    seed's second stream, as `compare` draws them)."""
-    names = list(matrices)
-    layout = matrices[names[0]].layout
-
-    def diff_of(sums_a: np.ndarray, sums_b: np.ndarray) -> dict[str, np.ndarray]:
-        fa, fb = figure_arrays(sums_a, layout, options, tested), figure_arrays(sums_b, layout, options, tested)
-        return {key: fb[key] - fa[key] for key in tested}
-
-    index = {name: position for position, name in enumerate(names)}
-    stream = np.random.SeedSequence(seed).spawn(RANDOMIZATION_STREAM + 1)[RANDOMIZATION_STREAM]
-    return randomization_p_pairs(
-        diff_of,
-        [matrices[name].rows for name in names],
-        [(index[a], index[b]) for a, b in pair_list],
-        rounds,
-        np.random.default_rng(stream),
-    )
 
 
 def _same_gold(named: Sequence[tuple[str, Corpus]]) -> None:
@@ -558,9 +459,10 @@ def systems_table(
     for _, corpus in named_corpora[1:]:
         corpus_options(corpus, options)
     _check([n for n, _ in named_corpora], list(figures), pairs, primary, correction, level)
-    _check_keys(figures, options)
+    check_figures(figures, options)
     _same_gold(named_corpora)
-    matrices = _system_matrices(named_corpora, options)
+    names = [name for name, _ in named_corpora]
+    matrices = dict(zip(names, system_matrices([corpus for _, corpus in named_corpora], options)))
     table = table_of_matrices(
         matrices,
         options,
@@ -578,17 +480,6 @@ def systems_table(
         turns=sum(len(d) for d in named_corpora[0][1].dialogues),
     )
     return _with_profiles(table, matrices, named_corpora, options, profiles) if profiles else table
-
-
-def _system_matrices(named_corpora: Sequence[tuple[str, Corpus]], options: Options) -> dict[str, TallyMatrix]:
-    """Each system's per-dialogue tallies as a matrix, every system on one layout."""
-    by_system = {}
-    for name, corpus in named_corpora:
-        total, by_dialogue = tally_dialogues(corpus, options.mode, True)
-        check_num_slots(total, options)
-        by_system[name] = by_dialogue
-    layout = Layout.of([tally for found in by_system.values() for tally in found.values()])
-    return {name: TallyMatrix.of(found, layout) for name, found in by_system.items()}
 
 
 def _with_profiles(
