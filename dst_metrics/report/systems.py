@@ -11,6 +11,7 @@ the one correction ran over (its size m) and the warnings (few dialogues, p floo
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from ..stats.table import SystemsTable
 from .draw import esc, pct, signed_pct
@@ -53,19 +54,32 @@ def notes(table: SystemsTable, bold: bool = True) -> list[str]:
 # Markdown
 
 
-def markdown(table: SystemsTable) -> str:
-    """The table in GitHub-flavoured Markdown, the notes and the signature under it."""
+def _cells(
+    table: SystemsTable, bold: str, mark: Callable[[str], str], interval: Callable[[str], str]
+) -> list[list[str]]:
+    """Each system's cells: its value in percent (in the `bold` format where it is the column's best), its
+    mark as `mark` writes it and its interval as `interval` writes it (both given '' when there is none)."""
     best = {key: table.best(key) for key in table.keys}
     rows = []
     for name in table.names:
-        cells = [markdown_escape(name)]
+        row = []
         for key in table.keys:
             value = _pct(table.values[name][key])
-            value = f"**{value}**" if name in best[key] else value
-            mark = table.marks(name, key)
-            mark = f"<sup>{mark.replace('*', '&#42;')}</sup>" if mark else ""
-            cells.append(" ".join(filter(None, (value + mark, _interval(table, name, key)))))
-        rows.append(cells)
+            value = bold.format(value) if name in best[key] else value
+            row.append(value + mark(table.marks(name, key)) + interval(_interval(table, name, key)))
+        rows.append(row)
+    return rows
+
+
+def markdown(table: SystemsTable) -> str:
+    """The table in GitHub-flavoured Markdown, the notes and the signature under it."""
+    cells = _cells(
+        table,
+        "**{}**",
+        lambda mark: f"<sup>{mark.replace('*', '&#42;')}</sup>" if mark else "",
+        lambda interval: f" {interval}" if interval else "",
+    )
+    rows = [[markdown_escape(name), *found] for name, found in zip(table.names, cells)]
     lines = markdown_grid(["System", *(markdown_escape(table.label(key)) for key in table.keys)], rows)
     lines += ["", *(_markdown_note(note) + "  " for note in notes(table)), f"Signature: `{table.signature}`"]
     return "\n".join(lines) + "\n"
@@ -80,20 +94,26 @@ def _markdown_note(note: str) -> str:
 def matrix_markdown(table: SystemsTable, key: str) -> str:
     """The pairwise matrix of `key`: row minus column in points, marked where significant."""
     header = [f"{markdown_escape(table.label(key))}: row − column", *table.names]
-    rows = [
-        [markdown_escape(row)] + ["—" if row == c else _matrix_cell(table, c, row, key, "\\*") for c in table.names]
-        for row in table.names
-    ]
+    cells = _matrix_cells(table, key, "—", lambda cell: cell.replace("*", "\\*"))
+    rows = [[markdown_escape(row), *found] for row, found in zip(table.names, cells)]
     return "\n".join(markdown_grid(header, rows)) + f"\n\n{markdown_escape(matrix_note(table, key))}\n"
 
 
-def _matrix_cell(table: SystemsTable, a: str, b: str, key: str, star: str) -> str:
-    """b - a in points, with `star` when the pair was tested on `key` and differs; ``(n.t.)`` untested."""
+def _matrix_cells(table: SystemsTable, key: str, diagonal: str, write: Callable[[str], str]) -> list[list[str]]:
+    """The matrix's cells, row minus column: `diagonal` on the diagonal, elsewhere the difference in points
+    (`write` writes it) with ``*`` when the pair was tested on `key` and differs, ``(n.t.)`` untested."""
+    return [
+        [diagonal if row == column else write(_matrix_cell(table, column, row, key)) for column in table.names]
+        for row in table.names
+    ]
+
+
+def _matrix_cell(table: SystemsTable, a: str, b: str, key: str) -> str:
     text = _points(table.diff(a, b, key))
     found = table.test(a, b)
     if found is None or key not in found[0].figures:
         return text + " (n.t.)"
-    return text + (star if found[0].figures[key].significant else "")
+    return text + ("*" if found[0].figures[key].significant else "")
 
 
 def matrix_note(table: SystemsTable, key: str) -> str:
@@ -173,17 +193,10 @@ def _latex_mark(mark: str) -> str:
 def latex(table: SystemsTable) -> str:
     """A booktabs ``table``: the best value per column in \\textbf, marks as superscripts explained
     in a footnote under the rules, the signature in the caption."""
-    best = {key: table.best(key) for key in table.keys}
-    rows = []
-    for name in table.names:
-        cells = [latex_escape(name)]
-        for key in table.keys:
-            value = _pct(table.values[name][key])
-            value = rf"\textbf{{{value}}}" if name in best[key] else value
-            interval = _interval(table, name, key)
-            cell = value + _latex_mark(table.marks(name, key))
-            cells.append(cell + (rf" {{\scriptsize {interval}}}" if interval else ""))
-        rows.append(cells)
+    cells = _cells(
+        table, r"\textbf{{{}}}", _latex_mark, lambda interval: rf" {{\scriptsize {interval}}}" if interval else ""
+    )
+    rows = [[latex_escape(name), *found] for name, found in zip(table.names, cells)]
     footnote = " ".join(latex_escape(note[0].upper() + note[1:]) + "." for note in notes(table))
     footnote = footnote.replace("* differs", r"$^{*}$ differs", 1)
     footnote = footnote.replace("Letters:", "Superscript letters:", 1)
@@ -194,14 +207,8 @@ def latex(table: SystemsTable) -> str:
 
 def matrix_latex(table: SystemsTable, key: str) -> str:
     """The pairwise matrix of `key` as a booktabs table."""
-    rows = [
-        [latex_escape(row)]
-        + [
-            "---" if row == column else latex_escape(_matrix_cell(table, column, row, key, "*")).replace("*", "$^{*}$")
-            for column in table.names
-        ]
-        for row in table.names
-    ]
+    cells = _matrix_cells(table, key, "---", lambda cell: latex_escape(cell).replace("*", "$^{*}$"))
+    rows = [[latex_escape(row), *found] for row, found in zip(table.names, cells)]
     header = [latex_escape(table.label(key)), *(latex_escape(n) for n in table.names)]
     return booktabs(header, rows, latex_escape(matrix_note(table, key)))
 
@@ -220,24 +227,17 @@ def profiles_latex(table: SystemsTable) -> str:
 def html_table(table: SystemsTable, matrix: str | None = None) -> str:
     """The table as an HTML fragment (cells carry ``data-value``, ``data-low``, ``data-high`` and
     ``data-mark``), its notes, and with `matrix` the pairwise matrix of that figure, and the profiles."""
-    best = {key: table.best(key) for key in table.keys}
     head = "".join(f"<th>{esc(h)}</th>" for h in ["System", *(table.label(key) for key in table.keys)])
+    cells = _cells(
+        table,
+        "<strong>{}</strong>",
+        lambda mark: f"<sup>{esc(mark)}</sup>" if mark else "",
+        lambda interval: f'<span class="ci">{esc(interval)}</span>' if interval else "",
+    )
     rows = []
-    for name in table.names:
-        cells = []
-        for key in table.keys:
-            value = table.values[name][key]
-            text = esc(_pct(value))
-            text = f"<strong>{text}</strong>" if name in best[key] else text
-            mark = table.marks(name, key)
-            bounds = table.intervals.get(name, {}).get(key)
-            attributes = f' data-key="{esc(key)}" data-value="{value!r}" data-mark="{esc(mark)}"'
-            interval = ""
-            if bounds is not None:
-                attributes += f' data-low="{bounds[0]!r}" data-high="{bounds[1]!r}"'
-                interval = f'<span class="ci">{esc(_interval(table, name, key))}</span>'
-            cells.append(f"<td{attributes}>{text}{f'<sup>{esc(mark)}</sup>' if mark else ''}{interval}</td>")
-        rows.append(f'<tr data-system="{esc(name)}"><th scope="row">{esc(name)}</th>{"".join(cells)}</tr>')
+    for name, found in zip(table.names, cells):
+        tds = "".join(f"<td{_data(table, name, key)}>{cell}</td>" for key, cell in zip(table.keys, found))
+        rows.append(f'<tr data-system="{esc(name)}"><th scope="row">{esc(name)}</th>{tds}</tr>')
     parts = [
         html_box(head, rows, f' id="systems-table" data-family-size="{table.family_size}"'),
         *(f'<p class="{"warning" if _is_warning(note) else "note"}">{esc(note)}</p>' for note in notes(table)),
@@ -249,6 +249,13 @@ def html_table(table: SystemsTable, matrix: str | None = None) -> str:
     return "".join(parts)
 
 
+def _data(table: SystemsTable, name: str, key: str) -> str:
+    """A cell's ``data-*`` attributes: key, value, mark and, with an interval, its bounds."""
+    value, bounds = table.values[name][key], table.intervals.get(name, {}).get(key)
+    attributes = f' data-key="{esc(key)}" data-value="{value!r}" data-mark="{esc(table.marks(name, key))}"'
+    return attributes + ("" if bounds is None else f' data-low="{bounds[0]!r}" data-high="{bounds[1]!r}"')
+
+
 def _is_warning(note: str) -> bool:
     return note.startswith(("only ", "with "))
 
@@ -256,13 +263,11 @@ def _is_warning(note: str) -> bool:
 def matrix_html(table: SystemsTable, key: str) -> str:
     """The pairwise matrix of `key` as an HTML fragment."""
     head = "".join(f"<th>{esc(h)}</th>" for h in [f"{table.label(key)}: row − column", *table.names])
-    rows = []
-    for row in table.names:
-        cells = "".join(
-            "<td>—</td>" if row == column else f"<td>{esc(_matrix_cell(table, column, row, key, '*'))}</td>"
-            for column in table.names
-        )
-        rows.append(f'<tr><th scope="row">{esc(row)}</th>{cells}</tr>')
+    cells = _matrix_cells(table, key, "—", esc)
+    rows = [
+        f'<tr><th scope="row">{esc(row)}</th>{"".join(f"<td>{c}</td>" for c in found)}</tr>'
+        for row, found in zip(table.names, cells)
+    ]
     return html_box(head, rows, f' id="systems-matrix" data-key="{esc(key)}"') + (
         f'<p class="note">{esc(matrix_note(table, key))}</p>'
     )
