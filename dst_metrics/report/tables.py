@@ -7,7 +7,7 @@ correction over every test of the table: `ReportData.table`) is marked ``*``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .data import ReportData, SystemData
 from .draw import pct
@@ -114,30 +114,28 @@ def markdown_grid(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
-def latex_table(data: ReportData) -> str:
-    """A booktabs ``table`` with a caption holding the interval method and the signature."""
-    keys, labels = table_keys(data), data.labels
+def _rows(data: ReportData, escape: Callable[[str], str], star: str, interval: str) -> list[list[str]]:
+    """Each system's row: its name (`escape`d), then per column its value, `star` where it differs
+    significantly from the first system, and its interval in the format `interval` (when computed)."""
     rows = []
     for system in data.systems:
-        cells = [latex_escape(system.name)]
-        for key in keys:
-            interval = _interval(system, key)
-            mark = "*" if _significant(data, system, key) else ""
-            cells.append(_value(system, key) + mark + (f" {{\\scriptsize {interval}}}" if interval else ""))
+        cells = [escape(system.name)]
+        for key in table_keys(data):
+            bounds = _interval(system, key)
+            mark = star if _significant(data, system, key) else ""
+            cells.append(_value(system, key) + mark + (interval.format(bounds) if bounds else ""))
         rows.append(cells)
-    return booktabs(["System", *(latex_escape(labels[key]) for key in keys)], rows, _caption(data, True))
+    return rows
+
+
+def latex_table(data: ReportData) -> str:
+    """A booktabs ``table`` with a caption holding the interval method and the signature."""
+    header = ["System", *(latex_escape(data.labels[key]) for key in table_keys(data))]
+    return booktabs(header, _rows(data, latex_escape, "*", " {{\\scriptsize {}}}"), _caption(data, True))
 
 
 def markdown_table(data: ReportData) -> str:
     """A GitHub-flavoured Markdown table, then the caption line."""
-    keys, labels = table_keys(data), data.labels
-    rows = [
-        [markdown_escape(system.name)] + [
-            " ".join(filter(None, (_value(system, key) + ("\\*" if _significant(data, system, key) else ""),
-                                   _interval(system, key))))
-            for key in keys
-        ]
-        for system in data.systems
-    ]  # fmt: skip
-    lines = markdown_grid(["System", *(markdown_escape(labels[key]) for key in keys)], rows)
+    header = ["System", *(markdown_escape(data.labels[key]) for key in table_keys(data))]
+    lines = markdown_grid(header, _rows(data, markdown_escape, "\\*", " {}"))
     return "\n".join(lines) + f"\n\n{_caption(data, False)}\n"

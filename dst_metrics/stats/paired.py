@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
@@ -71,16 +71,7 @@ class FigureDiff:
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready fields."""
-        return {
-            "a": self.a,
-            "b": self.b,
-            "diff": self.diff,
-            "ci": list(self.ci),
-            "p": self.p,
-            "p_adjusted": self.p_adjusted,
-            "family_size": self.family_size,
-            "significant": self.significant,
-        }
+        return {**asdict(self), "ci": list(self.ci)}
 
 
 @dataclass(frozen=True)
@@ -112,14 +103,7 @@ class ClusteredMcNemar:
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready fields (``test``: ``clustered-durkalski``)."""
-        return {
-            "test": "clustered-durkalski",
-            "a_only": self.a_only,
-            "b_only": self.b_only,
-            "dialogues": self.dialogues,
-            "statistic": self.statistic,
-            "p": self.p,
-        }
+        return {"test": "clustered-durkalski", **asdict(self)}
 
 
 @dataclass(frozen=True)

@@ -97,13 +97,7 @@ class ProfileColumns:
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready fields, with the ranking."""
-        return {
-            "name": self.name,
-            "keys": list(self.keys),
-            "values": self.values,
-            "error": self.error,
-            "ranking": self.ranking(),
-        }
+        return {**dataclasses.asdict(self), "keys": list(self.keys), "ranking": self.ranking()}
 
 
 @dataclass(frozen=True)
@@ -255,34 +249,22 @@ class SystemsTable:
 
     def as_dict(self) -> dict[str, object]:
         """Every field, JSON-ready (``dst-metrics table --json``), with the marks and the family size."""
-        return {
-            "names": list(self.names),
-            "keys": list(self.keys),
-            "tested": list(self.tested),
-            "values": self.values,
-            "intervals": {name: {k: list(v) for k, v in found.items()} for name, found in self.intervals.items()},
-            "tests": [test.as_dict() for test in self.tests],
-            "baseline": self.baseline,
-            "pairs": self.pairs,
-            "primary": self.primary,
-            "options": options_dict(self.options),
-            "signature": self.signature,
-            "dialogues": self.dialogues,
-            "turns": self.turns,
-            "correction": self.correction,
-            "level": self.level,
-            "rounds": self.rounds,
-            "resamples": self.resamples,
-            "seed": self.seed,
-            "method": self.method,
-            "interval_level": self.interval_level,
-            "family_size": self.family_size,
-            "p_floor": self.p_floor,
-            "small_sample": self.small_sample,
-            "marks": {name: {key: self.marks(name, key) for key in self.keys} for name in self.names},
-            "profiles": [p.as_dict() for p in self.profiles],
-            "labels": self.labels,
-        }
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out.update(
+            names=list(self.names),
+            keys=list(self.keys),
+            tested=list(self.tested),
+            intervals={name: {k: list(v) for k, v in found.items()} for name, found in self.intervals.items()},
+            tests=[test.as_dict() for test in self.tests],
+            options=options_dict(self.options),
+            profiles=[p.as_dict() for p in self.profiles],
+            pairs=self.pairs,
+            family_size=self.family_size,
+            p_floor=self.p_floor,
+            small_sample=self.small_sample,
+            marks={name: {key: self.marks(name, key) for key in self.keys} for name in self.names},
+        )
+        return out
 
 
 def _count(number: int, noun: str) -> str:
