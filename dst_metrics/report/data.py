@@ -121,12 +121,8 @@ def _has(row: object, name: str) -> bool:
 def dialogue_points(analysis: object) -> list[DialoguePoint]:
     """`DialoguePoint`s of an `analyze` result (object or ``as_dict()``)."""
     rows = analysis["dialogues"] if isinstance(analysis, Mapping) else analysis.dialogues
-    names = ("dialogue_id", "gca", "fga", "to", "nu")
-    return [DialoguePoint(*(_number_or_id(name, _field(row, name)) for name in names)) for row in rows]
-
-
-def _number_or_id(name: str, value: object) -> object:
-    return str(value) if name == "dialogue_id" else _number(value)
+    names = ("gca", "fga", "to", "nu")
+    return [DialoguePoint(str(_field(row, "dialogue_id")), *(_number(_field(row, n)) for n in names)) for row in rows]
 
 
 def _number(value: object) -> float:
@@ -197,11 +193,6 @@ def _comparison(first: tuple[str, Corpus], other: tuple[str, Corpus], options: O
     return comparison_data(found)
 
 
-def ci_settings(intervals: object) -> dict[str, object]:
-    """How an `Intervals` object was computed: method, resamples, seed, level."""
-    return {name: getattr(intervals, name) for name in ("method", "resamples", "seed", "level")}
-
-
 def collect(
     named_corpora: Sequence[tuple[str, Corpus]],
     options: Options | None = None,
@@ -227,11 +218,11 @@ def collect(
     comparisons = []
     if resamples and analyses:
         comparisons = [_comparison(named_corpora[0], other, options, resamples, seed) for other in named_corpora[1:]]
-    table = _table(named_corpora, options, resamples, seed)
-    if found[0] is None:
-        return ReportData(systems, options, comparisons, None, options.signature(), table)
+    ci = found[0]  # how the intervals were computed
+    settings = None if ci is None else {name: getattr(ci, name) for name in ("method", "resamples", "seed", "level")}
+    signature = options.signature() + ("" if ci is None else ci.signature_suffix)
     return ReportData(
-        systems, options, comparisons, ci_settings(found[0]), options.signature() + found[0].signature_suffix, table
+        systems, options, comparisons, settings, signature, _table(named_corpora, options, resamples, seed)
     )
 
 

@@ -279,15 +279,6 @@ def systems_page(table: SystemsTable, matrix: str | None = None) -> str:
     return page(title, body)
 
 
-def _systems_section(data: ReportData) -> str:
-    """The table of every system, each later one tested against the first, Holm over the whole table."""
-    if data.table is None:
-        return ""
-    from .systems import html_section
-
-    return html_section(data.table)
-
-
 def build_report(
     data: ReportData,
     plots: Sequence[Plot] | None = None,
@@ -299,6 +290,7 @@ def build_report(
     (title, HTML fragment) pairs placed after the plots (e.g. a reliability diagram); `protocols`,
     (system name, `protocols.extras.Extras`) of each system, their section after the figures."""
     from .protocols import protocols_section
+    from .systems import html_section
 
     if plots is None:
         from .plots import render_plots
@@ -312,7 +304,7 @@ def build_report(
         f"<h1>{PAGE_TITLE}</h1><p>Systems: {names}.</p>"
         + figures_section(data)
         + protocols_section(protocols, data.signature)
-        + _systems_section(data)
+        + (html_section(data.table) if data.table is not None else "")
         + comparison_section(data)
         + analysis_section(data)
         + '<section id="plots"><h2>Plots</h2>'

@@ -23,10 +23,6 @@ def _pct(value: float | None) -> str:
     return pct(value, "n/a")
 
 
-def _points(value: float) -> str:
-    return signed_pct(value, "n/a")
-
-
 def _interval(table: SystemsTable, name: str, key: str) -> str:
     bounds = table.intervals.get(name, {}).get(key)
     return "" if bounds is None else f"[{_pct(bounds[0])}, {_pct(bounds[1])}]"
@@ -109,7 +105,7 @@ def _matrix_cells(table: SystemsTable, key: str, diagonal: str, write: Callable[
 
 
 def _matrix_cell(table: SystemsTable, a: str, b: str, key: str) -> str:
-    text = _points(table.diff(a, b, key))
+    text = signed_pct(table.diff(a, b, key), "n/a")
     found = table.test(a, b)
     if found is None or key not in found[0].figures:
         return text + " (n.t.)"

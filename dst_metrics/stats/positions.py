@@ -32,16 +32,13 @@ def subtract(total: Tally, part: Tally) -> Tally:
     return Tally(**values)
 
 
-def _prefix(dialogue: Dialogue, length: int) -> Dialogue:
-    return Dialogue(dialogue.dialogue_id, dialogue.turn_ids[:length], dialogue.gold[:length], dialogue.pred[:length])
-
-
 def turn_tallies(dialogue: Dialogue, mode: str = "official") -> list[Tally]:
     """Each turn's contribution to the dialogue's tally, in turn order (they sum to it)."""
     out = []
     before = Tally()
+    ident, turns, gold, pred = dialogue.dialogue_id, dialogue.turn_ids, dialogue.gold, dialogue.pred
     for length in range(1, len(dialogue) + 1):
-        upto = tally_dialogue(_prefix(dialogue, length), mode)
+        upto = tally_dialogue(Dialogue(ident, turns[:length], gold[:length], pred[:length]), mode)
         out.append(subtract(upto, before))
         before = upto
     return out

@@ -391,28 +391,6 @@ def _same_gold(named: Sequence[tuple[str, Corpus]]) -> None:
             ) from None
 
 
-def profile_columns(
-    named_corpora: Sequence[tuple[str, Corpus]], options: Options, profiles: Sequence[str]
-) -> tuple[ProfileColumns, ...]:
-    """Each profile's JGA and headline figure of every system (a profile that needs more than the
-    corpus, such as ``sgd``'s schema, is listed with the reason it was left out)."""
-    from ..compat import PROFILES
-
-    out = []
-    for name in profiles:
-        profile = PROFILES[name]
-        keys = tuple(dict.fromkeys(("jga", PROFILE_HEADLINES.get(name, "jga"))))
-        if profile.cli_inputs is not None:
-            out.append(ProfileColumns(name, keys, {}, f"the {name} profile needs files beyond the predictions"))
-            continue
-        values = {}
-        for system, corpus in named_corpora:
-            found = profile.compute(corpus, options)
-            values[system] = {key: float(found[key]) for key in keys if key in found}
-        out.append(ProfileColumns(name, keys, values))
-    return tuple(out)
-
-
 def systems_table(
     named_corpora: Sequence[tuple[str, Corpus]],
     options: Options | None = None,
@@ -471,13 +449,25 @@ def _with_profiles(
     options: Options,
     profiles: Sequence[str],
 ) -> SystemsTable:
-    """`table` with each system's JGA under our definitions and under every profile of `profiles`."""
+    """`table` with each system's JGA under our definitions, then each profile's JGA and headline figure of
+    every system (a profile that needs more than the corpus, such as ``sgd``'s schema, is listed with the
+    reason it was left out)."""
     from ..compat import PROFILES
 
-    wanted = list(PROFILES) if list(profiles) == ["all"] else list(profiles)
     ours = {name: {"jga": exact_figures(m.total, m.layout, options)["jga"]} for name, m in matrices.items()}
-    found = (ProfileColumns(OURS, ("jga",), ours), *profile_columns(named_corpora, options, wanted))
-    return dataclasses.replace(table, profiles=found)
+    found = [ProfileColumns(OURS, ("jga",), ours)]
+    for name in list(PROFILES) if list(profiles) == ["all"] else profiles:
+        profile = PROFILES[name]
+        keys = tuple(dict.fromkeys(("jga", PROFILE_HEADLINES.get(name, "jga"))))
+        if profile.cli_inputs is not None:
+            found.append(ProfileColumns(name, keys, {}, f"the {name} profile needs files beyond the predictions"))
+            continue
+        values = {}
+        for system, corpus in named_corpora:
+            computed = profile.compute(corpus, options)
+            values[system] = {key: float(computed[key]) for key in keys if key in computed}
+        found.append(ProfileColumns(name, keys, values))
+    return dataclasses.replace(table, profiles=tuple(found))
 
 
 __all__ = ["DEFAULT_FIGURES", "PairTest", "ProfileColumns", "SystemsTable", "systems_table", "table_of_matrices"]
