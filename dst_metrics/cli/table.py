@@ -120,13 +120,10 @@ def terminal(table, matrix: str | None = None) -> str:
 
 
 def _matrix_text(table, key: str) -> str:
-    from ..report.systems import _matrix_cell, matrix_note
+    from ..report.systems import matrix_cells, matrix_note
     from .common import format_table
 
-    rows = [
-        [row, *("—" if row == column else _matrix_cell(table, column, row, key, "*") for column in table.names)]
-        for row in table.names
-    ]
+    rows = [[row, *cells] for row, cells in zip(table.names, matrix_cells(table, key, "—", str))]
     return format_table([f"{table.label(key)}: row − column", *table.names], rows) + "\n" + matrix_note(table, key)
 
 

@@ -90,12 +90,12 @@ def _markdown_note(note: str) -> str:
 def matrix_markdown(table: SystemsTable, key: str) -> str:
     """The pairwise matrix of `key`: row minus column in points, marked where significant."""
     header = [f"{markdown_escape(table.label(key))}: row − column", *table.names]
-    cells = _matrix_cells(table, key, "—", lambda cell: cell.replace("*", "\\*"))
+    cells = matrix_cells(table, key, "—", lambda cell: cell.replace("*", "\\*"))
     rows = [[markdown_escape(row), *found] for row, found in zip(table.names, cells)]
     return "\n".join(markdown_grid(header, rows)) + f"\n\n{markdown_escape(matrix_note(table, key))}\n"
 
 
-def _matrix_cells(table: SystemsTable, key: str, diagonal: str, write: Callable[[str], str]) -> list[list[str]]:
+def matrix_cells(table: SystemsTable, key: str, diagonal: str, write: Callable[[str], str]) -> list[list[str]]:
     """The matrix's cells, row minus column: `diagonal` on the diagonal, elsewhere the difference in points
     (`write` writes it) with ``*`` when the pair was tested on `key` and differs, ``(n.t.)`` untested."""
     return [
@@ -203,7 +203,7 @@ def latex(table: SystemsTable) -> str:
 
 def matrix_latex(table: SystemsTable, key: str) -> str:
     """The pairwise matrix of `key` as a booktabs table."""
-    cells = _matrix_cells(table, key, "---", lambda cell: latex_escape(cell).replace("*", "$^{*}$"))
+    cells = matrix_cells(table, key, "---", lambda cell: latex_escape(cell).replace("*", "$^{*}$"))
     rows = [[latex_escape(row), *found] for row, found in zip(table.names, cells)]
     header = [latex_escape(table.label(key)), *(latex_escape(n) for n in table.names)]
     return booktabs(header, rows, latex_escape(matrix_note(table, key)))
@@ -259,7 +259,7 @@ def _is_warning(note: str) -> bool:
 def matrix_html(table: SystemsTable, key: str) -> str:
     """The pairwise matrix of `key` as an HTML fragment."""
     head = "".join(f"<th>{esc(h)}</th>" for h in [f"{table.label(key)}: row − column", *table.names])
-    cells = _matrix_cells(table, key, "—", esc)
+    cells = matrix_cells(table, key, "—", esc)
     rows = [
         f'<tr><th scope="row">{esc(row)}</th>{"".join(f"<td>{c}</td>" for c in found)}</tr>'
         for row, found in zip(table.names, cells)
