@@ -113,6 +113,30 @@ def jackknife_sums(rows: np.ndarray) -> np.ndarray:
     return rows.sum(axis=0)[None, :] - rows
 
 
+def resampled_figures(
+    matrices: Mapping[str, TallyMatrix],
+    options: Options,
+    keys: Sequence[str] | None,
+    resamples: int,
+    rng: np.random.Generator,
+    method: str,
+) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, np.ndarray] | None]]:
+    """Each system's `keys` (None: every figure) on one set of bootstrap resamples of the dialogues (the same resampled
+    dialogues for every system, so differences are paired), and (``bca``) on the jackknife's
+    leave-one-out sums. Every matrix has one layout and rows for the same dialogues."""
+    layout = next(iter(matrices.values())).layout
+    both = resampled_sums(np.hstack([m.rows for m in matrices.values()]), resamples, rng)
+    replicates = {
+        name: figure_arrays(both[:, i * layout.width : (i + 1) * layout.width], layout, options, keys)
+        for i, name in enumerate(matrices)
+    }
+    jackknife = {
+        name: figure_arrays(jackknife_sums(m.rows), layout, options, keys) if method == "bca" else None
+        for name, m in matrices.items()
+    }
+    return replicates, jackknife
+
+
 def percentile_interval(replicates: np.ndarray, level: float) -> tuple[float, float]:
     """The (1-level)/2 and (1+level)/2 quantiles of the bootstrap replicates."""
     tail = (1.0 - level) / 2.0
@@ -178,9 +202,9 @@ def matrix_intervals(
     matrix: TallyMatrix, options: Options, *, resamples: int, seed: int, method: str, level: float
 ) -> Intervals:
     """`bootstrap_intervals` of a tally matrix (e.g. from tallies merged elsewhere)."""
-    rng = np.random.default_rng(seed)
     estimates = exact_figures(matrix.total, matrix.layout, options)
-    replicates = figure_arrays(resampled_sums(matrix.rows, resamples, rng), matrix.layout, options)
-    jackknife = figure_arrays(jackknife_sums(matrix.rows), matrix.layout, options) if method == "bca" else None
-    bounds = intervals_of(estimates, replicates, jackknife, method, level)
+    replicates, jackknife = resampled_figures(
+        {"": matrix}, options, None, resamples, np.random.default_rng(seed), method
+    )
+    bounds = intervals_of(estimates, replicates[""], jackknife[""], method, level)
     return Intervals(bounds, method, resamples, seed, level, estimates)

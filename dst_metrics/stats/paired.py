@@ -30,8 +30,7 @@ from .bootstrap import (
     check_settings,
     corpus_options,
     intervals_of,
-    jackknife_sums,
-    resampled_sums,
+    resampled_figures,
     system_matrices,
 )
 from .exact import chi2_1_sf, mcnemar_exact
@@ -335,30 +334,6 @@ def randomization_p_pairs(
                 limit = abs(observed[index][key][0]) - TIE_TOLERANCE
                 exceed[index][key] += int(np.count_nonzero(np.abs(values) >= limit))
     return [{key: (1 + count) / (1 + rounds) for key, count in found.items()} for found in exceed]
-
-
-def resampled_figures(
-    matrices: Mapping[str, TallyMatrix],
-    options: Options,
-    keys: Sequence[str],
-    resamples: int,
-    rng: np.random.Generator,
-    method: str,
-) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, np.ndarray] | None]]:
-    """Each system's `keys` on one set of bootstrap resamples of the dialogues (the same resampled
-    dialogues for every system, so differences are paired), and (``bca``) on the jackknife's
-    leave-one-out sums. Every matrix has one layout and rows for the same dialogues."""
-    layout = next(iter(matrices.values())).layout
-    both = resampled_sums(np.hstack([m.rows for m in matrices.values()]), resamples, rng)
-    replicates = {
-        name: figure_arrays(both[:, i * layout.width : (i + 1) * layout.width], layout, options, keys)
-        for i, name in enumerate(matrices)
-    }
-    jackknife = {
-        name: figure_arrays(jackknife_sums(m.rows), layout, options, keys) if method == "bca" else None
-        for name, m in matrices.items()
-    }
-    return replicates, jackknife
 
 
 def pair_p_values(

@@ -30,7 +30,14 @@ from ..errors import InputError
 from ..figures import figure_labels, figure_of
 from ..options import OptionError, Options
 from ..scoring import corpus_options
-from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, check_settings, intervals_of, system_matrices
+from .bootstrap import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    check_settings,
+    intervals_of,
+    resampled_figures,
+    system_matrices,
+)
 from .matrix import TallyMatrix, exact_figures
 from .paired import (
     DEFAULT_LEVEL,
@@ -44,7 +51,6 @@ from .paired import (
     pair_diffs,
     pair_p_values,
     randomization_rounds,
-    resampled_figures,
     smallest_adjusted_p,
 )
 
@@ -411,17 +417,15 @@ def systems_table(
     """The table of N systems (``[(name, corpus), ...]``, every corpus on one gold) with intervals
     and one correction over every test (see the module docstring). `profiles`: names of
     compatibility profiles (``"all"`` alone: every one) whose JGA and headline figure to add."""
-    if len(named_corpora) < 2:
-        raise OptionError(f"a table compares at least two systems; got {len(named_corpora)}")
+    names = [name for name, _ in named_corpora]
+    _check(names, list(figures), pairs, primary, correction, level)
     options = corpus_options(named_corpora[0][1], options)
     if options.compat:
         raise OptionError("a table scores with our definitions; ask for profiles with profiles=[...], not compat")
     for _, corpus in named_corpora[1:]:
         corpus_options(corpus, options)
-    _check([n for n, _ in named_corpora], list(figures), pairs, primary, correction, level)
     check_figures(figures, options)
     _same_gold(named_corpora)
-    names = [name for name, _ in named_corpora]
     matrices = dict(zip(names, system_matrices([corpus for _, corpus in named_corpora], options)))
     table = table_of_matrices(
         matrices,
