@@ -120,7 +120,7 @@ def _has(row: object, name: str) -> bool:
 
 def dialogue_points(analysis: object) -> list[DialoguePoint]:
     """`DialoguePoint`s of an `analyze` result (object or ``as_dict()``)."""
-    rows = analysis["dialogues"] if isinstance(analysis, Mapping) else analysis.dialogues
+    rows = _field(analysis, "dialogues")
     names = ("gca", "fga", "to", "nu")
     return [DialoguePoint(str(_field(row, "dialogue_id")), *(_number(_field(row, n)) for n in names)) for row in rows]
 
@@ -132,14 +132,13 @@ def _number(value: object) -> float:
 
 def zou_intervals(analysis: object) -> dict[str, dict[str, float]]:
     """{"to"|"nu": {"r1", "r2", "low", "high"}} of an `analyze` result (object or ``as_dict()``)."""
-    zou = analysis["zou"] if isinstance(analysis, Mapping) else analysis.zou
+    zou = _field(analysis, "zou")
     return {key: {name: _number(_field(z, name)) for name in ("r1", "r2", "low", "high")} for key, z in zou.items()}
 
 
 def correlations(analysis: object) -> dict[str, float]:
     """The Pearson correlations of an `analyze` result (object or ``as_dict()``)."""
-    found = analysis["correlations"] if isinstance(analysis, Mapping) else analysis.correlations
-    return {key: _number(value) for key, value in found.items()}
+    return {key: _number(value) for key, value in _field(analysis, "correlations").items()}
 
 
 def mistake_counts(groups: Mapping[str, Mapping[str, float | int]]) -> dict[str, dict[str, int]]:

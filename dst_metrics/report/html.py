@@ -146,16 +146,11 @@ def p_floor_warning(comparison: ComparisonData, rounds: int) -> str:
     from ..stats.paired import floor_warning
 
     rounds = comparison.rounds or rounds
-    tested = family_size(comparison)
+    tested = comparison.family_size or len(comparison.figures)
     if rounds <= 0 or not tested:
         return ""
     warning = floor_warning(rounds, tested, comparison.level, comparison.correction, comparison.dialogues or None)
     return f'<p class="warning">{esc(warning[0].upper() + warning[1:])}.</p>' if warning else ""
-
-
-def family_size(comparison: ComparisonData) -> int:
-    """The number of figures the comparison's p-values were adjusted over."""
-    return comparison.family_size or len(comparison.figures)
 
 
 def comparison_block(comparison: ComparisonData, labels: Mapping[str, str], index: int, rounds: int = 0) -> str:
@@ -164,19 +159,9 @@ def comparison_block(comparison: ComparisonData, labels: Mapping[str, str], inde
     title = f"<h3>B = {b} against A = {a}</h3>"
     if comparison.error:
         return f'{title}<p class="note">Not compared: {esc(comparison.error)}</p>'
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "figure",
-            "A",
-            "B",
-            "B − A",
-            "interval of B − A",
-            "p",
-            f"p ({esc(comparison.correction)}, m = {family_size(comparison)})",
-            "significant",
-        )
-    )
+    adjusted = f"p ({esc(comparison.correction)}, m = {comparison.family_size or len(comparison.figures)})"
+    heads = ("figure", "A", "B", "B − A", "interval of B − A", "p", adjusted, "significant")
+    head = "".join(f"<th>{h}</th>" for h in heads)
     rows = (_comparison_row(key, labels.get(key, key), f) + "\n" for key, f in comparison.figures.items())
     summary = "<br>".join(esc(line) for line in comparison.summary.splitlines())
     return (

@@ -30,14 +30,7 @@ from ..errors import InputError
 from ..figures import figure_labels, figure_of
 from ..options import OptionError, Options
 from ..scoring import corpus_options
-from .bootstrap import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    check_settings,
-    intervals_of,
-    resampled_figures,
-    system_matrices,
-)
+from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, check_settings, intervals_of, resampled_figures, system_matrices
 from .matrix import TallyMatrix, exact_figures
 from .paired import (
     DEFAULT_LEVEL,
