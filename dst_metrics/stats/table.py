@@ -320,8 +320,7 @@ def table_of_matrices(
     turns: int = 0,
     signature: str = "",
 ) -> SystemsTable:
-    """`systems_table` of the systems' tally matrices ({name: matrix}, one layout, rows the same
-    dialogues in the same order).
+    """`systems_table` of the systems' tally matrices ({name: matrix}, one layout, rows the same dialogues, one order).
 
     One set of `resamples` bootstrap resamples (``default_rng(seed)``) gives every system's
     intervals and every pair's paired interval of its difference; the randomization tests of every
@@ -336,11 +335,11 @@ def table_of_matrices(
     tested = [primary] if primary else figures
     family = len(pair_list) * len(tested)
     rounds = randomization_rounds(family, level) if rounds is None else int(rounds)
-    layout = matrices[names[0]].layout
-    exact = {name: exact_figures(m.total, layout, options) for name, m in matrices.items()}
+    exact = {name: exact_figures(m.total, m.layout, options) for name, m in matrices.items()}
     values = {name: {key: found[key] for key in figures} for name, found in exact.items()}
-    resampled = resampled_figures(matrices, options, figures, resamples, np.random.default_rng(seed), method)
-    replicates, jackknife = resampled
+    replicates, jackknife = resampled_figures(
+        matrices, options, figures, resamples, np.random.default_rng(seed), method
+    )
     bounds = {
         name: intervals_of(values[name], replicates[name], jackknife[name], method, interval_level) for name in names
     }
@@ -348,7 +347,7 @@ def table_of_matrices(
     adjusted = iter(adjust([found[key] for found in p_values for key in tested], correction))
     settings = (method, interval_level, level, family)
     tests = [
-        PairTest(a, b, pair_diffs((a, b), found, adjusted, values, resampled, settings))
+        PairTest(a, b, pair_diffs((a, b), found, adjusted, values, (replicates, jackknife), settings))
         for (a, b), found in zip(pair_list, p_values)
     ]
     signed = (
