@@ -101,11 +101,6 @@ def _style(index: int) -> str:
     return LINE_STYLES[index % len(LINE_STYLES)]
 
 
-def _legend(axes, **kwargs) -> None:
-    if axes.get_legend_handles_labels()[0]:
-        axes.legend(fontsize="small", **kwargs)
-
-
 def _legend_below(figure, axes, columns: int = 2) -> None:
     """The legend of `axes` under the plot, out of the way of the data."""
     handles, labels = axes.get_legend_handles_labels()
@@ -251,7 +246,8 @@ def _measure_panel(axes, system: SystemData, measure: str, label: str) -> None:
     zou = system.zou.get(measure)
     if zou and not math.isnan(zou["low"]):
         axes.set_title(f"r(FGA) − r(GCA): 95% CI [{zou['low']:.2f}, {zou['high']:.2f}] (Zou)", fontsize="small")
-    _legend(axes)
+    if axes.get_legend_handles_labels()[0]:
+        axes.legend(fontsize="small")
 
 
 def to_nu_plot(system: SystemData, index: int = 0) -> Plot:
