@@ -14,19 +14,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..stats import exact
+from ..stats.exact import mcnemar_exact
 
 DEFAULT_LEVEL = 0.01
 """The DSTC2 paper's significance level (p < 0.01 after Bonferroni correction)."""
 CONTINUED_FRACTION_STEPS = 300
 CONTINUED_FRACTION_EPS = 1e-15
 TINY = 1e-300
-
-
-def mcnemar_exact(a_only: int, b_only: int) -> float:
-    """Two-sided exact McNemar p-value: the discordant pairs against Binomial(a_only + b_only, 1/2)
-    (`dst_metrics.stats.exact.mcnemar_exact`: O(n) in floating point)."""
-    return exact.mcnemar_exact(a_only, b_only)
 
 
 def _beta_fraction(a: float, b: float, x: float) -> float:

@@ -165,14 +165,9 @@ def _first(condition: np.ndarray, values: np.ndarray) -> float | None:
     return float(values[hits[0]]) if hits.size else None
 
 
-def score_fast(sessions: list[PreparedSession], informable: list[str], requestable: list[str]) -> tuple[list[Row], int]:
-    """The metric rows (official order) and the number of scored turns."""
-    columns = Columns(informable, requestable)
-    return score_parts([TablePart(sessions, columns)], informable, requestable)
-
-
 def score_parts(parts: list[TablePart], informable: list[str], requestable: list[str]) -> tuple[list[Row], int]:
-    """`score_fast` of the parts' sessions, the parts in session order (built with the same columns)."""
+    """The metric rows (official order) of the parts' sessions, the parts in session order (built with the
+    same columns), and the number of scored turns."""
     columns = Columns(informable, requestable)
     table = _Table(parts, columns)
     rows: list[Row] = []
