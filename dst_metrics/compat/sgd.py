@@ -43,7 +43,7 @@ import difflib
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..corpus import Corpus
@@ -332,7 +332,7 @@ def sgd_metrics(
 
 @dataclass(frozen=True)
 class SgdInputs:
-    """What `figures` scores: the files, the schemas and the evaluator's two flags."""
+    """What `figures` scores: the files, the schemas and the evaluator's two flags (`sgd_metrics`' arguments)."""
 
     predictions: str
     gold: str
@@ -373,14 +373,7 @@ def figures(corpus: Corpus, options: Options, inputs: SgdInputs | None = None) -
             "use dst-metrics score PRED --gold GOLD --schema schema.json --compat sgd, or "
             "dst_metrics.compat.sgd.sgd_metrics (or score(corpus, compat='sgd', compat_inputs=SgdInputs(...)))"
         )
-    found = sgd_metrics(
-        inputs.predictions,
-        inputs.gold,
-        inputs.schema,
-        inputs.train_schema,
-        fuzzy=inputs.fuzzy,
-        joint_across_turns=inputs.joint_across_turns,
-    )
+    found = sgd_metrics(**asdict(inputs))
     overall = found.get(ALL_SERVICES, {})
     replaced = {"jga": "joint_goal_accuracy", "aga": "average_goal_accuracy"}
     result: dict[str, object] = {key: overall[name] for key, name in replaced.items() if name in overall}
