@@ -281,27 +281,22 @@ def collect(
 ) -> dict[str, dict[str, list[float]]]:
     """{group: {figure: [value per frame (or per turn for joint figures across turns)]}}."""
     values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    buckets: dict[str, list[dict[str, list[float]]]] = {}  # {service: the value lists of its groups}
+    buckets: dict[str, list] = {}  # {service: (group, its value lists) of each of its groups}
     _check_dialogues(gold, pred)
     for dialogue_id, pred_dialogue in pred.items():
         where = {"dialogue": dialogue_id, "source": pred_dialogue.source}
         for user, gold_turn, pred_turn in _turn_pairs(gold[dialogue_id], pred_dialogue):
             per_turn: dict[str, dict[str, float]] = defaultdict(dict)
             for service, figures in _turn_frames(user, gold_turn, pred_turn, schema, fuzzy, where):
-                if joint_across_turns:
-                    for group in _groups(service, seen):
-                        for key, value in figures.items():
-                            if key in JOINT:
-                                per_turn[group][key] = per_turn[group].get(key, 1.0) * value
-                            else:
-                                values[group][key].append(value)
-                    continue
                 groups = buckets.get(service)
                 if groups is None:
-                    groups = buckets[service] = [values[group] for group in _groups(service, seen)]
-                for bucket in groups:
+                    groups = buckets[service] = [(group, values[group]) for group in _groups(service, seen)]
+                for group, bucket in groups:
                     for key, value in figures.items():
-                        bucket[key].append(value)
+                        if joint_across_turns and key in JOINT:
+                            per_turn[group][key] = per_turn[group].get(key, 1.0) * value
+                        else:
+                            bucket[key].append(value)
             for group, figures in per_turn.items():
                 for key, value in figures.items():
                     values[group][key].append(value)
