@@ -261,41 +261,15 @@ def roc_curve(correct: Sequence[bool], scores: Sequence[float]) -> list[tuple[in
 
 
 def roc_results(correct: Sequence[bool], scores: Sequence[float]) -> dict[str, float | None]:
-    """The seven ROC rows of one stat object from its items (in call order)."""
+    """The seven ROC rows of one stat object from its items (in call order): each the first point of
+    `roc_curve` that meets its condition, None where none does (so always with N <= 2)."""
     n = len(scores)
     curve = roc_curve(correct, scores)
-    out: dict[str, float | None] = {"roc.v1_eer": _eer(curve, n)}
+    out: dict[str, float | None] = {"roc.v1_eer": next(((fr + fa) / n for _, fa, _, fr in curve if fr >= fa), None)}
     for name, threshold in CA_THRESHOLDS:
-        out[f"roc.v1_ca{name}"] = _ca_v1(curve, n, threshold)
+        out[f"roc.v1_ca{name}"] = next((ta / n for ta, fa, _, _ in curve if fa / n <= threshold), None)
     for name, threshold in CA_THRESHOLDS:
-        out[f"roc.v2_ca{name}"] = _ca_v2(curve, n, threshold)
+        out[f"roc.v2_ca{name}"] = next(
+            (ta / (ta + fr) for ta, fa, tr, fr in curve if ta + fr and fa + tr and fa / (fa + tr) <= threshold), None
+        )
     return out
-
-
-def _eer(curve: list[tuple[int, int, int, int]], n: int) -> float | None:
-    if n < 2:
-        return None
-    for _, fa, _, fr in curve:
-        if fr >= fa:
-            return (fr + fa) / n
-    return None
-
-
-def _ca_v1(curve: list[tuple[int, int, int, int]], n: int, threshold: float) -> float | None:
-    if n < 2:
-        return None
-    for ta, fa, _, _ in curve:
-        if fa / n <= threshold:
-            return ta / n
-    return None
-
-
-def _ca_v2(curve: list[tuple[int, int, int, int]], n: int, threshold: float) -> float | None:
-    if n < 2:
-        return None
-    for ta, fa, tr, fr in curve:
-        if ta + fr == 0 or fa + tr == 0:
-            continue
-        if fa / (fa + tr) <= threshold:
-            return ta / (ta + fr)
-    return None
