@@ -166,20 +166,15 @@ SUMS = DialogueSums(Sums, _add, _figures, _list)
 """The profile as sums over dialogues (`Sums`), the listed gold slots of each corpus read included."""
 
 
-def _of_corpus(corpus: Corpus) -> Sums:
-    sums = Sums()
-    SUMS.add_corpus(sums, corpus, Options())
-    return sums
-
-
 def counts(corpus: Corpus) -> tuple[int, int, int, int, int]:
     """(TP, FP, FN, jointly correct turns, turns) under ConvLab-3's conventions (see the module)."""
-    return _of_corpus(corpus).counts()
+    sums = Sums()
+    SUMS.add_corpus(sums, corpus, Options())
+    return sums.counts()
 
 
-def figures(corpus: Corpus, options: Options) -> dict[str, object]:
-    """JGA and slot P/R/F1 (fractions) as ConvLab-3 computes them."""
-    return SUMS.of_corpus(corpus, options)
+figures = SUMS.of_corpus
+"""JGA and slot P/R/F1 (fractions) of a corpus under options, as ConvLab-3 computes them."""
 
 
 PROFILE = Profile(
