@@ -204,11 +204,11 @@ class Calibration:
     has_confidences: bool
     reliability: dict[str, dict[str, list[ReliabilityBin]]]
     by_slot: dict[str, dict[str, float | int | None]] | None = None
+    """With ``by_slot=True``: {slot name: the slot-level figures without the ``slot_`` prefix, and ``n``
+    its decisions}, slots sorted by name (DSTC2's ``goal.<slot>`` components)."""
     joint_ece_min: float | None = None
     """The joint's ECE in SetSUMBT's convention: the turn's confidence is the minimum over its slots of
     the top's score, `SETSUMBT_BINS` equal-width bins (None without turns)."""
-    """With ``by_slot=True``: {slot name: the slot-level figures without the ``slot_`` prefix, and ``n``
-    its decisions}, slots sorted by name (DSTC2's ``goal.<slot>`` components)."""
 
     def as_dict(self) -> dict:
         """JSON-ready: the figures, ``slots``, ``turns``, ``bins``, ``confidences`` and ``reliability``
