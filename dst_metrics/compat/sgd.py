@@ -40,6 +40,7 @@ the evaluator's).
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -149,13 +150,6 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
 
 
-def _product(values: list[float]) -> float:
-    result = 1.0
-    for value in values:
-        result *= value
-    return result
-
-
 def goal_figures(gold: Frame, pred: Frame, slots: tuple[tuple[str, bool], ...], fuzzy: bool | str) -> dict[str, float]:
     """Average and joint goal accuracy of one frame, all slots and by kind (absent when undefined)."""
     # the scores of every schema slot, in schema order: all, categorical, non-categorical; and those of the
@@ -181,7 +175,7 @@ def goal_figures(gold: Frame, pred: Frame, slots: tuple[tuple[str, bool], ...], 
         if active[index]:
             figures[f"average_{suffix}_accuracy"] = _mean(active[index])
         if every[index]:
-            figures[f"joint_{suffix}_accuracy"] = _product(every[index])
+            figures[f"joint_{suffix}_accuracy"] = math.prod(every[index])
     return figures
 
 
