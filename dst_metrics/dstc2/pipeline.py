@@ -72,16 +72,11 @@ def score_files(
             if strict and problems:
                 raise problems[0].error(track_path)
             return scores, problems
-    return _score_in_one_process(dataroot, flist, read_track(track_path), ontology, dataset, track_path, strict)
-
-
-def _score_in_one_process(
-    dataroot: str, flist: str, track: dict, ontology: Ontology, dataset: str | None, source: str, strict: bool
-) -> tuple[Scores, list[Problem]]:
     from .scorer import score
 
+    track = read_track(track_path)
     sessions = read_sessions(dataroot, flist)
-    problems = check_track(track, sessions, ontology, dataset, source=source, strict=strict)
+    problems = check_track(track, sessions, ontology, dataset, source=track_path, strict=strict)
     return score(sessions, track, ontology), problems
 
 
