@@ -8,12 +8,9 @@ the calibration figures (`dst_metrics.calibration.metrics`) feed these accumulat
 * A *plain* distribution is the list `normalise_dist` returns. An *independent* one
   (``add(..., independent=True)``) is a dict ``{slot: plain distribution}``; its hypothesis is the
   dict of the slots' top values (None when every top is None) and its score the product of the tops.
-* Stat classes, each standing for one (component, stat family) of the official scorer and receiving
-  ``add(dist, true_label)`` calls in the official order (``results()`` keys in the official CSV
-  order; a value is None when undefined): `Accuracy` (``acc``: top hypothesis equals the label),
-  `Probs` (``l2``, ``l2.binary``, ``avgp``, ``neglogp``: the score of the correct hypothesis),
-  `MRR` (``mrr``: reciprocal rank of the label, the None residual counting as a hypothesis). Every
-  object has ``n`` (its number of ``add`` calls, the CSV's N) and ``new_dialog()``.
+* `Stat` objects (`Accuracy`, `Probs`, `MRR`), each one (component, stat family) of the official scorer,
+  receive ``add(dist, true_label)`` calls in the official order; ``results()`` gives the rows in CSV
+  order (None when undefined), ``n`` the CSV's N.
 * `roc_results(correct, scores)`: ``roc.v1_eer``, ``roc.v1_ca05/10/20``, ``roc.v2_ca05/10/20``.
 """
 
