@@ -316,10 +316,8 @@ def _sql_statements(text: str) -> list[tuple[str, bool]]:
 
 def _parse_sql(text: str, context: Mapping[str, str] | None = None) -> _Items | None:
     items = _Items()
-    readable = False
-    for statement, ended in _sql_statements(text):
-        readable = _read_sql(statement, ended, items) or readable
-    return items if readable else None
+    readable = [_read_sql(statement, ended, items) for statement, ended in _sql_statements(text)]
+    return items if any(readable) else None
 
 
 def _read_sql(statement: str, ended: bool, items: _Items) -> bool:
@@ -521,13 +519,9 @@ def _parse_python(text: str, context: Mapping[str, str] | None = None) -> _Items
     statements, cut = _statements(text)
     items = _Items(context)
     items.cut = cut
-    recognised = 0
-    for node in statements:
-        if _read_statement(node, items):
-            recognised += 1
-        else:
-            items.malformed += 1
-    return items if recognised else None
+    recognised = [_read_statement(node, items) for node in statements]
+    items.malformed += recognised.count(False)  # a statement of none of the style's kinds
+    return items if any(recognised) else None
 
 
 # --- lines --------------------------------------------------------------------------------------
