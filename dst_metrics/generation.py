@@ -297,10 +297,6 @@ SQL_REFERENCE = re.compile(r"^\w+\s*\.\s*\w+$")
 SQL_IGNORED_OPERATORS = ("!=", "<>", "NOT LIKE", "NOT IN", "IS", "IS NOT")
 
 
-def _looks_like_sql(text: str) -> bool:
-    return bool(re.search(r"\bSELECT\b[\s\S]*\bFROM\b", text, re.I) or re.match(r"[\w\s,*]*\bWHERE\b", text, re.I))
-
-
 def _sql_statements(text: str) -> list[tuple[str, bool]]:
     """(statement, whether something followed it: ``;``, another statement or prose), from the first
     ``SELECT`` (or the whole text: IC-DST's bare completion)."""
@@ -320,10 +316,8 @@ def _sql_statements(text: str) -> list[tuple[str, bool]]:
 
 def _parse_sql(text: str, context: Mapping[str, str] | None = None) -> _Items | None:
     items = _Items()
-    readable = False
-    for statement, ended in _sql_statements(text):
-        readable = _read_sql(statement, ended, items) or readable
-    return items if readable else None
+    readable = [_read_sql(statement, ended, items) for statement, ended in _sql_statements(text)]
+    return items if any(readable) else None
 
 
 def _read_sql(statement: str, ended: bool, items: _Items) -> bool:
@@ -479,11 +473,6 @@ def _argument(node: ast.AST, items: _Items) -> object:
     return object()  # unreadable, or a slot set nowhere: this argument is dropped, counted as malformed
 
 
-def _is_update(node: ast.AST) -> bool:
-    """``update({...})``, ``agent.state.update(...)``: RefPyDST's no-change statement."""
-    return isinstance(node, ast.Call) and _attribute_path(node.func)[-1:] == ["update"]
-
-
 def _read_update(call: ast.Call, items: _Items) -> None:
     for argument in call.args:
         try:
@@ -510,7 +499,7 @@ def _read_statement(node: ast.stmt, items: _Items) -> bool:
         return True
     value = node.value if isinstance(node, (ast.Assign, ast.Expr)) else None
     target = _attribute_path(node.targets[0]) if isinstance(node, ast.Assign) and node.targets else []
-    if _is_update(value):
+    if isinstance(value, ast.Call) and _attribute_path(value.func)[-1:] == ["update"]:  # RefPyDST's no change
         _read_update(value, items)
         return True
     domain = _call_domain(value, target) if isinstance(value, ast.Call) else None
@@ -530,13 +519,9 @@ def _parse_python(text: str, context: Mapping[str, str] | None = None) -> _Items
     statements, cut = _statements(text)
     items = _Items(context)
     items.cut = cut
-    recognised = 0
-    for node in statements:
-        if _read_statement(node, items):
-            recognised += 1
-        else:
-            items.malformed += 1
-    return items if recognised else None
+    recognised = [_read_statement(node, items) for node in statements]
+    items.malformed += recognised.count(False)  # a statement of none of the style's kinds
+    return items if any(recognised) else None
 
 
 # --- lines --------------------------------------------------------------------------------------
@@ -584,7 +569,7 @@ def _detect(text: str, hint: str | None) -> list[str]:
     start = text.find("{")
     if start >= 0 and not re.search(r"\w\s*\(\s*$", text[:start]):  # not the dict of update({...})
         styles.append("json")
-    if _looks_like_sql(text):
+    if re.search(r"\bSELECT\b[\s\S]*\bFROM\b", text, re.I) or re.match(r"[\w\s,*]*\bWHERE\b", text, re.I):
         styles.append("sql")
     if CALL.search(text) or re.search(r"^\s*\w+\s*\.\s*\w+\s*=\s*['\"\d]", text, re.MULTILINE):
         styles.append("python")

@@ -99,23 +99,6 @@ def top_value(hypotheses: Hypotheses) -> str | None:
     return best if best is not None and best_score >= 1.0 - total else None
 
 
-def _number(raw: object, where: str) -> float:
-    if type(raw) not in (int, float):
-        raise InputError(f"a confidence must be a number in [0, 1], got {describe(raw)}", field=where)
-    if not 0.0 <= raw <= 1.0:  # NaN fails both comparisons
-        raise InputError(f"a confidence must be in [0, 1], got {json_text(raw)}", field=where)
-    return float(raw)
-
-
-def _value_text(raw: object, where: str) -> str:
-    kind = type(raw)
-    if kind is str:
-        return raw
-    if kind is int or kind is float:
-        return str(raw)
-    raise InputError(f"a scored value must be a string or a number, got {describe(raw)}", field=where)
-
-
 def _scored_pair(raw: object, where: str) -> tuple[str, float]:
     """(value, score) of one ``{"value": ..., "confidence" | "score": ...}`` object."""
     if not isinstance(raw, Mapping):
@@ -129,8 +112,15 @@ def _scored_pair(raw: object, where: str) -> tuple[str, float]:
     extra = sorted(set(raw) - {VALUE_KEY, keys[0]}, key=str)
     if extra:
         raise InputError(f"a scored value has only value and {keys[0]}, got also {json_text(extra)}", field=where)
-    value = _value_text(raw[VALUE_KEY], f"{where}.{VALUE_KEY}")
-    return value, _number(raw[keys[0]], f"{where}.{keys[0]}")
+    value, score = raw[VALUE_KEY], raw[keys[0]]
+    if type(value) not in (str, int, float):
+        problem = f"a scored value must be a string or a number, got {describe(value)}"
+        raise InputError(problem, field=f"{where}.{VALUE_KEY}")
+    if type(score) not in (int, float):
+        raise InputError(f"a confidence must be a number in [0, 1], got {describe(score)}", field=f"{where}.{keys[0]}")
+    if not 0.0 <= score <= 1.0:  # NaN fails both comparisons
+        raise InputError(f"a confidence must be in [0, 1], got {json_text(score)}", field=f"{where}.{keys[0]}")
+    return str(value), float(score)
 
 
 def scored_hypotheses(raw: object, where: str, matching: str = "exact") -> Hypotheses:

@@ -31,6 +31,8 @@ from ..corpus import Corpus, _snapped_value, text_matching
 from ..dstc2.stats import MRR, Accuracy, Probs, normalise_dist, roc_results, top_independent
 from ..states import INACTIVE_VALUES, Alternatives, _canonical_text
 from .extract import Hypotheses, ScoredPredictions
+from .figures import CALIBRATION_FIGURES
+from .slt2024 import linspace_edges, slt2024_figures
 
 DEFAULT_BINS = 10
 """Bins of the reliability diagram and of ECE, unless asked otherwise."""
@@ -68,8 +70,7 @@ def bin_edges(confidence: Sequence[float], bins: int = DEFAULT_BINS, strategy: s
     if bins < 1:
         raise ValueError(f"bins must be at least 1, got {bins}")
     if strategy == "width":
-        step = 1.0 / bins
-        return [k * step for k in range(bins)] + [1.0]
+        return linspace_edges(bins)
     if strategy != "mass":
         raise ValueError(f"strategy must be one of {BIN_STRATEGIES}, got {strategy!r}")
     ordered = sorted(confidence)
@@ -203,11 +204,11 @@ class Calibration:
     has_confidences: bool
     reliability: dict[str, dict[str, list[ReliabilityBin]]]
     by_slot: dict[str, dict[str, float | int | None]] | None = None
+    """With ``by_slot=True``: {slot name: the slot-level figures without the ``slot_`` prefix, and ``n``
+    its decisions}, slots sorted by name (DSTC2's ``goal.<slot>`` components)."""
     joint_ece_min: float | None = None
     """The joint's ECE in SetSUMBT's convention: the turn's confidence is the minimum over its slots of
     the top's score, `SETSUMBT_BINS` equal-width bins (None without turns)."""
-    """With ``by_slot=True``: {slot name: the slot-level figures without the ``slot_`` prefix, and ``n``
-    its decisions}, slots sorted by name (DSTC2's ``goal.<slot>`` components)."""
 
     def as_dict(self) -> dict:
         """JSON-ready: the figures, ``slots``, ``turns``, ``bins``, ``confidences`` and ``reliability``
@@ -282,9 +283,6 @@ def calibration(
     """The calibration figures of `corpus`, whose confidences are `scores` (default `corpus.scores`;
     without any, every predicted value counts as certain); `by_slot` adds each slot name's figures.
     See the module docstring."""
-    from .figures import CALIBRATION_FIGURES
-    from .slt2024 import slt2024_figures
-
     if bins < 1:
         raise ValueError(f"bins must be at least 1, got {bins}")
     scores = corpus.scores if scores is None else scores

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from ..corpus import Corpus
 from ..numpy_sums import numpy_sum
-from ..states import Alternatives
+from ..states import values_match
 from .extract import ScoredPredictions
 from .figures import SLT2024_BINS  # their n_bins, kept with the registry's slt2024 figures
 
@@ -112,12 +112,6 @@ def slt2024_auroc(correct: Sequence[bool], confidence: Sequence[float]) -> float
     return numpy_sum([(fpr[i + 1] - fpr[i]) * (tpr[i + 1] + tpr[i]) / 2.0 for i in range(len(fpr) - 1)])
 
 
-def _is_right(gold: object, value: str) -> bool:
-    if gold.__class__ is Alternatives:
-        return value in gold
-    return gold == value
-
-
 def pair_decisions(corpus: Corpus, scores: ScoredPredictions | None = None) -> tuple[list[bool], list[float]]:
     """(right, confidence) of every scored slot of every turn, in corpus order (see the module)."""
     scores = corpus.scores if scores is None else scores
@@ -131,7 +125,7 @@ def pair_decisions(corpus: Corpus, scores: ScoredPredictions | None = None) -> t
                 if not hypotheses:
                     continue
                 value, score = max(hypotheses, key=lambda hypothesis: hypothesis[1])  # first wins ties
-                correct.append(_is_right(gold.get(slot), value))
+                correct.append(values_match(gold.get(slot), value))
                 confidence.append(score)
     return correct, confidence
 
@@ -139,11 +133,8 @@ def pair_decisions(corpus: Corpus, scores: ScoredPredictions | None = None) -> t
 def slt2024_figures(corpus: Corpus, scores: ScoredPredictions | None = None) -> dict[str, float | None]:
     """The registry's ``slt2024_ece`` and ``slt2024_auroc`` (`figures.CALIBRATION_FIGURES`): the
     ``pair_ece`` and ``pair_auroc`` of `slt2024_calibration` in `SLT2024_BINS` bins."""
-    correct, confidence = pair_decisions(corpus, scores)
-    return {
-        "slt2024_ece": slt2024_ece(correct, confidence, SLT2024_BINS),
-        "slt2024_auroc": slt2024_auroc(correct, confidence),
-    }
+    found = slt2024_calibration(corpus, scores, bins=SLT2024_BINS)
+    return {"slt2024_ece": found["pair_ece"], "slt2024_auroc": found["pair_auroc"]}
 
 
 def slt2024_calibration(

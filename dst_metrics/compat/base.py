@@ -126,3 +126,11 @@ def turn_results(dialogue: Dialogue, compute: Callable[[dict, dict], object]) ->
         if gold is not last_gold or pred is not last_pred:
             result, last_gold, last_pred = compute(gold, pred), gold, pred
         yield result
+
+
+def precision_recall_f1(hits: int, predicted: int, gold: int) -> tuple[float, float, float]:
+    """(precision, recall, F1) from the hits and the numbers of predicted and gold items; a zero
+    denominator gives 0 (as the evaluators of FnCTOD, ConvLab-3 and TRADE do)."""
+    precision = hits / predicted if predicted else 0.0
+    recall = hits / gold if gold else 0.0
+    return precision, recall, 2 * precision * recall / (precision + recall) if precision + recall else 0.0

@@ -38,7 +38,7 @@ from ..core import MERGE, histogram, integer
 from ..corpus import Corpus, Dialogue
 from ..options import Options
 from ..states import Alternatives
-from .base import DialogueSums, Profile, turn_results
+from .base import DialogueSums, Profile, precision_recall_f1, turn_results
 
 NAME = "convlab"
 KEYS: tuple[str, ...] = ("jga", "slot_precision", "slot_recall", "slot_f1")
@@ -158,9 +158,7 @@ def _list(sums: Sums, slots: frozenset[str]) -> None:
 def _figures(sums: Sums, options: Options) -> dict[str, object]:
     """JGA and slot P/R/F1 (fractions) as ConvLab-3 computes them."""
     tp, fp, fn, correct, turns = sums.counts()
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    precision, recall, f1 = precision_recall_f1(tp, tp + fp, tp + fn)
     return {"jga": correct / turns, "slot_precision": precision, "slot_recall": recall, "slot_f1": f1}
 
 
@@ -168,20 +166,15 @@ SUMS = DialogueSums(Sums, _add, _figures, _list)
 """The profile as sums over dialogues (`Sums`), the listed gold slots of each corpus read included."""
 
 
-def _of_corpus(corpus: Corpus) -> Sums:
-    sums = Sums()
-    SUMS.add_corpus(sums, corpus, Options())
-    return sums
-
-
 def counts(corpus: Corpus) -> tuple[int, int, int, int, int]:
     """(TP, FP, FN, jointly correct turns, turns) under ConvLab-3's conventions (see the module)."""
-    return _of_corpus(corpus).counts()
+    sums = Sums()
+    SUMS.add_corpus(sums, corpus, Options())
+    return sums.counts()
 
 
-def figures(corpus: Corpus, options: Options) -> dict[str, object]:
-    """JGA and slot P/R/F1 (fractions) as ConvLab-3 computes them."""
-    return SUMS.of_corpus(corpus, options)
+figures = SUMS.of_corpus
+"""JGA and slot P/R/F1 (fractions) of a corpus under options, as ConvLab-3 computes them."""
 
 
 PROFILE = Profile(

@@ -31,7 +31,7 @@ list of acceptable values holds the predicted value when that is one of them.
 from __future__ import annotations
 
 from ..core import Changes, Tally, hyphenated, side_changes, turn_figures
-from ..corpus import Corpus, Dialogue
+from ..corpus import Dialogue
 from ..errors import InputError
 from ..figures import FIGURES
 from ..options import Options
@@ -103,9 +103,4 @@ SUMS = DialogueSums(Tally, _add, _figures)
 """The profile as sums over dialogues: a `Tally` of its turn figures (``none`` counting)."""
 
 
-def fga_figures(corpus: Corpus, options: Options) -> dict[str, object]:
-    """{jga, sa, aga, fga, fga@λ…} as the official FGA code computes them (fractions, unrounded)."""
-    return SUMS.of_corpus(corpus, options)
-
-
-PROFILE = Profile(NAME, "the official FGA code: JGA, SA, AGA, FGA with none as an item", fga_figures, sums=SUMS)
+PROFILE = Profile(NAME, "the official FGA code: JGA, SA, AGA, FGA with none as an item", SUMS.of_corpus, sums=SUMS)

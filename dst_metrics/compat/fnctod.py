@@ -50,7 +50,8 @@ from collections.abc import Iterable, Mapping
 from ..corpus import Corpus
 from ..options import Options
 from ..states import Alternatives, State
-from .base import Profile
+from .base import Profile, precision_recall_f1
+from .trade import turn_f1
 
 NAME = "fnctod"
 
@@ -357,15 +358,6 @@ def _domain_items(items: set[str], domain: str) -> set[str]:
     return out
 
 
-def _turn_f1(gold: set[str], pred: set[str]) -> float:
-    if not gold:
-        return 0.0 if pred else 1.0
-    hits = len(gold & pred)
-    precision = hits / len(pred) if pred else 0.0
-    recall = hits / len(gold)
-    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-
-
 def fnctod_figures(
     corpus: Corpus, *, dialogue_domains: Mapping[str, Iterable[str]] | None = None
 ) -> dict[str, float | int]:
@@ -394,18 +386,13 @@ def fnctod_figures(
             n_pred += len(pred)
             n_gold += len(gold)
             for domain in counted:
-                gold_items, pred_items = _domain_items(gold, domain), _domain_items(pred, domain)
+                in_gold, in_pred = _domain_items(gold, domain), _domain_items(pred, domain)
                 domain_turns[domain] += 1
-                domain_joint[domain] += gold_items == pred_items
-                domain_f1[domain] += _turn_f1(gold_items, pred_items)
-    precision = hits / n_pred if n_pred else 0.0
-    recall = hits / n_gold if n_gold else 0.0
-    figures: dict[str, float | int] = {
-        "jga": joint / turns if turns else 0.0,
-        "slot_precision": precision,
-        "slot_recall": recall,
-        "slot_f1": 2 * precision * recall / (precision + recall) if precision + recall else 0.0,
-    }
+                domain_joint[domain] += in_gold == in_pred
+                domain_f1[domain] += turn_f1(len(in_gold & in_pred), len(in_gold), len(in_pred - in_gold))
+    figures: dict[str, float | int] = {"jga": joint / turns if turns else 0.0}
+    prf = precision_recall_f1(hits, n_pred, n_gold)
+    figures.update(zip(("slot_precision", "slot_recall", "slot_f1"), prf))
     for domain in DOMAINS:
         count = domain_turns[domain]
         figures[f"jga_{domain}"] = domain_joint[domain] / count if count else 0.0

@@ -31,6 +31,8 @@ kept as it is at that point.
 
 from __future__ import annotations
 
+import functools
+
 from ..corpus import Corpus
 from ..fuzzy import FUZZY_THRESHOLD, partial_ratio
 from ..options import Options
@@ -209,53 +211,43 @@ def gold_value(value: object) -> str | None:
     return None if value == DONTCARE or value in INACTIVE_VALUES else value
 
 
-class _Normalizer:
-    """States as mwzeval compares them, {(domain, slot): value}, each slot and value normalized once."""
-
-    def __init__(self) -> None:
-        self.entries: dict[tuple[str, str], tuple[tuple[str, str], str]] = {}
-
-    def state(self, state: State, gold: bool) -> dict[tuple[str, str], str]:
-        """The state's entries as mwzeval sees them (gold values as `gold_value` keeps them)."""
-        out = {}
-        for name, value in state.items():
-            if gold:
-                value = gold_value(value)
-                if value is None:
-                    continue
-            entry = self.entries.get((name, value))
-            if entry is None:
-                domain, hyphen, slot = name.partition("-")
-                if not hyphen:
-                    domain, slot = "", name
-                slot = canonical_slot(slot)
-                entry = self.entries[(name, value)] = ((domain, slot), normalize_value(slot, value))
-            out[entry[0]] = entry[1]
-        return out
+@functools.lru_cache(maxsize=1 << 16)
+def _entry(name: str, value: str) -> tuple[tuple[str, str], str]:
+    """((domain, slot), value) of one slot as mwzeval sees it, slot and value normalized."""
+    domain, hyphen, slot = name.partition("-")
+    if not hyphen:
+        domain, slot = "", name
+    slot = canonical_slot(slot)
+    return (domain, slot), normalize_value(slot, value)
 
 
-class _Matcher:
-    """mwzeval's value match, ``partial_ratio(hyp, ref) > 95``, remembered per pair."""
+def _normalized(state: State, gold: bool) -> dict[tuple[str, str], str]:
+    """The state's entries as mwzeval compares them, {(domain, slot): value} (gold as `gold_value` keeps it)."""
+    out = {}
+    for name, value in state.items():
+        if gold:
+            value = gold_value(value)
+            if value is None:
+                continue
+        key, out_value = _entry(name, value)
+        out[key] = out_value
+    return out
 
-    def __init__(self) -> None:
-        self.known: dict[tuple[str, str], bool] = {}
 
-    def __call__(self, hyp: str, ref: str) -> bool:
-        known = self.known.get((hyp, ref))
-        if known is None:
-            known = self.known[(hyp, ref)] = partial_ratio(hyp, ref) > FUZZY_THRESHOLD
-        return known
+@functools.lru_cache(maxsize=1 << 16)
+def _matches(hyp: str, ref: str) -> bool:
+    """mwzeval's value match, ``partial_ratio(hyp, ref) > 95``."""
+    return partial_ratio(hyp, ref) > FUZZY_THRESHOLD
 
 
 def mwzeval_figures(corpus: Corpus, options: Options) -> dict[str, object]:
     """{jga, slot_precision, slot_recall, slot_f1} as mwzeval's get_dst computes them (fractions)."""
-    normalizer, match = _Normalizer(), _Matcher()
     joint = tp = fp = fn = turns = 0
     for dialogue in corpus.dialogues:
         for gold, pred in zip(dialogue.gold, dialogue.pred):
-            ref = normalizer.state(gold, True)
-            hyp = normalizer.state(pred, False)
-            hits = sum(1 for slot, value in hyp.items() if slot in ref and match(value, ref[slot]))
+            ref = _normalized(gold, True)
+            hyp = _normalized(pred, False)
+            hits = sum(1 for slot, value in hyp.items() if slot in ref and _matches(value, ref[slot]))
             joint += hits == len(ref) and hyp.keys() == ref.keys()
             tp += hits
             fp += len(hyp) - hits

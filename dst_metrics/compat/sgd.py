@@ -40,10 +40,11 @@ the evaluator's).
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..corpus import Corpus
@@ -149,13 +150,6 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values)
 
 
-def _product(values: list[float]) -> float:
-    result = 1.0
-    for value in values:
-        result *= value
-    return result
-
-
 def goal_figures(gold: Frame, pred: Frame, slots: tuple[tuple[str, bool], ...], fuzzy: bool | str) -> dict[str, float]:
     """Average and joint goal accuracy of one frame, all slots and by kind (absent when undefined)."""
     # the scores of every schema slot, in schema order: all, categorical, non-categorical; and those of the
@@ -181,7 +175,7 @@ def goal_figures(gold: Frame, pred: Frame, slots: tuple[tuple[str, bool], ...], 
         if active[index]:
             figures[f"average_{suffix}_accuracy"] = _mean(active[index])
         if every[index]:
-            figures[f"joint_{suffix}_accuracy"] = _product(every[index])
+            figures[f"joint_{suffix}_accuracy"] = math.prod(every[index])
     return figures
 
 
@@ -281,27 +275,22 @@ def collect(
 ) -> dict[str, dict[str, list[float]]]:
     """{group: {figure: [value per frame (or per turn for joint figures across turns)]}}."""
     values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    buckets: dict[str, list[dict[str, list[float]]]] = {}  # {service: the value lists of its groups}
+    buckets: dict[str, list] = {}  # {service: (group, its value lists) of each of its groups}
     _check_dialogues(gold, pred)
     for dialogue_id, pred_dialogue in pred.items():
         where = {"dialogue": dialogue_id, "source": pred_dialogue.source}
         for user, gold_turn, pred_turn in _turn_pairs(gold[dialogue_id], pred_dialogue):
             per_turn: dict[str, dict[str, float]] = defaultdict(dict)
             for service, figures in _turn_frames(user, gold_turn, pred_turn, schema, fuzzy, where):
-                if joint_across_turns:
-                    for group in _groups(service, seen):
-                        for key, value in figures.items():
-                            if key in JOINT:
-                                per_turn[group][key] = per_turn[group].get(key, 1.0) * value
-                            else:
-                                values[group][key].append(value)
-                    continue
                 groups = buckets.get(service)
                 if groups is None:
-                    groups = buckets[service] = [values[group] for group in _groups(service, seen)]
-                for bucket in groups:
+                    groups = buckets[service] = [(group, values[group]) for group in _groups(service, seen)]
+                for group, bucket in groups:
                     for key, value in figures.items():
-                        bucket[key].append(value)
+                        if joint_across_turns and key in JOINT:
+                            per_turn[group][key] = per_turn[group].get(key, 1.0) * value
+                        else:
+                            bucket[key].append(value)
             for group, figures in per_turn.items():
                 for key, value in figures.items():
                     values[group][key].append(value)
@@ -332,7 +321,7 @@ def sgd_metrics(
 
 @dataclass(frozen=True)
 class SgdInputs:
-    """What `figures` scores: the files, the schemas and the evaluator's two flags."""
+    """What `figures` scores: the files, the schemas and the evaluator's two flags (`sgd_metrics`' arguments)."""
 
     predictions: str
     gold: str
@@ -373,14 +362,7 @@ def figures(corpus: Corpus, options: Options, inputs: SgdInputs | None = None) -
             "use dst-metrics score PRED --gold GOLD --schema schema.json --compat sgd, or "
             "dst_metrics.compat.sgd.sgd_metrics (or score(corpus, compat='sgd', compat_inputs=SgdInputs(...)))"
         )
-    found = sgd_metrics(
-        inputs.predictions,
-        inputs.gold,
-        inputs.schema,
-        inputs.train_schema,
-        fuzzy=inputs.fuzzy,
-        joint_across_turns=inputs.joint_across_turns,
-    )
+    found = sgd_metrics(**asdict(inputs))
     overall = found.get(ALL_SERVICES, {})
     replaced = {"jga": "joint_goal_accuracy", "aga": "average_goal_accuracy"}
     result: dict[str, object] = {key: overall[name] for key, name in replaced.items() if name in overall}

@@ -27,7 +27,7 @@ from __future__ import annotations
 from ..core import hyphenated, turn_figures
 from ..corpus import Corpus
 from ..options import Options
-from .base import Profile, turn_results
+from .base import Profile, precision_recall_f1, turn_results
 
 NAME = "trade"
 
@@ -36,9 +36,7 @@ def turn_f1(hits: int, n_gold: int, extra: int) -> float:
     """TRADE's F1 of one turn from |G ∩ P|, |G| and |P \\ G| (see the module)."""
     if not n_gold:
         return 0.0 if extra else 1.0
-    precision = hits / (hits + extra) if hits + extra else 0.0
-    recall = hits / n_gold
-    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision_recall_f1(hits, hits + extra, n_gold)[2]
 
 
 def trade_turn(gold: dict, pred: dict) -> tuple[bool, int, float]:

@@ -156,26 +156,6 @@ class _Checker:
             self.warn(f"unknown value of {slot}: {value!r}", field)
 
 
-def _check_top(checker: _Checker, track: dict[str, Any], n_sessions: int, dataset: str | None) -> list[Any]:
-    tracked = track.get("sessions")
-    if not isinstance(tracked, list):
-        raise checker.fail(f"'sessions' must be an array, found {describe(tracked)}", "sessions")
-    if "dataset" not in track:
-        checker.warn("the track file does not name its dataset", "dataset")
-    elif dataset is not None and track["dataset"] != dataset:
-        checker.warn(f"the dataset {track['dataset']!r} is not {dataset!r}", "dataset")
-    wall = track.get("wall-time")
-    if wall is None:
-        checker.warn("no wall-time", "wall-time")
-    elif not _is_score(wall):
-        raise checker.fail(f"wall-time must be a number, found {describe(wall)}", "wall-time")
-    elif wall <= 0:
-        checker.warn("wall-time must be positive", "wall-time")
-    if len(tracked) != n_sessions:
-        checker.warn(f"{len(tracked)} sessions, the data has {n_sessions} (scored by position up to the shorter)")
-    return tracked
-
-
 @without_gc
 def check_track(
     track: dict[str, Any],
@@ -199,7 +179,22 @@ def check_top(
 ) -> list[Problem]:
     """The file-wide checks of `check_track` (type of ``sessions``, ``dataset``, ``wall-time``, counts)."""
     checker = _Checker(None, source)  # the ontology is not read here
-    _check_top(checker, track, n_sessions, dataset)
+    tracked = track.get("sessions")
+    if not isinstance(tracked, list):
+        raise checker.fail(f"'sessions' must be an array, found {describe(tracked)}", "sessions")
+    if "dataset" not in track:
+        checker.warn("the track file does not name its dataset", "dataset")
+    elif dataset is not None and track["dataset"] != dataset:
+        checker.warn(f"the dataset {track['dataset']!r} is not {dataset!r}", "dataset")
+    wall = track.get("wall-time")
+    if wall is None:
+        checker.warn("no wall-time", "wall-time")
+    elif not _is_score(wall):
+        raise checker.fail(f"wall-time must be a number, found {describe(wall)}", "wall-time")
+    elif wall <= 0:
+        checker.warn("wall-time must be positive", "wall-time")
+    if len(tracked) != n_sessions:
+        checker.warn(f"{len(tracked)} sessions, the data has {n_sessions} (scored by position up to the shorter)")
     return checker.problems
 
 

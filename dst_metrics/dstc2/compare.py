@@ -12,21 +12,16 @@ official scorer would stop early, is an error (the pairs would not match).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..stats import exact
+from ..stats.exact import mcnemar_exact
+from .components import FEATURED_COMPONENTS, FEATURED_SCHEME, FEATURED_STATS
 
 DEFAULT_LEVEL = 0.01
 """The DSTC2 paper's significance level (p < 0.01 after Bonferroni correction)."""
 CONTINUED_FRACTION_STEPS = 300
 CONTINUED_FRACTION_EPS = 1e-15
 TINY = 1e-300
-
-
-def mcnemar_exact(a_only: int, b_only: int) -> float:
-    """Two-sided exact McNemar p-value: the discordant pairs against Binomial(a_only + b_only, 1/2)
-    (`dst_metrics.stats.exact.mcnemar_exact`: O(n) in floating point)."""
-    return exact.mcnemar_exact(a_only, b_only)
 
 
 def _beta_fraction(a: float, b: float, x: float) -> float:
@@ -88,16 +83,15 @@ class Test:
     stat: str
     a: float | None
     b: float | None
-    test: str | None
-    p: float | None
-    p_adjusted: float | None
-    significant: bool | None
-    detail: dict[str, float | int | None]
+    test: str | None = None
+    p: float | None = None
+    p_adjusted: float | None = None
+    significant: bool | None = None
+    detail: dict[str, float | int | None] = field(default_factory=dict)
 
 
 def featured_items(prepared: list, ontology: object) -> dict:
     """{component: its items (``correct``, ``l2``, … per scored call)} of the featured components."""
-    from .components import FEATURED_COMPONENTS, FEATURED_SCHEME
     from .fast import component_items
 
     schedule, scheme = FEATURED_SCHEME
@@ -121,8 +115,6 @@ def require_complete(prepared: list, sessions: list, path: str) -> None:
 
 def compare_tracks(items_a: dict, items_b: dict, scores_a: object, scores_b: object, level: float) -> list[Test]:
     """The featured figures of both trackers with McNemar (acc) and paired t (l2) tests, Bonferroni-corrected."""
-    from .components import FEATURED_COMPONENTS, FEATURED_SCHEME, FEATURED_STATS
-
     schedule, scheme = FEATURED_SCHEME
     tests: list[Test] = []
     for component, _ in FEATURED_COMPONENTS:
@@ -144,8 +136,8 @@ def _test(component: str, stat: str, a: float | None, b: float | None, items_a: 
         a_only = sum(x and not y for x, y in zip(right_a, right_b))
         b_only = sum(y and not x for x, y in zip(right_a, right_b))
         detail = {"a_only": a_only, "b_only": b_only, "n": len(right_a)}
-        return Test(component, stat, a, b, "mcnemar", mcnemar_exact(a_only, b_only), None, None, detail)
+        return Test(component, stat, a, b, "mcnemar", mcnemar_exact(a_only, b_only), detail=detail)
     if stat == "l2":
         t, df, p = paired_t(items_a["l2"].tolist(), items_b["l2"].tolist())
-        return Test(component, stat, a, b, "paired t", p, None, None, {"t": t, "df": df, "n": df + 1})
-    return Test(component, stat, a, b, None, None, None, None, {})
+        return Test(component, stat, a, b, "paired t", p, detail={"t": t, "df": df, "n": df + 1})
+    return Test(component, stat, a, b)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .stats import STAT_NAMES
 
@@ -63,14 +64,11 @@ class Scores:
 
     def value(self, component: str, stat: str, schedule: int, scheme: str) -> float | None:
         """One figure (None when undefined); KeyError if there is no such row."""
-        return self._index()[(component, stat, schedule, scheme)].value
+        return self._index[(component, stat, schedule, scheme)].value
 
+    @cached_property
     def _index(self) -> dict[tuple[str, str, int, str], Row]:
-        index = self.__dict__.get("_row_index")
-        if index is None:
-            index = {(r.component, r.stat, r.schedule, r.scheme): r for r in self.rows}
-            self.__dict__["_row_index"] = index
-        return index
+        return {(r.component, r.stat, r.schedule, r.scheme): r for r in self.rows}
 
     def nested(self) -> dict[str, dict[str, dict[str, float | None]]]:
         """``{component: {stat: {"schedule,scheme": value}}}`` in the CSV's order."""

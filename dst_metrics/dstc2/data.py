@@ -102,22 +102,28 @@ class Ontology:
 
 _LOG_DECODER = msgspec.json.Decoder(_Log)
 _LABEL_DECODER = msgspec.json.Decoder(_Label)
+_JSON_DECODER = msgspec.json.Decoder()
 
 
-def _decode(decoder: msgspec.json.Decoder, path: str, *, missing: str | None = None) -> Any:
+def _decode(
+    decoder: msgspec.json.Decoder,
+    path: str,
+    *,
+    what: str = "the file",
+    malformed: str = "not a DSTC2 file",
+    missing: str | None = None,
+) -> Any:
     """The file at `path` decoded; InputError if unreadable or malformed, and with `missing` (a
     session folder) "there is no <file>" if it does not exist."""
     try:
         with open(path, "rb") as handle:
             return decoder.decode(handle.read())
-    except FileNotFoundError as error:
-        if missing is None:
-            raise InputError(f"cannot read the file: {error.strerror or error}", source=path) from None
-        raise InputError(f"cannot score: there is no {os.path.basename(path)}", source=missing) from None
     except OSError as error:
-        raise InputError(f"cannot read the file: {error.strerror or error}", source=path) from None
+        if missing is not None and isinstance(error, FileNotFoundError):
+            raise InputError(f"cannot score: there is no {os.path.basename(path)}", source=missing) from None
+        raise InputError(f"cannot read {what}: {error.strerror or error}", source=path) from None
     except msgspec.DecodeError as error:
-        raise InputError(f"not a DSTC2 file: {error}", source=path) from None
+        raise InputError(f"{malformed}: {error}", source=path) from None
 
 
 def read_flist(path: str) -> list[str]:
@@ -179,13 +185,7 @@ def read_track(path: str) -> dict[str, Any]:
 
 def _json_object(path: str, what: str, not_object: str) -> dict[str, Any]:
     """The JSON object in the file at `path`; unreadable, not JSON or not an object: InputError."""
-    try:
-        with open(path, "rb") as handle:
-            raw = msgspec.json.decode(handle.read())
-    except OSError as error:
-        raise InputError(f"cannot read {what}: {error.strerror or error}", source=path) from None
-    except msgspec.DecodeError as error:
-        raise InputError(f"not JSON: {error}", source=path) from None
+    raw = _decode(_JSON_DECODER, path, what=what, malformed="not JSON")
     if not isinstance(raw, dict):
         raise InputError(not_object, source=path)
     return raw

@@ -1,13 +1,11 @@
 """The column-wise scorer: the official rows from one pass over the turns and a few numpy operations.
 
-Every turn yields one item per *column* (each informable slot, the joint, the independent joint, each
-requestable slot, the method) and label scheme: whether the top hypothesis is right, its score, the
-score of the right hypothesis, the L2 terms, the reciprocal rank, and the top and label as interned
-ids. A component is a set of columns; its ``add`` calls are the items of those columns, masked by the
-schedule, in row-major (turn, column) order, which is the official call order. Sums run sequentially
-in that order (``cumsum``), as the official ``+=`` does; Updates compare each item with the previous
-item of the same session; ROC sorts stably by score. The literal procedure this is tested against
-is tests/fixtures/dstc2/reference_scorer.py. The items themselves are computed in `dst_metrics.dstc2.items`.
+Every turn yields one item per *column* and label scheme (`dst_metrics.dstc2.items`). A component is
+a set of columns; its ``add`` calls are the items of those columns, masked by the schedule, in
+row-major (turn, column) order, which is the official call order. Sums run sequentially in that
+order (``cumsum``), as the official ``+=`` does; Updates compare each item with the previous item of
+the same session; ROC sorts stably by score. The literal procedure this is tested against is
+tests/fixtures/dstc2/reference_scorer.py.
 """
 
 from __future__ import annotations
@@ -165,14 +163,9 @@ def _first(condition: np.ndarray, values: np.ndarray) -> float | None:
     return float(values[hits[0]]) if hits.size else None
 
 
-def score_fast(sessions: list[PreparedSession], informable: list[str], requestable: list[str]) -> tuple[list[Row], int]:
-    """The metric rows (official order) and the number of scored turns."""
-    columns = Columns(informable, requestable)
-    return score_parts([TablePart(sessions, columns)], informable, requestable)
-
-
 def score_parts(parts: list[TablePart], informable: list[str], requestable: list[str]) -> tuple[list[Row], int]:
-    """`score_fast` of the parts' sessions, the parts in session order (built with the same columns)."""
+    """The metric rows (official order) of the parts' sessions, the parts in session order (built with the
+    same columns), and the number of scored turns."""
     columns = Columns(informable, requestable)
     table = _Table(parts, columns)
     rows: list[Row] = []

@@ -72,11 +72,6 @@ def _plain(dist: Dist, label: Any, ids: dict[Any, int], *, joint: bool = False) 
     return top == label, top_score, p, miss + others_sq, miss + others**2, rr, top_id, label_id
 
 
-def _plain_joint(dist: Dist, label: Any, ids: dict[Any, int]) -> tuple:
-    """`_plain` of the tracker's joint list: its dict hypotheses compared as dicts (equal items)."""
-    return _plain(dist, label, ids, joint=True)
-
-
 def _independent(dists: dict[str, Dist], label: Any, ids: dict[Any, int]) -> tuple:
     """The item of the independent joint, in one pass (same float operations, same order as `stats`)."""
     top: dict[str, Any] | None = None
@@ -165,7 +160,7 @@ class Columns:
 def _joint_item(turn: Turn, label: Any, ids: dict[Any, int]) -> tuple[tuple, tuple]:
     """(goal.joint item, goal.joint_independent item) of a turn under a joint label."""
     independent = _EMPTY_ITEM if turn.stop == STOP_AT_INDEPENDENT else _independent(turn.goal, label, ids)
-    return (independent if turn.joint is None else _plain_joint(turn.joint, label, ids)), independent
+    return (independent if turn.joint is None else _plain(turn.joint, label, ids, joint=True)), independent
 
 
 def _turn_items(turn: Turn, columns: Columns, ids: dict[Any, int], cache: dict) -> tuple[list[tuple], list]:
@@ -273,8 +268,3 @@ class TablePart:
         self.schedule2 = array("b", masks)
         self.session = array("q", session_of)
         self.flags = array("b", stops)
-
-
-def new_part(sessions: list[PreparedSession], informable: list[str], requestable: list[str], first: int) -> TablePart:
-    """The `TablePart` of consecutive sessions, the first of them at position `first` of the corpus."""
-    return TablePart(sessions, Columns(informable, requestable), first)

@@ -108,25 +108,21 @@ def _mentioned(log_turn: Any, informable: dict[str, Any]) -> set[str]:
 def schedule2(session: Session, ontology: Ontology) -> tuple[list[Schedule2], str | None]:
     """The schedule-2 state of each turn, up to a turn the official scorer fails on (and then why)."""
     states: list[Schedule2] = []
-    try:
-        _schedule2(session, ontology, states)
-    except SessionSkip as skip:
-        return states, f"turn {len(states)}: {skip}"
-    return states, None
-
-
-def _schedule2(session: Session, ontology: Ontology, states: list[Schedule2]) -> None:
     slots: set[str] = set()
     requested: set[str] = set()
     method = False
-    for log_turn in session.log_turns[: len(session.label_turns)]:
-        slots |= _mentioned(log_turn, ontology.informable)
-        informed = {slot for act in log_turn.system_acts if act.act in ("inform", "offer") for slot, _ in act.slots}
-        requested -= informed
-        for hyp in log_turn.slu_hyps:
-            requested.update(
-                value for act in hyp if act.act == "request" for slot, value in act.slots if slot == "slot"
-            )
-        if not method:
-            method = any(method_label(hyp) != NO_METHOD for hyp in log_turn.slu_hyps)
-        states.append(Schedule2(frozenset(slots), frozenset(requested), method))
+    try:
+        for log_turn in session.log_turns[: len(session.label_turns)]:
+            slots |= _mentioned(log_turn, ontology.informable)
+            informed = {slot for act in log_turn.system_acts if act.act in ("inform", "offer") for slot, _ in act.slots}
+            requested -= informed
+            for hyp in log_turn.slu_hyps:
+                requested.update(
+                    value for act in hyp if act.act == "request" for slot, value in act.slots if slot == "slot"
+                )
+            if not method:
+                method = any(method_label(hyp) != NO_METHOD for hyp in log_turn.slu_hyps)
+            states.append(Schedule2(frozenset(slots), frozenset(requested), method))
+    except SessionSkip as skip:
+        return states, f"turn {len(states)}: {skip}"
+    return states, None

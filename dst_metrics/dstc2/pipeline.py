@@ -72,16 +72,11 @@ def score_files(
             if strict and problems:
                 raise problems[0].error(track_path)
             return scores, problems
-    return _score_in_one_process(dataroot, flist, read_track(track_path), ontology, dataset, track_path, strict)
-
-
-def _score_in_one_process(
-    dataroot: str, flist: str, track: dict, ontology: Ontology, dataset: str | None, source: str, strict: bool
-) -> tuple[Scores, list[Problem]]:
     from .scorer import score
 
+    track = read_track(track_path)
     sessions = read_sessions(dataroot, flist)
-    problems = check_track(track, sessions, ontology, dataset, source=source, strict=strict)
+    problems = check_track(track, sessions, ontology, dataset, source=track_path, strict=strict)
     return score(sessions, track, ontology), problems
 
 
@@ -89,18 +84,12 @@ def _score_in_one_process(
 def _run(dataroot: str, relatives: list[str], tracked: list[Any], ontology: Ontology, first: int, source: str) -> Run:
     """Read, check, prepare and tabulate the sessions ``relatives``, the first at position `first`
     of the flist and of `tracked` (the track file's sessions)."""
-    from .items import new_part
-    from .prepare import prepare_session
+    from .scorer import prepare_all, tabulate
 
     sessions = [read_session(dataroot, relative) for relative in relatives]
     problems = check_share(tracked, sessions, ontology, first, source=source)
-    prepared = [
-        prepare_session(session, tracked_session.get("turns", []), ontology)
-        for session, tracked_session in zip(sessions, tracked[first : first + len(sessions)])
-    ]
-    skipped = [(p.session_id, p.skip_turn or 0, p.skip_reason) for p in prepared if p.skip_reason is not None]
-    part = new_part(prepared, list(ontology.informable), list(ontology.requestable), first)
-    return Run(problems, part, skipped)
+    prepared = prepare_all(sessions, {"sessions": tracked[first : first + len(sessions)]}, ontology)
+    return Run(problems, *tabulate(prepared, ontology, first))
 
 
 def chunk_size(n_sessions: int, jobs: int) -> int:

@@ -97,31 +97,19 @@ def prepare_session(session: Session, tracker_turns: list[Any], ontology: Ontolo
     states, schedule_failure = schedule2(session, ontology)
     for number, (_, label_turn, tracker_turn) in enumerate(zip(session.log_turns, session.label_turns, tracker_turns)):
         if number >= len(states):  # the log data fails here: the turn is counted, nothing scored
-            prepared.turns.append(_empty_turn(states[-1] if states else None))
-            prepared.skip_reason, prepared.skip_turn = schedule_failure, number
-            break
-        parts, problem = _tracker_parts(tracker_turn, ontology)
-        if parts is None:
-            prepared.turns.append(_empty_turn(states[number]))
-            prepared.skip_reason, prepared.skip_turn = f"turn {number}: {problem}", number
-            break
-        goal, joint, requested, method = parts
-        turn = Turn(
-            goal,
-            joint,
-            requested,
-            method,
-            dict(label_turn.goal_labels),
-            goals_b[number],
-            frozenset(label_turn.requested_slots),
-            label_turn.method_label,
-            methods_b[number],
-            states[number],
-        )
+            turn, stop = _empty_turn(states[-1] if states else None), schedule_failure
+        else:
+            parts, problem = _tracker_parts(tracker_turn, ontology)
+            stop = None if problem is None else f"turn {number}: {problem}"
+            if parts is None:
+                turn = _empty_turn(states[number])
+            else:
+                labels = (dict(label_turn.goal_labels), goals_b[number], frozenset(label_turn.requested_slots))
+                turn = Turn(*parts, *labels, label_turn.method_label, methods_b[number], states[number])
+                turn.stop = None if problem is None else STOP_AT_INDEPENDENT
         prepared.turns.append(turn)
-        if problem is not None:
-            turn.stop = STOP_AT_INDEPENDENT
-            prepared.skip_reason, prepared.skip_turn = f"turn {number}: {problem}", number
+        if stop is not None:
+            prepared.skip_reason, prepared.skip_turn = stop, number
             break
     return prepared
 

@@ -13,6 +13,7 @@ from typing import Any
 from .._gc import without_gc
 from .components import Scores
 from .data import Ontology, Session
+from .items import Columns, TablePart
 from .prepare import PreparedSession, prepare_session
 
 
@@ -25,12 +26,18 @@ def prepare_all(sessions: list[Session], track: dict[str, Any], ontology: Ontolo
     ]
 
 
+def tabulate(prepared: list[PreparedSession], ontology: Ontology, first: int = 0) -> tuple[TablePart, list]:
+    """The `items.TablePart` of prepared consecutive sessions (the first at position `first` of the
+    corpus), and the (session id, turn, reason) of each the official scorer stops early."""
+    skipped = [(p.session_id, p.skip_turn or 0, p.skip_reason) for p in prepared if p.skip_reason is not None]
+    return TablePart(prepared, Columns(list(ontology.informable), list(ontology.requestable)), first), skipped
+
+
 @without_gc
 def score(sessions: list[Session], track: dict[str, Any], ontology: Ontology) -> Scores:
     """Every metric row of `track` on `sessions` (run `dst_metrics.dstc2.check.check_track` first)."""
-    from .fast import score_fast
+    from .fast import score_parts
 
-    prepared = prepare_all(sessions, track, ontology)
-    rows, turns = score_fast(prepared, list(ontology.informable), list(ontology.requestable))
-    skipped = [(p.session_id, p.skip_turn or 0, p.skip_reason) for p in prepared if p.skip_reason is not None]
+    part, skipped = tabulate(prepare_all(sessions, track, ontology), ontology)
+    rows, turns = score_parts([part], list(ontology.informable), list(ontology.requestable))
     return Scores(rows, len(sessions), turns, track.get("wall-time"), track.get("dataset"), skipped)

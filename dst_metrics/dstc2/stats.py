@@ -8,12 +8,9 @@ the calibration figures (`dst_metrics.calibration.metrics`) feed these accumulat
 * A *plain* distribution is the list `normalise_dist` returns. An *independent* one
   (``add(..., independent=True)``) is a dict ``{slot: plain distribution}``; its hypothesis is the
   dict of the slots' top values (None when every top is None) and its score the product of the tops.
-* Stat classes, each standing for one (component, stat family) of the official scorer and receiving
-  ``add(dist, true_label)`` calls in the official order (``results()`` keys in the official CSV
-  order; a value is None when undefined): `Accuracy` (``acc``: top hypothesis equals the label),
-  `Probs` (``l2``, ``l2.binary``, ``avgp``, ``neglogp``: the score of the correct hypothesis),
-  `MRR` (``mrr``: reciprocal rank of the label, the None residual counting as a hypothesis). Every
-  object has ``n`` (its number of ``add`` calls, the CSV's N) and ``new_dialog()``.
+* `Stat` objects (`Accuracy`, `Probs`, `MRR`), each one (component, stat family) of the official scorer,
+  receive ``add(dist, true_label)`` calls in the official order; ``results()`` gives the rows in CSV
+  order (None when undefined), ``n`` the CSV's N.
 * `roc_results(correct, scores)`: ``roc.v1_eer``, ``roc.v1_ca05/10/20``, ``roc.v2_ca05/10/20``.
 """
 
@@ -261,41 +258,15 @@ def roc_curve(correct: Sequence[bool], scores: Sequence[float]) -> list[tuple[in
 
 
 def roc_results(correct: Sequence[bool], scores: Sequence[float]) -> dict[str, float | None]:
-    """The seven ROC rows of one stat object from its items (in call order)."""
+    """The seven ROC rows of one stat object from its items (in call order): each the first point of
+    `roc_curve` that meets its condition, None where none does (so always with N <= 2)."""
     n = len(scores)
     curve = roc_curve(correct, scores)
-    out: dict[str, float | None] = {"roc.v1_eer": _eer(curve, n)}
+    out: dict[str, float | None] = {"roc.v1_eer": next(((fr + fa) / n for _, fa, _, fr in curve if fr >= fa), None)}
     for name, threshold in CA_THRESHOLDS:
-        out[f"roc.v1_ca{name}"] = _ca_v1(curve, n, threshold)
+        out[f"roc.v1_ca{name}"] = next((ta / n for ta, fa, _, _ in curve if fa / n <= threshold), None)
     for name, threshold in CA_THRESHOLDS:
-        out[f"roc.v2_ca{name}"] = _ca_v2(curve, n, threshold)
+        out[f"roc.v2_ca{name}"] = next(
+            (ta / (ta + fr) for ta, fa, tr, fr in curve if ta + fr and fa + tr and fa / (fa + tr) <= threshold), None
+        )
     return out
-
-
-def _eer(curve: list[tuple[int, int, int, int]], n: int) -> float | None:
-    if n < 2:
-        return None
-    for _, fa, _, fr in curve:
-        if fr >= fa:
-            return (fr + fa) / n
-    return None
-
-
-def _ca_v1(curve: list[tuple[int, int, int, int]], n: int, threshold: float) -> float | None:
-    if n < 2:
-        return None
-    for ta, fa, _, _ in curve:
-        if fa / n <= threshold:
-            return ta / n
-    return None
-
-
-def _ca_v2(curve: list[tuple[int, int, int, int]], n: int, threshold: float) -> float | None:
-    if n < 2:
-        return None
-    for ta, fa, tr, fr in curve:
-        if ta + fr == 0 or fa + tr == 0:
-            continue
-        if fa / (fa + tr) <= threshold:
-            return ta / (ta + fr)
-    return None
