@@ -21,7 +21,7 @@ from dst_metrics.protocols import checkdst, sgdx
 from dst_metrics.report.draw import data_attributes, esc, esc_name, num, pct, table
 
 from .exports import _quote
-from .inputs import AUTO, SET_LABELS, SetInput, read_prediction_set
+from .inputs import AUTO, SET_LABELS, SetInput, pasted_gold, read_prediction_set
 
 SGD_MATCHINGS: tuple[tuple[str, str], ...] = (("fuzzy (the SGD evaluator's)", "fuzzy"), ("exact", "exact"))
 """SGD-X's value matching, as ``dst-metrics sgdx --value-matching`` takes it (fuzzy by default)."""
@@ -154,11 +154,11 @@ def api_checkdst(
     mode: str = "official",
     value_matching: str = "exact",
 ) -> dict:
-    """The `/checkdst` endpoint: two prediction sets as texts (any format) -> ``dst-metrics checkdst --json``'s
-    object. Bad input raises ValueError (InputError, OptionError) naming the problem."""
+    """CheckDST of two prediction sets as texts (any format; `gold` for predictions-only formats): every turn of
+    `perturbed` paired with the same turn of `original`. `dst-metrics checkdst --json`'s object."""
     options = Options(mode=mode, value_matching=value_matching)
-    gold_set = SetInput("gold", gold) if (gold or "").strip() else None
-    return checkdst_figures_of(SetInput("original", original), SetInput("perturbed", perturbed), options, fmt, gold_set)
+    sides = SetInput("original", original), SetInput("perturbed", perturbed)
+    return checkdst_figures_of(*sides, options, fmt, pasted_gold(gold))
 
 
 # --------------------------------------------------------------------------------------------
@@ -311,9 +311,8 @@ def api_sgdx(
     train_schema: str = "",
     value_matching: str = "fuzzy",
 ) -> dict:
-    """The `/sgdx` endpoint: SGD dialogue files as texts (the original schema's predictions, one per variant,
-    the gold dialogues, schema.json and optionally the train schema) -> ``dst-metrics sgdx --json``'s object
-    (files named original.json, v1.json …). Bad input raises ValueError (InputError) naming the problem."""
+    """SGD-X of SGD dialogue files as texts: the predictions on the original schema, on each variant (at least
+    2), the gold dialogues, schema.json and optionally the train schema. `dst-metrics sgdx --json`'s object."""
     with tempfile.TemporaryDirectory(prefix="gca-explorer-sgdx-") as folder:
 
         def saved(name: str, text: str) -> list[tuple[str, str]]:

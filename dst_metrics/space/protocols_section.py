@@ -15,14 +15,12 @@ from pathlib import Path
 import gradio as gr
 
 from . import views
-from .inputs import AUTO, SET_LABELS, SetInput, remove_session_file
+from .inputs import SET_LABELS, remove_session_file, upload_paths
 from .protocols import (
     EXPORT_FILES,
     SGD_MATCHINGS,
     ProtocolView,
     SgdxFiles,
-    api_checkdst,
-    api_sgdx,
     checkdst_view,
     set_choices,
     sgdx_view,
@@ -81,22 +79,11 @@ FORGET_CHOSEN_FILES_JS = (
 it already holds)."""
 
 
-def _remove(value: object) -> None:
-    """`delete_callback` of the downloads folder and of one role's uploads ([(path, name)])."""
-    for item in value if isinstance(value, list) else [value]:
-        remove_session_file(item[0] if isinstance(item, (list, tuple)) else item)
-
-
 def role_note(role: str, files: list) -> str:
     """What is uploaded for one SGD-X role (chips of the files' names, — when none)."""
     chips = " ".join(f'<span class="file-chip">{views.esc(name)}</span>' for _, name in files) or "—"
     count = f" ({len(files)})" if role == "variants" and files else ""
     return f'<p class="sgdx-role"><b>{views.esc(ROLES[role])}{count}:</b> {chips}</p>'
-
-
-def _paths(upload: str | list[str] | None) -> list[tuple[str, str]]:
-    paths = [upload] if isinstance(upload, str) else list(upload or [])
-    return [(path, Path(path).name) for path in paths]
 
 
 def downloads(folder: str | None) -> dict:
@@ -128,10 +115,10 @@ class ProtocolsSection:
                 label="The figures as dst-metrics checkdst --json / sgdx --json print them (fractions of 1)",
                 file_count="multiple", interactive=False, visible=False, elem_id="protocols-downloads",
             )  # fmt: skip
-        self.folder = gr.State(None, time_to_live=SESSION_SECONDS, delete_callback=_remove)
+        self.folder = gr.State(None, time_to_live=SESSION_SECONDS, delete_callback=remove_session_file)
         # one state per role: uploads of different roles in quick succession never overwrite each other
         self.role_files = {
-            role: gr.State([], time_to_live=SESSION_SECONDS, delete_callback=_remove) for role in ROLES
+            role: gr.State([], time_to_live=SESSION_SECONDS, delete_callback=remove_session_file) for role in ROLES
         }  # fmt: skip
         self.shown = gr.State(False, time_to_live=SESSION_SECONDS)
 
@@ -189,34 +176,16 @@ class ProtocolsSection:
     @property
     def checkdst_inputs(self) -> list:
         page = self.page
-        widgets = [page.fmt]
-        for name, text, file, *_ in page.sets:
-            widgets += [name, text, file]
-        widgets += [page.gold_text, page.gold_file, page.mode, page.matching]
-        return widgets + [self.original, self.perturbed, self.folder]
+        return [*page.data_inputs, page.mode, page.matching, self.original, self.perturbed, self.folder]
 
     @property
     def checkdst_outputs(self) -> list:
         return [self.checkdst_status, self.checkdst_view, self.checkdst_command, self.original, self.perturbed,
                 self.files, self.folder, self.shown]  # fmt: skip
 
-    def entries(self, values: list) -> list[SetInput]:
-        """The page's sets A–D as inputs."""
-        inputs = []
-        for index in range(len(self.page.sets)):
-            name, text, file = values[3 * index : 3 * index + 3]
-            path, filename = (file["path"], file["filename"]) if file else (None, None)
-            inputs.append(SetInput(name or "", text or "", path, filename))
-        return inputs
-
     def compute_checkdst(self, *values) -> tuple:
         """CheckDST of the chosen sets: the table, the command and the JSON download (or the problem)."""
-        fmt, rest = values[0], list(values[1:])
-        count = 3 * len(self.page.sets)
-        entries = self.entries(rest[:count])
-        gold_text, gold_file, mode, matching, original, perturbed, folder = rest[count:]
-        gold = SetInput("gold", gold_text or "", gold_file["path"] if gold_file else None,
-                        gold_file["filename"] if gold_file else None)  # fmt: skip
+        fmt, entries, gold, (mode, matching, original, perturbed, folder) = self.page.read_data(values)
         names = [entry.name or (Path(entry.filename).stem if entry.filename else "") for entry in entries]
         choices = set_choices(names)
         try:
@@ -263,7 +232,8 @@ class ProtocolsSection:
         """An upload's handler: variants are added to those uploaded; any other role's files are replaced."""
 
         def handler(upload: str | list[str] | None, files: list) -> tuple:
-            files = [*(files or []), *_paths(upload)] if role == "variants" else _paths(upload)
+            added = [(path, Path(path).name) for path in upload_paths(upload)]
+            files = [*(files or []), *added] if role == "variants" else added
             return files, role_note(role, files)
 
         return handler
@@ -308,36 +278,4 @@ class ProtocolsSection:
         event.then(self.refresh, [self.shown, *self.checkdst_inputs], self.checkdst_outputs)
 
 
-def checkdst_endpoint(
-    original: str,
-    perturbed: str,
-    gold: str = "",
-    fmt: str = AUTO,
-    mode: str = "official",
-    value_matching: str = "exact",
-) -> dict:
-    """CheckDST of two prediction sets as texts (any format; `gold` for predictions-only formats): every turn of
-    `perturbed` paired with the same turn of `original`. `dst-metrics checkdst --json`'s object."""
-    try:
-        return api_checkdst(original, perturbed, gold, fmt, mode, value_matching)
-    except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
-
-
-def sgdx_endpoint(
-    original: str,
-    variants: list[str],
-    gold: str,
-    schema: str,
-    train_schema: str = "",
-    value_matching: str = "fuzzy",
-) -> dict:
-    """SGD-X of SGD dialogue files as texts: the predictions on the original schema, on each variant (at least
-    2), the gold dialogues, schema.json and optionally the train schema. `dst-metrics sgdx --json`'s object."""
-    try:
-        return api_sgdx(original, list(variants or []), gold, schema, train_schema, value_matching)
-    except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
-
-
-__all__ = ["CSS", "ProtocolsSection", "checkdst_endpoint", "sgdx_endpoint"]
+__all__ = ["CSS", "ProtocolsSection"]
