@@ -211,6 +211,18 @@ def _float(text: str | None, default: float) -> float:
         return default
 
 
+def upload_widgets(words: str, key: str, **row) -> tuple[gr.UploadButton, gr.Button, gr.State, gr.HTML]:
+    """A set's or the gold's upload and empty buttons (in a row made with `row`), its note and the state that
+    holds its uploaded file; several files make one folder (SGD, MultiWOZ 2.2 dialogues_*.json)."""
+    with gr.Row(**row):
+        upload = gr.UploadButton(
+            f"Upload {words}", file_types=UPLOAD_TYPES, file_count="multiple", size="sm", elem_id=f"upload-{key}"
+        )
+        clear = gr.Button(f"Empty {words}", size="sm", variant="secondary", elem_id=f"empty-{key}")
+    note = gr.HTML(elem_id=f"note-{key}")
+    return upload, clear, gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file), note
+
+
 class Page:
     """The widgets of the page, built in `build_demo`, and the handlers that update them."""
 
@@ -233,19 +245,7 @@ class Page:
                 elem_id=f"data-{label.lower()}",
                 placeholder="Paste data in any input format, or upload a file",
             )
-            with gr.Row(elem_classes=["set-buttons"]):
-                upload = gr.UploadButton(
-                    f"Upload set {label}",
-                    file_types=UPLOAD_TYPES,
-                    file_count="multiple",  # several files: one folder (SGD, MultiWOZ 2.2 dialogues_*.json)
-                    size="sm",
-                    elem_id=f"upload-{label.lower()}",
-                )
-                clear = gr.Button(
-                    f"Empty set {label}", size="sm", variant="secondary", elem_id=f"empty-{label.lower()}"
-                )
-            note = gr.HTML(elem_id=f"note-{label.lower()}")
-            file = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
+            upload, clear, file, note = upload_widgets(f"set {label}", label.lower(), elem_classes=["set-buttons"])
             self.sets.append((name, text, file, note, upload, clear))
 
     def inputs_section(self) -> None:
@@ -278,19 +278,9 @@ class Page:
             with gr.Row(equal_height=False):
                 for label in SET_LABELS[2:]:
                     self.set_column(label)
-        with gr.Accordion(
-            "Gold file, for predictions-only formats",
-            open=False,
-            elem_id="gold-box",
-        ):
+        with gr.Accordion("Gold file, for predictions-only formats", open=False, elem_id="gold-box"):
             self.gold_text = gr.Textbox(label="Gold: data", lines=5, max_lines=5, elem_id="data-gold")
-            with gr.Row():
-                self.gold_upload = gr.UploadButton(
-                    "Upload gold", file_types=UPLOAD_TYPES, file_count="multiple", size="sm", elem_id="upload-gold"
-                )
-                self.gold_clear = gr.Button("Empty gold", size="sm", elem_id="empty-gold")
-            self.gold_file = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
-            self.gold_note = gr.HTML(elem_id="note-gold")
+            self.gold_upload, self.gold_clear, self.gold_file, self.gold_note = upload_widgets("gold", "gold")
         with gr.Accordion("Input formats", open=False):
             gr.Markdown(format_help() + f"\n\nUploads may be up to {MAX_UPLOAD_MB} MB.")
 
@@ -518,9 +508,7 @@ class Page:
             analyse_sets(result, int(top or DEFAULT_TOP))
         except Exception as error:  # a bug: shown, logged
             log.exception("analysis failed")
-            return {
-                self.note: views.status_html(f"internal error ({type(error).__name__}: {error})", False, "analysis")
-            }
+            return {self.note: views.status_html(views.internal_error(error), False, "analysis")}
         return self.analysis_updates(result)
 
     def compute(self, *values) -> dict:
@@ -551,7 +539,7 @@ class Page:
                 analyse_sets(result, int(top or DEFAULT_TOP))  # small: everything in one round trip
         except Exception as error:  # a bug, not bad input: say so in the page, log the traceback
             log.exception("explore failed")
-            result = Exploration(False, f"internal error ({type(error).__name__}: {error})")
+            result = Exploration(False, views.internal_error(error))
         if ticket["latest"] != number:
             return self.skip()  # superseded: what is drawn stays one set of inputs, the latest one's
         result.ticket = number
@@ -572,7 +560,7 @@ class Page:
             return (compare_sets(result) if len(result.results) > 1 else ""), intervals
         except Exception as error:  # a bug: shown, logged
             log.exception("compare failed")
-            return views.status_html(f"internal error ({type(error).__name__}: {error})", False, "compare"), ""
+            return views.status_html(views.internal_error(error), False, "compare"), ""
 
     def choose_example(self, key: str | None) -> dict:
         """Fill the sets with a preloaded example; the sets it does not use are emptied."""

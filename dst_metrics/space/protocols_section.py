@@ -10,6 +10,7 @@ prints it and a JSON download with the command's keys.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import gradio as gr
@@ -95,6 +96,22 @@ def downloads(folder: str | None) -> dict:
 def shown_command(command: str) -> dict:
     """A command box: the command, hidden when there is none (no empty box before a result)."""
     return gr.update(value=command, visible=bool(command))
+
+
+def shown(protocol: str, compute: Callable[[str], ProtocolView], folder: str | None) -> tuple:
+    """`compute(folder)`'s view (a bug is said in the page), its JSON written or an older one removed (never a
+    stale download): the status, the table, the command box, the downloads box and the session's folder."""
+    folder = folder or tempfile.mkdtemp(prefix="gca-explorer-protocols-")
+    try:
+        view = compute(folder)
+    except Exception as error:  # a bug, not bad input: said in the page
+        view = ProtocolView(False, views.internal_error(error))
+    if view.ok:
+        write_export(view.figures, protocol, folder)
+    else:
+        (Path(folder) / EXPORT_FILES[protocol]).unlink(missing_ok=True)
+    html = views.status_html(view.status, view.ok, protocol)
+    return html, view.html, shown_command(view.command), downloads(folder), folder
 
 
 class ProtocolsSection:
@@ -188,37 +205,20 @@ class ProtocolsSection:
         fmt, entries, gold, (mode, matching, original, perturbed, folder) = self.page.read_data(values)
         names = [entry.name or (Path(entry.filename).stem if entry.filename else "") for entry in entries]
         choices = set_choices(names)
-        try:
-            view = checkdst_view(entries, original, perturbed, fmt=fmt, gold=gold, settings=(mode, matching))
-        except Exception as error:  # a bug, not bad input: said in the page
-            view = ProtocolView(False, f"internal error ({type(error).__name__}: {error})")
-        folder = folder or tempfile.mkdtemp(prefix="gca-explorer-protocols-")
-        self._export(view, "checkdst", folder)
-        updates = gr.update(choices=choices, value=original), gr.update(choices=choices, value=perturbed)
-        html = views.status_html(view.status, view.ok, "checkdst")
-        return html, view.html, shown_command(view.command), *updates, downloads(folder), folder, True
 
-    @staticmethod
-    def _export(view: ProtocolView, protocol: str, folder: str) -> None:
-        """Write the protocol's JSON, or remove an older one (never a stale download)."""
-        if view.ok:
-            write_export(view.figures, protocol, folder)
-        else:
-            (Path(folder) / EXPORT_FILES[protocol]).unlink(missing_ok=True)
+        def compute(_: str) -> ProtocolView:
+            return checkdst_view(entries, original, perturbed, fmt=fmt, gold=gold, settings=(mode, matching))
+
+        html, table, command, files, folder = shown("checkdst", compute, folder)
+        updates = gr.update(choices=choices, value=original), gr.update(choices=choices, value=perturbed)
+        return html, table, command, *updates, files, folder, True
 
     def compute_sgdx(self, *values) -> tuple:
         """SGD-X of the uploaded files (each role's, then the matching and the downloads folder): the table,
         the command and the JSON download (or the problem)."""
         uploads, (matching, folder) = values[: len(ROLES)], values[len(ROLES) :]
         files = SgdxFiles(*(list(files or []) for files in uploads))
-        folder = folder or tempfile.mkdtemp(prefix="gca-explorer-protocols-")
-        try:
-            view = sgdx_view(files, matching, Path(folder))
-        except Exception as error:  # a bug, not bad input: said in the page
-            view = ProtocolView(False, f"internal error ({type(error).__name__}: {error})")
-        self._export(view, "sgdx", folder)
-        html = views.status_html(view.status, view.ok, "sgdx")
-        return html, view.html, shown_command(view.command), downloads(folder), folder
+        return shown("sgdx", lambda scratch: sgdx_view(files, matching, Path(scratch)), folder)
 
     def when_complete(self, *values) -> tuple:
         """After an upload: SGD-X as soon as every file it needs is there (else nothing changes)."""

@@ -170,7 +170,7 @@ class SystemsSection:
             view = table_view(entries, choices, fmt=fmt, gold=gold, settings=(mode, alpha, lam, k, matching),
                               labels=labels)  # fmt: skip
         except Exception as error:  # a bug, not bad input: said in the page
-            return self.failed(f"internal error ({type(error).__name__}: {error})", primary_update, folder)
+            return self.failed(views.internal_error(error), primary_update, folder)
         if not view.ok:
             return self.failed(view.status, primary_update, folder)
         folder = folder or tempfile.mkdtemp(prefix="gca-explorer-table-")

@@ -125,6 +125,11 @@ def status_html(message: str, ok: bool, element_id: str = "status") -> str:
     )
 
 
+def internal_error(error: Exception) -> str:
+    """How the page words a bug (not bad input): the exception's type and message, never a traceback."""
+    return f"internal error ({type(error).__name__}: {error})"
+
+
 def count_chip(kind: str) -> str:
     """One count type as a coloured label with its symbol."""
     background, color, symbol = COUNT_STYLES[kind]
