@@ -137,18 +137,14 @@ def _file_note(file: dict | None) -> str:
     return f'<span class="file-chip">file: {views.esc(file["filename"])}</span>'
 
 
-def release_memory() -> None:
-    """Collect and hand freed memory back to the system (glibc keeps a freed heap otherwise)."""
+def release_memory(_: object = None) -> None:
+    """Collect and hand freed memory back to the system (glibc keeps a freed heap otherwise); the
+    `delete_callback` of the states that hold a session's results."""
     gc.collect()
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):  # not glibc
         pass
-
-
-def forget(value: object) -> None:
-    """`delete_callback` of the states that hold a session's results: their memory goes back."""
-    release_memory()
 
 
 def _uploaded_path(upload: str | list[str] | None, label: str) -> tuple[str | None, str]:
@@ -331,11 +327,11 @@ class Page:
         # What the figures shown were computed with, as the URL's query (kept in the DOM, not shown).
         self.url_query = gr.Textbox(visible="hidden", elem_id="url-query", container=False)
         # This session's newest computation (an older one is dropped) and the figures shown.
-        self.ticket = gr.State({"latest": 0}, time_to_live=SESSION_STATE_SECONDS, delete_callback=forget)
+        self.ticket = gr.State({"latest": 0}, time_to_live=SESSION_STATE_SECONDS, delete_callback=release_memory)
         self.ticket_no = gr.Number(0, visible="hidden", elem_id="ticket-no")  # set by TICKET_JS
 
     def results_section(self) -> None:
-        self.state = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=forget)
+        self.state = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=release_memory)
         self.download_folder = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
         with gr.Column(visible=False, elem_id="scores-col") as self.scores_col:
             gr.Markdown("## Scores")

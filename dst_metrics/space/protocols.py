@@ -22,6 +22,7 @@ from dst_metrics.report.draw import data_attributes, esc, esc_name, num, pct, ta
 
 from .exports import _quote
 from .inputs import AUTO, SET_LABELS, SetInput, pasted_gold, read_prediction_set
+from .views import signature_line
 
 SGD_MATCHINGS: tuple[tuple[str, str], ...] = (("fuzzy (the SGD evaluator's)", "fuzzy"), ("exact", "exact"))
 """SGD-X's value matching, as ``dst-metrics sgdx --value-matching`` takes it (fuzzy by default)."""
@@ -41,12 +42,6 @@ class ProtocolView:
     figures: dict = field(default_factory=dict)
     html: str = ""
     command: str = ""
-
-
-def signature_html(signature: str, element_id: str) -> str:
-    """The signature under a protocol's table (a narrow page breaks it at a bar)."""
-    shown = esc(signature).replace("|", "|<wbr>")
-    return f'<p class="signature">Signature: <code id="{element_id}">{shown}</code></p>'
 
 
 # --------------------------------------------------------------------------------------------
@@ -101,7 +96,7 @@ def checkdst_html(found: dict) -> str:
         caption
         + table(head, rows, ' class="data-table protocol-table" id="checkdst-table"')
         + note
-        + signature_html(found["signature"], "checkdst-signature")
+        + signature_line(found["signature"], "checkdst-signature")
     )
 
 
@@ -285,7 +280,7 @@ def sgdx_html(found: dict) -> str:
     return (
         caption
         + table(head, rows, ' class="data-table protocol-table" id="sgdx-table"')
-        + signature_html(found["signature"], "sgdx-signature")
+        + signature_line(found["signature"], "sgdx-signature")
     )
 
 

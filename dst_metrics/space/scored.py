@@ -63,11 +63,8 @@ def metric_rows(options: Options) -> list[MetricRow]:
         for key in figure.keys(options)
     ]
     key, label, description = DIALOGUES_ROW
-    at = next((i for i, row in enumerate(rows) if row.key == "turns"), None)
-    if at is None:
-        at = max((i + 1 for i, row in enumerate(rows) if row.group == "counts"), default=len(rows))
-    group = rows[at].group if at < len(rows) and rows[at].key == "turns" else "counts"
-    rows.insert(at, MetricRow(key, label, group, description, True))
+    at = next(i for i, row in enumerate(rows) if row.key == "turns")
+    rows.insert(at, MetricRow(key, label, rows[at].group, description, True))
     return rows
 
 

@@ -109,8 +109,13 @@ def compat_side_by_side_html(names: list[str], ours: list, theirs: list, profile
 
 def signature_html(results: list[ScoredSet]) -> str:
     """The signature string of the figures (every option they depend on)."""
-    signature = esc(results[0].report.signature).replace("|", "|<wbr>")  # a narrow page breaks it at a bar
-    return f'<p class="signature">Signature: <code id="signature">{signature}</code></p>'
+    return signature_line(results[0].report.signature, "signature")
+
+
+def signature_line(signature: str, element_id: str) -> str:
+    """A signature under its table (a narrow page breaks it at a bar)."""
+    shown = esc(signature).replace("|", "|<wbr>")
+    return f'<p class="signature">Signature: <code id="{element_id}">{shown}</code></p>'
 
 
 def status_html(message: str, ok: bool, element_id: str = "status") -> str:
