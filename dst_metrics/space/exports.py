@@ -31,19 +31,10 @@ def file_names(results: list[ScoredSet]) -> list[str]:
 
 def option_arguments(options: Options) -> list[str]:
     """The command-line options that give `options` (every one written out, as the signature is)."""
-    return [
-        "--mode",
-        options.mode,
-        "--alpha",
-        format_number(options.alpha),
-        "--fga-lambda",
-        format_number(options.fga_lambda),
-        "--num-slots",
-        str(options.num_slots),
-        "--value-matching",
-        options.value_matching,
-        *(["--compat", options.compat] if options.compat else []),
-    ]
+    flags = ("--mode", "--alpha", "--fga-lambda", "--num-slots", "--value-matching", "--compat")
+    values = [options.mode, format_number(options.alpha), format_number(options.fga_lambda), str(options.num_slots)]
+    values += [options.value_matching, options.compat]  # no --compat without a profile
+    return [word for flag, value in zip(flags, values, strict=True) if value for word in (flag, value)]
 
 
 def _quote(word: str) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dst_metrics import InputError, Options
+from dst_metrics._version import __version__
 from dst_metrics.options import OptionError
 from dst_metrics.protocols import checkdst, sgdx
 from dst_metrics.report.draw import data_attributes, esc, esc_name, num, pct, table
@@ -216,7 +217,7 @@ def sgdx_figures_of(files: SgdxFiles, fuzzy: bool = True, scratch: Path | None =
             named = [original, gold, schema, *files.variants, *([train] if train else [])]
             raise InputError(_renamed(str(error), named)) from None
     names = [original[1], *(name for _, name in files.variants)]
-    signature = f"dst-metrics:{_version()}|{sgdx.signature_part(len(files.variants), fuzzy)}"
+    signature = f"dst-metrics:{__version__}|{sgdx.signature_part(len(files.variants), fuzzy)}"
     words = [*names, "--gold", gold[1], "--schema", schema[1]] + (["--train-schema", train[1]] if train else [])
     return {"original": names[0], "variants": names[1:], **found, "signature": signature}, words
 
@@ -225,12 +226,6 @@ def _renamed(message: str, files: list[tuple[str, str]]) -> str:
     for path, name in sorted(files, key=lambda file: -len(file[0])):
         message = message.replace(path.rstrip("/") + "/" if name.endswith("/") else path, name)
     return message
-
-
-def _version() -> str:
-    from dst_metrics._version import __version__
-
-    return __version__
 
 
 def sgdx_rows(found: dict) -> list[list[tuple[str, object]]]:
