@@ -286,22 +286,22 @@ def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
 
 def set_intervals(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
     """Each set's bootstrap intervals of the main figures as HTML (`dst_metrics.stats`), or a note for one
-    dialogue (nothing to resample) or without the statistics module."""
+    dialogue (nothing to resample)."""
+    from dst_metrics.stats import bootstrap_intervals
+
     if not out.ok or out.options.compat:
         return ""
     if len(out.results[0].corpus) < 2:
         return '<p class="note" id="intervals-one">One dialogue: no interval (the bootstrap resamples dialogues).</p>'
-    try:
-        from dst_metrics.stats import bootstrap_intervals
-    except ImportError:
-        return ""
     found = [bootstrap_intervals(r.corpus, out.options, resamples=resamples, seed=0) for r in out.results]
     return views.intervals_html([r.name for r in out.results], found, out.options)
 
 
 def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
     """Each later set compared with A (`dst_metrics.stats.compare`) as HTML; the comparisons are kept
-    in `out` (`comparison` is A against B). A note when the statistics module is missing."""
+    in `out` (`comparison` is A against B)."""
+    from dst_metrics.stats import compare
+
     if not out.ok or len(out.results) < 2:
         return ""
     if out.options.compat:
@@ -309,10 +309,6 @@ def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
             f'<p class="note" id="compare-compat">The intervals and tests are of dst-metrics\' own definitions; '
             f"the figures above follow the {views.esc(out.options.compat)} profile. Choose none to compare.</p>"
         )
-    try:
-        from dst_metrics.stats import compare
-    except ImportError:
-        return '<p class="note">The significance of the differences needs <code>dst_metrics.stats</code>.</p>'
     a = out.results[0]
     if len(a.corpus) < 2:
         return (

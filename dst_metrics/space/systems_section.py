@@ -22,6 +22,7 @@ from .systems import (
     EVERY_FIGURE,
     PAIRS_CHOICES,
     TableChoices,
+    TableView,
     api_table,
     figure_choices,
     table_view,
@@ -157,8 +158,7 @@ class SystemsSection:
         """Read the systems, build and draw the table, write its downloads."""
         fmt, entries, gold, rest = self.page.read_data(values)
         mode, alpha, lam, k, matching, source, files, figures, pairs, baseline, primary, correction, folder = rest
-        order = [key for _, key in figure_choices()]
-        figures = sorted(figures or [], key=lambda key: order.index(key) if key in order else len(order))
+        figures = [key for _, key in figure_choices() if key in (figures or [])]  # in the registry's order
         primary = primary if primary in figures else EVERY_FIGURE
         primary_update = gr.update(choices=_primary_choices(figures), value=primary)
         labels = list(SET_LABELS)
@@ -170,9 +170,10 @@ class SystemsSection:
             view = table_view(entries, choices, fmt=fmt, gold=gold, settings=(mode, alpha, lam, k, matching),
                               labels=labels)  # fmt: skip
         except Exception as error:  # a bug, not bad input: said in the page
-            return self.failed(views.internal_error(error), primary_update, folder)
-        if not view.ok:
-            return self.failed(view.status, primary_update, folder)
+            view = TableView(False, views.internal_error(error))
+        if not view.ok:  # said where the table was; the table and its downloads go (never a stale table)
+            error = views.status_html(view.status, False, "systems")
+            return error, "", gr.update(), primary_update, "", None, folder, False
         folder = folder or tempfile.mkdtemp(prefix="gca-explorer-table-")
         baseline_update = gr.update(
             choices=view.names, value=view.table.baseline, interactive=view.table.baseline is not None
@@ -181,11 +182,6 @@ class SystemsSection:
             views.status_html(view.status, True, "systems"), drawn(view.html), baseline_update, primary_update,
             view.command, write_exports(view.table, folder), folder, True,
         )  # fmt: skip
-
-    def failed(self, message: str, primary_update: dict, folder: str | None) -> tuple:
-        """The problem said where the table was; the table and its downloads go (never a stale table)."""
-        error = views.status_html(message, False, "systems")
-        return error, "", gr.update(), primary_update, "", None, folder, False
 
     def refresh(self, shown: bool, source: str, *values) -> tuple:
         """After the sets above were scored again: redraw a table made of them, else change nothing."""
