@@ -133,7 +133,7 @@ def checkdst_view(
         given_gold = gold if gold is not None and not gold.empty else None
         pair = entries[letters[original]], entries[letters[perturbed]]
         found = checkdst_figures_of(*pair, options, fmt, given_gold, (original, perturbed))
-    except (InputError, OptionError, ValueError) as error:
+    except ValueError as error:  # InputError, OptionError
         return ProtocolView(False, str(error))
     status = f"CheckDST of set {perturbed} against set {original}: {found['checkdst.pairs']} pairs."
     files = (_file_of(pair[0], original), _file_of(pair[1], perturbed))
@@ -285,7 +285,7 @@ def sgdx_view(files: SgdxFiles, value_matching: str = "fuzzy", scratch: Path | N
     fuzzy = value_matching != "exact"
     try:
         found, words = sgdx_figures_of(files, fuzzy, scratch)
-    except (InputError, OptionError, ValueError) as error:
+    except ValueError as error:  # InputError, OptionError
         return ProtocolView(False, str(error))
     status = f"SGD-X of {len(found['variants'])} schema variants: {found['sgdx.all.frames']} frames."
     flags = [] if fuzzy else ["--value-matching", "exact"]

@@ -148,7 +148,7 @@ def table_view(
         options = read_settings(*settings)
         systems = read_systems(entries, fmt, options.value_matching, gold if gold and not gold.empty else None, labels)
         table = build_table(systems, options, choices)
-    except (InputError, OptionError, ValueError) as error:
+    except ValueError as error:  # InputError, OptionError
         return TableView(False, str(error))
     sources = [s.source for s in systems]
     status = (
