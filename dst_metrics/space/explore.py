@@ -15,7 +15,7 @@ from dst_metrics.explain import non_uniformity, pearson, tail_orientation
 from dst_metrics.options import OptionError
 
 from . import exports, views
-from .inputs import AUTO, SetInput, format_label, read_prediction_sets, read_settings
+from .inputs import AUTO, SetInput, format_label, pasted_gold, read_prediction_sets, read_settings
 from .plots import Point, bar_chart_svg, reliability_svg, scatter_svg
 from .scored import ScoredSet, num, pct, score_sets, signed_pct
 
@@ -34,8 +34,6 @@ class Exploration:
     status: str
     results: list[ScoredSet] = field(default_factory=list)
     options: Options = field(default_factory=Options)
-    fmt: str = AUTO
-    gold_file: str | None = None
     metrics: str = ""  # main figures and counts
     details: str = ""  # the other figures
     signature: str = ""
@@ -53,7 +51,6 @@ class Exploration:
     snippet: str = ""
     comparison: object = None  # dst_metrics.stats.Comparison of A and B
     comparisons: list = field(default_factory=list)  # each later set against A
-    comparison_html: str = ""
     calibration: str = ""  # with confidence-scored predictions: figures and reliability diagrams
     by_domain: str = ""  # every main figure per domain (dst-metrics score --by domain)
     options_error: bool = False  # the options were bad (the inputs were not read): the last figures may stay
@@ -103,30 +100,19 @@ def dialogue_rows(results: list[ScoredSet], mode: str) -> list[dict]:
     return rows
 
 
+DISAGREEMENT_CELLS = {
+    "Set": ("set", str), "Dialogue": ("dialogue", str), "Turns": ("turns", str), "Mistakes": ("mistakes", str),
+    "GCA": ("GCA", pct), "FGA": ("FGA", pct), "FGA − GCA": ("FGA - GCA", signed_pct), "TO": ("TO", num),
+    "NU": ("NU", num),
+}  # fmt: skip
+"""The disagreements table: column -> (the `dialogue_rows` key it shows, how)."""
+
+
 def disagreement_rows(rows: list[dict], top: int = DEFAULT_TOP) -> list[tuple[str, list[str]]]:
     """The `top` (set, dialogue) pairs where GCA and FGA differ most (section 5.2), as table
     cells; ties keep corpus order."""
     ordered = sorted(rows, key=lambda row: -abs(row["FGA - GCA"]))[: max(0, int(top))]
-    return [
-        (
-            row["dialogue"],
-            [
-                row["set"],
-                row["dialogue"],
-                str(row["turns"]),
-                str(row["mistakes"]),
-                pct(row["GCA"]),
-                pct(row["FGA"]),
-                signed_pct(row["FGA - GCA"]),
-                num(row["TO"]),
-                num(row["NU"]),
-            ],
-        )
-        for row in ordered
-    ]
-
-
-DISAGREEMENT_COLUMNS = ["Set", "Dialogue", "Turns", "Mistakes", "GCA", "FGA", "FGA − GCA", "TO", "NU"]
+    return [(row["dialogue"], [shown(row[key]) for key, shown in DISAGREEMENT_CELLS.values()]) for row in ordered]
 
 
 def correlation_rows(results: list[ScoredSet], rows: list[dict]) -> tuple[list[str], list[tuple[str, list[float]]]]:
@@ -214,7 +200,7 @@ def explore(
         return Exploration(False, str(error))
     gold_file = (gold.filename or "gold.json") if gold and not gold.empty else None
     status = " ".join([_status(results), *set_aside])
-    out = Exploration(True, status, results, options, fmt, gold_file)
+    out = Exploration(True, status, results, options)
     out.metrics = views.metrics_html(results, options, "main") + views.metrics_html(results, options, "counts")
     out.details = views.metrics_html(results, options, "detail")
     if options.compat:  # ours and the evaluator's, side by side
@@ -275,7 +261,7 @@ def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
     names = [r.name for r in results]
     out.scatter = scatter_svg(points, "FGA (%)", "GCA (%)", names, "Per-dialogue GCA against FGA")
     out.disagreements = views.clickable_table(
-        DISAGREEMENT_COLUMNS, disagreement_rows(rows, top), "disagreements-table", 2
+        list(DISAGREEMENT_CELLS), disagreement_rows(rows, top), "disagreements-table", 2
     )
     out.correlations = views.correlations_html(*correlation_rows(results, rows))
     if len(results) > 1:
@@ -300,22 +286,22 @@ def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
 
 def set_intervals(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
     """Each set's bootstrap intervals of the main figures as HTML (`dst_metrics.stats`), or a note for one
-    dialogue (nothing to resample) or without the statistics module."""
+    dialogue (nothing to resample)."""
+    from dst_metrics.stats import bootstrap_intervals
+
     if not out.ok or out.options.compat:
         return ""
     if len(out.results[0].corpus) < 2:
         return '<p class="note" id="intervals-one">One dialogue: no interval (the bootstrap resamples dialogues).</p>'
-    try:
-        from dst_metrics.stats import bootstrap_intervals
-    except ImportError:
-        return ""
     found = [bootstrap_intervals(r.corpus, out.options, resamples=resamples, seed=0) for r in out.results]
     return views.intervals_html([r.name for r in out.results], found, out.options)
 
 
 def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
     """Each later set compared with A (`dst_metrics.stats.compare`) as HTML; the comparisons are kept
-    in `out` (`comparison` is A against B). A note when the statistics module is missing."""
+    in `out` (`comparison` is A against B)."""
+    from dst_metrics.stats import compare
+
     if not out.ok or len(out.results) < 2:
         return ""
     if out.options.compat:
@@ -323,10 +309,6 @@ def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
             f'<p class="note" id="compare-compat">The intervals and tests are of dst-metrics\' own definitions; '
             f"the figures above follow the {views.esc(out.options.compat)} profile. Choose none to compare.</p>"
         )
-    try:
-        from dst_metrics.stats import compare
-    except ImportError:
-        return '<p class="note">The significance of the differences needs <code>dst_metrics.stats</code>.</p>'
     a = out.results[0]
     if len(a.corpus) < 2:
         return (
@@ -344,8 +326,7 @@ def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
         heading = f"<h3>{views.esc(b.name)} against {views.esc(a.name)}</h3>" if len(out.results) > 2 else ""
         parts.append(heading + views.comparison_html(comparison, out.options, index) + _summary(comparison))
     out.comparison = out.comparisons[0] if out.comparisons else None
-    out.comparison_html = "".join(parts)
-    return out.comparison_html
+    return "".join(parts)
 
 
 def _summary(comparison) -> str:
@@ -360,10 +341,6 @@ def _summary(comparison) -> str:
     return f'<ul class="compare-summary">{items}</ul>'
 
 
-def _api_options(mode: str, alpha: str, fga_lambda: float, num_slots: float, value_matching: str, compat: str):
-    return read_settings(mode, alpha, fga_lambda, num_slots, value_matching, compat or None)
-
-
 def api_score(
     predictions: str,
     gold: str = "",
@@ -375,12 +352,12 @@ def api_score(
     value_matching: str = "exact",
     compat: str = "",
 ) -> dict:
-    """The page's `/score` endpoint: one prediction set (text in any input format; `gold` for a format holding
-    predictions only) -> {"figures": {key: fraction or count}, "signature", "dialogues", "turns", "format"}.
-    Bad input or options raise ValueError (InputError, OptionError) naming the problem."""
-    options = _api_options(mode, alpha, fga_lambda, num_slots, value_matching, compat)
-    gold_set = SetInput("gold", gold) if (gold or "").strip() else None
-    (predicted,) = read_prediction_sets([SetInput("predictions", predictions)], fmt, options.value_matching, gold_set)
+    """Score one prediction set, pasted as text in any input format (`fmt`: auto or a reader's name; `gold`:
+    for formats holding predictions only). Returns {"figures": {key: value}, "signature", "dialogues",
+    "turns", "format"}; figures are fractions of 1, counts are integers."""
+    options = read_settings(mode, alpha, fga_lambda, num_slots, value_matching, compat)
+    entry = SetInput("predictions", predictions)
+    (predicted,) = read_prediction_sets([entry], fmt, options.value_matching, pasted_gold(gold))
     (result,) = score_sets([predicted], options)
     scores = result.report.scores
     return {
@@ -404,13 +381,13 @@ def api_compare(
     value_matching: str = "exact",
     resamples: int = COMPARE_RESAMPLES,
 ) -> dict:
-    """The page's `/compare` endpoint: two prediction sets on the same dialogues -> `dst_metrics.stats.compare`'s
-    result as JSON (each figure's A, B, difference, interval and corrected p-value, `significant`)."""
+    """Compare two prediction sets on the same dialogues (paired randomization test, bootstrap intervals,
+    Holm over every figure): dst_metrics.stats.compare's result as JSON."""
     from dst_metrics.stats import compare
 
-    options = _api_options(mode, alpha, fga_lambda, num_slots, value_matching, "")
-    gold_set = SetInput("gold", gold) if (gold or "").strip() else None
-    first, second = read_prediction_sets([SetInput("A", a), SetInput("B", b)], fmt, options.value_matching, gold_set)
+    options = read_settings(mode, alpha, fga_lambda, num_slots, value_matching)
+    entries = [SetInput("A", a), SetInput("B", b)]
+    first, second = read_prediction_sets(entries, fmt, options.value_matching, pasted_gold(gold))
     return compare(first.corpus, second.corpus, options, resamples=int(resamples), names=("A", "B")).as_dict()
 
 

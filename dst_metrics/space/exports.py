@@ -1,6 +1,6 @@
-"""Take the results away: the figures as CSV and JSON (corpus and per dialogue), a LaTeX and a
-Markdown table, the HTML report (when `dst_metrics.report` is installed), and the exact
-``dst-metrics`` command and Python code that reproduce the figures from the files."""
+"""Take the results away: the figures as CSV and JSON (corpus and per dialogue), the LaTeX and Markdown
+tables and the HTML report of `dst_metrics.report`, and the exact ``dst-metrics`` command and Python code
+that reproduce the figures from the files."""
 
 from __future__ import annotations
 
@@ -31,19 +31,10 @@ def file_names(results: list[ScoredSet]) -> list[str]:
 
 def option_arguments(options: Options) -> list[str]:
     """The command-line options that give `options` (every one written out, as the signature is)."""
-    return [
-        "--mode",
-        options.mode,
-        "--alpha",
-        format_number(options.alpha),
-        "--fga-lambda",
-        format_number(options.fga_lambda),
-        "--num-slots",
-        str(options.num_slots),
-        "--value-matching",
-        options.value_matching,
-        *(["--compat", options.compat] if options.compat else []),
-    ]
+    flags = ("--mode", "--alpha", "--fga-lambda", "--num-slots", "--value-matching", "--compat")
+    values = [options.mode, format_number(options.alpha), format_number(options.fga_lambda), str(options.num_slots)]
+    values += [options.value_matching, options.compat]  # no --compat without a profile
+    return [word for flag, value in zip(flags, values, strict=True) if value for word in (flag, value)]
 
 
 def _quote(word: str) -> str:
@@ -131,59 +122,23 @@ def to_csv(records: list[dict]) -> str:
     return out.getvalue()
 
 
-def markdown_table(results: list[ScoredSet], options: Options) -> str:
-    """The main figures in percent, a row per set, as a Markdown table with the signature below."""
-    rows = main_rows(options)
-    lines = [
-        "| system | " + " | ".join(row.label for row in rows) + " |",
-        "| --- |" + " ---: |" * len(rows),
-    ]
-    for r in results:
-        lines.append(f"| {r.name} | " + " | ".join(f"{100 * r.report.scores[row.key]:.2f}" for row in rows) + " |")
-    return "\n".join(lines) + f"\n\nSignature: `{options.signature()}`\n"
-
-
-def _latex(text: str) -> str:
-    return re.sub(r"([&%$#_{}])", r"\\\1", text).replace("λ", r"$\lambda$")
-
-
-def latex_table(results: list[ScoredSet], options: Options) -> str:
-    """The main figures in percent as a booktabs LaTeX table, the best of each column in bold."""
-    rows = main_rows(options)
-    best = {row.key: max(r.report.scores[row.key] for r in results) for row in rows}
-    lines = [
-        r"\begin{tabular}{l" + "r" * len(rows) + "}",
-        r"\toprule",
-        "System & " + " & ".join(_latex(row.label) for row in rows) + r" \\",
-        r"\midrule",
-    ]
-    for r in results:
-        cells = []
-        for row in rows:
-            text = f"{100 * r.report.scores[row.key]:.2f}"
-            is_best = len(results) > 1 and r.report.scores[row.key] == best[row.key]
-            cells.append(rf"\textbf{{{text}}}" if is_best else text)
-        lines.append(_latex(r.name) + " & " + " & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", f"% {options.signature()}"]
-    return "\n".join(lines) + "\n"
-
-
 REPORT_RESAMPLES = 1000
 
 
 def report_files(results: list[ScoredSet], options: Options) -> dict[str, str]:
-    """The self-contained HTML report of `dst_metrics.report` (figures with bootstrap intervals,
-    comparisons, plots) and its paper tables (``table.md``, ``table.tex``: intervals, and ``*`` where a
-    later set differs significantly from A) for these sets; {} when that module or matplotlib is missing."""
-    try:
-        from dst_metrics.report import build_report, collect
-        from dst_metrics.report.tables import latex_table as report_latex
-        from dst_metrics.report.tables import markdown_table as report_markdown
+    """The paper tables of `dst_metrics.report` (``table.md``, ``table.tex``: the main figures in percent with
+    intervals, and ``*`` where a later set differs significantly from A) and its self-contained HTML report
+    (figures with bootstrap intervals, comparisons, plots; left out when matplotlib is missing)."""
+    from dst_metrics.report import build_report, collect
+    from dst_metrics.report.tables import latex_table, markdown_table
 
-        data = collect([(r.name, r.corpus) for r in results], options, resamples=REPORT_RESAMPLES, seed=0)
-        return {"report.html": build_report(data), "table.md": report_markdown(data), "table.tex": report_latex(data)}
-    except ImportError:
-        return {}
+    data = collect([(r.name, r.corpus) for r in results], options, resamples=REPORT_RESAMPLES, seed=0)
+    files = {"table.md": markdown_table(data), "table.tex": latex_table(data)}
+    try:
+        files["report.html"] = build_report(data)
+    except ImportError:  # matplotlib draws its plots
+        pass
+    return files
 
 
 def write_downloads(
@@ -209,10 +164,8 @@ def write_downloads(
         "figures.json": json.dumps(summary, indent=1, ensure_ascii=False),
         "dialogues.csv": to_csv(dialogues),
         "dialogues.json": json.dumps(dialogues, ensure_ascii=False),
-        "table.md": markdown_table(results, options),
-        "table.tex": latex_table(results, options),
+        **report_files(results, options),
     }
-    files.update(report_files(results, options))  # with the statistics: intervals and significance marks
     paths = []
     for name, text in files.items():
         path = folder / name

@@ -8,9 +8,11 @@ the sets, and the check that every set is scored against the same gold.
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -385,14 +387,45 @@ def example_key(key: str | None) -> str | None:
     return key if key in {value for _, value in EXAMPLE_CHOICES} else None
 
 
-def remove_session_file(value: dict | str | None) -> None:
-    """Delete what a session kept on the server (an uploaded file or folder, a downloads folder)
-    when gradio deletes the session's state (`gr.State(delete_callback=...)`)."""
-    path = value.get("path") if isinstance(value, dict) else value
-    if not path:
-        return
-    path = Path(path)
-    if path.is_dir():
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        path.unlink(missing_ok=True)
+def remove_session_file(value: dict | str | list | None) -> None:
+    """Delete what a session kept on the server (an uploaded file or folder, a downloads folder, or a list of
+    them: {"path"} or (path, name) each) when gradio deletes the session's state (`gr.State(delete_callback=...)`)."""
+    for item in value if isinstance(value, list) else [value]:
+        path = item.get("path") if isinstance(item, dict) else item[0] if isinstance(item, (list, tuple)) else item
+        if not path:
+            continue
+        if Path(path).is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            Path(path).unlink(missing_ok=True)
+
+
+def set_input(name: str | None, text: str | None, file: dict | None) -> SetInput:
+    """A set from the page's widgets: its name, its text and its uploaded file ({"path", "filename"} or None)."""
+    return SetInput(name or "", text or "", file["path"] if file else None, file["filename"] if file else None)
+
+
+def pasted_gold(text: str | None) -> SetInput | None:
+    """An endpoint's gold text as a set, None when empty."""
+    return SetInput("gold", text) if (text or "").strip() else None
+
+
+def upload_paths(upload: str | list[str] | None) -> list[str]:
+    """The paths of an upload button's files (one, several or none)."""
+    return [upload] if isinstance(upload, str) else list(upload or [])
+
+
+def endpoint(api: Callable) -> Callable:
+    """`api` as a Space endpoint (its parameters and docstring make the API page): bad input or options
+    (ValueError, in the library's words) reach the client as a `gradio.Error`, without a traceback."""
+
+    @functools.wraps(api)
+    def answer(*args, **kwargs):
+        try:
+            return api(*args, **kwargs)
+        except ValueError as error:
+            import gradio as gr
+
+            raise gr.Error(str(error), print_exception=False) from None
+
+    return answer

@@ -42,6 +42,7 @@ from .inputs import (
     SET_LABELS,
     UPLOAD_TYPES,
     SetInput,
+    endpoint,
     example_input,
     example_key,
     folder_of,
@@ -50,11 +51,14 @@ from .inputs import (
     name_from_file,
     page_profiles,
     remove_session_file,
+    set_input,
     shows_example,
     shows_example_set,
+    upload_paths,
 )
+from .protocols import api_checkdst, api_sgdx
 from .protocols_section import CSS as PROTOCOLS_CSS
-from .protocols_section import ProtocolsSection, checkdst_endpoint, sgdx_endpoint
+from .protocols_section import ProtocolsSection
 from .style import (
     CSS,
     INTRO,
@@ -121,6 +125,10 @@ TICKET_JS = (
 server drops one that a later request has superseded, whatever order they finish in."""
 URL_JS = "(query) => { if (query) history.replaceState(null, '', '?' + query); }"
 """Writes the URL from `url_query`, which the server sets from what the shown figures were computed with."""
+SHOWN = ("metrics", "details", "signature", "bars", "slots", "command", "snippet")
+"""The views of a computation: each an `Exploration` field, drawn in the `Page` widget of the same name."""
+ANALYSED = ("scatter", "disagreements", "correlations", "calibration", "by_domain")
+"""The same, of the views that `analyse_sets` lays out."""
 
 
 def _file_note(file: dict | None) -> str:
@@ -129,13 +137,9 @@ def _file_note(file: dict | None) -> str:
     return f'<span class="file-chip">file: {views.esc(file["filename"])}</span>'
 
 
-def _set_input(name: str | None, text: str | None, file: dict | None) -> SetInput:
-    path, filename = (file["path"], file["filename"]) if file else (None, None)
-    return SetInput(name or "", text or "", path, filename)
-
-
-def release_memory() -> None:
-    """Collect and hand freed memory back to the system (glibc keeps a freed heap otherwise)."""
+def release_memory(_: object = None) -> None:
+    """Collect and hand freed memory back to the system (glibc keeps a freed heap otherwise); the
+    `delete_callback` of the states that hold a session's results."""
     gc.collect()
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
@@ -143,14 +147,9 @@ def release_memory() -> None:
         pass
 
 
-def forget(value: object) -> None:
-    """`delete_callback` of the states that hold a session's results: their memory goes back."""
-    release_memory()
-
-
 def _uploaded_path(upload: str | list[str] | None, label: str) -> tuple[str | None, str]:
     """(path, name) of an upload: one file as it is, several as one folder (SGD, MultiWOZ 2.2)."""
-    paths = [upload] if isinstance(upload, str) else list(upload or [])
+    paths = upload_paths(upload)
     if len(paths) > 1:
         return folder_of(paths, label)
     return (paths[0], Path(paths[0]).name) if paths else (None, "")
@@ -208,6 +207,18 @@ def _float(text: str | None, default: float) -> float:
         return default
 
 
+def upload_widgets(words: str, key: str, **row) -> tuple[gr.UploadButton, gr.Button, gr.State, gr.HTML]:
+    """A set's or the gold's upload and empty buttons (in a row made with `row`), its note and the state that
+    holds its uploaded file; several files make one folder (SGD, MultiWOZ 2.2 dialogues_*.json)."""
+    with gr.Row(**row):
+        upload = gr.UploadButton(
+            f"Upload {words}", file_types=UPLOAD_TYPES, file_count="multiple", size="sm", elem_id=f"upload-{key}"
+        )
+        clear = gr.Button(f"Empty {words}", size="sm", variant="secondary", elem_id=f"empty-{key}")
+    note = gr.HTML(elem_id=f"note-{key}")
+    return upload, clear, gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file), note
+
+
 class Page:
     """The widgets of the page, built in `build_demo`, and the handlers that update them."""
 
@@ -230,19 +241,7 @@ class Page:
                 elem_id=f"data-{label.lower()}",
                 placeholder="Paste data in any input format, or upload a file",
             )
-            with gr.Row(elem_classes=["set-buttons"]):
-                upload = gr.UploadButton(
-                    f"Upload set {label}",
-                    file_types=UPLOAD_TYPES,
-                    file_count="multiple",  # several files: one folder (SGD, MultiWOZ 2.2 dialogues_*.json)
-                    size="sm",
-                    elem_id=f"upload-{label.lower()}",
-                )
-                clear = gr.Button(
-                    f"Empty set {label}", size="sm", variant="secondary", elem_id=f"empty-{label.lower()}"
-                )
-            note = gr.HTML(elem_id=f"note-{label.lower()}")
-            file = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
+            upload, clear, file, note = upload_widgets(f"set {label}", label.lower(), elem_classes=["set-buttons"])
             self.sets.append((name, text, file, note, upload, clear))
 
     def inputs_section(self) -> None:
@@ -275,19 +274,9 @@ class Page:
             with gr.Row(equal_height=False):
                 for label in SET_LABELS[2:]:
                     self.set_column(label)
-        with gr.Accordion(
-            "Gold file, for predictions-only formats",
-            open=False,
-            elem_id="gold-box",
-        ):
+        with gr.Accordion("Gold file, for predictions-only formats", open=False, elem_id="gold-box"):
             self.gold_text = gr.Textbox(label="Gold: data", lines=5, max_lines=5, elem_id="data-gold")
-            with gr.Row():
-                self.gold_upload = gr.UploadButton(
-                    "Upload gold", file_types=UPLOAD_TYPES, file_count="multiple", size="sm", elem_id="upload-gold"
-                )
-                self.gold_clear = gr.Button("Empty gold", size="sm", elem_id="empty-gold")
-            self.gold_file = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
-            self.gold_note = gr.HTML(elem_id="note-gold")
+            self.gold_upload, self.gold_clear, self.gold_file, self.gold_note = upload_widgets("gold", "gold")
         with gr.Accordion("Input formats", open=False):
             gr.Markdown(format_help() + f"\n\nUploads may be up to {MAX_UPLOAD_MB} MB.")
 
@@ -338,11 +327,11 @@ class Page:
         # What the figures shown were computed with, as the URL's query (kept in the DOM, not shown).
         self.url_query = gr.Textbox(visible="hidden", elem_id="url-query", container=False)
         # This session's newest computation (an older one is dropped) and the figures shown.
-        self.ticket = gr.State({"latest": 0}, time_to_live=SESSION_STATE_SECONDS, delete_callback=forget)
+        self.ticket = gr.State({"latest": 0}, time_to_live=SESSION_STATE_SECONDS, delete_callback=release_memory)
         self.ticket_no = gr.Number(0, visible="hidden", elem_id="ticket-no")  # set by TICKET_JS
 
     def results_section(self) -> None:
-        self.state = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=forget)
+        self.state = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=release_memory)
         self.download_folder = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
         with gr.Column(visible=False, elem_id="scores-col") as self.scores_col:
             gr.Markdown("## Scores")
@@ -415,12 +404,23 @@ class Page:
     # ---- handlers ------------------------------------------------------------------------
 
     @property
+    def data_inputs(self) -> list:
+        """The input format, each set's name, text and file, and the gold's text and file (`read_data`)."""
+        sets = [widget for name, text, file, *_ in self.sets for widget in (name, text, file)]
+        return [self.fmt, *sets, self.gold_text, self.gold_file]
+
+    def read_data(self, values: tuple | list) -> tuple[str, list[SetInput], SetInput, list]:
+        """The values of `data_inputs` and of the widgets after them: (format, sets, gold, the others)."""
+        count = 3 * len(self.sets)
+        sets, (gold_text, gold_file, *rest) = values[1 : 1 + count], values[1 + count :]
+        entries = [set_input(*sets[i : i + 3]) for i in range(0, count, 3)]
+        return values[0], entries, set_input("gold", gold_text, gold_file), rest
+
+    @property
     def compute_inputs(self) -> list:
-        widgets = [self.fmt]
-        for name, text, file, *_ in self.sets:
-            widgets += [name, text, file]
-        widgets += [self.gold_text, self.gold_file, self.mode, self.alpha, self.lam, self.k, self.matching, self.compat]
-        return widgets + [self.top, self.unchanged, self.dialogue, self.example, self.ticket, self.ticket_no]
+        options = [self.mode, self.alpha, self.lam, self.k, self.matching, self.compat]
+        shown = [self.top, self.unchanged, self.dialogue, self.example, self.ticket, self.ticket_no]
+        return [*self.data_inputs, *options, *shown]
 
     @property
     def compute_outputs(self) -> list:
@@ -453,24 +453,16 @@ class Page:
                 self.takeaway_col: hidden,
                 self.calibration_col: hidden,
             }
+        shown = gr.update(visible=True)
         return {
             self.status: views.status_html(result.status, True),
             self.state: result,
-            self.scores_col: gr.update(visible=True),
-            self.metrics: result.metrics,
-            self.details: result.details,
+            **{getattr(self, name): getattr(result, name) for name in SHOWN},
+            **{col: shown for col in (self.scores_col, self.slots_col, self.analysis_col, self.takeaway_col)},
             self.intervals: '<p class="note">Computing each set\'s intervals…</p>',
-            self.signature: result.signature,
-            self.bars: result.bars,
             self.dialogue: gr.update(choices=result.dialogue_ids, value=result.dialogue_id),
-            self.slots_col: gr.update(visible=True),
-            self.slots: result.slots,
-            self.analysis_col: gr.update(visible=True),
             self.compare_col: gr.update(visible=len(result.results) > 1),
             self.compare_table: '<p class="note" id="compare-pending">Computing the comparison…</p>',
-            self.takeaway_col: gr.update(visible=True),
-            self.command: result.command,
-            self.snippet: result.snippet,
             self.downloads: None,
             self.url_query: url,
             **self.analysis_updates(result),
@@ -490,15 +482,11 @@ class Page:
         return {
             self.note: analysis_note(result),
             self.analysis_body: gr.update(visible=result.several),
-            self.scatter: result.scatter,
-            self.disagreements: result.disagreements,
-            self.correlations: result.correlations,
+            **{getattr(self, name): getattr(result, name) for name in ANALYSED},
             self.pair_body: gr.update(visible=pair),
             self.pair_scatter: result.pair_scatter if pair else "",
             self.pair_table: result.pair_table if pair else "",
             self.calibration_col: gr.update(visible=bool(result.calibration)),
-            self.calibration: result.calibration,
-            self.by_domain: result.by_domain,
         }
 
     @property
@@ -516,26 +504,17 @@ class Page:
             analyse_sets(result, int(top or DEFAULT_TOP))
         except Exception as error:  # a bug: shown, logged
             log.exception("analysis failed")
-            return {
-                self.note: views.status_html(f"internal error ({type(error).__name__}: {error})", False, "analysis")
-            }
+            return {self.note: views.status_html(views.internal_error(error), False, "analysis")}
         return self.analysis_updates(result)
 
     def compute(self, *values) -> dict:
         """Read, score and show everything; a bug shows as an internal error, never a traceback."""
-        fmt, rest = values[0], list(values[1:])
-        entries = []
-        for _ in self.sets:
-            name, text, file, rest = rest[0], rest[1], rest[2], rest[3:]
-            entries.append(_set_input(name, text, file))
-        gold_text, gold_file, mode, alpha, lam, k, matching, compat, top, unchanged, shown, example, ticket, number = (
-            rest
-        )
+        fmt, entries, gold, rest = self.read_data(values)
+        mode, alpha, lam, k, matching, compat, top, unchanged, shown, example, ticket, number = rest
         number = int(number or 0)  # the browser's order of asking (TICKET_JS); 0 from the API
         if number < ticket["latest"]:
             return self.skip()  # a later request of this session came first
         ticket["latest"] = number
-        gold = _set_input("gold", gold_text, gold_file)
         if not example and all(entry.empty for entry in entries) and gold.empty:  # e.g. a link of own data
             return {**self.updates(Exploration(False, "")), self.status: views.status_html(NOTHING_TO_SCORE, True)}
         left: dict = {}
@@ -556,7 +535,7 @@ class Page:
                 analyse_sets(result, int(top or DEFAULT_TOP))  # small: everything in one round trip
         except Exception as error:  # a bug, not bad input: say so in the page, log the traceback
             log.exception("explore failed")
-            result = Exploration(False, f"internal error ({type(error).__name__}: {error})")
+            result = Exploration(False, views.internal_error(error))
         if ticket["latest"] != number:
             return self.skip()  # superseded: what is drawn stays one set of inputs, the latest one's
         result.ticket = number
@@ -577,7 +556,7 @@ class Page:
             return (compare_sets(result) if len(result.results) > 1 else ""), intervals
         except Exception as error:  # a bug: shown, logged
             log.exception("compare failed")
-            return views.status_html(f"internal error ({type(error).__name__}: {error})", False, "compare"), ""
+            return views.status_html(views.internal_error(error), False, "compare"), ""
 
     def choose_example(self, key: str | None) -> dict:
         """Fill the sets with a preloaded example; the sets it does not use are emptied."""
@@ -789,55 +768,12 @@ PUBLIC_API = ("score", "compare", "table", "checkdst", "sgdx")
 the page itself is private: not on the API page, not callable by the client libraries."""
 
 
-def score_endpoint(
-    predictions: str,
-    gold: str = "",
-    fmt: str = AUTO,
-    mode: str = "official",
-    alpha: str = "10/11",
-    fga_lambda: float = 0.5,
-    num_slots: float = 30,
-    value_matching: str = "exact",
-    compat: str = "",
-) -> dict:
-    """Score one prediction set, pasted as text in any input format (`fmt`: auto or a reader's name; `gold`:
-    for formats holding predictions only). Returns {"figures": {key: value}, "signature", "dialogues",
-    "turns", "format"}; figures are fractions of 1, counts are integers."""
-    try:
-        return api_score(predictions, gold, fmt, mode, alpha, fga_lambda, num_slots, value_matching, compat)
-    except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
-
-
-def compare_endpoint(
-    a: str,
-    b: str,
-    gold: str = "",
-    fmt: str = AUTO,
-    mode: str = "official",
-    alpha: str = "10/11",
-    fga_lambda: float = 0.5,
-    num_slots: float = 30,
-    value_matching: str = "exact",
-    resamples: int = 1000,
-) -> dict:
-    """Compare two prediction sets on the same dialogues (paired randomization test, bootstrap intervals,
-    Holm over every figure): dst_metrics.stats.compare's result as JSON."""
-    try:
-        return api_compare(a, b, gold, fmt, mode, alpha, fga_lambda, num_slots, value_matching, resamples)
-    except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
-
-
 def build_demo() -> gr.Blocks:
     """Lay out the page and wire its events; only `PUBLIC_API` is on the API page."""
     page = Page()
     with gr.Blocks(title="GCA explorer", delete_cache=(SESSION_FILES_SECONDS, SESSION_FILES_SECONDS)) as demo:
-        gr.api(score_endpoint, api_name="score")  # first: the page's own events cannot take these names
-        gr.api(compare_endpoint, api_name="compare")
-        gr.api(table_endpoint, api_name="table")
-        gr.api(checkdst_endpoint, api_name="checkdst")
-        gr.api(sgdx_endpoint, api_name="sgdx")
+        for name, api in zip(PUBLIC_API, (api_score, api_compare, table_endpoint, api_checkdst, api_sgdx)):
+            gr.api(endpoint(api), api_name=name)  # first: the page's own events cannot take these names
         page.inputs_section()
         page.options_section()
         page.results_section()

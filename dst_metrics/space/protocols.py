@@ -16,12 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dst_metrics import InputError, Options
+from dst_metrics._version import __version__
 from dst_metrics.options import OptionError
 from dst_metrics.protocols import checkdst, sgdx
 from dst_metrics.report.draw import data_attributes, esc, esc_name, num, pct, table
 
 from .exports import _quote
-from .inputs import AUTO, SET_LABELS, SetInput, read_prediction_set
+from .inputs import AUTO, SET_LABELS, SetInput, pasted_gold, read_prediction_set
+from .views import signature_line
 
 SGD_MATCHINGS: tuple[tuple[str, str], ...] = (("fuzzy (the SGD evaluator's)", "fuzzy"), ("exact", "exact"))
 """SGD-X's value matching, as ``dst-metrics sgdx --value-matching`` takes it (fuzzy by default)."""
@@ -41,12 +43,6 @@ class ProtocolView:
     figures: dict = field(default_factory=dict)
     html: str = ""
     command: str = ""
-
-
-def signature_html(signature: str, element_id: str) -> str:
-    """The signature under a protocol's table (a narrow page breaks it at a bar)."""
-    shown = esc(signature).replace("|", "|<wbr>")
-    return f'<p class="signature">Signature: <code id="{element_id}">{shown}</code></p>'
 
 
 # --------------------------------------------------------------------------------------------
@@ -101,7 +97,7 @@ def checkdst_html(found: dict) -> str:
         caption
         + table(head, rows, ' class="data-table protocol-table" id="checkdst-table"')
         + note
-        + signature_html(found["signature"], "checkdst-signature")
+        + signature_line(found["signature"], "checkdst-signature")
     )
 
 
@@ -137,7 +133,7 @@ def checkdst_view(
         given_gold = gold if gold is not None and not gold.empty else None
         pair = entries[letters[original]], entries[letters[perturbed]]
         found = checkdst_figures_of(*pair, options, fmt, given_gold, (original, perturbed))
-    except (InputError, OptionError, ValueError) as error:
+    except ValueError as error:  # InputError, OptionError
         return ProtocolView(False, str(error))
     status = f"CheckDST of set {perturbed} against set {original}: {found['checkdst.pairs']} pairs."
     files = (_file_of(pair[0], original), _file_of(pair[1], perturbed))
@@ -154,11 +150,11 @@ def api_checkdst(
     mode: str = "official",
     value_matching: str = "exact",
 ) -> dict:
-    """The `/checkdst` endpoint: two prediction sets as texts (any format) -> ``dst-metrics checkdst --json``'s
-    object. Bad input raises ValueError (InputError, OptionError) naming the problem."""
+    """CheckDST of two prediction sets as texts (any format; `gold` for predictions-only formats): every turn of
+    `perturbed` paired with the same turn of `original`. `dst-metrics checkdst --json`'s object."""
     options = Options(mode=mode, value_matching=value_matching)
-    gold_set = SetInput("gold", gold) if (gold or "").strip() else None
-    return checkdst_figures_of(SetInput("original", original), SetInput("perturbed", perturbed), options, fmt, gold_set)
+    sides = SetInput("original", original), SetInput("perturbed", perturbed)
+    return checkdst_figures_of(*sides, options, fmt, pasted_gold(gold))
 
 
 # --------------------------------------------------------------------------------------------
@@ -221,7 +217,7 @@ def sgdx_figures_of(files: SgdxFiles, fuzzy: bool = True, scratch: Path | None =
             named = [original, gold, schema, *files.variants, *([train] if train else [])]
             raise InputError(_renamed(str(error), named)) from None
     names = [original[1], *(name for _, name in files.variants)]
-    signature = f"dst-metrics:{_version()}|{sgdx.signature_part(len(files.variants), fuzzy)}"
+    signature = f"dst-metrics:{__version__}|{sgdx.signature_part(len(files.variants), fuzzy)}"
     words = [*names, "--gold", gold[1], "--schema", schema[1]] + (["--train-schema", train[1]] if train else [])
     return {"original": names[0], "variants": names[1:], **found, "signature": signature}, words
 
@@ -230,12 +226,6 @@ def _renamed(message: str, files: list[tuple[str, str]]) -> str:
     for path, name in sorted(files, key=lambda file: -len(file[0])):
         message = message.replace(path.rstrip("/") + "/" if name.endswith("/") else path, name)
     return message
-
-
-def _version() -> str:
-    from dst_metrics._version import __version__
-
-    return __version__
 
 
 def sgdx_rows(found: dict) -> list[list[tuple[str, object]]]:
@@ -285,7 +275,7 @@ def sgdx_html(found: dict) -> str:
     return (
         caption
         + table(head, rows, ' class="data-table protocol-table" id="sgdx-table"')
-        + signature_html(found["signature"], "sgdx-signature")
+        + signature_line(found["signature"], "sgdx-signature")
     )
 
 
@@ -295,7 +285,7 @@ def sgdx_view(files: SgdxFiles, value_matching: str = "fuzzy", scratch: Path | N
     fuzzy = value_matching != "exact"
     try:
         found, words = sgdx_figures_of(files, fuzzy, scratch)
-    except (InputError, OptionError, ValueError) as error:
+    except ValueError as error:  # InputError, OptionError
         return ProtocolView(False, str(error))
     status = f"SGD-X of {len(found['variants'])} schema variants: {found['sgdx.all.frames']} frames."
     flags = [] if fuzzy else ["--value-matching", "exact"]
@@ -311,9 +301,8 @@ def api_sgdx(
     train_schema: str = "",
     value_matching: str = "fuzzy",
 ) -> dict:
-    """The `/sgdx` endpoint: SGD dialogue files as texts (the original schema's predictions, one per variant,
-    the gold dialogues, schema.json and optionally the train schema) -> ``dst-metrics sgdx --json``'s object
-    (files named original.json, v1.json …). Bad input raises ValueError (InputError) naming the problem."""
+    """SGD-X of SGD dialogue files as texts: the predictions on the original schema, on each variant (at least
+    2), the gold dialogues, schema.json and optionally the train schema. `dst-metrics sgdx --json`'s object."""
     with tempfile.TemporaryDirectory(prefix="gca-explorer-sgdx-") as folder:
 
         def saved(name: str, text: str) -> list[tuple[str, str]]:

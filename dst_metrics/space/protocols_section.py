@@ -10,19 +10,18 @@ prints it and a JSON download with the command's keys.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import gradio as gr
 
 from . import views
-from .inputs import AUTO, SET_LABELS, SetInput, remove_session_file
+from .inputs import SET_LABELS, remove_session_file, upload_paths
 from .protocols import (
     EXPORT_FILES,
     SGD_MATCHINGS,
     ProtocolView,
     SgdxFiles,
-    api_checkdst,
-    api_sgdx,
     checkdst_view,
     set_choices,
     sgdx_view,
@@ -81,22 +80,11 @@ FORGET_CHOSEN_FILES_JS = (
 it already holds)."""
 
 
-def _remove(value: object) -> None:
-    """`delete_callback` of the downloads folder and of one role's uploads ([(path, name)])."""
-    for item in value if isinstance(value, list) else [value]:
-        remove_session_file(item[0] if isinstance(item, (list, tuple)) else item)
-
-
 def role_note(role: str, files: list) -> str:
     """What is uploaded for one SGD-X role (chips of the files' names, — when none)."""
     chips = " ".join(f'<span class="file-chip">{views.esc(name)}</span>' for _, name in files) or "—"
     count = f" ({len(files)})" if role == "variants" and files else ""
     return f'<p class="sgdx-role"><b>{views.esc(ROLES[role])}{count}:</b> {chips}</p>'
-
-
-def _paths(upload: str | list[str] | None) -> list[tuple[str, str]]:
-    paths = [upload] if isinstance(upload, str) else list(upload or [])
-    return [(path, Path(path).name) for path in paths]
 
 
 def downloads(folder: str | None) -> dict:
@@ -108,6 +96,22 @@ def downloads(folder: str | None) -> dict:
 def shown_command(command: str) -> dict:
     """A command box: the command, hidden when there is none (no empty box before a result)."""
     return gr.update(value=command, visible=bool(command))
+
+
+def shown(protocol: str, compute: Callable[[str], ProtocolView], folder: str | None) -> tuple:
+    """`compute(folder)`'s view (a bug is said in the page), its JSON written or an older one removed (never a
+    stale download): the status, the table, the command box, the downloads box and the session's folder."""
+    folder = folder or tempfile.mkdtemp(prefix="gca-explorer-protocols-")
+    try:
+        view = compute(folder)
+    except Exception as error:  # a bug, not bad input: said in the page
+        view = ProtocolView(False, views.internal_error(error))
+    if view.ok:
+        write_export(view.figures, protocol, folder)
+    else:
+        (Path(folder) / EXPORT_FILES[protocol]).unlink(missing_ok=True)
+    html = views.status_html(view.status, view.ok, protocol)
+    return html, view.html, shown_command(view.command), downloads(folder), folder
 
 
 class ProtocolsSection:
@@ -128,10 +132,10 @@ class ProtocolsSection:
                 label="The figures as dst-metrics checkdst --json / sgdx --json print them (fractions of 1)",
                 file_count="multiple", interactive=False, visible=False, elem_id="protocols-downloads",
             )  # fmt: skip
-        self.folder = gr.State(None, time_to_live=SESSION_SECONDS, delete_callback=_remove)
+        self.folder = gr.State(None, time_to_live=SESSION_SECONDS, delete_callback=remove_session_file)
         # one state per role: uploads of different roles in quick succession never overwrite each other
         self.role_files = {
-            role: gr.State([], time_to_live=SESSION_SECONDS, delete_callback=_remove) for role in ROLES
+            role: gr.State([], time_to_live=SESSION_SECONDS, delete_callback=remove_session_file) for role in ROLES
         }  # fmt: skip
         self.shown = gr.State(False, time_to_live=SESSION_SECONDS)
 
@@ -189,67 +193,32 @@ class ProtocolsSection:
     @property
     def checkdst_inputs(self) -> list:
         page = self.page
-        widgets = [page.fmt]
-        for name, text, file, *_ in page.sets:
-            widgets += [name, text, file]
-        widgets += [page.gold_text, page.gold_file, page.mode, page.matching]
-        return widgets + [self.original, self.perturbed, self.folder]
+        return [*page.data_inputs, page.mode, page.matching, self.original, self.perturbed, self.folder]
 
     @property
     def checkdst_outputs(self) -> list:
         return [self.checkdst_status, self.checkdst_view, self.checkdst_command, self.original, self.perturbed,
                 self.files, self.folder, self.shown]  # fmt: skip
 
-    def entries(self, values: list) -> list[SetInput]:
-        """The page's sets A–D as inputs."""
-        inputs = []
-        for index in range(len(self.page.sets)):
-            name, text, file = values[3 * index : 3 * index + 3]
-            path, filename = (file["path"], file["filename"]) if file else (None, None)
-            inputs.append(SetInput(name or "", text or "", path, filename))
-        return inputs
-
     def compute_checkdst(self, *values) -> tuple:
         """CheckDST of the chosen sets: the table, the command and the JSON download (or the problem)."""
-        fmt, rest = values[0], list(values[1:])
-        count = 3 * len(self.page.sets)
-        entries = self.entries(rest[:count])
-        gold_text, gold_file, mode, matching, original, perturbed, folder = rest[count:]
-        gold = SetInput("gold", gold_text or "", gold_file["path"] if gold_file else None,
-                        gold_file["filename"] if gold_file else None)  # fmt: skip
+        fmt, entries, gold, (mode, matching, original, perturbed, folder) = self.page.read_data(values)
         names = [entry.name or (Path(entry.filename).stem if entry.filename else "") for entry in entries]
         choices = set_choices(names)
-        try:
-            view = checkdst_view(entries, original, perturbed, fmt=fmt, gold=gold, settings=(mode, matching))
-        except Exception as error:  # a bug, not bad input: said in the page
-            view = ProtocolView(False, f"internal error ({type(error).__name__}: {error})")
-        folder = folder or tempfile.mkdtemp(prefix="gca-explorer-protocols-")
-        self._export(view, "checkdst", folder)
-        updates = gr.update(choices=choices, value=original), gr.update(choices=choices, value=perturbed)
-        html = views.status_html(view.status, view.ok, "checkdst")
-        return html, view.html, shown_command(view.command), *updates, downloads(folder), folder, True
 
-    @staticmethod
-    def _export(view: ProtocolView, protocol: str, folder: str) -> None:
-        """Write the protocol's JSON, or remove an older one (never a stale download)."""
-        if view.ok:
-            write_export(view.figures, protocol, folder)
-        else:
-            (Path(folder) / EXPORT_FILES[protocol]).unlink(missing_ok=True)
+        def compute(_: str) -> ProtocolView:
+            return checkdst_view(entries, original, perturbed, fmt=fmt, gold=gold, settings=(mode, matching))
+
+        html, table, command, files, folder = shown("checkdst", compute, folder)
+        updates = gr.update(choices=choices, value=original), gr.update(choices=choices, value=perturbed)
+        return html, table, command, *updates, files, folder, True
 
     def compute_sgdx(self, *values) -> tuple:
         """SGD-X of the uploaded files (each role's, then the matching and the downloads folder): the table,
         the command and the JSON download (or the problem)."""
         uploads, (matching, folder) = values[: len(ROLES)], values[len(ROLES) :]
         files = SgdxFiles(*(list(files or []) for files in uploads))
-        folder = folder or tempfile.mkdtemp(prefix="gca-explorer-protocols-")
-        try:
-            view = sgdx_view(files, matching, Path(folder))
-        except Exception as error:  # a bug, not bad input: said in the page
-            view = ProtocolView(False, f"internal error ({type(error).__name__}: {error})")
-        self._export(view, "sgdx", folder)
-        html = views.status_html(view.status, view.ok, "sgdx")
-        return html, view.html, shown_command(view.command), downloads(folder), folder
+        return shown("sgdx", lambda scratch: sgdx_view(files, matching, Path(scratch)), folder)
 
     def when_complete(self, *values) -> tuple:
         """After an upload: SGD-X as soon as every file it needs is there (else nothing changes)."""
@@ -263,7 +232,8 @@ class ProtocolsSection:
         """An upload's handler: variants are added to those uploaded; any other role's files are replaced."""
 
         def handler(upload: str | list[str] | None, files: list) -> tuple:
-            files = [*(files or []), *_paths(upload)] if role == "variants" else _paths(upload)
+            added = [(path, Path(path).name) for path in upload_paths(upload)]
+            files = [*(files or []), *added] if role == "variants" else added
             return files, role_note(role, files)
 
         return handler
@@ -308,36 +278,4 @@ class ProtocolsSection:
         event.then(self.refresh, [self.shown, *self.checkdst_inputs], self.checkdst_outputs)
 
 
-def checkdst_endpoint(
-    original: str,
-    perturbed: str,
-    gold: str = "",
-    fmt: str = AUTO,
-    mode: str = "official",
-    value_matching: str = "exact",
-) -> dict:
-    """CheckDST of two prediction sets as texts (any format; `gold` for predictions-only formats): every turn of
-    `perturbed` paired with the same turn of `original`. `dst-metrics checkdst --json`'s object."""
-    try:
-        return api_checkdst(original, perturbed, gold, fmt, mode, value_matching)
-    except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
-
-
-def sgdx_endpoint(
-    original: str,
-    variants: list[str],
-    gold: str,
-    schema: str,
-    train_schema: str = "",
-    value_matching: str = "fuzzy",
-) -> dict:
-    """SGD-X of SGD dialogue files as texts: the predictions on the original schema, on each variant (at least
-    2), the gold dialogues, schema.json and optionally the train schema. `dst-metrics sgdx --json`'s object."""
-    try:
-        return api_sgdx(original, list(variants or []), gold, schema, train_schema, value_matching)
-    except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
-
-
-__all__ = ["CSS", "ProtocolsSection", "checkdst_endpoint", "sgdx_endpoint"]
+__all__ = ["CSS", "ProtocolsSection"]

@@ -63,11 +63,8 @@ def metric_rows(options: Options) -> list[MetricRow]:
         for key in figure.keys(options)
     ]
     key, label, description = DIALOGUES_ROW
-    at = next((i for i, row in enumerate(rows) if row.key == "turns"), None)
-    if at is None:
-        at = max((i + 1 for i, row in enumerate(rows) if row.group == "counts"), default=len(rows))
-    group = rows[at].group if at < len(rows) and rows[at].key == "turns" else "counts"
-    rows.insert(at, MetricRow(key, label, group, description, True))
+    at = next(i for i, row in enumerate(rows) if row.key == "turns")
+    rows.insert(at, MetricRow(key, label, rows[at].group, description, True))
     return rows
 
 
@@ -76,12 +73,9 @@ def main_rows(options: Options) -> list[MetricRow]:
     return [row for row in metric_rows(options) if row.group == "main" and not row.is_count]
 
 
-def figure_value(result: ScoredSet, key: str) -> float | int:
-    """One figure of a set (the Dialogues row: the number of dialogues)."""
-    return len(result.corpus) if key == DIALOGUES_ROW[0] else result.report.scores[key]
-
-
 def figure_text(result: ScoredSet, key: str) -> str:
-    """One figure of a set as shown: percent with 2 decimals, counts as integers."""
-    value = figure_value(result, key)
-    return str(value) if key == DIALOGUES_ROW[0] or figure_of(key).is_count else pct(value)
+    """One figure of a set as shown: percent with 2 decimals, counts (and the Dialogues row) as integers."""
+    if key == DIALOGUES_ROW[0]:
+        return str(len(result.corpus))
+    value = result.report.scores[key]
+    return str(value) if figure_of(key).is_count else pct(value)

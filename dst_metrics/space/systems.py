@@ -16,7 +16,7 @@ from dst_metrics.options import OptionError
 from dst_metrics.report.html import systems_output
 
 from .exports import _quote, option_arguments
-from .inputs import AUTO, PredictionSet, SetInput, read_prediction_set, read_settings
+from .inputs import AUTO, PredictionSet, SetInput, pasted_gold, read_prediction_set, read_settings
 
 TABLE_RESAMPLES = 1000
 """Bootstrap resamples of the intervals: `dst-metrics table`'s default (``--bootstrap 1000``, seed 0)."""
@@ -148,7 +148,7 @@ def table_view(
         options = read_settings(*settings)
         systems = read_systems(entries, fmt, options.value_matching, gold if gold and not gold.empty else None, labels)
         table = build_table(systems, options, choices)
-    except (InputError, OptionError, ValueError) as error:
+    except ValueError as error:  # InputError, OptionError
         return TableView(False, str(error))
     sources = [s.source for s in systems]
     status = (
@@ -212,8 +212,7 @@ def api_table(
         raise OptionError(f"names: give one per prediction set ({len(predictions)}); got {len(names)}")
     entries = [SetInput(names[i] if names else f"system {i + 1}", text) for i, text in enumerate(predictions)]
     options = read_settings(*settings)
-    gold_set = SetInput("gold", gold) if (gold or "").strip() else None
-    systems = read_systems(entries, fmt, options.value_matching, gold_set)
+    systems = read_systems(entries, fmt, options.value_matching, pasted_gold(gold))
     if choices.baseline and choices.baseline not in [s.name for s in systems]:
         raise OptionError(f"baseline must name one of the systems ({', '.join(s.name for s in systems)}); "
                           f"got {choices.baseline!r}")  # fmt: skip

@@ -16,12 +16,13 @@ import gradio as gr
 from dst_metrics.stats.table import DEFAULT_FIGURES
 
 from . import views
-from .inputs import AUTO, SET_LABELS, UPLOAD_TYPES, SetInput, remove_session_file
+from .inputs import AUTO, SET_LABELS, UPLOAD_TYPES, SetInput, remove_session_file, upload_paths
 from .systems import (
     CORRECTIONS,
     EVERY_FIGURE,
     PAIRS_CHOICES,
     TableChoices,
+    TableView,
     api_table,
     figure_choices,
     table_view,
@@ -59,12 +60,6 @@ CSS = """
 """
 """The section's own styles (added to the page's at launch); the table box gets the page's scroll cue
 (`table-wrap`, marked by the page's script when it is wider than the page)."""
-
-
-def _remove(value: object) -> None:
-    """`delete_callback` of the section's states: uploaded systems ([{"path"}]) and the downloads folder."""
-    for item in value if isinstance(value, list) else [value]:
-        remove_session_file(item)
 
 
 def _files_note(files: list[dict]) -> str:
@@ -121,8 +116,8 @@ class SystemsSection:
                 "(fractions of 1, unrounded)",
                 file_count="multiple", interactive=False, elem_id="systems-downloads",
             )  # fmt: skip
-        self.files = gr.State([], time_to_live=SESSION_SECONDS, delete_callback=_remove)
-        self.folder = gr.State(None, time_to_live=SESSION_SECONDS, delete_callback=_remove)
+        self.files = gr.State([], time_to_live=SESSION_SECONDS, delete_callback=remove_session_file)
+        self.folder = gr.State(None, time_to_live=SESSION_SECONDS, delete_callback=remove_session_file)
         self.shown = gr.State(False, time_to_live=SESSION_SECONDS)
 
     def choices_section(self) -> None:
@@ -150,52 +145,35 @@ class SystemsSection:
     @property
     def inputs(self) -> list:
         page = self.page
-        widgets = [page.fmt]
-        for name, text, file, *_ in page.sets:
-            widgets += [name, text, file]
-        widgets += [page.gold_text, page.gold_file, page.mode, page.alpha, page.lam, page.k, page.matching]
-        return widgets + [self.source, self.files, self.figures, self.pairs, self.baseline, self.primary,
-                          self.correction, self.folder]  # fmt: skip
+        options = [page.mode, page.alpha, page.lam, page.k, page.matching]
+        choices = [self.figures, self.pairs, self.baseline, self.primary, self.correction]
+        return [*page.data_inputs, *options, self.source, self.files, *choices, self.folder]
 
     @property
     def outputs(self) -> list:
         return [self.status, self.view, self.baseline, self.primary, self.command, self.downloads, self.folder,
                 self.shown]  # fmt: skip
 
-    def entries(self, values: list, source: str, files: list[dict]) -> tuple[list[SetInput], list[str]]:
-        """The systems' inputs and their labels: the page's sets A–D, or the uploaded files (numbered)."""
-        if source == SOURCE_FILES:
-            inputs = [SetInput("", "", f["path"], f["filename"]) for f in files]
-            return inputs, [str(number) for number in range(1, len(inputs) + 1)]
-        inputs = []
-        for index in range(len(self.page.sets)):
-            name, text, file = values[3 * index : 3 * index + 3]
-            path, filename = (file["path"], file["filename"]) if file else (None, None)
-            inputs.append(SetInput(name or "", text or "", path, filename))
-        return inputs, list(SET_LABELS)
-
     def make_table(self, *values) -> tuple:
         """Read the systems, build and draw the table, write its downloads."""
-        fmt, rest = values[0], list(values[1:])
-        count = 3 * len(self.page.sets)
-        sets, rest = rest[:count], rest[count:]
-        gold_text, gold_file, mode, alpha, lam, k, matching = rest[:7]
-        source, files, figures, pairs, baseline, primary, correction, folder = rest[7:]
-        order = [key for _, key in figure_choices()]
-        figures = sorted(figures or [], key=lambda key: order.index(key) if key in order else len(order))
+        fmt, entries, gold, rest = self.page.read_data(values)
+        mode, alpha, lam, k, matching, source, files, figures, pairs, baseline, primary, correction, folder = rest
+        figures = [key for _, key in figure_choices() if key in (figures or [])]  # in the registry's order
         primary = primary if primary in figures else EVERY_FIGURE
         primary_update = gr.update(choices=_primary_choices(figures), value=primary)
-        entries, labels = self.entries(sets, source, files or [])
-        gold = SetInput("gold", gold_text or "", gold_file["path"] if gold_file else None,
-                        gold_file["filename"] if gold_file else None)  # fmt: skip
+        labels = list(SET_LABELS)
+        if source == SOURCE_FILES:  # the uploaded files, numbered
+            entries = [SetInput("", "", f["path"], f["filename"]) for f in files or []]
+            labels = [str(number) for number in range(1, len(entries) + 1)]
         choices = TableChoices(tuple(figures), pairs, baseline or None, primary or None, correction)
         try:
             view = table_view(entries, choices, fmt=fmt, gold=gold, settings=(mode, alpha, lam, k, matching),
                               labels=labels)  # fmt: skip
         except Exception as error:  # a bug, not bad input: said in the page
-            return self.failed(f"internal error ({type(error).__name__}: {error})", primary_update, folder)
-        if not view.ok:
-            return self.failed(view.status, primary_update, folder)
+            view = TableView(False, views.internal_error(error))
+        if not view.ok:  # said where the table was; the table and its downloads go (never a stale table)
+            error = views.status_html(view.status, False, "systems")
+            return error, "", gr.update(), primary_update, "", None, folder, False
         folder = folder or tempfile.mkdtemp(prefix="gca-explorer-table-")
         baseline_update = gr.update(
             choices=view.names, value=view.table.baseline, interactive=view.table.baseline is not None
@@ -205,11 +183,6 @@ class SystemsSection:
             view.command, write_exports(view.table, folder), folder, True,
         )  # fmt: skip
 
-    def failed(self, message: str, primary_update: dict, folder: str | None) -> tuple:
-        """The problem said where the table was; the table and its downloads go (never a stale table)."""
-        error = views.status_html(message, False, "systems")
-        return error, "", gr.update(), primary_update, "", None, folder, False
-
     def refresh(self, shown: bool, source: str, *values) -> tuple:
         """After the sets above were scored again: redraw a table made of them, else change nothing."""
         if not shown or source != SOURCE_SETS:
@@ -218,8 +191,7 @@ class SystemsSection:
 
     def uploaded(self, upload: str | list[str] | None, files: list[dict]) -> tuple:
         """Uploaded systems are added to those already uploaded (one file per system); the table takes them."""
-        paths = [upload] if isinstance(upload, str) else list(upload or [])
-        files = [*(files or []), *({"path": p, "filename": Path(p).name} for p in paths)]
+        files = [*(files or []), *({"path": p, "filename": Path(p).name} for p in upload_paths(upload))]
         return files, _files_note(files), SOURCE_FILES
 
     def wire(self) -> None:
@@ -261,11 +233,8 @@ def table_endpoint(
     `primary`: one figure tested alone; `correction`: holm or bonferroni, over every test of the table."""
     keys = tuple(key.strip() for key in (figures or "").split(",") if key.strip())
     choices = TableChoices(keys, pairs, baseline or None, primary or None, correction, int(resamples), int(seed))
-    try:
-        settings = (mode, alpha, fga_lambda, num_slots, value_matching)
-        return api_table(list(predictions or []), names, gold, fmt, settings, choices)
-    except ValueError as error:
-        raise gr.Error(str(error), print_exception=False) from None
+    settings = (mode, alpha, fga_lambda, num_slots, value_matching)
+    return api_table(list(predictions or []), names, gold, fmt, settings, choices)
 
 
 __all__ = ["CSS", "SystemsSection", "table_endpoint"]

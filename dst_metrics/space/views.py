@@ -77,10 +77,10 @@ def compat_mark_note(profile: str | None) -> str:
 def compat_side_by_side_html(names: list[str], ours: list, theirs: list, profile: str) -> str:
     """Each figure the profile gives (registry order, then its own, such as FnCTOD's average JGA): per set,
     dst-metrics' value, the evaluator's and the difference, in percent."""
-    keys = [k for k in theirs[0] if theirs[0].replaced(k) and isinstance(theirs[0][k], (int, float))]
-    order = {key: i for i, key in enumerate(figure_labels())}
-    keys.sort(key=lambda k: order.get(k, len(order)))
     labels = figure_labels()
+    order = {key: i for i, key in enumerate(labels)}
+    keys = [k for k in theirs[0] if theirs[0].replaced(k) and isinstance(theirs[0][k], (int, float))]
+    keys.sort(key=lambda k: order.get(k, len(order)))
     head = "".join(
         f'<th scope="col">{swatch(i)}{esc_name(n)}: dst-metrics</th><th scope="col">{esc_name(n)}: {esc(profile)}</th>'
         f'<th scope="col">{esc(profile)} − dst-metrics</th>'
@@ -109,8 +109,13 @@ def compat_side_by_side_html(names: list[str], ours: list, theirs: list, profile
 
 def signature_html(results: list[ScoredSet]) -> str:
     """The signature string of the figures (every option they depend on)."""
-    signature = esc(results[0].report.signature).replace("|", "|<wbr>")  # a narrow page breaks it at a bar
-    return f'<p class="signature">Signature: <code id="signature">{signature}</code></p>'
+    return signature_line(results[0].report.signature, "signature")
+
+
+def signature_line(signature: str, element_id: str) -> str:
+    """A signature under its table (a narrow page breaks it at a bar)."""
+    shown = esc(signature).replace("|", "|<wbr>")
+    return f'<p class="signature">Signature: <code id="{element_id}">{shown}</code></p>'
 
 
 def status_html(message: str, ok: bool, element_id: str = "status") -> str:
@@ -123,6 +128,11 @@ def status_html(message: str, ok: bool, element_id: str = "status") -> str:
         f'<div class="status status-error" role="alert" id="{element_id}-error"><b>Could not score this input.</b> '
         f"{esc(message)}</div>"
     )
+
+
+def internal_error(error: Exception) -> str:
+    """How the page words a bug (not bad input): the exception's type and message, never a traceback."""
+    return f"internal error ({type(error).__name__}: {error})"
 
 
 def count_chip(kind: str) -> str:
@@ -341,11 +351,9 @@ def intervals_html(names: list[str], intervals: list, options: Options) -> str:
     if not intervals:
         return ""
     first = intervals[0]
-    level = f"{100 * first.level:g}%"
-    options_rows = main_rows(options)
     head = "".join(f'<th scope="col">{swatch(i)}{esc_name(n)}</th>' for i, n in enumerate(names))
     body = []
-    for row in options_rows:
+    for row in main_rows(options):
         cells = "".join(
             f'<td class="num" data-metric="{esc(row.key)}" data-set="{esc(n)}">'
             f"[{pct(found[row.key][0])}, {pct(found[row.key][1])}]</td>"
@@ -353,15 +361,9 @@ def intervals_html(names: list[str], intervals: list, options: Options) -> str:
             if row.key in found
         )
         body.append(f'<tr><th scope="row">{esc(row.label)}</th>{cells}</tr>')
-    return (
-        table(
-            f'<th scope="col">{level} interval (%)</th>{head}',
-            body,
-            ' class="data-table intervals-table" id="intervals-table"',
-        )
-        + f'<p class="note">{first.method} bootstrap over dialogues, {first.resamples:,} resamples, '
-        f"seed {first.seed}.</p>"
-    )
+    head = f'<th scope="col">{100 * first.level:g}% interval (%)</th>{head}'
+    note = f"{first.method} bootstrap over dialogues, {first.resamples:,} resamples, seed {first.seed}."
+    return table(head, body, ' class="data-table intervals-table" id="intervals-table"') + f'<p class="note">{note}</p>'
 
 
 def _p(p: float) -> str:
