@@ -83,7 +83,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.space.systems": FRONT,  # the Space's table of N systems and its exports (no gradio)
     "dst_metrics.space.systems_section": FRONT,  # its section of the page and the /table endpoint
     "dst_metrics.space.protocols": FRONT,  # the Space's CheckDST and SGD-X figures and exports (no gradio)
-    "dst_metrics.space.protocols_section": FRONT,  # their section and the /checkdst, /sgdx endpoints
+    "dst_metrics.space.protocols_section": FRONT,  # their section (page.py registers the /checkdst, /sgdx endpoints)
 }
 """Module or package -> its layer; a module takes the entry of its longest listed prefix (the bare
 ``dst_metrics`` covers the package's ``__init__`` alone). A new module must be covered."""
