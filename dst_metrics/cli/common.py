@@ -291,6 +291,23 @@ def run_parsed(args: argparse.Namespace, run: Callable[[argparse.Namespace], int
         return 2
 
 
+def check_output_folder(path: str | None, what: str) -> None:
+    """The folder of the output `path` must exist before anything is computed (a typo costs no minutes)."""
+    from pathlib import Path
+
+    if path and not Path(path).resolve().parent.is_dir():
+        raise InputError(f"cannot write {what}: its folder does not exist", source=path)
+
+
+def write_text(path: str, text: str, what: str) -> None:
+    """Write `text` to `path`; an OSError becomes an InputError naming `what` and the file."""
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as error:
+        raise InputError(f"cannot write {what}: {error.strerror or error}", source=path) from None
+
+
 # --------------------------------------------------------------------------------------------
 # Tables
 

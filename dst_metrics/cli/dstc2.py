@@ -88,8 +88,8 @@ def run(args: argparse.Namespace) -> int:
     from ..dstc2.data import read_ontology
     from ..dstc2.output import basic_rows, csv_text, report_text
     from ..dstc2.pipeline import score_files
-    from ..errors import InputError
     from .common import dumps as _dumps
+    from .common import write_text
 
     ontology = read_ontology(args.ontology)
     scores, problems = score_files(
@@ -99,11 +99,7 @@ def run(args: argparse.Namespace) -> int:
     for session_id, turn, reason in scores.skipped:
         print(f"dst-metrics: warning: session {session_id!r} not scored from turn {turn}: {reason}", file=sys.stderr)
     if args.scorefile:
-        try:
-            with open(args.scorefile, "w", encoding="utf-8") as handle:
-                handle.write(csv_text(scores))
-        except OSError as error:
-            raise InputError(f"cannot write the score file: {error.strerror or error}", source=args.scorefile) from None
+        write_text(args.scorefile, csv_text(scores), "the score file")
     if args.json:
         out: dict[str, object] = dict(scores.nested())
         out["featured"] = scores.featured()

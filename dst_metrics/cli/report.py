@@ -87,43 +87,24 @@ def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], s
     return [requires("report", "numpy")]
 
 
-def _check_output_folder(path: str | None) -> None:
-    """The report's folder must exist before anything is computed (a typo costs no minutes)."""
-    from pathlib import Path
-
-    from ..errors import InputError
-
-    if path and not Path(path).resolve().parent.is_dir():
-        raise InputError("cannot write the report: its folder does not exist", source=path)
-
-
-def _write(path: str, text: str) -> None:
-    from ..errors import InputError
-
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
-    except OSError as error:
-        raise InputError(f"cannot write the report: {error.strerror or error}", source=path) from None
-
-
 def run(args: argparse.Namespace) -> int:
     """Read every file (all checked first), then write the page, the plots and/or the table."""
     import sys
 
     from ..options import OptionError
     from ..report.data import collect
-    from .common import options_from_args
-    from .score import read_input
+    from .common import check_output_folder, options_from_args
+    from .score import file_extras, read_input
 
     if not (args.output or args.plots or args.latex or args.markdown):
         raise OptionError("nothing to write: give -o report.html, --plots DIR, --latex or --markdown")
-    _check_output_folder(args.output)
+    check_output_folder(args.output, "the report")
     options = options_from_args(args)
     names = system_names(args.files, args.name)
     read = [read_input(path, args) for path in args.files]
     corpora = [corpus for corpus, _ in read]
-    protocols = list(zip(names, _protocols(args, read, options)))
+    files = [(path, corpus, read_as) for path, (corpus, read_as) in zip(args.files, read)]
+    protocols = list(zip(names, file_extras(files, args, options, calibrate=True)))
     pages = bool(args.output or args.plots)  # else a table only: no analyses, no comparisons
     data = collect(list(zip(names, corpora)), options, resamples=args.bootstrap, seed=args.seed, analyses=pages)
     if args.latex or args.markdown:
@@ -137,26 +118,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _protocols(args: argparse.Namespace, read: list, options) -> list:
-    """Each FILE's `protocols.extras.Extras` (the same as ``dst-metrics score --json`` adds): CheckDST with
-    its --perturbed, SGD-X with its --schema-variants, the calibration figures where it carries confidences."""
-    from ..protocols.extras import extra_figures
-    from .score import check_sgd_input, protocol_requests
-
-    perturbed, variants = protocol_requests(args)
-    out = []
-    for path, (corpus, how), pairs, schemas in zip(args.files, read, perturbed, variants):
-        check_sgd_input(path, how, schemas)
-        out.append(extra_figures(path, corpus, options, perturbed=pairs, variants=schemas, calibration=True))
-    return out
-
-
 def _write_outputs(data, args: argparse.Namespace, named_corpora: list, protocols: list) -> None:
     import sys
 
     from ..errors import InputError
     from ..report.html import build_report
     from ..report.plots import reliability_plots, render_plots, write_plots
+    from .common import write_text
 
     plots = render_plots(data) + reliability_plots(named_corpora)
     if args.plots:
@@ -166,5 +134,5 @@ def _write_outputs(data, args: argparse.Namespace, named_corpora: list, protocol
             raise InputError(f"cannot write the plots: {error.strerror or error}", source=args.plots) from None
         print(f"wrote {len(written)} plot files to {args.plots}", file=sys.stderr)
     if args.output:
-        _write(args.output, build_report(data, plots, protocols=protocols))
+        write_text(args.output, build_report(data, plots, protocols=protocols), "the report")
         print(f"wrote {args.output}", file=sys.stderr)

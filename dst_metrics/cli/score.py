@@ -93,8 +93,7 @@ def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], s
 # Tables
 
 
-def _cell(scores: Scores, key: str) -> str:
-    value = scores[key]
+def _cell(value: float) -> str:
     return str(value) if isinstance(value, int) else f"{100 * value:.2f}"
 
 
@@ -125,7 +124,7 @@ def _figure_table(
     header = [first, *(labels[key] + PROFILE_MARK * (key in replaced) for key in keys)]
     table = []
     for name, s in rows:
-        table.append([name, *(_cell(s, key) for key in keys)])
+        table.append([name, *(_cell(s[key]) for key in keys)])
         if intervals and name in intervals:
             bounds = intervals[name]
             level = f"  {100 * bounds.level:g}% CI"
@@ -164,7 +163,7 @@ def _breakdown_table(by: str, groups: dict[str, Scores], options: Options) -> st
     """One row per group: the headline figures, then the four GCA counts."""
     keys = [*_columns(options, False)[:-1], "correct", "wrong", "missed", "overshot", "turns"]
     labels = figure_labels(options)
-    rows = [[group, *(_cell(s, key) for key in keys)] for group, s in groups.items()]
+    rows = [[group, *(_cell(s[key]) for key in keys)] for group, s in groups.items()]
     return format_table([by, *(labels[key] for key in keys)], rows)
 
 
@@ -205,7 +204,7 @@ def _print_score_tables(
         shown = set(_columns(options, False))
         extra = [key for key in report.scores if key not in shown and _is_profile_figure(report.scores, key)]
         if extra:
-            cells = ", ".join(f"{key} {_profile_cell(report.scores[key])}" for key in extra)
+            cells = ", ".join(f"{key} {_cell(report.scores[key])}" for key in extra)
             print(f"\n{path}: the {options.compat} profile's other figures: {cells}")
         for key, by_group in _profile_groups(report.scores):
             print(f"\n{path}: the {options.compat} profile's own figures by group ({key} in --json)")
@@ -279,10 +278,6 @@ def _is_profile_figure(scores: Scores, key: str) -> bool:
     return scores.replaced(key) and isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _profile_cell(value: float) -> str:
-    return str(value) if isinstance(value, int) else f"{100 * value:.2f}"
-
-
 def _profile_names(by_group: dict[str, dict[str, float]]) -> list[str]:
     """The figures of a profile's group table, in `PROFILE_LABELS`' order, then any other by name."""
     found = {name for figures in by_group.values() for name in figures}
@@ -295,7 +290,7 @@ def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
     names = _profile_names(by_group)
     header = ["group", *(PROFILE_LABELS.get(name, name) for name in names)]
     rows = [
-        [group, *(_profile_cell(figures[name]) if name in figures else "-" for name in names)]
+        [group, *(_cell(figures[name]) if name in figures else "-" for name in names)]
         for group, figures in by_group.items()
     ]
     return format_table(header, rows)
@@ -332,12 +327,18 @@ def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
     return opened.corpus, opened.format
 
 
+def sgd_fuzzy(args: argparse.Namespace) -> bool:
+    """Whether SGD's non-categorical values match fuzzily (--compat sgd, --schema-variants): unless
+    ``--value-matching exact`` is given."""
+    return not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
+
+
 def request_of(args: argparse.Namespace) -> Request:
     """The `engines.Request` of ``dst-metrics score``'s arguments: what the engine is chosen from."""
     kept = (("--by", args.by), ("--ci", args.ci), ("--perturbed", getattr(args, "perturbed", None)))
     keep = tuple(flag for flag, given in kept if given)
-    fuzzy = not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
-    files = {"gold": args.gold, "schema": args.schema, "train_schema": args.train_schema, "fuzzy": fuzzy, "by": args.by}
+    files = {"gold": args.gold, "schema": args.schema, "train_schema": args.train_schema, "by": args.by}
+    files["fuzzy"] = sgd_fuzzy(args)
     return Request(args.per_dialogue, args.json, keep, args.engine, args.jobs, args.scheduler, files, warn_of_updates)
 
 
@@ -388,38 +389,32 @@ def per_file(flag: str, given: list | None, files: list[str]) -> list:
     return list(given)
 
 
-def protocol_requests(args: argparse.Namespace) -> tuple[list, list]:
-    """([(name, corpus) of each FILE's --perturbed or None], [its `extras.SchemaVariants` or None]): every
-    perturbed file read and checked (the input options apply to it, as ``dst-metrics checkdst`` reads it)."""
-    from ..protocols.extras import schema_variants
-
-    perturbed = per_file("--perturbed", args.perturbed, args.files)
-    variants = per_file("--schema-variants", args.schema_variants, args.files)
-    fuzzy = not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
-    found = [schema_variants(v, args.gold, args.schema, args.train_schema, fuzzy) if v else None for v in variants]
-    return [(path, read_input(path, args)[0]) if path else None for path in perturbed], found
-
-
 def check_sgd_input(path: str, read_as: str, variants: object) -> None:
     """--schema-variants given for a FILE not read as SGD dialogues: an OptionError naming both."""
     if variants is not None and not read_as.startswith("sgd"):
         raise OptionError(f"--schema-variants: SGD-X scores SGD predictions, but {path} was read as {read_as}")
 
 
-def file_extras(scored: list, args: argparse.Namespace, options: Options) -> list:
-    """`protocols.extras.Extras` of each scored FILE: CheckDST, SGD-X as asked; with --json the calibration
-    block of predictions with confidences (a file streamed without its corpus read again if it may have some)."""
-    from ..protocols.extras import extra_figures, may_carry_confidences
+def file_extras(
+    files: list[tuple[str, Corpus | None, str]], args: argparse.Namespace, options: Options, calibrate: bool
+) -> list:
+    """`protocols.extras.Extras` of each (name, corpus or None, format) of the FILEs: CheckDST with its
+    --perturbed (read and checked with the input options, as ``dst-metrics checkdst`` reads it), SGD-X with
+    its --schema-variants; with `calibrate` the calibration block of predictions with confidences (a file
+    streamed without its corpus read again if it may have some)."""
+    from ..protocols.extras import extra_figures, may_carry_confidences, schema_variants
 
-    perturbed, variants = protocol_requests(args)
+    perturbed = per_file("--perturbed", args.perturbed, args.files)
+    variants = per_file("--schema-variants", args.schema_variants, args.files)
+    fuzzy = sgd_fuzzy(args)
+    found = [schema_variants(v, args.gold, args.schema, args.train_schema, fuzzy) if v else None for v in variants]
+    pairs = [(path, read_input(path, args)[0]) if path else None for path in perturbed]
     out = []
-    for found, pairs, schemas in zip(scored, perturbed, variants):
-        check_sgd_input(found.name, found.format, schemas)
-        corpus = found.corpus
-        calibrate = args.json and args.engine != "dask"
-        if calibrate and corpus is None and may_carry_confidences(found.name):
-            corpus = read_input(found.name, args)[0]
-        out.append(extra_figures(found.name, corpus, options, perturbed=pairs, variants=schemas, calibration=calibrate))
+    for (name, corpus, read_as), paired, schemas in zip(files, pairs, found):
+        check_sgd_input(name, read_as, schemas)
+        if calibrate and corpus is None and may_carry_confidences(name):
+            corpus = read_input(name, args)[0]
+        out.append(extra_figures(name, corpus, options, perturbed=paired, variants=schemas, calibration=calibrate))
     return out
 
 
@@ -457,7 +452,8 @@ def run(args: argparse.Namespace) -> int:
     read_as = {found.name: found.format for found in scored}
     groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
     intervals = _score_intervals(corpora, options, args)
-    extras = file_extras(scored, args, options)
+    files = [(found.name, found.corpus, found.format) for found in scored]
+    extras = file_extras(files, args, options, args.json and args.engine != "dask")
     if not args.json:
         _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals, extras)
         return 0

@@ -138,30 +138,19 @@ def render(table, args: argparse.Namespace) -> str:
     return systems_output(table, kind, args.matrix) if kind else terminal(table, args.matrix)
 
 
-def _check_output_folder(path: str | None) -> None:
-    """The output's folder must exist before anything is computed."""
-    from pathlib import Path
-
-    from ..errors import InputError
-
-    if path and not Path(path).resolve().parent.is_dir():
-        raise InputError("cannot write the table: its folder does not exist", source=path)
-
-
 def run(args: argparse.Namespace) -> int:
     """Read every file (all checked first), build the table, write it."""
     import sys
 
-    from ..errors import InputError
     from ..options import OptionError
     from ..stats.table import DEFAULT_FIGURES, systems_table
-    from .common import options_from_args
+    from .common import check_output_folder, options_from_args, write_text
     from .report import system_names
     from .score import read_input
 
     if len(args.files) < 2:
         raise OptionError(f"a table compares at least two systems; got {len(args.files)} file")
-    _check_output_folder(args.output)
+    check_output_folder(args.output, "the table")
     options = options_from_args(args)
     names = system_names(args.files, args.name)
     baseline = _baseline(args, names)
@@ -193,11 +182,7 @@ def run(args: argparse.Namespace) -> int:
     )
     text = render(table, args)
     if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as out:
-                out.write(text)
-        except OSError as error:
-            raise InputError(f"cannot write the table: {error.strerror or error}", source=args.output) from None
+        write_text(args.output, text, "the table")
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -191,12 +191,6 @@ def hypotheses_of_examples(column: pa.ChunkedArray | pa.Array) -> ScoredPredicti
     return scores
 
 
-def _struct(column: pa.ChunkedArray | pa.Array) -> pa.StructArray:
-    if isinstance(column, pa.ChunkedArray):
-        column = column.combine_chunks()
-    return column
-
-
 def _codes(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """(code per element, distinct Python strings): equal strings become one Python object."""
     if strings.null_count:
@@ -293,8 +287,8 @@ def corpus_from_arrow(
     `CorpusBuilder` does; cumulative predictions holding a deletion raise InputError.
     """
     reading = Reading(value_matching, None, prediction_states, gold_alternatives)  # checked before the rows are read
-    pred = _struct(predictions)
-    gold = _struct(references)
+    pred = _combined(predictions)
+    gold = _combined(references)
     if len(gold) == 0:
         raise InputError("the corpus is empty: there is no turn to score")
     grouped = _grouped(pred, gold)
@@ -326,14 +320,10 @@ def _sorted(pred: pa.StructArray, gold: pa.StructArray) -> tuple:
         pa.table({"d": gold.field("dialogue_id"), "t": gold.field("turn_id")}),
         sort_keys=[("d", "ascending"), ("t", "ascending")],
     )
-    pred_ids, pred_turns, pred_states = pred.take(order).flatten()
-    gold_ids, gold_turns, gold_states = gold.take(order).flatten()
-    if not (pred_ids.equals(gold_ids) and pred_turns.equals(gold_turns)):
+    rows = _paired_rows(pred.take(order), gold.take(order))
+    if rows is None:
         raise InputError("the cached rows pair predictions and references of different turns")
-    dialogue_codes, dialogue_names = _codes(gold_ids)
-    turn_ids = gold_turns.to_numpy()
-    continues = np.zeros(len(turn_ids), dtype=bool)
-    continues[1:] = dialogue_codes[1:] == dialogue_codes[:-1]
+    dialogue_codes, dialogue_names, turn_ids, continues = rows[:4]
     twice = np.flatnonzero(continues[1:] & (turn_ids[1:] == turn_ids[:-1]))
     if len(twice):
         row = int(twice[0]) + 1
@@ -342,13 +332,27 @@ def _sorted(pred: pa.StructArray, gold: pa.StructArray) -> tuple:
             dialogue=dialogue_names[dialogue_codes[row]],
             turn=int(turn_ids[row]),
         )
-    return dialogue_codes, dialogue_names, turn_ids, continues, pred_states, gold_states
+    return rows
 
 
 def _grouped(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:
-    """(dialogue codes, dialogue names, turn ids, continues, predicted states, gold states) of rows that
-    need no sorting: both sides the same turns, each dialogue's rows together with increasing turn ids
-    (as the evaluate examples give them, a dialogue per example). None otherwise."""
+    """The `_paired_rows` of rows that need no sorting: each dialogue's rows together with increasing
+    turn ids (as the evaluate examples give them, a dialogue per example). None otherwise."""
+    rows = _paired_rows(pred, gold)
+    if rows is None:
+        return None
+    dialogue_names, turn_ids, continues = rows[1:4]
+    if len(turn_ids) - int(continues.sum()) != len(dialogue_names):  # a dialogue in two places
+        return None
+    if not bool(np.all(turn_ids[1:][continues[1:]] > turn_ids[:-1][continues[1:]])):
+        return None
+    return rows
+
+
+def _paired_rows(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:
+    """(dialogue codes, dialogue names, turn ids, continues, predicted states, gold states) of rows whose
+    two sides hold the same turns in the same order (None otherwise); `continues[i]`: row i is in row
+    i-1's dialogue."""
     pred_ids, pred_turns, pred_states = pred.flatten()
     gold_ids, gold_turns, gold_states = gold.flatten()
     if not (pred_ids.equals(gold_ids) and pred_turns.equals(gold_turns)):
@@ -357,10 +361,6 @@ def _grouped(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:
     turn_ids = gold_turns.to_numpy()
     continues = np.zeros(len(turn_ids), dtype=bool)
     continues[1:] = dialogue_codes[1:] == dialogue_codes[:-1]
-    if len(turn_ids) - int(continues.sum()) != len(dialogue_names):  # a dialogue in two places
-        return None
-    if not bool(np.all(turn_ids[1:][continues[1:]] > turn_ids[:-1][continues[1:]])):
-        return None
     return dialogue_codes, dialogue_names, turn_ids, continues, pred_states, gold_states
 
 

@@ -140,20 +140,16 @@ READING_OPTIONS = ("prediction_states", "gold_alternatives")
 matched by ``any`` or the ``first``."""
 
 
-def reading_options(kwargs: Mapping[str, object]) -> tuple[str, str]:
-    """(prediction_states, gold_alternatives) of ``compute()`` keyword arguments, checked."""
-    chosen = (kwargs.get("prediction_states", "cumulative"), kwargs.get("gold_alternatives", "any"))
-    reading_parts(*chosen)
-    return chosen
-
-
-def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...] | None]:
-    """``compute()`` keyword arguments -> (Options, the figure names asked for or None).
+def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...] | None, tuple[str, str]]:
+    """``compute()`` keyword arguments -> (Options, the figure names asked for or None, the reading:
+    (prediction_states, gold_alternatives)).
 
     An unknown argument is a TypeError; a bad value an OptionError; an unknown figure a ValueError.
     The interval arguments (`BOOTSTRAP_OPTIONS`) are checked by `bootstrap_settings`.
     """
-    values = {name: value for name, value in kwargs.items() if name not in BOOTSTRAP_OPTIONS}
+    reading = (kwargs.get("prediction_states", "cumulative"), kwargs.get("gold_alternatives", "any"))
+    reading_parts(*reading)
+    values = {name: value for name, value in kwargs.items() if name not in (*BOOTSTRAP_OPTIONS, *READING_OPTIONS)}
     bootstrap_settings(kwargs)
     figures = values.pop("figures", None)
     unknown = sorted(set(values) - set(Options.__dataclass_fields__) | ({"reading"} & set(values)))
@@ -163,13 +159,13 @@ def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...
         raise TypeError(f"unknown compute() arguments {unknown}; accepted: {accepted}")
     options = Options.from_kwargs(values)
     if figures is None:
-        return options, None
+        return options, None, reading
     names = (figures,) if isinstance(figures, str) else tuple(figures)
     known = figure_keys(options)
     wrong = [name for name in names if name not in known and name != "signature"]
     if wrong:
         raise ValueError(f"unknown figures {wrong}; known: {known}")
-    return options, names
+    return options, names, reading
 
 
 @dataclasses.dataclass
@@ -272,8 +268,7 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         on the other processes.
         """
         inputs = {name: kwargs.pop(name) for name in INPUT_OPTIONS if name in kwargs}
-        reading_options(kwargs)  # checked before anything is read
-        split_options({name: value for name, value in kwargs.items() if name not in READING_OPTIONS})
+        split_options(kwargs)  # checked before anything is read
         if predictions is not None or references is not None:
             self.add_batch(predictions=predictions, references=references, **inputs)
         self._flush()
@@ -286,8 +281,7 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
 
     def _compute(self, *, predictions=None, references=None, **kwargs) -> dict:
         """Score the turns of every example and process (as Arrow) with the core."""
-        reading = reading_options(kwargs)
-        options, names = split_options({name: value for name, value in kwargs.items() if name not in READING_OPTIONS})
+        options, names, reading = split_options(kwargs)
         corpus = corpus_from_arrow(
             turns_of_examples(predictions, "predictions"),
             turns_of_examples(references, "references"),
