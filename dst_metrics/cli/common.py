@@ -312,6 +312,13 @@ def write_text(path: str, text: str, what: str) -> None:
 # Tables
 
 
+def figure_cell(value: float | None, percent: bool = True) -> str:
+    """A figure's cell: in percent with 2 decimals, or as a fraction with 4; ``-`` when undefined (None)."""
+    if value is None:
+        return "-"
+    return f"{100 * value:.2f}" if percent else f"{value:.4f}"
+
+
 def display_width(text: str) -> int:
     """Columns `text` takes in a terminal: wide (CJK) characters take two, combining marks none."""
     return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)

@@ -29,6 +29,7 @@ from .common import (
     add_interval_options,
     add_protocol_options,
     dumps,
+    figure_cell,
     format_table,
     option_type,
     options_from_args,
@@ -424,7 +425,7 @@ def _print_extras(path: str, extras) -> None:
 
     entries = figure_entries()
     rows = [
-        [entry.label, _extra_cell(extras.figures[key], key), entry.description]
+        [entry.label, figure_cell(extras.figures[key], ".ss_" not in key), entry.description]
         for key, entry in entries.items()
         if key in extras.figures
     ]
@@ -432,12 +433,6 @@ def _print_extras(path: str, extras) -> None:
         counts = ", ".join(f"{key} {value}" for key, value in extras.figures.items() if key not in entries)
         print(f"\n{path}: protocols ({counts})")
         print(format_table(["figure", "value", "what"], rows, "lrl"))
-
-
-def _extra_cell(value: float | None, key: str) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.4f}" if ".ss_" in key else f"{100 * value:.2f}"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,7 +14,6 @@ import argparse
 from pathlib import Path
 
 HELP = "SGD-X schema sensitivity: JGA/AGA on the original schema and over variants v1-v5, SS_JGA, SS_AGA"
-PERCENT = 100
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,23 +36,17 @@ def _default(given: str | None, path: Path | None) -> str | None:
     return str(path) if path is not None and path.is_file() else None
 
 
-def _cell(value: float | None, percent: bool = True) -> str:
-    if value is None:
-        return "-"
-    return f"{PERCENT * value:.2f}" if percent else f"{value:.4f}"
-
-
 def _print_table(found: dict, args: argparse.Namespace, signature: str) -> None:
     from ..protocols.sgdx import SPLITS
-    from .common import format_table
+    from .common import figure_cell, format_table
 
     header = ["split", "frames", "JGA orig", "JGA v1-5", "SS JGA", "AGA orig", "AGA v1-5", "SS AGA"]
     rows = []
     for split in SPLITS:
         cells = [str(found[f"sgdx.{split}.frames"])]
         for measure in ("jga", "aga"):
-            cells += [_cell(found[f"sgdx.{split}.{measure}_{kind}"]) for kind in ("original", "variants")]
-            cells.append(_cell(found[f"sgdx.{split}.ss_{measure}"], percent=False))
+            cells += [figure_cell(found[f"sgdx.{split}.{measure}_{kind}"]) for kind in ("original", "variants")]
+            cells.append(figure_cell(found[f"sgdx.{split}.ss_{measure}"], percent=False))
         rows.append([split, *cells])
     print(f"{args.original} and {len(args.variants)} schema variants: SGD-X")
     print(format_table(header, rows))
