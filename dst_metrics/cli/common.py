@@ -83,6 +83,16 @@ def add_input_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal after 2 s)")
 
 
+def add_figure_options(sub: argparse.ArgumentParser, lambda_help: str = "FGA's λ (0.5)", k: bool = True) -> None:
+    """--fga-lambda (FGA's λ) and, with `k`, --num-slots (SA's K): the options of the figures themselves."""
+    sub.add_argument(
+        "--fga-lambda", type=option_type(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help=lambda_help
+    )
+    if k:
+        num_slots = option_type(opts.parse_num_slots)
+        sub.add_argument("--num-slots", type=num_slots, default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)")
+
+
 def add_protocol_options(parser: argparse.ArgumentParser, report: bool = False) -> None:
     """--perturbed and --schema-variants (`protocols.extras`): each given once per FILE, in FILE order."""
     where = "the page's Protocols section and --latex/--markdown" if report else "the table and --json"

@@ -30,9 +30,7 @@ def _count(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The report command's arguments (the usual input options included)."""
-    from .. import options as opts
-    from .common import add_input_options, add_protocol_options
-    from .common import option_type as _typed
+    from .common import add_figure_options, add_input_options, add_protocol_options
 
     parser.add_argument(
         "files", nargs="+", metavar="FILE", help="prediction files; later ones are compared with the first"
@@ -52,12 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     tables.add_argument("--latex", action="store_true", help="print the figures as a LaTeX table")
     tables.add_argument("--markdown", action="store_true", help="print the figures as a Markdown table")
     add_input_options(parser)
-    parser.add_argument(
-        "--fga-lambda", type=_typed(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help="FGA's λ (0.5)"
-    )
-    parser.add_argument(
-        "--num-slots", type=_typed(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
-    )
+    add_figure_options(parser)
     add_protocol_options(parser, report=True)
 
 

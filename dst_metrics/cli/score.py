@@ -25,13 +25,13 @@ from ..scoring import Report, Scores
 from ..updates import UPDATES_WARNING
 from ..zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains, score_held_out
 from .common import (
+    add_figure_options,
     add_input_options,
     add_interval_options,
     add_protocol_options,
     dumps,
     figure_cell,
     format_table,
-    option_type,
     options_from_args,
     requires,
     whole_number,
@@ -44,13 +44,7 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     """The arguments of ``dst-metrics score``: FILEs, the input options, the figures' options, the engines."""
     score_cmd.add_argument("files", nargs="+", metavar="FILE")
     add_input_options(score_cmd)
-    lambda_help = "FGA's decay λ for the FGA column (0.5); JSON also has fga@0.25 … fga@1.0"
-    score_cmd.add_argument(
-        "--fga-lambda", type=option_type(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help=lambda_help
-    )
-    score_cmd.add_argument(
-        "--num-slots", type=option_type(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
-    )
+    add_figure_options(score_cmd, "FGA's decay λ for the FGA column (0.5); JSON also has fga@0.25 … fga@1.0")
     profiles = ", ".join(f"{name} ({profile.description})" for name, profile in PROFILES.items())
     score_cmd.add_argument(
         "--compat", choices=list(PROFILES), help=f"figures as another evaluator computes them: {profiles}"

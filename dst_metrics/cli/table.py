@@ -19,7 +19,6 @@ HELP = "the table of N systems on one gold: intervals, tests corrected over the 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments: the files, input options, the table's choices, the output."""
-    from .. import options as opts
     from ..stats.table import DEFAULT_FIGURES, PAIRS
     from . import common as cli
     from .compare import _keys, _level
@@ -27,12 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="prediction files, one per system, on one gold")
     parser.add_argument("--name", action="append", metavar="NAME", help="a system's name, once per file (file names)")
     cli.add_input_options(parser)
-    parser.add_argument(
-        "--fga-lambda", type=cli.option_type(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help="FGA's λ (0.5)"
-    )
-    parser.add_argument(
-        "--num-slots", type=cli.option_type(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
-    )
+    cli.add_figure_options(parser)
     default = ",".join(DEFAULT_FIGURES)
     parser.add_argument("--figures", type=_keys, metavar="KEYS", help=f"comma-separated columns ({default})")
     parser.add_argument("--baseline", metavar="NAME", help="the system the others are tested against (the first)")
