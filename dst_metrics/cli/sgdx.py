@@ -11,7 +11,6 @@ null where a split has no frame), ``sgdx.<split>.frames`` and ``signature``.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 HELP = "SGD-X schema sensitivity: JGA/AGA on the original schema and over variants v1-v5, SS_JGA, SS_AGA"
 
@@ -28,12 +27,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     matching = "fuzzy (default): the SGD evaluator's fuzzy non-categorical values; exact: equality"
     parser.add_argument("--value-matching", choices=("fuzzy", "exact"), default="fuzzy", help=matching)
     parser.add_argument("--json", action="store_true", help="one JSON object (fractions, not percent)")
-
-
-def _default(given: str | None, path: Path | None) -> str | None:
-    if given:
-        return given
-    return str(path) if path is not None and path.is_file() else None
 
 
 def _print_table(found: dict, args: argparse.Namespace, signature: str) -> None:
@@ -58,14 +51,12 @@ def run(args: argparse.Namespace) -> int:
     """Score the original and every variant against --gold and print the SGD-X figures."""
     from .._version import __version__
     from ..options import OptionError
-    from ..protocols.sgdx import sgdx_figures, signature_part
+    from ..protocols.sgdx import default_schemas, sgdx_figures, signature_part
     from .common import dumps
 
-    gold = Path(args.gold)
-    schema = _default(args.schema, gold / "schema.json" if gold.is_dir() else None)
+    schema, train = default_schemas(args.gold, args.schema, args.train_schema)
     if schema is None:
         raise OptionError("sgdx needs the test schema: give it with --schema")
-    train = _default(args.train_schema, gold.parent / "train" / "schema.json" if gold.is_dir() else None)
     fuzzy = args.value_matching == "fuzzy"
     found = sgdx_figures(args.original, args.variants, args.gold, schema, train, fuzzy=fuzzy)
     signature = f"dst-metrics:{__version__}|{signature_part(len(args.variants), fuzzy)}"

@@ -80,14 +80,9 @@ def schema_variants(
         raise OptionError("--schema-variants scores SGD predictions against gold: give the SGD gold with --gold")
     if len(variants) < 2:
         raise OptionError(f"--schema-variants needs at least 2 schema variants, got {len(variants)}")
-    folder = Path(gold) if Path(gold).is_dir() else None
-    if schema is None and folder is not None and (folder / "schema.json").is_file():
-        schema = str(folder / "schema.json")
+    schema, train_schema = sgdx.default_schemas(gold, schema, train_schema)
     if schema is None:
         raise OptionError("--schema-variants needs the test schema: give it with --schema (default GOLD/schema.json)")
-    train = folder.parent / "train" / "schema.json" if folder is not None else None
-    if train_schema is None and train is not None and train.is_file():
-        train_schema = str(train)
     return SchemaVariants(tuple(map(str, variants)), str(gold), str(schema), train_schema, fuzzy)
 
 
