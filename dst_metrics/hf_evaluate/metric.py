@@ -19,6 +19,7 @@ from collections.abc import Mapping
 
 import datasets
 import evaluate
+import pyarrow as pa
 from packaging.specifiers import SpecifierSet
 
 from .._gc import gc_paused
@@ -29,6 +30,7 @@ from ..scoring import score
 from ..stats import bootstrap_intervals
 from ..stats.bootstrap import check_settings
 from .arrow import (
+    EXAMPLE_TYPES,
     Examples,
     StateEntries,
     corpus_from_arrow,
@@ -39,17 +41,6 @@ from .arrow import (
 )
 from .batches import INPUT_OPTIONS, TurnEncoder
 from .docs import MODULE_FAMILIES
-
-_STRING = datasets.Value("string")
-STATE = datasets.List({"slot": _STRING, "values": datasets.Sequence(_STRING)})
-"""A dialogue state: one entry per active slot (``"hotel-area"``), its value, or a gold slot's
-acceptable values in the order given. (``List`` of a dict: ``Sequence`` of a dict would store a dict
-of lists, the TFDS layout.)"""
-HYPOTHESES = datasets.List(
-    {"slot": _STRING, "values": datasets.Sequence(_STRING), "confidences": datasets.Sequence(datasets.Value("float64"))}
-)
-"""A predicted turn's slots whose values came with confidences (for the calibration figures): each
-value with its confidence; empty when the turn had none. The turn's state holds the top values."""
 
 
 class DialogueFeatures(datasets.Features):
@@ -71,21 +62,11 @@ class DialogueFeatures(datasets.Features):
         return {key: column.arrow if isinstance(column, Examples) else list(column) for key, column in batch.items()}
 
 
-_TURN_IDS = datasets.Sequence(datasets.Value("int64"))
-FEATURES = DialogueFeatures(
-    {
-        "predictions": {
-            "dialogue_id": _STRING,
-            "turn_ids": _TURN_IDS,
-            "states": datasets.List(STATE),
-            "hypotheses": datasets.List(HYPOTHESES),
-        },
-        "references": {"dialogue_id": _STRING, "turn_ids": _TURN_IDS, "states": datasets.List(STATE)},
-    }
-)
-"""What evaluate stores per example: one side of a dialogue (all its turns, or those of one batch), its
-turn ids and the state after each turn; predictions also each turn's `HYPOTHESES` (none at all when no
-value of the dialogue came with a confidence). `arrow.EXAMPLE_TYPES` is the same layout in Arrow."""
+FEATURES = DialogueFeatures.from_arrow_schema(pa.schema(EXAMPLE_TYPES.items()))
+"""What evaluate stores per example: `arrow.EXAMPLE_TYPES` as datasets' features, one side of a dialogue
+(all its turns, or those of one batch), its turn ids and the state after each turn (a ``List`` of
+``{slot, values}``; ``Sequence`` of a dict would store a dict of lists, the TFDS layout); predictions
+also each turn's values given with confidences (none at all when no value of the dialogue had one)."""
 FLUSH_TURNS = 8192
 """Turns kept in memory before they are handed to evaluate's ``add_batch`` (few, large writes)."""
 CALIBRATION_FAMILY = "turn"
