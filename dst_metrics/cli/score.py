@@ -15,6 +15,7 @@ import sys
 from .. import options as opts
 from ..breakdown import BY, breakdown
 from ..compat import PROFILES
+from ..core import COUNT_TYPES
 from ..corpus import Corpus
 from ..distributed import ENGINES
 from ..engines import Request, read_whole, score_inputs
@@ -110,12 +111,17 @@ def dialogue_figures(report: Report) -> dict[str, Scores]:
 
 
 def _figure_table(
-    first: str, rows: list[tuple[str, Scores]], options: Options, per_dialogue: bool, intervals: dict | None = None
+    first: str,
+    rows: list[tuple[str, Scores]],
+    options: Options,
+    keys: list[str],
+    intervals: dict | None = None,
+    marked: bool = True,
 ) -> str:
-    """One row per file or dialogue; with `intervals` ({name: Intervals}), a ``low-high`` row under each."""
-    keys = _columns(options, per_dialogue)
+    """One row per file, dialogue or group, a column per key; with `intervals` ({name: Intervals}), a
+    ``low-high`` row under each; `marked`: a `PROFILE_MARK` on the columns a profile gave."""
     labels = figure_labels(options)
-    replaced = _replaced_columns(rows, keys)
+    replaced = _replaced_columns(rows, keys) if marked else set()
     header = [first, *(labels[key] + PROFILE_MARK * (key in replaced) for key in keys)]
     table = []
     for name, s in rows:
@@ -154,14 +160,6 @@ def _score_intervals(corpora: list[tuple[str, Corpus]], options: Options, args: 
     }
 
 
-def _breakdown_table(by: str, groups: dict[str, Scores], options: Options) -> str:
-    """One row per group: the headline figures, then the four GCA counts."""
-    keys = [*_columns(options, False)[:-1], "correct", "wrong", "missed", "overshot", "turns"]
-    labels = figure_labels(options)
-    rows = [[group, *(_cell(s[key]) for key in keys)] for group, s in groups.items()]
-    return format_table([by, *(labels[key] for key in keys)], rows)
-
-
 def _coverage(signature: str) -> tuple[int, int] | None:
     """(dialogues scored, gold dialogues) of a signature's ``subset:predicted(k/n)``, or None."""
     for part in signature.split("|"):
@@ -182,7 +180,7 @@ def _print_score_tables(
     extras: list | None = None,
 ) -> None:
     rows = [(path, report.scores) for path, report in reports]
-    print(_figure_table("file", rows, options, False, intervals))
+    print(_figure_table("file", rows, options, _columns(options, False), intervals))
     replaced = _replaced_columns(rows, _columns(options, False))
     if replaced:
         labels = figure_labels(options)
@@ -191,10 +189,11 @@ def _print_score_tables(
     if per_dialogue:
         for path, report in reports:
             print(f"\n{path}: each dialogue")
-            print(_figure_table("dialogue", list(dialogue_figures(report).items()), options, True))
+            print(_figure_table("dialogue", list(dialogue_figures(report).items()), options, _columns(options, True)))
     for (path, _), file_groups in zip(reports, groups):
         print(f"\n{path}: by {by}")
-        print(_breakdown_table(str(by), file_groups, options))
+        keys = [*_columns(options, False)[:-1], *COUNT_TYPES, "turns"]  # the headline figures, the GCA counts
+        print(_figure_table(str(by), list(file_groups.items()), options, keys, marked=False))
     for path, report in reports:
         shown = set(_columns(options, False))
         extra = [key for key in report.scores if key not in shown and _is_profile_figure(report.scores, key)]
@@ -369,7 +368,7 @@ def _run_held_out(args: argparse.Namespace, options: Options) -> int:
             sys.stdout.write(dumps(record) + "\n")
             continue
         print(f"{path}: each held-out domain (--protocol {args.protocol}), then the mean over the {len(DOMAINS)}")
-        print(_figure_table("held out", list(rows.items()), options, False))
+        print(_figure_table("held out", list(rows.items()), options, _columns(options, False)))
         print(f"scores in percent; SA over each domain's slots (K); signature: {rows['average'].signature}\n")
     return 0
 
