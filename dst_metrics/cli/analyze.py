@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 
 HELP = "the GCA paper's analyses (TO, NU, correlations, Zou's intervals) and figures by turn position"
+EXTRA = "stats"
+"""The analyses need numpy (the stats extra)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,13 +22,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cli.add_input_options(parser)
     cli.add_figure_options(parser, k=False)
     parser.add_argument("--json", action="store_true", help="one JSON object")
-
-
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
-    """The analyses need numpy (the stats extra)."""
-    from .common import requires
-
-    return [requires("stats")]
 
 
 def correlation_table(analysis) -> str:

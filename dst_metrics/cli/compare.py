@@ -13,6 +13,8 @@ import argparse
 import dataclasses
 
 HELP = "paired comparison of two systems on the same gold: differences, intervals, p-values"
+EXTRA = "stats"
+"""The paired tests need numpy (the stats extra)."""
 TOP_DIALOGUES = 10
 """Dialogues listed in the table of largest GCA differences."""
 
@@ -64,13 +66,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--rounds", type=cli.whole_number, metavar="R", help=rounds_help)
     parser.add_argument("--seed", type=cli.seed_number, default=0, help="seed of the resamples and rounds (0)")
-
-
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
-    """The paired tests need numpy (the stats extra)."""
-    from .common import requires
-
-    return [requires("stats")]
 
 
 def _pct(value: float) -> str:

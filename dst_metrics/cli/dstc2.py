@@ -13,6 +13,8 @@ import argparse
 import os
 
 HELP = "score a DSTC2 tracker output (accuracy, L2, MRR, updates, ROC) as the official scorer does"
+EXTRA = "dstc2"
+"""The scorer computes the rows column-wise, with numpy (the dstc2 extra)."""
 MAX_WARNINGS_SHOWN = 20
 """Warnings printed one per line before the rest are counted in one line."""
 
@@ -38,13 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     jobs_help = "processes (default: all cores from 200 sessions up, else 1; the figures are the same)"
     parser.add_argument("--jobs", type=_whole_number, metavar="N", help=jobs_help)
-
-
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
-    """The scorer computes the rows column-wise, with numpy (the dstc2 extra)."""
-    from .common import requires
-
-    return [requires("dstc2")]
 
 
 def flist_path(args: argparse.Namespace) -> str:

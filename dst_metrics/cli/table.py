@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 
 HELP = "the table of N systems on one gold: intervals, tests corrected over the whole table, LaTeX/Markdown/HTML"
+EXTRA = "stats"
+"""The tests and intervals need numpy (the stats extra)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,13 +53,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for flag in ("markdown", "latex", "html", "json"):
         outputs.add_argument(f"--{flag}", action="store_true", help=f"write the table as {flag.capitalize()}")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the output here instead of stdout")
-
-
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
-    """The tests and intervals need numpy (the stats extra)."""
-    from .common import requires
-
-    return [requires("stats")]
 
 
 def _baseline(args: argparse.Namespace, names: list[str]) -> str | None:
