@@ -30,19 +30,19 @@ class CommandParser(argparse.ArgumentParser):
         self.exit(2, f"dst-metrics: error: {message} (see {self.prog} --help)\n")
 
 
-def whole_number(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    value = int(text) if text.strip().isdigit() else 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number at least 1; got {text!r}")
-    return value
+def _at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `minimum`."""
+
+    def whole(text: str) -> int:
+        if not text.strip().isdigit() or int(text) < minimum:
+            raise argparse.ArgumentTypeError(f"must be a whole number at least {minimum}; got {text!r}")
+        return int(text)
+
+    return whole
 
 
-def seed_number(text: str) -> int:
-    """An argparse type: a seed, a whole number of at least 0."""
-    if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"must be a whole number at least 0; got {text!r}")
-    return int(text)
+whole_number = _at_least(1)
+seed_number = _at_least(0)  # a seed
 
 
 def option_type(parse: Callable[[str], object]) -> Callable[[str], object]:
