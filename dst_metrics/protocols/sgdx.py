@@ -103,11 +103,6 @@ FIGURES: tuple[SgdxFigure, ...] = tuple(
 """Every figure: per split (all, seen, unseen), JGA then AGA, each original, variants, SS."""
 
 
-def keys() -> list[str]:
-    """The keys of `FIGURES`, in order."""
-    return [entry.key for entry in FIGURES]
-
-
 def frame_values(
     gold: dict, predictions: str | Path, schema: dict, seen: set[str] | None, fuzzy: bool | str = True
 ) -> dict[tuple[str, str], list[float]]:
