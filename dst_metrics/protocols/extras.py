@@ -43,18 +43,16 @@ class SchemaVariants:
 @dataclass(frozen=True)
 class Extras:
     """What the protocols add to one input: {key: value} of every figure asked for (``checkdst.*``,
-    ``sgdx.*``), the signature parts (in order), and the calibration block (None without confidences)."""
+    ``sgdx.*``), the calibration block (None without confidences) and {family: its signature part} of the
+    families present (``checkdst``, ``sgdx``, ``calibration``), in signature order."""
 
     figures: dict[str, float | int | None] = field(default_factory=dict)
-    parts: tuple[str, ...] = ()
     calibration: dict | None = None
     families: dict[str, str] = field(default_factory=dict)
-    """{family: its signature part} of the families present (``checkdst``, ``sgdx``, ``calibration``), in
-    the order of `parts`."""
 
     def signature(self, base: str) -> str:
-        """`base` with every part appended: ``…|checkdst|pairs:turn``."""
-        return "|".join([base, *self.parts])
+        """`base` with every family's part appended: ``…|checkdst|pairs:turn``."""
+        return "|".join([base, *self.families.values()])
 
     def signatures(self, base: str) -> dict[str, str]:
         """{key: `base` and its family's part} of every figure of `figures`."""
@@ -150,4 +148,4 @@ def extra_figures(
     block = calibration_block(corpus, options) if calibration and corpus is not None else None
     if block is not None:
         families["calibration"] = calibration_part()
-    return Extras(figures, tuple(families.values()), block, families)
+    return Extras(figures, block, families)
