@@ -79,7 +79,7 @@ def _drop_stdout() -> None:
 def run_command(name: str, argv: Sequence[str]) -> int:
     """``dst-metrics NAME ARGV…``: parse `argv` with the command's own parser, check the options that
     need another (`common.OPTION_NEEDS`) and the optional dependencies the run needs (the module's
-    ``requirements(args)``, if any), then run it."""
+    ``requirements(args)`` or ``EXTRA``, if any), then run it."""
     from .common import CommandParser, check_option_needs, check_requirements, given_options, requires, run_parsed
 
     module = importlib.import_module(COMMANDS[name])
