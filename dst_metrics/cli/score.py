@@ -200,10 +200,10 @@ def _print_score_tables(
         if extra:
             cells = ", ".join(f"{key} {_cell(report.scores[key])}" for key in extra)
             print(f"\n{path}: the {options.compat} profile's other figures: {cells}")
-        for key, by_group in _profile_groups(report.scores):
-            print(f"\n{path}: the {options.compat} profile's own figures by group ({key} in --json)")
-            print(_profile_table(by_group))
-            print(_profile_legend(by_group))
+        for key, by_group in report.scores.items():
+            if isinstance(by_group, dict):  # a profile's figures by group (sgd: {group: {figure: value}})
+                print(f"\n{path}: the {options.compat} profile's own figures by group ({key} in --json)")
+                print(_profile_table(by_group))
     for (path, _), found in zip(reports, extras or ()):
         _print_extras(path, found)
     for path, report in reports:
@@ -255,39 +255,25 @@ PROFILE_LEGEND = {
 """What each word of a profile's column labels means; a table's legend explains the words its columns use."""
 
 
-def _profile_legend(by_group: dict[str, dict[str, float]]) -> str:
-    """The legend of `_profile_table(by_group)`: only the words of the columns it has."""
-    words = {word for name in _profile_names(by_group) for word in PROFILE_LABELS.get(name, name).split()}
-    return "; ".join(f"{word}: {meaning}" for word, meaning in PROFILE_LEGEND.items() if word in words)
-
-
-def _profile_groups(scores: Scores) -> list[tuple[str, dict[str, dict[str, float]]]]:
-    """The figures a profile adds by group (``sgd``: {group: {figure: value}}), each under its key."""
-    return [(key, value) for key, value in scores.items() if isinstance(value, dict)]
-
-
 def _is_profile_figure(scores: Scores, key: str) -> bool:
     """Whether a profile gave `key` and it is one number (not a group table, not a setting's name)."""
     value = scores[key]
     return scores.replaced(key) and isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _profile_names(by_group: dict[str, dict[str, float]]) -> list[str]:
-    """The figures of a profile's group table, in `PROFILE_LABELS`' order, then any other by name."""
-    found = {name for figures in by_group.values() for name in figures}
-    return [name for name in PROFILE_LABELS if name in found] + sorted(found - set(PROFILE_LABELS))
-
-
 def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
-    """One row per group, one column per figure (in percent, counts as they are; ``-`` where the group
-    lacks it)."""
-    names = _profile_names(by_group)
-    header = ["group", *(PROFILE_LABELS.get(name, name) for name in names)]
+    """One row per group, one column per figure (in `PROFILE_LABELS`' order, then any other by name; in
+    percent, counts as they are; ``-`` where the group lacks it), then the legend of the columns' words."""
+    found = {name for figures in by_group.values() for name in figures}
+    names = [name for name in PROFILE_LABELS if name in found] + sorted(found - set(PROFILE_LABELS))
+    labels = [PROFILE_LABELS.get(name, name) for name in names]
     rows = [
         [group, *(_cell(figures[name]) if name in figures else "-" for name in names)]
         for group, figures in by_group.items()
     ]
-    return format_table(header, rows)
+    words = {word for label in labels for word in label.split()}
+    legend = "; ".join(f"{word}: {meaning}" for word, meaning in PROFILE_LEGEND.items() if word in words)
+    return f"{format_table(['group', *labels], rows)}\n{legend}"
 
 
 # --------------------------------------------------------------------------------------------
