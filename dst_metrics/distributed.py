@@ -50,17 +50,6 @@ def shards_of(source: str, format: str = "auto") -> tuple[Shard, ...]:
     return resolve(source, format)
 
 
-def tally_shard(
-    spec: InputSpec | str, value_matching: str = "exact", mode: str = "official", format: str = "auto"
-) -> tuple[Tally, list[str]]:
-    """One shard's tally and dialogue ids: streamed where it can be, else read whole (the front door).
-    `spec` says what to read (a path: `InputSpec(path, format, value_matching=...)`)."""
-    if not isinstance(spec, InputSpec):
-        spec = InputSpec(spec, format, value_matching=value_matching, name=spec)
-    (total, _), folded = tally_opened(open_spec(spec, stream=True), mode)
-    return total, [dialogue_id for found in folded for dialogue_id in found.dialogue_ids]
-
-
 def _resolved(paths: Sequence[str | Shard], format: str) -> list[Shard]:
     """Every shard of `paths`, its format detected here once (the workers read it as given)."""
     return [shard for path in paths for shard in ((path,) if isinstance(path, Shard) else shards_of(path, format))]
@@ -105,12 +94,14 @@ def score_shards(
 
 
 def _tally_and_buckets(spec: InputSpec, mode: str) -> tuple[Tally, list[list[str]]]:
-    """`tally_shard`, with the dialogue ids split into `ID_BUCKETS` lists by a hash that is the same
-    in every process (CRC-32: Python's own string hash differs from process to process)."""
-    tally, dialogue_ids = tally_shard(spec, mode=mode)
+    """One shard's tally (streamed where it can be, else read whole: the front door) and its dialogue ids
+    split into `ID_BUCKETS` lists by a hash that is the same in every process (CRC-32: Python's own
+    string hash differs from process to process)."""
+    (tally, _), folded = tally_opened(open_spec(spec, stream=True), mode)
     buckets: list[list[str]] = [[] for _ in range(ID_BUCKETS)]
-    for dialogue_id in dialogue_ids:
-        buckets[zlib.crc32(dialogue_id.encode()) % ID_BUCKETS].append(dialogue_id)
+    for found in folded:
+        for dialogue_id in found.dialogue_ids:
+            buckets[zlib.crc32(dialogue_id.encode()) % ID_BUCKETS].append(dialogue_id)
     return tally, buckets
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from . import metrics
 from .breakdown import domain_reports
-from .core import CORRECT, COUNT_TYPES, SlotCount, Tally, check_mode, tally_dialogue
+from .core import CORRECT, COUNT_TYPES, SlotCount, check_mode, tally_dialogue
 from .corpus import Dialogue
 from .options import Options
 from .states import INACTIVE_VALUES, NONE_VALUE, Alternatives, State, Value
@@ -90,11 +90,6 @@ def explain_dialogue(dialogue: Dialogue, mode: str = "official") -> list[SlotRow
     return rows
 
 
-def domain_tallies(dialogues: Iterable[Dialogue], mode: str = "official") -> dict[str, Tally]:
-    """Per domain, the Tally of the dialogues restricted to its slots (`dst_metrics.breakdown`)."""
-    return {domain: report.tally for domain, report in domain_reports(dialogues, Options(mode=mode)).items()}
-
-
 def domain_gca(
     dialogues: Iterable[Dialogue], mode: str = "official", alpha: float = metrics.OFFICIAL_ALPHA
 ) -> dict[str, dict[str, float]]:
@@ -151,7 +146,6 @@ __all__ = [
     "SlotRow",
     "display_value",
     "domain_gca",
-    "domain_tallies",
     "explain_dialogue",
     "mistakes_per_turn",
     "non_uniformity",

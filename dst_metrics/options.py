@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import math
 import numbers
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -62,18 +62,21 @@ def _shown(value: object) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
-def parse_mode(value: object) -> str:
-    """'official' or 'corrected'."""
-    if value not in MODES:
-        raise OptionError(f"mode must be one of {', '.join(MODES)}; got {_shown(value)}")
-    return value
+def _choice(option: str, choices: tuple[str, ...]) -> Callable[[object], str]:
+    """The parser of an option that is one of `choices`; its message names `option` and lists them."""
+
+    def parse(value: object) -> str:
+        if value not in choices:
+            raise OptionError(f"{option} must be one of {', '.join(choices)}; got {_shown(value)}")
+        return value
+
+    return parse
 
 
-def parse_value_matching(value: object) -> str:
-    """'exact', 'normalized' or 'fuzzy'."""
-    if value not in VALUE_MATCHINGS:
-        raise OptionError(f"value matching must be one of {', '.join(VALUE_MATCHINGS)}; got {_shown(value)}")
-    return value
+parse_mode = _choice("mode", MODES)
+parse_value_matching = _choice("value matching", VALUE_MATCHINGS)
+parse_prediction_states = _choice("prediction_states", PREDICTION_STATES)
+parse_gold_alternatives = _choice("gold_alternatives", GOLD_ALTERNATIVES)
 
 
 def parse_alpha(value: object) -> float:
@@ -109,20 +112,6 @@ def parse_num_slots(value: object) -> int:
     if k is None or not math.isfinite(k) or k != int(k) or k < 1:
         raise OptionError(f"num_slots (K, slots per turn for SA) must be a whole number >= 1; got {_shown(value)}")
     return int(k)
-
-
-def parse_prediction_states(value: object) -> str:
-    """'cumulative' or 'updates'."""
-    if value not in PREDICTION_STATES:
-        raise OptionError(f"prediction_states must be one of {', '.join(PREDICTION_STATES)}; got {_shown(value)}")
-    return value
-
-
-def parse_gold_alternatives(value: object) -> str:
-    """'any' or 'first'."""
-    if value not in GOLD_ALTERNATIVES:
-        raise OptionError(f"gold_alternatives must be one of {', '.join(GOLD_ALTERNATIVES)}; got {_shown(value)}")
-    return value
 
 
 SEPARATOR_NAMES = {"|": "pipe", "/": "slash", ",": "comma", ";": "semicolon", "#": "hash"}

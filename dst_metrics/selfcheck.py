@@ -11,7 +11,7 @@ convention explains it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .compat import PROFILES
@@ -97,16 +97,6 @@ def gold_against_itself(corpus: Corpus) -> Corpus:
     return dataclasses.replace(corpus, dialogues=dialogues)
 
 
-def _below_one(figures: dict[str, object], keys: Iterable[str]) -> list[tuple[str, float]]:
-    """(key, value) of each fraction figure below 1 (counts and groups left out)."""
-    found = []
-    for key in keys:
-        value = figures.get(key)
-        if isinstance(value, float) and value < 1 - 1e-12:
-            found.append((key, value))
-    return found
-
-
 def _own_keys(options: Options) -> list[str]:
     """Our figures that are 1 at best: every key of a higher-is-better figure that is not a count."""
     return [key for f in FIGURES if f.higher_is_better and f.group != "counts" for key in f.keys(options)]
@@ -140,7 +130,9 @@ def check_gold(
 
 
 def _lines(scorer: str, figures: dict[str, object], reason_of: Callable[[str], str | None]) -> list[CheckLine]:
-    below = _below_one(figures, figures)
+    """One scorer's lines: each fraction figure below 1 (counts and groups left out) with its reason, or one
+    line saying that every figure is 100."""
+    below = [(key, value) for key, value in figures.items() if isinstance(value, float) and value < 1 - 1e-12]
     if not below:
         return [CheckLine(scorer, None, None, None)]
     return [CheckLine(scorer, key, value, reason_of(key) or UNEXPLAINED) for key, value in below]

@@ -30,7 +30,8 @@ from .figures import figure_keys
 from .generation import OUTCOMES, ParsedState, outcome_counts, parse_generation
 from .options import Options, parse_gold_alternatives_separator, reading_parts
 from .scoring import score
-from .states import Alternatives, LinearizedFormat, is_deletion, normalize_state
+from .states import Alternatives, LinearizedFormat, normalize_state
+from .updates import apply_update
 
 IGNORE_INDEX = -100
 """The label and padding id the Trainer writes where a sequence has no token."""
@@ -198,20 +199,10 @@ def _records(
         context: dict[str, str] = {}
         for turn_id, row in sorted(turns):
             parsed = read[row] = parse_generation(generations[row], style, schema, context=context, deletions=updates)
-            context = _after(context, parsed.state) if updates else dict(parsed.state)
+            context = apply_update(context, parsed.state) if updates else dict(parsed.state)
             predictions.append({"dialogue_id": dialogue_id, "turn_id": turn_id, "state": parsed.state})
             gold.append({"dialogue_id": dialogue_id, "turn_id": turn_id, "state": references[row]})
     return predictions, gold, read
-
-
-def _after(state: Mapping[str, str], update: Mapping[str, str]) -> dict[str, str]:
-    new = dict(state)
-    for slot, value in update.items():
-        if is_deletion(value):
-            new.pop(slot, None)
-        else:
-            new[slot] = value
-    return new
 
 
 def decode_generations(predictions: Any, tokenizer: Any) -> list[str]:

@@ -37,16 +37,12 @@ IGNORED_GOAL_KEYS = frozenset({"eod", "topic", "messageLen", "message"})
 """Keys of a MultiWOZ goal that are not domains (TRADE's IGNORE_KEYS_IN_GOAL)."""
 
 
-def _restricted(state: State, prefix: str) -> State:
-    return {slot: value for slot, value in state.items() if slot.startswith(prefix)}
-
-
 def _restrict_side(states: tuple[State, ...], prefix: str) -> tuple[State, ...]:
     """Each state restricted to the domain's slots; an unchanged turn (the same object) keeps sharing one."""
     out: list[State] = []
     previous: State | None = None
     for state in states:
-        out.append(out[-1] if state is previous else _restricted(state, prefix))
+        out.append(out[-1] if state is previous else {s: v for s, v in state.items() if s.startswith(prefix)})
         previous = state
     return tuple(out)
 

@@ -25,7 +25,6 @@ from dst_metrics.hf_evaluate.arrow import (
     EXAMPLE_TYPES,
     SCHEMA,
     corpus_from_arrow,
-    corpus_table,
     dialogue_examples,
     encoded_examples,
     hypotheses_of_examples,
@@ -45,6 +44,7 @@ from dst_metrics.hf_evaluate.docs import (
 from dst_metrics.hf_evaluate.metric import EVALUATE_TESTED, FEATURES, DSTMetricInfo, check_evaluate_version
 from tests.samples import GOLD, PRED
 
+from .arrow_rows import corpus_table
 from .conftest import REFERENCE, REPO, requires_shared
 
 T5_FILES = ("T5_result_zeroshot_rest", "T5_result_zeroshot_attraction")

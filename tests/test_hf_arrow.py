@@ -18,8 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dst_metrics import Corpus, InputError, OptionError, score
-from dst_metrics.hf_evaluate.arrow import SCHEMA, corpus_from_arrow, corpus_table
+from dst_metrics.hf_evaluate.arrow import SCHEMA, corpus_from_arrow
 
+from .arrow_rows import corpus_table
 from .conftest import REFERENCE, REPO, requires_shared
 from .samples import GOLD, PRED
 

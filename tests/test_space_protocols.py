@@ -80,7 +80,7 @@ def test_checkdst_of_two_sets_is_the_command_line_s_and_the_authors(tmp_path, ca
     assert view.figures["signature"].endswith("|checkdst|pairs:turn")
     # the table draws every figure: the unrounded value in data-value, the percent as the command prints it
     cells = drawn_cells(view.html)
-    assert list(cells) == checkdst.keys()
+    assert list(cells) == [entry.key for entry in checkdst.FIGURES]
     for key, (value, text) in cells.items():
         assert value == cli[key] and text == (f"{100 * cli[key]:.2f}" if cli[key] is not None else "—")
     assert f'data-value="{pairs}">{pairs}</span> pairs' in view.html
@@ -267,4 +267,5 @@ def test_the_sgdx_endpoint_and_download_are_the_command_line_s(sgdx_inputs, caps
     assert list(saved) == list(cli) and saved == answer
     with pytest.raises(ValueError, match="at least 2 schema variants"):
         api_sgdx(texts[0], texts[1:2], gold.read_text(), schema)
-    assert sgdx.keys() == [key for key in cli if key in sgdx.keys()]
+    keys = [entry.key for entry in sgdx.FIGURES]
+    assert keys == [key for key in cli if key in keys]

@@ -11,9 +11,10 @@ from dst_metrics import Corpus
 from dst_metrics.cli import main
 from dst_metrics.corpus import snap_prediction
 from dst_metrics.fuzzy import fuzzy_match, partial_ratio
-from dst_metrics.hf_evaluate.arrow import corpus_from_arrow, corpus_table
+from dst_metrics.hf_evaluate.arrow import corpus_from_arrow
 from dst_metrics.options import VALUE_MATCHINGS, OptionError, Options
 from dst_metrics.scoring import score
+from tests.arrow_rows import corpus_table
 
 MODES = ("official", "corrected")
 

@@ -4,7 +4,8 @@
 --version`` imports nothing but the version; ``dst-metrics score`` no other command's module). A
 command module has ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int`` (the exit
 status), and optionally ``requirements(args)`` (the optional dependencies that run needs, from
-`common.requires`); what the commands share is `dst_metrics.cli.common`. Printing commands end
+`common.requires`) or ``EXTRA`` (the extra every run needs); what the commands share is
+`dst_metrics.cli.common`. Printing commands end
 quietly when the reader of their output stops early (`BROKEN_PIPE_STATUS`).
 """
 
@@ -78,8 +79,8 @@ def _drop_stdout() -> None:
 def run_command(name: str, argv: Sequence[str]) -> int:
     """``dst-metrics NAME ARGV…``: parse `argv` with the command's own parser, check the options that
     need another (`common.OPTION_NEEDS`) and the optional dependencies the run needs (the module's
-    ``requirements(args)``, if any), then run it."""
-    from .common import CommandParser, check_option_needs, check_requirements, given_options, run_parsed
+    ``requirements(args)`` or ``EXTRA``, if any), then run it."""
+    from .common import CommandParser, check_option_needs, check_requirements, given_options, requires, run_parsed
 
     module = importlib.import_module(COMMANDS[name])
     parser = CommandParser(prog=f"dst-metrics {name}", description=module.HELP)
@@ -88,10 +89,11 @@ def run_command(name: str, argv: Sequence[str]) -> int:
     args.command = name
     given = given_options(parser, argv)
     requirements = getattr(module, "requirements", None)
+    extra = getattr(module, "EXTRA", None)
 
     def checked_run(args: argparse.Namespace) -> int:
         check_option_needs(name, args, given)
-        check_requirements(name, requirements(args) if requirements else ())
+        check_requirements(name, requirements(args) if requirements else [requires(extra)] if extra else ())
         return module.run(args)
 
     return run_parsed(args, checked_run)

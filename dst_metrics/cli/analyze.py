@@ -10,26 +10,18 @@ from __future__ import annotations
 import argparse
 
 HELP = "the GCA paper's analyses (TO, NU, correlations, Zou's intervals) and figures by turn position"
+EXTRA = "stats"
+"""The analyses need numpy (the stats extra)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments: one input, input options, FGA's λ, --json."""
-    from .. import options as opts
     from . import common as cli
 
     parser.add_argument("file", metavar="FILE")
     cli.add_input_options(parser)
-    parser.add_argument(
-        "--fga-lambda", type=cli.option_type(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help="FGA's λ (0.5)"
-    )
+    cli.add_figure_options(parser, k=False)
     parser.add_argument("--json", action="store_true", help="one JSON object")
-
-
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
-    """The analyses need numpy (the stats extra)."""
-    from .common import requires
-
-    return [requires("stats")]
 
 
 def correlation_table(analysis) -> str:

@@ -22,7 +22,6 @@ from ..errors import InputError
 HELP = "calibration of confidence scores: DSTC2 accuracy, L2, MRR, ROC CA05; ECE, Brier, AUROC"
 CALIBRATION_PROFILES = ("slt2024",)  # calibration.slt2024.PROFILE
 DEFAULT_BINS = 10  # the same as metrics.DEFAULT_BINS (kept here so parsing imports nothing heavy)
-PERCENT = 100
 
 
 def _bins(text: str) -> int:
@@ -54,14 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object (fractions, not percent)")
 
 
-def _cell(value: float | None, percent: bool) -> str:
-    if value is None:
-        return "-"
-    return f"{PERCENT * value:.2f}" if percent else f"{value:.4f}"
-
-
 def _print_table(result, path: str, read_as: str, signature: str) -> None:
     from ..calibration.figures import CALIBRATION_FIGURES
+    from .common import figure_cell as _cell
     from .common import format_table
 
     names = [f.key.split("_", 1)[1] for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
@@ -126,6 +120,7 @@ def _run_profile(args: argparse.Namespace, corpus, read_as: str, signature: str)
     from ..calibration.slt2024 import slt2024_calibration
     from ..options import OptionError
     from .common import dumps, format_table
+    from .common import figure_cell as _cell
 
     if args.by_slot:
         raise OptionError("--by-slot gives our figures per slot; the slt2024 profile has no per-slot figures")
@@ -134,17 +129,8 @@ def _run_profile(args: argparse.Namespace, corpus, read_as: str, signature: str)
         raise InputError("no predicted value carries a confidence, so there is no pair to calibrate", source=args.file)
     signature = f"{signature}|calibration|compat:{args.calibration_profile}|bins:{args.bins}"
     if args.json:
-        print(
-            dumps(
-                {
-                    "file": args.file,
-                    "format": read_as,
-                    "compat": args.calibration_profile,
-                    **found,
-                    "signature": signature,
-                }
-            )
-        )
+        record = {"file": args.file, "format": read_as, "compat": args.calibration_profile}
+        print(dumps({**record, **found, "signature": signature}))
         return 0
     print(f"{args.file}: calibration, SLT 2024's convention ({read_as})")
     print(

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 
 HELP = "CheckDST: JGA of original and perturbed predictions, cJGA, conditional JGA and flip rates"
-PERCENT = 100
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,15 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object (fractions, not percent)")
 
 
-def _cell(value: float | None) -> str:
-    return "-" if value is None else f"{PERCENT * value:.2f}"
-
-
 def run(args: argparse.Namespace) -> int:
     """Read both files, pair their turns and print the CheckDST figures."""
     from ..errors import InputError
     from ..protocols.checkdst import FIGURES, checkdst_figures, signature_part
-    from .common import dumps, format_table, options_from_args
+    from .common import dumps, figure_cell, format_table, options_from_args
     from .score import read_input
 
     options = options_from_args(args)
@@ -49,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(dumps({"original": args.original, "perturbed": args.perturbed, **found, "signature": signature}))
         return 0
-    rows = [[entry.label, _cell(found[entry.key]), entry.description] for entry in FIGURES]
+    rows = [[entry.label, figure_cell(found[entry.key]), entry.description] for entry in FIGURES]
     print(f"{args.perturbed} against {args.original}: CheckDST, {found['checkdst.pairs']} pairs")
     print(format_table(["figure", "%", "what"], rows, "lrl"))
     print(f"signature: {signature}")

@@ -30,19 +30,19 @@ class CommandParser(argparse.ArgumentParser):
         self.exit(2, f"dst-metrics: error: {message} (see {self.prog} --help)\n")
 
 
-def whole_number(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    value = int(text) if text.strip().isdigit() else 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number at least 1; got {text!r}")
-    return value
+def _at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `minimum`."""
+
+    def whole(text: str) -> int:
+        if not text.strip().isdigit() or int(text) < minimum:
+            raise argparse.ArgumentTypeError(f"must be a whole number at least {minimum}; got {text!r}")
+        return int(text)
+
+    return whole
 
 
-def seed_number(text: str) -> int:
-    """An argparse type: a seed, a whole number of at least 0."""
-    if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"must be a whole number at least 0; got {text!r}")
-    return int(text)
+whole_number = _at_least(1)
+seed_number = _at_least(0)  # a seed
 
 
 def option_type(parse: Callable[[str], object]) -> Callable[[str], object]:
@@ -81,6 +81,16 @@ def add_input_options(sub: argparse.ArgumentParser) -> None:
     alpha_help = "GCA's value weight: 10/11 (default) or any number in [0, 1]"
     sub.add_argument("--alpha", type=option_type(opts.parse_alpha), default=opts.OFFICIAL_ALPHA, help=alpha_help)
     sub.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal after 2 s)")
+
+
+def add_figure_options(sub: argparse.ArgumentParser, lambda_help: str = "FGA's λ (0.5)", k: bool = True) -> None:
+    """--fga-lambda (FGA's λ) and, with `k`, --num-slots (SA's K): the options of the figures themselves."""
+    sub.add_argument(
+        "--fga-lambda", type=option_type(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help=lambda_help
+    )
+    if k:
+        num_slots = option_type(opts.parse_num_slots)
+        sub.add_argument("--num-slots", type=num_slots, default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)")
 
 
 def add_protocol_options(parser: argparse.ArgumentParser, report: bool = False) -> None:
@@ -291,8 +301,32 @@ def run_parsed(args: argparse.Namespace, run: Callable[[argparse.Namespace], int
         return 2
 
 
+def check_output_folder(path: str | None, what: str) -> None:
+    """The folder of the output `path` must exist before anything is computed (a typo costs no minutes)."""
+    from pathlib import Path
+
+    if path and not Path(path).resolve().parent.is_dir():
+        raise InputError(f"cannot write {what}: its folder does not exist", source=path)
+
+
+def write_text(path: str, text: str, what: str) -> None:
+    """Write `text` to `path`; an OSError becomes an InputError naming `what` and the file."""
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as error:
+        raise InputError(f"cannot write {what}: {error.strerror or error}", source=path) from None
+
+
 # --------------------------------------------------------------------------------------------
 # Tables
+
+
+def figure_cell(value: float | None, percent: bool = True) -> str:
+    """A figure's cell: in percent with 2 decimals, or as a fraction with 4; ``-`` when undefined (None)."""
+    if value is None:
+        return "-"
+    return f"{100 * value:.2f}" if percent else f"{value:.4f}"
 
 
 def display_width(text: str) -> int:

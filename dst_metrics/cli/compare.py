@@ -13,6 +13,8 @@ import argparse
 import dataclasses
 
 HELP = "paired comparison of two systems on the same gold: differences, intervals, p-values"
+EXTRA = "stats"
+"""The paired tests need numpy (the stats extra)."""
 TOP_DIALOGUES = 10
 """Dialogues listed in the table of largest GCA differences."""
 
@@ -36,19 +38,12 @@ def _keys(text: str) -> list[str]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments: two inputs, input options, test options."""
-    from .. import options as opts
     from . import common as cli
 
     parser.add_argument("file_a", metavar="A", help="predictions of system A")
     parser.add_argument("file_b", metavar="B", help="predictions of system B (same dialogues, turns and gold)")
     cli.add_input_options(parser)
-    lambda_help = "FGA's decay λ for the fga figure (0.5)"
-    parser.add_argument(
-        "--fga-lambda", type=cli.option_type(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help=lambda_help
-    )
-    parser.add_argument(
-        "--num-slots", type=cli.option_type(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
-    )
+    cli.add_figure_options(parser, "FGA's decay λ for the fga figure (0.5)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument(
         "--correction", choices=("holm", "bonferroni"), default="holm", help="holm (default) or bonferroni"
@@ -71,13 +66,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--rounds", type=cli.whole_number, metavar="R", help=rounds_help)
     parser.add_argument("--seed", type=cli.seed_number, default=0, help="seed of the resamples and rounds (0)")
-
-
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
-    """The paired tests need numpy (the stats extra)."""
-    from .common import requires
-
-    return [requires("stats")]
 
 
 def _pct(value: float) -> str:

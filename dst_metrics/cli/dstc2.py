@@ -13,6 +13,8 @@ import argparse
 import os
 
 HELP = "score a DSTC2 tracker output (accuracy, L2, MRR, updates, ROC) as the official scorer does"
+EXTRA = "dstc2"
+"""The scorer computes the rows column-wise, with numpy (the dstc2 extra)."""
 MAX_WARNINGS_SHOWN = 20
 """Warnings printed one per line before the rest are counted in one line."""
 
@@ -38,13 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     jobs_help = "processes (default: all cores from 200 sessions up, else 1; the figures are the same)"
     parser.add_argument("--jobs", type=_whole_number, metavar="N", help=jobs_help)
-
-
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
-    """The scorer computes the rows column-wise, with numpy (the dstc2 extra)."""
-    from .common import requires
-
-    return [requires("dstc2")]
 
 
 def flist_path(args: argparse.Namespace) -> str:
@@ -88,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
     from ..dstc2.data import read_ontology
     from ..dstc2.output import basic_rows, csv_text, report_text
     from ..dstc2.pipeline import score_files
-    from ..errors import InputError
     from .common import dumps as _dumps
+    from .common import write_text
 
     ontology = read_ontology(args.ontology)
     scores, problems = score_files(
@@ -99,11 +94,7 @@ def run(args: argparse.Namespace) -> int:
     for session_id, turn, reason in scores.skipped:
         print(f"dst-metrics: warning: session {session_id!r} not scored from turn {turn}: {reason}", file=sys.stderr)
     if args.scorefile:
-        try:
-            with open(args.scorefile, "w", encoding="utf-8") as handle:
-                handle.write(csv_text(scores))
-        except OSError as error:
-            raise InputError(f"cannot write the score file: {error.strerror or error}", source=args.scorefile) from None
+        write_text(args.scorefile, csv_text(scores), "the score file")
     if args.json:
         out: dict[str, object] = dict(scores.nested())
         out["featured"] = scores.featured()

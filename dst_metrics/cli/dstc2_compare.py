@@ -9,6 +9,8 @@ from ..dstc2.compare import DEFAULT_LEVEL, Test
 from .dstc2 import add_data_arguments
 
 HELP = "compare two DSTC2 trackers: McNemar (accuracy) and paired t-test (L2), Bonferroni-corrected"
+EXTRA = "dstc2"
+"""The tests read the scored calls column-wise, with numpy (the dstc2 extra)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,13 +20,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_data_arguments(parser)
     parser.add_argument("--level", type=float, default=DEFAULT_LEVEL, help="significance level (default 0.01)")
     parser.add_argument("--json", action="store_true", help="print JSON")
-
-
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
-    """The tests read the scored calls column-wise, with numpy (the dstc2 extra)."""
-    from .common import requires
-
-    return [requires("dstc2")]
 
 
 def _fmt(value: float | None, digits: int = 7) -> str:
@@ -72,16 +67,8 @@ def run(args: argparse.Namespace) -> int:
     tests = compare_tracks(items[0], items[1], scores[0], scores[1], args.level)
     names = (args.track_a, args.track_b)
     if args.json:
-        print(
-            _dumps(
-                {
-                    "names": list(names),
-                    "level": args.level,
-                    "correction": "bonferroni",
-                    "tests": [asdict(t) for t in tests],
-                }
-            )
-        )
+        record = {"names": list(names), "level": args.level, "correction": "bonferroni"}
+        print(_dumps({**record, "tests": [asdict(t) for t in tests]}))
     else:
         print(f"A: {names[0]}\nB: {names[1]}\n")
         print(_table(tests, names, args.level))

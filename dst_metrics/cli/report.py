@@ -30,9 +30,7 @@ def _count(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The report command's arguments (the usual input options included)."""
-    from .. import options as opts
-    from .common import add_input_options, add_protocol_options
-    from .common import option_type as _typed
+    from .common import add_figure_options, add_input_options, add_protocol_options
 
     parser.add_argument(
         "files", nargs="+", metavar="FILE", help="prediction files; later ones are compared with the first"
@@ -52,12 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     tables.add_argument("--latex", action="store_true", help="print the figures as a LaTeX table")
     tables.add_argument("--markdown", action="store_true", help="print the figures as a Markdown table")
     add_input_options(parser)
-    parser.add_argument(
-        "--fga-lambda", type=_typed(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help="FGA's λ (0.5)"
-    )
-    parser.add_argument(
-        "--num-slots", type=_typed(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
-    )
+    add_figure_options(parser)
     add_protocol_options(parser, report=True)
 
 
@@ -87,43 +80,24 @@ def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], s
     return [requires("report", "numpy")]
 
 
-def _check_output_folder(path: str | None) -> None:
-    """The report's folder must exist before anything is computed (a typo costs no minutes)."""
-    from pathlib import Path
-
-    from ..errors import InputError
-
-    if path and not Path(path).resolve().parent.is_dir():
-        raise InputError("cannot write the report: its folder does not exist", source=path)
-
-
-def _write(path: str, text: str) -> None:
-    from ..errors import InputError
-
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
-    except OSError as error:
-        raise InputError(f"cannot write the report: {error.strerror or error}", source=path) from None
-
-
 def run(args: argparse.Namespace) -> int:
     """Read every file (all checked first), then write the page, the plots and/or the table."""
     import sys
 
     from ..options import OptionError
     from ..report.data import collect
-    from .common import options_from_args
-    from .score import read_input
+    from .common import check_output_folder, options_from_args
+    from .score import file_extras, read_input
 
     if not (args.output or args.plots or args.latex or args.markdown):
         raise OptionError("nothing to write: give -o report.html, --plots DIR, --latex or --markdown")
-    _check_output_folder(args.output)
+    check_output_folder(args.output, "the report")
     options = options_from_args(args)
     names = system_names(args.files, args.name)
     read = [read_input(path, args) for path in args.files]
     corpora = [corpus for corpus, _ in read]
-    protocols = list(zip(names, _protocols(args, read, options)))
+    files = [(path, corpus, read_as) for path, (corpus, read_as) in zip(args.files, read)]
+    protocols = list(zip(names, file_extras(files, args, options, calibrate=True)))
     pages = bool(args.output or args.plots)  # else a table only: no analyses, no comparisons
     data = collect(list(zip(names, corpora)), options, resamples=args.bootstrap, seed=args.seed, analyses=pages)
     if args.latex or args.markdown:
@@ -137,26 +111,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _protocols(args: argparse.Namespace, read: list, options) -> list:
-    """Each FILE's `protocols.extras.Extras` (the same as ``dst-metrics score --json`` adds): CheckDST with
-    its --perturbed, SGD-X with its --schema-variants, the calibration figures where it carries confidences."""
-    from ..protocols.extras import extra_figures
-    from .score import check_sgd_input, protocol_requests
-
-    perturbed, variants = protocol_requests(args)
-    out = []
-    for path, (corpus, how), pairs, schemas in zip(args.files, read, perturbed, variants):
-        check_sgd_input(path, how, schemas)
-        out.append(extra_figures(path, corpus, options, perturbed=pairs, variants=schemas, calibration=True))
-    return out
-
-
 def _write_outputs(data, args: argparse.Namespace, named_corpora: list, protocols: list) -> None:
     import sys
 
     from ..errors import InputError
     from ..report.html import build_report
     from ..report.plots import reliability_plots, render_plots, write_plots
+    from .common import write_text
 
     plots = render_plots(data) + reliability_plots(named_corpora)
     if args.plots:
@@ -166,5 +127,5 @@ def _write_outputs(data, args: argparse.Namespace, named_corpora: list, protocol
             raise InputError(f"cannot write the plots: {error.strerror or error}", source=args.plots) from None
         print(f"wrote {len(written)} plot files to {args.plots}", file=sys.stderr)
     if args.output:
-        _write(args.output, build_report(data, plots, protocols=protocols))
+        write_text(args.output, build_report(data, plots, protocols=protocols), "the report")
         print(f"wrote {args.output}", file=sys.stderr)

@@ -15,6 +15,7 @@ import sys
 from .. import options as opts
 from ..breakdown import BY, breakdown
 from ..compat import PROFILES
+from ..core import COUNT_TYPES
 from ..corpus import Corpus
 from ..distributed import ENGINES
 from ..engines import Request, read_whole, score_inputs
@@ -25,12 +26,13 @@ from ..scoring import Report, Scores
 from ..updates import UPDATES_WARNING
 from ..zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains, score_held_out
 from .common import (
+    add_figure_options,
     add_input_options,
     add_interval_options,
     add_protocol_options,
     dumps,
+    figure_cell,
     format_table,
-    option_type,
     options_from_args,
     requires,
     whole_number,
@@ -43,13 +45,7 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     """The arguments of ``dst-metrics score``: FILEs, the input options, the figures' options, the engines."""
     score_cmd.add_argument("files", nargs="+", metavar="FILE")
     add_input_options(score_cmd)
-    lambda_help = "FGA's decay λ for the FGA column (0.5); JSON also has fga@0.25 … fga@1.0"
-    score_cmd.add_argument(
-        "--fga-lambda", type=option_type(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help=lambda_help
-    )
-    score_cmd.add_argument(
-        "--num-slots", type=option_type(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
-    )
+    add_figure_options(score_cmd, "FGA's decay λ for the FGA column (0.5); JSON also has fga@0.25 … fga@1.0")
     profiles = ", ".join(f"{name} ({profile.description})" for name, profile in PROFILES.items())
     score_cmd.add_argument(
         "--compat", choices=list(PROFILES), help=f"figures as another evaluator computes them: {profiles}"
@@ -93,8 +89,7 @@ def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], s
 # Tables
 
 
-def _cell(scores: Scores, key: str) -> str:
-    value = scores[key]
+def _cell(value: float) -> str:
     return str(value) if isinstance(value, int) else f"{100 * value:.2f}"
 
 
@@ -116,16 +111,21 @@ def dialogue_figures(report: Report) -> dict[str, Scores]:
 
 
 def _figure_table(
-    first: str, rows: list[tuple[str, Scores]], options: Options, per_dialogue: bool, intervals: dict | None = None
+    first: str,
+    rows: list[tuple[str, Scores]],
+    options: Options,
+    keys: list[str],
+    intervals: dict | None = None,
+    marked: bool = True,
 ) -> str:
-    """One row per file or dialogue; with `intervals` ({name: Intervals}), a ``low-high`` row under each."""
-    keys = _columns(options, per_dialogue)
+    """One row per file, dialogue or group, a column per key; with `intervals` ({name: Intervals}), a
+    ``low-high`` row under each; `marked`: a `PROFILE_MARK` on the columns a profile gave."""
     labels = figure_labels(options)
-    replaced = _replaced_columns(rows, keys)
+    replaced = _replaced_columns(rows, keys) if marked else set()
     header = [first, *(labels[key] + PROFILE_MARK * (key in replaced) for key in keys)]
     table = []
     for name, s in rows:
-        table.append([name, *(_cell(s, key) for key in keys)])
+        table.append([name, *(_cell(s[key]) for key in keys)])
         if intervals and name in intervals:
             bounds = intervals[name]
             level = f"  {100 * bounds.level:g}% CI"
@@ -160,14 +160,6 @@ def _score_intervals(corpora: list[tuple[str, Corpus]], options: Options, args: 
     }
 
 
-def _breakdown_table(by: str, groups: dict[str, Scores], options: Options) -> str:
-    """One row per group: the headline figures, then the four GCA counts."""
-    keys = [*_columns(options, False)[:-1], "correct", "wrong", "missed", "overshot", "turns"]
-    labels = figure_labels(options)
-    rows = [[group, *(_cell(s, key) for key in keys)] for group, s in groups.items()]
-    return format_table([by, *(labels[key] for key in keys)], rows)
-
-
 def _coverage(signature: str) -> tuple[int, int] | None:
     """(dialogues scored, gold dialogues) of a signature's ``subset:predicted(k/n)``, or None."""
     for part in signature.split("|"):
@@ -188,7 +180,7 @@ def _print_score_tables(
     extras: list | None = None,
 ) -> None:
     rows = [(path, report.scores) for path, report in reports]
-    print(_figure_table("file", rows, options, False, intervals))
+    print(_figure_table("file", rows, options, _columns(options, False), intervals))
     replaced = _replaced_columns(rows, _columns(options, False))
     if replaced:
         labels = figure_labels(options)
@@ -197,20 +189,21 @@ def _print_score_tables(
     if per_dialogue:
         for path, report in reports:
             print(f"\n{path}: each dialogue")
-            print(_figure_table("dialogue", list(dialogue_figures(report).items()), options, True))
+            print(_figure_table("dialogue", list(dialogue_figures(report).items()), options, _columns(options, True)))
     for (path, _), file_groups in zip(reports, groups):
         print(f"\n{path}: by {by}")
-        print(_breakdown_table(str(by), file_groups, options))
+        keys = [*_columns(options, False)[:-1], *COUNT_TYPES, "turns"]  # the headline figures, the GCA counts
+        print(_figure_table(str(by), list(file_groups.items()), options, keys, marked=False))
     for path, report in reports:
         shown = set(_columns(options, False))
         extra = [key for key in report.scores if key not in shown and _is_profile_figure(report.scores, key)]
         if extra:
-            cells = ", ".join(f"{key} {_profile_cell(report.scores[key])}" for key in extra)
+            cells = ", ".join(f"{key} {_cell(report.scores[key])}" for key in extra)
             print(f"\n{path}: the {options.compat} profile's other figures: {cells}")
-        for key, by_group in _profile_groups(report.scores):
-            print(f"\n{path}: the {options.compat} profile's own figures by group ({key} in --json)")
-            print(_profile_table(by_group))
-            print(_profile_legend(by_group))
+        for key, by_group in report.scores.items():
+            if isinstance(by_group, dict):  # a profile's figures by group (sgd: {group: {figure: value}})
+                print(f"\n{path}: the {options.compat} profile's own figures by group ({key} in --json)")
+                print(_profile_table(by_group))
     for (path, _), found in zip(reports, extras or ()):
         _print_extras(path, found)
     for path, report in reports:
@@ -262,43 +255,25 @@ PROFILE_LEGEND = {
 """What each word of a profile's column labels means; a table's legend explains the words its columns use."""
 
 
-def _profile_legend(by_group: dict[str, dict[str, float]]) -> str:
-    """The legend of `_profile_table(by_group)`: only the words of the columns it has."""
-    words = {word for name in _profile_names(by_group) for word in PROFILE_LABELS.get(name, name).split()}
-    return "; ".join(f"{word}: {meaning}" for word, meaning in PROFILE_LEGEND.items() if word in words)
-
-
-def _profile_groups(scores: Scores) -> list[tuple[str, dict[str, dict[str, float]]]]:
-    """The figures a profile adds by group (``sgd``: {group: {figure: value}}), each under its key."""
-    return [(key, value) for key, value in scores.items() if isinstance(value, dict)]
-
-
 def _is_profile_figure(scores: Scores, key: str) -> bool:
     """Whether a profile gave `key` and it is one number (not a group table, not a setting's name)."""
     value = scores[key]
     return scores.replaced(key) and isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _profile_cell(value: float) -> str:
-    return str(value) if isinstance(value, int) else f"{100 * value:.2f}"
-
-
-def _profile_names(by_group: dict[str, dict[str, float]]) -> list[str]:
-    """The figures of a profile's group table, in `PROFILE_LABELS`' order, then any other by name."""
-    found = {name for figures in by_group.values() for name in figures}
-    return [name for name in PROFILE_LABELS if name in found] + sorted(found - set(PROFILE_LABELS))
-
-
 def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
-    """One row per group, one column per figure (in percent, counts as they are; ``-`` where the group
-    lacks it)."""
-    names = _profile_names(by_group)
-    header = ["group", *(PROFILE_LABELS.get(name, name) for name in names)]
+    """One row per group, one column per figure (in `PROFILE_LABELS`' order, then any other by name; in
+    percent, counts as they are; ``-`` where the group lacks it), then the legend of the columns' words."""
+    found = {name for figures in by_group.values() for name in figures}
+    names = [name for name in PROFILE_LABELS if name in found] + sorted(found - set(PROFILE_LABELS))
+    labels = [PROFILE_LABELS.get(name, name) for name in names]
     rows = [
-        [group, *(_profile_cell(figures[name]) if name in figures else "-" for name in names)]
+        [group, *(_cell(figures[name]) if name in figures else "-" for name in names)]
         for group, figures in by_group.items()
     ]
-    return format_table(header, rows)
+    words = {word for label in labels for word in label.split()}
+    legend = "; ".join(f"{word}: {meaning}" for word, meaning in PROFILE_LEGEND.items() if word in words)
+    return f"{format_table(['group', *labels], rows)}\n{legend}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -332,12 +307,18 @@ def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
     return opened.corpus, opened.format
 
 
+def sgd_fuzzy(args: argparse.Namespace) -> bool:
+    """Whether SGD's non-categorical values match fuzzily (--compat sgd, --schema-variants): unless
+    ``--value-matching exact`` is given."""
+    return not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
+
+
 def request_of(args: argparse.Namespace) -> Request:
     """The `engines.Request` of ``dst-metrics score``'s arguments: what the engine is chosen from."""
     kept = (("--by", args.by), ("--ci", args.ci), ("--perturbed", getattr(args, "perturbed", None)))
     keep = tuple(flag for flag, given in kept if given)
-    fuzzy = not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
-    files = {"gold": args.gold, "schema": args.schema, "train_schema": args.train_schema, "fuzzy": fuzzy, "by": args.by}
+    files = {"gold": args.gold, "schema": args.schema, "train_schema": args.train_schema, "by": args.by}
+    files["fuzzy"] = sgd_fuzzy(args)
     return Request(args.per_dialogue, args.json, keep, args.engine, args.jobs, args.scheduler, files, warn_of_updates)
 
 
@@ -373,7 +354,7 @@ def _run_held_out(args: argparse.Namespace, options: Options) -> int:
             sys.stdout.write(dumps(record) + "\n")
             continue
         print(f"{path}: each held-out domain (--protocol {args.protocol}), then the mean over the {len(DOMAINS)}")
-        print(_figure_table("held out", list(rows.items()), options, False))
+        print(_figure_table("held out", list(rows.items()), options, _columns(options, False)))
         print(f"scores in percent; SA over each domain's slots (K); signature: {rows['average'].signature}\n")
     return 0
 
@@ -388,38 +369,32 @@ def per_file(flag: str, given: list | None, files: list[str]) -> list:
     return list(given)
 
 
-def protocol_requests(args: argparse.Namespace) -> tuple[list, list]:
-    """([(name, corpus) of each FILE's --perturbed or None], [its `extras.SchemaVariants` or None]): every
-    perturbed file read and checked (the input options apply to it, as ``dst-metrics checkdst`` reads it)."""
-    from ..protocols.extras import schema_variants
-
-    perturbed = per_file("--perturbed", args.perturbed, args.files)
-    variants = per_file("--schema-variants", args.schema_variants, args.files)
-    fuzzy = not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
-    found = [schema_variants(v, args.gold, args.schema, args.train_schema, fuzzy) if v else None for v in variants]
-    return [(path, read_input(path, args)[0]) if path else None for path in perturbed], found
-
-
 def check_sgd_input(path: str, read_as: str, variants: object) -> None:
     """--schema-variants given for a FILE not read as SGD dialogues: an OptionError naming both."""
     if variants is not None and not read_as.startswith("sgd"):
         raise OptionError(f"--schema-variants: SGD-X scores SGD predictions, but {path} was read as {read_as}")
 
 
-def file_extras(scored: list, args: argparse.Namespace, options: Options) -> list:
-    """`protocols.extras.Extras` of each scored FILE: CheckDST, SGD-X as asked; with --json the calibration
-    block of predictions with confidences (a file streamed without its corpus read again if it may have some)."""
-    from ..protocols.extras import extra_figures, may_carry_confidences
+def file_extras(
+    files: list[tuple[str, Corpus | None, str]], args: argparse.Namespace, options: Options, calibrate: bool
+) -> list:
+    """`protocols.extras.Extras` of each (name, corpus or None, format) of the FILEs: CheckDST with its
+    --perturbed (read and checked with the input options, as ``dst-metrics checkdst`` reads it), SGD-X with
+    its --schema-variants; with `calibrate` the calibration block of predictions with confidences (a file
+    streamed without its corpus read again if it may have some)."""
+    from ..protocols.extras import extra_figures, may_carry_confidences, schema_variants
 
-    perturbed, variants = protocol_requests(args)
+    perturbed = per_file("--perturbed", args.perturbed, args.files)
+    variants = per_file("--schema-variants", args.schema_variants, args.files)
+    fuzzy = sgd_fuzzy(args)
+    found = [schema_variants(v, args.gold, args.schema, args.train_schema, fuzzy) if v else None for v in variants]
+    pairs = [(path, read_input(path, args)[0]) if path else None for path in perturbed]
     out = []
-    for found, pairs, schemas in zip(scored, perturbed, variants):
-        check_sgd_input(found.name, found.format, schemas)
-        corpus = found.corpus
-        calibrate = args.json and args.engine != "dask"
-        if calibrate and corpus is None and may_carry_confidences(found.name):
-            corpus = read_input(found.name, args)[0]
-        out.append(extra_figures(found.name, corpus, options, perturbed=pairs, variants=schemas, calibration=calibrate))
+    for (name, corpus, read_as), paired, schemas in zip(files, pairs, found):
+        check_sgd_input(name, read_as, schemas)
+        if calibrate and corpus is None and may_carry_confidences(name):
+            corpus = read_input(name, args)[0]
+        out.append(extra_figures(name, corpus, options, perturbed=paired, variants=schemas, calibration=calibrate))
     return out
 
 
@@ -429,7 +404,7 @@ def _print_extras(path: str, extras) -> None:
 
     entries = figure_entries()
     rows = [
-        [entry.label, _extra_cell(extras.figures[key], key), entry.description]
+        [entry.label, figure_cell(extras.figures[key], ".ss_" not in key), entry.description]
         for key, entry in entries.items()
         if key in extras.figures
     ]
@@ -437,12 +412,6 @@ def _print_extras(path: str, extras) -> None:
         counts = ", ".join(f"{key} {value}" for key, value in extras.figures.items() if key not in entries)
         print(f"\n{path}: protocols ({counts})")
         print(format_table(["figure", "value", "what"], rows, "lrl"))
-
-
-def _extra_cell(value: float | None, key: str) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.4f}" if ".ss_" in key else f"{100 * value:.2f}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -457,7 +426,8 @@ def run(args: argparse.Namespace) -> int:
     read_as = {found.name: found.format for found in scored}
     groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
     intervals = _score_intervals(corpora, options, args)
-    extras = file_extras(scored, args, options)
+    files = [(found.name, found.corpus, found.format) for found in scored]
+    extras = file_extras(files, args, options, args.json and args.engine != "dask")
     if not args.json:
         _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals, extras)
         return 0

@@ -11,10 +11,8 @@ null where a split has no frame), ``sgdx.<split>.frames`` and ``signature``.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 HELP = "SGD-X schema sensitivity: JGA/AGA on the original schema and over variants v1-v5, SS_JGA, SS_AGA"
-PERCENT = 100
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,29 +29,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object (fractions, not percent)")
 
 
-def _default(given: str | None, path: Path | None) -> str | None:
-    if given:
-        return given
-    return str(path) if path is not None and path.is_file() else None
-
-
-def _cell(value: float | None, percent: bool = True) -> str:
-    if value is None:
-        return "-"
-    return f"{PERCENT * value:.2f}" if percent else f"{value:.4f}"
-
-
 def _print_table(found: dict, args: argparse.Namespace, signature: str) -> None:
     from ..protocols.sgdx import SPLITS
-    from .common import format_table
+    from .common import figure_cell, format_table
 
     header = ["split", "frames", "JGA orig", "JGA v1-5", "SS JGA", "AGA orig", "AGA v1-5", "SS AGA"]
     rows = []
     for split in SPLITS:
         cells = [str(found[f"sgdx.{split}.frames"])]
         for measure in ("jga", "aga"):
-            cells += [_cell(found[f"sgdx.{split}.{measure}_{kind}"]) for kind in ("original", "variants")]
-            cells.append(_cell(found[f"sgdx.{split}.ss_{measure}"], percent=False))
+            cells += [figure_cell(found[f"sgdx.{split}.{measure}_{kind}"]) for kind in ("original", "variants")]
+            cells.append(figure_cell(found[f"sgdx.{split}.ss_{measure}"], percent=False))
         rows.append([split, *cells])
     print(f"{args.original} and {len(args.variants)} schema variants: SGD-X")
     print(format_table(header, rows))
@@ -65,14 +51,12 @@ def run(args: argparse.Namespace) -> int:
     """Score the original and every variant against --gold and print the SGD-X figures."""
     from .._version import __version__
     from ..options import OptionError
-    from ..protocols.sgdx import sgdx_figures, signature_part
+    from ..protocols.sgdx import default_schemas, sgdx_figures, signature_part
     from .common import dumps
 
-    gold = Path(args.gold)
-    schema = _default(args.schema, gold / "schema.json" if gold.is_dir() else None)
+    schema, train = default_schemas(args.gold, args.schema, args.train_schema)
     if schema is None:
         raise OptionError("sgdx needs the test schema: give it with --schema")
-    train = _default(args.train_schema, gold.parent / "train" / "schema.json" if gold.is_dir() else None)
     fuzzy = args.value_matching == "fuzzy"
     found = sgdx_figures(args.original, args.variants, args.gold, schema, train, fuzzy=fuzzy)
     signature = f"dst-metrics:{__version__}|{signature_part(len(args.variants), fuzzy)}"

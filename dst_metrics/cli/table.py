@@ -15,11 +15,12 @@ from __future__ import annotations
 import argparse
 
 HELP = "the table of N systems on one gold: intervals, tests corrected over the whole table, LaTeX/Markdown/HTML"
+EXTRA = "stats"
+"""The tests and intervals need numpy (the stats extra)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments: the files, input options, the table's choices, the output."""
-    from .. import options as opts
     from ..stats.table import DEFAULT_FIGURES, PAIRS
     from . import common as cli
     from .compare import _keys, _level
@@ -27,12 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="prediction files, one per system, on one gold")
     parser.add_argument("--name", action="append", metavar="NAME", help="a system's name, once per file (file names)")
     cli.add_input_options(parser)
-    parser.add_argument(
-        "--fga-lambda", type=cli.option_type(opts.parse_lambda), default=opts.DEFAULT_FGA_LAMBDA, help="FGA's λ (0.5)"
-    )
-    parser.add_argument(
-        "--num-slots", type=cli.option_type(opts.parse_num_slots), default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)"
-    )
+    cli.add_figure_options(parser)
     default = ",".join(DEFAULT_FIGURES)
     parser.add_argument("--figures", type=_keys, metavar="KEYS", help=f"comma-separated columns ({default})")
     parser.add_argument("--baseline", metavar="NAME", help="the system the others are tested against (the first)")
@@ -57,13 +53,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for flag in ("markdown", "latex", "html", "json"):
         outputs.add_argument(f"--{flag}", action="store_true", help=f"write the table as {flag.capitalize()}")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the output here instead of stdout")
-
-
-def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
-    """The tests and intervals need numpy (the stats extra)."""
-    from .common import requires
-
-    return [requires("stats")]
 
 
 def _baseline(args: argparse.Namespace, names: list[str]) -> str | None:
@@ -135,30 +124,19 @@ def render(table, args: argparse.Namespace) -> str:
     return systems_output(table, kind, args.matrix) if kind else terminal(table, args.matrix)
 
 
-def _check_output_folder(path: str | None) -> None:
-    """The output's folder must exist before anything is computed."""
-    from pathlib import Path
-
-    from ..errors import InputError
-
-    if path and not Path(path).resolve().parent.is_dir():
-        raise InputError("cannot write the table: its folder does not exist", source=path)
-
-
 def run(args: argparse.Namespace) -> int:
     """Read every file (all checked first), build the table, write it."""
     import sys
 
-    from ..errors import InputError
     from ..options import OptionError
     from ..stats.table import DEFAULT_FIGURES, systems_table
-    from .common import options_from_args
+    from .common import check_output_folder, options_from_args, write_text
     from .report import system_names
     from .score import read_input
 
     if len(args.files) < 2:
         raise OptionError(f"a table compares at least two systems; got {len(args.files)} file")
-    _check_output_folder(args.output)
+    check_output_folder(args.output, "the table")
     options = options_from_args(args)
     names = system_names(args.files, args.name)
     baseline = _baseline(args, names)
@@ -190,11 +168,7 @@ def run(args: argparse.Namespace) -> int:
     )
     text = render(table, args)
     if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as out:
-                out.write(text)
-        except OSError as error:
-            raise InputError(f"cannot write the table: {error.strerror or error}", source=args.output) from None
+        write_text(args.output, text, "the table")
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from itertools import compress
 
 import numpy as np
 import pyarrow as pa
@@ -28,7 +27,6 @@ from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, check_no_deletion
 from ..errors import InputError
 from ..states import Alternatives, State, normalize_state
 
-ENTRY_FIELDS = ("slot", "values")
 STATE_TYPE = pa.list_(pa.struct([("slot", pa.string()), ("values", pa.list_(pa.string()))]))
 """A state: its slot/value entries; ``values`` holds one value, or a gold slot's acceptable values."""
 TURN_TYPE = pa.struct([("dialogue_id", pa.string()), ("turn_id", pa.int64()), ("state", STATE_TYPE)])
@@ -56,67 +54,6 @@ EXAMPLE_TYPES = {
 """One evaluate example per side: a dialogue (all its turns, or those of one batch), its turn ids and the
 state after each turn; predictions also the `HYPOTHESES_TYPE` of each turn, or none at all when no value
 of the dialogue came with a confidence. The modules' ``features`` declare this layout."""
-
-
-def _state_array(states: list[State]) -> pa.ListArray:
-    """Normalized states as a list<struct<slot, values: list<string>>> array.
-
-    A state object repeated on consecutive rows (the core shares unchanged states) is encoded
-    once and repeated by Arrow.
-    """
-    changed = list(map(operator.is_not, states, [None, *states[:-1]]))
-    distinct = list(compress(states, changed))
-    offsets = [0]
-    slots: list[str] = []
-    values: list = []
-    end = offsets.append
-    for state in distinct:
-        slots += state
-        values += state.values()
-        end(len(slots))
-    if set(map(type, values)) <= {str}:
-        value_array = pa.ListArray.from_arrays(
-            np.arange(len(values) + 1, dtype=np.int32), pa.array(values, pa.string())
-        )
-    else:  # gold with several acceptable values
-        value_offsets = [0]
-        flat: list[str] = []
-        for value in values:
-            if value.__class__ is str:
-                flat.append(value)
-            else:
-                flat += value.order
-            value_offsets.append(len(flat))
-        value_array = pa.ListArray.from_arrays(pa.array(value_offsets, pa.int32()), pa.array(flat, pa.string()))
-    entries = pa.StructArray.from_arrays([pa.array(slots, pa.string()), value_array], names=ENTRY_FIELDS)
-    array = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), entries)
-    if len(distinct) < len(states):
-        array = array.take(pa.array(np.cumsum(changed) - 1))
-    return array
-
-
-def corpus_table(corpus: Corpus) -> pa.Table:
-    """A validated corpus as Arrow rows in `SCHEMA` layout, one per turn: what `corpus_from_arrow`
-    reads (the modules build these rows from their examples with `turns_of_examples`)."""
-    dialogue_ids: list[str] = []
-    turn_ids: list[int] = []
-    gold: list[State] = []
-    pred: list[State] = []
-    for dialogue in corpus.dialogues:
-        dialogue_ids += [dialogue.dialogue_id] * len(dialogue.turn_ids)
-        turn_ids += dialogue.turn_ids
-        gold += dialogue.gold
-        pred += dialogue.pred
-    ids = pa.array(dialogue_ids, pa.string())
-    turns = pa.array(turn_ids, pa.int64())
-    names = [field.name for field in TURN_TYPE]
-    return pa.Table.from_arrays(
-        [
-            pa.StructArray.from_arrays([ids, turns, _state_array(pred)], names=names),
-            pa.StructArray.from_arrays([ids, turns, _state_array(gold)], names=names),
-        ],
-        schema=SCHEMA,
-    )
 
 
 _NO_HYPOTHESES: list = []
@@ -254,12 +191,6 @@ def hypotheses_of_examples(column: pa.ChunkedArray | pa.Array) -> ScoredPredicti
     return scores
 
 
-def _struct(column: pa.ChunkedArray | pa.Array) -> pa.StructArray:
-    if isinstance(column, pa.ChunkedArray):
-        column = column.combine_chunks()
-    return column
-
-
 def _codes(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """(code per element, distinct Python strings): equal strings become one Python object."""
     if strings.null_count:
@@ -356,8 +287,8 @@ def corpus_from_arrow(
     `CorpusBuilder` does; cumulative predictions holding a deletion raise InputError.
     """
     reading = Reading(value_matching, None, prediction_states, gold_alternatives)  # checked before the rows are read
-    pred = _struct(predictions)
-    gold = _struct(references)
+    pred = _combined(predictions)
+    gold = _combined(references)
     if len(gold) == 0:
         raise InputError("the corpus is empty: there is no turn to score")
     grouped = _grouped(pred, gold)
@@ -389,14 +320,10 @@ def _sorted(pred: pa.StructArray, gold: pa.StructArray) -> tuple:
         pa.table({"d": gold.field("dialogue_id"), "t": gold.field("turn_id")}),
         sort_keys=[("d", "ascending"), ("t", "ascending")],
     )
-    pred_ids, pred_turns, pred_states = pred.take(order).flatten()
-    gold_ids, gold_turns, gold_states = gold.take(order).flatten()
-    if not (pred_ids.equals(gold_ids) and pred_turns.equals(gold_turns)):
+    rows = _paired_rows(pred.take(order), gold.take(order))
+    if rows is None:
         raise InputError("the cached rows pair predictions and references of different turns")
-    dialogue_codes, dialogue_names = _codes(gold_ids)
-    turn_ids = gold_turns.to_numpy()
-    continues = np.zeros(len(turn_ids), dtype=bool)
-    continues[1:] = dialogue_codes[1:] == dialogue_codes[:-1]
+    dialogue_codes, dialogue_names, turn_ids, continues = rows[:4]
     twice = np.flatnonzero(continues[1:] & (turn_ids[1:] == turn_ids[:-1]))
     if len(twice):
         row = int(twice[0]) + 1
@@ -405,13 +332,27 @@ def _sorted(pred: pa.StructArray, gold: pa.StructArray) -> tuple:
             dialogue=dialogue_names[dialogue_codes[row]],
             turn=int(turn_ids[row]),
         )
-    return dialogue_codes, dialogue_names, turn_ids, continues, pred_states, gold_states
+    return rows
 
 
 def _grouped(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:
-    """(dialogue codes, dialogue names, turn ids, continues, predicted states, gold states) of rows that
-    need no sorting: both sides the same turns, each dialogue's rows together with increasing turn ids
-    (as the evaluate examples give them, a dialogue per example). None otherwise."""
+    """The `_paired_rows` of rows that need no sorting: each dialogue's rows together with increasing
+    turn ids (as the evaluate examples give them, a dialogue per example). None otherwise."""
+    rows = _paired_rows(pred, gold)
+    if rows is None:
+        return None
+    dialogue_names, turn_ids, continues = rows[1:4]
+    if len(turn_ids) - int(continues.sum()) != len(dialogue_names):  # a dialogue in two places
+        return None
+    if not bool(np.all(turn_ids[1:][continues[1:]] > turn_ids[:-1][continues[1:]])):
+        return None
+    return rows
+
+
+def _paired_rows(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:
+    """(dialogue codes, dialogue names, turn ids, continues, predicted states, gold states) of rows whose
+    two sides hold the same turns in the same order (None otherwise); `continues[i]`: row i is in row
+    i-1's dialogue."""
     pred_ids, pred_turns, pred_states = pred.flatten()
     gold_ids, gold_turns, gold_states = gold.flatten()
     if not (pred_ids.equals(gold_ids) and pred_turns.equals(gold_turns)):
@@ -420,10 +361,6 @@ def _grouped(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:
     turn_ids = gold_turns.to_numpy()
     continues = np.zeros(len(turn_ids), dtype=bool)
     continues[1:] = dialogue_codes[1:] == dialogue_codes[:-1]
-    if len(turn_ids) - int(continues.sum()) != len(dialogue_names):  # a dialogue in two places
-        return None
-    if not bool(np.all(turn_ids[1:][continues[1:]] > turn_ids[:-1][continues[1:]])):
-        return None
     return dialogue_codes, dialogue_names, turn_ids, continues, pred_states, gold_states
 
 

@@ -152,10 +152,10 @@ class TurnEncoder:
             self.batches += 1
             return None
         kind = _input_kind(predictions, references, where)
+        numbered = kind == "dialogues" or (kind == "strings" and dialogue_ids is None)  # counted in the ids
         next_turn = None
-        generated = 0  # dialogue ids numbered for strings without dialogue_ids
         if kind == "strings":
-            predictions, references, next_turn, generated = self._strings(predictions, references, dialogue_ids, where)
+            predictions, references, next_turn = self._strings(predictions, references, dialogue_ids, where)
             kind, dialogue_ids = "records", None
         corpus, ids = self._corpus(kind, predictions, references, dialogue_ids, fmt, where)
         keys = [(d.dialogue_id, turn) for d in corpus.dialogues for turn in d.turn_ids]
@@ -174,9 +174,7 @@ class TurnEncoder:
         if next_turn is not None:
             self.next_turn = next_turn
         self.batches += 1
-        if kind == "dialogues":
-            self.dialogues += len(references)
-        self.dialogues += generated
+        self.dialogues += len(references) * numbered
         return corpus
 
     def _corpus(
@@ -209,9 +207,9 @@ class TurnEncoder:
 
     def _strings(
         self, predictions: list, references: list, dialogue_ids: Sequence[str] | None, where: str
-    ) -> tuple[list, list, dict[str, int] | None, int]:
+    ) -> tuple[list, list, dict[str, int] | None]:
         """Linearized strings, one per turn, as turn records in the same positions: (predicted records,
-        gold records, each dialogue's next turn id after them, dialogue ids numbered). With
+        gold records, each dialogue's next turn id after them). With
         `dialogue_ids`, a string's turn id is the next of its dialogue's (over batches); without, each
         string is turn 0 of a dialogue numbered as dialogue-level input is."""
         for name, items in (("predictions", predictions), ("references", references)):
@@ -240,4 +238,4 @@ class TurnEncoder:
                 turns.append(turn)
         pred_records = [{"dialogue_id": d, "turn_id": t, "state": s} for d, t, s in zip(names, turns, predictions)]
         gold_records = [{"dialogue_id": d, "turn_id": t, "state": s} for d, t, s in zip(names, turns, references)]
-        return pred_records, gold_records, following, 0 if dialogue_ids is not None else len(names)
+        return pred_records, gold_records, following

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..figures import FIGURES, Figure
+from ..figures import FIGURES
 from ..options import Options
 from .arrow import EXAMPLE_TYPES
 
@@ -71,23 +71,21 @@ Features:
 """The arguments every module documents (their `_KWARGS_DESCRIPTION` starts with it), and the features."""
 
 
-def module_figures(module: str) -> list[Figure]:
-    """The registered figures `module` (a key of `MODULE_FAMILIES`) returns, in registry order."""
-    return [figure for figure in FIGURES if figure.family in MODULE_FAMILIES[module]]
-
-
-def _figure_text(figure: Figure) -> str:
-    kind = "an integer" if figure.is_count else "in [0, 1]"
-    better = {True: ", higher is better", False: ", lower is better", None: ""}[figure.higher_is_better]
-    return f"{figure.description} ({kind}{better})"
+def _figure_lines(module: str, quote: str = "") -> list[str]:
+    """One line per figure `module` (a key of `MODULE_FAMILIES`) returns, in registry order, then the
+    signature's: its keys (each between `quote`s), what it is, its range and direction."""
+    lines = []
+    for figure in (figure for figure in FIGURES if figure.family in MODULE_FAMILIES[module]):
+        kind = "an integer" if figure.is_count else "in [0, 1]"
+        better = {True: ", higher is better", False: ", lower is better", None: ""}[figure.higher_is_better]
+        keys = ", ".join(f"{quote}{key}{quote}" for key in figure.keys(Options()))
+        lines.append(f"{keys}: {figure.description} ({kind}{better})")
+    return [*lines, f"{quote}signature{quote}: every option that produced the figures"]
 
 
 def returns_text(module: str, indent: str = "    ") -> str:
     """The ``Returns:`` lines of `module`'s docstring: one line per registered figure."""
-    options = Options()
-    lines = [f"{', '.join(figure.keys(options))}: {_figure_text(figure)}" for figure in module_figures(module)]
-    lines.append("signature: every option that produced the figures")
-    return "".join(f"{indent}{line}\n" for line in lines)
+    return "".join(f"{indent}{line}\n" for line in _figure_lines(module))
 
 
 CARD_START = "<!-- figures: generated from dst_metrics.figures; do not edit by hand -->"
@@ -103,12 +101,8 @@ def card_features() -> str:
 
 def card_figures(module: str) -> str:
     """The metric card's list of output figures (between `CARD_START` and `CARD_END`)."""
-    options = Options()
-    items = "".join(
-        f"- {', '.join(f'`{key}`' for key in figure.keys(options))}: {_figure_text(figure)}\n"
-        for figure in module_figures(module)
-    )
-    return f"{CARD_START}\n{items}- `signature`: every option that produced the figures\n{CARD_END}"
+    items = "".join(f"- {line}\n" for line in _figure_lines(module, "`"))
+    return f"{CARD_START}\n{items}{CARD_END}"
 
 
 def write_cards(root: str | None = None) -> list[str]:

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 
 import datasets
 import evaluate
+import pyarrow as pa
 from packaging.specifiers import SpecifierSet
 
 from .._gc import gc_paused
@@ -29,6 +30,7 @@ from ..scoring import score
 from ..stats import bootstrap_intervals
 from ..stats.bootstrap import check_settings
 from .arrow import (
+    EXAMPLE_TYPES,
     Examples,
     StateEntries,
     corpus_from_arrow,
@@ -39,17 +41,6 @@ from .arrow import (
 )
 from .batches import INPUT_OPTIONS, TurnEncoder
 from .docs import MODULE_FAMILIES
-
-_STRING = datasets.Value("string")
-STATE = datasets.List({"slot": _STRING, "values": datasets.Sequence(_STRING)})
-"""A dialogue state: one entry per active slot (``"hotel-area"``), its value, or a gold slot's
-acceptable values in the order given. (``List`` of a dict: ``Sequence`` of a dict would store a dict
-of lists, the TFDS layout.)"""
-HYPOTHESES = datasets.List(
-    {"slot": _STRING, "values": datasets.Sequence(_STRING), "confidences": datasets.Sequence(datasets.Value("float64"))}
-)
-"""A predicted turn's slots whose values came with confidences (for the calibration figures): each
-value with its confidence; empty when the turn had none. The turn's state holds the top values."""
 
 
 class DialogueFeatures(datasets.Features):
@@ -71,21 +62,11 @@ class DialogueFeatures(datasets.Features):
         return {key: column.arrow if isinstance(column, Examples) else list(column) for key, column in batch.items()}
 
 
-_TURN_IDS = datasets.Sequence(datasets.Value("int64"))
-FEATURES = DialogueFeatures(
-    {
-        "predictions": {
-            "dialogue_id": _STRING,
-            "turn_ids": _TURN_IDS,
-            "states": datasets.List(STATE),
-            "hypotheses": datasets.List(HYPOTHESES),
-        },
-        "references": {"dialogue_id": _STRING, "turn_ids": _TURN_IDS, "states": datasets.List(STATE)},
-    }
-)
-"""What evaluate stores per example: one side of a dialogue (all its turns, or those of one batch), its
-turn ids and the state after each turn; predictions also each turn's `HYPOTHESES` (none at all when no
-value of the dialogue came with a confidence). `arrow.EXAMPLE_TYPES` is the same layout in Arrow."""
+FEATURES = DialogueFeatures.from_arrow_schema(pa.schema(EXAMPLE_TYPES.items()))
+"""What evaluate stores per example: `arrow.EXAMPLE_TYPES` as datasets' features, one side of a dialogue
+(all its turns, or those of one batch), its turn ids and the state after each turn (a ``List`` of
+``{slot, values}``; ``Sequence`` of a dict would store a dict of lists, the TFDS layout); predictions
+also each turn's values given with confidences (none at all when no value of the dialogue had one)."""
 FLUSH_TURNS = 8192
 """Turns kept in memory before they are handed to evaluate's ``add_batch`` (few, large writes)."""
 CALIBRATION_FAMILY = "turn"
@@ -140,20 +121,16 @@ READING_OPTIONS = ("prediction_states", "gold_alternatives")
 matched by ``any`` or the ``first``."""
 
 
-def reading_options(kwargs: Mapping[str, object]) -> tuple[str, str]:
-    """(prediction_states, gold_alternatives) of ``compute()`` keyword arguments, checked."""
-    chosen = (kwargs.get("prediction_states", "cumulative"), kwargs.get("gold_alternatives", "any"))
-    reading_parts(*chosen)
-    return chosen
-
-
-def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...] | None]:
-    """``compute()`` keyword arguments -> (Options, the figure names asked for or None).
+def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...] | None, tuple[str, str]]:
+    """``compute()`` keyword arguments -> (Options, the figure names asked for or None, the reading:
+    (prediction_states, gold_alternatives)).
 
     An unknown argument is a TypeError; a bad value an OptionError; an unknown figure a ValueError.
     The interval arguments (`BOOTSTRAP_OPTIONS`) are checked by `bootstrap_settings`.
     """
-    values = {name: value for name, value in kwargs.items() if name not in BOOTSTRAP_OPTIONS}
+    reading = (kwargs.get("prediction_states", "cumulative"), kwargs.get("gold_alternatives", "any"))
+    reading_parts(*reading)
+    values = {name: value for name, value in kwargs.items() if name not in (*BOOTSTRAP_OPTIONS, *READING_OPTIONS)}
     bootstrap_settings(kwargs)
     figures = values.pop("figures", None)
     unknown = sorted(set(values) - set(Options.__dataclass_fields__) | ({"reading"} & set(values)))
@@ -163,13 +140,13 @@ def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...
         raise TypeError(f"unknown compute() arguments {unknown}; accepted: {accepted}")
     options = Options.from_kwargs(values)
     if figures is None:
-        return options, None
+        return options, None, reading
     names = (figures,) if isinstance(figures, str) else tuple(figures)
     known = figure_keys(options)
     wrong = [name for name in names if name not in known and name != "signature"]
     if wrong:
         raise ValueError(f"unknown figures {wrong}; known: {known}")
-    return options, names
+    return options, names, reading
 
 
 @dataclasses.dataclass
@@ -272,8 +249,7 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         on the other processes.
         """
         inputs = {name: kwargs.pop(name) for name in INPUT_OPTIONS if name in kwargs}
-        reading_options(kwargs)  # checked before anything is read
-        split_options({name: value for name, value in kwargs.items() if name not in READING_OPTIONS})
+        split_options(kwargs)  # checked before anything is read
         if predictions is not None or references is not None:
             self.add_batch(predictions=predictions, references=references, **inputs)
         self._flush()
@@ -286,8 +262,7 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
 
     def _compute(self, *, predictions=None, references=None, **kwargs) -> dict:
         """Score the turns of every example and process (as Arrow) with the core."""
-        reading = reading_options(kwargs)
-        options, names = split_options({name: value for name, value in kwargs.items() if name not in READING_OPTIONS})
+        options, names, reading = split_options(kwargs)
         corpus = corpus_from_arrow(
             turns_of_examples(predictions, "predictions"),
             turns_of_examples(references, "references"),

@@ -104,11 +104,6 @@ FIGURES: tuple[CheckDSTFigure, ...] = (
 """Every figure, in the order the command prints them."""
 
 
-def keys() -> list[str]:
-    """The keys of `FIGURES`, in order."""
-    return [entry.key for entry in FIGURES]
-
-
 def turns_right(dialogue: Dialogue, mode: str = "official") -> dict[int, bool]:
     """{turn id: the turn counts in JGA} of one dialogue (each turn tallied on its own)."""
     return {

@@ -43,18 +43,16 @@ class SchemaVariants:
 @dataclass(frozen=True)
 class Extras:
     """What the protocols add to one input: {key: value} of every figure asked for (``checkdst.*``,
-    ``sgdx.*``), the signature parts (in order), and the calibration block (None without confidences)."""
+    ``sgdx.*``), the calibration block (None without confidences) and {family: its signature part} of the
+    families present (``checkdst``, ``sgdx``, ``calibration``), in signature order."""
 
     figures: dict[str, float | int | None] = field(default_factory=dict)
-    parts: tuple[str, ...] = ()
     calibration: dict | None = None
     families: dict[str, str] = field(default_factory=dict)
-    """{family: its signature part} of the families present (``checkdst``, ``sgdx``, ``calibration``), in
-    the order of `parts`."""
 
     def signature(self, base: str) -> str:
-        """`base` with every part appended: ``…|checkdst|pairs:turn``."""
-        return "|".join([base, *self.parts])
+        """`base` with every family's part appended: ``…|checkdst|pairs:turn``."""
+        return "|".join([base, *self.families.values()])
 
     def signatures(self, base: str) -> dict[str, str]:
         """{key: `base` and its family's part} of every figure of `figures`."""
@@ -80,14 +78,9 @@ def schema_variants(
         raise OptionError("--schema-variants scores SGD predictions against gold: give the SGD gold with --gold")
     if len(variants) < 2:
         raise OptionError(f"--schema-variants needs at least 2 schema variants, got {len(variants)}")
-    folder = Path(gold) if Path(gold).is_dir() else None
-    if schema is None and folder is not None and (folder / "schema.json").is_file():
-        schema = str(folder / "schema.json")
+    schema, train_schema = sgdx.default_schemas(gold, schema, train_schema)
     if schema is None:
         raise OptionError("--schema-variants needs the test schema: give it with --schema (default GOLD/schema.json)")
-    train = folder.parent / "train" / "schema.json" if folder is not None else None
-    if train_schema is None and train is not None and train.is_file():
-        train_schema = str(train)
     return SchemaVariants(tuple(map(str, variants)), str(gold), str(schema), train_schema, fuzzy)
 
 
@@ -155,4 +148,4 @@ def extra_figures(
     block = calibration_block(corpus, options) if calibration and corpus is not None else None
     if block is not None:
         families["calibration"] = calibration_part()
-    return Extras(figures, tuple(families.values()), block, families)
+    return Extras(figures, block, families)

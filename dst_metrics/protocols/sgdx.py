@@ -103,11 +103,6 @@ FIGURES: tuple[SgdxFigure, ...] = tuple(
 """Every figure: per split (all, seen, unseen), JGA then AGA, each original, variants, SS."""
 
 
-def keys() -> list[str]:
-    """The keys of `FIGURES`, in order."""
-    return [entry.key for entry in FIGURES]
-
-
 def frame_values(
     gold: dict, predictions: str | Path, schema: dict, seen: set[str] | None, fuzzy: bool | str = True
 ) -> dict[tuple[str, str], list[float]]:
@@ -158,6 +153,18 @@ def sgdx_figures(
     for split in SPLITS:
         result[f"{FAMILY}.{split}.frames"] = len(found[0][split, "jga"])
     return result
+
+
+def default_schemas(gold: str | Path, schema: str | None, train_schema: str | None) -> tuple[str | None, str | None]:
+    """(test schema, train schema): each as given, else GOLD/schema.json and GOLD/../train/schema.json where
+    `gold` is a folder holding it, else None."""
+    folder = Path(gold)
+    if folder.is_dir():
+        if schema is None and (folder / "schema.json").is_file():
+            schema = str(folder / "schema.json")
+        if train_schema is None and (folder.parent / "train" / "schema.json").is_file():
+            train_schema = str(folder.parent / "train" / "schema.json")
+    return schema, train_schema
 
 
 def signature_part(variants: int, fuzzy: bool | str = True) -> str:
