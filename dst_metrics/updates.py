@@ -30,12 +30,10 @@ from .states import DELETE_MARKER, is_deletion, is_scored_mapping
 __all__ = [
     "DELETE_MARKER",
     "accumulate",
-    "accumulate_layout",
     "apply_update",
     "flat_update",
     "is_deletion",
     "looks_like_updates",
-    "updates_from_states",
     "vanishing_share",
     "votes_say_updates",
     "watch",
@@ -111,41 +109,6 @@ def accumulate(updates_by_turn: Mapping[object, object]) -> dict[object, list[Fl
         raise InputError(f"expected an object of dialogues, got {describe(updates_by_turn)}")
     return {name: _accumulate_dialogue(name, turns) for name, turns in updates_by_turn.items()}
 
-
-def accumulate_layout(data: Mapping[object, Mapping[object, Mapping]], side: str = "pr") -> dict:
-    """The reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}`` with `side`'s states read
-    as updates and replaced by the accumulated states (the other side untouched)."""
-    if not isinstance(data, Mapping):
-        raise InputError(f"expected an object of dialogues, got {describe(data)}")
-    updates = {}
-    for name, turns in data.items():
-        if not isinstance(turns, Mapping):
-            raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=name)
-        updates[name] = {}
-        for key, turn in turns.items():
-            if not isinstance(turn, Mapping) or side not in turn:
-                raise InputError(f"the turn has no {side} state", dialogue=name, turn=key, field=side)
-            updates[name][key] = turn[side]
-    states = accumulate(updates)
-    return {
-        name: {key: {**turn, side: states[name][key]} for key, turn in turns.items()} for name, turns in data.items()
-    }
-
-
-def updates_from_states(states: Sequence[Mapping[str, object]]) -> list[FlatState]:
-    """The updates that `accumulate` turns back into these flat cumulative states: each turn's new or
-    changed slots, and None for each slot dropped since the turn before."""
-    updates: list[FlatState] = []
-    previous: Mapping[str, object] = {}
-    for state in states:
-        update: FlatState = {slot: value for slot, value in state.items() if previous.get(slot, _MISSING) != value}
-        update.update({slot: None for slot in previous if slot not in state})
-        updates.append(update)
-        previous = state
-    return updates
-
-
-_MISSING = object()
 
 MAJORITY = 0.5
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .._gc import gc_paused
 from ..corpus import Corpus
 from ..states import LinearizedFormat
 from .base import Fit, Reader, ReadRequest, Side
@@ -127,19 +126,17 @@ def read_pair(
 ) -> Corpus:
     """Predictions and gold from two inputs (files or folders) of one-sided formats, matched by
     dialogue and turn (see `pairing`); the reading conventions as `read` takes them."""
-    spec = InputSpec(
+    return read(
         predictions,
         format,
-        gold,
-        gold_format,
-        value_matching,
-        linearized,
+        gold=gold,
+        gold_format=gold_format,
+        value_matching=value_matching,
+        linearized=linearized,
         prediction_states=prediction_states,
         gold_alternatives=gold_alternatives,
         only_predicted=only_predicted,
     )
-    with gc_paused():
-        return open_spec(spec).corpus
 
 
 def load_reference_file(

@@ -9,13 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
+
 from ..corpus import Corpus, Reading
 from ..errors import InputError
-
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
 
 
 @dataclass(frozen=True)
@@ -96,19 +93,12 @@ def _place(data: bytes, offset: int, one_line: bool) -> str:
 def decode_json(data: bytes, source: str | None = None, *, one_line: bool = False) -> object:
     """Parse JSON bytes; invalid JSON raises InputError with the line and column of the problem
     (only the column with `one_line`, for a line of JSON Lines whose message names the line)."""
-    if _msgspec is None:  # pragma: no cover
-        import json
-
-        try:
-            return json.loads(data)
-        except ValueError as error:
-            raise InputError(f"not valid JSON: {error}", source=source) from None
     try:
-        return _msgspec.json.decode(data)
+        return msgspec.json.decode(data)
     except UnicodeDecodeError as error:
         where = _place(data, data.find(error.object[error.start : error.end]), one_line)
         raise InputError(f"not UTF-8 text at {where}", source=source) from None
-    except _msgspec.DecodeError as error:
+    except msgspec.DecodeError as error:
         message = str(error)
         if "out of range" in message:
             raise InputError("not valid JSON here: a number too large for a float", source=source) from None

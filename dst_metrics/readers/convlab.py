@@ -28,17 +28,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+import msgspec
+
 from .. import ids
 from .._gc import without_gc
 from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, describe
 from ..states import is_scored_mapping
 from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_json
-
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
 
 UNSET_VALUE = ""
 """What the unified format writes for an unset slot; the readers drop such slots (see the module)."""
@@ -104,51 +101,54 @@ def _grouped_samples(data: list) -> dict[str, list[tuple[int, int, dict, dict]]]
     return groups
 
 
-if _msgspec is not None:
-    _UNSET = _msgspec.UNSET
-    _STATE = _msgspec.json.Decoder(dict[str, dict[str, str]])
-    _DOMAINS = _msgspec.json.Decoder(dict[str, _msgspec.Raw])
-    _SLOTS = _msgspec.json.Decoder(dict[str, str])
+_UNSET = msgspec.UNSET
+_STATE = msgspec.json.Decoder(dict[str, dict[str, str]])
+_DOMAINS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_SLOTS = msgspec.json.Decoder(dict[str, str])
 
-    class _Predictions(_msgspec.Struct):
-        """A sample's predictions: only the state is read."""
 
-        state: _msgspec.Raw
+class _Predictions(msgspec.Struct):
+    """A sample's predictions: only the state is read."""
 
-    class _Sample(_msgspec.Struct):
-        """A prediction sample of the common shape, its states kept raw (checked by `_states`)."""
+    state: msgspec.Raw
 
-        utt_idx: int
-        state: _msgspec.Raw
-        predictions: _Predictions
-        dialogue_id: str | _msgspec.UnsetType = _UNSET
 
-    _SAMPLES = _msgspec.json.Decoder(list[_Sample])
+class _Sample(msgspec.Struct):
+    """A prediction sample of the common shape, its states kept raw (checked by `_states`)."""
 
-    class _Turn(_msgspec.Struct):
-        """A unified-format turn of the common shape, its state kept raw (checked by `_fast_user_states`)."""
+    utt_idx: int
+    state: msgspec.Raw
+    predictions: _Predictions
+    dialogue_id: str | msgspec.UnsetType = _UNSET
 
-        speaker: str | None = None
-        utt_idx: int | _msgspec.UnsetType = _UNSET
-        state: _msgspec.Raw = _msgspec.Raw(b"")  # empty: the turn has no state
 
-    class _Dialogue(_msgspec.Struct):
-        """A unified-format dialogue of the common shape."""
+_SAMPLES = msgspec.json.Decoder(list[_Sample])
 
-        turns: list[_Turn]
-        dialogue_id: str | _msgspec.UnsetType = _UNSET
-        original_id: str | _msgspec.UnsetType = _UNSET
 
-    _DIALOGUES = _msgspec.json.Decoder(list[_Dialogue])
+class _Turn(msgspec.Struct):
+    """A unified-format turn of the common shape, its state kept raw (checked by `_fast_user_states`)."""
+
+    speaker: str | None = None
+    utt_idx: int | msgspec.UnsetType = _UNSET
+    state: msgspec.Raw = msgspec.Raw(b"")  # empty: the turn has no state
+
+
+class _Dialogue(msgspec.Struct):
+    """A unified-format dialogue of the common shape."""
+
+    turns: list[_Turn]
+    dialogue_id: str | msgspec.UnsetType = _UNSET
+    original_id: str | msgspec.UnsetType = _UNSET
+
+
+_DIALOGUES = msgspec.json.Decoder(list[_Dialogue])
 
 
 def _fast_decode(decoder: object, data: bytes) -> list | None:
     """`data` decoded by a typed decoder; None when it is not the common shape (or no msgspec)."""
-    if _msgspec is None:  # pragma: no cover
-        return None
     try:
         return decoder.decode(data)
-    except (_msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
+    except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
         return None
 
 
@@ -161,7 +161,7 @@ def _decoded(raw: object, decoder: object = None) -> dict:
     raises _NotCommon."""
     try:
         return (decoder or _STATE).decode(raw)
-    except (_msgspec.DecodeError, UnicodeDecodeError):
+    except (msgspec.DecodeError, UnicodeDecodeError):
         raise _NotCommon from None
 
 
@@ -265,7 +265,7 @@ def _fast_groups(samples: list) -> dict[str, list] | None:
 def read_samples(request: ReadRequest) -> Corpus:
     """Both sides of a ConvLab-3 predictions.json (see the module). Under a share of the dialogues
     (`corpus.sharded`: ``--jobs``), only the share's states are decoded and checked."""
-    samples = _fast_decode(_SAMPLES, request.data) if _msgspec is not None else None
+    samples = _fast_decode(_SAMPLES, request.data)
     groups = _fast_groups(samples) if samples else None
     if groups is None:
         return _read_samples(request)
@@ -381,7 +381,7 @@ def _fast_user_states(turns: list) -> dict[int, dict]:
 @without_gc
 def read_dialogues(request: ReadRequest, side: str) -> Side:
     """The user-turn states of unified-format dialogues, for either side (see the module)."""
-    dialogues = _fast_decode(_DIALOGUES, request.data) if _msgspec is not None else None
+    dialogues = _fast_decode(_DIALOGUES, request.data)
     if dialogues:
         try:
             return Side(_fast_dialogues(dialogues), request.source, unset=UNSET_VALUE)

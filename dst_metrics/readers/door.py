@@ -28,9 +28,12 @@ import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
+
+import msgspec
 
 from .. import ids
 from .._gc import gc_paused
@@ -41,11 +44,6 @@ from ..states import Alternatives, LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
 from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json
 from .pairing import pair
-
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
 
 BOM = b"\xef\xbb\xbf"
 HEAD_BYTES = 1 << 16
@@ -72,9 +70,7 @@ FORMATS: tuple[str, ...] = ("auto", *READERS)
 STREAMED_FORMATS = ("jsonl", "reference")
 """The formats whose files `Opened.fold_shards` streams one dialogue at a time."""
 
-_DECODE_ERRORS: tuple[type[BaseException], ...] = (RecursionError, UnicodeError, OverflowError, json.JSONDecodeError)
-if _msgspec is not None:
-    _DECODE_ERRORS += (_msgspec.MsgspecError,)
+_DECODE_ERRORS = (RecursionError, UnicodeError, OverflowError, json.JSONDecodeError, msgspec.MsgspecError)
 
 
 def _decode_problem(error: BaseException) -> str:
@@ -233,13 +229,8 @@ class Shard:
         """The reader's request: the bytes (a file read now, BOM removed; a folder: none)."""
         data = self.data
         if data is None:
-            if self.path.is_dir():
-                data = b""
-            else:
-                data = _read_file(self.path, self.name)
-        if data.startswith(BOM):
-            data = data[len(BOM) :]
-        return ReadRequest(data, self.name, reading, path=self.path)
+            data = b"" if self.path.is_dir() else _read_file(self.path, self.name)
+        return ReadRequest(data.removeprefix(BOM), self.name, reading, path=self.path)
 
 
 def _read_file(path: Path, where: str | None, size: int = -1) -> bytes:
@@ -252,8 +243,7 @@ def _read_file(path: Path, where: str | None, size: int = -1) -> bytes:
 
 def _checked_head(data: bytes, where: str | None) -> bytes:
     """`data` without a BOM; empty or white space only raises InputError."""
-    if data.startswith(BOM):
-        data = data[len(BOM) :]
+    data = data.removeprefix(BOM)
     if not data or data.isspace():
         raise InputError("the input is empty" if not data else "the input holds only white space", source=where)
     return data
@@ -283,9 +273,7 @@ def _raise_json_problem(source: Path | bytes, where: str | None, lines: bool = F
     """Raise the JSON decoding error of data meant as JSON (a .json file, or data starting with ``{``
     or ``[``) that no format recognizes: "not valid JSON at line 3", not the closest format's
     complaint. Valid JSON raises nothing (detection's message stands)."""
-    data = source if isinstance(source, bytes) else _read_file(source, where)
-    if data.startswith(BOM):
-        data = data[len(BOM) :]
+    data = (source if isinstance(source, bytes) else _read_file(source, where)).removeprefix(BOM)
     if lines:
         data = data.lstrip().partition(b"\n")[0]
     with guarded(where):
@@ -448,8 +436,12 @@ def _plain_state(state: dict) -> dict:
     return {slot: list(value.order) if isinstance(value, Alternatives) else value for slot, value in state.items()}
 
 
-def _repeated(dialogue_id: str, first: Shard, second: Shard) -> InputError:
-    return InputError(f"the dialogue is also in {first.name}", dialogue=dialogue_id, source=second.name)
+def _claim(owner: dict[str, Shard], dialogue_ids: Iterable[str], shard: Shard) -> None:
+    """Record `shard` as where each id is; an id already in another shard raises InputError naming both."""
+    for dialogue_id in dialogue_ids:
+        first = owner.setdefault(dialogue_id, shard)
+        if first is not shard:
+            raise InputError(f"the dialogue is also in {first.name}", dialogue=dialogue_id, source=shard.name)
 
 
 def merge_corpora(parts: list[tuple[Shard, Corpus]]) -> Corpus:
@@ -457,13 +449,8 @@ def merge_corpora(parts: list[tuple[Shard, Corpus]]) -> Corpus:
     if len(parts) == 1:
         return parts[0][1]
     owner: dict[str, Shard] = {}
-    dialogues: list[Dialogue] = []
     for shard, corpus in parts:
-        for dialogue in corpus.dialogues:
-            first = owner.setdefault(dialogue.dialogue_id, shard)
-            if first is not shard:
-                raise _repeated(dialogue.dialogue_id, first, shard)
-            dialogues.append(dialogue)
+        _claim(owner, (dialogue.dialogue_id for dialogue in corpus.dialogues), shard)
     listed = [corpus.listed_gold_slots for _, corpus in parts if corpus.listed_gold_slots is not None]
     scored = [corpus.scores for _, corpus in parts if corpus.scores is not None]
     scores = None
@@ -472,7 +459,7 @@ def merge_corpora(parts: list[tuple[Shard, Corpus]]) -> Corpus:
         for found in scored:
             scores.update(found)
     return Corpus(
-        tuple(dialogues),
+        tuple(dialogue for _, corpus in parts for dialogue in corpus.dialogues),
         parts[0][1].value_matching,
         listed_gold_slots=frozenset().union(*listed) if listed else None,
         scores=scores,
@@ -485,17 +472,12 @@ def merge_sides(parts: list[tuple[Shard, Side]]) -> Side:
     if len(parts) == 1:
         return parts[0][1]
     owner: dict[str, Shard] = {}
-    states: dict = {}
     for shard, side in parts:
-        for dialogue_id, turns in side.states.items():
-            first = owner.setdefault(dialogue_id, shard)
-            if first is not shard:
-                raise _repeated(dialogue_id, first, shard)
-            states[dialogue_id] = turns
+        _claim(owner, side.states, shard)
     sides = [side for _, side in parts]
     unset = {side.unset for side in sides}
     return Side(
-        states,
+        {dialogue_id: turns for side in sides for dialogue_id, turns in side.states.items()},
         sides[0].source and str(Path(sides[0].source).parent),
         ids="loose" if any(s.ids == "loose" for s in sides) else "exact",
         turns="position" if any(s.turns == "position" for s in sides) else "id",
@@ -519,24 +501,24 @@ class NotStreamable(Exception):
     (reading it whole names the problem)."""
 
 
-if _msgspec is not None:
+class _Record(msgspec.Struct):
+    dialogue_id: str | int
+    turn_id: str | int
+    gt: msgspec.Raw
+    pr: msgspec.Raw
 
-    class _Record(_msgspec.Struct):
-        dialogue_id: str | int
-        turn_id: str | int
-        gt: _msgspec.Raw
-        pr: _msgspec.Raw
 
-    class _Turn(_msgspec.Struct):
-        gt: _msgspec.Raw
-        pr: _msgspec.Raw
+class _Turn(msgspec.Struct):
+    gt: msgspec.Raw
+    pr: msgspec.Raw
 
-    _RECORD = _msgspec.json.Decoder(_Record)
-    _LAYOUT = _msgspec.json.Decoder(dict[str, _msgspec.Raw])
-    _DIALOGUE = _msgspec.json.Decoder(dict[str, _Turn])
-    _NUMBERED_DIALOGUE = _msgspec.json.Decoder(dict[Annotated[int, _msgspec.Meta(ge=0)], _Turn])
-    """A dialogue whose turn ids are all plain digit strings ("0", "12": no sign, leading zero or
-    space), decoded with the ids as ints; any other id fails it and the dialogue goes through `_DIALOGUE`."""
+
+_RECORD = msgspec.json.Decoder(_Record)
+_LAYOUT = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_DIALOGUE = msgspec.json.Decoder(dict[str, _Turn])
+_NUMBERED_DIALOGUE = msgspec.json.Decoder(dict[Annotated[int, msgspec.Meta(ge=0)], _Turn])
+"""A dialogue whose turn ids are all plain digit strings ("0", "12": no sign, leading zero or
+space), decoded with the ids as ints; any other id fails it and the dialogue goes through `_DIALOGUE`."""
 
 RawDialogue = tuple[str, list[int], list, list]
 
@@ -553,7 +535,7 @@ def _record_dialogues(path: Path) -> Iterator[RawDialogue]:
                 continue
             try:
                 record = _RECORD.decode(line)
-            except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
                 raise NotStreamable from None
             dialogue_id = ids.dialogue_id(record.dialogue_id, field=None)
             if dialogue_id != current:
@@ -575,12 +557,10 @@ def _layout_dialogues(path: Path, share: tuple[int, int] | None = None) -> Itera
     (cut into one undecoded slice per dialogue); with `share` (k, n), only of those at positions
     k modulo n (the others are never decoded). A key given twice raises NotStreamable at the end."""
     with open(path, "rb") as handle:
-        data = handle.read()
-    if data.startswith(BOM):
-        data = data[len(BOM) :]  # streamed as reading whole reads it (`Shard.request`), not read again
+        data = handle.read().removeprefix(BOM)  # streamed as reading whole reads it (`Shard.request`)
     try:
         dialogues = _LAYOUT.decode(data)
-    except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         raise NotStreamable from None
     kept = 0
     for position, (dialogue_id, raw) in enumerate(dialogues.items()):
@@ -592,10 +572,10 @@ def _layout_dialogues(path: Path, share: tuple[int, int] | None = None) -> Itera
         try:
             turns = _NUMBERED_DIALOGUE.decode(raw)
             turn_ids = list(turns)
-        except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             try:
                 turns = _DIALOGUE.decode(raw)
-            except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
                 raise NotStreamable from None
             turn_ids = ids.turn_ids(turns, dialogue_id)
         kept += len(turns)
@@ -682,29 +662,29 @@ class Opened:
         (k, n), only the dialogues at positions k modulo n of each shard (`dst_metrics.parallel`).
         A dialogue id in two shards raises InputError naming both."""
         if self.gold_shards:
-            with sharded(*share) if share else _nothing() as positions:
-                corpus = self.read()
-            return [Folded(self.shards[0], fold(corpus), _ids(corpus), positions or _all(corpus), False)]
-        return self._fold_each(fold, share)
-
-    def _fold_each(self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None) -> list[Folded]:
+            return [_fold_whole(self.shards[0], self.read, fold, share)]
         folded: list[Folded] = []
         owner: dict[str, Shard] = {}
-        spec = self.spec
+        reading = self.spec.reading
         for shard in self.shards:
             found = None
             if share is None or shard.format == "reference":
-                found = stream_shard(shard, fold, spec.reading, share)
+                found = stream_shard(shard, fold, reading, share)
             if found is None:
-                with sharded(*share) if share else _nothing() as positions:
-                    corpus = read_shard(shard, spec.reading)
-                found = Folded(shard, fold(corpus), _ids(corpus), positions or _all(corpus), False)
-            for dialogue_id in found.dialogue_ids:
-                first = owner.setdefault(dialogue_id, shard)
-                if first is not shard:
-                    raise _repeated(dialogue_id, first, shard)
+                found = _fold_whole(shard, partial(read_shard, shard, reading), fold, share)
+            _claim(owner, found.dialogue_ids, shard)
             folded.append(found)
         return folded
+
+
+def _fold_whole(
+    shard: Shard, read: Callable[[], Corpus], fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None
+) -> Folded:
+    """`fold` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`corpus.sharded`)."""
+    with sharded(*share) if share else nullcontext() as positions:
+        corpus = read()
+    dialogue_ids = [dialogue.dialogue_id for dialogue in corpus.dialogues]
+    return Folded(shard, fold(corpus), dialogue_ids, positions or list(range(len(dialogue_ids))), False)
 
 
 def stream_shard(
@@ -731,26 +711,7 @@ def stream_shard(
 
 
 def _streams(shard: Shard) -> bool:
-    return (
-        _msgspec is not None
-        and shard.format in STREAMED_FORMATS
-        and shard.data is None
-        and shard.path is not None
-        and shard.path.is_file()
-    )
-
-
-def _ids(corpus: Corpus) -> list[str]:
-    return [dialogue.dialogue_id for dialogue in corpus.dialogues]
-
-
-def _all(corpus: Corpus) -> list[int]:
-    return list(range(len(corpus.dialogues)))
-
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield None
+    return shard.format in STREAMED_FORMATS and shard.data is None and shard.path is not None and shard.path.is_file()
 
 
 def open_spec(spec: InputSpec, *, stream: bool = False) -> Opened:

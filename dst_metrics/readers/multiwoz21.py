@@ -27,15 +27,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
 from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_json
-
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
 
 INACTIVE = frozenset({"", "not mentioned"})
 CONVENTION = "gold:mwz-data(drop=not-mentioned+empty,keep=dontcare+none)"
@@ -47,26 +44,27 @@ LAYOUT = '{dialogue_id: {"goal": …, "log": [turn, …]}}'
 _HEAD = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(goal|log)"\s*:')
 
 
-if _msgspec is not None:
+class _Domain(msgspec.Struct):
+    """A domain of a system turn's metadata (semi values checked as strings as it is decoded)."""
 
-    class _Domain(_msgspec.Struct):
-        """A domain of a system turn's metadata (semi values checked as strings as it is decoded)."""
+    semi: dict[str, str] = {}
+    book: dict[str, Any] = {}
 
-        semi: dict[str, str] = {}
-        book: dict[str, Any] = {}
 
-    class _Entry(_msgspec.Struct):
-        """A log entry whose metadata stays raw JSON until needed (empty: it has none)."""
+class _Entry(msgspec.Struct):
+    """A log entry whose metadata stays raw JSON until needed (empty: it has none)."""
 
-        metadata: _msgspec.Raw = _msgspec.Raw(b"")
+    metadata: msgspec.Raw = msgspec.Raw(b"")
 
-    class _Dialogue(_msgspec.Struct):
-        """A dialogue: only its log is read."""
 
-        log: list[_Entry]
+class _Dialogue(msgspec.Struct):
+    """A dialogue: only its log is read."""
 
-    _LAYOUT = _msgspec.json.Decoder(dict[str, _Dialogue])
-    _METADATA = _msgspec.json.Decoder(dict[str, _Domain])
+    log: list[_Entry]
+
+
+_LAYOUT = msgspec.json.Decoder(dict[str, _Dialogue])
+_METADATA = msgspec.json.Decoder(dict[str, _Domain])
 
 
 class _NotCommon(Exception):
@@ -78,7 +76,7 @@ def _common_state(raw: object, names: dict) -> dict[str, str]:
     names built so far ({domain: {semi slot: name}})."""
     try:
         metadata = _METADATA.decode(raw)
-    except (_msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
+    except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
         raise _NotCommon from None
     state = {}
     for domain, parts in metadata.items():
@@ -111,7 +109,7 @@ def _fast_states(data: bytes, listed: frozenset[str] | None, source: str | None)
     """The states of a data.json of the common shape (equal consecutive states are one object); else None."""
     try:
         layout = _LAYOUT.decode(data)
-    except (_msgspec.DecodeError, UnicodeDecodeError):
+    except (msgspec.DecodeError, UnicodeDecodeError):
         return None
     check_unique_keys(data, b'"log"', len(layout), source, id_levels=1, depth=1)
     states = {}
@@ -145,7 +143,7 @@ def read_data_json(request: ReadRequest, side: str) -> Side:
             "MultiWOZ data.json holds the gold annotation only: give it with --gold", source=request.source
         )
     data, listed = _folder(request) if request.path is not None and request.path.is_dir() else (request.data, None)
-    states = _fast_states(data, listed, request.source) if _msgspec is not None else None
+    states = _fast_states(data, listed, request.source)
     if states:
         return Side(states, request.source, flat=True, convention=CONVENTION)
     raw, data = data, decode_json(data, request.source)

@@ -7,40 +7,33 @@ other shape goes through `dst_metrics.corpus.corpus_from_layout`, whose errors n
 
 from __future__ import annotations
 
+import msgspec
+
 from .. import ids
 from ..corpus import LAYOUT, Corpus, CorpusBuilder, Reading, corpus_from_layout
 from ..errors import InputError
 from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json, first_json_line
 
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
 
-if _msgspec is not None:
+class _RawTurn(msgspec.Struct):
+    """A turn of the layout whose states stay undecoded JSON until needed."""
 
-    class _RawTurn(_msgspec.Struct):
-        """A turn of the layout whose states stay undecoded JSON until needed."""
+    gt: msgspec.Raw
+    pr: msgspec.Raw
 
-        gt: _msgspec.Raw
-        pr: _msgspec.Raw
 
-    _RAW_LAYOUT = _msgspec.json.Decoder(dict[str, dict[str, _RawTurn]])
+_RAW_LAYOUT = msgspec.json.Decoder(dict[str, dict[str, _RawTurn]])
 
 
 def read_reference(request: ReadRequest) -> Corpus:
     """Read the layout from bytes: raw states decoded only where they change (see the module)."""
-    if _msgspec is not None:
-        try:
-            layout = _RAW_LAYOUT.decode(request.data)
-        except _msgspec.ValidationError:
-            pass  # valid JSON of another shape (or a bad number): the general path names the problem
-        except (_msgspec.DecodeError, UnicodeDecodeError):
-            pass  # invalid JSON: decoded again below to name the place
-        else:
-            kept = sum(map(len, layout.values()))
-            check_unique_keys(request.data, b'"gt"', kept, request.source)
-            return _corpus_from_raw_layout(layout, request.reading)
+    try:
+        layout = _RAW_LAYOUT.decode(request.data)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        pass  # another shape (or a bad number), or invalid JSON: the general path names the problem
+    else:
+        check_unique_keys(request.data, b'"gt"', sum(map(len, layout.values())), request.source)
+        return _corpus_from_raw_layout(layout, request.reading)
     try:
         data = decode_json(request.data, request.source)
     except InputError:

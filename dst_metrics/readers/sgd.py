@@ -26,15 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
+import msgspec
+
 from .. import ids
 from .._gc import gc_paused
 from ..errors import InputError, describe
 from .base import Fit, Reader, ReadRequest, Side, decode_json
-
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
 
 FILE_PATTERN = "dialogues_*.json"
 METRICS_OUTPUT = "dialogues_and_metrics.json"  # what the SGD evaluator writes into the prediction folder
@@ -268,70 +265,80 @@ def read_sgd_side(request: ReadRequest, side: str) -> Side:
 # (or any dialogue id, frame or turn problem found after) sends the input to the checking path
 # above, which reads it again and names the problem, so both paths accept and give the same.
 
-if _msgspec is not None:
-    _Values = Annotated[list[str], _msgspec.Meta(min_length=1)]
+_Values = Annotated[list[str], msgspec.Meta(min_length=1)]
 
-    class _Span(_msgspec.Struct, gc=False):
-        slot: str
-        start: int
-        exclusive_end: int
 
-    class _State(_msgspec.Struct, gc=False):
-        slot_values: dict[str, _Values]
-        requested_slots: list[str] = None
-        active_intent: str = None
+class _Span(msgspec.Struct, gc=False):
+    slot: str
+    start: int
+    exclusive_end: int
 
-    class _Frame(_msgspec.Struct, gc=False):
-        service: str
-        state: _State
-        slots: list[_Span] = None
 
-    class _Turn(_msgspec.Struct, tag_field="speaker", kw_only=True, gc=False):
-        utterance: str = None
+class _State(msgspec.Struct, gc=False):
+    slot_values: dict[str, _Values]
+    requested_slots: list[str] = None
+    active_intent: str = None
 
-    class _UserTurn(_Turn, tag="USER"):
-        frames: list[_Frame]
 
-    class _OtherTurn(_Turn, tag="SYSTEM"):
-        pass
+class _Frame(msgspec.Struct, gc=False):
+    service: str
+    state: _State
+    slots: list[_Span] = None
 
-    class _Dialogue(_msgspec.Struct, gc=False):
-        dialogue_id: str | int
-        turns: list[_UserTurn | _OtherTurn]
-        services: list[str] = None
 
-    _DECODER = _msgspec.json.Decoder(list[_Dialogue])
+class _Turn(msgspec.Struct, tag_field="speaker", kw_only=True, gc=False):
+    utterance: str = None
 
-    # One side's states need no frame but its slot values, kept undecoded (msgspec.Raw) so that a
-    # frame repeated from the previous turn is recognised by its bytes and decoded once.
-    class _SideState(_msgspec.Struct, gc=False):
-        slot_values: _msgspec.Raw
-        requested_slots: list[str] = None
-        active_intent: str = None
 
-    class _SideFrame(_msgspec.Struct, gc=False):
-        service: str
-        state: _SideState
-        slots: list[_Span] = None
+class _UserTurn(_Turn, tag="USER"):
+    frames: list[_Frame]
 
-    class _SideUserTurn(_Turn, tag="USER"):
-        frames: _msgspec.Raw  # decoded (`_FRAMES_DECODER`) only when they differ from the previous turn's
 
-    class _SideDialogue(_msgspec.Struct, gc=False):
-        dialogue_id: str | int
-        turns: list[_SideUserTurn | _OtherTurn]
-        services: list[str] = None
+class _OtherTurn(_Turn, tag="SYSTEM"):
+    pass
 
-    _SIDE_DECODER = _msgspec.json.Decoder(list[_SideDialogue])
-    _FRAMES_DECODER = _msgspec.json.Decoder(list[_SideFrame])
-    _SLOT_VALUES_DECODER = _msgspec.json.Decoder(dict[str, _Values])
+
+class _Dialogue(msgspec.Struct, gc=False):
+    dialogue_id: str | int
+    turns: list[_UserTurn | _OtherTurn]
+    services: list[str] = None
+
+
+_DECODER = msgspec.json.Decoder(list[_Dialogue])
+
+
+# One side's states need no frame but its slot values, kept undecoded (msgspec.Raw) so that a
+# frame repeated from the previous turn is recognised by its bytes and decoded once.
+class _SideState(msgspec.Struct, gc=False):
+    slot_values: msgspec.Raw
+    requested_slots: list[str] = None
+    active_intent: str = None
+
+
+class _SideFrame(msgspec.Struct, gc=False):
+    service: str
+    state: _SideState
+    slots: list[_Span] = None
+
+
+class _SideUserTurn(_Turn, tag="USER"):
+    frames: msgspec.Raw  # decoded (`_FRAMES_DECODER`) only when they differ from the previous turn's
+
+
+class _SideDialogue(msgspec.Struct, gc=False):
+    dialogue_id: str | int
+    turns: list[_SideUserTurn | _OtherTurn]
+    services: list[str] = None
+
+
+_SIDE_DECODER = msgspec.json.Decoder(list[_SideDialogue])
+_FRAMES_DECODER = msgspec.json.Decoder(list[_SideFrame])
+_SLOT_VALUES_DECODER = msgspec.json.Decoder(dict[str, _Values])
 
 
 def _typed_files(path: Path | None, data: bytes | None, source: str | None, decoder=None) -> list | None:
     """[(dialogues, source)] of each file (`data`, else the files of `path`); None when msgspec
     rejects any (the checking path then names the problem)."""
-    if _msgspec is None:  # pragma: no cover
-        return None
     decoder = decoder or _DECODER
     found = []
     try:
@@ -339,7 +346,7 @@ def _typed_files(path: Path | None, data: bytes | None, source: str | None, deco
             return [(decoder.decode(data), source)]
         for file in dialogue_files(path, source):
             found.append((decoder.decode(file.read_bytes()), source if file == path else str(file)))
-    except (OSError, _msgspec.DecodeError):  # ValidationError is a DecodeError
+    except (OSError, msgspec.DecodeError):  # ValidationError is a DecodeError
         return None
     return found
 
@@ -380,7 +387,7 @@ def _typed_user_states(dialogue: _SideDialogue, names: dict, gold: bool) -> dict
             previous_frames = turn.frames
             try:
                 changed = _advance(_FRAMES_DECODER.decode(turn.frames), raws, current, names, gold)
-            except _msgspec.DecodeError:
+            except msgspec.DecodeError:
                 return None
             if changed is None:
                 return None
