@@ -57,10 +57,13 @@ def flat_update(update: object, *, dialogue: object = None, turn: object = None)
     return flat
 
 
-def apply_update(state: Mapping[str, object], update: object) -> FlatState:
-    """The state after one turn's update: deletions remove their slot, other values overwrite it."""
+def apply_update(
+    state: Mapping[str, object], update: object, *, dialogue: object = None, turn: object = None
+) -> FlatState:
+    """The state after one turn's update: deletions remove their slot, other values overwrite it; an
+    update that is not a mapping raises InputError naming `dialogue` and `turn`."""
     new = dict(state)
-    for slot, value in flat_update(update).items():
+    for slot, value in flat_update(update, dialogue=dialogue, turn=turn).items():
         if is_deletion(value):
             new.pop(slot, None)
         else:
@@ -68,31 +71,24 @@ def apply_update(state: Mapping[str, object], update: object) -> FlatState:
     return new
 
 
+def _turn_order(dialogue_id: object, turns: Mapping) -> list:
+    """The keys of {turn id: …} ordered by turn id."""
+    return sorted(turns, key=lambda key: ids.turn_id(key, dialogue=dialogue_id, field=None))
+
+
 def _accumulate_dialogue(dialogue_id: object, turns: object) -> list[FlatState] | dict[object, FlatState]:
     if isinstance(turns, Mapping):
-        order = sorted(turns, key=lambda key: ids.turn_id(key, dialogue=dialogue_id, field=None))
-        out: dict[object, FlatState] = {}
-        state: FlatState = {}
-        for key in order:
-            state = apply_update(state, _checked(turns[key], dialogue_id, key))
-            out[key] = state
-        return {key: out[key] for key in turns}  # the input's key order
-    if isinstance(turns, Sequence) and not isinstance(turns, str):
-        states: list[FlatState] = []
-        state = {}
-        for index, update in enumerate(turns):
-            state = apply_update(state, _checked(update, dialogue_id, index))
-            states.append(state)
-        return states
-    raise InputError(
-        f"a dialogue must be a list of updates or map turn ids to updates, got {describe(turns)}", dialogue=dialogue_id
-    )
-
-
-def _checked(update: object, dialogue: object, turn: object) -> object:
-    if not isinstance(update, Mapping):
-        raise InputError(f"a state update must be an object, got {describe(update)}", dialogue=dialogue, turn=turn)
-    return update
+        order = _turn_order(dialogue_id, turns)
+    elif isinstance(turns, Sequence) and not isinstance(turns, str):
+        order = range(len(turns))
+    else:
+        problem = f"a dialogue must be a list of updates or map turn ids to updates, got {describe(turns)}"
+        raise InputError(problem, dialogue=dialogue_id)
+    out: dict[object, FlatState] = {}
+    state: FlatState = {}
+    for key in order:
+        state = out[key] = apply_update(state, turns[key], dialogue=dialogue_id, turn=key)
+    return {key: out[key] for key in turns} if isinstance(turns, Mapping) else list(out.values())  # as given
 
 
 def accumulate(updates_by_turn: Mapping[object, object]) -> dict[object, list[FlatState] | dict[object, FlatState]]:
@@ -142,8 +138,7 @@ def vanishing_share(data: Corpus | Mapping[object, object]) -> float:
     else:
         for name, turns in data.items():
             if isinstance(turns, Mapping):
-                order = sorted(turns, key=lambda key: ids.turn_id(key, dialogue=name, field=None))
-                turns = [turns[key] for key in order]
+                turns = [turns[key] for key in _turn_order(name, turns)]
             vote = _dialogue_vanishes(None, [flat_update(state, dialogue=name) for state in turns])
             if vote is not None:
                 votes.append(vote)

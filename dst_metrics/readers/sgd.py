@@ -309,26 +309,20 @@ _DECODER = msgspec.json.Decoder(list[_Dialogue])
 
 # One side's states need no frame but its slot values, kept undecoded (msgspec.Raw) so that a
 # frame repeated from the previous turn is recognised by its bytes and decoded once.
-class _SideState(msgspec.Struct, gc=False):
+class _SideState(_State):
     slot_values: msgspec.Raw
-    requested_slots: list[str] = None
-    active_intent: str = None
 
 
-class _SideFrame(msgspec.Struct, gc=False):
-    service: str
+class _SideFrame(_Frame):
     state: _SideState
-    slots: list[_Span] = None
 
 
 class _SideUserTurn(_Turn, tag="USER"):
     frames: msgspec.Raw  # decoded (`_FRAMES_DECODER`) only when they differ from the previous turn's
 
 
-class _SideDialogue(msgspec.Struct, gc=False):
-    dialogue_id: str | int
+class _SideDialogue(_Dialogue):
     turns: list[_SideUserTurn | _OtherTurn]
-    services: list[str] = None
 
 
 _SIDE_DECODER = msgspec.json.Decoder(list[_SideDialogue])
