@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 
 from ..corpus import Corpus, Reading
-from ..errors import InputError
+from ..errors import InputError, describe
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,26 @@ def decode_json(data: bytes, source: str | None = None, *, one_line: bool = Fals
         where = "" if offset is None else f" at {_place(data, offset, one_line)}"
         problem = re.sub(r"\s*\(byte \d+\)", "", message)
         raise InputError(f"not valid JSON{where}: {problem}", source=source) from None
+
+
+def typed_decode(decoder: msgspec.json.Decoder, data: bytes) -> object | None:
+    """`data` decoded by a typed decoder (a reader's fast path); None when it is not of that type or not
+    valid JSON (the reader's checking path then names the problem)."""
+    try:
+        return decoder.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
+        return None
+
+
+def decode_object(data: bytes, source: str | None, layout: str | None, id_levels: int = 2, depth: int = 3) -> object:
+    """`decode_json` where no object of the top `depth` levels gives a key twice (`check_unique_keys`);
+    with `layout`, JSON other than an object raises InputError saying an object `layout` was expected."""
+    decoded = decode_json(data, source)
+    if isinstance(decoded, dict):
+        check_unique_keys(data, b"", None, source, id_levels, depth)
+    elif layout is not None:
+        raise InputError(f"expected an object {layout}, got {describe(decoded)}", source=source)
+    return decoded
 
 
 def first_json_line(data: bytes) -> dict | None:

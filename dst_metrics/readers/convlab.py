@@ -35,7 +35,7 @@ from .._gc import without_gc
 from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, describe
 from ..states import is_scored_mapping
-from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_json
+from .base import Fit, Reader, ReadRequest, Side, decode_json, decode_object, typed_decode
 
 UNSET_VALUE = ""
 """What the unified format writes for an unset slot; the readers drop such slots (see the module)."""
@@ -142,14 +142,6 @@ class _Dialogue(msgspec.Struct):
 
 
 _DIALOGUES = msgspec.json.Decoder(list[_Dialogue])
-
-
-def _fast_decode(decoder: object, data: bytes) -> list | None:
-    """`data` decoded by a typed decoder; None when it is not the common shape (or no msgspec)."""
-    try:
-        return decoder.decode(data)
-    except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
-        return None
 
 
 class _NotCommon(Exception):
@@ -265,7 +257,7 @@ def _fast_groups(samples: list) -> dict[str, list] | None:
 def read_samples(request: ReadRequest) -> Corpus:
     """Both sides of a ConvLab-3 predictions.json (see the module). Under a share of the dialogues
     (`corpus.sharded`: ``--jobs``), only the share's states are decoded and checked."""
-    samples = _fast_decode(_SAMPLES, request.data)
+    samples = typed_decode(_SAMPLES, request.data)
     groups = _fast_groups(samples) if samples else None
     if groups is None:
         return _read_samples(request)
@@ -381,7 +373,7 @@ def _fast_user_states(turns: list) -> dict[int, dict]:
 @without_gc
 def read_dialogues(request: ReadRequest, side: str) -> Side:
     """The user-turn states of unified-format dialogues, for either side (see the module)."""
-    dialogues = _fast_decode(_DIALOGUES, request.data)
+    dialogues = typed_decode(_DIALOGUES, request.data)
     if dialogues:
         try:
             return Side(_fast_dialogues(dialogues), request.source, unset=UNSET_VALUE)
@@ -392,9 +384,7 @@ def read_dialogues(request: ReadRequest, side: str) -> Side:
 
 def _read_dialogues(request: ReadRequest, side: str) -> Side:
     """`read_dialogues` for any shape: a problem raises InputError naming the dialogue and turn."""
-    data = decode_json(request.data, request.source)
-    if isinstance(data, dict):
-        check_unique_keys(request.data, b"", None, request.source, id_levels=1, depth=1)
+    data = decode_object(request.data, request.source, None, id_levels=1, depth=1)
     states: dict[str, dict[int, dict]] = {}
     for position, (key, dialogue) in enumerate(_dialogue_list(data)):
         where = f"[{position}]" if key is None else f".{key}"

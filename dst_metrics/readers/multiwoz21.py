@@ -32,7 +32,7 @@ import msgspec
 from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
-from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_json
+from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_object, typed_decode
 
 INACTIVE = frozenset({"", "not mentioned"})
 CONVENTION = "gold:mwz-data(drop=not-mentioned+empty,keep=dontcare+none)"
@@ -107,9 +107,8 @@ def _add_book(state: dict, domain: str, book: dict) -> None:
 
 def _fast_states(data: bytes, listed: frozenset[str] | None, source: str | None) -> dict[str, dict[int, dict]] | None:
     """The states of a data.json of the common shape (equal consecutive states are one object); else None."""
-    try:
-        layout = _LAYOUT.decode(data)
-    except (msgspec.DecodeError, UnicodeDecodeError):
+    layout = typed_decode(_LAYOUT, data)
+    if layout is None:
         return None
     check_unique_keys(data, b'"log"', len(layout), source, id_levels=1, depth=1)
     states = {}
@@ -146,11 +145,7 @@ def read_data_json(request: ReadRequest, side: str) -> Side:
     states = _fast_states(data, listed, request.source)
     if states:
         return Side(states, request.source, flat=True, convention=CONVENTION)
-    raw, data = data, decode_json(data, request.source)
-    if isinstance(data, dict):
-        check_unique_keys(raw, b"", None, request.source, id_levels=1, depth=1)
-    if not isinstance(data, Mapping):
-        raise InputError(f"expected an object {LAYOUT}, got {describe(data)}", source=request.source)
+    data = decode_object(data, request.source, LAYOUT, id_levels=1, depth=1)
     states = {}
     for name, dialogue in data.items():
         if listed is not None and name not in listed:

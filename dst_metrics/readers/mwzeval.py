@@ -20,7 +20,7 @@ from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
 from ..states import normalize_state, plain_state
-from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_json
+from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_object
 from .trade import first_turn_keys
 
 STATE = "state"
@@ -76,11 +76,7 @@ def read_mwzeval_side(request: ReadRequest, side: str) -> Side:
         kept = sum(map(len, states.values()))
         check_unique_keys(request.data, b'"state"', kept, request.source, id_levels=1, depth=1)
         return Side(states, request.source, ids="loose", turns="position")
-    data = decode_json(request.data, request.source)
-    if isinstance(data, dict):
-        check_unique_keys(request.data, b"", None, request.source, id_levels=1, depth=1)
-    if not isinstance(data, Mapping):
-        raise InputError(f"expected an object {LAYOUT}, got {describe(data)}", source=request.source)
+    data = decode_object(request.data, request.source, LAYOUT, id_levels=1, depth=1)
     states = {}
     for name, turns in data.items():
         dialogue_id = ids.dialogue_id(name, field=None)

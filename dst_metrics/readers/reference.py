@@ -12,7 +12,7 @@ import msgspec
 from .. import ids
 from ..corpus import LAYOUT, Corpus, CorpusBuilder, Reading, corpus_from_layout
 from ..errors import InputError
-from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json, first_json_line
+from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json, first_json_line, typed_decode
 
 
 class _RawTurn(msgspec.Struct):
@@ -27,11 +27,8 @@ _RAW_LAYOUT = msgspec.json.Decoder(dict[str, dict[str, _RawTurn]])
 
 def read_reference(request: ReadRequest) -> Corpus:
     """Read the layout from bytes: raw states decoded only where they change (see the module)."""
-    try:
-        layout = _RAW_LAYOUT.decode(request.data)
-    except (msgspec.DecodeError, UnicodeDecodeError):
-        pass  # another shape (or a bad number), or invalid JSON: the general path names the problem
-    else:
+    layout = typed_decode(_RAW_LAYOUT, request.data)
+    if layout is not None:  # else another shape (or a bad number), or invalid JSON: the general path names it
         check_unique_keys(request.data, b'"gt"', sum(map(len, layout.values())), request.source)
         return _corpus_from_raw_layout(layout, request.reading)
     try:

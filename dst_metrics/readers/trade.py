@@ -20,7 +20,7 @@ from .. import ids
 from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, describe, json_text
 from ..states import split_slot_string
-from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json
+from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_object, typed_decode
 
 GOLD = "turn_belief"
 PRED = "pred_bs_ptr"
@@ -92,9 +92,8 @@ def _add(builder: CorpusBuilder, states: _States, dialogue_id: str, turn_ids: li
 def read_trade(request: ReadRequest) -> Corpus:
     """Read the file: typed decoding in one pass when it has the expected shape, else the general
     path, which names the problem (file, dialogue, turn, field)."""
-    try:
-        layout = _TYPED.decode(request.data)
-    except (msgspec.DecodeError, UnicodeDecodeError):  # another shape, or invalid JSON: the general path
+    layout = typed_decode(_TYPED, request.data)
+    if layout is None:  # another shape, or invalid JSON: the general path names the problem
         return _read_general(request)
     check_unique_keys(request.data, b'"turn_belief"', sum(map(len, layout.values())), request.source)
     builder, states = CorpusBuilder(request.reading), _States()
@@ -107,12 +106,8 @@ def read_trade(request: ReadRequest) -> Corpus:
 
 
 def _read_general(request: ReadRequest) -> Corpus:
-    data = decode_json(request.data, request.source)
-    if isinstance(data, dict):
-        check_unique_keys(request.data, b"", None, request.source)
+    data = decode_object(request.data, request.source, LAYOUT)
     builder, states = CorpusBuilder(request.reading), _States()
-    if not isinstance(data, Mapping):
-        raise InputError(f"expected an object {LAYOUT}, got {describe(data)}")
     for name, turns in data.items():
         dialogue_id = ids.dialogue_id(name, field=None)
         if not isinstance(turns, Mapping):
