@@ -188,25 +188,26 @@ def _file_dialogues(data: bytes, source: str | None) -> list[SgdDialogue]:
     return [_dialogue(raw, index, source) for index, raw in enumerate(parsed)]
 
 
-def _add(dialogues: dict[str, SgdDialogue], new: list[SgdDialogue]) -> None:
-    for dialogue in new:
-        if dialogue.dialogue_id in dialogues:
-            raise InputError("the dialogue id is used twice", dialogue=dialogue.dialogue_id, source=dialogue.source)
-        dialogues[dialogue.dialogue_id] = dialogue
-
-
-def _checked_dialogues(path: Path, source: str) -> dict[str, SgdDialogue]:
-    """`load_dialogues` the checking way: each value walked and located (errors name their place)."""
-    dialogues: dict[str, SgdDialogue] = {}
+def _files(path: Path, source: str) -> list[tuple[bytes, str]]:
+    """(bytes, how messages name it) of each file of `path` (`dialogue_files`)."""
+    found = []
     for file in dialogue_files(path, source):
         where = source if file == path else str(file)
         try:
-            data = file.read_bytes()
+            found.append((file.read_bytes(), where))
         except OSError as error:
             raise InputError(f"cannot read the file: {error.strerror or error}", source=where) from None
-        _add(dialogues, _file_dialogues(data, where))
-    if not dialogues:
-        raise InputError("there is no dialogue", source=source)
+    return found
+
+
+def _checked_dialogues(files: list[tuple[bytes, str | None]]) -> dict[str, SgdDialogue]:
+    """The dialogues of the files the checking way: each value walked and located (errors name their place)."""
+    dialogues: dict[str, SgdDialogue] = {}
+    for data, where in files:
+        for dialogue in _file_dialogues(data, where):
+            if dialogue.dialogue_id in dialogues:
+                raise InputError("the dialogue id is used twice", dialogue=dialogue.dialogue_id, source=where)
+            dialogues[dialogue.dialogue_id] = dialogue
     return dialogues
 
 
@@ -215,9 +216,12 @@ def load_dialogues(path: str | Path, source: str | None = None) -> dict[str, Sgd
     path = Path(path)
     source = source or str(path)
     with gc_paused():
-        typed = _typed_files(path, None, source)
-        found = None if typed is None else _typed_dialogues(typed)
-        return found if found else _checked_dialogues(path, source)
+        files = _files(path, source)
+        typed = _typed_files(files, _DECODER)
+        found = (None if typed is None else _typed_dialogues(typed)) or _checked_dialogues(files)
+    if not found:
+        raise InputError("there is no dialogue", source=source)
+    return found
 
 
 def user_states(dialogue: SgdDialogue, side: str) -> dict[int, dict[str, object]]:
@@ -237,14 +241,9 @@ def user_states(dialogue: SgdDialogue, side: str) -> dict[int, dict[str, object]
     return states
 
 
-def _checked_side(request: ReadRequest, side: str) -> dict[str, dict[int, dict[str, object]]]:
-    if request.path is not None and request.path.is_dir():
-        dialogues = load_dialogues(request.path, request.source)
-    else:
-        dialogues = {}
-        _add(dialogues, _file_dialogues(request.data, request.source))
+def _checked_side(files: list[tuple[bytes, str | None]], side: str) -> dict[str, dict[int, dict[str, object]]]:
     states = {}
-    for dialogue_id, dialogue in dialogues.items():
+    for dialogue_id, dialogue in _checked_dialogues(files).items():
         states[dialogue_id] = user_states(dialogue, side)
         if not states[dialogue_id]:
             raise InputError("the dialogue has no USER turn", dialogue=dialogue_id, source=dialogue.source)
@@ -255,9 +254,12 @@ def read_sgd_side(request: ReadRequest, side: str) -> Side:
     """One side from a dialogue file (the request's bytes) or folder (its path)."""
     with gc_paused():
         folder = request.path is not None and request.path.is_dir()
-        typed = _typed_files(request.path, None if folder else request.data, request.source, _SIDE_DECODER)
-        states = None if typed is None else _typed_states(typed, side == "gold")
-        return Side(states or _checked_side(request, side), request.source, flat=True)
+        files = _files(request.path, request.source) if folder else [(request.data, request.source)]
+        typed = _typed_files(files, _SIDE_DECODER)
+        states = (None if typed is None else _typed_states(typed, side == "gold")) or _checked_side(files, side)
+    if folder and not states:
+        raise InputError("there is no dialogue", source=request.source)
+    return Side(states, request.source, flat=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -330,19 +332,13 @@ _FRAMES_DECODER = msgspec.json.Decoder(list[_SideFrame])
 _SLOT_VALUES_DECODER = msgspec.json.Decoder(dict[str, _Values])
 
 
-def _typed_files(path: Path | None, data: bytes | None, source: str | None, decoder=None) -> list | None:
-    """[(dialogues, source)] of each file (`data`, else the files of `path`); None when msgspec
-    rejects any (the checking path then names the problem)."""
-    decoder = decoder or _DECODER
-    found = []
+def _typed_files(files: list[tuple[bytes, str | None]], decoder: msgspec.json.Decoder) -> list | None:
+    """[(dialogues, source)] of each file decoded; None when msgspec rejects any (the checking path
+    then names the problem)."""
     try:
-        if data is not None:
-            return [(decoder.decode(data), source)]
-        for file in dialogue_files(path, source):
-            found.append((decoder.decode(file.read_bytes()), source if file == path else str(file)))
-    except (OSError, msgspec.DecodeError):  # ValidationError is a DecodeError
+        return [(decoder.decode(data), where) for data, where in files]
+    except msgspec.DecodeError:  # ValidationError is a DecodeError
         return None
-    return found
 
 
 def _typed_id(raw: str | int) -> str | None:
