@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from ..corpus import Corpus
 from ..states import LinearizedFormat
@@ -40,32 +41,9 @@ from .pairing import pair
 Source = str | os.PathLike | bytes
 
 
-def read_with_format(
-    source: Source,
-    format: str = "auto",
-    *,
-    value_matching: str = "exact",
-    linearized: LinearizedFormat | None = None,
-    name: str | None = None,
-    gold: Source | None = None,
-    gold_format: str = "auto",
-    prediction_states: str = "cumulative",
-    gold_alternatives: str = "any",
-    only_predicted: bool = False,
-) -> tuple[Corpus, str]:
-    """Read `source` (see `read`); returns the Corpus and the name of the format used."""
-    opened = open_input(
-        source,
-        format,
-        gold=gold,
-        gold_format=gold_format,
-        value_matching=value_matching,
-        linearized=linearized,
-        name=name,
-        prediction_states=prediction_states,
-        gold_alternatives=gold_alternatives,
-        only_predicted=only_predicted,
-    )
+def read_with_format(source: Source, format: str = "auto", **options: Any) -> tuple[Corpus, str]:
+    """Read `source` as `read` does (the same keyword options); returns the Corpus and the name of the format used."""
+    opened = open_input(source, format, **options)
     return opened.corpus, opened.format
 
 

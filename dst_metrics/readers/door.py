@@ -249,24 +249,22 @@ def _checked_head(data: bytes, where: str | None) -> bytes:
     return data
 
 
-def _detected(data: bytes, format: str, where: str | None) -> str:
-    if format != "auto":
-        return format
-    try:
-        return detect(data)
-    except InputError as error:
-        raise (error.within(where) if where else error) from None
-
-
-def _file_shard(path: Path, format: str, where: str, head: bytes | None = None) -> Shard:
-    head = _checked_head(_read_file(path, where, HEAD_BYTES) if head is None else head, where)
-    try:
-        return Shard(_detected(head, format, where), where, path=path)
-    except InputError as error:
-        meant_as_json = path.suffix.lower() in (".json", ".jsonl") or head.lstrip()[:1] in (b"{", b"[")
-        if meant_as_json and _encoding_problem(head) is None:
-            _raise_json_problem(path, where, lines=path.suffix.lower() == ".jsonl")
-        raise error from None
+def _shard(head: bytes, format: str, where: str | None, path: Path | None = None) -> Shard:
+    """The shard of a file (`path`, whose first bytes are `head`) or of data in memory (all of it in
+    `head`), its format detected with ``auto``; data meant as JSON (a .json or .jsonl file, or data
+    starting with ``{`` or ``[``) that no format recognizes raises its JSON decoding error."""
+    head = _checked_head(head, where)
+    if format == "auto":
+        try:
+            with guarded(where):
+                format = detect(head)
+        except InputError:
+            suffix = path.suffix.lower() if path else ""
+            meant_as_json = suffix in (".json", ".jsonl") or head.lstrip()[:1] in (b"{", b"[")
+            if meant_as_json and _encoding_problem(head[:HEAD_BYTES]) is None:
+                _raise_json_problem(path or head, where, lines=suffix == ".jsonl")
+            raise
+    return Shard(format, where, path=path, data=None if path else head)
 
 
 def _raise_json_problem(source: Path | bytes, where: str | None, lines: bool = False) -> None:
@@ -313,20 +311,14 @@ def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple
         except UnicodeEncodeError as error:  # a lone surrogate: no UTF-8 text holds it
             raise InputError(f"the text is not valid Unicode (character {error.start})", source=name) from None
     if isinstance(source, (bytes, bytearray, memoryview)):
-        data = _checked_head(bytes(source), name)
-        try:
-            return (Shard(_detected(data, format, name), name, data=data),)
-        except InputError:
-            if data.lstrip()[:1] in (b"{", b"[") and _encoding_problem(data[:HEAD_BYTES]) is None:
-                _raise_json_problem(data, name)
-            raise
+        return (_shard(bytes(source), format, name),)
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"a source is a path, bytes, text or JSON-like objects, got {type(source).__name__}")
     path = Path(source)
     where = name or str(source)
     if path.is_dir():
         return _folder_shards(path, format, where)
-    return (_file_shard(path, format, where),)
+    return (_shard(_read_file(path, where, HEAD_BYTES), format, where, path),)
 
 
 def _folder_shards(folder: Path, format: str, where: str) -> tuple[Shard, ...]:
@@ -358,10 +350,8 @@ def _folder_shards(folder: Path, format: str, where: str) -> tuple[Shard, ...]:
     shards = []
     for file in files:
         name = os.path.join(where, file.name)
-        if file in detections and detections[file] is not None:
-            shards.append(Shard(detections[file], name, path=file))  # detected above: not again
-        else:
-            shards.append(_file_shard(file, format, name, heads.get(file)))
+        start = heads[file] if file in heads else _read_file(file, name, HEAD_BYTES)
+        shards.append(_shard(start, detections.get(file) or format, name, file))  # detected above: not again
     return tuple(shards)
 
 
