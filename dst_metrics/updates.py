@@ -129,19 +129,15 @@ def vanishing_share(data: Corpus | Mapping[object, object]) -> float:
     mostly vanish from one turn to the next: near 1 for per-turn updates, near 0 for cumulative
     states. `data`: a `Corpus`, or predicted states alone ``{dialogue_id: [state, ...] | {turn_id:
     state}}`` (then any predicted slot that is gone at the next turn counts)."""
-    votes: list[bool] = []
     if isinstance(data, Corpus):
-        for dialogue in data.dialogues:
-            vote = _dialogue_vanishes(dialogue.gold, dialogue.pred)
-            if vote is not None:
-                votes.append(vote)
+        sides = [(dialogue.gold, dialogue.pred) for dialogue in data.dialogues]
     else:
+        sides = []
         for name, turns in data.items():
             if isinstance(turns, Mapping):
                 turns = [turns[key] for key in _turn_order(name, turns)]
-            vote = _dialogue_vanishes(None, [flat_update(state, dialogue=name) for state in turns])
-            if vote is not None:
-                votes.append(vote)
+            sides.append((None, [flat_update(state, dialogue=name) for state in turns]))
+    votes = [vote for gold, pred in sides if (vote := _dialogue_vanishes(gold, pred)) is not None]
     return sum(votes) / len(votes) if votes else 0.0
 
 

@@ -230,8 +230,7 @@ def _fast_groups(samples: list) -> dict[str, list] | None:
     """{dialogue id: samples} of decoded samples, in utt_idx order; None when anything needs a closer look."""
     groups: dict[str, list] = {}
     if samples[0].dialogue_id is _UNSET:
-        previous = None
-        group = None
+        previous = group = None
         for sample in samples:
             if previous is None or sample.utt_idx <= previous:
                 group = groups[str(len(groups))] = []
@@ -239,10 +238,7 @@ def _fast_groups(samples: list) -> dict[str, list] | None:
             group.append(sample)
     else:
         for sample in samples:
-            group = groups.get(sample.dialogue_id)
-            if group is None:
-                group = groups[sample.dialogue_id] = []
-            group.append(sample)
+            groups.setdefault(sample.dialogue_id, []).append(sample)
         if "" in groups or _UNSET in groups:
             return None
         for group in groups.values():
