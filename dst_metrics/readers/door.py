@@ -726,43 +726,17 @@ def _layout_objects(spec: InputSpec) -> Opened:
     return Opened(spec, (Shard("reference", spec.name),), (), corpus)
 
 
-def open_input(
-    source: Any,
-    format: str = "auto",
-    *,
-    gold: Any = None,
-    gold_format: str = "auto",
-    value_matching: str = "exact",
-    linearized: LinearizedFormat | None = None,
-    name: str | None = None,
-    gold_name: str | None = None,
-    stream: bool = False,
-    prediction_states: str = "cumulative",
-    gold_alternatives: str = "any",
-    only_predicted: bool = False,
-) -> Opened:
-    """Open `source` (a path, folder, bytes, text or Python objects; with `gold`, a format holding
+def open_input(source: Any, format: str = "auto", *, stream: bool = False, **options: Any) -> Opened:
+    """Open `source` (a path, folder, bytes, text or Python objects; with ``gold=``, a format holding
     predictions only paired with it by dialogue and turn): its format detected once per file with
     ``auto``, its files resolved into shards, and, unless `stream`, its Corpus read (`Opened.corpus`).
     With `stream`, nothing is read yet: `Opened.fold_shards` streams the shards that stream.
 
-    `prediction_states` (``updates``: accumulated into states), `gold_alternatives` (``first``) and
-    `only_predicted` (gold dialogues without predictions left out) are the reading conventions
-    (`dst_metrics.corpus`); the corpus's signature names those that are not the default.
+    `options` are `InputSpec`'s fields by keyword: ``gold``, ``gold_format``, ``value_matching``,
+    ``linearized``, ``name``, ``gold_name`` and the reading conventions ``prediction_states``
+    (``updates``: accumulated into states), ``gold_alternatives`` (``first``) and ``only_predicted``
+    (gold dialogues without predictions left out), which the corpus's signature names unless default.
 
     Bad input raises one InputError naming the file (or `name`), line, dialogue, turn and field.
     """
-    spec = InputSpec(
-        source,
-        format,
-        gold,
-        gold_format,
-        value_matching,
-        linearized,
-        name,
-        gold_name,
-        prediction_states,
-        gold_alternatives,
-        only_predicted,
-    )
-    return open_spec(spec, stream=stream)
+    return open_spec(InputSpec(source, format, **options), stream=stream)
