@@ -708,7 +708,9 @@ def open_spec(spec: InputSpec, *, stream: bool = False) -> Opened:
     """`open_input` of an `InputSpec`."""
     if isinstance(spec.source, dict) and spec.format in ("auto", "reference") and spec.gold is None:
         if spec.source and all(isinstance(turns, dict) for turns in spec.source.values()):
-            return _layout_objects(spec)
+            with guarded(spec.name), gc_paused():  # a reference-layout dict: read as it is, no JSON round trip
+                corpus = reference.corpus_from_layout(spec.source, spec.reading)
+            return Opened(spec, (Shard("reference", spec.name),), (), corpus)
     shards = resolve(spec.source, spec.format, spec.name)
     gold_shards = () if spec.gold is None else resolve(spec.gold, spec.gold_format, spec.gold_name)
     if not gold_shards:
@@ -717,13 +719,6 @@ def open_spec(spec: InputSpec, *, stream: bool = False) -> Opened:
             read_shard(one_sided[0])  # raises: this format needs --gold
     opened = Opened(spec, shards, gold_shards)
     return opened if stream else dataclasses.replace(opened, corpus=opened.read())
-
-
-def _layout_objects(spec: InputSpec) -> Opened:
-    """A reference-layout dict given as Python objects: read as it is (no JSON round trip)."""
-    with guarded(spec.name), gc_paused():
-        corpus = reference.corpus_from_layout(spec.source, spec.reading)
-    return Opened(spec, (Shard("reference", spec.name),), (), corpus)
 
 
 def open_input(source: Any, format: str = "auto", *, stream: bool = False, **options: Any) -> Opened:

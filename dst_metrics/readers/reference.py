@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from .. import ids
-from ..corpus import LAYOUT, Corpus, CorpusBuilder, Reading, corpus_from_layout
+from ..corpus import LAYOUT, Corpus, CorpusBuilder, corpus_from_layout
 from ..errors import InputError
 from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json, first_json_line, typed_decode
 
@@ -30,7 +30,13 @@ def read_reference(request: ReadRequest) -> Corpus:
     layout = typed_decode(_RAW_LAYOUT, request.data)
     if layout is not None:  # else another shape (or a bad number), or invalid JSON: the general path names it
         check_unique_keys(request.data, b'"gt"', sum(map(len, layout.values())), request.source)
-        return _corpus_from_raw_layout(layout, request.reading)
+        builder = CorpusBuilder(request.reading)
+        for dialogue_id, turns in layout.items():
+            if not dialogue_id:
+                ids.dialogue_id(dialogue_id, field=None)  # raises: an empty id
+            values = turns.values()
+            builder.add(dialogue_id, ids.turn_ids(turns, dialogue_id), [t.gt for t in values], [t.pr for t in values])
+        return builder.corpus()
     try:
         data = decode_json(request.data, request.source)
     except InputError:
@@ -44,16 +50,6 @@ def read_reference(request: ReadRequest) -> Corpus:
     if isinstance(data, dict):
         check_unique_keys(request.data, b"", None, request.source)
     return corpus_from_layout(data, request.reading)
-
-
-def _corpus_from_raw_layout(layout: dict, reading: Reading) -> Corpus:
-    builder = CorpusBuilder(reading)
-    for dialogue_id, turns in layout.items():
-        if not dialogue_id:
-            ids.dialogue_id(dialogue_id, field=None)  # raises: an empty id
-        values = turns.values()
-        builder.add(dialogue_id, ids.turn_ids(turns, dialogue_id), [t.gt for t in values], [t.pr for t in values])
-    return builder.corpus()
 
 
 def sniff(head: str) -> Fit:
