@@ -90,31 +90,11 @@ def read_side(source: Source, side: str, format: str = "auto", *, name: str | No
     return merge_sides([(shard, read_shard_side(shard, side)) for shard in resolve(source, format, name)])
 
 
-def read_pair(
-    predictions: Source,
-    gold: Source,
-    *,
-    format: str = "auto",
-    gold_format: str = "auto",
-    value_matching: str = "exact",
-    linearized: LinearizedFormat | None = None,
-    prediction_states: str = "cumulative",
-    gold_alternatives: str = "any",
-    only_predicted: bool = False,
-) -> Corpus:
+def read_pair(predictions: Source, gold: Source, *, format: str = "auto", **options: Any) -> Corpus:
     """Predictions and gold from two inputs (files or folders) of one-sided formats, matched by
-    dialogue and turn (see `pairing`); the reading conventions as `read` takes them."""
-    return read(
-        predictions,
-        format,
-        gold=gold,
-        gold_format=gold_format,
-        value_matching=value_matching,
-        linearized=linearized,
-        prediction_states=prediction_states,
-        gold_alternatives=gold_alternatives,
-        only_predicted=only_predicted,
-    )
+    dialogue and turn (see `pairing`); ``gold_format``, ``value_matching``, ``linearized`` and the
+    reading conventions as `read` takes them."""
+    return read(predictions, format, gold=gold, **options)
 
 
 def load_reference_file(

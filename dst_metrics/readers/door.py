@@ -491,22 +491,15 @@ class NotStreamable(Exception):
     (reading it whole names the problem)."""
 
 
-class _Record(msgspec.Struct):
+class _Record(reference.RawTurn):
     dialogue_id: str | int
     turn_id: str | int
-    gt: msgspec.Raw
-    pr: msgspec.Raw
-
-
-class _Turn(msgspec.Struct):
-    gt: msgspec.Raw
-    pr: msgspec.Raw
 
 
 _RECORD = msgspec.json.Decoder(_Record)
 _LAYOUT = msgspec.json.Decoder(dict[str, msgspec.Raw])
-_DIALOGUE = msgspec.json.Decoder(dict[str, _Turn])
-_NUMBERED_DIALOGUE = msgspec.json.Decoder(dict[Annotated[int, msgspec.Meta(ge=0)], _Turn])
+_DIALOGUE = msgspec.json.Decoder(dict[str, reference.RawTurn])
+_NUMBERED_DIALOGUE = msgspec.json.Decoder(dict[Annotated[int, msgspec.Meta(ge=0)], reference.RawTurn])
 """A dialogue whose turn ids are all plain digit strings ("0", "12": no sign, leading zero or
 space), decoded with the ids as ints; any other id fails it and the dialogue goes through `_DIALOGUE`."""
 

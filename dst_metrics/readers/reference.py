@@ -15,14 +15,14 @@ from ..errors import InputError
 from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json, first_json_line, typed_decode
 
 
-class _RawTurn(msgspec.Struct):
+class RawTurn(msgspec.Struct):
     """A turn of the layout whose states stay undecoded JSON until needed."""
 
     gt: msgspec.Raw
     pr: msgspec.Raw
 
 
-_RAW_LAYOUT = msgspec.json.Decoder(dict[str, dict[str, _RawTurn]])
+_RAW_LAYOUT = msgspec.json.Decoder(dict[str, dict[str, RawTurn]])
 
 
 def read_reference(request: ReadRequest) -> Corpus:
