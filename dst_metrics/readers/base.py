@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,6 +116,18 @@ def typed_decode(decoder: msgspec.json.Decoder, data: bytes) -> object | None:
         return decoder.decode(data)
     except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
         return None
+
+
+def decoded_on_change(raws: Iterable[object], decode: Callable[[object], object]) -> list:
+    """`decode` of each raw value (undecoded JSON), called only where it differs from the value before:
+    equal consecutive values give one object (most turns repeat the state before them)."""
+    decoded = []
+    previous = value = None
+    for raw in raws:
+        if raw != previous:
+            value, previous = decode(raw), raw
+        decoded.append(value)
+    return decoded
 
 
 def decode_object(data: bytes, source: str | None, layout: str | None, id_levels: int = 2, depth: int = 3) -> object:

@@ -35,7 +35,7 @@ from .._gc import without_gc
 from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, describe
 from ..states import is_scored_mapping
-from .base import Fit, Reader, ReadRequest, Side, decode_json, decode_object, typed_decode
+from .base import Fit, Reader, ReadRequest, Side, decode_json, decode_object, decoded_on_change, typed_decode
 
 UNSET_VALUE = ""
 """What the unified format writes for an unset slot; the readers drop such slots (see the module)."""
@@ -158,15 +158,9 @@ def _decoded(raw: object, decoder: object = None) -> dict:
 
 
 def _states(raws: list, flat: _Flattener | None = None) -> list:
-    """Raw states decoded and checked ({domain: {slot: string}}), or flattened by `flat`; a state equal
-    to the one before is the same object. A state of another shape raises _NotCommon."""
-    states = []
-    previous = state = None
-    for raw in raws:
-        if raw != previous:
-            state, previous = _decoded(raw) if flat is None else flat.state(raw), raw
-        states.append(state)
-    return states
+    """Raw states decoded and checked ({domain: {slot: string}}), or flattened by `flat`
+    (`decoded_on_change`). A state of another shape raises _NotCommon."""
+    return decoded_on_change(raws, _decoded if flat is None else flat.state)
 
 
 class _Flattener:
@@ -348,22 +342,13 @@ def _fast_dialogues(dialogues: list) -> dict[str, dict[int, dict]]:
 
 def _fast_user_states(turns: list) -> dict[int, dict]:
     """{turn: state} of the user turns (utt_idx increasing, states checked; equal consecutive ones are one object)."""
-    users = []
-    last = -1
-    previous = state = None
-    for turn in turns:
-        if turn.speaker != "user":
-            continue
-        step, raw = turn.utt_idx, turn.state
-        if step.__class__ is not int or step <= last:
-            raise _NotCommon
-        last = step
-        if raw != previous:
-            state, previous = _decoded(raw), raw
-        users.append(state)
-    if not users:
+    users = [turn for turn in turns if turn.speaker == "user"]
+    steps = [turn.utt_idx for turn in users]
+    if not users or any(step.__class__ is not int for step in steps):
         raise _NotCommon
-    return dict(enumerate(users))
+    if any(after <= before for before, after in zip([-1, *steps], steps)):
+        raise _NotCommon
+    return dict(enumerate(_states([turn.state for turn in users])))
 
 
 @without_gc

@@ -32,7 +32,7 @@ import msgspec
 from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
-from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_object, typed_decode
+from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change, typed_decode
 
 INACTIVE = frozenset({"", "not mentioned"})
 CONVENTION = "gold:mwz-data(drop=not-mentioned+empty,keep=dontcare+none)"
@@ -120,15 +120,8 @@ def _fast_states(data: bytes, listed: frozenset[str] | None, source: str | None)
             log = dialogue.log
             if not name or not log or len(log) % 2:
                 return None
-            turns = {}
-            previous = state = None
-            for turn, entry in enumerate(log[1::2]):
-                raw = entry.metadata
-                if raw != previous:
-                    state = _common_state(raw, names)
-                    previous = raw
-                turns[turn] = state
-            states[name] = turns
+            raws = [entry.metadata for entry in log[1::2]]
+            states[name] = dict(enumerate(decoded_on_change(raws, lambda raw: _common_state(raw, names))))
     except _NotCommon:
         return None
     return states

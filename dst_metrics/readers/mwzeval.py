@@ -20,7 +20,7 @@ from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
 from ..states import normalize_state, plain_state
-from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_object
+from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change
 from .trade import first_turn_keys
 
 STATE = "state"
@@ -48,13 +48,7 @@ def _fast_states(data: bytes) -> dict[str, dict[int, object]] | None:
             return None
         states = {}
         for name, turns in layout.items():
-            dialogue = states[name] = {}
-            previous = state = None
-            for position, turn in enumerate(turns):
-                if turn.state != previous:
-                    previous = turn.state
-                    state = _STATE.decode(previous)
-                dialogue[position] = state
+            states[name] = dict(enumerate(decoded_on_change([turn.state for turn in turns], _STATE.decode)))
     except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
         return None
     return states
