@@ -69,6 +69,10 @@ class Side:
     convention: str | None = None
 
 
+class NotCommon(Exception):
+    """A reader's fast path met something not of the common shape: its checking path reads the input again."""
+
+
 @dataclass(frozen=True)
 class Reader:
     """One input format: its name (``--format``), a description, detection and the reading itself:

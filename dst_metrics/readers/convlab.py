@@ -35,7 +35,7 @@ from .._gc import without_gc
 from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, describe
 from ..states import is_scored_mapping
-from .base import Fit, Reader, ReadRequest, Side, decode_json, decode_object, decoded_on_change, typed_decode
+from .base import Fit, NotCommon, Reader, ReadRequest, Side, decode_json, decode_object, decoded_on_change, typed_decode
 
 UNSET_VALUE = ""
 """What the unified format writes for an unset slot; the readers drop such slots (see the module)."""
@@ -144,22 +144,18 @@ class _Dialogue(msgspec.Struct):
 _DIALOGUES = msgspec.json.Decoder(list[_Dialogue])
 
 
-class _NotCommon(Exception):
-    """A state is not of the common shape: the general path reads the input again."""
-
-
 def _decoded(raw: object, decoder: object = None) -> dict:
     """A raw state decoded and checked ({domain: {slot: string}}, or what `decoder` takes); another shape
-    raises _NotCommon."""
+    raises NotCommon."""
     try:
         return (decoder or _STATE).decode(raw)
     except (msgspec.DecodeError, UnicodeDecodeError):
-        raise _NotCommon from None
+        raise NotCommon from None
 
 
 def _states(raws: list, flat: _Flattener | None = None) -> list:
     """Raw states decoded and checked ({domain: {slot: string}}), or flattened by `flat`
-    (`decoded_on_change`). A state of another shape raises _NotCommon."""
+    (`decoded_on_change`). A state of another shape raises NotCommon."""
     return decoded_on_change(raws, _decoded if flat is None else flat.state)
 
 
@@ -169,7 +165,7 @@ class _Flattener:
     whose bytes equal an all-unset domain met before, or the same domain of the state before, is not
     decoded again, so the verbose format's many unset slots cost one comparison per domain. `names` holds
     every slot met; anything `plain_state` would not take (two slots of one name, a domain that looks
-    like a scored value) or a state of another shape raises _NotCommon."""
+    like a scored value) or a state of another shape raises NotCommon."""
 
     def __init__(self, owners: dict[str, tuple[str, str]]) -> None:
         self.names: dict[str, dict[str, str]] = {}  # {domain: {slot: "domain-slot"}}
@@ -196,7 +192,7 @@ class _Flattener:
         names = self.names.get(domain)
         if names is None:
             if is_scored_mapping(inner):
-                raise _NotCommon
+                raise NotCommon
             names = self.names[domain] = {}
         items = []
         for slot, value in inner.items():
@@ -216,7 +212,7 @@ class _Flattener:
     def _name(self, domain: str, slot: str) -> str:
         name = f"{domain}-{slot}"
         if self.owners.setdefault(name, (domain, slot)) != (domain, slot):
-            raise _NotCommon  # "a-b" + "c" and "a" + "b-c": the general path names the problem
+            raise NotCommon  # "a-b" + "c" and "a" + "b-c": the general path names the problem
         return name
 
 
@@ -265,7 +261,7 @@ def read_samples(request: ReadRequest) -> Corpus:
             else None
             for position, group in enumerate(groups.values())
         ]
-    except _NotCommon:
+    except NotCommon:
         return _read_samples(request)
     for dialogue_id, side in zip(groups, sides):
         if side is None:
@@ -330,12 +326,12 @@ def _user_states(dialogue_id: str, turns: object, field: str) -> dict[int, dict]
 
 
 def _fast_dialogues(dialogues: list) -> dict[str, dict[int, dict]]:
-    """{dialogue id: {turn: state}} of decoded dialogues; anything needing a closer look raises _NotCommon."""
+    """{dialogue id: {turn: state}} of decoded dialogues; anything needing a closer look raises NotCommon."""
     states: dict[str, dict[int, dict]] = {}
     for dialogue in dialogues:
         name = dialogue.original_id if dialogue.original_id is not _UNSET else dialogue.dialogue_id
         if name is _UNSET or not name or name in states:
-            raise _NotCommon
+            raise NotCommon
         states[name] = _fast_user_states(dialogue.turns)
     return states
 
@@ -345,9 +341,9 @@ def _fast_user_states(turns: list) -> dict[int, dict]:
     users = [turn for turn in turns if turn.speaker == "user"]
     steps = [turn.utt_idx for turn in users]
     if not users or any(step.__class__ is not int for step in steps):
-        raise _NotCommon
+        raise NotCommon
     if any(after <= before for before, after in zip([-1, *steps], steps)):
-        raise _NotCommon
+        raise NotCommon
     return dict(enumerate(_states([turn.state for turn in users])))
 
 
@@ -358,7 +354,7 @@ def read_dialogues(request: ReadRequest, side: str) -> Side:
     if dialogues:
         try:
             return Side(_fast_dialogues(dialogues), request.source, unset=UNSET_VALUE)
-        except _NotCommon:
+        except NotCommon:
             pass
     return _read_dialogues(request, side)
 

@@ -32,7 +32,17 @@ import msgspec
 from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
-from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change, typed_decode
+from .base import (
+    Fit,
+    NotCommon,
+    Reader,
+    ReadRequest,
+    Side,
+    check_unique_keys,
+    decode_object,
+    decoded_on_change,
+    typed_decode,
+)
 
 INACTIVE = frozenset({"", "not mentioned"})
 CONVENTION = "gold:mwz-data(drop=not-mentioned+empty,keep=dontcare+none)"
@@ -67,17 +77,13 @@ _LAYOUT = msgspec.json.Decoder(dict[str, _Dialogue])
 _METADATA = msgspec.json.Decoder(dict[str, _Domain])
 
 
-class _NotCommon(Exception):
-    """Something is not of the common shape: the general path reads the input again."""
-
-
 def _common_state(raw: object, names: dict) -> dict[str, str]:
-    """`metadata_state` of raw metadata of the common shape; else _NotCommon. `names` keeps the slot
+    """`metadata_state` of raw metadata of the common shape; else NotCommon. `names` keeps the slot
     names built so far ({domain: {semi slot: name}})."""
     try:
         metadata = _METADATA.decode(raw)
     except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
-        raise _NotCommon from None
+        raise NotCommon from None
     state = {}
     for domain, parts in metadata.items():
         semi = names.get(domain)
@@ -89,20 +95,13 @@ def _common_state(raw: object, names: dict) -> dict[str, str]:
                 if name is None:
                     name = semi[slot] = f"{domain}-{slot}".lower()
                 state[name] = value
-        if parts.book:
-            _add_book(state, domain, parts.book)
+        for slot, value in parts.book.items():  # ``booked`` ignored; a value not a string: not the common shape
+            if slot != "booked":
+                if type(value) is not str:
+                    raise NotCommon
+                if value not in INACTIVE:
+                    state[f"{domain}-book {slot}".lower()] = value
     return state
-
-
-def _add_book(state: dict, domain: str, book: dict) -> None:
-    """The book slots of one domain (``booked`` ignored) added to `state`; a value not a string raises _NotCommon."""
-    for slot, value in book.items():
-        if slot == "booked":
-            continue
-        if type(value) is not str:
-            raise _NotCommon
-        if value not in INACTIVE:
-            state[f"{domain}-book {slot}".lower()] = value
 
 
 def _fast_states(data: bytes, listed: frozenset[str] | None, source: str | None) -> dict[str, dict[int, dict]] | None:
@@ -122,7 +121,7 @@ def _fast_states(data: bytes, listed: frozenset[str] | None, source: str | None)
                 return None
             raws = [entry.metadata for entry in log[1::2]]
             states[name] = dict(enumerate(decoded_on_change(raws, lambda raw: _common_state(raw, names))))
-    except _NotCommon:
+    except NotCommon:
         return None
     return states
 
