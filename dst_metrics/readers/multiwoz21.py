@@ -32,17 +32,7 @@ import msgspec
 from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
-from .base import (
-    Fit,
-    NotCommon,
-    Reader,
-    ReadRequest,
-    Side,
-    check_unique_keys,
-    decode_object,
-    decoded_on_change,
-    typed_decode,
-)
+from .base import Fit, NotCommon, Reader, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change
 
 INACTIVE = frozenset({"", "not mentioned"})
 CONVENTION = "gold:mwz-data(drop=not-mentioned+empty,keep=dontcare+none)"
@@ -106,8 +96,9 @@ def _common_state(raw: object, names: dict) -> dict[str, str]:
 
 def _fast_states(data: bytes, listed: frozenset[str] | None, source: str | None) -> dict[str, dict[int, dict]] | None:
     """The states of a data.json of the common shape (equal consecutive states are one object); else None."""
-    layout = typed_decode(_LAYOUT, data)
-    if layout is None:
+    try:
+        layout = _LAYOUT.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
         return None
     check_unique_keys(data, b'"log"', len(layout), source, id_levels=1, depth=1)
     states = {}
