@@ -570,12 +570,6 @@ def _layout_dialogues(path: Path, share: tuple[int, int] | None = None) -> Itera
         raise NotStreamable from None
 
 
-def _raw_dialogues(shard: Shard, share: tuple[int, int] | None) -> Iterator[RawDialogue]:
-    if share is not None and shard.format != "reference":
-        raise ValueError("a share of the dialogues is streamed from the reference layout only")
-    return _layout_dialogues(shard.path, share) if shard.format == "reference" else _record_dialogues(shard.path)
-
-
 def _built(builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str]) -> Iterator[Dialogue]:
     """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder."""
     for dialogue_id, turns, golds, preds in raws:
@@ -650,9 +644,7 @@ class Opened:
         owner: dict[str, Shard] = {}
         reading = self.spec.reading
         for shard in self.shards:
-            found = None
-            if share is None or shard.format == "reference":
-                found = stream_shard(shard, fold, reading, share)
+            found = stream_shard(shard, fold, reading, share)
             if found is None:
                 found = _fold_whole(shard, partial(read_shard, shard, reading), fold, share)
             _claim(owner, found.dialogue_ids, shard)
@@ -677,14 +669,17 @@ def stream_shard(
     share: tuple[int, int] | None = None,
 ) -> Folded | None:
     """`fold` of the dialogues of one shard streamed (each built as its turn comes); None when it
-    must be read whole (see `NotStreamable`; any problem, named by reading it whole)."""
-    if not _streams(shard):
+    must be read whole (see `NotStreamable`; any problem, named by reading it whole, and a share of
+    the dialogues of another format than the reference layout)."""
+    if not _streams(shard) or (share is not None and shard.format != "reference"):
         return None
+    layout = shard.format == "reference"
     seen: list[str] = []
     builder = CorpusBuilder(reading)
     try:
         with gc_paused():
-            result = fold(_built(builder, _raw_dialogues(shard, share), seen))
+            raws = _layout_dialogues(shard.path, share) if layout else _record_dialogues(shard.path)
+            result = fold(_built(builder, raws, seen))
     except (NotStreamable, InputError, *_DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
     if not seen and share is None:
