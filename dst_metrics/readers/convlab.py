@@ -108,16 +108,12 @@ _SLOTS = msgspec.json.Decoder(dict[str, str])
 
 
 class _Predictions(msgspec.Struct):
-    """A sample's predictions: only the state is read."""
-
-    state: msgspec.Raw
+    state: msgspec.Raw  # a sample's predictions: only the state is read
 
 
 class _Sample(msgspec.Struct):
-    """A prediction sample of the common shape, its states kept raw (checked by `_states`)."""
-
     utt_idx: int
-    state: msgspec.Raw
+    state: msgspec.Raw  # a prediction sample's states are checked by `_states`
     predictions: _Predictions
     dialogue_id: str | msgspec.UnsetType = _UNSET
 
@@ -126,16 +122,12 @@ _SAMPLES = msgspec.json.Decoder(list[_Sample])
 
 
 class _Turn(msgspec.Struct):
-    """A unified-format turn of the common shape, its state kept raw (checked by `_fast_user_states`)."""
-
     speaker: str | None = None
     utt_idx: int | msgspec.UnsetType = _UNSET
-    state: msgspec.Raw = msgspec.Raw(b"")  # empty: the turn has no state
+    state: msgspec.Raw = msgspec.Raw(b"")  # empty: the turn has no state (checked by `_fast_user_states`)
 
 
 class _Dialogue(msgspec.Struct):
-    """A unified-format dialogue of the common shape."""
-
     turns: list[_Turn]
     dialogue_id: str | msgspec.UnsetType = _UNSET
     original_id: str | msgspec.UnsetType = _UNSET

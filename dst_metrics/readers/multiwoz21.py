@@ -45,22 +45,16 @@ _HEAD = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(goal|log)"\s*:')
 
 
 class _Domain(msgspec.Struct):
-    """A domain of a system turn's metadata (semi values checked as strings as it is decoded)."""
-
-    semi: dict[str, str] = {}
+    semi: dict[str, str] = {}  # a metadata domain's semi values are checked as strings as it is decoded
     book: dict[str, Any] = {}
 
 
 class _Entry(msgspec.Struct):
-    """A log entry whose metadata stays raw JSON until needed (empty: it has none)."""
-
-    metadata: msgspec.Raw = msgspec.Raw(b"")
+    metadata: msgspec.Raw = msgspec.Raw(b"")  # decoded when needed (empty: the entry has none)
 
 
 class _Dialogue(msgspec.Struct):
-    """A dialogue: only its log is read."""
-
-    log: list[_Entry]
+    log: list[_Entry]  # only a dialogue's log is read
 
 
 _LAYOUT = msgspec.json.Decoder(dict[str, _Dialogue])

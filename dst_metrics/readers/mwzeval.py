@@ -31,9 +31,7 @@ _Domain = Annotated[str, msgspec.Meta(pattern="^[^-]*$")]  # no "-": slot names 
 
 
 class _Turn(msgspec.Struct):
-    """A turn whose state stays raw JSON until `_fast_states` checks it."""
-
-    state: msgspec.Raw
+    state: msgspec.Raw  # checked by `_fast_states`
 
 
 _LAYOUT = msgspec.json.Decoder(dict[str, list[_Turn]])

@@ -28,8 +28,6 @@ LAYOUT = '{dialogue_id: {turn_id: {"turn_belief": [strings], "pred_bs_ptr": [str
 
 
 class _TradeTurn(msgspec.Struct):
-    """One turn of the file, typed so that msgspec checks it while decoding."""
-
     turn_belief: list[str]
     pred_bs_ptr: list[str]
 
