@@ -622,13 +622,12 @@ class Opened:
         """The Corpus of every shard read whole (paired with gold where there is gold)."""
         if self.corpus is not None:
             return self.corpus
-        spec = self.spec
         if self.gold_shards:
             pred = merge_sides([(shard, read_shard_side(shard, "pred")) for shard in self.shards])
             gold = merge_sides([(shard, read_shard_side(shard, "gold")) for shard in self.gold_shards])
             with gc_paused():
-                return pair(gold, pred, spec.reading)
-        return merge_corpora([(s, read_shard(s, spec.reading)) for s in self.shards])
+                return pair(gold, pred, self.spec.reading)
+        return merge_corpora([(s, read_shard(s, self.spec.reading)) for s in self.shards])
 
     def fold_shards(
         self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None
