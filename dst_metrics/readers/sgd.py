@@ -22,7 +22,9 @@ compatibility profile scores.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -188,19 +190,21 @@ def _file_dialogues(data: bytes, source: str | None) -> list[SgdDialogue]:
     return [_dialogue(raw, index, source) for index, raw in enumerate(parsed)]
 
 
-def _files(path: Path, source: str) -> list[tuple[bytes, str]]:
-    """(bytes, how messages name it) of each file of `path` (`dialogue_files`)."""
-    found = []
+def _files(path: Path | None, source: str | None, data: bytes | None = None) -> Iterator[tuple[bytes, str | None]]:
+    """(bytes, how messages name it) of `data`, else of each file of `path` (`dialogue_files`) as it is read."""
+    if data is not None:
+        yield data, source
+        return
     for file in dialogue_files(path, source):
         where = source if file == path else str(file)
         try:
-            found.append((file.read_bytes(), where))
+            data = file.read_bytes()
         except OSError as error:
             raise InputError(f"cannot read the file: {error.strerror or error}", source=where) from None
-    return found
+        yield data, where
 
 
-def _checked_dialogues(files: list[tuple[bytes, str | None]]) -> dict[str, SgdDialogue]:
+def _checked_dialogues(files: Iterable[tuple[bytes, str | None]]) -> dict[str, SgdDialogue]:
     """The dialogues of the files the checking way: each value walked and located (errors name their place)."""
     dialogues: dict[str, SgdDialogue] = {}
     for data, where in files:
@@ -216,9 +220,8 @@ def load_dialogues(path: str | Path, source: str | None = None) -> dict[str, Sgd
     path = Path(path)
     source = source or str(path)
     with gc_paused():
-        files = _files(path, source)
-        typed = _typed_files(files, _DECODER)
-        found = (None if typed is None else _typed_dialogues(typed)) or _checked_dialogues(files)
+        typed = _typed_files(_files(path, source), _DECODER)  # a problem: the files read again, and checked
+        found = (None if typed is None else _typed_dialogues(typed)) or _checked_dialogues(_files(path, source))
     if not found:
         raise InputError("there is no dialogue", source=source)
     return found
@@ -241,7 +244,7 @@ def user_states(dialogue: SgdDialogue, side: str) -> dict[int, dict[str, object]
     return states
 
 
-def _checked_side(files: list[tuple[bytes, str | None]], side: str) -> dict[str, dict[int, dict[str, object]]]:
+def _checked_side(files: Iterable[tuple[bytes, str | None]], side: str) -> dict[str, dict[int, dict[str, object]]]:
     states = {}
     for dialogue_id, dialogue in _checked_dialogues(files).items():
         states[dialogue_id] = user_states(dialogue, side)
@@ -254,9 +257,9 @@ def read_sgd_side(request: ReadRequest, side: str) -> Side:
     """One side from a dialogue file (the request's bytes) or folder (its path)."""
     with gc_paused():
         folder = request.path is not None and request.path.is_dir()
-        files = _files(request.path, request.source) if folder else [(request.data, request.source)]
-        typed = _typed_files(files, _SIDE_DECODER)
-        states = (None if typed is None else _typed_states(typed, side == "gold")) or _checked_side(files, side)
+        files = partial(_files, request.path, request.source, None if folder else request.data)
+        typed = _typed_files(files(), _SIDE_DECODER)
+        states = (None if typed is None else _typed_states(typed, side == "gold")) or _checked_side(files(), side)
     if folder and not states:
         raise InputError("there is no dialogue", source=request.source)
     return Side(states, request.source, flat=True)
@@ -332,7 +335,7 @@ _FRAMES_DECODER = msgspec.json.Decoder(list[_SideFrame])
 _SLOT_VALUES_DECODER = msgspec.json.Decoder(dict[str, _Values])
 
 
-def _typed_files(files: list[tuple[bytes, str | None]], decoder: msgspec.json.Decoder) -> list | None:
+def _typed_files(files: Iterable[tuple[bytes, str | None]], decoder: msgspec.json.Decoder) -> list | None:
     """[(dialogues, source)] of each file decoded; None when msgspec rejects any (the checking path
     then names the problem)."""
     try:
