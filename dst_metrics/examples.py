@@ -43,17 +43,13 @@ class Example:
         return Corpus.from_reference_layout(self.reference_layout(prediction))
 
 
-_FIRST_GOLD = _accumulate(
-    {"hotel-internet": "yes"},
-    {"hotel-parking": "yes"},
-    {
-        "hotel-book day": "sunday",
-        "hotel-book people": "6",
-        "hotel-book stay": "4",
-        "hotel-pricerange": "cheap",
-        "hotel-type": "guest house",
-    },
-)
+_BOOKING = {  # turn 2 of Figure 1's gold, which P1 predicts exactly
+    "hotel-book day": "sunday",
+    "hotel-book people": "6",
+    "hotel-book stay": "4",
+    "hotel-pricerange": "cheap",
+    "hotel-type": "guest house",
+}
 
 FIRST_EXAMPLE = Example(
     name="first_example",
@@ -64,19 +60,9 @@ FIRST_EXAMPLE = Example(
         "AGA and RSA prefer P2; GCA prefers P1 (73.33 vs 15.49)."
     ),
     dialogue_id="MUL0003",
-    gold=_FIRST_GOLD,
+    gold=_accumulate({"hotel-internet": "yes"}, {"hotel-parking": "yes"}, _BOOKING),
     predictions={
-        "P1": _accumulate(
-            {"hotel-internet": "no"},
-            {"hotel-parking": "no"},
-            {
-                "hotel-book day": "sunday",
-                "hotel-book people": "6",
-                "hotel-book stay": "4",
-                "hotel-pricerange": "cheap",
-                "hotel-type": "guest house",
-            },
-        ),
+        "P1": _accumulate({"hotel-internet": "no"}, {"hotel-parking": "no"}, _BOOKING),
         "P2": _accumulate(
             {"hotel-internet": "yes"},
             {"hotel-parking": "no"},

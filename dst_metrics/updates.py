@@ -30,12 +30,10 @@ from .states import DELETE_MARKER, is_deletion, is_scored_mapping
 __all__ = [
     "DELETE_MARKER",
     "accumulate",
-    "accumulate_layout",
     "apply_update",
     "flat_update",
     "is_deletion",
     "looks_like_updates",
-    "updates_from_states",
     "vanishing_share",
     "votes_say_updates",
     "watch",
@@ -59,10 +57,13 @@ def flat_update(update: object, *, dialogue: object = None, turn: object = None)
     return flat
 
 
-def apply_update(state: Mapping[str, object], update: object) -> FlatState:
-    """The state after one turn's update: deletions remove their slot, other values overwrite it."""
+def apply_update(
+    state: Mapping[str, object], update: object, *, dialogue: object = None, turn: object = None
+) -> FlatState:
+    """The state after one turn's update: deletions remove their slot, other values overwrite it; an
+    update that is not a mapping raises InputError naming `dialogue` and `turn`."""
     new = dict(state)
-    for slot, value in flat_update(update).items():
+    for slot, value in flat_update(update, dialogue=dialogue, turn=turn).items():
         if is_deletion(value):
             new.pop(slot, None)
         else:
@@ -70,31 +71,24 @@ def apply_update(state: Mapping[str, object], update: object) -> FlatState:
     return new
 
 
+def _turn_order(dialogue_id: object, turns: Mapping) -> list:
+    """The keys of {turn id: …} ordered by turn id."""
+    return sorted(turns, key=lambda key: ids.turn_id(key, dialogue=dialogue_id, field=None))
+
+
 def _accumulate_dialogue(dialogue_id: object, turns: object) -> list[FlatState] | dict[object, FlatState]:
     if isinstance(turns, Mapping):
-        order = sorted(turns, key=lambda key: ids.turn_id(key, dialogue=dialogue_id, field=None))
-        out: dict[object, FlatState] = {}
-        state: FlatState = {}
-        for key in order:
-            state = apply_update(state, _checked(turns[key], dialogue_id, key))
-            out[key] = state
-        return {key: out[key] for key in turns}  # the input's key order
-    if isinstance(turns, Sequence) and not isinstance(turns, str):
-        states: list[FlatState] = []
-        state = {}
-        for index, update in enumerate(turns):
-            state = apply_update(state, _checked(update, dialogue_id, index))
-            states.append(state)
-        return states
-    raise InputError(
-        f"a dialogue must be a list of updates or map turn ids to updates, got {describe(turns)}", dialogue=dialogue_id
-    )
-
-
-def _checked(update: object, dialogue: object, turn: object) -> object:
-    if not isinstance(update, Mapping):
-        raise InputError(f"a state update must be an object, got {describe(update)}", dialogue=dialogue, turn=turn)
-    return update
+        order = _turn_order(dialogue_id, turns)
+    elif isinstance(turns, Sequence) and not isinstance(turns, str):
+        order = range(len(turns))
+    else:
+        problem = f"a dialogue must be a list of updates or map turn ids to updates, got {describe(turns)}"
+        raise InputError(problem, dialogue=dialogue_id)
+    out: dict[object, FlatState] = {}
+    state: FlatState = {}
+    for key in order:
+        state = out[key] = apply_update(state, turns[key], dialogue=dialogue_id, turn=key)
+    return {key: out[key] for key in turns} if isinstance(turns, Mapping) else list(out.values())  # as given
 
 
 def accumulate(updates_by_turn: Mapping[object, object]) -> dict[object, list[FlatState] | dict[object, FlatState]]:
@@ -111,41 +105,6 @@ def accumulate(updates_by_turn: Mapping[object, object]) -> dict[object, list[Fl
         raise InputError(f"expected an object of dialogues, got {describe(updates_by_turn)}")
     return {name: _accumulate_dialogue(name, turns) for name, turns in updates_by_turn.items()}
 
-
-def accumulate_layout(data: Mapping[object, Mapping[object, Mapping]], side: str = "pr") -> dict:
-    """The reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}`` with `side`'s states read
-    as updates and replaced by the accumulated states (the other side untouched)."""
-    if not isinstance(data, Mapping):
-        raise InputError(f"expected an object of dialogues, got {describe(data)}")
-    updates = {}
-    for name, turns in data.items():
-        if not isinstance(turns, Mapping):
-            raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=name)
-        updates[name] = {}
-        for key, turn in turns.items():
-            if not isinstance(turn, Mapping) or side not in turn:
-                raise InputError(f"the turn has no {side} state", dialogue=name, turn=key, field=side)
-            updates[name][key] = turn[side]
-    states = accumulate(updates)
-    return {
-        name: {key: {**turn, side: states[name][key]} for key, turn in turns.items()} for name, turns in data.items()
-    }
-
-
-def updates_from_states(states: Sequence[Mapping[str, object]]) -> list[FlatState]:
-    """The updates that `accumulate` turns back into these flat cumulative states: each turn's new or
-    changed slots, and None for each slot dropped since the turn before."""
-    updates: list[FlatState] = []
-    previous: Mapping[str, object] = {}
-    for state in states:
-        update: FlatState = {slot: value for slot, value in state.items() if previous.get(slot, _MISSING) != value}
-        update.update({slot: None for slot in previous if slot not in state})
-        updates.append(update)
-        previous = state
-    return updates
-
-
-_MISSING = object()
 
 MAJORITY = 0.5
 
@@ -170,20 +129,15 @@ def vanishing_share(data: Corpus | Mapping[object, object]) -> float:
     mostly vanish from one turn to the next: near 1 for per-turn updates, near 0 for cumulative
     states. `data`: a `Corpus`, or predicted states alone ``{dialogue_id: [state, ...] | {turn_id:
     state}}`` (then any predicted slot that is gone at the next turn counts)."""
-    votes: list[bool] = []
     if isinstance(data, Corpus):
-        for dialogue in data.dialogues:
-            vote = _dialogue_vanishes(dialogue.gold, dialogue.pred)
-            if vote is not None:
-                votes.append(vote)
+        sides = [(dialogue.gold, dialogue.pred) for dialogue in data.dialogues]
     else:
+        sides = []
         for name, turns in data.items():
             if isinstance(turns, Mapping):
-                order = sorted(turns, key=lambda key: ids.turn_id(key, dialogue=name, field=None))
-                turns = [turns[key] for key in order]
-            vote = _dialogue_vanishes(None, [flat_update(state, dialogue=name) for state in turns])
-            if vote is not None:
-                votes.append(vote)
+                turns = [turns[key] for key in _turn_order(name, turns)]
+            sides.append((None, [flat_update(state, dialogue=name) for state in turns]))
+    votes = [vote for gold, pred in sides if (vote := _dialogue_vanishes(gold, pred)) is not None]
     return sum(votes) / len(votes) if votes else 0.0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import json
+from collections.abc import Mapping, Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -11,17 +12,9 @@ from hypothesis import strategies as st
 
 from dst_metrics import Corpus, score, updates
 from dst_metrics.cli import main
-from dst_metrics.errors import InputError
+from dst_metrics.errors import InputError, describe
 from dst_metrics.readers import read
-from dst_metrics.updates import (
-    accumulate,
-    accumulate_layout,
-    apply_update,
-    is_deletion,
-    looks_like_updates,
-    updates_from_states,
-    vanishing_share,
-)
+from dst_metrics.updates import FlatState, accumulate, apply_update, is_deletion, looks_like_updates, vanishing_share
 from tests.conftest import REFERENCE, requires_shared
 
 FILES = [
@@ -33,6 +26,42 @@ FILES = [
 slots = st.sampled_from(["hotel-area", "hotel-stars", "hotel-book people", "train-day", "taxi-leaveat"])
 values = st.sampled_from(["north", "4", "2", "dontcare", "none", "", "monday"])
 cumulative = st.lists(st.dictionaries(slots, values, max_size=5), max_size=8)
+
+
+def accumulate_layout(data: Mapping[object, Mapping[object, Mapping]], side: str = "pr") -> dict:
+    """The reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}`` with `side`'s states read
+    as updates and replaced by the accumulated states (the other side untouched)."""
+    if not isinstance(data, Mapping):
+        raise InputError(f"expected an object of dialogues, got {describe(data)}")
+    updates = {}
+    for name, turns in data.items():
+        if not isinstance(turns, Mapping):
+            raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=name)
+        updates[name] = {}
+        for key, turn in turns.items():
+            if not isinstance(turn, Mapping) or side not in turn:
+                raise InputError(f"the turn has no {side} state", dialogue=name, turn=key, field=side)
+            updates[name][key] = turn[side]
+    states = accumulate(updates)
+    return {
+        name: {key: {**turn, side: states[name][key]} for key, turn in turns.items()} for name, turns in data.items()
+    }
+
+
+def updates_from_states(states: Sequence[Mapping[str, object]]) -> list[FlatState]:
+    """The updates that `accumulate` turns back into these flat cumulative states: each turn's new or
+    changed slots, and None for each slot dropped since the turn before."""
+    updates: list[FlatState] = []
+    previous: Mapping[str, object] = {}
+    for state in states:
+        update: FlatState = {slot: value for slot, value in state.items() if previous.get(slot, _MISSING) != value}
+        update.update({slot: None for slot in previous if slot not in state})
+        updates.append(update)
+        previous = state
+    return updates
+
+
+_MISSING = object()
 
 
 def test_docstring_example():

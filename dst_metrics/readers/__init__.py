@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
-from .._gc import gc_paused
 from ..corpus import Corpus
 from ..states import LinearizedFormat
 from .base import Fit, Reader, ReadRequest, Side
@@ -41,32 +41,9 @@ from .pairing import pair
 Source = str | os.PathLike | bytes
 
 
-def read_with_format(
-    source: Source,
-    format: str = "auto",
-    *,
-    value_matching: str = "exact",
-    linearized: LinearizedFormat | None = None,
-    name: str | None = None,
-    gold: Source | None = None,
-    gold_format: str = "auto",
-    prediction_states: str = "cumulative",
-    gold_alternatives: str = "any",
-    only_predicted: bool = False,
-) -> tuple[Corpus, str]:
-    """Read `source` (see `read`); returns the Corpus and the name of the format used."""
-    opened = open_input(
-        source,
-        format,
-        gold=gold,
-        gold_format=gold_format,
-        value_matching=value_matching,
-        linearized=linearized,
-        name=name,
-        prediction_states=prediction_states,
-        gold_alternatives=gold_alternatives,
-        only_predicted=only_predicted,
-    )
+def read_with_format(source: Source, format: str = "auto", **options: Any) -> tuple[Corpus, str]:
+    """Read `source` as `read` does (the same keyword options); returns the Corpus and the name of the format used."""
+    opened = open_input(source, format, **options)
     return opened.corpus, opened.format
 
 
@@ -113,33 +90,11 @@ def read_side(source: Source, side: str, format: str = "auto", *, name: str | No
     return merge_sides([(shard, read_shard_side(shard, side)) for shard in resolve(source, format, name)])
 
 
-def read_pair(
-    predictions: Source,
-    gold: Source,
-    *,
-    format: str = "auto",
-    gold_format: str = "auto",
-    value_matching: str = "exact",
-    linearized: LinearizedFormat | None = None,
-    prediction_states: str = "cumulative",
-    gold_alternatives: str = "any",
-    only_predicted: bool = False,
-) -> Corpus:
+def read_pair(predictions: Source, gold: Source, *, format: str = "auto", **options: Any) -> Corpus:
     """Predictions and gold from two inputs (files or folders) of one-sided formats, matched by
-    dialogue and turn (see `pairing`); the reading conventions as `read` takes them."""
-    spec = InputSpec(
-        predictions,
-        format,
-        gold,
-        gold_format,
-        value_matching,
-        linearized,
-        prediction_states=prediction_states,
-        gold_alternatives=gold_alternatives,
-        only_predicted=only_predicted,
-    )
-    with gc_paused():
-        return open_spec(spec).corpus
+    dialogue and turn (see `pairing`); ``gold_format``, ``value_matching``, ``linearized`` and the
+    reading conventions as `read` takes them."""
+    return read(predictions, format, gold=gold, **options)
 
 
 def load_reference_file(

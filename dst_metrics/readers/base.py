@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..corpus import Corpus, Reading
-from ..errors import InputError
+import msgspec
 
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
+from ..corpus import Corpus, Reading
+from ..errors import InputError, describe
 
 
 @dataclass(frozen=True)
@@ -72,6 +69,10 @@ class Side:
     convention: str | None = None
 
 
+class NotCommon(Exception):
+    """A reader's fast path met something not of the common shape: its checking path reads the input again."""
+
+
 @dataclass(frozen=True)
 class Reader:
     """One input format: its name (``--format``), a description, detection and the reading itself:
@@ -96,19 +97,12 @@ def _place(data: bytes, offset: int, one_line: bool) -> str:
 def decode_json(data: bytes, source: str | None = None, *, one_line: bool = False) -> object:
     """Parse JSON bytes; invalid JSON raises InputError with the line and column of the problem
     (only the column with `one_line`, for a line of JSON Lines whose message names the line)."""
-    if _msgspec is None:  # pragma: no cover
-        import json
-
-        try:
-            return json.loads(data)
-        except ValueError as error:
-            raise InputError(f"not valid JSON: {error}", source=source) from None
     try:
-        return _msgspec.json.decode(data)
+        return msgspec.json.decode(data)
     except UnicodeDecodeError as error:
         where = _place(data, data.find(error.object[error.start : error.end]), one_line)
         raise InputError(f"not UTF-8 text at {where}", source=source) from None
-    except _msgspec.DecodeError as error:
+    except msgspec.DecodeError as error:
         message = str(error)
         if "out of range" in message:
             raise InputError("not valid JSON here: a number too large for a float", source=source) from None
@@ -117,6 +111,38 @@ def decode_json(data: bytes, source: str | None = None, *, one_line: bool = Fals
         where = "" if offset is None else f" at {_place(data, offset, one_line)}"
         problem = re.sub(r"\s*\(byte \d+\)", "", message)
         raise InputError(f"not valid JSON{where}: {problem}", source=source) from None
+
+
+def typed_decode(decoder: msgspec.json.Decoder, data: bytes) -> object | None:
+    """`data` decoded by a typed decoder (a reader's fast path); None when it is not of that type or not
+    valid JSON (the reader's checking path then names the problem)."""
+    try:
+        return decoder.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
+        return None
+
+
+def decoded_on_change(raws: Iterable[object], decode: Callable[[object], object]) -> list:
+    """`decode` of each raw value (undecoded JSON), called only where it differs from the value before:
+    equal consecutive values give one object (most turns repeat the state before them)."""
+    decoded = []
+    previous = value = None
+    for raw in raws:
+        if raw != previous:
+            value, previous = decode(raw), raw
+        decoded.append(value)
+    return decoded
+
+
+def decode_object(data: bytes, source: str | None, layout: str | None, id_levels: int = 2, depth: int = 3) -> object:
+    """`decode_json` where no object of the top `depth` levels gives a key twice (`check_unique_keys`);
+    with `layout`, JSON other than an object raises InputError saying an object `layout` was expected."""
+    decoded = decode_json(data, source)
+    if isinstance(decoded, dict):
+        check_unique_keys(data, b"", None, source, id_levels, depth)
+    elif layout is not None:
+        raise InputError(f"expected an object {layout}, got {describe(decoded)}", source=source)
+    return decoded
 
 
 def first_json_line(data: bytes) -> dict | None:

@@ -28,17 +28,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+import msgspec
+
 from .. import ids
 from .._gc import without_gc
 from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, describe
 from ..states import is_scored_mapping
-from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_json
-
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
+from .base import Fit, NotCommon, Reader, ReadRequest, Side, decode_json, decode_object, decoded_on_change, typed_decode
 
 UNSET_VALUE = ""
 """What the unified format writes for an unset slot; the readers drop such slots (see the module)."""
@@ -104,77 +101,54 @@ def _grouped_samples(data: list) -> dict[str, list[tuple[int, int, dict, dict]]]
     return groups
 
 
-if _msgspec is not None:
-    _UNSET = _msgspec.UNSET
-    _STATE = _msgspec.json.Decoder(dict[str, dict[str, str]])
-    _DOMAINS = _msgspec.json.Decoder(dict[str, _msgspec.Raw])
-    _SLOTS = _msgspec.json.Decoder(dict[str, str])
-
-    class _Predictions(_msgspec.Struct):
-        """A sample's predictions: only the state is read."""
-
-        state: _msgspec.Raw
-
-    class _Sample(_msgspec.Struct):
-        """A prediction sample of the common shape, its states kept raw (checked by `_states`)."""
-
-        utt_idx: int
-        state: _msgspec.Raw
-        predictions: _Predictions
-        dialogue_id: str | _msgspec.UnsetType = _UNSET
-
-    _SAMPLES = _msgspec.json.Decoder(list[_Sample])
-
-    class _Turn(_msgspec.Struct):
-        """A unified-format turn of the common shape, its state kept raw (checked by `_fast_user_states`)."""
-
-        speaker: str | None = None
-        utt_idx: int | _msgspec.UnsetType = _UNSET
-        state: _msgspec.Raw = _msgspec.Raw(b"")  # empty: the turn has no state
-
-    class _Dialogue(_msgspec.Struct):
-        """A unified-format dialogue of the common shape."""
-
-        turns: list[_Turn]
-        dialogue_id: str | _msgspec.UnsetType = _UNSET
-        original_id: str | _msgspec.UnsetType = _UNSET
-
-    _DIALOGUES = _msgspec.json.Decoder(list[_Dialogue])
+_UNSET = msgspec.UNSET
+_STATE = msgspec.json.Decoder(dict[str, dict[str, str]])
+_DOMAINS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_SLOTS = msgspec.json.Decoder(dict[str, str])
 
 
-def _fast_decode(decoder: object, data: bytes) -> list | None:
-    """`data` decoded by a typed decoder; None when it is not the common shape (or no msgspec)."""
-    if _msgspec is None:  # pragma: no cover
-        return None
-    try:
-        return decoder.decode(data)
-    except (_msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
-        return None
+class _Predictions(msgspec.Struct):
+    state: msgspec.Raw  # a sample's predictions: only the state is read
 
 
-class _NotCommon(Exception):
-    """A state is not of the common shape: the general path reads the input again."""
+class _Sample(msgspec.Struct):
+    utt_idx: int
+    state: msgspec.Raw  # a prediction sample's states are checked by `_states`
+    predictions: _Predictions
+    dialogue_id: str | msgspec.UnsetType = _UNSET
+
+
+_SAMPLES = msgspec.json.Decoder(list[_Sample])
+
+
+class _Turn(msgspec.Struct):
+    speaker: str | None = None
+    utt_idx: int | msgspec.UnsetType = _UNSET
+    state: msgspec.Raw = msgspec.Raw(b"")  # empty: the turn has no state (checked by `_fast_user_states`)
+
+
+class _Dialogue(msgspec.Struct):
+    turns: list[_Turn]
+    dialogue_id: str | msgspec.UnsetType = _UNSET
+    original_id: str | msgspec.UnsetType = _UNSET
+
+
+_DIALOGUES = msgspec.json.Decoder(list[_Dialogue])
 
 
 def _decoded(raw: object, decoder: object = None) -> dict:
     """A raw state decoded and checked ({domain: {slot: string}}, or what `decoder` takes); another shape
-    raises _NotCommon."""
+    raises NotCommon."""
     try:
         return (decoder or _STATE).decode(raw)
-    except (_msgspec.DecodeError, UnicodeDecodeError):
-        raise _NotCommon from None
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        raise NotCommon from None
 
 
 def _states(raws: list, flat: _Flattener | None = None) -> list:
-    """Raw states decoded and checked ({domain: {slot: string}}), or flattened by `flat`; a state equal
-    to the one before is the same object. A state of another shape raises _NotCommon."""
-    states = []
-    previous = state = None
-    for raw in raws:
-        if raw != previous:
-            state, previous = _decoded(raw) if flat is None else flat.state(raw), raw
-        states.append(state)
-    return states
+    """Raw states decoded and checked ({domain: {slot: string}}), or flattened by `flat`
+    (`decoded_on_change`). A state of another shape raises NotCommon."""
+    return decoded_on_change(raws, _decoded if flat is None else flat.state)
 
 
 class _Flattener:
@@ -183,7 +157,7 @@ class _Flattener:
     whose bytes equal an all-unset domain met before, or the same domain of the state before, is not
     decoded again, so the verbose format's many unset slots cost one comparison per domain. `names` holds
     every slot met; anything `plain_state` would not take (two slots of one name, a domain that looks
-    like a scored value) or a state of another shape raises _NotCommon."""
+    like a scored value) or a state of another shape raises NotCommon."""
 
     def __init__(self, owners: dict[str, tuple[str, str]]) -> None:
         self.names: dict[str, dict[str, str]] = {}  # {domain: {slot: "domain-slot"}}
@@ -210,7 +184,7 @@ class _Flattener:
         names = self.names.get(domain)
         if names is None:
             if is_scored_mapping(inner):
-                raise _NotCommon
+                raise NotCommon
             names = self.names[domain] = {}
         items = []
         for slot, value in inner.items():
@@ -230,7 +204,7 @@ class _Flattener:
     def _name(self, domain: str, slot: str) -> str:
         name = f"{domain}-{slot}"
         if self.owners.setdefault(name, (domain, slot)) != (domain, slot):
-            raise _NotCommon  # "a-b" + "c" and "a" + "b-c": the general path names the problem
+            raise NotCommon  # "a-b" + "c" and "a" + "b-c": the general path names the problem
         return name
 
 
@@ -238,8 +212,7 @@ def _fast_groups(samples: list) -> dict[str, list] | None:
     """{dialogue id: samples} of decoded samples, in utt_idx order; None when anything needs a closer look."""
     groups: dict[str, list] = {}
     if samples[0].dialogue_id is _UNSET:
-        previous = None
-        group = None
+        previous = group = None
         for sample in samples:
             if previous is None or sample.utt_idx <= previous:
                 group = groups[str(len(groups))] = []
@@ -247,10 +220,7 @@ def _fast_groups(samples: list) -> dict[str, list] | None:
             group.append(sample)
     else:
         for sample in samples:
-            group = groups.get(sample.dialogue_id)
-            if group is None:
-                group = groups[sample.dialogue_id] = []
-            group.append(sample)
+            groups.setdefault(sample.dialogue_id, []).append(sample)
         if "" in groups or _UNSET in groups:
             return None
         for group in groups.values():
@@ -265,7 +235,7 @@ def _fast_groups(samples: list) -> dict[str, list] | None:
 def read_samples(request: ReadRequest) -> Corpus:
     """Both sides of a ConvLab-3 predictions.json (see the module). Under a share of the dialogues
     (`corpus.sharded`: ``--jobs``), only the share's states are decoded and checked."""
-    samples = _fast_decode(_SAMPLES, request.data) if _msgspec is not None else None
+    samples = typed_decode(_SAMPLES, request.data)
     groups = _fast_groups(samples) if samples else None
     if groups is None:
         return _read_samples(request)
@@ -283,7 +253,7 @@ def read_samples(request: ReadRequest) -> Corpus:
             else None
             for position, group in enumerate(groups.values())
         ]
-    except _NotCommon:
+    except NotCommon:
         return _read_samples(request)
     for dialogue_id, side in zip(groups, sides):
         if side is None:
@@ -348,53 +318,42 @@ def _user_states(dialogue_id: str, turns: object, field: str) -> dict[int, dict]
 
 
 def _fast_dialogues(dialogues: list) -> dict[str, dict[int, dict]]:
-    """{dialogue id: {turn: state}} of decoded dialogues; anything needing a closer look raises _NotCommon."""
+    """{dialogue id: {turn: state}} of decoded dialogues; anything needing a closer look raises NotCommon."""
     states: dict[str, dict[int, dict]] = {}
     for dialogue in dialogues:
         name = dialogue.original_id if dialogue.original_id is not _UNSET else dialogue.dialogue_id
         if name is _UNSET or not name or name in states:
-            raise _NotCommon
+            raise NotCommon
         states[name] = _fast_user_states(dialogue.turns)
     return states
 
 
 def _fast_user_states(turns: list) -> dict[int, dict]:
     """{turn: state} of the user turns (utt_idx increasing, states checked; equal consecutive ones are one object)."""
-    users = []
-    last = -1
-    previous = state = None
-    for turn in turns:
-        if turn.speaker != "user":
-            continue
-        step, raw = turn.utt_idx, turn.state
-        if step.__class__ is not int or step <= last:
-            raise _NotCommon
-        last = step
-        if raw != previous:
-            state, previous = _decoded(raw), raw
-        users.append(state)
-    if not users:
-        raise _NotCommon
-    return dict(enumerate(users))
+    users = [turn for turn in turns if turn.speaker == "user"]
+    steps = [turn.utt_idx for turn in users]
+    if not users or any(step.__class__ is not int for step in steps):
+        raise NotCommon
+    if any(after <= before for before, after in zip([-1, *steps], steps)):
+        raise NotCommon
+    return dict(enumerate(_states([turn.state for turn in users])))
 
 
 @without_gc
 def read_dialogues(request: ReadRequest, side: str) -> Side:
     """The user-turn states of unified-format dialogues, for either side (see the module)."""
-    dialogues = _fast_decode(_DIALOGUES, request.data) if _msgspec is not None else None
+    dialogues = typed_decode(_DIALOGUES, request.data)
     if dialogues:
         try:
             return Side(_fast_dialogues(dialogues), request.source, unset=UNSET_VALUE)
-        except _NotCommon:
+        except NotCommon:
             pass
     return _read_dialogues(request, side)
 
 
 def _read_dialogues(request: ReadRequest, side: str) -> Side:
     """`read_dialogues` for any shape: a problem raises InputError naming the dialogue and turn."""
-    data = decode_json(request.data, request.source)
-    if isinstance(data, dict):
-        check_unique_keys(request.data, b"", None, request.source, id_levels=1, depth=1)
+    data = decode_object(request.data, request.source, None, id_levels=1, depth=1)
     states: dict[str, dict[int, dict]] = {}
     for position, (key, dialogue) in enumerate(_dialogue_list(data)):
         where = f"[{position}]" if key is None else f".{key}"

@@ -28,9 +28,12 @@ import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
+
+import msgspec
 
 from .. import ids
 from .._gc import gc_paused
@@ -41,11 +44,6 @@ from ..states import Alternatives, LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
 from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json
 from .pairing import pair
-
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
 
 BOM = b"\xef\xbb\xbf"
 HEAD_BYTES = 1 << 16
@@ -72,9 +70,7 @@ FORMATS: tuple[str, ...] = ("auto", *READERS)
 STREAMED_FORMATS = ("jsonl", "reference")
 """The formats whose files `Opened.fold_shards` streams one dialogue at a time."""
 
-_DECODE_ERRORS: tuple[type[BaseException], ...] = (RecursionError, UnicodeError, OverflowError, json.JSONDecodeError)
-if _msgspec is not None:
-    _DECODE_ERRORS += (_msgspec.MsgspecError,)
+_DECODE_ERRORS = (RecursionError, UnicodeError, OverflowError, json.JSONDecodeError, msgspec.MsgspecError)
 
 
 def _decode_problem(error: BaseException) -> str:
@@ -233,13 +229,8 @@ class Shard:
         """The reader's request: the bytes (a file read now, BOM removed; a folder: none)."""
         data = self.data
         if data is None:
-            if self.path.is_dir():
-                data = b""
-            else:
-                data = _read_file(self.path, self.name)
-        if data.startswith(BOM):
-            data = data[len(BOM) :]
-        return ReadRequest(data, self.name, reading, path=self.path)
+            data = b"" if self.path.is_dir() else _read_file(self.path, self.name)
+        return ReadRequest(data.removeprefix(BOM), self.name, reading, path=self.path)
 
 
 def _read_file(path: Path, where: str | None, size: int = -1) -> bytes:
@@ -252,40 +243,35 @@ def _read_file(path: Path, where: str | None, size: int = -1) -> bytes:
 
 def _checked_head(data: bytes, where: str | None) -> bytes:
     """`data` without a BOM; empty or white space only raises InputError."""
-    if data.startswith(BOM):
-        data = data[len(BOM) :]
+    data = data.removeprefix(BOM)
     if not data or data.isspace():
         raise InputError("the input is empty" if not data else "the input holds only white space", source=where)
     return data
 
 
-def _detected(data: bytes, format: str, where: str | None) -> str:
-    if format != "auto":
-        return format
-    try:
-        return detect(data)
-    except InputError as error:
-        raise (error.within(where) if where else error) from None
-
-
-def _file_shard(path: Path, format: str, where: str, head: bytes | None = None) -> Shard:
-    head = _checked_head(_read_file(path, where, HEAD_BYTES) if head is None else head, where)
-    try:
-        return Shard(_detected(head, format, where), where, path=path)
-    except InputError as error:
-        meant_as_json = path.suffix.lower() in (".json", ".jsonl") or head.lstrip()[:1] in (b"{", b"[")
-        if meant_as_json and _encoding_problem(head) is None:
-            _raise_json_problem(path, where, lines=path.suffix.lower() == ".jsonl")
-        raise error from None
+def _shard(head: bytes, format: str, where: str | None, path: Path | None = None) -> Shard:
+    """The shard of a file (`path`, whose first bytes are `head`) or of data in memory (all of it in
+    `head`), its format detected with ``auto``; data meant as JSON (a .json or .jsonl file, or data
+    starting with ``{`` or ``[``) that no format recognizes raises its JSON decoding error."""
+    head = _checked_head(head, where)
+    if format == "auto":
+        try:
+            with guarded(where):
+                format = detect(head)
+        except InputError:
+            suffix = path.suffix.lower() if path else ""
+            meant_as_json = suffix in (".json", ".jsonl") or head.lstrip()[:1] in (b"{", b"[")
+            if meant_as_json and _encoding_problem(head[:HEAD_BYTES]) is None:
+                _raise_json_problem(path or head, where, lines=suffix == ".jsonl")
+            raise
+    return Shard(format, where, path=path, data=None if path else head)
 
 
 def _raise_json_problem(source: Path | bytes, where: str | None, lines: bool = False) -> None:
     """Raise the JSON decoding error of data meant as JSON (a .json file, or data starting with ``{``
     or ``[``) that no format recognizes: "not valid JSON at line 3", not the closest format's
     complaint. Valid JSON raises nothing (detection's message stands)."""
-    data = source if isinstance(source, bytes) else _read_file(source, where)
-    if data.startswith(BOM):
-        data = data[len(BOM) :]
+    data = (source if isinstance(source, bytes) else _read_file(source, where)).removeprefix(BOM)
     if lines:
         data = data.lstrip().partition(b"\n")[0]
     with guarded(where):
@@ -325,20 +311,14 @@ def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple
         except UnicodeEncodeError as error:  # a lone surrogate: no UTF-8 text holds it
             raise InputError(f"the text is not valid Unicode (character {error.start})", source=name) from None
     if isinstance(source, (bytes, bytearray, memoryview)):
-        data = _checked_head(bytes(source), name)
-        try:
-            return (Shard(_detected(data, format, name), name, data=data),)
-        except InputError:
-            if data.lstrip()[:1] in (b"{", b"[") and _encoding_problem(data[:HEAD_BYTES]) is None:
-                _raise_json_problem(data, name)
-            raise
+        return (_shard(bytes(source), format, name),)
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"a source is a path, bytes, text or JSON-like objects, got {type(source).__name__}")
     path = Path(source)
     where = name or str(source)
     if path.is_dir():
         return _folder_shards(path, format, where)
-    return (_file_shard(path, format, where),)
+    return (_shard(_read_file(path, where, HEAD_BYTES), format, where, path),)
 
 
 def _folder_shards(folder: Path, format: str, where: str) -> tuple[Shard, ...]:
@@ -370,10 +350,8 @@ def _folder_shards(folder: Path, format: str, where: str) -> tuple[Shard, ...]:
     shards = []
     for file in files:
         name = os.path.join(where, file.name)
-        if file in detections and detections[file] is not None:
-            shards.append(Shard(detections[file], name, path=file))  # detected above: not again
-        else:
-            shards.append(_file_shard(file, format, name, heads.get(file)))
+        start = heads[file] if file in heads else _read_file(file, name, HEAD_BYTES)
+        shards.append(_shard(start, detections.get(file) or format, name, file))  # detected above: not again
     return tuple(shards)
 
 
@@ -448,8 +426,12 @@ def _plain_state(state: dict) -> dict:
     return {slot: list(value.order) if isinstance(value, Alternatives) else value for slot, value in state.items()}
 
 
-def _repeated(dialogue_id: str, first: Shard, second: Shard) -> InputError:
-    return InputError(f"the dialogue is also in {first.name}", dialogue=dialogue_id, source=second.name)
+def _claim(owner: dict[str, Shard], dialogue_ids: Iterable[str], shard: Shard) -> None:
+    """Record `shard` as where each id is; an id already in another shard raises InputError naming both."""
+    for dialogue_id in dialogue_ids:
+        first = owner.setdefault(dialogue_id, shard)
+        if first is not shard:
+            raise InputError(f"the dialogue is also in {first.name}", dialogue=dialogue_id, source=shard.name)
 
 
 def merge_corpora(parts: list[tuple[Shard, Corpus]]) -> Corpus:
@@ -457,13 +439,8 @@ def merge_corpora(parts: list[tuple[Shard, Corpus]]) -> Corpus:
     if len(parts) == 1:
         return parts[0][1]
     owner: dict[str, Shard] = {}
-    dialogues: list[Dialogue] = []
     for shard, corpus in parts:
-        for dialogue in corpus.dialogues:
-            first = owner.setdefault(dialogue.dialogue_id, shard)
-            if first is not shard:
-                raise _repeated(dialogue.dialogue_id, first, shard)
-            dialogues.append(dialogue)
+        _claim(owner, (dialogue.dialogue_id for dialogue in corpus.dialogues), shard)
     listed = [corpus.listed_gold_slots for _, corpus in parts if corpus.listed_gold_slots is not None]
     scored = [corpus.scores for _, corpus in parts if corpus.scores is not None]
     scores = None
@@ -472,7 +449,7 @@ def merge_corpora(parts: list[tuple[Shard, Corpus]]) -> Corpus:
         for found in scored:
             scores.update(found)
     return Corpus(
-        tuple(dialogues),
+        tuple(dialogue for _, corpus in parts for dialogue in corpus.dialogues),
         parts[0][1].value_matching,
         listed_gold_slots=frozenset().union(*listed) if listed else None,
         scores=scores,
@@ -485,17 +462,12 @@ def merge_sides(parts: list[tuple[Shard, Side]]) -> Side:
     if len(parts) == 1:
         return parts[0][1]
     owner: dict[str, Shard] = {}
-    states: dict = {}
     for shard, side in parts:
-        for dialogue_id, turns in side.states.items():
-            first = owner.setdefault(dialogue_id, shard)
-            if first is not shard:
-                raise _repeated(dialogue_id, first, shard)
-            states[dialogue_id] = turns
+        _claim(owner, side.states, shard)
     sides = [side for _, side in parts]
     unset = {side.unset for side in sides}
     return Side(
-        states,
+        {dialogue_id: turns for side in sides for dialogue_id, turns in side.states.items()},
         sides[0].source and str(Path(sides[0].source).parent),
         ids="loose" if any(s.ids == "loose" for s in sides) else "exact",
         turns="position" if any(s.turns == "position" for s in sides) else "id",
@@ -519,24 +491,17 @@ class NotStreamable(Exception):
     (reading it whole names the problem)."""
 
 
-if _msgspec is not None:
+class _Record(reference.RawTurn):
+    dialogue_id: str | int
+    turn_id: str | int
 
-    class _Record(_msgspec.Struct):
-        dialogue_id: str | int
-        turn_id: str | int
-        gt: _msgspec.Raw
-        pr: _msgspec.Raw
 
-    class _Turn(_msgspec.Struct):
-        gt: _msgspec.Raw
-        pr: _msgspec.Raw
-
-    _RECORD = _msgspec.json.Decoder(_Record)
-    _LAYOUT = _msgspec.json.Decoder(dict[str, _msgspec.Raw])
-    _DIALOGUE = _msgspec.json.Decoder(dict[str, _Turn])
-    _NUMBERED_DIALOGUE = _msgspec.json.Decoder(dict[Annotated[int, _msgspec.Meta(ge=0)], _Turn])
-    """A dialogue whose turn ids are all plain digit strings ("0", "12": no sign, leading zero or
-    space), decoded with the ids as ints; any other id fails it and the dialogue goes through `_DIALOGUE`."""
+_RECORD = msgspec.json.Decoder(_Record)
+_LAYOUT = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_DIALOGUE = msgspec.json.Decoder(dict[str, reference.RawTurn])
+_NUMBERED_DIALOGUE = msgspec.json.Decoder(dict[Annotated[int, msgspec.Meta(ge=0)], reference.RawTurn])
+"""A dialogue whose turn ids are all plain digit strings ("0", "12": no sign, leading zero or
+space), decoded with the ids as ints; any other id fails it and the dialogue goes through `_DIALOGUE`."""
 
 RawDialogue = tuple[str, list[int], list, list]
 
@@ -553,7 +518,7 @@ def _record_dialogues(path: Path) -> Iterator[RawDialogue]:
                 continue
             try:
                 record = _RECORD.decode(line)
-            except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
                 raise NotStreamable from None
             dialogue_id = ids.dialogue_id(record.dialogue_id, field=None)
             if dialogue_id != current:
@@ -575,12 +540,10 @@ def _layout_dialogues(path: Path, share: tuple[int, int] | None = None) -> Itera
     (cut into one undecoded slice per dialogue); with `share` (k, n), only of those at positions
     k modulo n (the others are never decoded). A key given twice raises NotStreamable at the end."""
     with open(path, "rb") as handle:
-        data = handle.read()
-    if data.startswith(BOM):
-        data = data[len(BOM) :]  # streamed as reading whole reads it (`Shard.request`), not read again
+        data = handle.read().removeprefix(BOM)  # streamed as reading whole reads it (`Shard.request`)
     try:
         dialogues = _LAYOUT.decode(data)
-    except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         raise NotStreamable from None
     kept = 0
     for position, (dialogue_id, raw) in enumerate(dialogues.items()):
@@ -592,10 +555,10 @@ def _layout_dialogues(path: Path, share: tuple[int, int] | None = None) -> Itera
         try:
             turns = _NUMBERED_DIALOGUE.decode(raw)
             turn_ids = list(turns)
-        except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             try:
                 turns = _DIALOGUE.decode(raw)
-            except (_msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
                 raise NotStreamable from None
             turn_ids = ids.turn_ids(turns, dialogue_id)
         kept += len(turns)
@@ -605,12 +568,6 @@ def _layout_dialogues(path: Path, share: tuple[int, int] | None = None) -> Itera
         check_unique_keys(data, b'"gt"', kept, None)
     except InputError:
         raise NotStreamable from None
-
-
-def _raw_dialogues(shard: Shard, share: tuple[int, int] | None) -> Iterator[RawDialogue]:
-    if share is not None and shard.format != "reference":
-        raise ValueError("a share of the dialogues is streamed from the reference layout only")
-    return _layout_dialogues(shard.path, share) if shard.format == "reference" else _record_dialogues(shard.path)
 
 
 def _built(builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str]) -> Iterator[Dialogue]:
@@ -665,13 +622,12 @@ class Opened:
         """The Corpus of every shard read whole (paired with gold where there is gold)."""
         if self.corpus is not None:
             return self.corpus
-        spec = self.spec
         if self.gold_shards:
             pred = merge_sides([(shard, read_shard_side(shard, "pred")) for shard in self.shards])
             gold = merge_sides([(shard, read_shard_side(shard, "gold")) for shard in self.gold_shards])
             with gc_paused():
-                return pair(gold, pred, spec.reading)
-        return merge_corpora([(s, read_shard(s, spec.reading)) for s in self.shards])
+                return pair(gold, pred, self.spec.reading)
+        return merge_corpora([(s, read_shard(s, self.spec.reading)) for s in self.shards])
 
     def fold_shards(
         self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None
@@ -682,29 +638,27 @@ class Opened:
         (k, n), only the dialogues at positions k modulo n of each shard (`dst_metrics.parallel`).
         A dialogue id in two shards raises InputError naming both."""
         if self.gold_shards:
-            with sharded(*share) if share else _nothing() as positions:
-                corpus = self.read()
-            return [Folded(self.shards[0], fold(corpus), _ids(corpus), positions or _all(corpus), False)]
-        return self._fold_each(fold, share)
-
-    def _fold_each(self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None) -> list[Folded]:
+            return [_fold_whole(self.shards[0], self.read, fold, share)]
         folded: list[Folded] = []
         owner: dict[str, Shard] = {}
-        spec = self.spec
+        reading = self.spec.reading
         for shard in self.shards:
-            found = None
-            if share is None or shard.format == "reference":
-                found = stream_shard(shard, fold, spec.reading, share)
+            found = stream_shard(shard, fold, reading, share)
             if found is None:
-                with sharded(*share) if share else _nothing() as positions:
-                    corpus = read_shard(shard, spec.reading)
-                found = Folded(shard, fold(corpus), _ids(corpus), positions or _all(corpus), False)
-            for dialogue_id in found.dialogue_ids:
-                first = owner.setdefault(dialogue_id, shard)
-                if first is not shard:
-                    raise _repeated(dialogue_id, first, shard)
+                found = _fold_whole(shard, partial(read_shard, shard, reading), fold, share)
+            _claim(owner, found.dialogue_ids, shard)
             folded.append(found)
         return folded
+
+
+def _fold_whole(
+    shard: Shard, read: Callable[[], Corpus], fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None
+) -> Folded:
+    """`fold` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`corpus.sharded`)."""
+    with sharded(*share) if share else nullcontext() as positions:
+        corpus = read()
+    dialogue_ids = [dialogue.dialogue_id for dialogue in corpus.dialogues]
+    return Folded(shard, fold(corpus), dialogue_ids, positions or list(range(len(dialogue_ids))), False)
 
 
 def stream_shard(
@@ -714,14 +668,17 @@ def stream_shard(
     share: tuple[int, int] | None = None,
 ) -> Folded | None:
     """`fold` of the dialogues of one shard streamed (each built as its turn comes); None when it
-    must be read whole (see `NotStreamable`; any problem, named by reading it whole)."""
-    if not _streams(shard):
+    must be read whole (see `NotStreamable`; any problem, named by reading it whole, and a share of
+    the dialogues of another format than the reference layout)."""
+    if not _streams(shard) or (share is not None and shard.format != "reference"):
         return None
+    layout = shard.format == "reference"
     seen: list[str] = []
     builder = CorpusBuilder(reading)
     try:
         with gc_paused():
-            result = fold(_built(builder, _raw_dialogues(shard, share), seen))
+            raws = _layout_dialogues(shard.path, share) if layout else _record_dialogues(shard.path)
+            result = fold(_built(builder, raws, seen))
     except (NotStreamable, InputError, *_DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
     if not seen and share is None:
@@ -731,33 +688,16 @@ def stream_shard(
 
 
 def _streams(shard: Shard) -> bool:
-    return (
-        _msgspec is not None
-        and shard.format in STREAMED_FORMATS
-        and shard.data is None
-        and shard.path is not None
-        and shard.path.is_file()
-    )
-
-
-def _ids(corpus: Corpus) -> list[str]:
-    return [dialogue.dialogue_id for dialogue in corpus.dialogues]
-
-
-def _all(corpus: Corpus) -> list[int]:
-    return list(range(len(corpus.dialogues)))
-
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield None
+    return shard.format in STREAMED_FORMATS and shard.data is None and shard.path is not None and shard.path.is_file()
 
 
 def open_spec(spec: InputSpec, *, stream: bool = False) -> Opened:
     """`open_input` of an `InputSpec`."""
     if isinstance(spec.source, dict) and spec.format in ("auto", "reference") and spec.gold is None:
         if spec.source and all(isinstance(turns, dict) for turns in spec.source.values()):
-            return _layout_objects(spec)
+            with guarded(spec.name), gc_paused():  # a reference-layout dict: read as it is, no JSON round trip
+                corpus = reference.corpus_from_layout(spec.source, spec.reading)
+            return Opened(spec, (Shard("reference", spec.name),), (), corpus)
     shards = resolve(spec.source, spec.format, spec.name)
     gold_shards = () if spec.gold is None else resolve(spec.gold, spec.gold_format, spec.gold_name)
     if not gold_shards:
@@ -768,50 +708,17 @@ def open_spec(spec: InputSpec, *, stream: bool = False) -> Opened:
     return opened if stream else dataclasses.replace(opened, corpus=opened.read())
 
 
-def _layout_objects(spec: InputSpec) -> Opened:
-    """A reference-layout dict given as Python objects: read as it is (no JSON round trip)."""
-    with guarded(spec.name), gc_paused():
-        corpus = reference.corpus_from_layout(spec.source, spec.reading)
-    return Opened(spec, (Shard("reference", spec.name),), (), corpus)
-
-
-def open_input(
-    source: Any,
-    format: str = "auto",
-    *,
-    gold: Any = None,
-    gold_format: str = "auto",
-    value_matching: str = "exact",
-    linearized: LinearizedFormat | None = None,
-    name: str | None = None,
-    gold_name: str | None = None,
-    stream: bool = False,
-    prediction_states: str = "cumulative",
-    gold_alternatives: str = "any",
-    only_predicted: bool = False,
-) -> Opened:
-    """Open `source` (a path, folder, bytes, text or Python objects; with `gold`, a format holding
+def open_input(source: Any, format: str = "auto", *, stream: bool = False, **options: Any) -> Opened:
+    """Open `source` (a path, folder, bytes, text or Python objects; with ``gold=``, a format holding
     predictions only paired with it by dialogue and turn): its format detected once per file with
     ``auto``, its files resolved into shards, and, unless `stream`, its Corpus read (`Opened.corpus`).
     With `stream`, nothing is read yet: `Opened.fold_shards` streams the shards that stream.
 
-    `prediction_states` (``updates``: accumulated into states), `gold_alternatives` (``first``) and
-    `only_predicted` (gold dialogues without predictions left out) are the reading conventions
-    (`dst_metrics.corpus`); the corpus's signature names those that are not the default.
+    `options` are `InputSpec`'s fields by keyword: ``gold``, ``gold_format``, ``value_matching``,
+    ``linearized``, ``name``, ``gold_name`` and the reading conventions ``prediction_states``
+    (``updates``: accumulated into states), ``gold_alternatives`` (``first``) and ``only_predicted``
+    (gold dialogues without predictions left out), which the corpus's signature names unless default.
 
     Bad input raises one InputError naming the file (or `name`), line, dialogue, turn and field.
     """
-    spec = InputSpec(
-        source,
-        format,
-        gold,
-        gold_format,
-        value_matching,
-        linearized,
-        name,
-        gold_name,
-        prediction_states,
-        gold_alternatives,
-        only_predicted,
-    )
-    return open_spec(spec, stream=stream)
+    return open_spec(InputSpec(source, format, **options), stream=stream)

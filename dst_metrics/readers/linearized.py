@@ -27,10 +27,7 @@ def read_linearized(request: ReadRequest) -> Corpus:
     """Read every data line as one turn (a state text seen before is parsed once)."""
     turns = TurnLines(request)
     parsed: tuple[dict, dict] = ({}, {})  # gold, predicted: {state text: parsed state}
-    for number, line in enumerate(request.text().splitlines(), start=1):
-        start = line.lstrip()
-        if not start or start[0] == "#":
-            continue
+    for number, line in _data_lines(request.text()):
         fields = line.split("\t")
         if len(fields) != len(FIELDS):
             raise InputError(

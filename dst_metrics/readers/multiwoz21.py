@@ -27,15 +27,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
-from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_json
-
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
+from .base import Fit, NotCommon, Reader, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change
 
 INACTIVE = frozenset({"", "not mentioned"})
 CONVENTION = "gold:mwz-data(drop=not-mentioned+empty,keep=dontcare+none)"
@@ -47,39 +44,30 @@ LAYOUT = '{dialogue_id: {"goal": …, "log": [turn, …]}}'
 _HEAD = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{\s*"(goal|log)"\s*:')
 
 
-if _msgspec is not None:
-
-    class _Domain(_msgspec.Struct):
-        """A domain of a system turn's metadata (semi values checked as strings as it is decoded)."""
-
-        semi: dict[str, str] = {}
-        book: dict[str, Any] = {}
-
-    class _Entry(_msgspec.Struct):
-        """A log entry whose metadata stays raw JSON until needed (empty: it has none)."""
-
-        metadata: _msgspec.Raw = _msgspec.Raw(b"")
-
-    class _Dialogue(_msgspec.Struct):
-        """A dialogue: only its log is read."""
-
-        log: list[_Entry]
-
-    _LAYOUT = _msgspec.json.Decoder(dict[str, _Dialogue])
-    _METADATA = _msgspec.json.Decoder(dict[str, _Domain])
+class _Domain(msgspec.Struct):
+    semi: dict[str, str] = {}  # a metadata domain's semi values are checked as strings as it is decoded
+    book: dict[str, Any] = {}
 
 
-class _NotCommon(Exception):
-    """Something is not of the common shape: the general path reads the input again."""
+class _Entry(msgspec.Struct):
+    metadata: msgspec.Raw = msgspec.Raw(b"")  # decoded when needed (empty: the entry has none)
+
+
+class _Dialogue(msgspec.Struct):
+    log: list[_Entry]  # only a dialogue's log is read
+
+
+_LAYOUT = msgspec.json.Decoder(dict[str, _Dialogue])
+_METADATA = msgspec.json.Decoder(dict[str, _Domain])
 
 
 def _common_state(raw: object, names: dict) -> dict[str, str]:
-    """`metadata_state` of raw metadata of the common shape; else _NotCommon. `names` keeps the slot
+    """`metadata_state` of raw metadata of the common shape; else NotCommon. `names` keeps the slot
     names built so far ({domain: {semi slot: name}})."""
     try:
         metadata = _METADATA.decode(raw)
-    except (_msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
-        raise _NotCommon from None
+    except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
+        raise NotCommon from None
     state = {}
     for domain, parts in metadata.items():
         semi = names.get(domain)
@@ -91,27 +79,20 @@ def _common_state(raw: object, names: dict) -> dict[str, str]:
                 if name is None:
                     name = semi[slot] = f"{domain}-{slot}".lower()
                 state[name] = value
-        if parts.book:
-            _add_book(state, domain, parts.book)
+        for slot, value in parts.book.items():  # ``booked`` ignored; a value not a string: not the common shape
+            if slot != "booked":
+                if type(value) is not str:
+                    raise NotCommon
+                if value not in INACTIVE:
+                    state[f"{domain}-book {slot}".lower()] = value
     return state
-
-
-def _add_book(state: dict, domain: str, book: dict) -> None:
-    """The book slots of one domain (``booked`` ignored) added to `state`; a value not a string raises _NotCommon."""
-    for slot, value in book.items():
-        if slot == "booked":
-            continue
-        if type(value) is not str:
-            raise _NotCommon
-        if value not in INACTIVE:
-            state[f"{domain}-book {slot}".lower()] = value
 
 
 def _fast_states(data: bytes, listed: frozenset[str] | None, source: str | None) -> dict[str, dict[int, dict]] | None:
     """The states of a data.json of the common shape (equal consecutive states are one object); else None."""
     try:
         layout = _LAYOUT.decode(data)
-    except (_msgspec.DecodeError, UnicodeDecodeError):
+    except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
         return None
     check_unique_keys(data, b'"log"', len(layout), source, id_levels=1, depth=1)
     states = {}
@@ -123,16 +104,9 @@ def _fast_states(data: bytes, listed: frozenset[str] | None, source: str | None)
             log = dialogue.log
             if not name or not log or len(log) % 2:
                 return None
-            turns = {}
-            previous = state = None
-            for turn, entry in enumerate(log[1::2]):
-                raw = entry.metadata
-                if raw != previous:
-                    state = _common_state(raw, names)
-                    previous = raw
-                turns[turn] = state
-            states[name] = turns
-    except _NotCommon:
+            raws = [entry.metadata for entry in log[1::2]]
+            states[name] = dict(enumerate(decoded_on_change(raws, lambda raw: _common_state(raw, names))))
+    except NotCommon:
         return None
     return states
 
@@ -145,14 +119,10 @@ def read_data_json(request: ReadRequest, side: str) -> Side:
             "MultiWOZ data.json holds the gold annotation only: give it with --gold", source=request.source
         )
     data, listed = _folder(request) if request.path is not None and request.path.is_dir() else (request.data, None)
-    states = _fast_states(data, listed, request.source) if _msgspec is not None else None
+    states = _fast_states(data, listed, request.source)
     if states:
         return Side(states, request.source, flat=True, convention=CONVENTION)
-    raw, data = data, decode_json(data, request.source)
-    if isinstance(data, dict):
-        check_unique_keys(raw, b"", None, request.source, id_levels=1, depth=1)
-    if not isinstance(data, Mapping):
-        raise InputError(f"expected an object {LAYOUT}, got {describe(data)}", source=request.source)
+    data = decode_object(data, request.source, LAYOUT, id_levels=1, depth=1)
     states = {}
     for name, dialogue in data.items():
         if listed is not None and name not in listed:

@@ -14,32 +14,28 @@ import re
 from collections.abc import Mapping
 from typing import Annotated
 
+import msgspec
+
 from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
 from ..states import normalize_state, plain_state
-from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_json
+from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change
 from .trade import first_turn_keys
-
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
 
 STATE = "state"
 LAYOUT = '{dialogue_id: [{"state": {domain: {slot: value}}, "response": ..., ...}, ...]}'
 
 
-if _msgspec is not None:
-    _Domain = Annotated[str, _msgspec.Meta(pattern="^[^-]*$")]  # no "-": slot names cannot clash
+_Domain = Annotated[str, msgspec.Meta(pattern="^[^-]*$")]  # no "-": slot names cannot clash
 
-    class _Turn(_msgspec.Struct):
-        """A turn whose state stays raw JSON until `_fast_states` checks it."""
 
-        state: _msgspec.Raw
+class _Turn(msgspec.Struct):
+    state: msgspec.Raw  # checked by `_fast_states`
 
-    _LAYOUT = _msgspec.json.Decoder(dict[str, list[_Turn]])
-    _STATE = _msgspec.json.Decoder(dict[_Domain, dict[str, str]])  # nested by domain, strings only
+
+_LAYOUT = msgspec.json.Decoder(dict[str, list[_Turn]])
+_STATE = msgspec.json.Decoder(dict[_Domain, dict[str, str]])  # nested by domain, strings only
 
 
 def _fast_states(data: bytes) -> dict[str, dict[int, object]] | None:
@@ -50,14 +46,8 @@ def _fast_states(data: bytes) -> dict[str, dict[int, object]] | None:
             return None
         states = {}
         for name, turns in layout.items():
-            dialogue = states[name] = {}
-            previous = state = None
-            for position, turn in enumerate(turns):
-                if turn.state != previous:
-                    previous = turn.state
-                    state = _STATE.decode(previous)
-                dialogue[position] = state
-    except (_msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
+            states[name] = dict(enumerate(decoded_on_change([turn.state for turn in turns], _STATE.decode)))
+    except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
         return None
     return states
 
@@ -73,16 +63,12 @@ def read_mwzeval_side(request: ReadRequest, side: str) -> Side:
         )
     if request.path is not None and request.path.is_dir():
         raise InputError("mwzeval's predictions are one .json file, not a folder", source=request.source)
-    states = _fast_states(request.data) if _msgspec is not None else None
+    states = _fast_states(request.data)
     if states:
         kept = sum(map(len, states.values()))
         check_unique_keys(request.data, b'"state"', kept, request.source, id_levels=1, depth=1)
         return Side(states, request.source, ids="loose", turns="position")
-    data = decode_json(request.data, request.source)
-    if isinstance(data, dict):
-        check_unique_keys(request.data, b"", None, request.source, id_levels=1, depth=1)
-    if not isinstance(data, Mapping):
-        raise InputError(f"expected an object {LAYOUT}, got {describe(data)}", source=request.source)
+    data = decode_object(request.data, request.source, LAYOUT, id_levels=1, depth=1)
     states = {}
     for name, turns in data.items():
         dialogue_id = ids.dialogue_id(name, field=None)

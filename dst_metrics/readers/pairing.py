@@ -40,11 +40,6 @@ def _matched_dialogues(gold: Side, pred: Side, only_predicted: bool = False) -> 
     return [(gold_keys[k], pred_keys[k]) for k in gold_keys if k in pred_keys]
 
 
-def coverage_part(scored: int, gold: int) -> str:
-    """The signature part of a gold subset: ``subset:predicted(scored/gold)`` dialogues."""
-    return f"subset:predicted({scored}/{gold})"
-
-
 def _matched_turns(gold_id: str, gold: dict, pred: dict, by_position: bool) -> tuple[list[int], list, list]:
     gold_ids, pred_ids = sorted(gold), sorted(pred)
     if by_position:
@@ -65,7 +60,7 @@ def pair(
 ) -> Corpus:
     """The Corpus of `gold` and `pred`, matched by dialogue and turn (see the module), read as
     `reading` says (`corpus.Reading`). With its `only_predicted`, gold dialogues without predictions
-    are left out and the corpus's signature says how many were scored (`coverage_part`)."""
+    are left out and the corpus's signature says how many were scored (``subset:predicted(scored/gold)``)."""
     reading = Reading(reading) if isinstance(reading, str) else reading
     only_predicted = reading.only_predicted
     builder = CorpusBuilder(reading, flat=(gold.flat, pred.flat), unset=(gold.unset, pred.unset))
@@ -75,5 +70,5 @@ def pair(
         builder.add(gold_id, *_matched_turns(gold_id, gold.states[gold_id], pred.states[pred_id], by_position))
     builder.notes.extend(side.convention for side in (gold, pred) if side.convention)
     if only_predicted:
-        builder.notes.append(coverage_part(len(matched), len(gold.states)))
+        builder.notes.append(f"subset:predicted({len(matched)}/{len(gold.states)})")
     return builder.corpus()

@@ -7,40 +7,36 @@ other shape goes through `dst_metrics.corpus.corpus_from_layout`, whose errors n
 
 from __future__ import annotations
 
+import msgspec
+
 from .. import ids
-from ..corpus import LAYOUT, Corpus, CorpusBuilder, Reading, corpus_from_layout
+from ..corpus import LAYOUT, Corpus, CorpusBuilder, corpus_from_layout
 from ..errors import InputError
-from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json, first_json_line
+from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json, first_json_line, typed_decode
 
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
 
-if _msgspec is not None:
+class RawTurn(msgspec.Struct):
+    """A turn of the layout whose states stay undecoded JSON until needed."""
 
-    class _RawTurn(_msgspec.Struct):
-        """A turn of the layout whose states stay undecoded JSON until needed."""
+    gt: msgspec.Raw
+    pr: msgspec.Raw
 
-        gt: _msgspec.Raw
-        pr: _msgspec.Raw
 
-    _RAW_LAYOUT = _msgspec.json.Decoder(dict[str, dict[str, _RawTurn]])
+_RAW_LAYOUT = msgspec.json.Decoder(dict[str, dict[str, RawTurn]])
 
 
 def read_reference(request: ReadRequest) -> Corpus:
     """Read the layout from bytes: raw states decoded only where they change (see the module)."""
-    if _msgspec is not None:
-        try:
-            layout = _RAW_LAYOUT.decode(request.data)
-        except _msgspec.ValidationError:
-            pass  # valid JSON of another shape (or a bad number): the general path names the problem
-        except (_msgspec.DecodeError, UnicodeDecodeError):
-            pass  # invalid JSON: decoded again below to name the place
-        else:
-            kept = sum(map(len, layout.values()))
-            check_unique_keys(request.data, b'"gt"', kept, request.source)
-            return _corpus_from_raw_layout(layout, request.reading)
+    layout = typed_decode(_RAW_LAYOUT, request.data)
+    if layout is not None:  # else another shape (or a bad number), or invalid JSON: the general path names it
+        check_unique_keys(request.data, b'"gt"', sum(map(len, layout.values())), request.source)
+        builder = CorpusBuilder(request.reading)
+        for dialogue_id, turns in layout.items():
+            if not dialogue_id:
+                ids.dialogue_id(dialogue_id, field=None)  # raises: an empty id
+            values = turns.values()
+            builder.add(dialogue_id, ids.turn_ids(turns, dialogue_id), [t.gt for t in values], [t.pr for t in values])
+        return builder.corpus()
     try:
         data = decode_json(request.data, request.source)
     except InputError:
@@ -54,16 +50,6 @@ def read_reference(request: ReadRequest) -> Corpus:
     if isinstance(data, dict):
         check_unique_keys(request.data, b"", None, request.source)
     return corpus_from_layout(data, request.reading)
-
-
-def _corpus_from_raw_layout(layout: dict, reading: Reading) -> Corpus:
-    builder = CorpusBuilder(reading)
-    for dialogue_id, turns in layout.items():
-        if not dialogue_id:
-            ids.dialogue_id(dialogue_id, field=None)  # raises: an empty id
-        values = turns.values()
-        builder.add(dialogue_id, ids.turn_ids(turns, dialogue_id), [t.gt for t in values], [t.pr for t in values])
-    return builder.corpus()
 
 
 def sniff(head: str) -> Fit:

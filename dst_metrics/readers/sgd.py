@@ -22,19 +22,18 @@ compatibility profile scores.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Annotated
+
+import msgspec
 
 from .. import ids
 from .._gc import gc_paused
 from ..errors import InputError, describe
 from .base import Fit, Reader, ReadRequest, Side, decode_json
-
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
 
 FILE_PATTERN = "dialogues_*.json"
 METRICS_OUTPUT = "dialogues_and_metrics.json"  # what the SGD evaluator writes into the prediction folder
@@ -191,25 +190,28 @@ def _file_dialogues(data: bytes, source: str | None) -> list[SgdDialogue]:
     return [_dialogue(raw, index, source) for index, raw in enumerate(parsed)]
 
 
-def _add(dialogues: dict[str, SgdDialogue], new: list[SgdDialogue]) -> None:
-    for dialogue in new:
-        if dialogue.dialogue_id in dialogues:
-            raise InputError("the dialogue id is used twice", dialogue=dialogue.dialogue_id, source=dialogue.source)
-        dialogues[dialogue.dialogue_id] = dialogue
-
-
-def _checked_dialogues(path: Path, source: str) -> dict[str, SgdDialogue]:
-    """`load_dialogues` the checking way: each value walked and located (errors name their place)."""
-    dialogues: dict[str, SgdDialogue] = {}
+def _files(path: Path | None, source: str | None, data: bytes | None = None) -> Iterator[tuple[bytes, str | None]]:
+    """(bytes, how messages name it) of `data`, else of each file of `path` (`dialogue_files`) as it is read."""
+    if data is not None:
+        yield data, source
+        return
     for file in dialogue_files(path, source):
         where = source if file == path else str(file)
         try:
             data = file.read_bytes()
         except OSError as error:
             raise InputError(f"cannot read the file: {error.strerror or error}", source=where) from None
-        _add(dialogues, _file_dialogues(data, where))
-    if not dialogues:
-        raise InputError("there is no dialogue", source=source)
+        yield data, where
+
+
+def _checked_dialogues(files: Iterable[tuple[bytes, str | None]]) -> dict[str, SgdDialogue]:
+    """The dialogues of the files the checking way: each value walked and located (errors name their place)."""
+    dialogues: dict[str, SgdDialogue] = {}
+    for data, where in files:
+        for dialogue in _file_dialogues(data, where):
+            if dialogue.dialogue_id in dialogues:
+                raise InputError("the dialogue id is used twice", dialogue=dialogue.dialogue_id, source=where)
+            dialogues[dialogue.dialogue_id] = dialogue
     return dialogues
 
 
@@ -218,9 +220,11 @@ def load_dialogues(path: str | Path, source: str | None = None) -> dict[str, Sgd
     path = Path(path)
     source = source or str(path)
     with gc_paused():
-        typed = _typed_files(path, None, source)
-        found = None if typed is None else _typed_dialogues(typed)
-        return found if found else _checked_dialogues(path, source)
+        typed = _typed_files(_files(path, source), _DECODER)  # a problem: the files read again, and checked
+        found = (None if typed is None else _typed_dialogues(typed)) or _checked_dialogues(_files(path, source))
+    if not found:
+        raise InputError("there is no dialogue", source=source)
+    return found
 
 
 def user_states(dialogue: SgdDialogue, side: str) -> dict[int, dict[str, object]]:
@@ -240,14 +244,9 @@ def user_states(dialogue: SgdDialogue, side: str) -> dict[int, dict[str, object]
     return states
 
 
-def _checked_side(request: ReadRequest, side: str) -> dict[str, dict[int, dict[str, object]]]:
-    if request.path is not None and request.path.is_dir():
-        dialogues = load_dialogues(request.path, request.source)
-    else:
-        dialogues = {}
-        _add(dialogues, _file_dialogues(request.data, request.source))
+def _checked_side(files: Iterable[tuple[bytes, str | None]], side: str) -> dict[str, dict[int, dict[str, object]]]:
     states = {}
-    for dialogue_id, dialogue in dialogues.items():
+    for dialogue_id, dialogue in _checked_dialogues(files).items():
         states[dialogue_id] = user_states(dialogue, side)
         if not states[dialogue_id]:
             raise InputError("the dialogue has no USER turn", dialogue=dialogue_id, source=dialogue.source)
@@ -258,9 +257,12 @@ def read_sgd_side(request: ReadRequest, side: str) -> Side:
     """One side from a dialogue file (the request's bytes) or folder (its path)."""
     with gc_paused():
         folder = request.path is not None and request.path.is_dir()
-        typed = _typed_files(request.path, None if folder else request.data, request.source, _SIDE_DECODER)
-        states = None if typed is None else _typed_states(typed, side == "gold")
-        return Side(states or _checked_side(request, side), request.source, flat=True)
+        files = partial(_files, request.path, request.source, None if folder else request.data)
+        typed = _typed_files(files(), _SIDE_DECODER)
+        states = (None if typed is None else _typed_states(typed, side == "gold")) or _checked_side(files(), side)
+    if folder and not states:
+        raise InputError("there is no dialogue", source=request.source)
+    return Side(states, request.source, flat=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -268,80 +270,78 @@ def read_sgd_side(request: ReadRequest, side: str) -> Side:
 # (or any dialogue id, frame or turn problem found after) sends the input to the checking path
 # above, which reads it again and names the problem, so both paths accept and give the same.
 
-if _msgspec is not None:
-    _Values = Annotated[list[str], _msgspec.Meta(min_length=1)]
-
-    class _Span(_msgspec.Struct, gc=False):
-        slot: str
-        start: int
-        exclusive_end: int
-
-    class _State(_msgspec.Struct, gc=False):
-        slot_values: dict[str, _Values]
-        requested_slots: list[str] = None
-        active_intent: str = None
-
-    class _Frame(_msgspec.Struct, gc=False):
-        service: str
-        state: _State
-        slots: list[_Span] = None
-
-    class _Turn(_msgspec.Struct, tag_field="speaker", kw_only=True, gc=False):
-        utterance: str = None
-
-    class _UserTurn(_Turn, tag="USER"):
-        frames: list[_Frame]
-
-    class _OtherTurn(_Turn, tag="SYSTEM"):
-        pass
-
-    class _Dialogue(_msgspec.Struct, gc=False):
-        dialogue_id: str | int
-        turns: list[_UserTurn | _OtherTurn]
-        services: list[str] = None
-
-    _DECODER = _msgspec.json.Decoder(list[_Dialogue])
-
-    # One side's states need no frame but its slot values, kept undecoded (msgspec.Raw) so that a
-    # frame repeated from the previous turn is recognised by its bytes and decoded once.
-    class _SideState(_msgspec.Struct, gc=False):
-        slot_values: _msgspec.Raw
-        requested_slots: list[str] = None
-        active_intent: str = None
-
-    class _SideFrame(_msgspec.Struct, gc=False):
-        service: str
-        state: _SideState
-        slots: list[_Span] = None
-
-    class _SideUserTurn(_Turn, tag="USER"):
-        frames: _msgspec.Raw  # decoded (`_FRAMES_DECODER`) only when they differ from the previous turn's
-
-    class _SideDialogue(_msgspec.Struct, gc=False):
-        dialogue_id: str | int
-        turns: list[_SideUserTurn | _OtherTurn]
-        services: list[str] = None
-
-    _SIDE_DECODER = _msgspec.json.Decoder(list[_SideDialogue])
-    _FRAMES_DECODER = _msgspec.json.Decoder(list[_SideFrame])
-    _SLOT_VALUES_DECODER = _msgspec.json.Decoder(dict[str, _Values])
+_Values = Annotated[list[str], msgspec.Meta(min_length=1)]
 
 
-def _typed_files(path: Path | None, data: bytes | None, source: str | None, decoder=None) -> list | None:
-    """[(dialogues, source)] of each file (`data`, else the files of `path`); None when msgspec
-    rejects any (the checking path then names the problem)."""
-    if _msgspec is None:  # pragma: no cover
-        return None
-    decoder = decoder or _DECODER
-    found = []
+class _Span(msgspec.Struct, gc=False):
+    slot: str
+    start: int
+    exclusive_end: int
+
+
+class _State(msgspec.Struct, gc=False):
+    slot_values: dict[str, _Values]
+    requested_slots: list[str] = None
+    active_intent: str = None
+
+
+class _Frame(msgspec.Struct, gc=False):
+    service: str
+    state: _State
+    slots: list[_Span] = None
+
+
+class _Turn(msgspec.Struct, tag_field="speaker", kw_only=True, gc=False):
+    utterance: str = None
+
+
+class _UserTurn(_Turn, tag="USER"):
+    frames: list[_Frame]
+
+
+class _OtherTurn(_Turn, tag="SYSTEM"):
+    pass
+
+
+class _Dialogue(msgspec.Struct, gc=False):
+    dialogue_id: str | int
+    turns: list[_UserTurn | _OtherTurn]
+    services: list[str] = None
+
+
+_DECODER = msgspec.json.Decoder(list[_Dialogue])
+
+
+# One side's states need no frame but its slot values, kept undecoded (msgspec.Raw) so that a
+# frame repeated from the previous turn is recognised by its bytes and decoded once.
+class _SideState(_State):
+    slot_values: msgspec.Raw
+
+
+class _SideFrame(_Frame):
+    state: _SideState
+
+
+class _SideUserTurn(_Turn, tag="USER"):
+    frames: msgspec.Raw  # decoded (`_FRAMES_DECODER`) only when they differ from the previous turn's
+
+
+class _SideDialogue(_Dialogue):
+    turns: list[_SideUserTurn | _OtherTurn]
+
+
+_SIDE_DECODER = msgspec.json.Decoder(list[_SideDialogue])
+_FRAMES_DECODER = msgspec.json.Decoder(list[_SideFrame])
+_SLOT_VALUES_DECODER = msgspec.json.Decoder(dict[str, _Values])
+
+
+def _typed_files(files: Iterable[tuple[bytes, str | None]], decoder: msgspec.json.Decoder) -> list | None:
+    """[(dialogues, source)] of each file decoded; None when msgspec rejects any (the checking path
+    then names the problem)."""
     try:
-        if data is not None:
-            return [(decoder.decode(data), source)]
-        for file in dialogue_files(path, source):
-            found.append((decoder.decode(file.read_bytes()), source if file == path else str(file)))
-    except (OSError, _msgspec.DecodeError):  # ValidationError is a DecodeError
+        return [(decoder.decode(data), where) for data, where in files]
+    except msgspec.DecodeError:  # ValidationError is a DecodeError
         return None
-    return found
 
 
 def _typed_id(raw: str | int) -> str | None:
@@ -380,7 +380,7 @@ def _typed_user_states(dialogue: _SideDialogue, names: dict, gold: bool) -> dict
             previous_frames = turn.frames
             try:
                 changed = _advance(_FRAMES_DECODER.decode(turn.frames), raws, current, names, gold)
-            except _msgspec.DecodeError:
+            except msgspec.DecodeError:
                 return None
             if changed is None:
                 return None

@@ -14,30 +14,25 @@ import json
 import re
 from collections.abc import Mapping
 
+import msgspec
+
 from .. import ids
 from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, describe, json_text
 from ..states import split_slot_string
-from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json
-
-try:
-    import msgspec as _msgspec
-except ImportError:  # pragma: no cover - exercised only where msgspec is missing
-    _msgspec = None
+from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_object, typed_decode
 
 GOLD = "turn_belief"
 PRED = "pred_bs_ptr"
 LAYOUT = '{dialogue_id: {turn_id: {"turn_belief": [strings], "pred_bs_ptr": [strings]}}}'
 
-if _msgspec is not None:
 
-    class _TradeTurn(_msgspec.Struct):
-        """One turn of the file, typed so that msgspec checks it while decoding."""
+class _TradeTurn(msgspec.Struct):
+    turn_belief: list[str]
+    pred_bs_ptr: list[str]
 
-        turn_belief: list[str]
-        pred_bs_ptr: list[str]
 
-    _TYPED = _msgspec.json.Decoder(dict[str, dict[str, _TradeTurn]])
+_TYPED = msgspec.json.Decoder(dict[str, dict[str, _TradeTurn]])
 
 
 class _States:
@@ -95,37 +90,22 @@ def _add(builder: CorpusBuilder, states: _States, dialogue_id: str, turn_ids: li
 def read_trade(request: ReadRequest) -> Corpus:
     """Read the file: typed decoding in one pass when it has the expected shape, else the general
     path, which names the problem (file, dialogue, turn, field)."""
-    if _msgspec is not None:
-        try:
-            layout = _TYPED.decode(request.data)
-        except (_msgspec.ValidationError, _msgspec.DecodeError, UnicodeDecodeError):
-            pass  # another shape, or invalid JSON: the general path names the problem
-        else:
-            check_unique_keys(request.data, b'"turn_belief"', sum(map(len, layout.values())), request.source)
-            builder, states = CorpusBuilder(request.reading), _States()
-            for name, turns in layout.items():
-                dialogue_id = ids.dialogue_id(name, field=None)
-                turn_ids = ids.turn_ids(turns, dialogue_id)
-                values = turns.values()
-                _add(
-                    builder,
-                    states,
-                    dialogue_id,
-                    turn_ids,
-                    [t.turn_belief for t in values],
-                    [t.pred_bs_ptr for t in values],
-                )
-            return builder.corpus()
-    data = decode_json(request.data, request.source)
-    if isinstance(data, dict):
-        check_unique_keys(request.data, b"", None, request.source)
-    return _read_general(data, request)
-
-
-def _read_general(data: object, request: ReadRequest) -> Corpus:
+    layout = typed_decode(_TYPED, request.data)
+    if layout is None:  # another shape, or invalid JSON: the general path names the problem
+        return _read_general(request)
+    check_unique_keys(request.data, b'"turn_belief"', sum(map(len, layout.values())), request.source)
     builder, states = CorpusBuilder(request.reading), _States()
-    if not isinstance(data, Mapping):
-        raise InputError(f"expected an object {LAYOUT}, got {describe(data)}")
+    for name, turns in layout.items():
+        dialogue_id = ids.dialogue_id(name, field=None)
+        values = turns.values()
+        golds, preds = [t.turn_belief for t in values], [t.pred_bs_ptr for t in values]
+        _add(builder, states, dialogue_id, ids.turn_ids(turns, dialogue_id), golds, preds)
+    return builder.corpus()
+
+
+def _read_general(request: ReadRequest) -> Corpus:
+    data = decode_object(request.data, request.source, LAYOUT)
+    builder, states = CorpusBuilder(request.reading), _States()
     for name, turns in data.items():
         dialogue_id = ids.dialogue_id(name, field=None)
         if not isinstance(turns, Mapping):
