@@ -472,14 +472,13 @@ class _Sums:
         run = 0  # turns in a row with these figures
         prev_equal = False
         last_error = -1  # turn id (official) or position (corrected) of the last FGA type-1 error
-        turn_hits = 0
+        label_misses = 0  # changed turns whose turn labels differ
 
         for position, (turn_id, g, p) in enumerate(zip(dialogue.turn_ids, dialogue.gold, dialogue.pred)):
             if g is prev_g and p is prev_p:
                 # Nothing changed on either side: no GCA change, the same turn figures, and an
                 # unequal turn is an FGA type-2 error.
                 run += 1
-                turn_hits += 1  # neither side changed: the same (empty) turn labels
                 if not prev_equal:
                     distance = (turn_id if official else position) - last_error
                     distances[distance] = distances.get(distance, 0) + 1
@@ -490,24 +489,26 @@ class _Sums:
             if run:
                 figure_runs[figures] = figure_runs.get(figures, 0) + run
             gold_before, pred_before = gold_active, pred_active
+            shared = p is g and pred_map is gold_map  # the gold state on the same map: the same advance
             if g is not prev_g:
                 gold_active, gold_map, gold_changes, gold_hyphen = advance_side(g, gold_map, official, gold_hyphen)
             else:
                 gold_changes = NO_CHANGES
-            if p is not prev_p:
-                pred_active, pred_map, pred_changes, pred_hyphen = advance_side(p, pred_map, official, pred_hyphen)
+            if shared:  # the same turn labels too; gold's hyphen flag holds for gold's map
+                pred_active, pred_map, pred_changes, pred_hyphen = gold_active, gold_map, gold_changes, gold_hyphen
             else:
-                pred_changes = NO_CHANGES
-
-            # DST-STAR's turn label (`same_turn_label`), from the change sets just computed
-            if not official or (gold_active is g and pred_active is p):
-                # no "none" given (official): the change sets are the labels, removals as (slot, None|"none")
-                if gold_changes == pred_changes:
-                    turn_hits += 1
-                elif len(gold_changes) == len(pred_changes):  # equal only where gold accepts several values
-                    turn_hits += same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
-            else:
-                turn_hits += same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
+                if p is not prev_p:
+                    pred_active, pred_map, pred_changes, pred_hyphen = advance_side(p, pred_map, official, pred_hyphen)
+                else:
+                    pred_changes = NO_CHANGES
+                # DST-STAR's turn labels, from the change sets just computed (an unchanged turn's are equal)
+                if official and (gold_active is not g or pred_active is not p):  # a "none" given
+                    label_misses += not same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
+                elif gold_changes != pred_changes and (  # the labels, removals as (slot, None|"none")
+                    len(gold_changes) != len(pred_changes)  # else equal only where gold accepts several values
+                    or not same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
+                ):
+                    label_misses += 1
             counted = count_types(gold_map, pred_map, gold_changes, pred_changes)
             for _, kind in counted:
                 counts[kind] += 1
@@ -537,13 +538,13 @@ class _Sums:
 
         if run:
             figure_runs[figures] = figure_runs.get(figures, 0) + run
-        self.turn_hits += turn_hits
+        self.turn_hits += len(dialogue.turn_ids) - label_misses
         if dialogue.turn_ids:
             self.final_turns += 1
             self.final_hits += prev_equal  # the last turn's
 
     def tally(self) -> Tally:
-        """The sums as a Tally."""
+        """The sums as a Tally (its fields in order: positional arguments cost half of keywords)."""
         joint_hits = slot_errors = goal_turns = relative_empty = true_pos = false_pos = false_neg = 0
         goal_hits: dict[int, int] = {}
         relative_hits: dict[int, int] = {}
@@ -563,12 +564,9 @@ class _Sums:
             false_neg += fn * run
         counts = self.counts
         # fmt: off
-        return Tally(turns=self.turns, correct=counts[CORRECT], wrong=counts[WRONG], missed=counts[MISSED],
-                     overshot=counts[OVERSHOT], joint_hits=joint_hits, slot_errors=slot_errors,
-                     goal_turns=goal_turns, goal_hits=goal_hits, relative_empty_turns=relative_empty,
-                     relative_hits=relative_hits, true_positives=true_pos, false_positives=false_pos,
-                     false_negatives=false_neg, fga_distances=dict(self.distances),
-                     turn_hits=self.turn_hits, final_turns=self.final_turns, final_hits=self.final_hits)
+        return Tally(self.turns, counts[CORRECT], counts[WRONG], counts[MISSED], counts[OVERSHOT], joint_hits,
+                     slot_errors, goal_turns, goal_hits, relative_empty, relative_hits, true_pos, false_pos,
+                     false_neg, dict(self.distances), self.turn_hits, self.final_turns, self.final_hits)
         # fmt: on
 
 
