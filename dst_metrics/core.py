@@ -215,30 +215,12 @@ def changes_inside(changes: Changes, other: State) -> bool:
     return True
 
 
-def same_turn_label(gold: State, gold_before: State, pred: State, pred_before: State) -> bool:
-    """DST-STAR's joint turn accuracy of one turn: the slots whose active value changed since the
-    side's previous turn, with their new values, and the slots that became inactive, are the same on
-    both sides (`side_changes` with removals, values matched by `values_match`), as set operations.
-
-    The plain definition: the hot loop reads the labels from the change sets it has already computed
-    (`_Sums.walk`, `same_label_changes`), and a property test holds the two equal."""
-    if gold_before.keys() - gold.keys() != pred_before.keys() - pred.keys():
-        return False
-    gold_changed = gold.items() - gold_before.items()
-    pred_changed = pred.items() - pred_before.items()
-    if len(gold_changed) != len(pred_changed):
-        return False
-    if gold_changed == pred_changed:
-        return True
-    pred_label = dict(pred_changed)
-    return all(slot in pred_label and values_match(value, pred_label[slot]) for slot, value in gold_changed)
-
-
 def same_label_changes(gold_changes: Changes, pred_changes: Changes, gold_before: State, pred_before: State) -> bool:
-    """`same_turn_label` of a turn from the change sets of `advance_side` (either mode) and the sides'
-    previous active states, in O(changes): a pair is a removal when its value is None (corrected) or
-    ``"none"`` with the slot active before (official; otherwise it is no change), else an active change;
-    the active changes must be matched slot by slot (`values_match`) and the removals be the same slots."""
+    """Whether a turn's DST-STAR turn labels are equal (joint turn accuracy), from the change sets of
+    `advance_side` (either mode) and the sides' previous active states, in O(changes): a pair is a removal
+    when its value is None (corrected) or ``"none"`` with the slot active before (official; otherwise it is
+    no change), else an active change; the active changes must be matched slot by slot (`values_match`)
+    and the removals be the same slots (tests/test_turn_level.py holds it equal to the plain definition)."""
     pred_label: dict[str, Value | None] = {}
     for slot, value in pred_changes:
         if value is None or value == NONE_VALUE:
