@@ -252,11 +252,12 @@ MERGE = "merge"
 """The key of a field's metadata holding its merge: merge(mine, theirs) -> their sum, a new value."""
 
 
-def add_keys(a: dict, b: dict) -> dict:
-    """The merge of a histogram: a new {key: a's count + b's count}."""
-    out = dict(a)
-    for key, value in b.items():
-        out[key] = out.get(key, 0) + value
+def add_keys(*histograms: dict[Any, int]) -> dict[Any, int]:
+    """The merge of histograms: a new {key: the sum of their counts} (the inputs untouched)."""
+    out: dict[Any, int] = {}
+    for histogram in histograms:
+        for key, value in histogram.items():
+            out[key] = out.get(key, 0) + value
     return out
 
 
@@ -282,16 +283,7 @@ def _merges(cls: type) -> tuple[Callable, tuple[tuple[Callable, Any], ...]]:
     return values, tuple(zip([f.metadata[MERGE] for f in fields(cls)], values(cls())))
 
 
-def _sum_keys(histograms: Iterable[dict[Any, int]]) -> dict[Any, int]:
-    """`add_keys` of many histograms: one new dict, each count added into it in place (the inputs untouched)."""
-    out: dict[Any, int] = {}
-    for histogram in histograms:
-        for key, value in histogram.items():
-            out[key] = out.get(key, 0) + value
-    return out
-
-
-_FOLDS: dict[Callable, Callable[[Iterable[Any]], Any]] = {operator.add: sum, add_keys: _sum_keys}
+_FOLDS: dict[Callable, Callable[[Iterable[Any]], Any]] = {operator.add: sum, add_keys: lambda column: add_keys(*column)}
 """The sum of many values of a merge at once, where one is faster than merging them two by two."""
 
 
