@@ -215,30 +215,12 @@ def changes_inside(changes: Changes, other: State) -> bool:
     return True
 
 
-def same_turn_label(gold: State, gold_before: State, pred: State, pred_before: State) -> bool:
-    """DST-STAR's joint turn accuracy of one turn: the slots whose active value changed since the
-    side's previous turn, with their new values, and the slots that became inactive, are the same on
-    both sides (`side_changes` with removals, values matched by `values_match`), as set operations.
-
-    The plain definition: the hot loop reads the labels from the change sets it has already computed
-    (`_Sums.walk`, `same_label_changes`), and a property test holds the two equal."""
-    if gold_before.keys() - gold.keys() != pred_before.keys() - pred.keys():
-        return False
-    gold_changed = gold.items() - gold_before.items()
-    pred_changed = pred.items() - pred_before.items()
-    if len(gold_changed) != len(pred_changed):
-        return False
-    if gold_changed == pred_changed:
-        return True
-    pred_label = dict(pred_changed)
-    return all(slot in pred_label and values_match(value, pred_label[slot]) for slot, value in gold_changed)
-
-
 def same_label_changes(gold_changes: Changes, pred_changes: Changes, gold_before: State, pred_before: State) -> bool:
-    """`same_turn_label` of a turn from the change sets of `advance_side` (either mode) and the sides'
-    previous active states, in O(changes): a pair is a removal when its value is None (corrected) or
-    ``"none"`` with the slot active before (official; otherwise it is no change), else an active change;
-    the active changes must be matched slot by slot (`values_match`) and the removals be the same slots."""
+    """Whether a turn's DST-STAR turn labels are equal (joint turn accuracy), from the change sets of
+    `advance_side` (either mode) and the sides' previous active states, in O(changes): a pair is a removal
+    when its value is None (corrected) or ``"none"`` with the slot active before (official; otherwise it is
+    no change), else an active change; the active changes must be matched slot by slot (`values_match`)
+    and the removals be the same slots (tests/test_turn_level.py holds it equal to the plain definition)."""
     pred_label: dict[str, Value | None] = {}
     for slot, value in pred_changes:
         if value is None or value == NONE_VALUE:
@@ -270,11 +252,12 @@ MERGE = "merge"
 """The key of a field's metadata holding its merge: merge(mine, theirs) -> their sum, a new value."""
 
 
-def add_keys(a: dict, b: dict) -> dict:
-    """The merge of a histogram: a new {key: a's count + b's count}."""
-    out = dict(a)
-    for key, value in b.items():
-        out[key] = out.get(key, 0) + value
+def add_keys(*histograms: dict[Any, int]) -> dict[Any, int]:
+    """The merge of histograms: a new {key: the sum of their counts} (the inputs untouched)."""
+    out: dict[Any, int] = {}
+    for histogram in histograms:
+        for key, value in histogram.items():
+            out[key] = out.get(key, 0) + value
     return out
 
 
@@ -300,16 +283,7 @@ def _merges(cls: type) -> tuple[Callable, tuple[tuple[Callable, Any], ...]]:
     return values, tuple(zip([f.metadata[MERGE] for f in fields(cls)], values(cls())))
 
 
-def _sum_keys(histograms: Iterable[dict[Any, int]]) -> dict[Any, int]:
-    """`add_keys` of many histograms: one new dict, each count added into it in place (the inputs untouched)."""
-    out: dict[Any, int] = {}
-    for histogram in histograms:
-        for key, value in histogram.items():
-            out[key] = out.get(key, 0) + value
-    return out
-
-
-_FOLDS: dict[Callable, Callable[[Iterable[Any]], Any]] = {operator.add: sum, add_keys: _sum_keys}
+_FOLDS: dict[Callable, Callable[[Iterable[Any]], Any]] = {operator.add: sum, add_keys: lambda column: add_keys(*column)}
 """The sum of many values of a merge at once, where one is faster than merging them two by two."""
 
 
@@ -472,14 +446,13 @@ class _Sums:
         run = 0  # turns in a row with these figures
         prev_equal = False
         last_error = -1  # turn id (official) or position (corrected) of the last FGA type-1 error
-        turn_hits = 0
+        label_misses = 0  # changed turns whose turn labels differ
 
         for position, (turn_id, g, p) in enumerate(zip(dialogue.turn_ids, dialogue.gold, dialogue.pred)):
             if g is prev_g and p is prev_p:
                 # Nothing changed on either side: no GCA change, the same turn figures, and an
                 # unequal turn is an FGA type-2 error.
                 run += 1
-                turn_hits += 1  # neither side changed: the same (empty) turn labels
                 if not prev_equal:
                     distance = (turn_id if official else position) - last_error
                     distances[distance] = distances.get(distance, 0) + 1
@@ -490,24 +463,26 @@ class _Sums:
             if run:
                 figure_runs[figures] = figure_runs.get(figures, 0) + run
             gold_before, pred_before = gold_active, pred_active
+            shared = p is g and pred_map is gold_map  # the gold state on the same map: the same advance
             if g is not prev_g:
                 gold_active, gold_map, gold_changes, gold_hyphen = advance_side(g, gold_map, official, gold_hyphen)
             else:
                 gold_changes = NO_CHANGES
-            if p is not prev_p:
-                pred_active, pred_map, pred_changes, pred_hyphen = advance_side(p, pred_map, official, pred_hyphen)
+            if shared:  # the same turn labels too; gold's hyphen flag holds for gold's map
+                pred_active, pred_map, pred_changes, pred_hyphen = gold_active, gold_map, gold_changes, gold_hyphen
             else:
-                pred_changes = NO_CHANGES
-
-            # DST-STAR's turn label (`same_turn_label`), from the change sets just computed
-            if not official or (gold_active is g and pred_active is p):
-                # no "none" given (official): the change sets are the labels, removals as (slot, None|"none")
-                if gold_changes == pred_changes:
-                    turn_hits += 1
-                elif len(gold_changes) == len(pred_changes):  # equal only where gold accepts several values
-                    turn_hits += same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
-            else:
-                turn_hits += same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
+                if p is not prev_p:
+                    pred_active, pred_map, pred_changes, pred_hyphen = advance_side(p, pred_map, official, pred_hyphen)
+                else:
+                    pred_changes = NO_CHANGES
+                # DST-STAR's turn labels, from the change sets just computed (an unchanged turn's are equal)
+                if official and (gold_active is not g or pred_active is not p):  # a "none" given
+                    label_misses += not same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
+                elif gold_changes != pred_changes and (  # the labels, removals as (slot, None|"none")
+                    len(gold_changes) != len(pred_changes)  # else equal only where gold accepts several values
+                    or not same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
+                ):
+                    label_misses += 1
             counted = count_types(gold_map, pred_map, gold_changes, pred_changes)
             for _, kind in counted:
                 counts[kind] += 1
@@ -537,13 +512,13 @@ class _Sums:
 
         if run:
             figure_runs[figures] = figure_runs.get(figures, 0) + run
-        self.turn_hits += turn_hits
+        self.turn_hits += len(dialogue.turn_ids) - label_misses
         if dialogue.turn_ids:
             self.final_turns += 1
             self.final_hits += prev_equal  # the last turn's
 
     def tally(self) -> Tally:
-        """The sums as a Tally."""
+        """The sums as a Tally (its fields in order: positional arguments cost half of keywords)."""
         joint_hits = slot_errors = goal_turns = relative_empty = true_pos = false_pos = false_neg = 0
         goal_hits: dict[int, int] = {}
         relative_hits: dict[int, int] = {}
@@ -563,12 +538,9 @@ class _Sums:
             false_neg += fn * run
         counts = self.counts
         # fmt: off
-        return Tally(turns=self.turns, correct=counts[CORRECT], wrong=counts[WRONG], missed=counts[MISSED],
-                     overshot=counts[OVERSHOT], joint_hits=joint_hits, slot_errors=slot_errors,
-                     goal_turns=goal_turns, goal_hits=goal_hits, relative_empty_turns=relative_empty,
-                     relative_hits=relative_hits, true_positives=true_pos, false_positives=false_pos,
-                     false_negatives=false_neg, fga_distances=dict(self.distances),
-                     turn_hits=self.turn_hits, final_turns=self.final_turns, final_hits=self.final_hits)
+        return Tally(self.turns, counts[CORRECT], counts[WRONG], counts[MISSED], counts[OVERSHOT], joint_hits,
+                     slot_errors, goal_turns, goal_hits, relative_empty, relative_hits, true_pos, false_pos,
+                     false_neg, dict(self.distances), self.turn_hits, self.final_turns, self.final_hits)
         # fmt: on
 
 

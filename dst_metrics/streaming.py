@@ -16,19 +16,17 @@ lines in any order and names the problem.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .core import Tally, tally_corpus, tally_each
 from .corpus import Dialogue
-from .errors import InputError
-from .readers import Opened, Shard, resolve
-from .readers.door import STREAMED_FORMATS, Folded, stream_shard
+from .readers import Opened
+from .readers.door import STREAMED_FORMATS, Folded
 
 if TYPE_CHECKING:
     from .compat.base import ProfileTap
 
-__all__ = ["STREAMED_FORMATS", "stream_tally", "streamable", "tally_opened"]
+__all__ = ["STREAMED_FORMATS", "tally_opened"]
 
 
 def _fold(mode: str, per_dialogue: bool, view: Callable[[Tally], object] | None = None):
@@ -94,38 +92,3 @@ def tally_opened(
         if per_dialogue:
             by_dialogue.update(_ordered(found))
     return (total, by_dialogue), folded
-
-
-def streamable(path: str, format: str = "auto") -> str | None:
-    """The format `path` (one file) is streamed as (`STREAMED_FORMATS`: given, or detected), or None."""
-    try:
-        shards = resolve(path, format)
-    except InputError:
-        return None
-    if len(shards) != 1 or shards[0].path is None or not shards[0].path.is_file():
-        return None
-    return shards[0].format if shards[0].format in STREAMED_FORMATS else None
-
-
-def stream_tally(
-    path: str,
-    *,
-    value_matching: str,
-    mode: str,
-    per_dialogue: bool = False,
-    format: str = "jsonl",
-    dialogue_ids: list[str] | None = None,
-    share: tuple[int, int] | None = None,
-) -> tuple[Tally, dict[str, Tally]] | None:
-    """(corpus tally, each dialogue's tally in the order reading whole gives) of the file `path` in
-    `format` (`STREAMED_FORMATS`), streamed; None when it must be read whole (see the module).
-    `dialogue_ids`, if given, receives the dialogues' ids in file order. With `share` (k, n; reference
-    layout only), only the dialogues at positions k modulo n are built and tallied."""
-    if share is not None and format != "reference":
-        raise ValueError("a share of the dialogues is streamed from the reference layout only")
-    found = stream_shard(Shard(format, path, path=Path(path)), _fold(mode, per_dialogue), value_matching, share)
-    if found is None:
-        return None
-    if dialogue_ids is not None:
-        dialogue_ids.extend(found.dialogue_ids)
-    return found.result[0], _ordered(found)

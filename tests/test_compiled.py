@@ -18,10 +18,10 @@ import pytest
 
 from dst_metrics import score
 from dst_metrics.readers import read
-from dst_metrics.streaming import streamable
 
 from .conftest import DEV_INSTALL, REFERENCE, REPO, compiled_modules, requires_shared
 from .test_figures import TALLY_PATHS_SCRIPT
+from .test_streaming import streamable
 
 FILES = [
     REFERENCE / "trade" / "MLCSG_TRADE_reference_layout.json",

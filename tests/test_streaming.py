@@ -17,11 +17,51 @@ from dst_metrics.cli import main
 from dst_metrics.core import Tally, tally_dialogue
 from dst_metrics.corpus import CorpusBuilder
 from dst_metrics.errors import InputError
-from dst_metrics.streaming import stream_tally, streamable
+from dst_metrics.readers import Shard, resolve
+from dst_metrics.readers.door import STREAMED_FORMATS, stream_shard
+from dst_metrics.streaming import _fold, _ordered
 
 from .test_parallel import random_layout
 
 REFERENCE_SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "mul1110.json"
+
+
+# Streaming one file, as the front door does (`streaming.tally_opened`), for the tests here and test_compiled.py
+
+
+def streamable(path: str, format: str = "auto") -> str | None:
+    """The format `path` (one file) is streamed as (`STREAMED_FORMATS`: given, or detected), or None."""
+    try:
+        shards = resolve(path, format)
+    except InputError:
+        return None
+    if len(shards) != 1 or shards[0].path is None or not shards[0].path.is_file():
+        return None
+    return shards[0].format if shards[0].format in STREAMED_FORMATS else None
+
+
+def stream_tally(
+    path: str,
+    *,
+    value_matching: str,
+    mode: str,
+    per_dialogue: bool = False,
+    format: str = "jsonl",
+    dialogue_ids: list[str] | None = None,
+    share: tuple[int, int] | None = None,
+) -> tuple[Tally, dict[str, Tally]] | None:
+    """(corpus tally, each dialogue's tally in the order reading whole gives) of the file `path` in
+    `format` (`STREAMED_FORMATS`), streamed; None when it must be read whole (see the module).
+    `dialogue_ids`, if given, receives the dialogues' ids in file order. With `share` (k, n; reference
+    layout only), only the dialogues at positions k modulo n are built and tallied."""
+    if share is not None and format != "reference":
+        raise ValueError("a share of the dialogues is streamed from the reference layout only")
+    found = stream_shard(Shard(format, path, path=Path(path)), _fold(mode, per_dialogue), value_matching, share)
+    if found is None:
+        return None
+    if dialogue_ids is not None:
+        dialogue_ids.extend(found.dialogue_ids)
+    return found.result[0], _ordered(found)
 
 
 def write_records(path, layout: dict, order=None) -> None:

@@ -16,11 +16,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..corpus import Corpus
 from ..errors import InputError
 from ..options import OptionError, Options
-from . import checkdst, sgdx
+
+if TYPE_CHECKING:  # imported where asked for: not at every `dst-metrics score`'s start
+    from . import checkdst, sgdx
 
 CALIBRATION_BINS = 10
 """Bins of our ECE in `extra_figures` (``dst-metrics calibration``'s default)."""
@@ -61,6 +64,8 @@ class Extras:
 
 def figure_entries() -> dict[str, checkdst.CheckDSTFigure | sgdx.SgdxFigure]:
     """{key: registered figure} of CheckDST's and SGD-X's registries, in that order (labels, descriptions)."""
+    from . import checkdst, sgdx
+
     return {entry.key: entry for entry in (*checkdst.FIGURES, *sgdx.FIGURES)}
 
 
@@ -134,6 +139,8 @@ def extra_figures(
     figures: dict[str, float | int | None] = {}
     families: dict[str, str] = {}
     if perturbed is not None:
+        from . import checkdst
+
         if corpus is None:
             raise ValueError("CheckDST pairs the original corpus with the perturbed one: read it whole")
         try:
@@ -142,6 +149,8 @@ def extra_figures(
             raise error.located(source=perturbed[0]) from None
         families[checkdst.FAMILY] = checkdst.signature_part()
     if variants is not None:
+        from . import sgdx
+
         v = variants
         figures.update(sgdx.sgdx_figures(original, v.variants, v.gold, v.schema, v.train_schema, fuzzy=v.fuzzy))
         families[sgdx.FAMILY] = sgdx.signature_part(len(v.variants), v.fuzzy)
