@@ -83,6 +83,8 @@ def schema_variants(
         raise OptionError("--schema-variants scores SGD predictions against gold: give the SGD gold with --gold")
     if len(variants) < 2:
         raise OptionError(f"--schema-variants needs at least 2 schema variants, got {len(variants)}")
+    from . import sgdx
+
     schema, train_schema = sgdx.default_schemas(gold, schema, train_schema)
     if schema is None:
         raise OptionError("--schema-variants needs the test schema: give it with --schema (default GOLD/schema.json)")
