@@ -52,13 +52,15 @@ class Request:
 
 @dataclass(frozen=True)
 class Scored:
-    """One input scored: its report, the format(s) read, its corpus if read whole, each dialogue's figures."""
+    """One input scored: its report, the format(s) read, its corpus if read whole, each dialogue's figures,
+    whether a predicted value carried a confidence (known for every engine but Dask)."""
 
     name: str
     report: Report
     format: str
     corpus: Corpus | None = None
     dialogue_figures: dict | None = None
+    scored: bool = False
 
 
 DASK_REFUSED = ("--gold", "--per-dialogue", "--compat", "--prediction-states updates", "--gold-alternatives first")
@@ -129,12 +131,13 @@ def _whole(specs: Sequence[InputSpec], options: Options, request: Request) -> li
         name = spec.name or str(spec.source)
         inputs = _compat_inputs(name, options, request)
         report = score(found.corpus, options, per_dialogue=request.per_dialogue, compat_inputs=inputs, source=name)
-        out.append(Scored(name, report, found.format, found.corpus))
+        out.append(Scored(name, report, found.format, found.corpus, scored=found.corpus.scores is not None))
     return out
 
 
 def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, view, tap) -> tuple:
-    """(tallies, format) of one input, opened once: streamed (`streaming`) or in `jobs` processes (`parallel`)."""
+    """(tallies, format, whether a value carried a confidence) of one input, opened once: streamed
+    (`streaming`) or in `jobs` processes (`parallel`)."""
     from .streaming import tally_opened
 
     opened = open_spec(spec, stream=True)
@@ -150,13 +153,16 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
     if jobs > 1 and not alone:  # the layout and whole reads: processes, when several
         from .parallel import tally_in_processes
 
-        tallies = tally_in_processes(opened, options.mode, jobs, request.per_dialogue, view, tap, watch=seen)
-        if tallies is None:
+        found = tally_in_processes(opened, options.mode, jobs, request.per_dialogue, view, tap, watch=seen)
+        if found is None:
             votes.clear()  # read again in one process: its votes count
+        else:
+            tallies, scored = found[:2], found[2]
     if tallies is None:
-        tallies = tally_opened(opened, options.mode, request.per_dialogue, watch=seen, view=view, tap=tap)[0]
+        tallies, folded = tally_opened(opened, options.mode, request.per_dialogue, watch=seen, view=view, tap=tap)
+        scored = any(part.scored for part in folded)
     _warn(spec, votes, request.on_updates)
-    return tallies, opened.format
+    return tallies, opened.format, scored
 
 
 def _streamed(specs: Sequence[InputSpec], options: Options, request: Request, jobs: int) -> list[Scored]:
@@ -166,16 +172,15 @@ def _streamed(specs: Sequence[InputSpec], options: Options, request: Request, jo
     found = []
     for spec in progress(specs, unit="files", desc="scoring"):
         tap = ProfileTap(profile.sums, options) if profile is not None and profile.sums is not None else None
-        tallies, how = _tallies(spec, options, request, jobs, view, tap)
-        found.append((spec, tallies, how, tap))
+        found.append((spec, *_tallies(spec, options, request, jobs, view, tap), tap))
     out = []
-    for spec, (total, by_dialogue), how, tap in found:
+    for spec, (total, by_dialogue), how, scored, tap in found:
         name = spec.name or str(spec.source)
         whole = lambda spec=spec: open_spec(spec).corpus.dialogues  # noqa: E731 - only to name a too wide turn
         report = score_tallies((total, {} if view else by_dialogue), options, source=name, dialogues=whole)
         if profile is not None and tap is not None:
             report = with_profile_figures(report, profile, tap.figures())
-        out.append(Scored(name, report, how, None, by_dialogue if view else None))
+        out.append(Scored(name, report, how, None, by_dialogue if view else None, scored))
     return out
 
 

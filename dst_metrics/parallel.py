@@ -54,11 +54,12 @@ def _tally_share(
     tap: ProfileTap | None,
     watch: Callable | None = None,
 ) -> tuple[list[tuple], object]:
-    """(per shard of the input: (tally, {dialogue: tally or view(tally)}, dialogue ids, their positions),
-    the sums of a fresh copy of `tap`) of share k of n; `watch` sees its dialogues (`tally_opened`)."""
+    """(per shard of the input: (tally, {dialogue: tally or view(tally)}, dialogue ids, their positions,
+    whether a value carried a confidence), the sums of a fresh copy of `tap`) of share k of n; `watch`
+    sees its dialogues (`tally_opened`)."""
     share_tap = tap.fresh() if tap is not None else None  # the caller's tap merges only on success
     _, folded = tally_opened(opened, mode, per_dialogue, share=(k, n), watch=watch, view=view, tap=share_tap)
-    parts = [(found.result[0], found.result[1], found.dialogue_ids, found.positions) for found in folded]
+    parts = [(*found.result[:2], found.dialogue_ids, found.positions, found.scored) for found in folded]
     return parts, share_tap.sums if share_tap is not None else None
 
 
@@ -70,14 +71,14 @@ def tally_in_processes(
     view: Callable[[Tally], object] | None = None,
     tap: ProfileTap | None = None,
     watch: Callable | None = None,
-) -> tuple[Tally, dict[str, Tally]] | None:
-    """(corpus tally, each dialogue's tally in input order) of an opened input read in `jobs`
-    processes; None when this must be done in one process (see the module). With `view` (picklable),
-    each dialogue's ``view(tally)`` comes back in place of its tally: computed in the worker that
-    tallied it (e.g. the dialogue's figures: `figures.DialogueFigures`). With `tap` (e.g. a profile's
-    sums: `compat.base.ProfileTap`), each process sums its share into a fresh copy and, on success
-    only, `tap` merges them all. `watch` sees the dialogues of the share this process tallies (e.g.
-    `updates.watch`: a sample without reading the input again)."""
+) -> tuple[Tally, dict[str, Tally], bool] | None:
+    """(corpus tally, each dialogue's tally in input order, whether a predicted value carried a confidence) of
+    an opened input read in `jobs` processes; None when this must be done in one process (see the module). With
+    `view` (picklable), each dialogue's ``view(tally)`` comes back in place of its tally: computed in the worker
+    that tallied it (e.g. the dialogue's figures: `figures.DialogueFigures`). With `tap` (e.g. a profile's sums:
+    `compat.base.ProfileTap`), each process sums its share into a fresh copy and, on success only, `tap` merges
+    them all. `watch` sees the dialogues of the share this process tallies (e.g. `updates.watch`: a sample
+    without reading the input again)."""
     from .pool import in_processes  # here, not at the top: `default_jobs` is asked on every run
 
     def share(k: int) -> tuple:
@@ -100,7 +101,7 @@ def tally_in_processes(
     if tap is not None:  # only now: a None above leaves the caller's tap as it was
         for _, sums in results:
             tap.merge(sums)
-    return total, by_dialogue
+    return total, by_dialogue, any(part[4] for part in parts)
 
 
 def _in_input_order(shares: list[list[tuple]]) -> dict | None:
@@ -110,7 +111,7 @@ def _in_input_order(shares: list[list[tuple]]) -> dict | None:
     for shard in range(len(shares[0])):
         parts_of_shard = [share[shard] for share in shares]
         in_order: list = [None] * sum(len(part[2]) for part in parts_of_shard)
-        for _, values, dialogue_ids, positions in parts_of_shard:
+        for _, values, dialogue_ids, positions, _ in parts_of_shard:
             for position, dialogue_id in zip(positions, dialogue_ids):
                 if not 0 <= position < len(in_order) or in_order[position] is not None:
                     return None

@@ -167,6 +167,40 @@ def test_score_json_has_the_calibration_commands_figures(capsys):
     assert in_processes["calibration"] == found["calibration"]
 
 
+def _as_records(layout: dict) -> str:
+    """The reference layout as JSON Lines turn records (the other streamed format)."""
+    lines = [
+        {"dialogue_id": dialogue, "turn_id": int(turn), "gt": record["gt"], "pr": record["pr"]}
+        for dialogue, turns in layout.items()
+        for turn, record in turns.items()
+    ]
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_streamed_inputs_say_whether_values_carried_confidences(capsys, tmp_path, jobs):
+    # scored without holding the corpus (streamed, or in processes), an input is read again for its calibration
+    # only when its reading met a confidence: the fold says so (`Folded.scored`), no second look at the bytes
+    expected = _json(capsys, ["calibration", CONFIDENCES, "--json"])
+    layout = json.loads((EXAMPLES / "confidences.json").read_text())
+    records = tmp_path / "confidences.jsonl"
+    records.write_text(_as_records(layout))
+    for path in (CONFIDENCES, str(records)):
+        found = _json(capsys, ["score", path, "--jobs", jobs, "--json"])["calibration"]
+        assert {k: v for k, v in found.items() if k != "signature"} == {
+            k: v for k, v in expected.items() if k not in ("file", "format", "signature")
+        }
+    # the words alone are not confidences: a slot named "score" and a value "confidence" give no calibration
+    for turns in layout.values():
+        for record in turns.values():
+            for side in ("gt", "pr"):
+                record[side] = {"match": {"score": "confidence"}}
+    plain = tmp_path / "words.json"
+    plain.write_text(json.dumps(layout))
+    found = _json(capsys, ["score", str(plain), "--jobs", jobs, "--json"])
+    assert "calibration" not in found and found["jga"] == 1.0
+
+
 def test_slt2024_results_csv_scored_with_gold_has_the_profiles_figures(capsys):
     gold = str(REPO / "tests" / "fixtures" / "trade_mwzeval" / "reference.json")
     results = str(REPO / "tests" / "fixtures" / "slt2024" / "results.csv")

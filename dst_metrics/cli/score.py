@@ -18,7 +18,7 @@ from ..compat import PROFILES
 from ..core import COUNT_TYPES
 from ..corpus import Corpus
 from ..distributed import ENGINES
-from ..engines import Request, read_whole, score_inputs
+from ..engines import Request, Scored, read_whole, score_inputs
 from ..figures import FIGURES, figure_computer, figure_labels
 from ..options import OptionError, Options
 from ..readers import InputSpec
@@ -380,9 +380,9 @@ def file_extras(
 ) -> list:
     """`protocols.extras.Extras` of each (name, corpus or None, format) of the FILEs: CheckDST with its
     --perturbed (read and checked with the input options, as ``dst-metrics checkdst`` reads it), SGD-X with
-    its --schema-variants; with `calibrate` the calibration block of predictions with confidences (a file
-    streamed without its corpus read again if it may have some)."""
-    from ..protocols.extras import extra_figures, may_carry_confidences, schema_variants
+    its --schema-variants; with `calibrate` the calibration block of predictions with confidences (of the
+    files given with their corpus)."""
+    from ..protocols.extras import extra_figures, schema_variants
 
     perturbed = per_file("--perturbed", args.perturbed, args.files)
     variants = per_file("--schema-variants", args.schema_variants, args.files)
@@ -392,10 +392,14 @@ def file_extras(
     out = []
     for (name, corpus, read_as), paired, schemas in zip(files, pairs, found):
         check_sgd_input(name, read_as, schemas)
-        if calibrate and corpus is None and may_carry_confidences(name):
-            corpus = read_input(name, args)[0]
         out.append(extra_figures(name, corpus, options, perturbed=paired, variants=schemas, calibration=calibrate))
     return out
+
+
+def _for_calibration(found: Scored, args: argparse.Namespace, calibrate: bool) -> Corpus | None:
+    """The corpus of an input; with `calibrate`, read again when it was scored without holding it
+    (streamed, in processes) and a predicted value carried a confidence."""
+    return read_input(found.name, args)[0] if calibrate and found.corpus is None and found.scored else found.corpus
 
 
 def _print_extras(path: str, extras) -> None:
@@ -428,8 +432,9 @@ def run(args: argparse.Namespace) -> int:
     read_as = {found.name: found.format for found in scored}
     groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
     intervals = _score_intervals(corpora, options, args)
-    files = [(found.name, found.corpus, found.format) for found in scored]
-    extras = file_extras(files, args, options, args.json and args.engine != "dask")
+    calibrate = args.json and args.engine != "dask"
+    files = [(found.name, _for_calibration(found, args, calibrate), found.format) for found in scored]
+    extras = file_extras(files, args, options, calibrate)
     if not args.json:
         _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals, extras)
         return 0

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..corpus import Corpus
@@ -27,8 +26,6 @@ if TYPE_CHECKING:  # imported where asked for: not at every `dst-metrics score`'
 
 CALIBRATION_BINS = 10
 """Bins of our ECE in `extra_figures` (``dst-metrics calibration``'s default)."""
-CONFIDENCE_WORDS = (b"confidence", b"score")
-"""What a file whose predictions carry confidences spells (`states.SCORE_KEYS`, SLT 2024's columns)."""
 
 
 @dataclass(frozen=True)
@@ -89,22 +86,6 @@ def schema_variants(
     if schema is None:
         raise OptionError("--schema-variants needs the test schema: give it with --schema (default GOLD/schema.json)")
     return SchemaVariants(tuple(map(str, variants)), str(gold), str(schema), train_schema, fuzzy)
-
-
-def may_carry_confidences(path: str | Path) -> bool:
-    """Whether the file (a folder: any file in it) spells a confidence at all (`CONFIDENCE_WORDS`): a
-    cheap scan, so that an input streamed without its corpus is read again only when it may have some."""
-    root = Path(path)
-    files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
-    overlap = max(map(len, CONFIDENCE_WORDS)) - 1
-    for file in files:
-        with open(file, "rb") as handle:
-            tail = b""
-            while chunk := handle.read(1 << 24):
-                if any(word in tail + chunk for word in CONFIDENCE_WORDS):  # a word across two chunks too
-                    return True
-                tail = chunk[-overlap:]
-    return False
 
 
 def calibration_block(corpus: Corpus, options: Options, bins: int = CALIBRATION_BINS) -> dict | None:

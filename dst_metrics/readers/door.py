@@ -584,13 +584,15 @@ T = TypeVar("T")
 @dataclasses.dataclass(frozen=True)
 class Folded:
     """What `Opened.fold_shards` gives per shard: the fold's result, the dialogue ids in the order
-    the fold saw them, their positions in the shard (k + n·i under a share), and whether it streamed."""
+    the fold saw them, their positions in the shard (k + n·i under a share), whether it streamed, and
+    whether a predicted value carried a confidence (so calibration reads the input again only then)."""
 
     shard: Shard
     result: Any
     dialogue_ids: list[str]
     positions: list[int]
     streamed: bool
+    scored: bool = False
 
 
 # --------------------------------------------------------------------------------------------
@@ -658,7 +660,8 @@ def _fold_whole(
     with sharded(*share) if share else nullcontext() as positions:
         corpus = read()
     dialogue_ids = [dialogue.dialogue_id for dialogue in corpus.dialogues]
-    return Folded(shard, fold(corpus), dialogue_ids, positions or list(range(len(dialogue_ids))), False)
+    positions = positions or list(range(len(dialogue_ids)))
+    return Folded(shard, fold(corpus), dialogue_ids, positions, False, corpus.scores is not None)
 
 
 def stream_shard(
@@ -684,7 +687,7 @@ def stream_shard(
     if not seen and share is None:
         return None  # nothing in it: read whole, which says so
     k, n = share or (0, 1)
-    return Folded(shard, result, seen, [k + n * i for i in range(len(seen))], True)
+    return Folded(shard, result, seen, [k + n * i for i in range(len(seen))], True, builder.scores is not None)
 
 
 def _streams(shard: Shard) -> bool:
