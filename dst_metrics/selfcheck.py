@@ -19,7 +19,7 @@ from .corpus import Corpus, Dialogue, decode_raw, first_alternatives
 from .errors import InputError
 from .figures import FIGURES
 from .options import MODES, OptionError, Options
-from .readers import READERS, merge_sides, open_input, read_shard_side, resolve
+from .readers import READERS, open_input, read_sides, resolve
 from .readers.pairing import pair
 from .scoring import score
 from .states import Alternatives, normalize_state
@@ -72,7 +72,7 @@ def read_gold(source: object, format: str = "auto", *, value_matching: str = "ex
     shards = resolve(source, format)
     if all(READERS[shard.format].read is not None for shard in shards):
         return open_input(source, format, value_matching=value_matching).corpus
-    gold = merge_sides([(shard, read_shard_side(shard, "gold")) for shard in shards])
+    gold = read_sides(shards, "gold")
     as_predicted = {
         dialogue_id: {turn: _first_values(raw, dialogue_id, turn) for turn, raw in turns.items()}
         for dialogue_id, turns in gold.states.items()

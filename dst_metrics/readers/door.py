@@ -457,6 +457,11 @@ def merge_corpora(parts: list[tuple[Shard, Corpus]]) -> Corpus:
     )
 
 
+def read_sides(shards: Iterable[Shard], side: str) -> Side:
+    """One side (``"gold"`` or ``"pred"``) of `shards`, read shard by shard (`read_shard_side`) and merged."""
+    return merge_sides([(shard, read_shard_side(shard, side)) for shard in shards])
+
+
 def merge_sides(parts: list[tuple[Shard, Side]]) -> Side:
     """One Side of the shards' sides; a dialogue id in two shards raises InputError."""
     if len(parts) == 1:
@@ -623,8 +628,7 @@ class Opened:
         if self.corpus is not None:
             return self.corpus
         if self.gold_shards:
-            pred = merge_sides([(shard, read_shard_side(shard, "pred")) for shard in self.shards])
-            gold = merge_sides([(shard, read_shard_side(shard, "gold")) for shard in self.gold_shards])
+            pred, gold = read_sides(self.shards, "pred"), read_sides(self.gold_shards, "gold")
             with gc_paused():
                 return pair(gold, pred, self.spec.reading)
         return merge_corpora([(s, read_shard(s, self.spec.reading)) for s in self.shards])
