@@ -86,6 +86,15 @@ class Reader:
     read_side: Callable[[ReadRequest, str], Side] | None = None
 
 
+def read_file(path: Path, where: str | None, size: int = -1) -> bytes:
+    """The first `size` bytes of a file (all with -1); a file that cannot be read raises InputError naming `where`."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(size)
+    except OSError as error:
+        raise InputError(f"cannot read the file: {error.strerror or error}", source=where) from None
+
+
 def _place(data: bytes, offset: int, one_line: bool) -> str:
     column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
     if one_line:
