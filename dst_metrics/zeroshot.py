@@ -101,9 +101,7 @@ def held_out(
 def held_out_options(options: Options, domain: str) -> Options:
     """`options` with SA's K set to the held-out domain's slots (`DOMAIN_SLOTS`), as TRADE's ``compute_acc``
     divides by ``len(slot_temp)``; a domain outside MultiWOZ's five keeps `options.num_slots`."""
-    if domain in DOMAIN_SLOTS:
-        return options.replace(num_slots=DOMAIN_SLOTS[domain])
-    return options
+    return options.replace(num_slots=DOMAIN_SLOTS[domain]) if domain in DOMAIN_SLOTS else options
 
 
 def score_held_out(
