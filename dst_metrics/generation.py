@@ -339,13 +339,8 @@ def _read_sql(statement: str, ended: bool, items: _Items) -> bool:
     where = (match["where"] or "").strip()
     if match["where"] is not None and not where and not ended:
         items.cut = True  # "SELECT * FROM hotel WHERE" and no more
-    _read_conditions(where, ended, aliases, items)
-    return True
-
-
-def _read_conditions(where: str, ended: bool, aliases: dict[str, str], items: _Items) -> None:
     if not where:
-        return
+        return True
     dangling = SQL_DANGLING.search(where) if not ended else None
     if dangling and dangling.start() > 0 and not SQL_CONDITION.match(where[dangling.start() :].split(None, 1)[-1]):
         where, items.cut = where[: dangling.start()], True  # "... AND" or "... AND sta": cut short
@@ -356,6 +351,7 @@ def _read_conditions(where: str, ended: bool, aliases: dict[str, str], items: _I
             items.ignored += 1  # an alternative condition: no value of the state
             continue
         _read_condition(parts[index], last and not ended, aliases, items)
+    return True
 
 
 def _read_condition(condition: str, may_be_cut: bool, aliases: dict[str, str], items: _Items) -> None:
