@@ -63,7 +63,7 @@ class Side:
     source: str | None = None
     ids: str = "exact"
     turns: str = "id"
-    format: str = ""  # the reader's name, set by `readers.read_side`
+    format: str = ""  # the reader's name, set by `door.read_shard_side`
     flat: bool = False
     unset: str | None = None
     convention: str | None = None
