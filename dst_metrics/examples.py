@@ -8,17 +8,14 @@ prints for them. They back the README quickstart (``examples/*.json``), the test
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from .corpus import Corpus
 
 
 def _accumulate(*updates: dict) -> tuple[dict, ...]:
     """States of consecutive turns from each turn's updates (the state carries over)."""
-    states, current = [], {}
-    for update in updates:
-        current = {**current, **update}
-        states.append(current)
-    return tuple(states)
+    return tuple(accumulate(updates, lambda state, update: {**state, **update}))
 
 
 @dataclass(frozen=True)

@@ -6,16 +6,16 @@ agree with the evaluator researchers published with.
 
 from __future__ import annotations
 
-_RAPIDFUZZ: tuple = ()  # (Levenshtein.editops, fuzz.ratio), imported on first use: exact scoring never needs them
+from functools import cache
 
 
-def _load_rapidfuzz() -> tuple:
-    global _RAPIDFUZZ
+@cache
+def _rapidfuzz() -> tuple:
+    """(Levenshtein.editops, fuzz.ratio), imported on first use: exact scoring never needs them."""
     from rapidfuzz import fuzz
     from rapidfuzz.distance import Levenshtein
 
-    _RAPIDFUZZ = (Levenshtein.editops, fuzz.ratio)
-    return _RAPIDFUZZ
+    return Levenshtein.editops, fuzz.ratio
 
 
 FUZZY_THRESHOLD = 95
@@ -32,7 +32,7 @@ def partial_ratio(hyp: str, ref: str) -> int:
         return 100
     if not hyp or not ref:
         return 0
-    editops, ratio = _RAPIDFUZZ or _load_rapidfuzz()
+    editops, ratio = _rapidfuzz()
     shorter, longer = (hyp, ref) if len(hyp) <= len(ref) else (ref, hyp)
     best = 0.0
     for block in editops(shorter, longer).as_matching_blocks():

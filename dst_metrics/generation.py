@@ -253,20 +253,19 @@ def _load(text: str) -> dict | None:
     return None
 
 
-def _parse_json(text: str, context: Mapping[str, str] | None = None) -> _Items | None:
+def _parse_json(text: str, items: _Items) -> bool:
     start = text.find("{")
     if start < 0:
-        return None
+        return False
     end = text.rfind("}")
-    items = _Items()
     data = _load(text[start : end + 1]) if end > start else None
     if data is None:
         data = next(filter(None, map(_load, _repairs(text[start:]))), None)
         items.cut = data is not None
     if data is None:
-        return None
+        return False
     items.add_mapping(data)
-    return items
+    return True
 
 
 # --- sql ----------------------------------------------------------------------------------------
@@ -314,10 +313,9 @@ def _sql_statements(text: str) -> list[tuple[str, bool]]:
     return statements
 
 
-def _parse_sql(text: str, context: Mapping[str, str] | None = None) -> _Items | None:
-    items = _Items()
-    readable = [_read_sql(statement, ended, items) for statement, ended in _sql_statements(text)]
-    return items if any(readable) else None
+def _parse_sql(text: str, items: _Items) -> bool:
+    # every statement is read (a list, not a generator: any() would stop at the first)
+    return any([_read_sql(statement, ended, items) for statement, ended in _sql_statements(text)])
 
 
 def _read_sql(statement: str, ended: bool, items: _Items) -> bool:
@@ -339,13 +337,8 @@ def _read_sql(statement: str, ended: bool, items: _Items) -> bool:
     where = (match["where"] or "").strip()
     if match["where"] is not None and not where and not ended:
         items.cut = True  # "SELECT * FROM hotel WHERE" and no more
-    _read_conditions(where, ended, aliases, items)
-    return True
-
-
-def _read_conditions(where: str, ended: bool, aliases: dict[str, str], items: _Items) -> None:
     if not where:
-        return
+        return True
     dangling = SQL_DANGLING.search(where) if not ended else None
     if dangling and dangling.start() > 0 and not SQL_CONDITION.match(where[dangling.start() :].split(None, 1)[-1]):
         where, items.cut = where[: dangling.start()], True  # "... AND" or "... AND sta": cut short
@@ -356,6 +349,7 @@ def _read_conditions(where: str, ended: bool, aliases: dict[str, str], items: _I
             items.ignored += 1  # an alternative condition: no value of the state
             continue
         _read_condition(parts[index], last and not ended, aliases, items)
+    return True
 
 
 def _read_condition(condition: str, may_be_cut: bool, aliases: dict[str, str], items: _Items) -> None:
@@ -515,13 +509,11 @@ def _read_statement(node: ast.stmt, items: _Items) -> bool:
     return False
 
 
-def _parse_python(text: str, context: Mapping[str, str] | None = None) -> _Items | None:
-    statements, cut = _statements(text)
-    items = _Items(context)
-    items.cut = cut
+def _parse_python(text: str, items: _Items) -> bool:
+    statements, items.cut = _statements(text)
     recognised = [_read_statement(node, items) for node in statements]
     items.malformed += recognised.count(False)  # a statement of none of the style's kinds
-    return items if any(recognised) else None
+    return any(recognised)
 
 
 # --- lines --------------------------------------------------------------------------------------
@@ -543,8 +535,7 @@ def _line_parts(text: str) -> list[str]:
     return parts
 
 
-def _parse_lines(text: str, context: Mapping[str, str] | None = None) -> _Items | None:
-    items = _Items()
+def _parse_lines(text: str, items: _Items) -> bool:
     found = False
     for part in _line_parts(text):
         if not part.strip():
@@ -558,7 +549,7 @@ def _parse_lines(text: str, context: Mapping[str, str] | None = None) -> _Items 
             continue
         found = True
         items.add(domain, slot, part[at + 1 :])
-    return items if found else None
+    return found
 
 
 PARSERS = {"json": _parse_json, "sql": _parse_sql, "python": _parse_python, "lines": _parse_lines}
@@ -624,11 +615,12 @@ def parse_generation(
         return ParsedState({}, UNPARSED if style == "auto" else style, "empty")
     body, hint = _unwrap(text)
     for candidate in [style] if style != "auto" else _detect(body, hint):
+        items = _Items(context)  # a fresh one per style: a style that fails leaves nothing behind
         try:
-            items = PARSERS[candidate](body, context)
+            read = PARSERS[candidate](body, items)
         except Exception:  # model output: whatever a parser trips on is an unparsed generation
-            items = None
-        if items is not None:
+            read = False
+        if read:
             return _finish(items, candidate, names, deletions)
     return ParsedState({}, UNPARSED if style == "auto" else style, "unparsed")
 

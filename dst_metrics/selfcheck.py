@@ -19,7 +19,7 @@ from .corpus import Corpus, Dialogue, decode_raw, first_alternatives
 from .errors import InputError
 from .figures import FIGURES
 from .options import MODES, OptionError, Options
-from .readers import READERS, merge_sides, open_input, read_shard_side, resolve
+from .readers import READERS, open_input, read_sides, resolve
 from .readers.pairing import pair
 from .scoring import score
 from .states import Alternatives, normalize_state
@@ -72,7 +72,7 @@ def read_gold(source: object, format: str = "auto", *, value_matching: str = "ex
     shards = resolve(source, format)
     if all(READERS[shard.format].read is not None for shard in shards):
         return open_input(source, format, value_matching=value_matching).corpus
-    gold = merge_sides([(shard, read_shard_side(shard, "gold")) for shard in shards])
+    gold = read_sides(shards, "gold")
     as_predicted = {
         dialogue_id: {turn: _first_values(raw, dialogue_id, turn) for turn, raw in turns.items()}
         for dialogue_id, turns in gold.states.items()
@@ -97,11 +97,6 @@ def gold_against_itself(corpus: Corpus) -> Corpus:
     return dataclasses.replace(corpus, dialogues=dialogues)
 
 
-def _own_keys(options: Options) -> list[str]:
-    """Our figures that are 1 at best: every key of a higher-is-better figure that is not a count."""
-    return [key for f in FIGURES if f.higher_is_better and f.group != "counts" for key in f.keys(options)]
-
-
 def check_gold(
     corpus: Corpus,
     options: Options | None = None,
@@ -112,10 +107,12 @@ def check_gold(
     profile that cannot run says why, in its line)."""
     options = options or Options(value_matching=corpus.value_matching)
     perfect = gold_against_itself(corpus)
+    # our figures that are 1 at best: every key of a higher-is-better figure that is not a count
+    own_keys = [key for f in FIGURES if f.higher_is_better and f.group != "counts" for key in f.keys(options)]
     lines: list[CheckLine] = []
     for mode in MODES:
         scores = score(perfect, options.replace(mode=mode, compat=None)).scores
-        own = {key: scores[key] for key in _own_keys(options)}
+        own = {key: scores[key] for key in own_keys}
         lines += _lines(f"ours ({mode})", own, lambda key, mode=mode: REASONS.get((mode, key)))
     for name, profile in PROFILES.items():
         try:

@@ -52,13 +52,6 @@ def _has_domain(state: State, prefix: str) -> bool:
     return any(slot.startswith(prefix) and value not in ("none", "") for slot, value in state.items())
 
 
-def _trade_dialogue(dialogue: Dialogue, domain: str, domains: Mapping[str, frozenset[str]] | None) -> bool:
-    prefix = domain + "-"
-    if domains is None:
-        return any(_has_domain(state, prefix) for state in dialogue.gold)
-    return domain in domains.get(dialogue.dialogue_id, ())
-
-
 def _active_turns(dialogue: Dialogue, prefix: str) -> Dialogue:
     keep = [i for i, state in enumerate(dialogue.gold) if _has_domain(state, prefix)]
     return Dialogue(
@@ -83,8 +76,10 @@ def held_out(
     if dialogue_domains is not None and protocol != "trade":
         raise OptionError("the dialogues' domains select dialogues under --protocol trade only")
     prefix = domain + "-"
-    if protocol == "trade":
-        chosen = [d for d in corpus.dialogues if _trade_dialogue(d, domain, dialogue_domains)]
+    if protocol == "trade" and dialogue_domains is not None:
+        chosen = [d for d in corpus.dialogues if domain in dialogue_domains.get(d.dialogue_id, ())]
+    elif protocol == "trade":
+        chosen = [d for d in corpus.dialogues if any(_has_domain(state, prefix) for state in d.gold)]
     else:
         chosen = [d for d in (_active_turns(d, prefix) for d in corpus.dialogues) if d.turn_ids]
     if not chosen:
@@ -101,9 +96,7 @@ def held_out(
 def held_out_options(options: Options, domain: str) -> Options:
     """`options` with SA's K set to the held-out domain's slots (`DOMAIN_SLOTS`), as TRADE's ``compute_acc``
     divides by ``len(slot_temp)``; a domain outside MultiWOZ's five keeps `options.num_slots`."""
-    if domain in DOMAIN_SLOTS:
-        return options.replace(num_slots=DOMAIN_SLOTS[domain])
-    return options
+    return options.replace(num_slots=DOMAIN_SLOTS[domain]) if domain in DOMAIN_SLOTS else options
 
 
 def score_held_out(

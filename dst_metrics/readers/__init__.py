@@ -30,10 +30,9 @@ from .door import (
     Opened,
     Shard,
     detect,
-    merge_sides,
     open_input,
     open_spec,
-    read_shard_side,
+    read_sides,
     resolve,
 )
 from .pairing import pair
@@ -87,7 +86,7 @@ def read(
 
 def read_side(source: Source, side: str, format: str = "auto", *, name: str | None = None) -> Side:
     """One side (``"gold"`` or ``"pred"``) of a one-sided format (a file or a folder)."""
-    return merge_sides([(shard, read_shard_side(shard, side)) for shard in resolve(source, format, name)])
+    return read_sides(resolve(source, format, name), side)
 
 
 def read_pair(predictions: Source, gold: Source, *, format: str = "auto", **options: Any) -> Corpus:

@@ -63,7 +63,7 @@ class Side:
     source: str | None = None
     ids: str = "exact"
     turns: str = "id"
-    format: str = ""  # the reader's name, set by `readers.read_side`
+    format: str = ""  # the reader's name, set by `door.read_shard_side`
     flat: bool = False
     unset: str | None = None
     convention: str | None = None
@@ -84,6 +84,15 @@ class Reader:
     sniff: Callable[[str], Fit]
     read: Callable[[ReadRequest], Corpus] | None = None
     read_side: Callable[[ReadRequest, str], Side] | None = None
+
+
+def read_file(path: Path, where: str | None, size: int = -1) -> bytes:
+    """The first `size` bytes of a file (all with -1); a file that cannot be read raises InputError naming `where`."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(size)
+    except OSError as error:
+        raise InputError(f"cannot read the file: {error.strerror or error}", source=where) from None
 
 
 def _place(data: bytes, offset: int, one_line: bool) -> str:

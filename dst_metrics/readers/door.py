@@ -42,7 +42,7 @@ from ..errors import InputError
 from ..options import OptionError
 from ..states import Alternatives, LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
-from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json
+from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json, read_file
 from .pairing import pair
 
 BOM = b"\xef\xbb\xbf"
@@ -229,16 +229,8 @@ class Shard:
         """The reader's request: the bytes (a file read now, BOM removed; a folder: none)."""
         data = self.data
         if data is None:
-            data = b"" if self.path.is_dir() else _read_file(self.path, self.name)
+            data = b"" if self.path.is_dir() else read_file(self.path, self.name)
         return ReadRequest(data.removeprefix(BOM), self.name, reading, path=self.path)
-
-
-def _read_file(path: Path, where: str | None, size: int = -1) -> bytes:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(size)
-    except OSError as error:
-        raise InputError(f"cannot read the file: {error.strerror or error}", source=where) from None
 
 
 def _checked_head(data: bytes, where: str | None) -> bytes:
@@ -271,7 +263,7 @@ def _raise_json_problem(source: Path | bytes, where: str | None, lines: bool = F
     """Raise the JSON decoding error of data meant as JSON (a .json file, or data starting with ``{``
     or ``[``) that no format recognizes: "not valid JSON at line 3", not the closest format's
     complaint. Valid JSON raises nothing (detection's message stands)."""
-    data = (source if isinstance(source, bytes) else _read_file(source, where)).removeprefix(BOM)
+    data = (source if isinstance(source, bytes) else read_file(source, where)).removeprefix(BOM)
     if lines:
         data = data.lstrip().partition(b"\n")[0]
     with guarded(where):
@@ -318,7 +310,7 @@ def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple
     where = name or str(source)
     if path.is_dir():
         return _folder_shards(path, format, where)
-    return (_shard(_read_file(path, where, HEAD_BYTES), format, where, path),)
+    return (_shard(read_file(path, where, HEAD_BYTES), format, where, path),)
 
 
 def _folder_shards(folder: Path, format: str, where: str) -> tuple[Shard, ...]:
@@ -327,7 +319,7 @@ def _folder_shards(folder: Path, format: str, where: str) -> tuple[Shard, ...]:
 
     def head(file: Path) -> bytes:
         if file not in heads:
-            heads[file] = _read_file(file, str(file), HEAD_BYTES)
+            heads[file] = read_file(file, str(file), HEAD_BYTES)
         return heads[file]
 
     def is_format(file: Path, wanted: str) -> bool:
@@ -350,7 +342,7 @@ def _folder_shards(folder: Path, format: str, where: str) -> tuple[Shard, ...]:
     shards = []
     for file in files:
         name = os.path.join(where, file.name)
-        start = heads[file] if file in heads else _read_file(file, name, HEAD_BYTES)
+        start = heads[file] if file in heads else read_file(file, name, HEAD_BYTES)
         shards.append(_shard(start, detections.get(file) or format, name, file))  # detected above: not again
     return tuple(shards)
 
@@ -388,7 +380,7 @@ def _in_another_format(shard: Shard, error: InputError) -> InputError:
     error saying so: what the data looks like, and the flag to read it with."""
     if "not valid JSON" not in str(error):
         return error
-    head = shard.data[:HEAD_BYTES] if shard.data is not None else _read_file(shard.path, shard.name, HEAD_BYTES)
+    head = shard.data[:HEAD_BYTES] if shard.data is not None else read_file(shard.path, shard.name, HEAD_BYTES)
     found = _detected_quietly(head)
     if found is None or found == shard.format:
         return error
@@ -455,6 +447,11 @@ def merge_corpora(parts: list[tuple[Shard, Corpus]]) -> Corpus:
         scores=scores,
         reading=tuple(dict.fromkeys(part for _, corpus in parts for part in corpus.reading)),
     )
+
+
+def read_sides(shards: Iterable[Shard], side: str) -> Side:
+    """One side (``"gold"`` or ``"pred"``) of `shards`, read shard by shard (`read_shard_side`) and merged."""
+    return merge_sides([(shard, read_shard_side(shard, side)) for shard in shards])
 
 
 def merge_sides(parts: list[tuple[Shard, Side]]) -> Side:
@@ -625,8 +622,7 @@ class Opened:
         if self.corpus is not None:
             return self.corpus
         if self.gold_shards:
-            pred = merge_sides([(shard, read_shard_side(shard, "pred")) for shard in self.shards])
-            gold = merge_sides([(shard, read_shard_side(shard, "gold")) for shard in self.gold_shards])
+            pred, gold = read_sides(self.shards, "pred"), read_sides(self.gold_shards, "gold")
             with gc_paused():
                 return pair(gold, pred, self.spec.reading)
         return merge_corpora([(s, read_shard(s, self.spec.reading)) for s in self.shards])

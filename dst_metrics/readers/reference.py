@@ -12,7 +12,7 @@ import msgspec
 from .. import ids
 from ..corpus import LAYOUT, Corpus, CorpusBuilder, corpus_from_layout
 from ..errors import InputError
-from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_json, first_json_line, typed_decode
+from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_object, first_json_line, typed_decode
 
 
 class RawTurn(msgspec.Struct):
@@ -38,7 +38,7 @@ def read_reference(request: ReadRequest) -> Corpus:
             builder.add(dialogue_id, ids.turn_ids(turns, dialogue_id), [t.gt for t in values], [t.pr for t in values])
         return builder.corpus()
     try:
-        data = decode_json(request.data, request.source)
+        data = decode_object(request.data, request.source, None)
     except InputError:
         if first_json_line(request.data) is not None:
             raise InputError(
@@ -47,8 +47,6 @@ def read_reference(request: ReadRequest) -> Corpus:
                 source=request.source,
             ) from None
         raise
-    if isinstance(data, dict):
-        check_unique_keys(request.data, b"", None, request.source)
     return corpus_from_layout(data, request.reading)
 
 

@@ -33,7 +33,7 @@ import msgspec
 from .. import ids
 from .._gc import gc_paused
 from ..errors import InputError, describe
-from .base import Fit, Reader, ReadRequest, Side, decode_json
+from .base import Fit, Reader, ReadRequest, Side, decode_json, read_file
 
 FILE_PATTERN = "dialogues_*.json"
 METRICS_OUTPUT = "dialogues_and_metrics.json"  # what the SGD evaluator writes into the prediction folder
@@ -197,11 +197,7 @@ def _files(path: Path | None, source: str | None, data: bytes | None = None) -> 
         return
     for file in dialogue_files(path, source):
         where = source if file == path else str(file)
-        try:
-            data = file.read_bytes()
-        except OSError as error:
-            raise InputError(f"cannot read the file: {error.strerror or error}", source=where) from None
-        yield data, where
+        yield read_file(file, where), where
 
 
 def _checked_dialogues(files: Iterable[tuple[bytes, str | None]]) -> dict[str, SgdDialogue]:
