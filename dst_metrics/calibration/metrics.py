@@ -251,21 +251,18 @@ def _label(gold: object, dist: list) -> object:
     return gold
 
 
-def _slot_hypotheses(slot: str, pred: Mapping, turn_scores: Mapping, gold: object, matching: str) -> list:
-    if slot in turn_scores:
-        return _folded(turn_scores[slot], matching, gold)
-    value = pred.get(slot)
-    return [] if value is None or value in INACTIVE_VALUES else [(value, 1.0)]
-
-
 def _add_turn(levels: dict, per_slot: dict | None, gold: Mapping, pred: Mapping, turn_scores, matching) -> None:
     """One turn's DSTC2 calls: each slot of the union (sorted), then the independent joint."""
     slot_level, joint_level = levels["slot"], levels["joint"]
     marginals: dict[str, list] = {}
     joint_label: dict[str, object] = {}
     for slot in sorted(gold.keys() | pred.keys() | turn_scores.keys()):
-        gold_value = gold.get(slot)
-        dist = normalise_dist(_slot_hypotheses(slot, pred, turn_scores, gold_value, matching))
+        gold_value, value = gold.get(slot), pred.get(slot)
+        if slot in turn_scores:
+            hypotheses = _folded(turn_scores[slot], matching, gold_value)
+        else:
+            hypotheses = [] if value is None or value in INACTIVE_VALUES else [(value, 1.0)]
+        dist = normalise_dist(hypotheses)
         label = _label(gold_value, dist)
         slot_level.add(dist, label)
         if per_slot is not None:
