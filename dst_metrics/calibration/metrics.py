@@ -175,15 +175,12 @@ class Decisions:
 
     def figures(self, bins: int) -> dict[str, float | None]:
         """{figure name without the level: value} (see `figures.CALIBRATION_FIGURES`)."""
-        dstc2: dict[str, float | None] = {}
-        for stat in self.stats:
-            dstc2.update(stat.results())
-        roc = roc_results(self.correct, self.confidence)
+        accuracy, probs, mrr = (stat.results() for stat in self.stats)
         return {
-            "acc": dstc2["acc"],
-            "l2": dstc2["l2"],
-            "mrr": dstc2["mrr"],
-            "roc_v2_ca05": roc["roc.v2_ca05"],
+            "acc": accuracy["acc"],
+            "l2": probs["l2"],
+            "mrr": mrr["mrr"],
+            "roc_v2_ca05": roc_results(self.correct, self.confidence)["roc.v2_ca05"],
             "ece": expected_calibration_error(self.correct, self.confidence, bins, "width"),
             "ece_mass": expected_calibration_error(self.correct, self.confidence, bins, "mass"),
             "brier": brier_score(self.correct, self.confidence),
