@@ -175,15 +175,12 @@ class Decisions:
 
     def figures(self, bins: int) -> dict[str, float | None]:
         """{figure name without the level: value} (see `figures.CALIBRATION_FIGURES`)."""
-        dstc2: dict[str, float | None] = {}
-        for stat in self.stats:
-            dstc2.update(stat.results())
-        roc = roc_results(self.correct, self.confidence)
+        accuracy, probs, mrr = (stat.results() for stat in self.stats)
         return {
-            "acc": dstc2["acc"],
-            "l2": dstc2["l2"],
-            "mrr": dstc2["mrr"],
-            "roc_v2_ca05": roc["roc.v2_ca05"],
+            "acc": accuracy["acc"],
+            "l2": probs["l2"],
+            "mrr": mrr["mrr"],
+            "roc_v2_ca05": roc_results(self.correct, self.confidence)["roc.v2_ca05"],
             "ece": expected_calibration_error(self.correct, self.confidence, bins, "width"),
             "ece_mass": expected_calibration_error(self.correct, self.confidence, bins, "mass"),
             "brier": brier_score(self.correct, self.confidence),
@@ -251,21 +248,18 @@ def _label(gold: object, dist: list) -> object:
     return gold
 
 
-def _slot_hypotheses(slot: str, pred: Mapping, turn_scores: Mapping, gold: object, matching: str) -> list:
-    if slot in turn_scores:
-        return _folded(turn_scores[slot], matching, gold)
-    value = pred.get(slot)
-    return [] if value is None or value in INACTIVE_VALUES else [(value, 1.0)]
-
-
 def _add_turn(levels: dict, per_slot: dict | None, gold: Mapping, pred: Mapping, turn_scores, matching) -> None:
     """One turn's DSTC2 calls: each slot of the union (sorted), then the independent joint."""
     slot_level, joint_level = levels["slot"], levels["joint"]
     marginals: dict[str, list] = {}
     joint_label: dict[str, object] = {}
     for slot in sorted(gold.keys() | pred.keys() | turn_scores.keys()):
-        gold_value = gold.get(slot)
-        dist = normalise_dist(_slot_hypotheses(slot, pred, turn_scores, gold_value, matching))
+        gold_value, value = gold.get(slot), pred.get(slot)
+        if slot in turn_scores:
+            hypotheses = _folded(turn_scores[slot], matching, gold_value)
+        else:
+            hypotheses = [] if value is None or value in INACTIVE_VALUES else [(value, 1.0)]
+        dist = normalise_dist(hypotheses)
         label = _label(gold_value, dist)
         slot_level.add(dist, label)
         if per_slot is not None:

@@ -147,10 +147,6 @@ def read_session(dataroot: str, relative: str) -> Session:
     folder = os.path.join(dataroot, *relative.split("/"))
     log = _decode(_LOG_DECODER, os.path.join(folder, "log.json"))
     label = _decode(_LABEL_DECODER, os.path.join(folder, "label.json"), missing=folder)
-    return _session(log, label, relative)
-
-
-def _session(log: _Log, label: _Label, relative: str) -> Session:
     log_turns = [LogTurn(t.output.dialog_acts, [h.slu_hyp for h in t.input.live.slu_hyps]) for t in log.turns]
     return Session(log.session_id, relative, log_turns, label.turns)
 

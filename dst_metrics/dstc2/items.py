@@ -215,15 +215,11 @@ def _schedule2_mask(turn: Turn, columns: Columns, cache: dict) -> list[bool]:
     key = (state.goal_slots, state.requested, state.method)
     found = cache.get(key)
     if found is None:
-        found = cache[key] = _new_schedule2_mask(state, columns)
+        goals = [slot in state.goal_slots for slot in columns.informable]
+        any_goal = bool(state.goal_slots)
+        requested = [slot in state.requested for slot in columns.requestable]
+        found = cache[key] = goals + requested + [state.method, any_goal, any_goal]
     return found
-
-
-def _new_schedule2_mask(state: Any, columns: Columns) -> list[bool]:
-    goals = [slot in state.goal_slots for slot in columns.informable]
-    any_goal = bool(state.goal_slots)
-    requested = [slot in state.requested for slot in columns.requestable]
-    return goals + requested + [state.method, any_goal, any_goal]
 
 
 class TablePart:

@@ -137,10 +137,8 @@ def _score_in_processes(
         return None
     runs = sorted((entry for runs in found for entry in runs), key=itemgetter(0))
     done = [run for _, run in runs]
-    from .fast import score_parts
+    from .scorer import scores_of
 
-    rows, turns = score_parts([run.part for run in done], list(ontology.informable), list(ontology.requestable))
     skipped = [entry for run in done for entry in run.skipped]
-    track = mine["track"]
-    scores = Scores(rows, len(relatives), turns, track.get("wall-time"), track.get("dataset"), skipped)
+    scores = scores_of([run.part for run in done], skipped, len(relatives), mine["track"], ontology)
     return scores, mine["problems"] + [problem for run in done for problem in run.problems]

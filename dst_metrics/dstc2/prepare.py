@@ -55,35 +55,22 @@ class PreparedSession:
     skip_turn: int | None = None
 
 
-def _goal_dists(goal_labels: dict[str, Any], informable: dict[str, Any]) -> tuple[dict[str, Dist], bool]:
-    dists: dict[str, Dist] = {}
-    unknown = False
-    for slot, scores in goal_labels.items():
-        if slot in informable:
-            dists[slot] = normalise_dist(list(scores.items()))
-        else:
-            unknown = True
-    for slot in informable:
-        if slot not in dists:
-            dists[slot] = ABSENT_GOAL
-    return dists, unknown
-
-
 def _tracker_parts(tracker_turn: dict[str, Any], ontology: Ontology) -> tuple[Any, str | None]:
     missing = [key for key in ("goal-labels", "requested-slots", "method-label") if key not in tracker_turn]
     if missing:
         return None, f"no {missing[0]!r} key"
-    goal, unknown = _goal_dists(tracker_turn["goal-labels"], ontology.informable)
+    goal_labels, informable = tracker_turn["goal-labels"], ontology.informable
+    goal = {slot: normalise_dist(list(scores.items())) for slot, scores in goal_labels.items() if slot in informable}
+    for slot in informable:
+        goal.setdefault(slot, ABSENT_GOAL)
     joint = None
     if "goal-labels-joint" in tracker_turn:
         joint = normalise_dist([(hyp["slots"], hyp["score"]) for hyp in tracker_turn["goal-labels-joint"]])
     requested = {r: normalise_dist([(True, p), (False, 1.0 - p)]) for r, p in tracker_turn["requested-slots"].items()}
     method = normalise_dist(list(tracker_turn["method-label"].items()))
-    parts = (goal, joint, requested, method)
-    if unknown:
-        slots = [s for s in tracker_turn["goal-labels"] if s not in ontology.informable]
-        return parts, f"goal-labels slot {slots[0]!r} is not informable"
-    return parts, None
+    unknown = next((slot for slot in goal_labels if slot not in informable), None)
+    problem = None if unknown is None else f"goal-labels slot {unknown!r} is not informable"
+    return (goal, joint, requested, method), problem
 
 
 def prepare_session(session: Session, tracker_turns: list[Any], ontology: Ontology) -> PreparedSession:

@@ -36,8 +36,15 @@ def tabulate(prepared: list[PreparedSession], ontology: Ontology, first: int = 0
 @without_gc
 def score(sessions: list[Session], track: dict[str, Any], ontology: Ontology) -> Scores:
     """Every metric row of `track` on `sessions` (run `dst_metrics.dstc2.check.check_track` first)."""
+    part, skipped = tabulate(prepare_all(sessions, track, ontology), ontology)
+    return scores_of([part], skipped, len(sessions), track, ontology)
+
+
+def scores_of(
+    parts: list[TablePart], skipped: list, sessions: int, track: dict[str, Any], ontology: Ontology
+) -> Scores:
+    """The `Scores` of the parts of `sessions` sessions (in session order) and of `track`'s basic fields."""
     from .fast import score_parts
 
-    part, skipped = tabulate(prepare_all(sessions, track, ontology), ontology)
-    rows, turns = score_parts([part], list(ontology.informable), list(ontology.requestable))
-    return Scores(rows, len(sessions), turns, track.get("wall-time"), track.get("dataset"), skipped)
+    rows, turns = score_parts(parts, list(ontology.informable), list(ontology.requestable))
+    return Scores(rows, sessions, turns, track.get("wall-time"), track.get("dataset"), skipped)

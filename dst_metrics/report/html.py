@@ -94,23 +94,20 @@ def figures_table(data: ReportData, keys: Sequence[str], table_id: str) -> str:
     return table(head, rows, f' id="{table_id}"')
 
 
-def _ci_note(data: ReportData) -> str:
-    if not data.ci:
-        return "No intervals computed (<code>--bootstrap 0</code>)."
-    ci = data.ci
-    return (
-        f"Below each score: its {PERCENT * float(ci['level']):g}% {esc(ci['method'])} bootstrap interval over "
-        f"dialogues ({esc(ci['resamples'])} resamples, seed {esc(ci['seed'])})."
-    )
-
-
 def figures_section(data: ReportData) -> str:
     """The headline figures and counts, then every figure in a folded table."""
     main = [*data.main_keys(), "correct", "wrong", "missed", "overshot", "turns"]
     every = [key for key in data.systems[0].scores if key not in main]
+    ci = data.ci
+    intervals = "No intervals computed (<code>--bootstrap 0</code>)."
+    if ci:
+        intervals = (
+            f"Below each score: its {PERCENT * float(ci['level']):g}% {esc(ci['method'])} bootstrap interval over "
+            f"dialogues ({esc(ci['resamples'])} resamples, seed {esc(ci['seed'])})."
+        )
     return (
         '<section id="figures"><h2>Figures</h2>'
-        f'<p class="note">Scores in percent; counts of changed slots as numbers. {_ci_note(data)}</p>'
+        f'<p class="note">Scores in percent; counts of changed slots as numbers. {intervals}</p>'
         + figures_table(data, main, "metrics")
         + "<details><summary>Rates and FGA at every λ</summary>"
         + figures_table(data, every, "details")

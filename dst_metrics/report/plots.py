@@ -129,7 +129,10 @@ def figures_plot(data: ReportData) -> Plot:
     for index, system in enumerate(data.systems):
         xs = [k + (index - (len(data.systems) - 1) / 2) * width for k in range(len(keys))]
         values = [PERCENT * system.scores[key] for key in keys]
-        errors = _error_bars(system, keys, values)
+        errors = None
+        if system.intervals is not None:
+            low = [max(0.0, v - PERCENT * system.intervals[k][0]) for k, v in zip(keys, values)]
+            errors = [low, [max(0.0, PERCENT * system.intervals[k][1] - v) for k, v in zip(keys, values)]]
         axes.bar(xs, values, width, color=_color(index), label=short_name(system.name), yerr=errors, capsize=3)
     axes.set_xticks(range(len(keys)), [labels[key] for key in keys])
     axes.set_xlabel("figure")
@@ -139,14 +142,6 @@ def figures_plot(data: ReportData) -> Plot:
     level = f"{PERCENT * float(data.ci['level']):g}% " if data.ci else ""
     title = f"Figures with {level}bootstrap intervals" if data.ci else "Figures (no intervals computed)"
     return _render("figures", title, figure)
-
-
-def _error_bars(system: SystemData, keys: list[str], values: list[float]) -> list[list[float]] | None:
-    if system.intervals is None:
-        return None
-    low = [max(0.0, v - PERCENT * system.intervals[k][0]) for k, v in zip(keys, values)]
-    high = [max(0.0, PERCENT * system.intervals[k][1] - v) for k, v in zip(keys, values)]
-    return [low, high]
 
 
 # --------------------------------------------------------------------------------------------
@@ -228,17 +223,13 @@ def gca_vs_fga_plot(data: ReportData) -> Plot:
     return _render("gca_vs_fga", "GCA vs FGA per dialogue", figure)
 
 
-def _correlation(system: SystemData, key: str) -> str:
-    value = system.correlations.get(key, math.nan)
-    return "r = n/a" if math.isnan(value) else f"r = {value:.2f}"
-
-
 def _measure_panel(axes, system: SystemData, measure: str, label: str) -> None:
     points = [p for p in system.dialogues if not math.isnan(getattr(p, measure))]
     xs = [getattr(p, measure) for p in points]
     for index, metric in enumerate(("gca", "fga")):
         ys = [PERCENT * getattr(p, metric) for p in points]
-        legend = f"{metric.upper()} ({_correlation(system, f'{metric}~{measure}')})"
+        r = system.correlations.get(f"{metric}~{measure}", math.nan)
+        legend = f"{metric.upper()} (r = {'n/a' if math.isnan(r) else f'{r:.2f}'})"
         axes.scatter(xs, ys, s=POINT_SIZE, alpha=0.6, color=_color(index), label=legend)
     axes.set_xlabel(label)
     axes.set_ylabel("score of the dialogue (%)")
@@ -287,7 +278,10 @@ def mistakes_heatmap(data: ReportData, by: str = "domain") -> Plot:
     figure, panels = _new_figure(height=height, columns=len(data.systems))
     for system, grid, axes in zip(data.systems, grids, panels):
         image = axes.imshow(grid or [[0] * len(MISTAKE_TYPES)], cmap="Reds", aspect="auto", vmin=0, vmax=max(top, 1))
-        _label_cells(axes, grid, top)
+        for y, row in enumerate(grid):  # each cell labelled with its count
+            for x, value in enumerate(row):
+                color = "white" if top and value > top / 2 else "black"
+                axes.text(x, y, str(value), ha="center", va="center", fontsize="x-small", color=color)
         axes.set_xticks(range(len(MISTAKE_TYPES)), MISTAKE_TYPES, fontsize="small")
         axes.set_yticks(range(len(rows)), rows if axes is panels[0] else [], fontsize="small")
         axes.set_xlabel("count type")
@@ -297,13 +291,6 @@ def mistakes_heatmap(data: ReportData, by: str = "domain") -> Plot:
     figure.colorbar(image, ax=panels, label="changed slots")
     shown = f" ({len(rows)} most mistaken)" if by == "slot" and len(rows) == MAX_HEATMAP_ROWS else ""
     return _render(f"mistakes_{by}", f"Mistakes per {by}{shown}", figure)
-
-
-def _label_cells(axes, grid: list[list[int]], top: int) -> None:
-    for y, row in enumerate(grid):
-        for x, value in enumerate(row):
-            color = "white" if top and value > top / 2 else "black"
-            axes.text(x, y, str(value), ha="center", va="center", fontsize="x-small", color=color)
 
 
 # --------------------------------------------------------------------------------------------

@@ -108,11 +108,6 @@ def resampled_sums(rows: np.ndarray, resamples: int, rng: np.random.Generator) -
     return np.vstack(parts)
 
 
-def jackknife_sums(rows: np.ndarray) -> np.ndarray:
-    """D x F: the column sums with each dialogue left out in turn."""
-    return rows.sum(axis=0)[None, :] - rows
-
-
 def resampled_figures(
     matrices: Mapping[str, TallyMatrix],
     options: Options,
@@ -130,18 +125,11 @@ def resampled_figures(
         name: figure_arrays(both[:, i * layout.width : (i + 1) * layout.width], layout, options, keys)
         for i, name in enumerate(matrices)
     }
-    jackknife = {
-        name: figure_arrays(jackknife_sums(m.rows), layout, options, keys) if method == "bca" else None
+    jackknife = {  # D x F: the column sums with each dialogue left out in turn
+        name: figure_arrays(m.rows.sum(axis=0)[None, :] - m.rows, layout, options, keys) if method == "bca" else None
         for name, m in matrices.items()
     }
     return replicates, jackknife
-
-
-def percentile_interval(replicates: np.ndarray, level: float) -> tuple[float, float]:
-    """The (1-level)/2 and (1+level)/2 quantiles of the bootstrap replicates."""
-    tail = (1.0 - level) / 2.0
-    low, high = np.quantile(replicates, [tail, 1.0 - tail])
-    return float(low), float(high)
 
 
 def bca_interval(estimate: float, replicates: np.ndarray, jackknife: np.ndarray, level: float) -> tuple[float, float]:
@@ -173,10 +161,12 @@ def intervals_of(
     method: str,
     level: float,
 ) -> dict[str, tuple[float, float]]:
-    """{key: (low, high)} from replicates (and jackknife values, for BCa)."""
+    """{key: (low, high)} from replicates: BCa (with the jackknife values), or their (1-level)/2 and
+    (1+level)/2 quantiles."""
     if method == "bca":
         return {key: bca_interval(estimates[key], values, jackknife[key], level) for key, values in replicates.items()}
-    return {key: percentile_interval(values, level) for key, values in replicates.items()}
+    tail = (1.0 - level) / 2.0
+    return {key: tuple(map(float, np.quantile(values, [tail, 1.0 - tail]))) for key, values in replicates.items()}
 
 
 def bootstrap_intervals(
