@@ -17,13 +17,20 @@ from hypothesis import strategies as st
 from dst_metrics import Corpus, score
 from dst_metrics.compat import PROFILES
 from dst_metrics.compat.base import ProfileTap
-from dst_metrics.compat.convlab import KEYS, SUMS, counts, figures, pred_options, squeeze
+from dst_metrics.compat.convlab import KEYS, SUMS, Sums, figures, pred_options, squeeze
 from dst_metrics.corpus import sharded
 from dst_metrics.options import Options
 from dst_metrics.readers import read
 from dst_metrics.readers.base import ReadRequest
 from dst_metrics.readers.convlab import read_samples
 from tests.conftest import REFERENCE, requires_shared
+
+
+def counts(corpus: Corpus) -> tuple[int, int, int, int, int]:
+    """(TP, FP, FN, jointly correct turns, turns) under ConvLab-3's conventions (the profile's sums)."""
+    sums = Sums()
+    SUMS.add_corpus(sums, corpus, Options())
+    return sums.counts()
 
 
 def turn(gold: dict, pred: dict) -> dict:

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from dst_metrics import InputError
 from dst_metrics.compat.convlab import UNSET, gold_options, pred_options
-from dst_metrics.compat.convlab import counts as profile_counts
 from dst_metrics.readers.base import ReadRequest
 from dst_metrics.readers.convlab import _read_samples, read_samples
+from tests.test_compat_convlab import counts as profile_counts
 
 # "a-b" + "c" and "a" + "b-c" make the same slot name; a domain of "value" and "score" looks like a scored value
 DOMAINS = ["hotel", "a", "a-b"]

@@ -19,22 +19,9 @@ from collections.abc import Sequence
 
 from .._version import __version__
 
-COMMANDS: dict[str, str] = {
-    "score": "dst_metrics.cli.score",
-    "generations": "dst_metrics.cli.generations",
-    "explain": "dst_metrics.cli.explain",
-    "report": "dst_metrics.cli.report",
-    "compare": "dst_metrics.cli.compare",
-    "table": "dst_metrics.cli.table",
-    "analyze": "dst_metrics.cli.analyze",
-    "calibration": "dst_metrics.cli.calibration",
-    "dstc2": "dst_metrics.cli.dstc2",
-    "dstc2-compare": "dst_metrics.cli.dstc2_compare",
-    "check": "dst_metrics.cli.check",
-    "sgdx": "dst_metrics.cli.sgdx",
-    "checkdst": "dst_metrics.cli.checkdst",
-}
-"""Every command: name -> its module."""
+_NAMES = "score generations explain report compare table analyze calibration dstc2 dstc2-compare check sgdx checkdst"
+COMMANDS: dict[str, str] = {name: f"dst_metrics.cli.{name.replace('-', '_')}" for name in _NAMES.split()}
+"""Every command, in the order ``--help`` lists them: name -> its module (its name, ``-`` as ``_``)."""
 
 
 BROKEN_PIPE_STATUS = 0

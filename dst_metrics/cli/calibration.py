@@ -88,8 +88,8 @@ def _print_table(result, path: str, read_as: str, signature: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read FILE (with --gold: paired with it), compute and print the calibration figures."""
-    from ..calibration.figures import signature_parts
     from ..calibration.metrics import calibration
+    from ..protocols.extras import calibration_part
     from .common import dumps as _dumps
     from .common import options_from_args
     from .score import read_input
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             "count as certain); give values with confidences (docs/calibration.md shows the shapes)",
             source=args.file,
         )
-    signature = f"{options.signature()}|calibration|bins:{args.bins}|{signature_parts()}"
+    signature = f"{options.signature()}|{calibration_part(args.bins)}"
     if args.json:
         print(_dumps({"file": args.file, "format": read_as, **result.as_dict(), "signature": signature}))
     else:

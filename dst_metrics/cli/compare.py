@@ -68,14 +68,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=cli.seed_number, default=0, help="seed of the resamples and rounds (0)")
 
 
-def _pct(value: float) -> str:
-    return f"{100 * value:.2f}"
-
-
 def figure_table(comparison) -> str:
     """One row per figure: A, B, B - A, its interval, p, corrected p, and '*' when significant."""
     from ..figures import figure_labels
-    from .common import format_table
+    from .common import figure_cell, format_table
 
     labels = figure_labels(comparison.options)
     adjusted = f"p ({comparison.correction}, m = {comparison.family_size})"
@@ -84,8 +80,8 @@ def figure_table(comparison) -> str:
     rows = [
         [
             labels.get(key, key),
-            _pct(f.a),
-            _pct(f.b),
+            figure_cell(f.a),
+            figure_cell(f.b),
             f"{100 * f.diff:+.2f}",
             f"{100 * f.ci[0]:+.2f} to {100 * f.ci[1]:+.2f}",
             f"{f.p:.3g}",
@@ -99,11 +95,11 @@ def figure_table(comparison) -> str:
 
 def dialogue_table(comparison, top: int = TOP_DIALOGUES) -> str:
     """The `top` dialogues with the largest |GCA difference|: GCA, JGA and FGA of A and B."""
-    from .common import format_table
+    from .common import figure_cell, format_table
 
     header = ["dialogue", "GCA A", "GCA B", "JGA A", "JGA B", "FGA A", "FGA B"]
     rows = [
-        [dialogue_id, *(_pct(v) for key in ("gca", "jga", "fga") for v in figures[key][:2])]
+        [dialogue_id, *(figure_cell(v) for key in ("gca", "jga", "fga") for v in figures[key][:2])]
         for dialogue_id, figures in comparison.dialogues[:top]
     ]
     return format_table(header, rows)

@@ -21,7 +21,7 @@ from .. import options as opts
 from ..errors import InputError, describe
 from ..figures import figure_labels
 from ..generation import OUTCOMES, STYLES
-from .common import dumps, format_table, option_type, options_from_args, whole_number
+from .common import dumps, figure_cell, format_table, option_type, options_from_args, whole_number
 
 HELP = "score a run log of generated text (LLM trackers' completions) against its gold states"
 
@@ -132,13 +132,10 @@ def run(args: argparse.Namespace) -> int:
         print(dumps({"file": args.file, **figures}))
         return 0
     labels = figure_labels(options)
-    print(format_table(["file", *(labels[k] for k in MAIN_FIGURES)], [[args.file, *_cells(figures)]]))
+    cells = [figure_cell(figures[key]) for key in MAIN_FIGURES]
+    print(format_table(["file", *(labels[k] for k in MAIN_FIGURES)], [[args.file, *cells]]))
     rows = [[style, *(str(found.get(o, 0)) for o in OUTCOMES)] for style, found in figures["outcomes"].items()]
     print(f"\n{len(columns['generation'])} generations read, by style:")
     print(format_table(["style", *OUTCOMES], rows, "l" + "r" * len(OUTCOMES)))
     print(f"\nscores in percent; signature: {figures['signature']}")
     return 0
-
-
-def _cells(figures: dict) -> list[str]:
-    return [f"{100 * figures[key]:.2f}" for key in MAIN_FIGURES]

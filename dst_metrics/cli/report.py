@@ -18,19 +18,9 @@ DEFAULT_RESAMPLES = 1000
 follow from the family size and the level: `dst_metrics.stats.paired.randomization_rounds`)."""
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The report command's arguments (the usual input options included)."""
-    from .common import add_figure_options, add_input_options, add_protocol_options
+    from .common import add_figure_options, add_input_options, add_protocol_options, seed_number
 
     parser.add_argument(
         "files", nargs="+", metavar="FILE", help="prediction files; later ones are compared with the first"
@@ -39,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plots", metavar="DIR", help="also write every plot as DIR/NAME.png and DIR/NAME.svg")
     parser.add_argument(
         "--bootstrap",
-        type=_count,
+        type=seed_number,
         default=DEFAULT_RESAMPLES,
         metavar="N",
         help="bootstrap resamples (1000; 0: no intervals or comparisons)",

@@ -50,8 +50,9 @@ def _print_table(found: dict, args: argparse.Namespace, signature: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Score the original and every variant against --gold and print the SGD-X figures."""
     from .._version import __version__
+    from ..compat.sgd import default_schemas
     from ..options import OptionError
-    from ..protocols.sgdx import default_schemas, sgdx_figures, signature_part
+    from ..protocols.sgdx import sgdx_figures, signature_part
     from .common import dumps
 
     schema, train = default_schemas(args.gold, args.schema, args.train_schema)

@@ -35,7 +35,7 @@ import operator
 from dataclasses import dataclass, field
 
 from ..core import MERGE, histogram, integer
-from ..corpus import Corpus, Dialogue
+from ..corpus import Dialogue
 from ..options import Options
 from ..states import Alternatives
 from .base import DialogueSums, Profile, precision_recall_f1, turn_results
@@ -164,13 +164,6 @@ def _figures(sums: Sums, options: Options) -> dict[str, object]:
 
 SUMS = DialogueSums(Sums, _add, _figures, _list)
 """The profile as sums over dialogues (`Sums`), the listed gold slots of each corpus read included."""
-
-
-def counts(corpus: Corpus) -> tuple[int, int, int, int, int]:
-    """(TP, FP, FN, jointly correct turns, turns) under ConvLab-3's conventions (see the module)."""
-    sums = Sums()
-    SUMS.add_corpus(sums, corpus, Options())
-    return sums.counts()
 
 
 figures = SUMS.of_corpus

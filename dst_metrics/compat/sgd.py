@@ -331,8 +331,16 @@ class SgdInputs:
     joint_across_turns: bool = False
 
 
-def _existing(path: Path) -> str | None:
-    return str(path) if path.is_file() else None
+def default_schemas(gold: str | Path, schema: str | None, train_schema: str | None) -> tuple[str | None, str | None]:
+    """(test schema, train schema): each as given, else GOLD/schema.json and GOLD/../train/schema.json where
+    `gold` is a folder holding it, else None."""
+    folder = Path(gold)
+    if folder.is_dir():
+        if schema is None and (folder / "schema.json").is_file():
+            schema = str(folder / "schema.json")
+        if train_schema is None and (folder.parent / "train" / "schema.json").is_file():
+            train_schema = str(folder.parent / "train" / "schema.json")
+    return schema, train_schema
 
 
 def cli_inputs(path: str, *, gold: str | None, schema=None, train_schema=None, fuzzy=True, by=None) -> SgdInputs:
@@ -342,15 +350,14 @@ def cli_inputs(path: str, *, gold: str | None, schema=None, train_schema=None, f
         raise OptionError("--compat sgd scores SGD dialogue files: give the gold file or folder with --gold")
     if by:
         raise OptionError("--compat sgd groups its figures itself (sgd: each service and domain): drop --by")
-    folder = Path(gold)
-    schema = schema or (_existing(folder / "schema.json") if folder.is_dir() else None)
+    schema, train = default_schemas(gold, schema or None, train_schema or None)
     if schema is None:
         raise OptionError("--compat sgd needs the schema of the evaluated split: give it with --schema")
-    train = train_schema or (_existing(folder.parent / "train" / "schema.json") if folder.is_dir() else None)
     return SgdInputs(path, gold, str(schema), train, fuzzy)
 
 
-def _matching(fuzzy: bool | str) -> str:
+def matching_name(fuzzy: bool | str) -> str:
+    """The name of an evaluator `fuzzy` setting: ``exact``, ``fuzzy`` or ``fuzzy-difflib``."""
     return "exact" if not fuzzy else "fuzzy-difflib" if fuzzy == "difflib" else "fuzzy"
 
 
@@ -366,7 +373,7 @@ def figures(corpus: Corpus, options: Options, inputs: SgdInputs | None = None) -
     overall = found.get(ALL_SERVICES, {})
     replaced = {"jga": "joint_goal_accuracy", "aga": "average_goal_accuracy"}
     result: dict[str, object] = {key: overall[name] for key, name in replaced.items() if name in overall}
-    return {**result, "sgd": found, "sgd_value_matching": _matching(inputs.fuzzy)}
+    return {**result, "sgd": found, "sgd_value_matching": matching_name(inputs.fuzzy)}
 
 
 def signature_fields(found: dict[str, object]) -> str:

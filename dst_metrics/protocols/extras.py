@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..compat.sgd import default_schemas
 from ..corpus import Corpus
 from ..errors import InputError
 from ..options import OptionError, Options
@@ -80,9 +81,7 @@ def schema_variants(
         raise OptionError("--schema-variants scores SGD predictions against gold: give the SGD gold with --gold")
     if len(variants) < 2:
         raise OptionError(f"--schema-variants needs at least 2 schema variants, got {len(variants)}")
-    from . import sgdx
-
-    schema, train_schema = sgdx.default_schemas(gold, schema, train_schema)
+    schema, train_schema = default_schemas(gold, schema, train_schema)
     if schema is None:
         raise OptionError("--schema-variants needs the test schema: give it with --schema (default GOLD/schema.json)")
     return SchemaVariants(tuple(map(str, variants)), str(gold), str(schema), train_schema, fuzzy)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..compat.sgd import ALL_SERVICES, SEEN_SERVICES, UNSEEN_SERVICES, collect, load_schema
+from ..compat.sgd import ALL_SERVICES, SEEN_SERVICES, UNSEEN_SERVICES, collect, load_schema, matching_name
 from ..errors import InputError
 from ..numpy_sums import numpy_mean, numpy_sum
 from ..readers.sgd import load_dialogues
@@ -155,19 +155,6 @@ def sgdx_figures(
     return result
 
 
-def default_schemas(gold: str | Path, schema: str | None, train_schema: str | None) -> tuple[str | None, str | None]:
-    """(test schema, train schema): each as given, else GOLD/schema.json and GOLD/../train/schema.json where
-    `gold` is a folder holding it, else None."""
-    folder = Path(gold)
-    if folder.is_dir():
-        if schema is None and (folder / "schema.json").is_file():
-            schema = str(folder / "schema.json")
-        if train_schema is None and (folder.parent / "train" / "schema.json").is_file():
-            train_schema = str(folder.parent / "train" / "schema.json")
-    return schema, train_schema
-
-
 def signature_part(variants: int, fuzzy: bool | str = True) -> str:
     """This protocol's part of the signature: ``sgdx|variants:5|sgd-match:fuzzy``."""
-    matching = "exact" if not fuzzy else "fuzzy-difflib" if fuzzy == "difflib" else "fuzzy"
-    return f"{FAMILY}|variants:{variants}|sgd-match:{matching}"
+    return f"{FAMILY}|variants:{variants}|sgd-match:{matching_name(fuzzy)}"
