@@ -17,7 +17,7 @@ from dst_metrics.options import OptionError
 from . import exports, views
 from .inputs import AUTO, SetInput, format_label, pasted_gold, read_prediction_sets, read_settings
 from .plots import Point, bar_chart_svg, reliability_svg, scatter_svg
-from .scored import ScoredSet, num, pct, score_sets, signed_pct
+from .scored import ScoredSet, calibrated, num, pct, score_sets, signed_pct
 
 PAPER_CORRELATIONS = {("TO", "FGA"): 0.08, ("TO", "GCA"): -0.05, ("NU", "FGA"): 0.59, ("NU", "GCA"): 0.40}
 """Pearson r of the GCA paper (TRADE and SOM-DST on MultiWOZ, section 5.2)."""
@@ -143,11 +143,6 @@ def pair_rows(a: ScoredSet, b: ScoredSet, top: int) -> list[tuple[str, list[str]
     ]
 
 
-def pair_columns(a: ScoredSet, b: ScoredSet) -> list[str]:
-    """The header of `pair_rows`."""
-    return ["Dialogue", f"GCA {a.name}", f"GCA {b.name}", "Δ GCA", "Δ JGA", "Δ FGA"]
-
-
 def _status(results: list[ScoredSet]) -> str:
     corpus = results[0].corpus
     layouts = {format_label(r.layout) for r in results}
@@ -208,7 +203,7 @@ def explore(
         theirs = [r.report.scores for r in results]
         side = views.compat_side_by_side_html([r.name for r in results], ours, theirs, options.compat)
         out.details = side + out.details
-    out.signature = views.signature_html(results)
+    out.signature = views.signature_line(results[0].report.signature, "signature")
     out.bars = bar_chart_svg(results, options)
     out.dialogue_ids = [d.dialogue_id for d in results[0].corpus.dialogues]
     out.dialogue_id = dialogue_id if dialogue_id in out.dialogue_ids else out.dialogue_ids[0]
@@ -237,16 +232,13 @@ def analyse_sets(out: Exploration, top: int = DEFAULT_TOP) -> Exploration:
 def calibration_view(results: list[ScoredSet]) -> str:
     """The calibration figures and reliability diagrams of the sets whose predictions carry
     confidences (`dst_metrics.calibration`); empty when none does."""
-    scored_sets = [(i, r) for i, r in enumerate(results) if getattr(r.corpus, "scores", None)]
-    if not scored_sets:
+    figures = calibrated(results)
+    if not figures:
         return ""
-    from dst_metrics.calibration.metrics import calibration
-
-    figures = [(i, r.name, calibration(r.corpus)) for i, r in scored_sets]
-    table = views.calibration_html([name for _, name, _ in figures], [c for _, _, c in figures])
+    table = views.calibration_html([r.name for _, r, _ in figures], [c for _, _, c in figures])
     diagrams = "".join(
-        reliability_svg(c.as_dict()["reliability"]["slot"]["width"], f"{name}: slot decisions", i)
-        for i, name, c in figures
+        reliability_svg(c.as_dict()["reliability"]["slot"]["width"], f"{r.name}: slot decisions", i)
+        for i, r, c in figures
     )
     return table + f'<div class="reliability-row">{diagrams}</div>'
 
@@ -281,7 +273,8 @@ def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
             [f"each point a dialogue: x = {a.name}, y = {b.name}"],  # in B's colour
             "Per-dialogue GCA of B against A",
         )
-        out.pair_table = views.clickable_table(pair_columns(a, b), pair_rows(a, b, top), "pair-table", 1)
+        columns = ["Dialogue", f"GCA {a.name}", f"GCA {b.name}", "Δ GCA", "Δ JGA", "Δ FGA"]
+        out.pair_table = views.clickable_table(columns, pair_rows(a, b, top), "pair-table", 1)
 
 
 def set_intervals(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:

@@ -134,7 +134,7 @@ ANALYSED = ("scatter", "disagreements", "correlations", "calibration", "by_domai
 def _file_note(file: dict | None) -> str:
     if not file:
         return ""
-    return f'<span class="file-chip">file: {views.esc(file["filename"])}</span>'
+    return views.file_chips(["file: " + file["filename"]])
 
 
 def release_memory(_: object = None) -> None:

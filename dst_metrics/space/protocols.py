@@ -21,7 +21,7 @@ from dst_metrics.options import OptionError
 from dst_metrics.protocols import checkdst, sgdx
 from dst_metrics.report.draw import data_attributes, esc, esc_name, num, pct, table
 
-from .exports import _quote
+from .exports import shell_line
 from .inputs import AUTO, SET_LABELS, SetInput, pasted_gold, read_prediction_set
 from .views import signature_line
 
@@ -105,7 +105,7 @@ def checkdst_command(files: tuple[str, str], options: Options, fmt: str = AUTO, 
     """The ``dst-metrics checkdst`` command that prints these figures."""
     words = ["dst-metrics", "checkdst", *files, *(["--format", fmt] if fmt != AUTO else [])]
     words += (["--gold", gold] if gold else []) + ["--mode", options.mode, "--value-matching", options.value_matching]
-    return " ".join(_quote(word) for word in [*words, "--json"])
+    return shell_line([*words, "--json"])
 
 
 def _file_of(entry: SetInput, label: str) -> str:
@@ -289,7 +289,7 @@ def sgdx_view(files: SgdxFiles, value_matching: str = "fuzzy", scratch: Path | N
         return ProtocolView(False, str(error))
     status = f"SGD-X of {len(found['variants'])} schema variants: {found['sgdx.all.frames']} frames."
     flags = [] if fuzzy else ["--value-matching", "exact"]
-    command = " ".join(_quote(word) for word in ["dst-metrics", "sgdx", *words, *flags, "--json"])
+    command = shell_line(["dst-metrics", "sgdx", *words, *flags, "--json"])
     return ProtocolView(True, status, found, sgdx_html(found), command)
 
 

@@ -82,7 +82,7 @@ it already holds)."""
 
 def role_note(role: str, files: list) -> str:
     """What is uploaded for one SGD-X role (chips of the files' names, — when none)."""
-    chips = " ".join(f'<span class="file-chip">{views.esc(name)}</span>' for _, name in files) or "—"
+    chips = views.file_chips([name for _, name in files]) or "—"
     count = f" ({len(files)})" if role == "variants" and files else ""
     return f'<p class="sgdx-role"><b>{views.esc(ROLES[role])}{count}:</b> {chips}</p>'
 

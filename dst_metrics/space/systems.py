@@ -15,7 +15,7 @@ from dst_metrics import InputError, Options
 from dst_metrics.options import OptionError
 from dst_metrics.report.html import systems_output
 
-from .exports import _quote, option_arguments
+from .exports import option_arguments, shell_line, write_files
 from .inputs import AUTO, PredictionSet, SetInput, pasted_gold, read_prediction_set, read_settings
 
 TABLE_RESAMPLES = 1000
@@ -127,7 +127,7 @@ def command(sources: list[str], names: list[str], options: Options, choices: Tab
     files = [source if source != "pasted" else f"system_{i}.json" for i, source in enumerate(sources, start=1)]
     words = ["dst-metrics", "table", *files, *(w for name in names for w in ("--name", name))]
     words += (["--format", fmt] if fmt != AUTO else []) + option_arguments(options) + choices.arguments()
-    return " ".join(_quote(word) for word in words)
+    return shell_line(words)
 
 
 def table_view(
@@ -177,24 +177,11 @@ def table_csv(table) -> str:
     return out.getvalue()
 
 
-def export_text(table, flag: str) -> str:
-    """The table as ``dst-metrics table --<flag>`` prints it (markdown, latex, json or html)."""
-    return systems_output(table, flag)
-
-
 def write_exports(table, folder: str | Path) -> list[str]:
     """Write the table's downloads into `folder`: Markdown, LaTeX, JSON and HTML as the command line writes
     them, and CSV; their paths."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for flag, extension in EXPORTS.items():
-        path = folder / f"{TABLE_FILE}.{extension}"
-        path.write_text(export_text(table, flag), encoding="utf-8")
-        paths.append(str(path))
-    path = folder / f"{TABLE_FILE}.csv"
-    path.write_text(table_csv(table), encoding="utf-8")
-    return [*paths, str(path)]
+    files = {f"{TABLE_FILE}.{extension}": systems_output(table, flag) for flag, extension in EXPORTS.items()}
+    return write_files({**files, f"{TABLE_FILE}.csv": table_csv(table)}, folder)
 
 
 def api_table(

@@ -65,7 +65,7 @@ CSS = """
 def _files_note(files: list[dict]) -> str:
     if not files:
         return ""
-    chips = " ".join(f'<span class="file-chip">{views.esc(f["filename"])}</span>' for f in files)
+    chips = views.file_chips([f["filename"] for f in files])
     return f'<span class="note-ok">{len(files)} file{"s" * (len(files) != 1)} uploaded:</span> {chips}'
 
 

@@ -12,7 +12,7 @@ from dst_metrics.explain import SlotRow, explain_dialogue
 from dst_metrics.figures import figure_labels
 from dst_metrics.report.draw import esc, esc_name, num, pct, signed_pct, swatch, table
 
-from .scored import MetricRow, ScoredSet, figure_text, main_rows, metric_rows
+from .scored import ScoredSet, figure_text, main_rows, metric_rows
 
 TABLE_CAPTIONS = {"main": "Metric", "counts": "GCA counts", "detail": "More figures"}
 # Count type -> (background, text colour, symbol). Okabe-Ito colours with text contrast >= 4.5:1;
@@ -31,14 +31,6 @@ COUNT_MEANINGS = {
 }
 DIALOGUE_FIGURES = ("gca", "jga", "fga")
 """The figures the per-turn view shows for its dialogue."""
-
-
-def table_caption(group: str, rows: list[MetricRow]) -> str:
-    """The first header cell of a group's table: its name and unit ('(%)', '(% or count)')."""
-    name = TABLE_CAPTIONS.get(group, group.capitalize())
-    counts = {row.is_count for row in rows}
-    unit = "" if counts == {True} else " (%)" if counts == {False} else " (% or count)"
-    return name + unit
 
 
 def metrics_html(results: list[ScoredSet], options: Options, group: str = "main") -> str:
@@ -61,17 +53,14 @@ def metrics_html(results: list[ScoredSet], options: Options, group: str = "main"
             f'<tr class="{esc(row.group)}"><th scope="row" title="{esc(row.description)}">{esc(row.label)}</th>'
             f"{''.join(cells)}</tr>"
         )
-    head = f'<th scope="col">{esc(table_caption(group, rows))}</th>{head}'
-    note = compat_mark_note(options.compat) if marked else ""
-    return table(head, body, f' class="metrics-table" id="metrics-{group}"') + note
-
-
-def compat_mark_note(profile: str | None) -> str:
-    """What the marked cells are: the figures the evaluator `profile` computes, its way."""
-    return (
-        f'<p class="note compat-note"><span class="compat-key">†</span> computed {esc(profile)}\'s way (its '
+    counts = {row.is_count for row in rows}  # the caption's unit: '(%)', '(% or count)' or none
+    unit = "" if counts == {True} else " (%)" if counts == {False} else " (% or count)"
+    head = f'<th scope="col">{esc(TABLE_CAPTIONS.get(group, group.capitalize()) + unit)}</th>{head}'
+    note = (  # what the marked cells are: the figures the evaluator computes, its way
+        f'<p class="note compat-note"><span class="compat-key">†</span> computed {esc(options.compat)}\'s way (its '
         "conventions: see the side-by-side table); unmarked figures are dst-metrics' own definitions.</p>"
     )
+    return table(head, body, f' class="metrics-table" id="metrics-{group}"') + (note if marked else "")
 
 
 def compat_side_by_side_html(names: list[str], ours: list, theirs: list, profile: str) -> str:
@@ -107,11 +96,6 @@ def compat_side_by_side_html(names: list[str], ours: list, theirs: list, profile
     )
 
 
-def signature_html(results: list[ScoredSet]) -> str:
-    """The signature string of the figures (every option they depend on)."""
-    return signature_line(results[0].report.signature, "signature")
-
-
 def signature_line(signature: str, element_id: str) -> str:
     """A signature under its table (a narrow page breaks it at a bar)."""
     shown = esc(signature).replace("|", "|<wbr>")
@@ -128,6 +112,11 @@ def status_html(message: str, ok: bool, element_id: str = "status") -> str:
         f'<div class="status status-error" role="alert" id="{element_id}-error"><b>Could not score this input.</b> '
         f"{esc(message)}</div>"
     )
+
+
+def file_chips(names: list[str]) -> str:
+    """Uploaded files' names, each as a chip."""
+    return " ".join(f'<span class="file-chip">{esc(name)}</span>' for name in names)
 
 
 def internal_error(error: Exception) -> str:
