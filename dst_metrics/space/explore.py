@@ -186,8 +186,7 @@ def explore(
         return Exploration(False, str(error), options_error=True)
     set_aside: list[str] = []
     try:
-        gold_set = gold if gold and not gold.empty else None
-        sets = read_prediction_sets(entries, fmt, options.value_matching, gold_set, set_aside)
+        sets = read_prediction_sets(entries, fmt, options.value_matching, gold, set_aside)  # an empty gold: none
         results = score_sets(sets, options)
     except OptionError as error:  # an option the data rules out (K below a turn's slots): the last figures stay
         return Exploration(False, str(error), options_error=True)
@@ -324,8 +323,8 @@ def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
 
 def _summary(comparison) -> str:
     lines = comparison.summary().splitlines()
-    mcnemar = getattr(comparison, "mcnemar", None)
-    if mcnemar is not None and not math.isnan(getattr(mcnemar, "p", math.nan)):
+    mcnemar = comparison.mcnemar
+    if not math.isnan(mcnemar.p):
         lines.append(
             f"McNemar on JGA per turn, clustered by dialogue: {mcnemar.a_only} turns right only in "
             f"{comparison.names[0]}, {mcnemar.b_only} only in {comparison.names[1]}, p = {mcnemar.p:.3g}."

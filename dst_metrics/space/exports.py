@@ -125,17 +125,12 @@ REPORT_RESAMPLES = 1000
 def report_files(results: list[ScoredSet], options: Options) -> dict[str, str]:
     """The paper tables of `dst_metrics.report` (``table.md``, ``table.tex``: the main figures in percent with
     intervals, and ``*`` where a later set differs significantly from A) and its self-contained HTML report
-    (figures with bootstrap intervals, comparisons, plots; left out when matplotlib is missing)."""
+    (figures with bootstrap intervals, comparisons, plots)."""
     from dst_metrics.report import build_report, collect
     from dst_metrics.report.tables import latex_table, markdown_table
 
     data = collect([(r.name, r.corpus) for r in results], options, resamples=REPORT_RESAMPLES, seed=0)
-    files = {"table.md": markdown_table(data), "table.tex": latex_table(data)}
-    try:
-        files["report.html"] = build_report(data)
-    except ImportError:  # matplotlib draws its plots
-        pass
-    return files
+    return {"table.md": markdown_table(data), "table.tex": latex_table(data), "report.html": build_report(data)}
 
 
 def write_downloads(

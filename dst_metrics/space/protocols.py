@@ -130,14 +130,13 @@ def checkdst_view(
         if original == perturbed:
             raise OptionError(f"the original and the perturbed predictions are the same set ({original})")
         options = Options(mode=settings[0], value_matching=settings[1])
-        given_gold = gold if gold is not None and not gold.empty else None
         pair = entries[letters[original]], entries[letters[perturbed]]
-        found = checkdst_figures_of(*pair, options, fmt, given_gold, (original, perturbed))
+        found = checkdst_figures_of(*pair, options, fmt, gold, (original, perturbed))  # an empty gold: none
     except ValueError as error:  # InputError, OptionError
         return ProtocolView(False, str(error))
     status = f"CheckDST of set {perturbed} against set {original}: {found['checkdst.pairs']} pairs."
     files = (_file_of(pair[0], original), _file_of(pair[1], perturbed))
-    gold_file = (given_gold.filename or "gold.json") if given_gold else None
+    gold_file = (gold.filename or "gold.json") if gold and not gold.empty else None
     command = checkdst_command(files, options, fmt, gold_file)
     return ProtocolView(True, status, found, checkdst_html(found), command)
 

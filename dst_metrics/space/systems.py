@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from dst_metrics import InputError, Options
@@ -48,7 +48,6 @@ class TableView:
     status: str
     table: object = None  # dst_metrics.stats.table.SystemsTable
     html: str = ""
-    sources: list[str] = field(default_factory=list)  # each system's file name, or "pasted"
     command: str = ""
 
     @property
@@ -146,20 +145,18 @@ def table_view(
 
     try:
         options = read_settings(*settings)
-        systems = read_systems(entries, fmt, options.value_matching, gold if gold and not gold.empty else None, labels)
+        systems = read_systems(entries, fmt, options.value_matching, gold, labels)  # an empty gold: none
         table = build_table(systems, options, choices)
     except ValueError as error:  # InputError, OptionError
         return TableView(False, str(error))
-    sources = [s.source for s in systems]
     status = (
         f"Table of {len(table.names)} systems on {table.dialogues} dialogue{'s' * (table.dialogues != 1)} "
         f"and {table.turns} turn{'s' * (table.turns != 1)}."
     )
     shown = TableChoices(table.keys, table.pairs, table.baseline, table.primary, table.correction,
                          table.resamples, table.seed)  # fmt: skip
-    view = TableView(True, status, table, html_table(table), sources)
-    view.command = command(sources, view.names, options, shown, fmt)
-    return view
+    sources = [s.source for s in systems]
+    return TableView(True, status, table, html_table(table), command(sources, list(table.names), options, shown, fmt))
 
 
 def table_csv(table) -> str:

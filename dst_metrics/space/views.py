@@ -278,8 +278,8 @@ def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
     confidence interval, the p value (adjusted across the m figures of the family, m in the header)
     and whether it is significant; B is set number `index_b` (its colour)."""
     name_a, name_b = comparison.names
-    level = 100 * (1 - getattr(comparison, "level", 0.05))
-    adjusted = f"p ({esc(getattr(comparison, 'correction', 'holm'))}, m = {len(comparison.figures)} figures)"
+    level = 100 * (1 - comparison.level)
+    adjusted = f"p ({esc(comparison.correction)}, m = {len(comparison.figures)} figures)"
     head = (
         f'<th scope="col">Figure (%)</th><th scope="col">{swatch(0)}{esc_name(name_a)}</th>'
         f'<th scope="col">{swatch(index_b)}{esc_name(name_b)}</th>'
@@ -303,7 +303,7 @@ def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
         )
     shown = len(body)
     family = comparison.family_size
-    correction = esc(getattr(comparison, "correction", "holm")).capitalize()
+    correction = esc(comparison.correction).capitalize()
     note = (
         f'<p class="note p-note">p: a paired randomization test over {comparison.rounds:,} rounds, '
         f"{correction}-corrected over the family of all m = {family} figures compared ({shown} shown here, "
