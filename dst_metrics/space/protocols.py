@@ -227,19 +227,6 @@ def _renamed(message: str, files: list[tuple[str, str]]) -> str:
     return message
 
 
-def sgdx_rows(found: dict) -> list[list[tuple[str, object]]]:
-    """Per split, (key, value) of each column after the split's name, in `SGDX_HEADER`'s order."""
-    rows = []
-    for split in sgdx.SPLITS:
-        cells: list[tuple[str, object]] = [(f"sgdx.{split}.frames", found[f"sgdx.{split}.frames"])]
-        for measure in sgdx.MEASURES:
-            cells += [(f"sgdx.{split}.{measure}_{kind}", found[f"sgdx.{split}.{measure}_{kind}"])
-                      for kind in ("original", "variants")]  # fmt: skip
-            cells.append((f"sgdx.{split}.ss_{measure}", found[f"sgdx.{split}.ss_{measure}"]))
-        rows.append(cells)
-    return rows
-
-
 def cell_value(value: object) -> str:
     """A figure as a cell's ``data-value``: JSON (``null`` for None), a float written as Python writes it."""
     return json.dumps(value)
@@ -259,10 +246,12 @@ def sgdx_html(found: dict) -> str:
     """The SGD-X table as ``dst-metrics sgdx`` prints it (a row per split; JGA, AGA in percent, SS as a
     fraction); each cell carries its key and unrounded value (``data-key``, ``data-value``)."""
     head = "".join(f"<th>{esc(name)}</th>" for name in SGDX_HEADER)
-    rows = [
-        f'<tr data-split="{split}"><th>{split}</th>' + "".join(_sgdx_cell(*cell) for cell in cells) + "</tr>"
-        for split, cells in zip(sgdx.SPLITS, sgdx_rows(found))
-    ]
+    rows = []
+    for split in sgdx.SPLITS:  # the columns after the split's name: its frames, then its figures in registry order
+        keys = [f"sgdx.{split}.frames", *(figure.key for figure in sgdx.FIGURES if figure.split == split)]
+        rows.append(
+            f'<tr data-split="{split}"><th>{split}</th>' + "".join(_sgdx_cell(k, found[k]) for k in keys) + "</tr>"
+        )
     variants = len(found["variants"])
     split = found["sgdx.seen.frames"] or found["sgdx.unseen.frames"]
     caption = (
