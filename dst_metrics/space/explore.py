@@ -23,7 +23,6 @@ PAPER_CORRELATIONS = {("TO", "FGA"): 0.08, ("TO", "GCA"): -0.05, ("NU", "FGA"): 
 """Pearson r of the GCA paper (TRADE and SOM-DST on MultiWOZ, section 5.2)."""
 DEFAULT_TOP = 10
 COMPARE_RESAMPLES = 1000
-DIALOGUE_DIFF_FIGURES = ("gca", "jga", "fga")
 
 
 @dataclass
@@ -131,13 +130,13 @@ def correlation_rows(results: list[ScoredSet], rows: list[dict]) -> tuple[list[s
 def pair_rows(a: ScoredSet, b: ScoredSet, top: int) -> list[tuple[str, list[str]]]:
     """Per dialogue, B − A of GCA, JGA and FGA, the largest |GCA difference| first."""
     ids = [d.dialogue_id for d in a.corpus.dialogues]
-    diffs = {i: {k: b.report.dialogues[i][k] - a.report.dialogues[i][k] for k in DIALOGUE_DIFF_FIGURES} for i in ids}
+    diffs = {i: {k: b.report.dialogues[i][k] - a.report.dialogues[i][k] for k in views.DIALOGUE_FIGURES} for i in ids}
     ordered = sorted(ids, key=lambda i: -abs(diffs[i]["gca"]))[: max(0, int(top))]
     return [
         (
             i,
             [i, pct(a.report.dialogues[i].gca), pct(b.report.dialogues[i].gca)]
-            + [signed_pct(diffs[i][k]) for k in DIALOGUE_DIFF_FIGURES],
+            + [signed_pct(diffs[i][k]) for k in views.DIALOGUE_FIGURES],
         )
         for i in ordered
     ]

@@ -21,7 +21,7 @@ from dst_metrics.options import OptionError
 from dst_metrics.protocols import checkdst, sgdx
 from dst_metrics.report.draw import data_attributes, esc, esc_name, num, pct, table
 
-from .exports import shell_line
+from .exports import PASTED_FILE, shell_line
 from .inputs import AUTO, SET_LABELS, SetInput, pasted_gold, read_prediction_set
 from .views import signature_line
 
@@ -101,17 +101,6 @@ def checkdst_html(found: dict) -> str:
     )
 
 
-def checkdst_command(files: tuple[str, str], options: Options, fmt: str = AUTO, gold: str | None = None) -> str:
-    """The ``dst-metrics checkdst`` command that prints these figures."""
-    words = ["dst-metrics", "checkdst", *files, *(["--format", fmt] if fmt != AUTO else [])]
-    words += (["--gold", gold] if gold else []) + ["--mode", options.mode, "--value-matching", options.value_matching]
-    return shell_line([*words, "--json"])
-
-
-def _file_of(entry: SetInput, label: str) -> str:
-    return entry.filename if entry.filename and not entry.text else f"set_{label.lower()}.json"
-
-
 def checkdst_view(
     entries: list[SetInput],
     original: str,
@@ -135,10 +124,15 @@ def checkdst_view(
     except ValueError as error:  # InputError, OptionError
         return ProtocolView(False, str(error))
     status = f"CheckDST of set {perturbed} against set {original}: {found['checkdst.pairs']} pairs."
-    files = (_file_of(pair[0], original), _file_of(pair[1], perturbed))
-    gold_file = (gold.filename or "gold.json") if gold and not gold.empty else None
-    command = checkdst_command(files, options, fmt, gold_file)
-    return ProtocolView(True, status, found, checkdst_html(found), command)
+    # the command that prints these figures: an uploaded set by its file's name, a pasted one as set_<letter>.json
+    files = [
+        e.filename if e.filename and not e.text else PASTED_FILE.format(label=label.lower())
+        for e, label in zip(pair, (original, perturbed))
+    ]
+    words = ["dst-metrics", "checkdst", *files, *(["--format", fmt] if fmt != AUTO else [])]
+    words += ["--gold", gold.filename or "gold.json"] if gold and not gold.empty else []
+    words += ["--mode", options.mode, "--value-matching", options.value_matching, "--json"]
+    return ProtocolView(True, status, found, checkdst_html(found), shell_line(words))
 
 
 def api_checkdst(

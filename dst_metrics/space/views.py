@@ -30,7 +30,7 @@ COUNT_MEANINGS = {
     "overshot": "the prediction has a slot that gold does not",
 }
 DIALOGUE_FIGURES = ("gca", "jga", "fga")
-"""The figures the per-turn view shows for its dialogue."""
+"""The figures the per-turn view shows for its dialogue (and the B − A table per dialogue)."""
 
 
 def metrics_html(results: list[ScoredSet], options: Options, group: str = "main") -> str:
