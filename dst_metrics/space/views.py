@@ -161,15 +161,6 @@ def _kinds(row: SlotRow | None, name: str) -> str:
     )
 
 
-def _slot_order(tables: list[list[SlotRow]]) -> dict[str, int]:
-    """Every slot of the dialogue in the order it first appears in any set: one order for all turns."""
-    order: dict[str, int] = {}
-    for rows in tables:
-        for row in sorted(rows, key=lambda r: r.position):
-            order.setdefault(row.slot, len(order))
-    return order
-
-
 def dialogue_figures_html(results: list[ScoredSet], dialogue_id: str) -> str:
     """The dialogue's GCA, JGA and FGA and its counts, per set."""
     items = []
@@ -212,7 +203,10 @@ def slot_view_html(results: list[ScoredSet], dialogue_id: str | None, mode: str,
 
 
 def _slot_rows(results: list[ScoredSet], dialogue: Dialogue, tables: list[list[SlotRow]], show_unchanged: bool) -> str:
-    order = _slot_order(tables)
+    order: dict[str, int] = {}  # every slot in the order it first appears in any set: one order for all turns
+    for rows in tables:
+        for row in sorted(rows, key=lambda r: r.position):
+            order.setdefault(row.slot, len(order))
     by_key = [{(row.position, row.slot): row for row in rows} for rows in tables]
     columns = 2 + 2 * len(results)
     body = []
