@@ -303,7 +303,7 @@ def test_a_custom_lambda_grid_gives_its_own_rows():
     keys = [row.key for row in scored.metric_rows(options)]
     assert {"fga@0.1", "fga@2.0"} <= set(keys) and "fga@0.25" not in keys
     assert labels(options)["fga@2.0"] == "FGA λ=2.0"
-    assert views.signature_html(results).count("lambdas:0.1,2") == 1
+    assert views.signature_line(results[0].report.signature, "signature").count("lambdas:0.1,2") == 1
 
 
 def test_the_format_choices_come_from_the_readers():

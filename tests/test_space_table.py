@@ -14,8 +14,9 @@ import pytest
 from dst_metrics import Corpus, InputError, score
 from dst_metrics.cli import main
 from dst_metrics.options import OptionError
+from dst_metrics.report.html import systems_output
 from dst_metrics.space.inputs import ALL_EXAMPLES, SetInput, example_input
-from dst_metrics.space.systems import TableChoices, api_table, export_text, table_csv, table_view, write_exports
+from dst_metrics.space.systems import TableChoices, api_table, table_csv, table_view, write_exports
 from tests.conftest import REFERENCE, requires_shared
 from tests.simulation import trade_variant
 
@@ -82,7 +83,7 @@ def test_the_page_s_table_is_the_command_line_s(systems, capsys, choices, flags)
     view = table_view(uploaded(systems), choices)
     assert view.ok, view.status
     cli = json.loads(cli_output(capsys, systems, "--json", *flags))
-    assert_same_table(json.loads(export_text(view.table, "json")), cli)
+    assert_same_table(json.loads(systems_output(view.table, "json")), cli)
     family = len(cli["tests"]) * len(cli["tested"])
     assert cli["family_size"] == family and f"family of m = {family} tests" in view.html
     assert "fewer than 20" not in view.html  # 40 dialogues

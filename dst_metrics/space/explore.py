@@ -17,13 +17,12 @@ from dst_metrics.options import OptionError
 from . import exports, views
 from .inputs import AUTO, SetInput, format_label, pasted_gold, read_prediction_sets, read_settings
 from .plots import Point, bar_chart_svg, reliability_svg, scatter_svg
-from .scored import ScoredSet, num, pct, score_sets, signed_pct
+from .scored import ScoredSet, calibrated, num, pct, score_sets, signed_pct
 
 PAPER_CORRELATIONS = {("TO", "FGA"): 0.08, ("TO", "GCA"): -0.05, ("NU", "FGA"): 0.59, ("NU", "GCA"): 0.40}
 """Pearson r of the GCA paper (TRADE and SOM-DST on MultiWOZ, section 5.2)."""
 DEFAULT_TOP = 10
 COMPARE_RESAMPLES = 1000
-DIALOGUE_DIFF_FIGURES = ("gca", "jga", "fga")
 
 
 @dataclass
@@ -131,21 +130,16 @@ def correlation_rows(results: list[ScoredSet], rows: list[dict]) -> tuple[list[s
 def pair_rows(a: ScoredSet, b: ScoredSet, top: int) -> list[tuple[str, list[str]]]:
     """Per dialogue, B − A of GCA, JGA and FGA, the largest |GCA difference| first."""
     ids = [d.dialogue_id for d in a.corpus.dialogues]
-    diffs = {i: {k: b.report.dialogues[i][k] - a.report.dialogues[i][k] for k in DIALOGUE_DIFF_FIGURES} for i in ids}
+    diffs = {i: {k: b.report.dialogues[i][k] - a.report.dialogues[i][k] for k in views.DIALOGUE_FIGURES} for i in ids}
     ordered = sorted(ids, key=lambda i: -abs(diffs[i]["gca"]))[: max(0, int(top))]
     return [
         (
             i,
             [i, pct(a.report.dialogues[i].gca), pct(b.report.dialogues[i].gca)]
-            + [signed_pct(diffs[i][k]) for k in DIALOGUE_DIFF_FIGURES],
+            + [signed_pct(diffs[i][k]) for k in views.DIALOGUE_FIGURES],
         )
         for i in ordered
     ]
-
-
-def pair_columns(a: ScoredSet, b: ScoredSet) -> list[str]:
-    """The header of `pair_rows`."""
-    return ["Dialogue", f"GCA {a.name}", f"GCA {b.name}", "Δ GCA", "Δ JGA", "Δ FGA"]
 
 
 def _status(results: list[ScoredSet]) -> str:
@@ -191,8 +185,7 @@ def explore(
         return Exploration(False, str(error), options_error=True)
     set_aside: list[str] = []
     try:
-        gold_set = gold if gold and not gold.empty else None
-        sets = read_prediction_sets(entries, fmt, options.value_matching, gold_set, set_aside)
+        sets = read_prediction_sets(entries, fmt, options.value_matching, gold, set_aside)  # an empty gold: none
         results = score_sets(sets, options)
     except OptionError as error:  # an option the data rules out (K below a turn's slots): the last figures stay
         return Exploration(False, str(error), options_error=True)
@@ -208,7 +201,7 @@ def explore(
         theirs = [r.report.scores for r in results]
         side = views.compat_side_by_side_html([r.name for r in results], ours, theirs, options.compat)
         out.details = side + out.details
-    out.signature = views.signature_html(results)
+    out.signature = views.signature_line(results[0].report.signature, "signature")
     out.bars = bar_chart_svg(results, options)
     out.dialogue_ids = [d.dialogue_id for d in results[0].corpus.dialogues]
     out.dialogue_id = dialogue_id if dialogue_id in out.dialogue_ids else out.dialogue_ids[0]
@@ -237,16 +230,13 @@ def analyse_sets(out: Exploration, top: int = DEFAULT_TOP) -> Exploration:
 def calibration_view(results: list[ScoredSet]) -> str:
     """The calibration figures and reliability diagrams of the sets whose predictions carry
     confidences (`dst_metrics.calibration`); empty when none does."""
-    scored_sets = [(i, r) for i, r in enumerate(results) if getattr(r.corpus, "scores", None)]
-    if not scored_sets:
+    figures = calibrated(results)
+    if not figures:
         return ""
-    from dst_metrics.calibration.metrics import calibration
-
-    figures = [(i, r.name, calibration(r.corpus)) for i, r in scored_sets]
-    table = views.calibration_html([name for _, name, _ in figures], [c for _, _, c in figures])
+    table = views.calibration_html([r.name for _, r, _ in figures], [c for _, _, c in figures])
     diagrams = "".join(
-        reliability_svg(c.as_dict()["reliability"]["slot"]["width"], f"{name}: slot decisions", i)
-        for i, name, c in figures
+        reliability_svg(c.as_dict()["reliability"]["slot"]["width"], f"{r.name}: slot decisions", i)
+        for i, r, c in figures
     )
     return table + f'<div class="reliability-row">{diagrams}</div>'
 
@@ -281,7 +271,8 @@ def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
             [f"each point a dialogue: x = {a.name}, y = {b.name}"],  # in B's colour
             "Per-dialogue GCA of B against A",
         )
-        out.pair_table = views.clickable_table(pair_columns(a, b), pair_rows(a, b, top), "pair-table", 1)
+        columns = ["Dialogue", f"GCA {a.name}", f"GCA {b.name}", "Δ GCA", "Δ JGA", "Δ FGA"]
+        out.pair_table = views.clickable_table(columns, pair_rows(a, b, top), "pair-table", 1)
 
 
 def set_intervals(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
@@ -331,8 +322,8 @@ def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
 
 def _summary(comparison) -> str:
     lines = comparison.summary().splitlines()
-    mcnemar = getattr(comparison, "mcnemar", None)
-    if mcnemar is not None and not math.isnan(getattr(mcnemar, "p", math.nan)):
+    mcnemar = comparison.mcnemar
+    if not math.isnan(mcnemar.p):
         lines.append(
             f"McNemar on JGA per turn, clustered by dialogue: {mcnemar.a_only} turns right only in "
             f"{comparison.names[0]}, {mcnemar.b_only} only in {comparison.names[1]}, p = {mcnemar.p:.3g}."

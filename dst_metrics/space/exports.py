@@ -15,7 +15,7 @@ from dst_metrics import Options
 from dst_metrics.options import format_number
 
 from .inputs import AUTO, SET_LABELS
-from .scored import ScoredSet, main_rows, metric_rows
+from .scored import ScoredSet, calibrated, main_rows, metric_rows
 
 PASTED_FILE = "set_{label}.json"
 """The file name the command uses for a pasted set (the page says to save it under that name)."""
@@ -37,8 +37,10 @@ def option_arguments(options: Options) -> list[str]:
     return [word for flag, value in zip(flags, values, strict=True) if value for word in (flag, value)]
 
 
-def _quote(word: str) -> str:
-    return word if re.fullmatch(r"[A-Za-z0-9_./=@:-]+", word) else "'" + word.replace("'", "'\\''") + "'"
+def shell_line(words: list[str]) -> str:
+    """`words` as one shell command line, each quoted where the shell would act on it."""
+    quoted = (w if re.fullmatch(r"[A-Za-z0-9_./=@:-]+", w) else "'" + w.replace("'", "'\\''") + "'" for w in words)
+    return " ".join(quoted)
 
 
 def command_line(results: list[ScoredSet], options: Options, fmt: str = AUTO, gold: str | None = None) -> str:
@@ -52,7 +54,7 @@ def command_line(results: list[ScoredSet], options: Options, fmt: str = AUTO, go
         commands += [
             ["dst-metrics", "compare", files[0], other, *reading, *option_arguments(options)] for other in files[1:]
         ]
-    return "\n".join(" ".join(_quote(w) for w in words) for words in commands)
+    return "\n".join(shell_line(words) for words in commands)
 
 
 def python_snippet(results: list[ScoredSet], options: Options, gold: str | None = None) -> str:
@@ -105,12 +107,7 @@ def dialogue_records(results: list[ScoredSet]) -> list[dict]:
 def calibration_records(results: list[ScoredSet]) -> dict | None:
     """{set: calibration figures and reliability bins} of the sets whose predictions carry
     confidences (`dst_metrics.calibration`), or None when none does."""
-    scored_sets = [r for r in results if getattr(r.corpus, "scores", None)]
-    if not scored_sets:
-        return None
-    from dst_metrics.calibration.metrics import calibration
-
-    return {r.name: calibration(r.corpus).as_dict() for r in scored_sets}
+    return {r.name: c.as_dict() for _, r, c in calibrated(results)} or None
 
 
 def to_csv(records: list[dict]) -> str:
@@ -128,17 +125,12 @@ REPORT_RESAMPLES = 1000
 def report_files(results: list[ScoredSet], options: Options) -> dict[str, str]:
     """The paper tables of `dst_metrics.report` (``table.md``, ``table.tex``: the main figures in percent with
     intervals, and ``*`` where a later set differs significantly from A) and its self-contained HTML report
-    (figures with bootstrap intervals, comparisons, plots; left out when matplotlib is missing)."""
+    (figures with bootstrap intervals, comparisons, plots)."""
     from dst_metrics.report import build_report, collect
     from dst_metrics.report.tables import latex_table, markdown_table
 
     data = collect([(r.name, r.corpus) for r in results], options, resamples=REPORT_RESAMPLES, seed=0)
-    files = {"table.md": markdown_table(data), "table.tex": latex_table(data)}
-    try:
-        files["report.html"] = build_report(data)
-    except ImportError:  # matplotlib draws its plots
-        pass
-    return files
+    return {"table.md": markdown_table(data), "table.tex": latex_table(data), "report.html": build_report(data)}
 
 
 def write_downloads(
@@ -166,9 +158,13 @@ def write_downloads(
         "dialogues.json": json.dumps(dialogues, ensure_ascii=False),
         **report_files(results, options),
     }
-    paths = []
+    return write_files(files, folder)
+
+
+def write_files(files: dict[str, str], folder: str | Path) -> list[str]:
+    """Write each (file name, text) into `folder` (made if missing); their paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
-        path = folder / name
-        path.write_text(text, encoding="utf-8")
-        paths.append(str(path))
-    return paths
+        (folder / name).write_text(text, encoding="utf-8")
+    return [str(folder / name) for name in files]

@@ -28,6 +28,9 @@ MAX_PASTE_BYTES = 5_000_000
 MAX_UPLOAD_MB = 50
 """The upload size limit, given to gradio (`launch(max_file_size=...)`) and named in the page."""
 MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1_000_000
+SESSION_STATE_SECONDS = 1800
+"""A session's results and uploads (the page's and its sections' states) are dropped after 30 minutes without
+a new computation, and at once when its tab closes (`page.Page.closed`)."""
 AUTO = "auto"
 AUTO_LABEL = "auto-detect"
 UPLOAD_TYPES = [".json", ".jsonl", ".tsv", ".txt"]
@@ -345,8 +348,13 @@ def own_data_name(index: int) -> str:
     return OWN_DATA if index == 0 else f"{OWN_DATA} {SET_LABELS[index]}"
 
 
-def _example_text(example: ExampleInput, index: int) -> tuple[str, str]:
+def _example_set(example: ExampleInput, index: int) -> tuple[str, str]:
     return example.sets[index] if index < len(example.sets) else ("", "")
+
+
+def _holds(example: ExampleInput, index: int, entry: SetInput) -> bool:
+    """Whether set `index` holds the text `example` puts there (not an upload)."""
+    return entry.text == _example_set(example, index)[1] and not (not entry.text and entry.path)
 
 
 def shows_example(key: str | None, entries: list[SetInput], fmt: str = AUTO, gold: SetInput | None = None) -> bool:
@@ -356,16 +364,12 @@ def shows_example(key: str | None, entries: list[SetInput], fmt: str = AUTO, gol
     if not example_key(key) or fmt != AUTO or (gold is not None and not gold.empty):
         return False
     example = example_input(key)
-    for index, entry in enumerate(entries):
-        text = _example_text(example, index)[1]
-        if entry.text != text or (not entry.text and entry.path):
-            return False
-    return len(entries) >= len(example.sets)
+    return len(entries) >= len(example.sets) and all(_holds(example, i, entry) for i, entry in enumerate(entries))
 
 
 def shows_example_set(key: str, index: int, entry: SetInput) -> bool:
     """Whether set `index` holds the text example `key` puts there."""
-    return bool(example_key(key)) and entry.text == _example_text(example_input(key), index)[1]
+    return bool(example_key(key)) and _holds(example_input(key), index, entry)
 
 
 def left_example_names(key: str | None, entries: list[SetInput]) -> dict[int, str]:
@@ -376,8 +380,8 @@ def left_example_names(key: str | None, entries: list[SetInput]) -> dict[int, st
     example = example_input(key)
     renamed = {}
     for index, entry in enumerate(entries):
-        name, text = _example_text(example, index)
-        if name and entry.name.strip() == name and (entry.text != text or (not entry.text and entry.path)):
+        name = _example_set(example, index)[0]
+        if name and entry.name.strip() == name and not _holds(example, index, entry):
             renamed[index] = own_data_name(index)
     return renamed
 

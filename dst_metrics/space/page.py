@@ -39,6 +39,7 @@ from .inputs import (
     EXAMPLE_CHOICES,
     MAX_UPLOAD_MB,
     OWN_DATA_NOTE,
+    SESSION_STATE_SECONDS,
     SET_LABELS,
     UPLOAD_TYPES,
     SetInput,
@@ -78,9 +79,6 @@ log = logging.getLogger("gca-explorer")
 DEFAULT_EXAMPLE = "first_example"
 SESSION_FILES_SECONDS = 3600
 """Uploaded files and downloads are deleted after an hour (`gr.Blocks(delete_cache=...)`)."""
-SESSION_STATE_SECONDS = 1800
-"""A session's results (corpora, figures, views) are dropped after 30 minutes without a new computation,
-and at once when its tab closes (`Page.closed`)."""
 SESSION_CAPACITY = 200
 """Sessions whose page state gradio keeps (`launch(state_session_capacity=...)`; its default is 10,000, each
 holding the last HTML of every view): the oldest go first."""
@@ -134,7 +132,7 @@ ANALYSED = ("scatter", "disagreements", "correlations", "calibration", "by_domai
 def _file_note(file: dict | None) -> str:
     if not file:
         return ""
-    return f'<span class="file-chip">file: {views.esc(file["filename"])}</span>'
+    return views.file_chips(["file: " + file["filename"]])
 
 
 def release_memory(_: object = None) -> None:

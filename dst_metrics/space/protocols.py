@@ -21,7 +21,7 @@ from dst_metrics.options import OptionError
 from dst_metrics.protocols import checkdst, sgdx
 from dst_metrics.report.draw import data_attributes, esc, esc_name, num, pct, table
 
-from .exports import _quote
+from .exports import PASTED_FILE, shell_line
 from .inputs import AUTO, SET_LABELS, SetInput, pasted_gold, read_prediction_set
 from .views import signature_line
 
@@ -101,17 +101,6 @@ def checkdst_html(found: dict) -> str:
     )
 
 
-def checkdst_command(files: tuple[str, str], options: Options, fmt: str = AUTO, gold: str | None = None) -> str:
-    """The ``dst-metrics checkdst`` command that prints these figures."""
-    words = ["dst-metrics", "checkdst", *files, *(["--format", fmt] if fmt != AUTO else [])]
-    words += (["--gold", gold] if gold else []) + ["--mode", options.mode, "--value-matching", options.value_matching]
-    return " ".join(_quote(word) for word in [*words, "--json"])
-
-
-def _file_of(entry: SetInput, label: str) -> str:
-    return entry.filename if entry.filename and not entry.text else f"set_{label.lower()}.json"
-
-
 def checkdst_view(
     entries: list[SetInput],
     original: str,
@@ -130,16 +119,20 @@ def checkdst_view(
         if original == perturbed:
             raise OptionError(f"the original and the perturbed predictions are the same set ({original})")
         options = Options(mode=settings[0], value_matching=settings[1])
-        given_gold = gold if gold is not None and not gold.empty else None
         pair = entries[letters[original]], entries[letters[perturbed]]
-        found = checkdst_figures_of(*pair, options, fmt, given_gold, (original, perturbed))
+        found = checkdst_figures_of(*pair, options, fmt, gold, (original, perturbed))  # an empty gold: none
     except ValueError as error:  # InputError, OptionError
         return ProtocolView(False, str(error))
     status = f"CheckDST of set {perturbed} against set {original}: {found['checkdst.pairs']} pairs."
-    files = (_file_of(pair[0], original), _file_of(pair[1], perturbed))
-    gold_file = (given_gold.filename or "gold.json") if given_gold else None
-    command = checkdst_command(files, options, fmt, gold_file)
-    return ProtocolView(True, status, found, checkdst_html(found), command)
+    # the command that prints these figures: an uploaded set by its file's name, a pasted one as set_<letter>.json
+    files = [
+        e.filename if e.filename and not e.text else PASTED_FILE.format(label=label.lower())
+        for e, label in zip(pair, (original, perturbed))
+    ]
+    words = ["dst-metrics", "checkdst", *files, *(["--format", fmt] if fmt != AUTO else [])]
+    words += ["--gold", gold.filename or "gold.json"] if gold and not gold.empty else []
+    words += ["--mode", options.mode, "--value-matching", options.value_matching, "--json"]
+    return ProtocolView(True, status, found, checkdst_html(found), shell_line(words))
 
 
 def api_checkdst(
@@ -228,19 +221,6 @@ def _renamed(message: str, files: list[tuple[str, str]]) -> str:
     return message
 
 
-def sgdx_rows(found: dict) -> list[list[tuple[str, object]]]:
-    """Per split, (key, value) of each column after the split's name, in `SGDX_HEADER`'s order."""
-    rows = []
-    for split in sgdx.SPLITS:
-        cells: list[tuple[str, object]] = [(f"sgdx.{split}.frames", found[f"sgdx.{split}.frames"])]
-        for measure in sgdx.MEASURES:
-            cells += [(f"sgdx.{split}.{measure}_{kind}", found[f"sgdx.{split}.{measure}_{kind}"])
-                      for kind in ("original", "variants")]  # fmt: skip
-            cells.append((f"sgdx.{split}.ss_{measure}", found[f"sgdx.{split}.ss_{measure}"]))
-        rows.append(cells)
-    return rows
-
-
 def cell_value(value: object) -> str:
     """A figure as a cell's ``data-value``: JSON (``null`` for None), a float written as Python writes it."""
     return json.dumps(value)
@@ -260,10 +240,12 @@ def sgdx_html(found: dict) -> str:
     """The SGD-X table as ``dst-metrics sgdx`` prints it (a row per split; JGA, AGA in percent, SS as a
     fraction); each cell carries its key and unrounded value (``data-key``, ``data-value``)."""
     head = "".join(f"<th>{esc(name)}</th>" for name in SGDX_HEADER)
-    rows = [
-        f'<tr data-split="{split}"><th>{split}</th>' + "".join(_sgdx_cell(*cell) for cell in cells) + "</tr>"
-        for split, cells in zip(sgdx.SPLITS, sgdx_rows(found))
-    ]
+    rows = []
+    for split in sgdx.SPLITS:  # the columns after the split's name: its frames, then its figures in registry order
+        keys = [f"sgdx.{split}.frames", *(figure.key for figure in sgdx.FIGURES if figure.split == split)]
+        rows.append(
+            f'<tr data-split="{split}"><th>{split}</th>' + "".join(_sgdx_cell(k, found[k]) for k in keys) + "</tr>"
+        )
     variants = len(found["variants"])
     split = found["sgdx.seen.frames"] or found["sgdx.unseen.frames"]
     caption = (
@@ -289,7 +271,7 @@ def sgdx_view(files: SgdxFiles, value_matching: str = "fuzzy", scratch: Path | N
         return ProtocolView(False, str(error))
     status = f"SGD-X of {len(found['variants'])} schema variants: {found['sgdx.all.frames']} frames."
     flags = [] if fuzzy else ["--value-matching", "exact"]
-    command = " ".join(_quote(word) for word in ["dst-metrics", "sgdx", *words, *flags, "--json"])
+    command = shell_line(["dst-metrics", "sgdx", *words, *flags, "--json"])
     return ProtocolView(True, status, found, sgdx_html(found), command)
 
 

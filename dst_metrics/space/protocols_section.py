@@ -16,7 +16,7 @@ from pathlib import Path
 import gradio as gr
 
 from . import views
-from .inputs import SET_LABELS, remove_session_file, upload_paths
+from .inputs import SESSION_STATE_SECONDS, SET_LABELS, remove_session_file, upload_paths
 from .protocols import (
     EXPORT_FILES,
     SGD_MATCHINGS,
@@ -28,8 +28,6 @@ from .protocols import (
     write_export,
 )
 
-SESSION_SECONDS = 1800
-"""The section's state (uploads, downloads) is dropped with the session, as the page's."""
 INTRO = (
     "Two robustness protocols, as their papers compute them and as `dst-metrics checkdst` / `dst-metrics sgdx` "
     "print them. **CheckDST** (Cho et al., 2022): the same tracker on the original dialogues and on perturbed "
@@ -82,7 +80,7 @@ it already holds)."""
 
 def role_note(role: str, files: list) -> str:
     """What is uploaded for one SGD-X role (chips of the files' names, — when none)."""
-    chips = " ".join(f'<span class="file-chip">{views.esc(name)}</span>' for _, name in files) or "—"
+    chips = views.file_chips([name for _, name in files]) or "—"
     count = f" ({len(files)})" if role == "variants" and files else ""
     return f'<p class="sgdx-role"><b>{views.esc(ROLES[role])}{count}:</b> {chips}</p>'
 
@@ -132,12 +130,13 @@ class ProtocolsSection:
                 label="The figures as dst-metrics checkdst --json / sgdx --json print them (fractions of 1)",
                 file_count="multiple", interactive=False, visible=False, elem_id="protocols-downloads",
             )  # fmt: skip
-        self.folder = gr.State(None, time_to_live=SESSION_SECONDS, delete_callback=remove_session_file)
+        self.folder = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
         # one state per role: uploads of different roles in quick succession never overwrite each other
         self.role_files = {
-            role: gr.State([], time_to_live=SESSION_SECONDS, delete_callback=remove_session_file) for role in ROLES
-        }  # fmt: skip
-        self.shown = gr.State(False, time_to_live=SESSION_SECONDS)
+            role: gr.State([], time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
+            for role in ROLES
+        }
+        self.shown = gr.State(False, time_to_live=SESSION_STATE_SECONDS)
 
     def checkdst_layout(self) -> None:
         gr.Markdown("### CheckDST: the same dialogues, perturbed")

@@ -32,6 +32,13 @@ def score_sets(sets: list[PredictionSet], options: Options) -> list[ScoredSet]:
     return [ScoredSet(s.name, s.corpus, s.layout, s.source, score(s.corpus, options, per_dialogue=True)) for s in sets]
 
 
+def calibrated(results: list[ScoredSet]) -> list[tuple[int, ScoredSet, object]]:
+    """(index, set, `dst_metrics.calibration` figures) of the sets whose predictions carry confidences."""
+    from dst_metrics.calibration.metrics import calibration
+
+    return [(i, r, calibration(r.corpus)) for i, r in enumerate(results) if getattr(r.corpus, "scores", None)]
+
+
 def metric_label(key: str, label: str, options: Options) -> str:
     """A figure's row label with the option it depends on ('FGA (λ=0.5)', 'SA (K=30)')."""
     if key == "fga":

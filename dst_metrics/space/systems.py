@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from dst_metrics import InputError, Options
 from dst_metrics.options import OptionError
 from dst_metrics.report.html import systems_output
 
-from .exports import _quote, option_arguments
+from .exports import option_arguments, shell_line, write_files
 from .inputs import AUTO, PredictionSet, SetInput, pasted_gold, read_prediction_set, read_settings
 
 TABLE_RESAMPLES = 1000
@@ -48,7 +48,6 @@ class TableView:
     status: str
     table: object = None  # dst_metrics.stats.table.SystemsTable
     html: str = ""
-    sources: list[str] = field(default_factory=list)  # each system's file name, or "pasted"
     command: str = ""
 
     @property
@@ -127,7 +126,7 @@ def command(sources: list[str], names: list[str], options: Options, choices: Tab
     files = [source if source != "pasted" else f"system_{i}.json" for i, source in enumerate(sources, start=1)]
     words = ["dst-metrics", "table", *files, *(w for name in names for w in ("--name", name))]
     words += (["--format", fmt] if fmt != AUTO else []) + option_arguments(options) + choices.arguments()
-    return " ".join(_quote(word) for word in words)
+    return shell_line(words)
 
 
 def table_view(
@@ -146,20 +145,18 @@ def table_view(
 
     try:
         options = read_settings(*settings)
-        systems = read_systems(entries, fmt, options.value_matching, gold if gold and not gold.empty else None, labels)
+        systems = read_systems(entries, fmt, options.value_matching, gold, labels)  # an empty gold: none
         table = build_table(systems, options, choices)
     except ValueError as error:  # InputError, OptionError
         return TableView(False, str(error))
-    sources = [s.source for s in systems]
     status = (
         f"Table of {len(table.names)} systems on {table.dialogues} dialogue{'s' * (table.dialogues != 1)} "
         f"and {table.turns} turn{'s' * (table.turns != 1)}."
     )
     shown = TableChoices(table.keys, table.pairs, table.baseline, table.primary, table.correction,
                          table.resamples, table.seed)  # fmt: skip
-    view = TableView(True, status, table, html_table(table), sources)
-    view.command = command(sources, view.names, options, shown, fmt)
-    return view
+    sources = [s.source for s in systems]
+    return TableView(True, status, table, html_table(table), command(sources, list(table.names), options, shown, fmt))
 
 
 def table_csv(table) -> str:
@@ -177,24 +174,11 @@ def table_csv(table) -> str:
     return out.getvalue()
 
 
-def export_text(table, flag: str) -> str:
-    """The table as ``dst-metrics table --<flag>`` prints it (markdown, latex, json or html)."""
-    return systems_output(table, flag)
-
-
 def write_exports(table, folder: str | Path) -> list[str]:
     """Write the table's downloads into `folder`: Markdown, LaTeX, JSON and HTML as the command line writes
     them, and CSV; their paths."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for flag, extension in EXPORTS.items():
-        path = folder / f"{TABLE_FILE}.{extension}"
-        path.write_text(export_text(table, flag), encoding="utf-8")
-        paths.append(str(path))
-    path = folder / f"{TABLE_FILE}.csv"
-    path.write_text(table_csv(table), encoding="utf-8")
-    return [*paths, str(path)]
+    files = {f"{TABLE_FILE}.{extension}": systems_output(table, flag) for flag, extension in EXPORTS.items()}
+    return write_files({**files, f"{TABLE_FILE}.csv": table_csv(table)}, folder)
 
 
 def api_table(

@@ -16,7 +16,7 @@ import gradio as gr
 from dst_metrics.stats.table import DEFAULT_FIGURES
 
 from . import views
-from .inputs import AUTO, SET_LABELS, UPLOAD_TYPES, SetInput, remove_session_file, upload_paths
+from .inputs import AUTO, SESSION_STATE_SECONDS, SET_LABELS, UPLOAD_TYPES, SetInput, remove_session_file, upload_paths
 from .systems import (
     CORRECTIONS,
     EVERY_FIGURE,
@@ -31,8 +31,6 @@ from .systems import (
 
 SOURCE_SETS = "sets"
 SOURCE_FILES = "files"
-SESSION_SECONDS = 1800
-"""The section's state (uploaded systems, downloads) is dropped with the session, as the page's."""
 INTRO = (
     "A paper's main table: each system a row, the chosen figures with 95% bootstrap intervals over dialogues, "
     "and significance marks from **one** correction over every test the table makes (the family size is "
@@ -65,7 +63,7 @@ CSS = """
 def _files_note(files: list[dict]) -> str:
     if not files:
         return ""
-    chips = " ".join(f'<span class="file-chip">{views.esc(f["filename"])}</span>' for f in files)
+    chips = views.file_chips([f["filename"] for f in files])
     return f'<span class="note-ok">{len(files)} file{"s" * (len(files) != 1)} uploaded:</span> {chips}'
 
 
@@ -116,9 +114,9 @@ class SystemsSection:
                 "(fractions of 1, unrounded)",
                 file_count="multiple", interactive=False, elem_id="systems-downloads",
             )  # fmt: skip
-        self.files = gr.State([], time_to_live=SESSION_SECONDS, delete_callback=remove_session_file)
-        self.folder = gr.State(None, time_to_live=SESSION_SECONDS, delete_callback=remove_session_file)
-        self.shown = gr.State(False, time_to_live=SESSION_SECONDS)
+        self.files = gr.State([], time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
+        self.folder = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
+        self.shown = gr.State(False, time_to_live=SESSION_STATE_SECONDS)
 
     def choices_section(self) -> None:
         with gr.Row(equal_height=False, elem_id="systems-choices-row"):

@@ -12,7 +12,7 @@ from dst_metrics.explain import SlotRow, explain_dialogue
 from dst_metrics.figures import figure_labels
 from dst_metrics.report.draw import esc, esc_name, num, pct, signed_pct, swatch, table
 
-from .scored import MetricRow, ScoredSet, figure_text, main_rows, metric_rows
+from .scored import ScoredSet, figure_text, main_rows, metric_rows
 
 TABLE_CAPTIONS = {"main": "Metric", "counts": "GCA counts", "detail": "More figures"}
 # Count type -> (background, text colour, symbol). Okabe-Ito colours with text contrast >= 4.5:1;
@@ -30,15 +30,7 @@ COUNT_MEANINGS = {
     "overshot": "the prediction has a slot that gold does not",
 }
 DIALOGUE_FIGURES = ("gca", "jga", "fga")
-"""The figures the per-turn view shows for its dialogue."""
-
-
-def table_caption(group: str, rows: list[MetricRow]) -> str:
-    """The first header cell of a group's table: its name and unit ('(%)', '(% or count)')."""
-    name = TABLE_CAPTIONS.get(group, group.capitalize())
-    counts = {row.is_count for row in rows}
-    unit = "" if counts == {True} else " (%)" if counts == {False} else " (% or count)"
-    return name + unit
+"""The figures the per-turn view shows for its dialogue (and the B − A table per dialogue)."""
 
 
 def metrics_html(results: list[ScoredSet], options: Options, group: str = "main") -> str:
@@ -61,17 +53,14 @@ def metrics_html(results: list[ScoredSet], options: Options, group: str = "main"
             f'<tr class="{esc(row.group)}"><th scope="row" title="{esc(row.description)}">{esc(row.label)}</th>'
             f"{''.join(cells)}</tr>"
         )
-    head = f'<th scope="col">{esc(table_caption(group, rows))}</th>{head}'
-    note = compat_mark_note(options.compat) if marked else ""
-    return table(head, body, f' class="metrics-table" id="metrics-{group}"') + note
-
-
-def compat_mark_note(profile: str | None) -> str:
-    """What the marked cells are: the figures the evaluator `profile` computes, its way."""
-    return (
-        f'<p class="note compat-note"><span class="compat-key">†</span> computed {esc(profile)}\'s way (its '
+    counts = {row.is_count for row in rows}  # the caption's unit: '(%)', '(% or count)' or none
+    unit = "" if counts == {True} else " (%)" if counts == {False} else " (% or count)"
+    head = f'<th scope="col">{esc(TABLE_CAPTIONS.get(group, group.capitalize()) + unit)}</th>{head}'
+    note = (  # what the marked cells are: the figures the evaluator computes, its way
+        f'<p class="note compat-note"><span class="compat-key">†</span> computed {esc(options.compat)}\'s way (its '
         "conventions: see the side-by-side table); unmarked figures are dst-metrics' own definitions.</p>"
     )
+    return table(head, body, f' class="metrics-table" id="metrics-{group}"') + (note if marked else "")
 
 
 def compat_side_by_side_html(names: list[str], ours: list, theirs: list, profile: str) -> str:
@@ -107,11 +96,6 @@ def compat_side_by_side_html(names: list[str], ours: list, theirs: list, profile
     )
 
 
-def signature_html(results: list[ScoredSet]) -> str:
-    """The signature string of the figures (every option they depend on)."""
-    return signature_line(results[0].report.signature, "signature")
-
-
 def signature_line(signature: str, element_id: str) -> str:
     """A signature under its table (a narrow page breaks it at a bar)."""
     shown = esc(signature).replace("|", "|<wbr>")
@@ -128,6 +112,11 @@ def status_html(message: str, ok: bool, element_id: str = "status") -> str:
         f'<div class="status status-error" role="alert" id="{element_id}-error"><b>Could not score this input.</b> '
         f"{esc(message)}</div>"
     )
+
+
+def file_chips(names: list[str]) -> str:
+    """Uploaded files' names, each as a chip."""
+    return " ".join(f'<span class="file-chip">{esc(name)}</span>' for name in names)
 
 
 def internal_error(error: Exception) -> str:
@@ -172,15 +161,6 @@ def _kinds(row: SlotRow | None, name: str) -> str:
     )
 
 
-def _slot_order(tables: list[list[SlotRow]]) -> dict[str, int]:
-    """Every slot of the dialogue in the order it first appears in any set: one order for all turns."""
-    order: dict[str, int] = {}
-    for rows in tables:
-        for row in sorted(rows, key=lambda r: r.position):
-            order.setdefault(row.slot, len(order))
-    return order
-
-
 def dialogue_figures_html(results: list[ScoredSet], dialogue_id: str) -> str:
     """The dialogue's GCA, JGA and FGA and its counts, per set."""
     items = []
@@ -223,7 +203,10 @@ def slot_view_html(results: list[ScoredSet], dialogue_id: str | None, mode: str,
 
 
 def _slot_rows(results: list[ScoredSet], dialogue: Dialogue, tables: list[list[SlotRow]], show_unchanged: bool) -> str:
-    order = _slot_order(tables)
+    order: dict[str, int] = {}  # every slot in the order it first appears in any set: one order for all turns
+    for rows in tables:
+        for row in sorted(rows, key=lambda r: r.position):
+            order.setdefault(row.slot, len(order))
     by_key = [{(row.position, row.slot): row for row in rows} for rows in tables]
     columns = 2 + 2 * len(results)
     body = []
@@ -289,8 +272,8 @@ def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
     confidence interval, the p value (adjusted across the m figures of the family, m in the header)
     and whether it is significant; B is set number `index_b` (its colour)."""
     name_a, name_b = comparison.names
-    level = 100 * (1 - getattr(comparison, "level", 0.05))
-    adjusted = f"p ({esc(getattr(comparison, 'correction', 'holm'))}, m = {len(comparison.figures)} figures)"
+    level = 100 * (1 - comparison.level)
+    adjusted = f"p ({esc(comparison.correction)}, m = {len(comparison.figures)} figures)"
     head = (
         f'<th scope="col">Figure (%)</th><th scope="col">{swatch(0)}{esc_name(name_a)}</th>'
         f'<th scope="col">{swatch(index_b)}{esc_name(name_b)}</th>'
@@ -314,7 +297,7 @@ def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
         )
     shown = len(body)
     family = comparison.family_size
-    correction = esc(getattr(comparison, "correction", "holm")).capitalize()
+    correction = esc(comparison.correction).capitalize()
     note = (
         f'<p class="note p-note">p: a paired randomization test over {comparison.rounds:,} rounds, '
         f"{correction}-corrected over the family of all m = {family} figures compared ({shown} shown here, "
