@@ -22,6 +22,7 @@ compatibility profile scores.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -86,101 +87,61 @@ def dialogue_files(path: Path, source: str | None = None) -> list[Path]:
     return files
 
 
-class _Place:
-    """Where in a dialogue file a value is, for InputError: file, dialogue, USER turn, field path."""
-
-    def __init__(self, source: str | None, dialogue: str | None = None) -> None:
-        self.source, self.dialogue, self.turn = source, dialogue, None
-
-    def error(self, problem: str, field: str) -> InputError:
-        return InputError(problem, dialogue=self.dialogue, turn=self.turn, field=field, source=self.source)
-
-    def get(self, container: dict, key: str, kind: type, field: str, required: bool = True) -> object:
-        """`container[key]`, checked to be of `kind` (None when absent and not `required`)."""
-        if key not in container:
-            if required:
-                raise self.error(f"there is no {key}", field=f"{field}.{key}" if field else key)
-            return None
-        value = container[key]
-        if not isinstance(value, kind) or isinstance(value, bool):
-            names = {str: "a string", list: "an array", dict: "an object", int: "a number"}
-            raise self.error(f"expected {names[kind]}, got {describe(value)}", field=f"{field}.{key}" if field else key)
-        return value
+_KINDS = {"str": "a string", "int": "a whole number", "array": "an array", "object": "an object"}
+_STEP = re.compile(r"\.(\w+)|\[(\d+)\]|(\[\.\.\.\])")
 
 
-def _strings(place: _Place, values: object, field: str, empty: bool) -> list[str]:
-    if not isinstance(values, list) or (not values and not empty):
-        what = "an array of strings" if empty else "a non-empty array of strings"
-        raise place.error(f"expected {what}, got {describe(values)}", field)
-    for index, value in enumerate(values):
-        if type(value) is not str:
-            raise place.error(f"expected a string, got {describe(value)}", f"{field}[{index}]")
-    return values
+def _convert(raw: object, kind: type, field: str, **place: object) -> object:
+    """`raw` (JSON as python) as `kind`; what msgspec rejects raises an InputError at its place
+    (`place`: dialogue, turn and source; `field`: where `raw` is) naming the value found there."""
+    try:
+        return msgspec.convert(raw, kind)
+    except msgspec.ValidationError as error:
+        message, _, path = str(error).partition(" - at `$")
+    for name, index, any_key in _STEP.findall(path):
+        if any_key:  # a value of slot_values (msgspec names no key): the first invalid one
+            name = next(key for key, values in raw.items() if not _valid_values(values))
+        raw = raw[int(index)] if index else raw[name]
+        field += f"[{index}]" if index else f".{name}" if field else name
+    missing = re.fullmatch(r"Object missing required field `(\w+)`", message)
+    expected = re.match(r"Expected `(\w+)`( of length >= 1)?", message)
+    if missing:
+        field, message = f"{field}.{missing[1]}" if field else missing[1], f"there is no {missing[1]}"
+    elif expected and (expected[2] or path.endswith("[...]`")):
+        message = f"expected a non-empty array of strings, got {describe(raw)}"
+    elif expected:
+        message = f"expected {_KINDS.get(expected[1], expected[1])}, got {describe(raw)}"
+    raise InputError(message, field=field, **place)
 
 
-def _spans(place: _Place, frame: dict, field: str) -> list[tuple[str, int, int]] | None:
-    spans = place.get(frame, "slots", list, field, required=False)
-    if spans is None:
-        return None
-    found = []
-    for index, span in enumerate(spans):
-        where = f"{field}.slots[{index}]"
-        if not isinstance(span, dict):
-            raise place.error(f"expected an object, got {describe(span)}", where)
-        found.append(tuple(place.get(span, key, kind, where) for key, kind in _SPAN_FIELDS))
-    return found
-
-
-_SPAN_FIELDS = (("slot", str), ("start", int), ("exclusive_end", int))
-
-
-def _frame(place: _Place, frame: object, field: str) -> Frame:
-    if not isinstance(frame, dict):
-        raise place.error(f"a frame must be an object, got {describe(frame)}", field)
-    service = place.get(frame, "service", str, field)
-    state = place.get(frame, "state", dict, field)
-    where = f"{field}.state"
-    values = place.get(state, "slot_values", dict, where)
-    slot_values = {slot: _strings(place, v, f"{where}.slot_values.{slot}", False) for slot, v in values.items()}
-    requested = place.get(state, "requested_slots", list, where, required=False)
-    if requested is not None:
-        _strings(place, requested, f"{where}.requested_slots", True)
-    intent = place.get(state, "active_intent", str, where, required=False)
-    return Frame(service, slot_values, intent, requested, _spans(place, frame, field))
-
-
-def _turn(place: _Place, turn: object, field: str, user_turns: int) -> Turn:
-    if not isinstance(turn, dict):
-        raise place.error(f"a turn must be an object, got {describe(turn)}", field)
-    speaker = place.get(turn, "speaker", str, field)
-    utterance = place.get(turn, "utterance", str, field, required=False)
-    frames: dict[str, Frame] = {}
-    if speaker == "USER":
-        place.turn = user_turns
-        for index, raw in enumerate(place.get(turn, "frames", list, field)):
-            frame = _frame(place, raw, f"{field}.frames[{index}]")
-            if frame.service in frames:
-                raise place.error(f"a second frame of service {frame.service!r}", f"{field}.frames[{index}]")
-            frames[frame.service] = frame
-        place.turn = None
-    return Turn(speaker, utterance, frames)
+def _valid_values(values: object) -> bool:
+    return isinstance(values, list) and bool(values) and all(type(value) is str for value in values)
 
 
 def _dialogue(raw: object, index: int, source: str | None) -> SgdDialogue:
-    place = _Place(source)
+    """One dialogue of a file read generically, every value checked (errors name their place)."""
     if not isinstance(raw, dict):
-        raise place.error(f"a dialogue must be an object with dialogue_id and turns, got {describe(raw)}", f"[{index}]")
+        message = f"a dialogue must be an object with dialogue_id and turns, got {describe(raw)}"
+        raise InputError(message, field=f"[{index}]", source=source)
     if "dialogue_id" not in raw:
-        raise place.error("the dialogue has no dialogue_id", f"[{index}].dialogue_id")
-    place.dialogue = dialogue_id = ids.dialogue_id(raw["dialogue_id"], source=source)
-    services = place.get(raw, "services", list, "", required=False)
-    if services is not None:
-        services = tuple(_strings(place, services, "services", True))
-    turns, users = [], 0
-    for position, turn in enumerate(place.get(raw, "turns", list, "")):
-        turns.append(_turn(place, turn, f"turns[{position}]", users))
-        users += turns[-1].speaker == "USER"
-    return SgdDialogue(dialogue_id, services, tuple(turns), source)
+        raise InputError("the dialogue has no dialogue_id", field=f"[{index}].dialogue_id", source=source)
+    place = {"dialogue": ids.dialogue_id(raw["dialogue_id"], source=source), "source": source}
+    head = _convert(raw, _Head, "", **place)
+    turns: list[Turn] = []
+    for position, raw_turn in enumerate(head.turns):
+        field = f"turns[{position}]"
+        turn = _convert(raw_turn, _AnyTurn, field, **place)
+        frames: dict[str, Frame] = {}
+        if turn.speaker == "USER":
+            users = sum(earlier.speaker == "USER" for earlier in turns)
+            user = _convert(raw_turn, _UserTurn, field, turn=users, **place)
+            frames = _typed_frames(user)
+            if isinstance(frames, int):
+                message = f"a second frame of service {user.frames[frames].service!r}"
+                raise InputError(message, turn=users, field=f"{field}.frames[{frames}]", **place)
+        turns.append(Turn(turn.speaker, turn.utterance, frames))
+    services = None if head.services is None else tuple(head.services)
+    return SgdDialogue(place["dialogue"], services, tuple(turns), source)
 
 
 def _file_dialogues(data: bytes, source: str | None) -> list[SgdDialogue]:
@@ -297,6 +258,18 @@ class _UserTurn(_Turn, tag="USER"):
 
 class _OtherTurn(_Turn, tag="SYSTEM"):
     pass
+
+
+class _AnyTurn(msgspec.Struct, gc=False):
+    """A turn of any speaker, as the checking path reads it before a USER turn's frames."""
+
+    speaker: str
+    utterance: str = None
+
+
+class _Head(msgspec.Struct, gc=False):
+    turns: list
+    services: list[str] = None
 
 
 class _Dialogue(msgspec.Struct, gc=False):
@@ -418,11 +391,12 @@ def _typed_states(files: list, gold: bool) -> dict[str, dict[int, dict]] | None:
     return states
 
 
-def _typed_frames(turn: _UserTurn) -> dict[str, Frame] | None:
+def _typed_frames(turn: _UserTurn) -> dict[str, Frame] | int:
+    """A USER turn's frames by service; the position of a frame whose service an earlier one has."""
     frames = {}
-    for frame in turn.frames:
+    for position, frame in enumerate(turn.frames):
         if frame.service in frames:
-            return None
+            return position
         state, spans = frame.state, frame.slots
         spans = None if spans is None else [(span.slot, span.start, span.exclusive_end) for span in spans]
         frames[frame.service] = Frame(
@@ -442,7 +416,7 @@ def _typed_dialogues(files: list) -> dict[str, SgdDialogue] | None:
             turns = []
             for turn in dialogue.turns:
                 frames = _typed_frames(turn) if type(turn) is _UserTurn else {}
-                if frames is None:
+                if type(frames) is int:
                     return None
                 turns.append(Turn("USER" if type(turn) is _UserTurn else "SYSTEM", turn.utterance, frames))
             services = None if dialogue.services is None else tuple(dialogue.services)
