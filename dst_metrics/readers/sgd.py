@@ -119,7 +119,7 @@ def _valid_values(values: object) -> bool:
 
 
 def _dialogue(raw: object, index: int, source: str | None) -> SgdDialogue:
-    """One dialogue of a file read generically, every value checked (errors name their place)."""
+    """One dialogue of a file decoded generically, checked by msgspec a turn at a time (`_convert`)."""
     if not isinstance(raw, dict):
         message = f"a dialogue must be an object with dialogue_id and turns, got {describe(raw)}"
         raise InputError(message, field=f"[{index}]", source=source)
@@ -128,27 +128,21 @@ def _dialogue(raw: object, index: int, source: str | None) -> SgdDialogue:
     place = {"dialogue": ids.dialogue_id(raw["dialogue_id"], source=source), "source": source}
     head = _convert(raw, _Head, "", **place)
     turns: list[Turn] = []
+    users = 0  # USER turns before this one
     for position, raw_turn in enumerate(head.turns):
         field = f"turns[{position}]"
         turn = _convert(raw_turn, _AnyTurn, field, **place)
         frames: dict[str, Frame] = {}
         if turn.speaker == "USER":
-            users = sum(earlier.speaker == "USER" for earlier in turns)
             user = _convert(raw_turn, _UserTurn, field, turn=users, **place)
             frames = _typed_frames(user)
             if isinstance(frames, int):
                 message = f"a second frame of service {user.frames[frames].service!r}"
                 raise InputError(message, turn=users, field=f"{field}.frames[{frames}]", **place)
+            users += 1
         turns.append(Turn(turn.speaker, turn.utterance, frames))
     services = None if head.services is None else tuple(head.services)
     return SgdDialogue(place["dialogue"], services, tuple(turns), source)
-
-
-def _file_dialogues(data: bytes, source: str | None) -> list[SgdDialogue]:
-    parsed = decode_json(data, source)
-    if not isinstance(parsed, list):
-        raise InputError(f"expected a JSON array of dialogues {LAYOUT}, got {describe(parsed)}", source=source)
-    return [_dialogue(raw, index, source) for index, raw in enumerate(parsed)]
 
 
 def _files(path: Path | None, source: str | None, data: bytes | None = None) -> Iterator[tuple[bytes, str | None]]:
@@ -162,10 +156,13 @@ def _files(path: Path | None, source: str | None, data: bytes | None = None) -> 
 
 
 def _checked_dialogues(files: Iterable[tuple[bytes, str | None]]) -> dict[str, SgdDialogue]:
-    """The dialogues of the files the checking way: each value walked and located (errors name their place)."""
+    """The dialogues of the files the checking way: each value checked and located (errors name their place)."""
     dialogues: dict[str, SgdDialogue] = {}
     for data, where in files:
-        for dialogue in _file_dialogues(data, where):
+        parsed = decode_json(data, where)
+        if not isinstance(parsed, list):
+            raise InputError(f"expected a JSON array of dialogues {LAYOUT}, got {describe(parsed)}", source=where)
+        for dialogue in (_dialogue(raw, index, where) for index, raw in enumerate(parsed)):
             if dialogue.dialogue_id in dialogues:
                 raise InputError("the dialogue id is used twice", dialogue=dialogue.dialogue_id, source=where)
             dialogues[dialogue.dialogue_id] = dialogue
