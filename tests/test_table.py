@@ -217,6 +217,9 @@ def test_bad_choices_are_refused():
         table_of_matrices({"S1": matrices["S1"]}, Options())
     with pytest.raises(OptionError, match="a baseline is for pairs='baseline'"):
         table_of_matrices(matrices, Options(), pairs="all", baseline="S1")
+    for rounds in (0, -3, True, 2.5):  # as compare refuses them: a p below 0 or above 1 otherwise
+        with pytest.raises(OptionError, match="randomization rounds must be a whole number at least 1"):
+            table_of_matrices(matrices, Options(), rounds=rounds)
 
 
 # --------------------------------------------------------------------------------------------

@@ -390,12 +390,15 @@ def pair_diffs(
 # compare
 
 
-def check_tests(correction: str, level: float) -> None:
-    """OptionError unless the correction is known and the significance level in (0, 1)."""
+def check_tests(correction: str, level: float, rounds: int | None = None) -> None:
+    """OptionError unless the correction is known, the significance level in (0, 1) and `rounds`
+    (None: chosen from the family) a whole number at least 1."""
     if correction not in CORRECTIONS:
         raise OptionError(f"correction must be one of {', '.join(CORRECTIONS)}; got {correction!r}")
     if not (isinstance(level, (int, float)) and 0.0 < level < 1.0):
         raise OptionError(f"the significance level must be a number between 0 and 1, such as 0.05; got {level!r}")
+    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1):
+        raise OptionError(f"the number of randomization rounds must be a whole number at least 1; got {rounds!r}")
 
 
 def check_figures(figures: Sequence[str] | None, options: Options) -> None:
@@ -515,13 +518,11 @@ def compare(
     the rounds given cannot reach `level`). `figures` (default: every non-count figure) are the keys
     reported and corrected for, each once (`family_keys`).
     """
-    check_tests(correction, level)
+    check_tests(correction, level, rounds)
     if len(names) != 2:
         raise OptionError(f"names must be two names, one per system; got {names!r}")
     interval_level = 1.0 - level if interval_level is None else interval_level
     check_settings(resamples, interval_level, method)
-    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 1):
-        raise OptionError(f"the number of randomization rounds must be a whole number at least 1; got {rounds!r}")
     options = corpus_options(corpus_a, options)
     corpus_options(corpus_b, options)
     check_figures(figures, options)

@@ -285,7 +285,13 @@ def _letter(index: int) -> str:
 
 
 def _check(
-    names: Sequence[str], figures: Sequence[str], pairs: str, primary: str | None, correction: str, level: float
+    names: Sequence[str],
+    figures: Sequence[str],
+    pairs: str,
+    primary: str | None,
+    correction: str,
+    level: float,
+    rounds: int | None,
 ) -> None:
     if len(names) < 2:
         raise OptionError(f"a table compares at least two systems; got {len(names)}")
@@ -293,7 +299,7 @@ def _check(
         raise OptionError(f"every system needs its own name; got {list(names)!r}")
     if pairs not in PAIRS:
         raise OptionError(f"pairs must be one of {', '.join(PAIRS)}; got {pairs!r}")
-    check_tests(correction, level)
+    check_tests(correction, level, rounds)
     if not figures:
         raise OptionError("a table needs at least one figure")
     if primary is not None and primary not in figures:
@@ -328,7 +334,7 @@ def table_of_matrices(
     `compare` draws them: with two systems and the same rounds, the p-values of `compare_matrices`)."""
     names = list(matrices)
     figures = list(figures)
-    _check(names, figures, pairs, primary, correction, level)
+    _check(names, figures, pairs, primary, correction, level, rounds)
     check_settings(resamples, interval_level, method)
     check_figures(figures, options)
     pair_list, baseline = _pairs_of(names, pairs, baseline)
@@ -410,7 +416,7 @@ def systems_table(
     and one correction over every test (see the module docstring). `profiles`: names of
     compatibility profiles (``"all"`` alone: every one) whose JGA and headline figure to add."""
     names = [name for name, _ in named_corpora]
-    _check(names, list(figures), pairs, primary, correction, level)
+    _check(names, list(figures), pairs, primary, correction, level, rounds)
     options = corpus_options(named_corpora[0][1], options)
     if options.compat:
         raise OptionError("a table scores with our definitions; ask for profiles with profiles=[...], not compat")
