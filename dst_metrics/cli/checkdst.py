@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read both files, pair their turns and print the CheckDST figures."""
     from ..errors import InputError
-    from ..protocols.checkdst import FIGURES, checkdst_figures, signature_part
+    from ..protocols.checkdst import FIGURES, checkdst_figures, signature
     from .common import dumps, figure_cell, format_table, options_from_args
     from .score import read_input
 
@@ -39,13 +39,12 @@ def run(args: argparse.Namespace) -> int:
         found = checkdst_figures(original, perturbed, options.mode)
     except InputError as error:  # a perturbed turn without its original: name the perturbed file
         raise error.located(source=args.perturbed) from None
-    reading = tuple(dict.fromkeys((*options.reading, *original.reading, *perturbed.reading)))
-    signature = f"{options.replace(reading=reading).signature(())}|{signature_part()}"
+    signed = signature(options, original, perturbed)
     if args.json:
-        print(dumps({"original": args.original, "perturbed": args.perturbed, **found, "signature": signature}))
+        print(dumps({"original": args.original, "perturbed": args.perturbed, **found, "signature": signed}))
         return 0
     rows = [[entry.label, figure_cell(found[entry.key]), entry.description] for entry in FIGURES]
     print(f"{args.perturbed} against {args.original}: CheckDST, {found['checkdst.pairs']} pairs")
     print(format_table(["figure", "%", "what"], rows, "lrl"))
-    print(f"signature: {signature}")
+    print(f"signature: {signed}")
     return 0

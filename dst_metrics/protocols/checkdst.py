@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ..core import tally_dialogue
 from ..corpus import Corpus, Dialogue
 from ..errors import InputError
+from ..options import Options
 
 FAMILY = "checkdst"
 Pairs = list[tuple[bool, bool]]
@@ -139,3 +140,10 @@ def checkdst_figures(original: Corpus, perturbed: Corpus, mode: str = "official"
 def signature_part() -> str:
     """This protocol's part of the signature: ``checkdst|pairs:turn`` (pairs matched by dialogue and turn id)."""
     return f"{FAMILY}|pairs:turn"
+
+
+def signature(options: Options, original: Corpus, perturbed: Corpus) -> str:
+    """The signature of ``dst-metrics checkdst``'s figures: the options' (with every reading convention either
+    corpus met) and this protocol's part: ``dst-metrics:0.1.0|mode:official|match:exact|checkdst|pairs:turn``."""
+    reading = tuple(dict.fromkeys((*options.reading, *original.reading, *perturbed.reading)))
+    return f"{options.replace(reading=reading).signature(())}|{signature_part()}"

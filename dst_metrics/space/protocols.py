@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dst_metrics import InputError, Options
-from dst_metrics._version import __version__
 from dst_metrics.options import OptionError
 from dst_metrics.protocols import checkdst, sgdx
 from dst_metrics.report.draw import data_attributes, esc, esc_name, num, pct, table
@@ -27,8 +26,6 @@ from .views import signature_line
 
 SGD_MATCHINGS: tuple[tuple[str, str], ...] = (("fuzzy (the SGD evaluator's)", "fuzzy"), ("exact", "exact"))
 """SGD-X's value matching, as ``dst-metrics sgdx --value-matching`` takes it (fuzzy by default)."""
-SGDX_HEADER = ("split", "frames", "JGA orig", "JGA v1-5", "SS JGA", "AGA orig", "AGA v1-5", "SS AGA")
-"""The columns ``dst-metrics sgdx`` prints."""
 SGD_FILE_PATTERN = re.compile(r"dialogues_.*\.json")
 EXPORT_FILES = {"checkdst": "checkdst.json", "sgdx": "sgdx.json"}
 
@@ -71,8 +68,7 @@ def checkdst_figures_of(
     except InputError as error:  # a perturbed turn without its original: name the perturbed set
         where = f"perturbed set {labels[1]} {second.name!r} against original set {labels[0]} {first.name!r}"
         raise error.located(source=where) from None
-    reading = tuple(dict.fromkeys((*options.reading, *first.corpus.reading, *second.corpus.reading)))
-    signature = f"{options.replace(reading=reading).signature(())}|{checkdst.signature_part()}"
+    signature = checkdst.signature(options, first.corpus, second.corpus)
     return {"original": first.name, "perturbed": second.name, **found, "signature": signature}
 
 
@@ -210,7 +206,7 @@ def sgdx_figures_of(files: SgdxFiles, fuzzy: bool = True, scratch: Path | None =
             named = [original, gold, schema, *files.variants, *([train] if train else [])]
             raise InputError(_renamed(str(error), named)) from None
     names = [original[1], *(name for _, name in files.variants)]
-    signature = f"dst-metrics:{__version__}|{sgdx.signature_part(len(files.variants), fuzzy)}"
+    signature = sgdx.signature(len(files.variants), fuzzy)
     words = [*names, "--gold", gold[1], "--schema", schema[1]] + (["--train-schema", train[1]] if train else [])
     return {"original": names[0], "variants": names[1:], **found, "signature": signature}, words
 
@@ -239,14 +235,13 @@ def _sgdx_cell(key: str, value: object) -> str:
 def sgdx_html(found: dict) -> str:
     """The SGD-X table as ``dst-metrics sgdx`` prints it (a row per split; JGA, AGA in percent, SS as a
     fraction); each cell carries its key and unrounded value (``data-key``, ``data-value``)."""
-    head = "".join(f"<th>{esc(name)}</th>" for name in SGDX_HEADER)
-    rows = []
-    for split in sgdx.SPLITS:  # the columns after the split's name: its frames, then its figures in registry order
-        keys = [f"sgdx.{split}.frames", *(figure.key for figure in sgdx.FIGURES if figure.split == split)]
-        rows.append(
-            f'<tr data-split="{split}"><th>{split}</th>' + "".join(_sgdx_cell(k, found[k]) for k in keys) + "</tr>"
-        )
     variants = len(found["variants"])
+    header, cells = sgdx.table(variants)
+    head = "".join(f"<th>{esc(name)}</th>" for name in header)
+    rows = [
+        f'<tr data-split="{split}"><th>{split}</th>' + "".join(_sgdx_cell(k, found[k]) for k in keys) + "</tr>"
+        for split, keys in cells
+    ]
     split = found["sgdx.seen.frames"] or found["sgdx.unseen.frames"]
     caption = (
         f'<p class="protocol-caption">{esc_name(found["original"])} and {variants} schema variant'
