@@ -131,10 +131,23 @@ def pair_turns(original: Corpus, perturbed: Corpus, mode: str = "official") -> P
     return pairs
 
 
-def checkdst_figures(original: Corpus, perturbed: Corpus, mode: str = "official") -> dict[str, float | int | None]:
-    """Every figure of `FIGURES` ({key: value}) and ``checkdst.pairs``, the number of pairs."""
-    pairs = pair_turns(original, perturbed, mode)
+def checkdst_figures(
+    original: Corpus, perturbed: Corpus, mode: str = "official", source: str | None = None
+) -> dict[str, float | int | None]:
+    """Every figure of `FIGURES` ({key: value}) and ``checkdst.pairs``, the number of pairs; a perturbed turn
+    without its original is an InputError located at `source` (the perturbed input's name) when given."""
+    try:
+        pairs = pair_turns(original, perturbed, mode)
+    except InputError as error:
+        raise error.located(source=source or error.source) from None
     return {**{entry.key: entry.compute(pairs) for entry in FIGURES}, f"{FAMILY}.pairs": len(pairs)}
+
+
+def checkdst_json(original: Corpus, perturbed: Corpus, options: Options, names: tuple[str, str], source: str) -> dict:
+    """``dst-metrics checkdst --json``'s object: ``original`` and ``perturbed`` (`names`), every figure,
+    ``checkdst.pairs`` and ``signature``; `source` locates a perturbed turn without its original."""
+    found = checkdst_figures(original, perturbed, options.mode, source)
+    return {"original": names[0], "perturbed": names[1], **found, "signature": signature(options, original, perturbed)}
 
 
 def signature_part() -> str:

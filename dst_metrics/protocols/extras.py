@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from ..compat.sgd import default_schemas
 from ..corpus import Corpus
-from ..errors import InputError
 from ..options import OptionError, Options
 
 if TYPE_CHECKING:  # imported where asked for: not at every `dst-metrics score`'s start
@@ -132,10 +131,7 @@ def extra_figures(
 
         if corpus is None:
             raise ValueError("CheckDST pairs the original corpus with the perturbed one: read it whole")
-        try:
-            figures.update(checkdst.checkdst_figures(corpus, perturbed[1], options.mode))
-        except InputError as error:
-            raise error.located(source=perturbed[0]) from None
+        figures.update(checkdst.checkdst_figures(corpus, perturbed[1], options.mode, perturbed[0]))
         families[checkdst.FAMILY] = checkdst.signature_part()
     if variants is not None:
         from . import sgdx

@@ -63,13 +63,8 @@ def checkdst_figures_of(
             raise InputError(f"set {label} is empty: choose a set that holds predictions")
         sides.append(read_prediction_set(label, entry, fmt, options.value_matching, gold))
     first, second = sides
-    try:
-        found = checkdst.checkdst_figures(first.corpus, second.corpus, options.mode)
-    except InputError as error:  # a perturbed turn without its original: name the perturbed set
-        where = f"perturbed set {labels[1]} {second.name!r} against original set {labels[0]} {first.name!r}"
-        raise error.located(source=where) from None
-    signature = checkdst.signature(options, first.corpus, second.corpus)
-    return {"original": first.name, "perturbed": second.name, **found, "signature": signature}
+    where = f"perturbed set {labels[1]} {second.name!r} against original set {labels[0]} {first.name!r}"
+    return checkdst.checkdst_json(first.corpus, second.corpus, options, (first.name, second.name), where)
 
 
 def checkdst_html(found: dict) -> str:
@@ -77,8 +72,7 @@ def checkdst_html(found: dict) -> str:
     signature; each value cell carries its key and unrounded fraction (``data-key``, ``data-value``)."""
     rows = [
         f'<tr><th title="{esc(entry.description)}">{esc(entry.label)}</th>'
-        f'<td class="num"{data_attributes({"key": entry.key, "value": cell_value(found[entry.key])})}>'
-        f"{pct(found[entry.key])}</td><td>{esc(entry.description)}</td></tr>"
+        f"{_cell(entry.key, found[entry.key], pct(found[entry.key]))}<td>{esc(entry.description)}</td></tr>"
         for entry in checkdst.FIGURES
     ]
     head = "<th>Figure</th><th>%</th><th>What it counts</th>"
@@ -217,19 +211,16 @@ def _renamed(message: str, files: list[tuple[str, str]]) -> str:
     return message
 
 
-def cell_value(value: object) -> str:
-    """A figure as a cell's ``data-value``: JSON (``null`` for None), a float written as Python writes it."""
-    return json.dumps(value)
+def _cell(key: str, value: object, shown: str) -> str:
+    """A figure's cell: `shown`, with its key and its value as JSON (``data-key``, ``data-value``: ``null`` for
+    None, a float written as Python writes it)."""
+    return f'<td class="num"{data_attributes({"key": key, "value": json.dumps(value)})}>{shown}</td>'
 
 
 def _sgdx_cell(key: str, value: object) -> str:
     if key.endswith(".frames"):
-        shown = str(value)
-    elif ".ss_" in key:
-        shown = num(value, 4, "-")
-    else:
-        shown = pct(value, "-")
-    return f'<td class="num"{data_attributes({"key": key, "value": cell_value(value)})}>{shown}</td>'
+        return _cell(key, value, str(value))
+    return _cell(key, value, num(value, 4, "-") if ".ss_" in key else pct(value, "-"))
 
 
 def sgdx_html(found: dict) -> str:
