@@ -408,7 +408,7 @@ def _print_extras(path: str, extras) -> None:
         return
     entries = extras.entries()
     rows = [
-        [entry.label, figure_cell(extras.figures[key], ".ss_" not in key), entry.description]
+        [entry.label, figure_cell(extras.figures[key], entry.percent), entry.description]
         for key, entry in entries.items()
         if key in extras.figures
     ]

@@ -33,10 +33,10 @@ def _print_table(found: dict, args: argparse.Namespace, signed: str) -> None:
     from ..protocols.sgdx import table
     from .common import figure_cell, format_table
 
-    header, keys = table(len(args.variants))
+    header, splits = table(len(args.variants))
     rows = [
-        [split, str(found[cells[0]]), *(figure_cell(found[key], ".ss_" not in key) for key in cells[1:])]
-        for split, cells in keys
+        [split, str(found[f"sgdx.{split}.frames"]), *(figure_cell(found[e.key], e.percent) for e in entries)]
+        for split, entries in splits
     ]
     print(f"{args.original} and {len(args.variants)} schema variants: SGD-X")
     print(format_table(header, rows))

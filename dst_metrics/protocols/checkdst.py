@@ -79,6 +79,8 @@ class CheckDSTFigure:
     higher_is_better: bool
     compute: Callable[[Pairs], float | None]
     family: str = FAMILY
+    percent: bool = True
+    """Shown in percent (every CheckDST figure is a rate)."""
 
 
 FIGURES: tuple[CheckDSTFigure, ...] = (

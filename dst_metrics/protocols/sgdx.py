@@ -82,6 +82,8 @@ class SgdxFigure:
     measure: str
     compute: Callable[[list[float], Rows], float | None]
     family: str = FAMILY
+    percent: bool = True
+    """Shown in percent; SS (a coefficient of variation) as a fraction."""
 
 
 _KINDS = (
@@ -103,6 +105,7 @@ def figures(variants: int = PAPER_VARIANTS) -> tuple[SgdxFigure, ...]:
             split,
             measure,
             compute or schema_sensitivity,
+            percent=kind != "ss",
         )
         for split in SPLITS
         for measure in MEASURES
@@ -114,13 +117,12 @@ FIGURES: tuple[SgdxFigure, ...] = figures()
 """Every figure, labelled for the paper's five variants."""
 
 
-def table(variants: int) -> tuple[list[str], list[tuple[str, list[str]]]]:
+def table(variants: int) -> tuple[list[str], list[tuple[str, list[SgdxFigure]]]]:
     """The table ``dst-metrics sgdx`` prints and the Space draws: its header (the split, its frames, the figures'
-    labels for `variants` schema variants) and (split, the keys of its cells) of each split."""
+    labels for `variants` schema variants) and (split, its figures) of each split, its frames the cell before."""
     entries = figures(variants)
     header = ["split", "frames", *(entry.label for entry in entries if entry.split == "all")]
-    rows = [(split, [f"{FAMILY}.{split}.frames", *(e.key for e in entries if e.split == split)]) for split in SPLITS]
-    return header, rows
+    return header, [(split, [entry for entry in entries if entry.split == split]) for split in SPLITS]
 
 
 def frame_values(

@@ -49,7 +49,7 @@ def family_rows(named: NamedExtras, family: str) -> list[Row]:
         return [Row(f.key, level(f.key) + f.label, f.description, f.higher_is_better) for f in CALIBRATION_FIGURES]
     variants = next((extras.variants for _, extras in named if extras.variants), None)
     entries = figure_entries(variants).values()
-    return [Row(e.key, e.label, e.description, ".ss_" not in e.key) for e in entries if e.family == family]
+    return [Row(e.key, e.label, e.description, e.percent) for e in entries if e.family == family]
 
 
 def families(named: NamedExtras) -> list[str]:

@@ -217,22 +217,22 @@ def _cell(key: str, value: object, shown: str) -> str:
     return f'<td class="num"{data_attributes({"key": key, "value": json.dumps(value)})}>{shown}</td>'
 
 
-def _sgdx_cell(key: str, value: object) -> str:
-    if key.endswith(".frames"):
-        return _cell(key, value, str(value))
-    return _cell(key, value, num(value, 4, "-") if ".ss_" in key else pct(value, "-"))
+def _sgdx_cell(entry: sgdx.SgdxFigure, found: dict) -> str:
+    value = found[entry.key]
+    return _cell(entry.key, value, pct(value, "-") if entry.percent else num(value, 4, "-"))
 
 
 def sgdx_html(found: dict) -> str:
     """The SGD-X table as ``dst-metrics sgdx`` prints it (a row per split; JGA, AGA in percent, SS as a
     fraction); each cell carries its key and unrounded value (``data-key``, ``data-value``)."""
     variants = len(found["variants"])
-    header, cells = sgdx.table(variants)
+    header, splits = sgdx.table(variants)
     head = "".join(f"<th>{esc(name)}</th>" for name in header)
-    rows = [
-        f'<tr data-split="{split}"><th>{split}</th>' + "".join(_sgdx_cell(k, found[k]) for k in keys) + "</tr>"
-        for split, keys in cells
-    ]
+    rows = []
+    for split, entries in splits:
+        frames = f"sgdx.{split}.frames"
+        cells = [_cell(frames, found[frames], str(found[frames])), *(_sgdx_cell(entry, found) for entry in entries)]
+        rows.append(f'<tr data-split="{split}"><th>{split}</th>{"".join(cells)}</tr>')
     split = found["sgdx.seen.frames"] or found["sgdx.unseen.frames"]
     caption = (
         f'<p class="protocol-caption">{esc_name(found["original"])} and {variants} schema variant'
