@@ -404,9 +404,11 @@ def _for_calibration(found: Scored, args: argparse.Namespace, calibrate: bool) -
 
 def _print_extras(path: str, extras) -> None:
     """The protocols' figures of one file: label, value (percent; SS as a fraction), what it is."""
+    from ..protocols.extras import figure_entries
+
     if not extras.figures:
         return
-    entries = extras.entries()
+    entries = figure_entries(extras.variants)
     rows = [
         [entry.label, figure_cell(extras.figures[key], entry.percent), entry.description]
         for key, entry in entries.items()

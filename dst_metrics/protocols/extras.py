@@ -60,10 +60,6 @@ class Extras:
         """{key: `base` and its family's part} of every figure of `figures`."""
         return {key: f"{base}|{self.families[key.split('.', 1)[0]]}" for key in self.figures}
 
-    def entries(self) -> dict[str, checkdst.CheckDSTFigure | sgdx.SgdxFigure]:
-        """`figure_entries`, SGD-X's labelled for this input's number of schema variants."""
-        return figure_entries(self.variants)
-
 
 def figure_entries(variants: int | None = None) -> dict[str, checkdst.CheckDSTFigure | sgdx.SgdxFigure]:
     """{key: registered figure} of CheckDST's and SGD-X's registries, in that order (labels, descriptions);
