@@ -40,10 +40,11 @@ def sgd_predictions(dialogues: list, seed: int, rate: float = 0.12) -> list:
     return changed
 
 
-def write_sgdx(gold_dir: Path, out_dir: Path, seed: int) -> list[Path]:
-    """orig/ and v1/ … v5/ under `out_dir`, each the gold files' dialogues changed with seed + index."""
+def write_sgdx(gold_dir: Path, out_dir: Path, seed: int, variants: int = VARIANTS) -> list[Path]:
+    """orig/ and v1/ … v5/ (or `variants` of them) under `out_dir`, each the gold files' dialogues changed with
+    seed + index."""
     folders = []
-    for index, name in enumerate(["orig", *(f"v{v}" for v in range(1, VARIANTS + 1))]):
+    for index, name in enumerate(["orig", *(f"v{v}" for v in range(1, variants + 1))]):
         folder = out_dir / name
         folder.mkdir(parents=True, exist_ok=True)
         for number, path in enumerate(sorted(gold_dir.glob("dialogues_*.json"))):

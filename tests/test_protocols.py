@@ -18,6 +18,7 @@ The PEER_* values are what the authors' code printed, run outside the project on
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -25,7 +26,7 @@ from dst_metrics import InputError, read, score
 from dst_metrics.cli import main
 from dst_metrics.numpy_sums import numpy_sum
 from dst_metrics.protocols import checkdst, sgdx
-from tests.conftest import REFERENCE, SGD, requires_shared
+from tests.conftest import REFERENCE, REPO, SGD, requires_shared
 from tests.protocol_inputs import checkdst_perturbed, comparable, sgd_predictions, write_sgdx
 
 # python tests/protocol_inputs.py sgdx ../shared/data/sgd OUT SEED; the driver's printed lines
@@ -274,3 +275,34 @@ def test_the_protocol_registries_list_every_figure_once():
     assert len(set(sgdx_keys)) == len(sgdx_keys) == 18 and "sgdx.unseen.ss_aga" in sgdx_keys
     keys = [entry.key for entry in checkdst.FIGURES]
     assert keys[2] == "checkdst.cjga" and len(set(keys)) == len(keys)
+
+
+SGD_FIXTURE = REPO / "tests" / "fixtures" / "sgd" / "sgd_gold"
+
+
+def _columns(line: str) -> list[str]:
+    return re.split(r"\s{2,}", line.strip())
+
+
+@pytest.mark.parametrize("count", [3, 5, 6])
+def test_sgdx_tables_name_the_variants_by_their_count(tmp_path, capsys, count):
+    original, *variants = map(str, write_sgdx(SGD_FIXTURE, tmp_path, 4, variants=count))
+    sgd = ["--gold", str(SGD_FIXTURE), "--train-schema", str(SGD_FIXTURE / "train_schema.json")]
+    found = _run_json(capsys, ["sgdx", original, *variants, *sgd, "--json"])
+    assert main(["sgdx", original, *variants, *sgd]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith(f"and {count} schema variants: SGD-X")
+    names = ["JGA orig", f"JGA v1-{count}", "SS JGA", "AGA orig", f"AGA v1-{count}", "SS AGA"]
+    assert _columns(lines[1]) == ["split", "frames", *names]
+    for line, split in zip(lines[2:5], ("all", "seen", "unseen")):
+        keys = [
+            f"sgdx.{split}.{name}" for m in ("jga", "aga") for name in (f"{m}_original", f"{m}_variants", f"ss_{m}")
+        ]
+        cells = [f"{found[key]:.4f}" if ".ss_" in key else f"{100 * found[key]:.2f}" for key in keys]
+        assert _columns(line) == [split, str(found[f"sgdx.{split}.frames"]), *cells]
+    assert found["sgdx.all.frames"] > 0 and found["sgdx.all.ss_jga"] > 0  # the variants differ
+    assert main(["score", original, *sgd, "--schema-variants", *variants]) == 0
+    rows = {_columns(line)[0]: _columns(line)[1] for line in capsys.readouterr().out.splitlines() if " v1-" in line}
+    assert rows[f"JGA v1-{count}"] == f"{100 * found['sgdx.all.jga_variants']:.2f}"
+    assert rows[f"AGA v1-{count} (unseen)"] == f"{100 * found['sgdx.unseen.aga_variants']:.2f}"
+    assert len(rows) == 6

@@ -22,7 +22,7 @@ from dst_metrics.space.protocols import (
     sgdx_view,
     write_export,
 )
-from tests.conftest import REFERENCE, SGD, requires_shared
+from tests.conftest import REFERENCE, REPO, SGD, requires_shared
 from tests.protocol_inputs import checkdst_perturbed, comparable, write_sgdx
 from tests.test_protocols import PEER_CHECKDST, PEER_SGDX
 
@@ -228,8 +228,34 @@ def test_sgdx_with_two_variants_exact_matching_and_no_train_schema(sgdx_inputs, 
     assert_same_figures(view.figures, cli, ("original", "variants"))
     assert cli["signature"].endswith("|sgdx|variants:2|sgd-match:exact") and cli["sgdx.seen.frames"] == 0
     assert drawn_cells(view.html)["sgdx.seen.ss_jga"] == (None, "-")
+    assert re.findall(r"<th>(\w+ v1-\d)</th>", view.html) == ["JGA v1-2", "AGA v1-2"]
     assert "- no frame (seen / unseen services need the train schema)" in view.html
     assert view.command.endswith("--value-matching exact --json") and "--train-schema" not in view.command
+
+
+@pytest.mark.parametrize("count", [3, 6])
+def test_the_sgdx_table_names_the_variants_by_their_count(tmp_path, capsys, count):
+    gold = REPO / "tests" / "fixtures" / "sgd" / "sgd_gold"
+    original, *variants = write_sgdx(gold, tmp_path, 4, variants=count)
+    sides = [[named(folder / "dialogues_001.json")] for folder in (original, *variants)]
+    files = SgdxFiles(sides[0], [side[0] for side in sides[1:]], [named(gold / "dialogues_001.json")],
+                      [named(gold / "schema.json")], [named(gold / "train_schema.json")])  # fmt: skip
+    view = sgdx_view(files, scratch=tmp_path)
+    assert view.ok, view.status
+    argv = ["sgdx", str(original), *map(str, variants), "--gold", str(gold), "--json"]
+    cli = cli_json(capsys, [*argv, "--train-schema", str(gold / "train_schema.json")])
+    header = re.findall(r"<th>([^<]+)</th>", view.html.split("<tbody>")[0])
+    names = ["JGA orig", f"JGA v1-{count}", "SS JGA", "AGA orig", f"AGA v1-{count}", "SS AGA"]
+    assert header == ["split", "frames", *names]
+    for split in ("all", "seen", "unseen"):
+        row = view.html.split(f'<tr data-split="{split}">')[1].split("</tr>")[0]
+        keys = [key for key, _, _ in CELL.findall(row)]
+        assert keys == [f"sgdx.{split}.{name}" for name in ("frames", "jga_original", "jga_variants", "ss_jga",
+                                                              "aga_original", "aga_variants", "ss_aga")]  # fmt: skip
+    for key, (value, text) in drawn_cells(view.html).items():
+        shown = str(value) if key.endswith(".frames") else f"{value:.4f}" if ".ss_" in key else f"{100 * value:.2f}"
+        assert value == cli[key] and text == shown, key
+    assert cli["sgdx.all.frames"] > 0 and view.figures["signature"] == cli["signature"]
 
 
 @requires_shared

@@ -27,25 +27,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read both files, pair their turns and print the CheckDST figures."""
-    from ..errors import InputError
-    from ..protocols.checkdst import FIGURES, checkdst_figures, signature_part
+    from ..protocols.checkdst import FIGURES, checkdst_json
     from .common import dumps, figure_cell, format_table, options_from_args
     from .score import read_input
 
     options = options_from_args(args)
     original, _ = read_input(args.original, args)
     perturbed, _ = read_input(args.perturbed, args)
-    try:
-        found = checkdst_figures(original, perturbed, options.mode)
-    except InputError as error:  # a perturbed turn without its original: name the perturbed file
-        raise error.located(source=args.perturbed) from None
-    reading = tuple(dict.fromkeys((*options.reading, *original.reading, *perturbed.reading)))
-    signature = f"{options.replace(reading=reading).signature(())}|{signature_part()}"
+    found = checkdst_json(original, perturbed, options, (args.original, args.perturbed), args.perturbed)
     if args.json:
-        print(dumps({"original": args.original, "perturbed": args.perturbed, **found, "signature": signature}))
+        print(dumps(found))
         return 0
     rows = [[entry.label, figure_cell(found[entry.key]), entry.description] for entry in FIGURES]
     print(f"{args.perturbed} against {args.original}: CheckDST, {found['checkdst.pairs']} pairs")
     print(format_table(["figure", "%", "what"], rows, "lrl"))
-    print(f"signature: {signature}")
+    print(f"signature: {found['signature']}")
     return 0

@@ -408,9 +408,9 @@ def _print_extras(path: str, extras) -> None:
 
     if not extras.figures:
         return
-    entries = figure_entries()
+    entries = figure_entries(extras.variants)
     rows = [
-        [entry.label, figure_cell(extras.figures[key], ".ss_" not in key), entry.description]
+        [entry.label, figure_cell(extras.figures[key], entry.percent), entry.description]
         for key, entry in entries.items()
         if key in extras.figures
     ]

@@ -29,30 +29,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object (fractions, not percent)")
 
 
-def _print_table(found: dict, args: argparse.Namespace, signature: str) -> None:
-    from ..protocols.sgdx import SPLITS
+def _print_table(found: dict, args: argparse.Namespace, signed: str) -> None:
+    from ..protocols.sgdx import table
     from .common import figure_cell, format_table
 
-    header = ["split", "frames", "JGA orig", "JGA v1-5", "SS JGA", "AGA orig", "AGA v1-5", "SS AGA"]
-    rows = []
-    for split in SPLITS:
-        cells = [str(found[f"sgdx.{split}.frames"])]
-        for measure in ("jga", "aga"):
-            cells += [figure_cell(found[f"sgdx.{split}.{measure}_{kind}"]) for kind in ("original", "variants")]
-            cells.append(figure_cell(found[f"sgdx.{split}.ss_{measure}"], percent=False))
-        rows.append([split, *cells])
+    header, splits = table(len(args.variants))
+    rows = [
+        [split, str(found[f"sgdx.{split}.frames"]), *(figure_cell(found[e.key], e.percent) for e in entries)]
+        for split, entries in splits
+    ]
     print(f"{args.original} and {len(args.variants)} schema variants: SGD-X")
     print(format_table(header, rows))
     print("\nJGA, AGA in percent; SS as a fraction (lower: less sensitive); - no frame")
-    print(f"signature: {signature}")
+    print(f"signature: {signed}")
 
 
 def run(args: argparse.Namespace) -> int:
     """Score the original and every variant against --gold and print the SGD-X figures."""
-    from .._version import __version__
     from ..compat.sgd import default_schemas
     from ..options import OptionError
-    from ..protocols.sgdx import sgdx_figures, signature_part
+    from ..protocols.sgdx import sgdx_figures, signature
     from .common import dumps
 
     schema, train = default_schemas(args.gold, args.schema, args.train_schema)
@@ -60,9 +56,9 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError("sgdx needs the test schema: give it with --schema")
     fuzzy = args.value_matching == "fuzzy"
     found = sgdx_figures(args.original, args.variants, args.gold, schema, train, fuzzy=fuzzy)
-    signature = f"dst-metrics:{__version__}|{signature_part(len(args.variants), fuzzy)}"
+    signed = signature(len(args.variants), fuzzy)
     if args.json:
-        print(dumps({"original": args.original, "variants": args.variants, **found, "signature": signature}))
+        print(dumps({"original": args.original, "variants": args.variants, **found, "signature": signed}))
     else:
-        _print_table(found, args, signature)
+        _print_table(found, args, signed)
     return 0

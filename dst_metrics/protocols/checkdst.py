@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ..core import tally_dialogue
 from ..corpus import Corpus, Dialogue
 from ..errors import InputError
+from ..options import Options
 
 FAMILY = "checkdst"
 Pairs = list[tuple[bool, bool]]
@@ -78,6 +79,8 @@ class CheckDSTFigure:
     higher_is_better: bool
     compute: Callable[[Pairs], float | None]
     family: str = FAMILY
+    percent: bool = True
+    """Shown in percent (every CheckDST figure is a rate)."""
 
 
 FIGURES: tuple[CheckDSTFigure, ...] = (
@@ -130,12 +133,32 @@ def pair_turns(original: Corpus, perturbed: Corpus, mode: str = "official") -> P
     return pairs
 
 
-def checkdst_figures(original: Corpus, perturbed: Corpus, mode: str = "official") -> dict[str, float | int | None]:
-    """Every figure of `FIGURES` ({key: value}) and ``checkdst.pairs``, the number of pairs."""
-    pairs = pair_turns(original, perturbed, mode)
+def checkdst_figures(
+    original: Corpus, perturbed: Corpus, mode: str = "official", source: str | None = None
+) -> dict[str, float | int | None]:
+    """Every figure of `FIGURES` ({key: value}) and ``checkdst.pairs``, the number of pairs; a perturbed turn
+    without its original is an InputError located at `source` (the perturbed input's name) when given."""
+    try:
+        pairs = pair_turns(original, perturbed, mode)
+    except InputError as error:
+        raise error.located(source=source or error.source) from None
     return {**{entry.key: entry.compute(pairs) for entry in FIGURES}, f"{FAMILY}.pairs": len(pairs)}
+
+
+def checkdst_json(original: Corpus, perturbed: Corpus, options: Options, names: tuple[str, str], source: str) -> dict:
+    """``dst-metrics checkdst --json``'s object: ``original`` and ``perturbed`` (`names`), every figure,
+    ``checkdst.pairs`` and ``signature``; `source` locates a perturbed turn without its original."""
+    found = checkdst_figures(original, perturbed, options.mode, source)
+    return {"original": names[0], "perturbed": names[1], **found, "signature": signature(options, original, perturbed)}
 
 
 def signature_part() -> str:
     """This protocol's part of the signature: ``checkdst|pairs:turn`` (pairs matched by dialogue and turn id)."""
     return f"{FAMILY}|pairs:turn"
+
+
+def signature(options: Options, original: Corpus, perturbed: Corpus) -> str:
+    """The signature of ``dst-metrics checkdst``'s figures: the options' (with every reading convention either
+    corpus met) and this protocol's part: ``dst-metrics:0.1.0|mode:official|match:exact|checkdst|pairs:turn``."""
+    reading = tuple(dict.fromkeys((*options.reading, *original.reading, *perturbed.reading)))
+    return f"{options.replace(reading=reading).signature(())}|{signature_part()}"

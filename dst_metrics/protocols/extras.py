@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from ..compat.sgd import default_schemas
 from ..corpus import Corpus
-from ..errors import InputError
 from ..options import OptionError, Options
 
 if TYPE_CHECKING:  # imported where asked for: not at every `dst-metrics score`'s start
@@ -44,12 +43,14 @@ class SchemaVariants:
 @dataclass(frozen=True)
 class Extras:
     """What the protocols add to one input: {key: value} of every figure asked for (``checkdst.*``,
-    ``sgdx.*``), the calibration block (None without confidences) and {family: its signature part} of the
-    families present (``checkdst``, ``sgdx``, ``calibration``), in signature order."""
+    ``sgdx.*``), the calibration block (None without confidences), {family: its signature part} of the
+    families present (``checkdst``, ``sgdx``, ``calibration``), in signature order, and SGD-X's number of
+    schema variants (None without SGD-X)."""
 
     figures: dict[str, float | int | None] = field(default_factory=dict)
     calibration: dict | None = None
     families: dict[str, str] = field(default_factory=dict)
+    variants: int | None = None
 
     def signature(self, base: str) -> str:
         """`base` with every family's part appended: ``…|checkdst|pairs:turn``."""
@@ -60,11 +61,12 @@ class Extras:
         return {key: f"{base}|{self.families[key.split('.', 1)[0]]}" for key in self.figures}
 
 
-def figure_entries() -> dict[str, checkdst.CheckDSTFigure | sgdx.SgdxFigure]:
-    """{key: registered figure} of CheckDST's and SGD-X's registries, in that order (labels, descriptions)."""
+def figure_entries(variants: int | None = None) -> dict[str, checkdst.CheckDSTFigure | sgdx.SgdxFigure]:
+    """{key: registered figure} of CheckDST's and SGD-X's registries, in that order (labels, descriptions);
+    SGD-X's labelled for `variants` schema variants (None: the paper's five)."""
     from . import checkdst, sgdx
 
-    return {entry.key: entry for entry in (*checkdst.FIGURES, *sgdx.FIGURES)}
+    return {entry.key: entry for entry in (*checkdst.FIGURES, *sgdx.figures(variants or sgdx.PAPER_VARIANTS))}
 
 
 def schema_variants(
@@ -125,10 +127,7 @@ def extra_figures(
 
         if corpus is None:
             raise ValueError("CheckDST pairs the original corpus with the perturbed one: read it whole")
-        try:
-            figures.update(checkdst.checkdst_figures(corpus, perturbed[1], options.mode))
-        except InputError as error:
-            raise error.located(source=perturbed[0]) from None
+        figures.update(checkdst.checkdst_figures(corpus, perturbed[1], options.mode, perturbed[0]))
         families[checkdst.FAMILY] = checkdst.signature_part()
     if variants is not None:
         from . import sgdx
@@ -139,4 +138,4 @@ def extra_figures(
     block = calibration_block(corpus, options) if calibration and corpus is not None else None
     if block is not None:
         families["calibration"] = calibration_part()
-    return Extras(figures, block, families)
+    return Extras(figures, block, families, None if variants is None else len(variants.variants))

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._version import __version__
 from ..compat.sgd import ALL_SERVICES, SEEN_SERVICES, UNSEEN_SERVICES, collect, load_schema, matching_name
 from ..errors import InputError
 from ..numpy_sums import numpy_mean, numpy_sum
@@ -34,6 +35,9 @@ SPLITS: dict[str, str] = {"all": ALL_SERVICES, "seen": SEEN_SERVICES, "unseen": 
 """Our split name -> the SGD evaluator's group."""
 MEASURES: dict[str, str] = {"jga": "joint_goal_accuracy", "aga": "average_goal_accuracy"}
 """Our measure -> the SGD evaluator's per-frame figure."""
+
+PAPER_VARIANTS = 5
+"""The paper's number of schema variants (v1 … v5): the registry's labels (``JGA v1-5``) are for this many."""
 
 Rows = list[list[float]]
 """One list of per-frame values per file (the original, or each variant), frames in the same order."""
@@ -78,29 +82,47 @@ class SgdxFigure:
     measure: str
     compute: Callable[[list[float], Rows], float | None]
     family: str = FAMILY
+    percent: bool = True
+    """Shown in percent; SS (a coefficient of variation) as a fraction."""
 
 
 _KINDS = (
     ("original", "{M} orig", "mean {M} over the frames of the original schema's predictions", True, original_mean),
-    ("variants", "{M} v1-5", "mean {M} over every frame of every schema variant", True, variants_mean),
+    ("variants", "{M} v1-{V}", "mean {M} over every frame of every schema variant", True, variants_mean),
     ("ss", "SS {M}", "schema sensitivity: mean over frames of the coefficient of variation of {M}", False, None),
 )
 
-FIGURES: tuple[SgdxFigure, ...] = tuple(
-    SgdxFigure(
-        f"{FAMILY}.{split}.{'ss_' + measure if kind == 'ss' else measure + '_' + kind}",
-        label.format(M=measure.upper()) + ("" if split == "all" else f" ({split})"),
-        description.format(M=measure.upper()) + f"; {split} services",
-        higher,
-        split,
-        measure,
-        compute or schema_sensitivity,
+
+def figures(variants: int = PAPER_VARIANTS) -> tuple[SgdxFigure, ...]:
+    """Every figure, labelled for `variants` schema variants (``JGA v1-3`` for three): per split (all, seen,
+    unseen), JGA then AGA, each original, variants, SS."""
+    return tuple(
+        SgdxFigure(
+            f"{FAMILY}.{split}.{'ss_' + measure if kind == 'ss' else measure + '_' + kind}",
+            label.format(M=measure.upper(), V=variants) + ("" if split == "all" else f" ({split})"),
+            description.format(M=measure.upper()) + f"; {split} services",
+            higher,
+            split,
+            measure,
+            compute or schema_sensitivity,
+            percent=kind != "ss",
+        )
+        for split in SPLITS
+        for measure in MEASURES
+        for kind, label, description, higher, compute in _KINDS
     )
-    for split in SPLITS
-    for measure in MEASURES
-    for kind, label, description, higher, compute in _KINDS
-)
-"""Every figure: per split (all, seen, unseen), JGA then AGA, each original, variants, SS."""
+
+
+FIGURES: tuple[SgdxFigure, ...] = figures()
+"""Every figure, labelled for the paper's five variants."""
+
+
+def table(variants: int) -> tuple[list[str], list[tuple[str, list[SgdxFigure]]]]:
+    """The table ``dst-metrics sgdx`` prints and the Space draws: its header (the split, its frames, the figures'
+    labels for `variants` schema variants) and (split, its figures) of each split, its frames the cell before."""
+    entries = figures(variants)
+    header = ["split", "frames", *(entry.label for entry in entries if entry.split == "all")]
+    return header, [(split, [entry for entry in entries if entry.split == split]) for split in SPLITS]
 
 
 def frame_values(
@@ -158,3 +180,8 @@ def sgdx_figures(
 def signature_part(variants: int, fuzzy: bool | str = True) -> str:
     """This protocol's part of the signature: ``sgdx|variants:5|sgd-match:fuzzy``."""
     return f"{FAMILY}|variants:{variants}|sgd-match:{matching_name(fuzzy)}"
+
+
+def signature(variants: int, fuzzy: bool | str = True) -> str:
+    """The signature of ``dst-metrics sgdx``'s figures: ``dst-metrics:0.1.0|sgdx|variants:5|sgd-match:fuzzy``."""
+    return f"dst-metrics:{__version__}|{signature_part(variants, fuzzy)}"

@@ -39,15 +39,17 @@ def _values(extras: Extras, family: str) -> dict:
     return {key: value for key, value in extras.figures.items() if key.startswith(family + ".")}
 
 
-def family_rows(family: str) -> list[Row]:
-    """The figures of `family` from its registry (`protocols`, `calibration.figures`), in its order."""
+def family_rows(named: NamedExtras, family: str) -> list[Row]:
+    """The figures of `family` from its registry (`protocols`, `calibration.figures`), in its order; SGD-X's
+    labelled for the number of schema variants of the first system that has them (as `_part`)."""
     if family == "calibration":
         from ..calibration.figures import CALIBRATION_FIGURES
 
         level = lambda key: key.split("_", 1)[0] + " " if key.startswith(("slot_", "joint_")) else ""  # noqa: E731
         return [Row(f.key, level(f.key) + f.label, f.description, f.higher_is_better) for f in CALIBRATION_FIGURES]
-    entries = figure_entries().values()
-    return [Row(e.key, e.label, e.description, ".ss_" not in e.key) for e in entries if e.family == family]
+    variants = next((extras.variants for _, extras in named if extras.variants), None)
+    entries = figure_entries(variants).values()
+    return [Row(e.key, e.label, e.description, e.percent) for e in entries if e.family == family]
 
 
 def families(named: NamedExtras) -> list[str]:
@@ -92,7 +94,7 @@ def protocols_section(named: NamedExtras, signature: str) -> str:
         return ""
     parts = ['<section id="protocols"><h2>Protocols</h2>']
     for family in found:
-        rows = family_rows(family)
+        rows = family_rows(named, family)
         values = [(name, _values(extras, family)) for name, extras in named]
         head = "<th>figure</th>" + "".join(f"<th>{esc(name)}</th>" for name, _ in named) + "<th>what</th>"
         body = (
@@ -116,7 +118,7 @@ def _grid(named: NamedExtras, family: str, escape) -> tuple[list[str], list[list
     columns without a train schema)."""
     rows = [
         row
-        for row in family_rows(family)
+        for row in family_rows(named, family)
         if any(_values(extras, family).get(row.key) is not None for _, extras in named)
     ]
     header = ["System", *(escape(row.label) for row in rows)]

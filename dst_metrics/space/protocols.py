@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dst_metrics import InputError, Options
-from dst_metrics._version import __version__
 from dst_metrics.options import OptionError
 from dst_metrics.protocols import checkdst, sgdx
 from dst_metrics.report.draw import data_attributes, esc, esc_name, num, pct, table
@@ -27,8 +26,6 @@ from .views import signature_line
 
 SGD_MATCHINGS: tuple[tuple[str, str], ...] = (("fuzzy (the SGD evaluator's)", "fuzzy"), ("exact", "exact"))
 """SGD-X's value matching, as ``dst-metrics sgdx --value-matching`` takes it (fuzzy by default)."""
-SGDX_HEADER = ("split", "frames", "JGA orig", "JGA v1-5", "SS JGA", "AGA orig", "AGA v1-5", "SS AGA")
-"""The columns ``dst-metrics sgdx`` prints."""
 SGD_FILE_PATTERN = re.compile(r"dialogues_.*\.json")
 EXPORT_FILES = {"checkdst": "checkdst.json", "sgdx": "sgdx.json"}
 
@@ -66,14 +63,8 @@ def checkdst_figures_of(
             raise InputError(f"set {label} is empty: choose a set that holds predictions")
         sides.append(read_prediction_set(label, entry, fmt, options.value_matching, gold))
     first, second = sides
-    try:
-        found = checkdst.checkdst_figures(first.corpus, second.corpus, options.mode)
-    except InputError as error:  # a perturbed turn without its original: name the perturbed set
-        where = f"perturbed set {labels[1]} {second.name!r} against original set {labels[0]} {first.name!r}"
-        raise error.located(source=where) from None
-    reading = tuple(dict.fromkeys((*options.reading, *first.corpus.reading, *second.corpus.reading)))
-    signature = f"{options.replace(reading=reading).signature(())}|{checkdst.signature_part()}"
-    return {"original": first.name, "perturbed": second.name, **found, "signature": signature}
+    where = f"perturbed set {labels[1]} {second.name!r} against original set {labels[0]} {first.name!r}"
+    return checkdst.checkdst_json(first.corpus, second.corpus, options, (first.name, second.name), where)
 
 
 def checkdst_html(found: dict) -> str:
@@ -81,8 +72,7 @@ def checkdst_html(found: dict) -> str:
     signature; each value cell carries its key and unrounded fraction (``data-key``, ``data-value``)."""
     rows = [
         f'<tr><th title="{esc(entry.description)}">{esc(entry.label)}</th>'
-        f'<td class="num"{data_attributes({"key": entry.key, "value": cell_value(found[entry.key])})}>'
-        f"{pct(found[entry.key])}</td><td>{esc(entry.description)}</td></tr>"
+        f"{_cell(entry.key, found[entry.key], pct(found[entry.key]))}<td>{esc(entry.description)}</td></tr>"
         for entry in checkdst.FIGURES
     ]
     head = "<th>Figure</th><th>%</th><th>What it counts</th>"
@@ -210,7 +200,7 @@ def sgdx_figures_of(files: SgdxFiles, fuzzy: bool = True, scratch: Path | None =
             named = [original, gold, schema, *files.variants, *([train] if train else [])]
             raise InputError(_renamed(str(error), named)) from None
     names = [original[1], *(name for _, name in files.variants)]
-    signature = f"dst-metrics:{__version__}|{sgdx.signature_part(len(files.variants), fuzzy)}"
+    signature = sgdx.signature(len(files.variants), fuzzy)
     words = [*names, "--gold", gold[1], "--schema", schema[1]] + (["--train-schema", train[1]] if train else [])
     return {"original": names[0], "variants": names[1:], **found, "signature": signature}, words
 
@@ -221,32 +211,28 @@ def _renamed(message: str, files: list[tuple[str, str]]) -> str:
     return message
 
 
-def cell_value(value: object) -> str:
-    """A figure as a cell's ``data-value``: JSON (``null`` for None), a float written as Python writes it."""
-    return json.dumps(value)
+def _cell(key: str, value: object, shown: str) -> str:
+    """A figure's cell: `shown`, with its key and its value as JSON (``data-key``, ``data-value``: ``null`` for
+    None, a float written as Python writes it)."""
+    return f'<td class="num"{data_attributes({"key": key, "value": json.dumps(value)})}>{shown}</td>'
 
 
-def _sgdx_cell(key: str, value: object) -> str:
-    if key.endswith(".frames"):
-        shown = str(value)
-    elif ".ss_" in key:
-        shown = num(value, 4, "-")
-    else:
-        shown = pct(value, "-")
-    return f'<td class="num"{data_attributes({"key": key, "value": cell_value(value)})}>{shown}</td>'
+def _sgdx_cell(entry: sgdx.SgdxFigure, found: dict) -> str:
+    value = found[entry.key]
+    return _cell(entry.key, value, pct(value, "-") if entry.percent else num(value, 4, "-"))
 
 
 def sgdx_html(found: dict) -> str:
     """The SGD-X table as ``dst-metrics sgdx`` prints it (a row per split; JGA, AGA in percent, SS as a
     fraction); each cell carries its key and unrounded value (``data-key``, ``data-value``)."""
-    head = "".join(f"<th>{esc(name)}</th>" for name in SGDX_HEADER)
-    rows = []
-    for split in sgdx.SPLITS:  # the columns after the split's name: its frames, then its figures in registry order
-        keys = [f"sgdx.{split}.frames", *(figure.key for figure in sgdx.FIGURES if figure.split == split)]
-        rows.append(
-            f'<tr data-split="{split}"><th>{split}</th>' + "".join(_sgdx_cell(k, found[k]) for k in keys) + "</tr>"
-        )
     variants = len(found["variants"])
+    header, splits = sgdx.table(variants)
+    head = "".join(f"<th>{esc(name)}</th>" for name in header)
+    rows = []
+    for split, entries in splits:
+        frames = f"sgdx.{split}.frames"
+        cells = [_cell(frames, found[frames], str(found[frames])), *(_sgdx_cell(entry, found) for entry in entries)]
+        rows.append(f'<tr data-split="{split}"><th>{split}</th>{"".join(cells)}</tr>')
     split = found["sgdx.seen.frames"] or found["sgdx.unseen.frames"]
     caption = (
         f'<p class="protocol-caption">{esc_name(found["original"])} and {variants} schema variant'
