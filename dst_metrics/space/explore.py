@@ -13,11 +13,12 @@ from dst_metrics.breakdown import breakdown
 from dst_metrics.core import CORRECT, tally_dialogue
 from dst_metrics.explain import non_uniformity, pearson, tail_orientation
 from dst_metrics.options import OptionError
+from dst_metrics.report.draw import Point, num, pct, scatter_svg, signed_pct
 
 from . import exports, views
 from .inputs import AUTO, SetInput, format_label, pasted_gold, read_prediction_sets, read_settings
-from .plots import Point, bar_chart_svg, reliability_svg, scatter_svg
-from .scored import ScoredSet, calibrated, num, pct, score_sets, signed_pct
+from .plots import bar_chart_svg, reliability_svg
+from .scored import ScoredSet, calibrated, score_sets
 
 PAPER_CORRELATIONS = {("TO", "FGA"): 0.08, ("TO", "GCA"): -0.05, ("NU", "FGA"): 0.59, ("NU", "GCA"): 0.40}
 """Pearson r of the GCA paper (TRADE and SOM-DST on MultiWOZ, section 5.2)."""

@@ -442,13 +442,10 @@ class Page:
     @property
     def compute_outputs(self) -> list:
         return [
-            self.status, self.state, self.scores_col, self.metrics, self.details, self.intervals, self.signature,
-            self.bars,
-            self.dialogue, self.slots_col, self.slots, self.analysis_col, self.note, self.analysis_body,
-            self.scatter, self.disagreements, self.correlations, self.compare_col, self.compare_table,
-            self.pair_body, self.pair_scatter, self.pair_table, self.takeaway_col, self.command, self.snippet,
-            self.downloads, self.calibration_col, self.calibration, self.by_domain, self.url_query,
-            self.example, self.example_note, *(box.name for box in self.sets),
+            self.status, self.state, self.scores_col, self.intervals, self.dialogue, self.slots_col, self.analysis_col,
+            self.compare_col, self.compare_table, self.takeaway_col, self.downloads, self.url_query, self.example,
+            self.example_note, *(getattr(self, name) for name in SHOWN), *self.analysis_outputs,
+            *(box.name for box in self.sets),
         ]  # fmt: skip
 
     def skip(self) -> dict:
@@ -680,10 +677,16 @@ class Page:
         own = {self.example_note: OWN_LINK_NOTE} if settings["example"] is None else {}
         return {
             **own,
-            self.example: settings["example"], self.mode: settings["mode"], self.alpha: settings["alpha"],
-            self.lam: settings["lambda"], self.k: settings["k"], self.matching: settings["match"],
-            self.unchanged: settings["unchanged"], self.compat: settings["compat"],
+            **{widget: settings[key] for key, widget in self.url_widgets.items()},
             self.dialogue: gr.update(choices=[dialogue] if dialogue else [], value=dialogue),
+        }
+
+    @property
+    def url_widgets(self) -> dict:
+        """The widgets a URL sets (`url_settings`), by their setting's name; the dialogue's choices come too."""
+        return {
+            "example": self.example, "mode": self.mode, "alpha": self.alpha, "lambda": self.lam, "k": self.k,
+            "match": self.matching, "unchanged": self.unchanged, "compat": self.compat,
         }  # fmt: skip
 
     # ---- events --------------------------------------------------------------------------
@@ -726,9 +729,7 @@ class Page:
         # "always_last": a choice made while an earlier one is still computing is not lost; it runs next
         # (gradio's default drops it), and TICKET_JS makes sure the earlier one's figures never land after it.
         self.scored(self.example.select(self.choose_example, self.example, example_outputs, trigger_mode=LAST))
-        load = demo.load(self.from_url, None, [self.example, self.mode, self.alpha, self.lam, self.k, self.matching,
-                                               self.unchanged, self.compat, self.dialogue,
-                                               self.example_note])  # fmt: skip
+        load = demo.load(self.from_url, None, [*self.url_widgets.values(), self.dialogue, self.example_note])
         self.scored(load.then(self.choose_example, self.example, example_outputs))
         # Options apply as soon as they change: radios on input, α, λ and K on Enter and on leaving
         # the box (never a box showing one value and the table another).

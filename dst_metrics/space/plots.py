@@ -6,20 +6,9 @@ from __future__ import annotations
 
 from dst_metrics import Options
 from dst_metrics.report import draw
-from dst_metrics.report.draw import (
-    BAR_PLOT_WIDTH,
-    DENSITY_BINS,
-    DENSITY_POINTS,
-    SCATTER_MARGIN,
-    SCATTER_SIZE,
-    Point,
-    esc,
-    scatter_svg,
-)
+from dst_metrics.report.draw import esc
 
 from .scored import ScoredSet, main_rows
-
-__all__ = ["BAR_PLOT_WIDTH", "DENSITY_BINS", "DENSITY_POINTS", "SCATTER_MARGIN", "SCATTER_SIZE", "Point", "scatter_svg"]
 
 
 def bar_chart_svg(results: list[ScoredSet], options: Options) -> str:
