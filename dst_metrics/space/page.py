@@ -215,14 +215,9 @@ class DataBox:
     upload: gr.UploadButton
     clear: gr.Button
 
-    @property
-    def filled(self) -> list:
-        """What choosing an example, an upload or the empty button fill: name, text, file and note."""
-        return [widget for widget in (self.name, self.text, self.file, self.note) if widget is not None]
-
     def emptied(self) -> dict:
-        """Every widget of `filled` empty."""
-        return {**dict.fromkeys(self.filled, ""), self.file: None}
+        """Name, text, file and note emptied: what choosing an example, an upload or the empty button fill."""
+        return {**({self.name: ""} if self.name else {}), self.text: "", self.file: None, self.note: ""}
 
 
 def data_box(words: str, key: str, name: gr.Textbox | None, text: gr.Textbox, **row) -> DataBox:
@@ -448,6 +443,13 @@ class Page:
             *(box.name for box in self.sets),
         ]  # fmt: skip
 
+    @property
+    def columns(self) -> list:
+        """The result columns: those a result shows, then those it shows when there is something to compare or
+        calibrate; all hidden when nothing scored."""
+        return [self.scores_col, self.slots_col, self.analysis_col, self.takeaway_col, self.compare_col,
+                self.calibration_col]  # fmt: skip
+
     def skip(self) -> dict:
         """No change to any output (gradio wants at least one key: an empty dict is an error)."""
         return {self.status: gr.skip()}
@@ -463,16 +465,14 @@ class Page:
             return {
                 self.status: views.status_html(result.status, False),
                 self.state: None,
-                **{col: hidden for col in (self.scores_col, self.compare_col, self.slots_col, self.analysis_col)},
-                self.takeaway_col: hidden,
-                self.calibration_col: hidden,
+                **dict.fromkeys(self.columns, hidden),
             }
         shown = gr.update(visible=True)
         return {
             self.status: views.status_html(result.status, True),
             self.state: result,
             **{getattr(self, name): getattr(result, name) for name in SHOWN},
-            **{col: shown for col in (self.scores_col, self.slots_col, self.analysis_col, self.takeaway_col)},
+            **dict.fromkeys(self.columns[:4], shown),
             self.intervals: '<p class="note">Computing each set\'s intervals…</p>',
             self.dialogue: gr.update(choices=result.dialogue_ids, value=result.dialogue_id),
             self.compare_col: gr.update(visible=len(result.results) > 1),
@@ -724,7 +724,7 @@ class Page:
 
     def wire(self, demo: gr.Blocks) -> None:
         demo.unload(self.closed(demo))
-        set_widgets = [widget for box in self.sets for widget in box.filled]
+        set_widgets = [widget for box in self.sets for widget in box.emptied()]
         example_outputs = [self.fmt, self.example_note, *set_widgets]
         # "always_last": a choice made while an earlier one is still computing is not lost; it runs next
         # (gradio's default drops it), and TICKET_JS makes sure the earlier one's figures never land after it.
@@ -748,7 +748,7 @@ class Page:
             computed = taken.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS)
             self.after(computed)
             computed.then(self.set_status(index), [box.file, self.ticket], box.note)
-            self.scored(box.clear.click(box.emptied, None, box.filled, trigger_mode=LAST))
+            self.scored(box.clear.click(box.emptied, None, list(box.emptied()), trigger_mode=LAST))
             # Typing in a box leaves the preloaded example and replaces an uploaded file.
             # (`change`, not `input`: a paste that sets the whole box at once must leave the example too.)
             box.text.change(
@@ -760,8 +760,8 @@ class Page:
                 api_visibility="private",
             )
         gold = self.gold
-        self.scored(gold.upload.upload(self.gold_uploaded, gold.upload, gold.filled, trigger_mode=LAST))
-        self.scored(gold.clear.click(gold.emptied, None, gold.filled))
+        self.scored(gold.upload.upload(self.gold_uploaded, gold.upload, list(gold.emptied()), trigger_mode=LAST))
+        self.scored(gold.clear.click(gold.emptied, None, list(gold.emptied())))
         slot_inputs = [self.state, self.dialogue, self.unchanged, self.example]
         self.dialogue.input(self.open_dialogue, slot_inputs, [self.slots, self.url_query])
         self.unchanged.input(self.open_dialogue, slot_inputs, [self.slots, self.url_query])

@@ -174,7 +174,7 @@ class SystemsSection:
             return error, "", gr.update(), primary_update, "", None, folder, False
         folder = folder or tempfile.mkdtemp(prefix="gca-explorer-table-")
         baseline_update = gr.update(
-            choices=view.names, value=view.table.baseline, interactive=view.table.baseline is not None
+            choices=list(view.table.names), value=view.table.baseline, interactive=view.table.baseline is not None
         )
         return (
             views.status_html(view.status, True, "systems"), drawn(view.html), baseline_update, primary_update,
@@ -201,10 +201,10 @@ class SystemsSection:
         added = self.upload.upload(self.uploaded, [self.upload, self.files], [self.files, self.files_note, self.source])
         added.then(self.make_table, self.inputs, self.outputs, **options)
         emptied = self.clear.click(lambda: ([], "", SOURCE_SETS), None, [self.files, self.files_note, self.source])
-        emptied.then(self.refresh, [self.shown, self.source, *self.inputs], self.outputs)
+        self.after_scoring(emptied)
 
     def after_scoring(self, event) -> None:
-        """Chain the table's refresh after a computation of the page's sets."""
+        """Chain the table's refresh after `event` (a computation of the page's sets, or the uploads removed)."""
         event.then(self.refresh, [self.shown, self.source, *self.inputs], self.outputs)
 
 
