@@ -700,9 +700,11 @@ class Page:
         self.systems.after_scoring(shown)  # a table made of the sets is made again
         self.protocols.after_scoring(shown)  # and CheckDST of two of them
 
-    def scored(self, event) -> None:
-        """After `event` filled the inputs: compute, then `after`."""
-        self.after(event.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS))
+    def scored(self, event):
+        """After `event` filled the inputs: compute, then `after`; the computation's event."""
+        computed = event.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS)
+        self.after(computed)
+        return computed
 
     def closed(self, demo: gr.Blocks):
         """When a tab closes: its session's states are deleted (uploads and downloads with them) and the
@@ -745,9 +747,7 @@ class Page:
                 self.uploaded(index), [box.upload, self.example], [*set_widgets, self.example, self.example_note],
                 trigger_mode=LAST,
             )  # fmt: skip
-            computed = taken.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS)
-            self.after(computed)
-            computed.then(self.set_status(index), [box.file, self.ticket], box.note)
+            self.scored(taken).then(self.set_status(index), [box.file, self.ticket], box.note)
             self.scored(box.clear.click(box.emptied, None, list(box.emptied()), trigger_mode=LAST))
             # Typing in a box leaves the preloaded example and replaces an uploaded file.
             # (`change`, not `input`: a paste that sets the whole box at once must leave the example too.)
@@ -757,7 +757,6 @@ class Page:
                 [self.example, self.example_note, box.file, box.note, box.name],
                 queue=False,
                 show_progress="hidden",
-                api_visibility="private",
             )
         gold = self.gold
         self.scored(gold.upload.upload(self.gold_uploaded, gold.upload, list(gold.emptied()), trigger_mode=LAST))
