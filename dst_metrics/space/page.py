@@ -487,11 +487,8 @@ class Page:
         if not result.analysed:
             hidden = gr.update(visible=False)
             pending = '<p class="note" id="analysis-pending">Computing the per-dialogue analysis…</p>'
-            return {
-                self.note: pending, self.analysis_body: hidden, self.pair_body: hidden, self.pair_scatter: "",
-                self.pair_table: "", self.scatter: "", self.disagreements: "", self.correlations: "",
-                self.calibration_col: hidden, self.calibration: "", self.by_domain: pending,
-            }  # fmt: skip
+            emptied = {**dict.fromkeys(self.analysis_outputs, ""), self.note: pending, self.by_domain: pending}
+            return {**emptied, self.analysis_body: hidden, self.pair_body: hidden, self.calibration_col: hidden}
         pair = len(result.results) > 1 and result.several
         return {
             self.note: analysis_note(result),

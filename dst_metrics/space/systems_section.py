@@ -195,8 +195,8 @@ class SystemsSection:
     def wire(self) -> None:
         """Every choice redraws the table at once (a later choice supersedes an earlier one still computing)."""
         options = {"trigger_mode": "always_last", "concurrency_limit": 1, "concurrency_id": "systems-table"}
-        triggers = [self.make.click, self.source.input, self.figures.input, self.pairs.input, self.baseline.input,
-                    self.primary.input, self.correction.input]  # fmt: skip
+        choices = (self.source, self.figures, self.pairs, self.baseline, self.primary, self.correction)
+        triggers = [self.make.click, *(choice.input for choice in choices)]
         gr.on(triggers, self.make_table, self.inputs, self.outputs, **options)
         added = self.upload.upload(self.uploaded, [self.upload, self.files], [self.files, self.files_note, self.source])
         added.then(self.make_table, self.inputs, self.outputs, **options)
