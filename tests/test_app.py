@@ -17,8 +17,9 @@ from dst_metrics.examples import EXAMPLES
 from dst_metrics.figures import FIGURES, figure_keys, figure_labels
 from dst_metrics.options import parse_alpha, parse_lambda, parse_mode, parse_num_slots, parse_value_matching
 from dst_metrics.readers import READERS, detect, read, read_pair, read_with_format
+from dst_metrics.report import draw
 from dst_metrics.space import explore as explore_module
-from dst_metrics.space import exports, inputs, plots, scored, style, views
+from dst_metrics.space import exports, inputs, scored, style, views
 from dst_metrics.space.explore import (
     Exploration,
     compare_sets,
@@ -274,7 +275,7 @@ def test_the_tables_show_every_registered_figure():
             assert labels(result.options)[key] == registry[key]
     assert labels(result.options)["fga@0.25"] == "FGA λ=0.25"
     scores = result.results[0].report.scores
-    assert shown(result, "fga@0.25", "P1") == scored.pct(scores.fga_grid[0.25])
+    assert shown(result, "fga@0.25", "P1") == draw.pct(scores.fga_grid[0.25])
     assert shown(result, "correct", "P1") == str(scores.correct) == "5"
 
 
@@ -359,16 +360,16 @@ def test_the_chart_draws_the_tables_figures_in_table_order():
     assert [(m, s) for m, s, _, _ in drawn] == [(key, name) for key in main for name in ("zeta", "alpha")]
     for metric, name, value, width in drawn:
         assert f"{value:.2f}" == shown(result, metric, name)
-        assert width == pytest.approx(value / 100 * plots.BAR_PLOT_WIDTH, abs=0.01)
+        assert width == pytest.approx(value / 100 * draw.BAR_PLOT_WIDTH, abs=0.01)
     assert ("gca", "zeta", 73.33) == drawn[0][:3]
     # each set keeps its colour by position, whatever its name
-    assert f'fill="{scored.SET_COLORS[0]}" data-metric="gca" data-set="zeta"' in result.bars
+    assert f'fill="{draw.SET_COLORS[0]}" data-metric="gca" data-set="zeta"' in result.bars
 
 
 def test_scatter_draws_y_equals_x_and_keeps_points_inside():
-    points = [plots.Point(100, 100, 0, "A", "d1"), plots.Point(0, 0, 1, "B", "d2")]
-    svg = plots.scatter_svg(points, "FGA (%)", "GCA (%)", ["A", "B"], "test")
-    size = plots.SCATTER_SIZE + 2 * plots.SCATTER_MARGIN
+    points = [draw.Point(100, 100, 0, "A", "d1"), draw.Point(0, 0, 1, "B", "d2")]
+    svg = draw.scatter_svg(points, "FGA (%)", "GCA (%)", ["A", "B"], "test")
+    size = draw.SCATTER_SIZE + 2 * draw.SCATTER_MARGIN
     line = re.search(r'<line class="diagonal" x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)"', svg)
     x1, y1, x2, y2 = map(float, line.groups())
     assert x2 - x1 == pytest.approx(y1 - y2) and x2 > x1
@@ -484,8 +485,8 @@ def test_gold_upload_pairs_predictions_only_formats():
     result = explore([entry], gold=SetInput("gold", "", str(gold_file), gold_file.name))
     assert result.ok, result.status
     expected = score(read_pair(pred_file, gold_file)).scores
-    assert shown(result, "gca", "sgd") == scored.pct(expected.gca)
-    assert shown(result, "jga", "sgd") == scored.pct(expected.jga)
+    assert shown(result, "gca", "sgd") == draw.pct(expected.gca)
+    assert shown(result, "jga", "sgd") == draw.pct(expected.jga)
     assert "--gold dialogues_001.json" in result.command
 
 
@@ -774,7 +775,7 @@ def test_several_uploaded_files_are_read_as_one_folder(tmp_path):
     result = explore([SetInput("", "", pred_folder, pred_name)], gold=SetInput("", "", gold_folder, gold_name))
     assert result.ok, result.status
     expected = score(read_pair(fixtures / "sgd_pred", fixtures / "sgd_gold")).scores
-    assert shown(result, "gca", "set_a_files") == scored.pct(expected.gca)
+    assert shown(result, "gca", "set_a_files") == draw.pct(expected.gca)
     assert result.command.startswith("dst-metrics score set_a_files --gold set_gold_files")
 
 
@@ -822,13 +823,13 @@ def test_the_card_reads_the_registries_and_cites_the_gca_paper():
 def test_many_points_are_drawn_as_their_density():
     """Issue 23, item 9: above DENSITY_POINTS the scatter is a density of bounded size, whose cells count
     every point; below, one clickable mark per point."""
-    points = [plots.Point(i % 101, (i * 7) % 101, 0, "A", f"d{i}") for i in range(plots.DENSITY_POINTS + 1)]
-    svg = plots.scatter_svg(points, "FGA (%)", "GCA (%)", ["A"], "density")
+    points = [draw.Point(i % 101, (i * 7) % 101, 0, "A", f"d{i}") for i in range(draw.DENSITY_POINTS + 1)]
+    svg = draw.scatter_svg(points, "FGA (%)", "GCA (%)", ["A"], "density")
     counts = [int(c) for c in re.findall(r'class="cell"[^>]*data-count="(\d+)"', svg)]
-    assert sum(counts) == len(points) and len(counts) <= plots.DENSITY_BINS**2
+    assert sum(counts) == len(points) and len(counts) <= draw.DENSITY_BINS**2
     assert 'class="point"' not in svg and "3,001 points, drawn as their density" in svg
     assert len(svg) < 200_000  # bounded, whatever the number of dialogues
-    few = plots.scatter_svg(points[:10], "FGA (%)", "GCA (%)", ["A"], "few")
+    few = draw.scatter_svg(points[:10], "FGA (%)", "GCA (%)", ["A"], "few")
     assert few.count('class="point"') == 10
 
 

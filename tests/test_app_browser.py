@@ -20,7 +20,7 @@ import pytest
 
 from dst_metrics import Options, score
 from dst_metrics.examples import EXAMPLES
-from dst_metrics.space.plots import BAR_PLOT_WIDTH
+from dst_metrics.report.draw import BAR_PLOT_WIDTH
 from dst_metrics.space.scored import main_rows
 from dst_metrics.stats import compare
 

@@ -1,6 +1,9 @@
 """One input, everything the page shows for it: `explore` reads and scores the sets and lays
 out every view as plain data (HTML strings and SVG); `compare_sets` adds the statistical
-comparison of two sets (`dst_metrics.stats.compare`). Nothing here imports gradio."""
+comparison of two sets (`dst_metrics.stats.compare`). Nothing here imports gradio.
+
+The charts are `dst_metrics.report.draw`'s (the report draws with them too), drawn on the server from the same
+numbers as the tables, so a chart can never show other figures than its table (or keep an old axis)."""
 
 from __future__ import annotations
 
@@ -13,11 +16,12 @@ from dst_metrics.breakdown import breakdown
 from dst_metrics.core import CORRECT, tally_dialogue
 from dst_metrics.explain import non_uniformity, pearson, tail_orientation
 from dst_metrics.options import OptionError
+from dst_metrics.report import draw
+from dst_metrics.report.draw import Point, esc, num, pct, scatter_svg, signed_pct
 
 from . import exports, views
 from .inputs import AUTO, SetInput, format_label, pasted_gold, read_prediction_sets, read_settings
-from .plots import Point, bar_chart_svg, reliability_svg, scatter_svg
-from .scored import ScoredSet, calibrated, num, pct, score_sets, signed_pct
+from .scored import ScoredSet, calibrated, main_rows, score_sets
 
 PAPER_CORRELATIONS = {("TO", "FGA"): 0.08, ("TO", "GCA"): -0.05, ("NU", "FGA"): 0.59, ("NU", "GCA"): 0.40}
 """Pearson r of the GCA paper (TRADE and SOM-DST on MultiWOZ, section 5.2)."""
@@ -202,7 +206,9 @@ def explore(
         side = views.compat_side_by_side_html([r.name for r in results], ours, theirs, options.compat)
         out.details = side + out.details
     out.signature = views.signature_line(results[0].report.signature, "signature")
-    out.bars = bar_chart_svg(results, options)
+    out.bars = draw.bar_chart_svg(
+        [(row.key, row.label) for row in main_rows(options)], [(r.name, r.report.scores) for r in results]
+    )
     out.dialogue_ids = [d.dialogue_id for d in results[0].corpus.dialogues]
     out.dialogue_id = dialogue_id if dialogue_id in out.dialogue_ids else out.dialogue_ids[0]
     out.slots = views.slot_view_html(results, out.dialogue_id, options.mode, show_unchanged)
@@ -234,11 +240,12 @@ def calibration_view(results: list[ScoredSet]) -> str:
     if not figures:
         return ""
     table = views.calibration_html([r.name for _, r, _ in figures], [c for _, _, c in figures])
-    diagrams = "".join(
-        reliability_svg(c.as_dict()["reliability"]["slot"]["width"], f"{r.name}: slot decisions", i)
-        for i, r, c in figures
-    )
-    return table + f'<div class="reliability-row">{diagrams}</div>'
+    diagrams = []
+    for i, r, c in figures:  # each under its name
+        name = f"{r.name}: slot decisions"
+        chart = draw.reliability_svg(c.as_dict()["reliability"]["slot"]["width"], i, f"Reliability diagram of {name}")
+        diagrams.append(f'<figure class="reliability"><figcaption>{esc(name)}</figcaption>{chart}</figure>')
+    return table + f'<div class="reliability-row">{"".join(diagrams)}</div>'
 
 
 def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:

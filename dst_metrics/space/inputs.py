@@ -339,13 +339,9 @@ def example_input(key: str) -> ExampleInput:
 
 
 OWN_DATA = "own data"
-"""What a set holding the visitor's data (not the example's) is named, when it still had the example's name."""
+"""What a set holding the visitor's data (not the example's) is named, when it still had the example's name: 'own
+data', then 'own data B', ..."""
 OWN_DATA_NOTE = "**Your own data.** Pasted or uploaded sets are never put in the page's URL."
-
-
-def own_data_name(index: int) -> str:
-    """The name of set `index` when the visitor's data replaces the example's: 'own data', 'own data B', ..."""
-    return OWN_DATA if index == 0 else f"{OWN_DATA} {SET_LABELS[index]}"
 
 
 def _example_set(example: ExampleInput, index: int) -> tuple[str, str]:
@@ -374,7 +370,7 @@ def shows_example_set(key: str, index: int, entry: SetInput) -> bool:
 
 def left_example_names(key: str | None, entries: list[SetInput]) -> dict[int, str]:
     """The sets that left example `key` (their text is not the example's) but still carry its set name:
-    index -> their new name (`own_data_name`), so that no column names the example over other data."""
+    index -> their new name (`OWN_DATA`), so that no column names the example over other data."""
     if not example_key(key):
         return {}
     example = example_input(key)
@@ -382,7 +378,7 @@ def left_example_names(key: str | None, entries: list[SetInput]) -> dict[int, st
     for index, entry in enumerate(entries):
         name = _example_set(example, index)[0]
         if name and entry.name.strip() == name and not _holds(example, index, entry):
-            renamed[index] = own_data_name(index)
+            renamed[index] = OWN_DATA if index == 0 else f"{OWN_DATA} {SET_LABELS[index]}"
     return renamed
 
 

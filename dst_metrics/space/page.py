@@ -145,18 +145,16 @@ def release_memory(_: object = None) -> None:
         pass
 
 
-def _uploaded_path(upload: str | list[str] | None, label: str) -> tuple[str | None, str]:
-    """(path, name) of an upload: one file as it is, several as one folder (SGD, MultiWOZ 2.2)."""
+def _uploaded_file(upload: str | list[str] | None, label: str) -> dict | None:
+    """{"path", "filename"} of an upload: one file as it is, several as one folder (SGD, MultiWOZ 2.2); None."""
     paths = upload_paths(upload)
     if len(paths) > 1:
-        return folder_of(paths, label)
-    return (paths[0], Path(paths[0]).name) if paths else (None, "")
-
-
-def _gold_uploaded(upload: str | list[str] | None) -> tuple[str, dict | None, str]:
-    path, filename = _uploaded_path(upload, "gold")
-    file = {"path": path, "filename": filename} if path else None
-    return "", file, _file_note(file)
+        path, filename = folder_of(paths, label)
+    elif paths:
+        path, filename = paths[0], Path(paths[0]).name
+    else:
+        return None
+    return {"path": path, "filename": filename}
 
 
 def url_query(result: Exploration | None, example: str | None, dialogue_id: str | None, unchanged: bool) -> str:
@@ -205,23 +203,40 @@ def _float(text: str | None, default: float) -> float:
         return default
 
 
-def upload_widgets(words: str, key: str, **row) -> tuple[gr.UploadButton, gr.Button, gr.State, gr.HTML]:
-    """A set's or the gold's upload and empty buttons (in a row made with `row`), its note and the state that
-    holds its uploaded file; several files make one folder (SGD, MultiWOZ 2.2 dialogues_*.json)."""
+@dataclasses.dataclass
+class DataBox:
+    """A set's or the gold's widgets: its name (a set's only), data box, the state holding its uploaded file
+    (several files make one folder: SGD, MultiWOZ 2.2 dialogues_*.json), note, upload and empty buttons."""
+
+    name: gr.Textbox | None
+    text: gr.Textbox
+    file: gr.State
+    note: gr.HTML
+    upload: gr.UploadButton
+    clear: gr.Button
+
+    def emptied(self) -> dict:
+        """Name, text, file and note emptied: what choosing an example, an upload or the empty button fill."""
+        return {**({self.name: ""} if self.name else {}), self.text: "", self.file: None, self.note: ""}
+
+
+def data_box(words: str, key: str, name: gr.Textbox | None, text: gr.Textbox, **row) -> DataBox:
+    """The `DataBox` of `name` and `text`: its upload and empty buttons (in a row made with `row`), note and state."""
     with gr.Row(**row):
         upload = gr.UploadButton(
             f"Upload {words}", file_types=UPLOAD_TYPES, file_count="multiple", size="sm", elem_id=f"upload-{key}"
         )
         clear = gr.Button(f"Empty {words}", size="sm", variant="secondary", elem_id=f"empty-{key}")
     note = gr.HTML(elem_id=f"note-{key}")
-    return upload, clear, gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file), note
+    file = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
+    return DataBox(name, text, file, note, upload, clear)
 
 
 class Page:
     """The widgets of the page, built in `build_demo`, and the handlers that update them."""
 
     def __init__(self) -> None:
-        self.sets: list[tuple[gr.Textbox, gr.Textbox, gr.State, gr.HTML, gr.UploadButton, gr.Button]] = []
+        self.sets: list[DataBox] = []
         self.systems = SystemsSection(self)  # the table of N systems
         self.protocols = ProtocolsSection(self)  # CheckDST and SGD-X
 
@@ -239,8 +254,7 @@ class Page:
                 elem_id=f"data-{label.lower()}",
                 placeholder="Paste data in any input format, or upload a file",
             )
-            upload, clear, file, note = upload_widgets(f"set {label}", label.lower(), elem_classes=["set-buttons"])
-            self.sets.append((name, text, file, note, upload, clear))
+            self.sets.append(data_box(f"set {label}", label.lower(), name, text, elem_classes=["set-buttons"]))
 
     def inputs_section(self) -> None:
         gr.Markdown(INTRO)
@@ -273,8 +287,8 @@ class Page:
                 for label in SET_LABELS[2:]:
                     self.set_column(label)
         with gr.Accordion("Gold file, for predictions-only formats", open=False, elem_id="gold-box"):
-            self.gold_text = gr.Textbox(label="Gold: data", lines=5, max_lines=5, elem_id="data-gold")
-            self.gold_upload, self.gold_clear, self.gold_file, self.gold_note = upload_widgets("gold", "gold")
+            text = gr.Textbox(label="Gold: data", lines=5, max_lines=5, elem_id="data-gold")
+            self.gold = data_box("gold", "gold", None, text)
         with gr.Accordion("Input formats", open=False):
             gr.Markdown(format_help() + f"\n\nUploads may be up to {MAX_UPLOAD_MB} MB.")
 
@@ -404,8 +418,8 @@ class Page:
     @property
     def data_inputs(self) -> list:
         """The input format, each set's name, text and file, and the gold's text and file (`read_data`)."""
-        sets = [widget for name, text, file, *_ in self.sets for widget in (name, text, file)]
-        return [self.fmt, *sets, self.gold_text, self.gold_file]
+        sets = [widget for box in self.sets for widget in (box.name, box.text, box.file)]
+        return [self.fmt, *sets, self.gold.text, self.gold.file]
 
     def read_data(self, values: tuple | list) -> tuple[str, list[SetInput], SetInput, list]:
         """The values of `data_inputs` and of the widgets after them: (format, sets, gold, the others)."""
@@ -423,14 +437,18 @@ class Page:
     @property
     def compute_outputs(self) -> list:
         return [
-            self.status, self.state, self.scores_col, self.metrics, self.details, self.intervals, self.signature,
-            self.bars,
-            self.dialogue, self.slots_col, self.slots, self.analysis_col, self.note, self.analysis_body,
-            self.scatter, self.disagreements, self.correlations, self.compare_col, self.compare_table,
-            self.pair_body, self.pair_scatter, self.pair_table, self.takeaway_col, self.command, self.snippet,
-            self.downloads, self.calibration_col, self.calibration, self.by_domain, self.url_query,
-            self.example, self.example_note, *(s[0] for s in self.sets),
+            self.status, self.state, self.scores_col, self.intervals, self.dialogue, self.slots_col, self.analysis_col,
+            self.compare_col, self.compare_table, self.takeaway_col, self.downloads, self.url_query, self.example,
+            self.example_note, *(getattr(self, name) for name in SHOWN), *self.analysis_outputs,
+            *(box.name for box in self.sets),
         ]  # fmt: skip
+
+    @property
+    def columns(self) -> list:
+        """The result columns: those a result shows, then those it shows when there is something to compare or
+        calibrate; all hidden when nothing scored."""
+        return [self.scores_col, self.slots_col, self.analysis_col, self.takeaway_col, self.compare_col,
+                self.calibration_col]  # fmt: skip
 
     def skip(self) -> dict:
         """No change to any output (gradio wants at least one key: an empty dict is an error)."""
@@ -447,16 +465,14 @@ class Page:
             return {
                 self.status: views.status_html(result.status, False),
                 self.state: None,
-                **{col: hidden for col in (self.scores_col, self.compare_col, self.slots_col, self.analysis_col)},
-                self.takeaway_col: hidden,
-                self.calibration_col: hidden,
+                **dict.fromkeys(self.columns, hidden),
             }
         shown = gr.update(visible=True)
         return {
             self.status: views.status_html(result.status, True),
             self.state: result,
             **{getattr(self, name): getattr(result, name) for name in SHOWN},
-            **{col: shown for col in (self.scores_col, self.slots_col, self.analysis_col, self.takeaway_col)},
+            **dict.fromkeys(self.columns[:4], shown),
             self.intervals: '<p class="note">Computing each set\'s intervals…</p>',
             self.dialogue: gr.update(choices=result.dialogue_ids, value=result.dialogue_id),
             self.compare_col: gr.update(visible=len(result.results) > 1),
@@ -471,11 +487,8 @@ class Page:
         if not result.analysed:
             hidden = gr.update(visible=False)
             pending = '<p class="note" id="analysis-pending">Computing the per-dialogue analysis…</p>'
-            return {
-                self.note: pending, self.analysis_body: hidden, self.pair_body: hidden, self.pair_scatter: "",
-                self.pair_table: "", self.scatter: "", self.disagreements: "", self.correlations: "",
-                self.calibration_col: hidden, self.calibration: "", self.by_domain: pending,
-            }  # fmt: skip
+            emptied = {**dict.fromkeys(self.analysis_outputs, ""), self.note: pending, self.by_domain: pending}
+            return {**emptied, self.analysis_body: hidden, self.pair_body: hidden, self.calibration_col: hidden}
         pair = len(result.results) > 1 and result.several
         return {
             self.note: analysis_note(result),
@@ -520,7 +533,7 @@ class Page:
             renamed = left_example_names(example, entries)
             for index, new_name in renamed.items():
                 entries[index] = dataclasses.replace(entries[index], name=new_name)
-                left[self.sets[index][0]] = new_name
+                left[self.sets[index].name] = new_name
             left.update({self.example: None, self.example_note: OWN_DATA_NOTE})
             example = None
         try:
@@ -562,53 +575,53 @@ class Page:
             return {self.example_note: gr.skip()}
         chosen = example_input(key)
         out: dict = {self.fmt: AUTO, self.example_note: chosen.description}
-        for i, (name, text, file, note, *_) in enumerate(self.sets):
+        for i, box in enumerate(self.sets):
             set_name, set_text = chosen.sets[i] if i < len(chosen.sets) else ("", "")
-            out.update({name: set_name, text: set_text, file: None, note: ""})
+            out.update({**box.emptied(), box.name: set_name, box.text: set_text})
         return out
 
     def uploaded(self, index: int):
         """An upload into set `index`, named after its file; one into A leaves the example, emptying its other sets."""
-        name, text, file, note, *_ = self.sets[index]
+        box = self.sets[index]
 
         def handler(upload: str | list[str] | None, example: str | None) -> dict:
-            path, filename = _uploaded_path(upload, SET_LABELS[index])
-            if not path:
-                return {note: gr.skip()}
+            file = _uploaded_file(upload, SET_LABELS[index])
+            if not file:
+                return {box.note: gr.skip()}
+            filename = file["filename"]
             out: dict = {
-                name: name_from_file(filename), text: "", file: {"path": path, "filename": filename},
-                note: _file_note({"filename": filename}), self.example: None,
-                self.example_note: f"Your own data: set {SET_LABELS[index]} from {filename}.",
+                box.name: name_from_file(filename), box.text: "", box.file: file, box.note: _file_note(file),
+                self.example: None, self.example_note: f"Your own data: set {SET_LABELS[index]} from {filename}.",
             }  # fmt: skip
             if example and index == 0:  # a new A leaves the example: its other sets go too
-                for n, t, f, nt, *_ in self.sets[1:]:
-                    out.update({n: "", t: "", f: None, nt: ""})
+                for other in self.sets[1:]:
+                    out.update(other.emptied())
             return out
 
         return handler
+
+    def gold_uploaded(self, upload: str | list[str] | None) -> dict:
+        file = _uploaded_file(upload, "gold")
+        return {self.gold.text: "", self.gold.file: file, self.gold.note: _file_note(file)}
 
     def edited(self, index: int):
         """Text typed or pasted into set `index`: it replaces an uploaded file and leaves the preloaded
         example (dropdown, note and, if it still has the example's name, the set's name say "own data").
         Nothing happens when the text is the example's own (choosing an example fills the boxes) or empty."""
-        name, text, file, note, *_ = self.sets[index]
+        box = self.sets[index]
 
         def handler(example: str | None, set_name: str | None, value: str | None) -> dict:
             entry = SetInput(set_name or "", value or "")
             if not (value or "").strip() or (example and shows_example_set(example, index, entry)):
-                return {note: gr.skip()}
-            out: dict = {file: None, note: ""}
+                return {box.note: gr.skip()}
+            out: dict = {box.file: None, box.note: ""}
             if example:
                 out.update({self.example: None, self.example_note: OWN_DATA_NOTE})
                 for new_name in left_example_names(example, [SetInput()] * index + [entry]).values():
-                    out[name] = new_name
+                    out[box.name] = new_name
             return out
 
         return handler
-
-    def emptied(self, index: int):
-        name, text, file, note, *_ = self.sets[index]
-        return lambda: {name: "", text: "", file: None, note: ""}
 
     def set_status(self, index: int):
         """After an upload: the result next to the upload button (the file, and what was read or the error
@@ -661,10 +674,16 @@ class Page:
         own = {self.example_note: OWN_LINK_NOTE} if settings["example"] is None else {}
         return {
             **own,
-            self.example: settings["example"], self.mode: settings["mode"], self.alpha: settings["alpha"],
-            self.lam: settings["lambda"], self.k: settings["k"], self.matching: settings["match"],
-            self.unchanged: settings["unchanged"], self.compat: settings["compat"],
+            **{widget: settings[key] for key, widget in self.url_widgets.items()},
             self.dialogue: gr.update(choices=[dialogue] if dialogue else [], value=dialogue),
+        }
+
+    @property
+    def url_widgets(self) -> dict:
+        """The widgets a URL sets (`url_settings`), by their setting's name; the dialogue's choices come too."""
+        return {
+            "example": self.example, "mode": self.mode, "alpha": self.alpha, "lambda": self.lam, "k": self.k,
+            "match": self.matching, "unchanged": self.unchanged, "compat": self.compat,
         }  # fmt: skip
 
     # ---- events --------------------------------------------------------------------------
@@ -678,9 +697,11 @@ class Page:
         self.systems.after_scoring(shown)  # a table made of the sets is made again
         self.protocols.after_scoring(shown)  # and CheckDST of two of them
 
-    def scored(self, event) -> None:
-        """After `event` filled the inputs: compute, then `after`."""
-        self.after(event.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS))
+    def scored(self, event):
+        """After `event` filled the inputs: compute, then `after`; the computation's event."""
+        computed = event.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS)
+        self.after(computed)
+        return computed
 
     def closed(self, demo: gr.Blocks):
         """When a tab closes: its session's states are deleted (uploads and downloads with them) and the
@@ -702,47 +723,41 @@ class Page:
 
     def wire(self, demo: gr.Blocks) -> None:
         demo.unload(self.closed(demo))
-        example_outputs = [self.fmt, self.example_note] + [w for s in self.sets for w in s[:4]]
+        set_widgets = [widget for box in self.sets for widget in box.emptied()]
+        example_outputs = [self.fmt, self.example_note, *set_widgets]
         # "always_last": a choice made while an earlier one is still computing is not lost; it runs next
         # (gradio's default drops it), and TICKET_JS makes sure the earlier one's figures never land after it.
         self.scored(self.example.select(self.choose_example, self.example, example_outputs, trigger_mode=LAST))
-        load = demo.load(self.from_url, None, [self.example, self.mode, self.alpha, self.lam, self.k, self.matching,
-                                               self.unchanged, self.compat, self.dialogue,
-                                               self.example_note])  # fmt: skip
+        load = demo.load(self.from_url, None, [*self.url_widgets.values(), self.dialogue, self.example_note])
         self.scored(load.then(self.choose_example, self.example, example_outputs))
         # Options apply as soon as they change: radios on input, α, λ and K on Enter and on leaving
         # the box (never a box showing one value and the table another).
         triggers = [self.run.click, self.mode.input, self.matching.input, self.compat.input, self.top.release]
-        boxes = [self.alpha, self.lam, self.k] + [s[0] for s in self.sets]  # options and set names
+        boxes = [self.alpha, self.lam, self.k] + [box.name for box in self.sets]  # options and set names
         triggers += [trigger for w in boxes for trigger in (w.submit, w.blur)]
         self.after(
             gr.on(triggers, self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS, trigger_mode=LAST)
         )
-        set_widgets = [w for s in self.sets for w in s[:4]]
-        for index, (name, text, file, note, upload, clear) in enumerate(self.sets):
+        for index, box in enumerate(self.sets):
             # The file is taken at once (never dropped), then scored as a computation like any other.
-            taken = upload.upload(
-                self.uploaded(index), [upload, self.example], [*set_widgets, self.example, self.example_note],
+            taken = box.upload.upload(
+                self.uploaded(index), [box.upload, self.example], [*set_widgets, self.example, self.example_note],
                 trigger_mode=LAST,
             )  # fmt: skip
-            computed = taken.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS)
-            self.after(computed)
-            computed.then(self.set_status(index), [file, self.ticket], note)
-            self.scored(clear.click(self.emptied(index), None, [name, text, file, note], trigger_mode=LAST))
+            self.scored(taken).then(self.set_status(index), [box.file, self.ticket], box.note)
+            self.scored(box.clear.click(box.emptied, None, list(box.emptied()), trigger_mode=LAST))
             # Typing in a box leaves the preloaded example and replaces an uploaded file.
             # (`change`, not `input`: a paste that sets the whole box at once must leave the example too.)
-            text.change(
+            box.text.change(
                 self.edited(index),
-                [self.example, name, text],
-                [self.example, self.example_note, file, note, name],
+                [self.example, box.name, box.text],
+                [self.example, self.example_note, box.file, box.note, box.name],
                 queue=False,
                 show_progress="hidden",
-                api_visibility="private",
             )
-        gold_outputs = [self.gold_text, self.gold_file, self.gold_note]
-        gold_event = self.gold_upload.upload(_gold_uploaded, self.gold_upload, gold_outputs, trigger_mode=LAST)
-        self.scored(gold_event)
-        self.scored(self.gold_clear.click(lambda: ("", None, ""), None, gold_outputs))
+        gold = self.gold
+        self.scored(gold.upload.upload(self.gold_uploaded, gold.upload, list(gold.emptied()), trigger_mode=LAST))
+        self.scored(gold.clear.click(gold.emptied, None, list(gold.emptied())))
         slot_inputs = [self.state, self.dialogue, self.unchanged, self.example]
         self.dialogue.input(self.open_dialogue, slot_inputs, [self.slots, self.url_query])
         self.unchanged.input(self.open_dialogue, slot_inputs, [self.slots, self.url_query])

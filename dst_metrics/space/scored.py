@@ -7,11 +7,10 @@ from dataclasses import dataclass
 
 from dst_metrics import Corpus, Options, Report, score
 from dst_metrics.figures import FIGURES, figure_labels, figure_of
-from dst_metrics.report.draw import SET_COLORS, SET_MARKERS, esc, esc_name, num, pct, signed_pct
+from dst_metrics.report.draw import pct
 
 from .inputs import PredictionSet
 
-__all__ = ["SET_COLORS", "SET_MARKERS", "esc", "esc_name", "num", "pct", "signed_pct"]  # the page's formats
 DIALOGUES_ROW = ("dialogues", "Dialogues", "number of dialogues scored")
 """The page's one row of its own (beside the registry's `turns`)."""
 

@@ -30,14 +30,13 @@ EXPORTS: dict[str, str] = {"markdown": "md", "latex": "tex", "json": "json", "ht
 TABLE_FILE = "table"
 
 
-def figure_choices(options: Options | None = None) -> list[tuple[str, str]]:
+def figure_choices() -> list[tuple[str, str]]:
     """(label, key) of every figure a table may show (every non-count figure, registry order)."""
     from dst_metrics.figures import figure_labels
     from dst_metrics.stats.matrix import interval_figures
 
-    options = options or Options()
-    labels = figure_labels(options)
-    return [(labels.get(key, key), key) for _, key, _ in interval_figures(options)]
+    labels = figure_labels(Options())
+    return [(labels.get(key, key), key) for _, key, _ in interval_figures(Options())]
 
 
 @dataclass
@@ -49,11 +48,6 @@ class TableView:
     table: object = None  # dst_metrics.stats.table.SystemsTable
     html: str = ""
     command: str = ""
-
-    @property
-    def names(self) -> list[str]:
-        """The systems, in row order."""
-        return list(self.table.names) if self.table is not None else []
 
 
 def read_systems(

@@ -174,7 +174,7 @@ class SystemsSection:
             return error, "", gr.update(), primary_update, "", None, folder, False
         folder = folder or tempfile.mkdtemp(prefix="gca-explorer-table-")
         baseline_update = gr.update(
-            choices=view.names, value=view.table.baseline, interactive=view.table.baseline is not None
+            choices=list(view.table.names), value=view.table.baseline, interactive=view.table.baseline is not None
         )
         return (
             views.status_html(view.status, True, "systems"), drawn(view.html), baseline_update, primary_update,
@@ -195,16 +195,16 @@ class SystemsSection:
     def wire(self) -> None:
         """Every choice redraws the table at once (a later choice supersedes an earlier one still computing)."""
         options = {"trigger_mode": "always_last", "concurrency_limit": 1, "concurrency_id": "systems-table"}
-        triggers = [self.make.click, self.source.input, self.figures.input, self.pairs.input, self.baseline.input,
-                    self.primary.input, self.correction.input]  # fmt: skip
+        choices = (self.source, self.figures, self.pairs, self.baseline, self.primary, self.correction)
+        triggers = [self.make.click, *(choice.input for choice in choices)]
         gr.on(triggers, self.make_table, self.inputs, self.outputs, **options)
         added = self.upload.upload(self.uploaded, [self.upload, self.files], [self.files, self.files_note, self.source])
         added.then(self.make_table, self.inputs, self.outputs, **options)
         emptied = self.clear.click(lambda: ([], "", SOURCE_SETS), None, [self.files, self.files_note, self.source])
-        emptied.then(self.refresh, [self.shown, self.source, *self.inputs], self.outputs)
+        self.after_scoring(emptied)
 
     def after_scoring(self, event) -> None:
-        """Chain the table's refresh after a computation of the page's sets."""
+        """Chain the table's refresh after `event` (a computation of the page's sets, or the uploads removed)."""
         event.then(self.refresh, [self.shown, self.source, *self.inputs], self.outputs)
 
 
