@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import operator
 import os
-import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -97,6 +96,8 @@ def _tally_and_buckets(spec: InputSpec, mode: str) -> tuple[Tally, list[list[str
     """One shard's tally (streamed where it can be, else read whole: the front door) and its dialogue ids
     split into `ID_BUCKETS` lists by a hash that is the same in every process (CRC-32: Python's own
     string hash differs from process to process)."""
+    import zlib  # Dask only: not at every `dst-metrics score`'s start
+
     (tally, _), folded = tally_opened(open_spec(spec, stream=True), mode)
     buckets: list[list[str]] = [[] for _ in range(ID_BUCKETS)]
     for found in folded:

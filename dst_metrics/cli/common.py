@@ -284,9 +284,8 @@ def dumps(obj: object) -> str:
 
 
 def run_parsed(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) -> int:
-    """`run(args)` as every command runs: progress bars per ``--quiet``, the collector paused, an
-    InputError, OptionError or MissingExtra printed as one line with status 2."""
-    from .._gc import gc_paused
+    """`run(args)` as every command runs: progress bars per ``--quiet``, an InputError, OptionError or
+    MissingExtra printed as one line with status 2 (the collector is paused by `dst_metrics.cli.main`)."""
     from ..progress import set_quiet
 
     set_quiet(getattr(args, "quiet", False))
@@ -294,8 +293,7 @@ def run_parsed(args: argparse.Namespace, run: Callable[[argparse.Namespace], int
         args.value_matching_given = args.value_matching is not None  # --compat sgd: fuzzy unless exact is asked
         args.value_matching = args.value_matching or "exact"
     try:
-        with gc_paused():  # a short run that allocates millions of small objects and no cycles
-            return run(args)
+        return run(args)
     except (InputError, OptionError, MissingExtra) as error:
         print(f"dst-metrics: error: {error}", file=sys.stderr)
         return 2

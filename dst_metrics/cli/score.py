@@ -396,6 +396,13 @@ def file_extras(
     return out
 
 
+def _asks_extras(files: list[tuple[str, Corpus | None, str]], args: argparse.Namespace, calibrate: bool) -> bool:
+    """Whether a protocol may add figures: --perturbed, --schema-variants, or with `calibrate` a corpus
+    whose predictions carry confidences (else `protocols.extras` is not even imported)."""
+    confidences = calibrate and any(corpus is not None and corpus.scores for _, corpus, _ in files)
+    return bool(args.perturbed or args.schema_variants or confidences)
+
+
 def _for_calibration(found: Scored, args: argparse.Namespace, calibrate: bool) -> Corpus | None:
     """The corpus of an input; with `calibrate`, read again when it was scored without holding it
     (streamed, in processes) and a predicted value carried a confidence."""
@@ -434,7 +441,7 @@ def run(args: argparse.Namespace) -> int:
     intervals = _score_intervals(corpora, options, args)
     calibrate = args.json and args.engine != "dask"
     files = [(found.name, _for_calibration(found, args, calibrate), found.format) for found in scored]
-    extras = file_extras(files, args, options, calibrate)
+    extras = file_extras(files, args, options, calibrate) if _asks_extras(files, args, calibrate) else None
     if not args.json:
         _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals, extras)
         return 0
@@ -454,7 +461,8 @@ def run(args: argparse.Namespace) -> int:
         elif args.per_dialogue:
             tallies = report.dialogue_tallies
             record["dialogues"] = {dialogue_id: dialogue_figures_of(tally) for dialogue_id, tally in tallies.items()}
-        _add_extras(record, extras[index], report.signature)
+        if extras:
+            _add_extras(record, extras[index], report.signature)
         sys.stdout.write(dumps(record) + "\n")
     return 0
 

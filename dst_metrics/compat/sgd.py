@@ -39,7 +39,6 @@ the evaluator's).
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections import Counter, defaultdict
@@ -113,6 +112,8 @@ def token_sort_ratio(reference: str, hypothesis: str, backend: str = "levenshtei
     if not a or not b:
         return 0
     if backend == "difflib":
+        import difflib  # the fallback only: not at every start
+
         return int(round(100 * difflib.SequenceMatcher(None, a, b).ratio()))
     from rapidfuzz.distance import Indel  # on first use, as `fuzzy`
 

@@ -13,7 +13,6 @@ pair_confidence, pair_minicons``, every state a JSON text; one row per user turn
 
 from __future__ import annotations
 
-import csv
 import json
 
 from .. import ids
@@ -70,6 +69,8 @@ def _add_row(states: dict[str, dict[int, object]], row: dict, source: str) -> No
 
 def read_slt2024_side(request: ReadRequest, side: str) -> Side:
     """The predicted side of a results CSV (see the module); asking for gold is an InputError."""
+    import csv  # this rare format only: not at every start
+
     if side != "pred":
         raise InputError("SLT 2024's results hold predictions only: give the gold with --gold", source=request.source)
     reader = csv.DictReader(request.text().splitlines())
