@@ -1,9 +1,10 @@
 """Scoring one input in several processes (``dst-metrics score --jobs N``).
 
 Each worker process gets the opened input (`dst_metrics.readers.Opened`: the `InputSpec` and its
-shards, formats already detected) and builds and tallies only its share of each shard's dialogues:
-those whose position is k modulo N. The reference layout is streamed (the file cut into one
-undecoded slice per dialogue, only the share's slices decoded); other formats are decoded whole and
+shards, formats already detected, each file's bytes read once by the parent before it forks:
+`Opened.loaded`) and builds and tallies only its share of each shard's dialogues: those whose
+position is k modulo N. The reference layout is streamed (the file cut once, by the parent, into one
+undecoded slice per dialogue; only the share's slices decoded); other formats are decoded whole and
 `corpus.sharded` skips the other dialogues before any work. The parent adds the tallies (`Tally`
 merges by ``+``, so the figures are ``==`` to one process's) and puts per-dialogue tallies back in
 input order. The processes are `pool`'s (N - 1 forked workers, the parent scoring the first share
@@ -79,7 +80,11 @@ def tally_in_processes(
     `compat.base.ProfileTap`), each process sums its share into a fresh copy and, on success only, `tap` merges
     them all. `watch` sees the dialogues of the share this process tallies (e.g. `updates.watch`: a sample
     without reading the input again)."""
-    from .pool import in_processes  # here, not at the top: `default_jobs` is asked on every run
+    from .pool import forkable, in_processes  # here, not at the top: `default_jobs` is asked on every run
+
+    if not forkable():
+        return None
+    opened = opened.loaded()  # the files read (and a reference layout cut) once, here: the workers share them
 
     def share(k: int) -> tuple:
         return _tally_share(opened, mode, k, jobs, per_dialogue, view, tap, watch if k == 0 else None)

@@ -218,12 +218,14 @@ class InputSpec:
 @dataclasses.dataclass(frozen=True)
 class Shard:
     """One part of a source read by one reader: a file, a folder its format reads as one (`path`),
-    or data in memory (`data`); `name` is how messages name it."""
+    or data in memory (`data`); `name` is how messages name it. A file read ahead (`Opened.loaded`)
+    has both its `path` and its `data` (without BOM), and a reference layout its `layout` too."""
 
     format: str
     name: str | None
     path: Path | None = None
     data: bytes | None = None
+    layout: dict[str, msgspec.Raw] | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def request(self, reading: Reading | str = "exact") -> ReadRequest:
         """The reader's request: the bytes (a file read now, BOM removed; a folder: none)."""
@@ -532,14 +534,14 @@ def _record_dialogues(path: Path) -> Iterator[RawDialogue]:
         yield current, turns, golds, preds
 
 
-def _layout_dialogues(path: Path, share: tuple[int, int] | None = None) -> Iterator[RawDialogue]:
+def _layout_dialogues(shard: Shard, share: tuple[int, int] | None = None) -> Iterator[RawDialogue]:
     """(dialogue id, turn ids, gold raws, predicted raws) of each dialogue of a reference-layout file
-    (cut into one undecoded slice per dialogue); with `share` (k, n), only of those at positions
-    k modulo n (the others are never decoded). A key given twice raises NotStreamable at the end."""
-    with open(path, "rb") as handle:
-        data = handle.read().removeprefix(BOM)  # streamed as reading whole reads it (`Shard.request`)
+    (cut into one undecoded slice per dialogue, unless `Opened.loaded` cut it); with `share` (k, n),
+    only of those at positions k modulo n (the others are never decoded). A key given twice raises
+    NotStreamable at the end."""
+    data = shard.request().data if shard.data is None else shard.data  # as reading whole reads it
     try:
-        dialogues = _LAYOUT.decode(data)
+        dialogues = _LAYOUT.decode(data) if shard.layout is None else shard.layout
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         raise NotStreamable from None
     kept = 0
@@ -617,6 +619,12 @@ class Opened:
         """Whether some shard can stream (`STREAMED_FORMATS`, a file, no gold)."""
         return not self.gold_shards and any(_streams(shard) for shard in self.shards)
 
+    def loaded(self) -> Opened:
+        """This input with each file's bytes read now (a reference layout also cut into one undecoded
+        slice per dialogue): forked workers (`dst_metrics.parallel`) share them instead of each reading
+        the file. A file that cannot be read or cut is left to the reader, which names the problem."""
+        return dataclasses.replace(self, shards=tuple(map(_loaded, self.shards)))
+
     def read(self) -> Corpus:
         """The Corpus of every shard read whole (paired with gold where there is gold)."""
         if self.corpus is not None:
@@ -649,6 +657,18 @@ class Opened:
         return folded
 
 
+def _loaded(shard: Shard) -> Shard:
+    """`shard` with its file's bytes (and a reference layout's slices) read ahead: `Opened.loaded`."""
+    if shard.data is not None or shard.path is None or not shard.path.is_file():
+        return shard
+    try:
+        data = shard.request().data
+        layout = _LAYOUT.decode(data) if shard.format == "reference" else None
+    except (InputError, *_DECODE_ERRORS):
+        return shard
+    return dataclasses.replace(shard, data=data, layout=layout)
+
+
 def _fold_whole(
     shard: Shard, read: Callable[[], Corpus], fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None
 ) -> Folded:
@@ -676,7 +696,7 @@ def stream_shard(
     builder = CorpusBuilder(reading)
     try:
         with gc_paused():
-            raws = _layout_dialogues(shard.path, share) if layout else _record_dialogues(shard.path)
+            raws = _layout_dialogues(shard, share) if layout else _record_dialogues(shard.path)
             result = fold(_built(builder, raws, seen))
     except (NotStreamable, InputError, *_DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
@@ -687,7 +707,7 @@ def stream_shard(
 
 
 def _streams(shard: Shard) -> bool:
-    return shard.format in STREAMED_FORMATS and shard.data is None and shard.path is not None and shard.path.is_file()
+    return shard.format in STREAMED_FORMATS and shard.path is not None and shard.path.is_file()
 
 
 def open_spec(spec: InputSpec, *, stream: bool = False) -> Opened:
