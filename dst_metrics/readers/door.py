@@ -40,7 +40,7 @@ from .._gc import gc_paused
 from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, sharded
 from ..errors import InputError
 from ..options import OptionError
-from ..states import Alternatives, LinearizedFormat
+from ..states import SCORE_KEYS, Alternatives, LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
 from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json, read_file
 from .pairing import pair
@@ -69,6 +69,9 @@ FORMATS: tuple[str, ...] = ("auto", *READERS)
 """The values of ``format``: ``auto`` or a reader's name."""
 STREAMED_FORMATS = ("jsonl", "reference")
 """The formats whose files `Opened.fold_shards` streams one dialogue at a time."""
+CONFIDENCE_MARKERS = (*(f'"{key}"'.encode() for key in SCORE_KEYS), b"\\u")
+"""Bytes one of which a file of `STREAMED_FORMATS` holds wherever a predicted value carries a
+confidence: a key of `states.SCORE_KEYS`, or a ``\\u`` escape that could spell one."""
 
 _DECODE_ERRORS = (RecursionError, UnicodeError, OverflowError, json.JSONDecodeError, msgspec.MsgspecError)
 
@@ -569,12 +572,18 @@ def _layout_dialogues(shard: Shard, share: tuple[int, int] | None = None) -> Ite
         raise NotStreamable from None
 
 
-def _built(builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str]) -> Iterator[Dialogue]:
-    """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder."""
+def _built(
+    builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str], kept: list[Dialogue] | None
+) -> Iterator[Dialogue]:
+    """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder
+    (kept in `kept` unless it is None)."""
     for dialogue_id, turns, golds, preds in raws:
         builder.add(dialogue_id, turns, golds, preds)
         ids_seen.append(dialogue_id)
-        yield builder.dialogues.pop()
+        dialogue = builder.dialogues.pop()
+        if kept is not None:
+            kept.append(dialogue)
+        yield dialogue
 
 
 T = TypeVar("T")
@@ -583,15 +592,23 @@ T = TypeVar("T")
 @dataclasses.dataclass(frozen=True)
 class Folded:
     """What `Opened.fold_shards` gives per shard: the fold's result, the dialogue ids in the order
-    the fold saw them, their positions in the shard (k + n·i under a share), whether it streamed, and
-    whether a predicted value carried a confidence (so calibration reads the input again only then)."""
+    the fold saw them, their positions in the shard (k + n·i under a share), whether it streamed, the
+    confidences of its predicted values (`calibration.extract.ScoredPredictions`, None without any)
+    and, when asked to keep them, its dialogues in the order the fold saw them (for calibration,
+    which needs every turn: no second read)."""
 
     shard: Shard
     result: Any
     dialogue_ids: list[str]
     positions: list[int]
     streamed: bool
-    scored: bool = False
+    scores: Any = None
+    dialogues: tuple[Dialogue, ...] | None = None
+
+    @property
+    def scored(self) -> bool:
+        """Whether a predicted value carried a confidence."""
+        return self.scores is not None
 
 
 # --------------------------------------------------------------------------------------------
@@ -625,6 +642,16 @@ class Opened:
         the file. A file that cannot be read or cut is left to the reader, which names the problem."""
         return dataclasses.replace(self, shards=tuple(map(_loaded, self.shards)))
 
+    def may_carry_confidences(self) -> bool:
+        """False only when every shard is a file of `STREAMED_FORMATS` read ahead (`loaded`) whose bytes
+        hold none of `CONFIDENCE_MARKERS`: then no predicted value carries a confidence."""
+        return bool(self.gold_shards) or not all(
+            shard.data is not None
+            and shard.format in STREAMED_FORMATS
+            and not any(marker in shard.data for marker in CONFIDENCE_MARKERS)
+            for shard in self.shards
+        )
+
     def read(self) -> Corpus:
         """The Corpus of every shard read whole (paired with gold where there is gold)."""
         if self.corpus is not None:
@@ -636,22 +663,23 @@ class Opened:
         return merge_corpora([(s, read_shard(s, self.spec.reading)) for s in self.shards])
 
     def fold_shards(
-        self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None
+        self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None, keep: bool = False
     ) -> list[Folded]:
         """`fold` of each shard's dialogues, shard after shard: streamed one dialogue at a time where
         the shard streams, else (or where streaming fails: that shard only) read whole and given to
         `fold` as its Corpus (which iterates its dialogues). With `share`
         (k, n), only the dialogues at positions k modulo n of each shard (`dst_metrics.parallel`).
-        A dialogue id in two shards raises InputError naming both."""
+        With `keep`, each `Folded` keeps its dialogues. A dialogue id in two shards raises InputError
+        naming both."""
         if self.gold_shards:
-            return [_fold_whole(self.shards[0], self.read, fold, share)]
+            return [_fold_whole(self.shards[0], self.read, fold, share, keep)]
         folded: list[Folded] = []
         owner: dict[str, Shard] = {}
         reading = self.spec.reading
         for shard in self.shards:
-            found = stream_shard(shard, fold, reading, share)
+            found = stream_shard(shard, fold, reading, share, keep)
             if found is None:
-                found = _fold_whole(shard, partial(read_shard, shard, reading), fold, share)
+                found = _fold_whole(shard, partial(read_shard, shard, reading), fold, share, keep)
             _claim(owner, found.dialogue_ids, shard)
             folded.append(found)
         return folded
@@ -670,14 +698,19 @@ def _loaded(shard: Shard) -> Shard:
 
 
 def _fold_whole(
-    shard: Shard, read: Callable[[], Corpus], fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None
+    shard: Shard,
+    read: Callable[[], Corpus],
+    fold: Callable[[Iterable[Dialogue]], T],
+    share: tuple[int, int] | None,
+    keep: bool = False,
 ) -> Folded:
     """`fold` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`corpus.sharded`)."""
     with sharded(*share) if share else nullcontext() as positions:
         corpus = read()
     dialogue_ids = [dialogue.dialogue_id for dialogue in corpus.dialogues]
     positions = positions or list(range(len(dialogue_ids)))
-    return Folded(shard, fold(corpus), dialogue_ids, positions, False, corpus.scores is not None)
+    kept = corpus.dialogues if keep else None
+    return Folded(shard, fold(corpus), dialogue_ids, positions, False, corpus.scores, kept)
 
 
 def stream_shard(
@@ -685,25 +718,28 @@ def stream_shard(
     fold: Callable[[Iterable[Dialogue]], T],
     reading: Reading | str = "exact",
     share: tuple[int, int] | None = None,
+    keep: bool = False,
 ) -> Folded | None:
-    """`fold` of the dialogues of one shard streamed (each built as its turn comes); None when it
-    must be read whole (see `NotStreamable`; any problem, named by reading it whole, and a share of
-    the dialogues of another format than the reference layout)."""
+    """`fold` of the dialogues of one shard streamed (each built as its turn comes; with `keep`, kept
+    in the `Folded`); None when it must be read whole (see `NotStreamable`; any problem, named by
+    reading it whole, and a share of the dialogues of another format than the reference layout)."""
     if not _streams(shard) or (share is not None and shard.format != "reference"):
         return None
     layout = shard.format == "reference"
     seen: list[str] = []
+    kept: list[Dialogue] | None = [] if keep else None
     builder = CorpusBuilder(reading)
     try:
         with gc_paused():
             raws = _layout_dialogues(shard, share) if layout else _record_dialogues(shard.path)
-            result = fold(_built(builder, raws, seen))
+            result = fold(_built(builder, raws, seen, kept))
     except (NotStreamable, InputError, *_DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
     if not seen and share is None:
         return None  # nothing in it: read whole, which says so
     k, n = share or (0, 1)
-    return Folded(shard, result, seen, [k + n * i for i in range(len(seen))], True, builder.scores is not None)
+    positions = [k + n * i for i in range(len(seen))]
+    return Folded(shard, result, seen, positions, True, builder.scores, None if kept is None else tuple(kept))
 
 
 def _streams(shard: Shard) -> bool:
