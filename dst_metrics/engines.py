@@ -145,6 +145,10 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
     from .streaming import calibration_corpus, kept_in_order, tally_opened
 
     opened = open_spec(spec, stream=True)
+    keep = request.calibration
+    if keep:  # its files read now, once: their dialogues are kept only where a confidence may be
+        opened = opened.loaded()
+        keep = opened.may_carry_confidences()
     alone = opened.streams and (jobs == 1 or all(shard.format == "jsonl" for shard in opened.shards))
     votes: list[bool] = []
 
@@ -157,7 +161,6 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
     if jobs > 1 and not alone:  # the layout and whole reads: processes, when several
         from .parallel import tally_in_processes
 
-        keep = request.calibration
         found = tally_in_processes(opened, options.mode, jobs, request.per_dialogue, view, tap, seen, keep)
         if found is None:
             votes.clear()  # read again in one process: its votes count
@@ -165,10 +168,10 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
             tallies, calibration = found[:2], found[3]
     if tallies is None:
         tallies, folded = tally_opened(
-            opened, options.mode, request.per_dialogue, watch=seen, view=view, tap=tap, keep=request.calibration
+            opened, options.mode, request.per_dialogue, watch=seen, view=view, tap=tap, keep=keep
         )
         dialogues = [dialogue for part in folded for dialogue in kept_in_order(part)]
-        scores = [part.scores for part in folded] if request.calibration else []
+        scores = [part.scores for part in folded] if keep else []
         calibration = calibration_corpus(dialogues, scores, spec.value_matching)
     _warn(spec, votes, request.on_updates)
     return tallies, opened.format, calibration

@@ -87,8 +87,8 @@ def tally_in_processes(
     keep: bool = False,
 ) -> tuple[Tally, dict[str, Tally], bool, Corpus | None] | None:
     """(corpus tally, each dialogue's tally in input order, whether a predicted value carried a confidence,
-    with `keep` its `streaming.calibration_corpus`) of an opened input read in `jobs` processes, each file
-    read once, here; None when this must be done in one process (see the module). With
+    with `keep` (the caller's choice) its `streaming.calibration_corpus`) of an opened input read in `jobs`
+    processes, each file read once, here; None when this must be done in one process (see the module). With
     `view` (picklable), each dialogue's ``view(tally)`` comes back in place of its tally: computed in the worker
     that tallied it (e.g. the dialogue's figures: `figures.DialogueFigures`). With `tap` (e.g. a profile's sums:
     `compat.base.ProfileTap`), each process sums its share into a fresh copy and, on success only, `tap` merges
@@ -99,7 +99,6 @@ def tally_in_processes(
     if not forkable():
         return None
     opened = opened.loaded()  # the files read (and a reference layout cut) once, here: the workers share them
-    keep = keep and opened.may_carry_confidences()  # else no dialogue comes back for calibration
 
     def share(k: int) -> tuple:
         return _tally_share(opened, mode, k, jobs, per_dialogue, view, tap, watch if k == 0 else None, keep)

@@ -23,6 +23,7 @@ worker processes (`dst_metrics.parallel`) and Dask workers (`dst_metrics.distrib
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import math
 import os
@@ -508,11 +509,12 @@ space), decoded with the ids as ints; any other id fails it and the dialogue goe
 RawDialogue = tuple[str, list[int], list, list]
 
 
-def _record_dialogues(path: Path) -> Iterator[RawDialogue]:
-    """(dialogue id, turn ids, gold raws, predicted raws) per run of consecutive JSON Lines of one dialogue."""
+def _record_dialogues(shard: Shard) -> Iterator[RawDialogue]:
+    """(dialogue id, turn ids, gold raws, predicted raws) per run of consecutive JSON Lines of one dialogue
+    (the file's lines, or those of its bytes read ahead: `Opened.loaded`)."""
     seen: set[str] = set()
     current, turns, golds, preds = None, [], [], []
-    with open(path, "rb") as handle:
+    with open(shard.path, "rb") if shard.data is None else io.BytesIO(shard.data) as handle:
         if handle.read(len(BOM)) != BOM:  # a byte order mark is skipped, as reading whole does
             handle.seek(0)
         for line in handle:
@@ -731,7 +733,7 @@ def stream_shard(
     builder = CorpusBuilder(reading)
     try:
         with gc_paused():
-            raws = _layout_dialogues(shard, share) if layout else _record_dialogues(shard.path)
+            raws = _layout_dialogues(shard, share) if layout else _record_dialogues(shard)
             result = fold(_built(builder, raws, seen, kept))
     except (NotStreamable, InputError, *_DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
