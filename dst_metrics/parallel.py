@@ -67,7 +67,7 @@ def _tally_share(
             *found.result[:2],
             found.dialogue_ids,
             found.positions,
-            found.scored,
+            found.scores is not None,
             found.scores if keep else None,
             found.dialogues,
         )

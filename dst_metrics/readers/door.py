@@ -607,11 +607,6 @@ class Folded:
     scores: Any = None
     dialogues: tuple[Dialogue, ...] | None = None
 
-    @property
-    def scored(self) -> bool:
-        """Whether a predicted value carried a confidence."""
-        return self.scores is not None
-
 
 # --------------------------------------------------------------------------------------------
 # The door
