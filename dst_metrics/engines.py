@@ -145,11 +145,11 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
     from .streaming import calibration_corpus, kept_in_order, tally_opened
 
     opened = open_spec(spec, stream=True)
-    keep = request.calibration
-    if keep:  # its files read now, once: their dialogues are kept only where a confidence may be
-        opened = opened.loaded()
-        keep = opened.may_carry_confidences()
     alone = opened.streams and (jobs == 1 or all(shard.format == "jsonl" for shard in opened.shards))
+    keep = "scored" if request.calibration else ""  # one shard: its dialogues kept where it has confidences
+    if keep and (len(opened.shards) > 1 or (jobs > 1 and not alone)):  # several shards or processes:
+        opened = opened.loaded()  # the files read now, once; every dialogue kept where a confidence may be
+        keep = "all" if opened.may_carry_confidences() else ""
     votes: list[bool] = []
 
     def seen(dialogues: Iterable[Dialogue]) -> Iterator[Dialogue]:
@@ -161,7 +161,7 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
     if jobs > 1 and not alone:  # the layout and whole reads: processes, when several
         from .parallel import tally_in_processes
 
-        found = tally_in_processes(opened, options.mode, jobs, request.per_dialogue, view, tap, seen, keep)
+        found = tally_in_processes(opened, options.mode, jobs, request.per_dialogue, view, tap, seen, keep == "all")
         if found is None:
             votes.clear()  # read again in one process: its votes count
         else:

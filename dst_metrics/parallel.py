@@ -61,7 +61,7 @@ def _tally_share(
     whether a value carried a confidence, with `keep` the confidences and the dialogues), the sums of a
     fresh copy of `tap`) of share k of n; `watch` sees its dialogues (`tally_opened`)."""
     share_tap = tap.fresh() if tap is not None else None  # the caller's tap merges only on success
-    _, folded = tally_opened(opened, mode, per_dialogue, (k, n), watch, view, share_tap, keep)
+    _, folded = tally_opened(opened, mode, per_dialogue, (k, n), watch, view, share_tap, "all" if keep else "")
     parts = [
         (
             *found.result[:2],

@@ -93,14 +93,14 @@ def tally_opened(
     watch: Callable[[Iterator[Dialogue]], Iterator[Dialogue]] | None = None,
     view: Callable[[Tally], object] | None = None,
     tap: ProfileTap | None = None,
-    keep: bool = False,
+    keep: str = "",
 ) -> tuple[tuple[Tally, dict[str, Tally]], list[Folded]]:
     """((corpus tally, each dialogue's tally in the order reading whole gives), each shard's fold) of
     an opened input: its shards streamed where they can be, else read whole (`Opened.fold_shards`).
     `watch` sees the dialogues on their way to the tally (e.g. `updates.watch`); with `view`, each
     dialogue's ``view(tally)`` stands for its tally (e.g. its figures, computed where it was tallied);
     `tap` gets the sums of every dialogue (`compat.base.ProfileTap`; each shard's in a fresh copy, merged);
-    with `keep`, each shard's fold keeps its dialogues (`calibration_corpus`)."""
+    with `keep`, the shards' folds keep their dialogues as `Opened.fold_shards` says (`calibration_corpus`)."""
     fold = _fold(mode, per_dialogue, view)
     if watch is not None:
         fold = _watched(fold, watch)

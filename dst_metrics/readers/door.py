@@ -660,14 +660,14 @@ class Opened:
         return merge_corpora([(s, read_shard(s, self.spec.reading)) for s in self.shards])
 
     def fold_shards(
-        self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None, keep: bool = False
+        self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None, keep: str = ""
     ) -> list[Folded]:
         """`fold` of each shard's dialogues, shard after shard: streamed one dialogue at a time where
         the shard streams, else (or where streaming fails: that shard only) read whole and given to
         `fold` as its Corpus (which iterates its dialogues). With `share`
         (k, n), only the dialogues at positions k modulo n of each shard (`dst_metrics.parallel`).
-        With `keep`, each `Folded` keeps its dialogues. A dialogue id in two shards raises InputError
-        naming both."""
+        With `keep` ``all``, each `Folded` keeps its dialogues; ``scored``, only where a predicted value
+        carried a confidence (enough for one shard). A dialogue id in two shards raises InputError naming both."""
         if self.gold_shards:
             return [_fold_whole(self.shards[0], self.read, fold, share, keep)]
         folded: list[Folded] = []
@@ -699,14 +699,14 @@ def _fold_whole(
     read: Callable[[], Corpus],
     fold: Callable[[Iterable[Dialogue]], T],
     share: tuple[int, int] | None,
-    keep: bool = False,
+    keep: str = "",
 ) -> Folded:
     """`fold` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`corpus.sharded`)."""
     with sharded(*share) if share else nullcontext() as positions:
         corpus = read()
     dialogue_ids = [dialogue.dialogue_id for dialogue in corpus.dialogues]
     positions = positions or list(range(len(dialogue_ids)))
-    kept = corpus.dialogues if keep else None
+    kept = corpus.dialogues if keep == "all" or (keep and corpus.scores is not None) else None
     return Folded(shard, fold(corpus), dialogue_ids, positions, False, corpus.scores, kept)
 
 
@@ -715,11 +715,12 @@ def stream_shard(
     fold: Callable[[Iterable[Dialogue]], T],
     reading: Reading | str = "exact",
     share: tuple[int, int] | None = None,
-    keep: bool = False,
+    keep: str = "",
 ) -> Folded | None:
     """`fold` of the dialogues of one shard streamed (each built as its turn comes; with `keep`, kept
-    in the `Folded`); None when it must be read whole (see `NotStreamable`; any problem, named by
-    reading it whole, and a share of the dialogues of another format than the reference layout)."""
+    in the `Folded` as `Opened.fold_shards` says); None when it must be read whole (see `NotStreamable`;
+    any problem, named by reading it whole, and a share of the dialogues of another format than the
+    reference layout)."""
     if not _streams(shard) or (share is not None and shard.format != "reference"):
         return None
     layout = shard.format == "reference"
@@ -730,6 +731,9 @@ def stream_shard(
         with gc_paused():
             raws = _layout_dialogues(shard, share) if layout else _record_dialogues(shard)
             result = fold(_built(builder, raws, seen, kept))
+            if kept is not None and keep == "scored" and builder.scores is None:
+                kept.clear()  # freed before the collector resumes: it never walks them
+                kept = None
     except (NotStreamable, InputError, *_DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
     if not seen and share is None:
