@@ -41,7 +41,10 @@ _START = (
     "import gc; gc.disable()\nfrom dst_metrics.cli import common, score\n"
     "score.add_arguments(common.CommandParser(prog='dst-metrics score'))\n"
 )
-_READ = "from dst_metrics.readers.door import _layout_dialogues\ndialogues = _layout_dialogues(PATH)\n"
+_READ = (
+    "from pathlib import Path\nfrom dst_metrics.readers.door import Shard, _layout_dialogues\n"
+    "dialogues = _layout_dialogues(Shard('reference', PATH, Path(PATH)))\n"
+)
 _BUILD = (
     "from dst_metrics.corpus import CorpusBuilder\nbuilder = CorpusBuilder('exact')\n"
     "def built():\n    for d in dialogues:\n        builder.add(*d)\n        yield builder.dialogues.pop()\n"

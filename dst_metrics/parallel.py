@@ -1,9 +1,10 @@
 """Scoring one input in several processes (``dst-metrics score --jobs N``).
 
 Each worker process gets the opened input (`dst_metrics.readers.Opened`: the `InputSpec` and its
-shards, formats already detected) and builds and tallies only its share of each shard's dialogues:
-those whose position is k modulo N. The reference layout is streamed (the file cut into one
-undecoded slice per dialogue, only the share's slices decoded); other formats are decoded whole and
+shards, formats already detected, each file's bytes read once by the parent before it forks:
+`Opened.loaded`) and builds and tallies only its share of each shard's dialogues: those whose
+position is k modulo N. The reference layout is streamed (the file cut once, by the parent, into one
+undecoded slice per dialogue; only the share's slices decoded); other formats are decoded whole and
 `corpus.sharded` skips the other dialogues before any work. The parent adds the tallies (`Tally`
 merges by ``+``, so the figures are ``==`` to one process's) and puts per-dialogue tallies back in
 input order. The processes are `pool`'s (N - 1 forked workers, the parent scoring the first share
@@ -19,8 +20,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .core import Tally
+from .corpus import Corpus
 from .readers import Opened
-from .streaming import tally_opened
+from .streaming import calibration_corpus, tally_opened
 
 if TYPE_CHECKING:
     from .compat.base import ProfileTap
@@ -53,13 +55,24 @@ def _tally_share(
     view: Callable[[Tally], object] | None,
     tap: ProfileTap | None,
     watch: Callable | None = None,
+    keep: bool = False,
 ) -> tuple[list[tuple], object]:
     """(per shard of the input: (tally, {dialogue: tally or view(tally)}, dialogue ids, their positions,
-    whether a value carried a confidence), the sums of a fresh copy of `tap`) of share k of n; `watch`
-    sees its dialogues (`tally_opened`)."""
+    whether a value carried a confidence, with `keep` the confidences and the dialogues), the sums of a
+    fresh copy of `tap`) of share k of n; `watch` sees its dialogues (`tally_opened`)."""
     share_tap = tap.fresh() if tap is not None else None  # the caller's tap merges only on success
-    _, folded = tally_opened(opened, mode, per_dialogue, share=(k, n), watch=watch, view=view, tap=share_tap)
-    parts = [(*found.result[:2], found.dialogue_ids, found.positions, found.scored) for found in folded]
+    _, folded = tally_opened(opened, mode, per_dialogue, (k, n), watch, view, share_tap, "all" if keep else "")
+    parts = [
+        (
+            *found.result[:2],
+            found.dialogue_ids,
+            found.positions,
+            found.scores is not None,
+            found.scores if keep else None,
+            found.dialogues,
+        )
+        for found in folded
+    ]
     return parts, share_tap.sums if share_tap is not None else None
 
 
@@ -71,18 +84,24 @@ def tally_in_processes(
     view: Callable[[Tally], object] | None = None,
     tap: ProfileTap | None = None,
     watch: Callable | None = None,
-) -> tuple[Tally, dict[str, Tally], bool] | None:
-    """(corpus tally, each dialogue's tally in input order, whether a predicted value carried a confidence) of
-    an opened input read in `jobs` processes; None when this must be done in one process (see the module). With
+    keep: bool = False,
+) -> tuple[Tally, dict[str, Tally], bool, Corpus | None] | None:
+    """(corpus tally, each dialogue's tally in input order, whether a predicted value carried a confidence,
+    with `keep` (the caller's choice) its `streaming.calibration_corpus`) of an opened input read in `jobs`
+    processes, each file read once, here; None when this must be done in one process (see the module). With
     `view` (picklable), each dialogue's ``view(tally)`` comes back in place of its tally: computed in the worker
     that tallied it (e.g. the dialogue's figures: `figures.DialogueFigures`). With `tap` (e.g. a profile's sums:
     `compat.base.ProfileTap`), each process sums its share into a fresh copy and, on success only, `tap` merges
     them all. `watch` sees the dialogues of the share this process tallies (e.g. `updates.watch`: a sample
     without reading the input again)."""
-    from .pool import in_processes  # here, not at the top: `default_jobs` is asked on every run
+    from .pool import forkable, in_processes  # here, not at the top: `default_jobs` is asked on every run
+
+    if not forkable():
+        return None
+    opened = opened.loaded()  # the files read (and a reference layout cut) once, here: the workers share them
 
     def share(k: int) -> tuple:
-        return _tally_share(opened, mode, k, jobs, per_dialogue, view, tap, watch if k == 0 else None)
+        return _tally_share(opened, mode, k, jobs, per_dialogue, view, tap, watch if k == 0 else None, keep)
 
     results = in_processes(share, jobs)
     if results is None:
@@ -95,27 +114,36 @@ def tally_in_processes(
     total = Tally()
     for part in parts:
         total = total + part[0]
-    by_dialogue = _in_input_order(shares) if per_dialogue else {}
-    if by_dialogue is None:
+    scored = any(part[4] for part in parts)
+    order = _input_order(shares) if per_dialogue or (keep and scored) else []
+    if order is None:
         return None  # positions that are not those of one input: one process reads it
     if tap is not None:  # only now: a None above leaves the caller's tap as it was
         for _, sums in results:
             tap.merge(sums)
-    return total, by_dialogue, any(part[4] for part in parts)
+    by_dialogue = {part[2][i]: part[1][part[2][i]] for part, i in order} if per_dialogue else {}
+    if not (keep and scored):
+        return total, by_dialogue, scored, None
+    dialogues = [part[6][i] for part, i in order]
+    return (
+        total,
+        by_dialogue,
+        scored,
+        calibration_corpus(dialogues, [part[5] for part in parts], opened.spec.value_matching),
+    )
 
 
-def _in_input_order(shares: list[list[tuple]]) -> dict | None:
-    """{dialogue: tally or view} of every share, in input order: each shard's dialogues put back at
-    their positions (O(n), no sort); None when the positions of a shard are not 0 … n-1 once each."""
-    by_dialogue: dict = {}
+def _input_order(shares: list[list[tuple]]) -> list[tuple[tuple, int]] | None:
+    """(part, index in the part) of every dialogue of every share, in input order: each shard's dialogues
+    put back at their positions (O(n), no sort); None when the positions of a shard are not 0 … n-1 once each."""
+    order: list = []
     for shard in range(len(shares[0])):
         parts_of_shard = [share[shard] for share in shares]
         in_order: list = [None] * sum(len(part[2]) for part in parts_of_shard)
-        for _, values, dialogue_ids, positions, _ in parts_of_shard:
-            for position, dialogue_id in zip(positions, dialogue_ids):
+        for part in parts_of_shard:
+            for index, position in enumerate(part[3]):
                 if not 0 <= position < len(in_order) or in_order[position] is not None:
                     return None
-                in_order[position] = (dialogue_id, values)
-        for dialogue_id, values in in_order:
-            by_dialogue[dialogue_id] = values[dialogue_id]
-    return by_dialogue
+                in_order[position] = (part, index)
+        order.extend(in_order)
+    return order

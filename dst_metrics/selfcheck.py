@@ -19,7 +19,7 @@ from .corpus import Corpus, Dialogue, decode_raw, first_alternatives
 from .errors import InputError
 from .figures import FIGURES
 from .options import MODES, OptionError, Options
-from .readers import READERS, open_input, read_sides, resolve
+from .readers import READERS, InputSpec, Opened, read_sides, resolve
 from .readers.pairing import pair
 from .scoring import score
 from .states import Alternatives, normalize_state
@@ -68,10 +68,11 @@ class CheckLine:
 def read_gold(source: object, format: str = "auto", *, value_matching: str = "exact") -> Corpus:
     """The gold of `source` as a corpus (its predicted side, if it has one, is replaced by
     `gold_against_itself`): a format of gold and predictions is read whole; a gold-only format
-    (data.json, SGD dialogues, ConvLab-3's unified dialogues) is paired with its own states."""
+    (data.json, SGD dialogues, ConvLab-3's unified dialogues) is paired with its own states. The
+    source is resolved (formats detected, standard input read) once."""
     shards = resolve(source, format)
     if all(READERS[shard.format].read is not None for shard in shards):
-        return open_input(source, format, value_matching=value_matching).corpus
+        return Opened(InputSpec(source, format, value_matching=value_matching), shards).read()
     gold = read_sides(shards, "gold")
     as_predicted = {
         dialogue_id: {turn: _first_values(raw, dialogue_id, turn) for turn, raw in turns.items()}

@@ -51,3 +51,15 @@ def test_real_gold_has_no_unexplained_figure(gold, capsys):
     assert not any(UNEXPLAINED in line for line in lines), lines
     if gold == SGD:  # the SGD evaluator scores its own gold 100
         assert "sgd: every figure 100" in lines
+
+
+def test_gold_from_standard_input_is_read_once(capsys, monkeypatch):
+    """``dst-metrics check -``: standard input is resolved once (a second read would find it empty)."""
+    import io
+    import sys
+
+    data = b'{"d1": {"0": {"gt": {"hotel-area": "north"}, "pr": {}}}}'
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    lines = _lines(capsys, "-")
+    assert lines[0] == "-: gold scored against itself (1 turns, 1 dialogues)"
+    assert "ours (corrected): every figure 100" in lines

@@ -179,8 +179,8 @@ def _as_records(layout: dict) -> str:
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_streamed_inputs_say_whether_values_carried_confidences(capsys, tmp_path, jobs):
-    # scored without holding the corpus (streamed, or in processes), an input is read again for its calibration
-    # only when its reading met a confidence: the fold says so (`Folded.scored`), no second look at the bytes
+    # scored without holding the corpus (streamed, or in processes), an input's calibration block comes from
+    # the dialogues and confidences its folds kept (`streaming.calibration_corpus`): no second read
     expected = _json(capsys, ["calibration", CONFIDENCES, "--json"])
     layout = json.loads((EXAMPLES / "confidences.json").read_text())
     records = tmp_path / "confidences.jsonl"

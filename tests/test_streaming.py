@@ -229,3 +229,95 @@ def test_score_imports_no_fuzzy_matcher_report_or_process_pool():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert '"gca"' in result.stdout and result.stdout.splitlines()[-1] == "[]"
+
+
+# Each input is read once: also the calibration block of a streamed input (issue 33, item 1)
+
+
+def _counting_reads(monkeypatch, path: Path, log: Path) -> None:
+    """Every open of `path` (by `open`, `io.open` or pathlib) appends how far into the file it read to
+    `log`: one line per open, written with `os.write`, so that forked workers' reads are counted too."""
+    import builtins
+    import io
+    import os
+
+    real_open = io.open
+    target = os.path.realpath(path)
+
+    class Counted:
+        def __init__(self, handle):
+            self.handle, self.position, self.count = handle, 0, 0
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.close()
+
+        def close(self):
+            if self.handle is not None:
+                self.handle.close()
+                self.handle = None
+                fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+                os.write(fd, f"{self.count}\n".encode())
+                os.close(fd)
+
+        def read(self, size=-1):
+            data = self.handle.read(size)
+            self._advance(len(data))
+            return data
+
+        def _advance(self, read: int) -> None:
+            self.position += read
+            self.count = max(self.count, self.position)
+
+        def seek(self, offset, whence=0):
+            self.position = self.handle.seek(offset, whence)
+            return self.position
+
+        def __iter__(self):
+            for line in self.handle:
+                self._advance(len(line))
+                yield line
+
+    def counted_open(file, *args, **kwargs):
+        handle = real_open(file, *args, **kwargs)
+        is_target = isinstance(file, (str, os.PathLike)) and os.path.realpath(file) == target
+        return Counted(handle) if is_target else handle
+
+    monkeypatch.setattr(builtins, "open", counted_open)
+    monkeypatch.setattr(io, "open", counted_open)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("layout", ["reference", "jsonl"])
+def test_score_json_reads_an_input_with_confidences_once(capsys, monkeypatch, tmp_path, jobs, layout):
+    # the calibration block of a streamed input (or one scored in processes) comes from the one read:
+    # the file is opened twice, its first 64 KiB to detect the format and all of it once; the block is
+    # `calibration --json`'s
+    from dst_metrics.readers.door import HEAD_BYTES
+
+    example = json.loads((REFERENCE_SAMPLE.parent / "confidences.json").read_text())
+    copies = {f"{dialogue}#{copy}": turns for copy in range(200) for dialogue, turns in example.items()}
+    path = tmp_path / f"confidences.{'json' if layout == 'reference' else 'jsonl'}"
+    if layout == "reference":
+        path.write_text(json.dumps(copies))
+    else:
+        records = [
+            {"dialogue_id": dialogue, "turn_id": int(turn), **record}
+            for dialogue, turns in copies.items()
+            for turn, record in turns.items()
+        ]
+        path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    size = path.stat().st_size
+    assert size > 2 * HEAD_BYTES
+    assert main(["calibration", str(path), "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    log = tmp_path / "reads.log"
+    _counting_reads(monkeypatch, path, log)
+    assert main(["score", str(path), "--json", "--jobs", jobs]) == 0
+    found = json.loads(capsys.readouterr().out)["calibration"]
+    reads = sorted(int(line) for line in log.read_text().split())
+    assert reads == [HEAD_BYTES, size]
+    drop = ("file", "format", "signature")
+    assert {k: v for k, v in found.items() if k != "signature"} == {k: v for k, v in expected.items() if k not in drop}

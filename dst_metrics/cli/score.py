@@ -18,7 +18,7 @@ from ..compat import PROFILES
 from ..core import COUNT_TYPES
 from ..corpus import Corpus
 from ..distributed import ENGINES
-from ..engines import Request, Scored, read_whole, score_inputs
+from ..engines import Request, read_whole, score_inputs
 from ..figures import FIGURES, figure_computer, figure_labels
 from ..options import OptionError, Options
 from ..readers import InputSpec
@@ -319,7 +319,10 @@ def request_of(args: argparse.Namespace) -> Request:
     keep = tuple(flag for flag, given in kept if given)
     files = {"gold": args.gold, "schema": args.schema, "train_schema": args.train_schema, "by": args.by}
     files["fuzzy"] = sgd_fuzzy(args)
-    return Request(args.per_dialogue, args.json, keep, args.engine, args.jobs, args.scheduler, files, warn_of_updates)
+    calibrate = args.json and args.engine != "dask"  # --json has the calibration block of confidences
+    return Request(
+        args.per_dialogue, args.json, keep, args.engine, args.jobs, args.scheduler, files, warn_of_updates, calibrate
+    )
 
 
 def _run_held_out(args: argparse.Namespace, options: Options) -> int:
@@ -403,12 +406,6 @@ def _asks_extras(files: list[tuple[str, Corpus | None, str]], args: argparse.Nam
     return bool(args.perturbed or args.schema_variants or confidences)
 
 
-def _for_calibration(found: Scored, args: argparse.Namespace, calibrate: bool) -> Corpus | None:
-    """The corpus of an input; with `calibrate`, read again when it was scored without holding it
-    (streamed, in processes) and a predicted value carried a confidence."""
-    return read_input(found.name, args)[0] if calibrate and found.corpus is None and found.scored else found.corpus
-
-
 def _print_extras(path: str, extras) -> None:
     """The protocols' figures of one file: label, value (percent; SS as a fraction), what it is."""
     from ..protocols.extras import figure_entries
@@ -440,7 +437,9 @@ def run(args: argparse.Namespace) -> int:
     groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
     intervals = _score_intervals(corpora, options, args)
     calibrate = args.json and args.engine != "dask"
-    files = [(found.name, _for_calibration(found, args, calibrate), found.format) for found in scored]
+    files = [
+        (found.name, found.calibration if found.corpus is None else found.corpus, found.format) for found in scored
+    ]
     extras = file_extras(files, args, options, calibrate) if _asks_extras(files, args, calibrate) else None
     if not args.json:
         _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals, extras)

@@ -23,6 +23,7 @@ worker processes (`dst_metrics.parallel`) and Dask workers (`dst_metrics.distrib
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import math
 import os
@@ -40,7 +41,7 @@ from .._gc import gc_paused
 from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, sharded
 from ..errors import InputError
 from ..options import OptionError
-from ..states import Alternatives, LinearizedFormat
+from ..states import SCORE_KEYS, Alternatives, LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
 from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json, read_file
 from .pairing import pair
@@ -69,6 +70,9 @@ FORMATS: tuple[str, ...] = ("auto", *READERS)
 """The values of ``format``: ``auto`` or a reader's name."""
 STREAMED_FORMATS = ("jsonl", "reference")
 """The formats whose files `Opened.fold_shards` streams one dialogue at a time."""
+CONFIDENCE_MARKERS = (*(f'"{key}"'.encode() for key in SCORE_KEYS), b"\\u")
+"""Bytes one of which a file of `STREAMED_FORMATS` holds wherever a predicted value carries a
+confidence: a key of `states.SCORE_KEYS`, or a ``\\u`` escape that could spell one."""
 
 _DECODE_ERRORS = (RecursionError, UnicodeError, OverflowError, json.JSONDecodeError, msgspec.MsgspecError)
 
@@ -218,12 +222,14 @@ class InputSpec:
 @dataclasses.dataclass(frozen=True)
 class Shard:
     """One part of a source read by one reader: a file, a folder its format reads as one (`path`),
-    or data in memory (`data`); `name` is how messages name it."""
+    or data in memory (`data`); `name` is how messages name it. A file read ahead (`Opened.loaded`)
+    has both its `path` and its `data` (without BOM), and a reference layout its `layout` too."""
 
     format: str
     name: str | None
     path: Path | None = None
     data: bytes | None = None
+    layout: dict[str, msgspec.Raw] | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def request(self, reading: Reading | str = "exact") -> ReadRequest:
         """The reader's request: the bytes (a file read now, BOM removed; a folder: none)."""
@@ -503,11 +509,12 @@ space), decoded with the ids as ints; any other id fails it and the dialogue goe
 RawDialogue = tuple[str, list[int], list, list]
 
 
-def _record_dialogues(path: Path) -> Iterator[RawDialogue]:
-    """(dialogue id, turn ids, gold raws, predicted raws) per run of consecutive JSON Lines of one dialogue."""
+def _record_dialogues(shard: Shard) -> Iterator[RawDialogue]:
+    """(dialogue id, turn ids, gold raws, predicted raws) per run of consecutive JSON Lines of one dialogue
+    (the file's lines, or those of its bytes read ahead: `Opened.loaded`)."""
     seen: set[str] = set()
     current, turns, golds, preds = None, [], [], []
-    with open(path, "rb") as handle:
+    with open(shard.path, "rb") if shard.data is None else io.BytesIO(shard.data) as handle:
         if handle.read(len(BOM)) != BOM:  # a byte order mark is skipped, as reading whole does
             handle.seek(0)
         for line in handle:
@@ -532,14 +539,14 @@ def _record_dialogues(path: Path) -> Iterator[RawDialogue]:
         yield current, turns, golds, preds
 
 
-def _layout_dialogues(path: Path, share: tuple[int, int] | None = None) -> Iterator[RawDialogue]:
+def _layout_dialogues(shard: Shard, share: tuple[int, int] | None = None) -> Iterator[RawDialogue]:
     """(dialogue id, turn ids, gold raws, predicted raws) of each dialogue of a reference-layout file
-    (cut into one undecoded slice per dialogue); with `share` (k, n), only of those at positions
-    k modulo n (the others are never decoded). A key given twice raises NotStreamable at the end."""
-    with open(path, "rb") as handle:
-        data = handle.read().removeprefix(BOM)  # streamed as reading whole reads it (`Shard.request`)
+    (cut into one undecoded slice per dialogue, unless `Opened.loaded` cut it); with `share` (k, n),
+    only of those at positions k modulo n (the others are never decoded). A key given twice raises
+    NotStreamable at the end."""
+    data = shard.request().data if shard.data is None else shard.data  # as reading whole reads it
     try:
-        dialogues = _LAYOUT.decode(data)
+        dialogues = _LAYOUT.decode(data) if shard.layout is None else shard.layout
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         raise NotStreamable from None
     kept = 0
@@ -567,12 +574,18 @@ def _layout_dialogues(path: Path, share: tuple[int, int] | None = None) -> Itera
         raise NotStreamable from None
 
 
-def _built(builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str]) -> Iterator[Dialogue]:
-    """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder."""
+def _built(
+    builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str], kept: list[Dialogue] | None
+) -> Iterator[Dialogue]:
+    """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder
+    (kept in `kept` unless it is None)."""
     for dialogue_id, turns, golds, preds in raws:
         builder.add(dialogue_id, turns, golds, preds)
         ids_seen.append(dialogue_id)
-        yield builder.dialogues.pop()
+        dialogue = builder.dialogues.pop()
+        if kept is not None:
+            kept.append(dialogue)
+        yield dialogue
 
 
 T = TypeVar("T")
@@ -581,15 +594,18 @@ T = TypeVar("T")
 @dataclasses.dataclass(frozen=True)
 class Folded:
     """What `Opened.fold_shards` gives per shard: the fold's result, the dialogue ids in the order
-    the fold saw them, their positions in the shard (k + n·i under a share), whether it streamed, and
-    whether a predicted value carried a confidence (so calibration reads the input again only then)."""
+    the fold saw them, their positions in the shard (k + n·i under a share), whether it streamed, the
+    confidences of its predicted values (`calibration.extract.ScoredPredictions`, None without any)
+    and, when asked to keep them, its dialogues in the order the fold saw them (for calibration,
+    which needs every turn: no second read)."""
 
     shard: Shard
     result: Any
     dialogue_ids: list[str]
     positions: list[int]
     streamed: bool
-    scored: bool = False
+    scores: Any = None
+    dialogues: tuple[Dialogue, ...] | None = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -617,6 +633,22 @@ class Opened:
         """Whether some shard can stream (`STREAMED_FORMATS`, a file, no gold)."""
         return not self.gold_shards and any(_streams(shard) for shard in self.shards)
 
+    def loaded(self) -> Opened:
+        """This input with each file's bytes read now (a reference layout also cut into one undecoded
+        slice per dialogue): forked workers (`dst_metrics.parallel`) share them instead of each reading
+        the file. A file that cannot be read or cut is left to the reader, which names the problem."""
+        return dataclasses.replace(self, shards=tuple(map(_loaded, self.shards)))
+
+    def may_carry_confidences(self) -> bool:
+        """False only when every shard is a file of `STREAMED_FORMATS` read ahead (`loaded`) whose bytes
+        hold none of `CONFIDENCE_MARKERS`: then no predicted value carries a confidence."""
+        return bool(self.gold_shards) or not all(
+            shard.data is not None
+            and shard.format in STREAMED_FORMATS
+            and not any(marker in shard.data for marker in CONFIDENCE_MARKERS)
+            for shard in self.shards
+        )
+
     def read(self) -> Corpus:
         """The Corpus of every shard read whole (paired with gold where there is gold)."""
         if self.corpus is not None:
@@ -628,36 +660,54 @@ class Opened:
         return merge_corpora([(s, read_shard(s, self.spec.reading)) for s in self.shards])
 
     def fold_shards(
-        self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None
+        self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None, keep: str = ""
     ) -> list[Folded]:
         """`fold` of each shard's dialogues, shard after shard: streamed one dialogue at a time where
         the shard streams, else (or where streaming fails: that shard only) read whole and given to
         `fold` as its Corpus (which iterates its dialogues). With `share`
         (k, n), only the dialogues at positions k modulo n of each shard (`dst_metrics.parallel`).
-        A dialogue id in two shards raises InputError naming both."""
+        With `keep` ``all``, each `Folded` keeps its dialogues; ``scored``, only where a predicted value
+        carried a confidence (enough for one shard). A dialogue id in two shards raises InputError naming both."""
         if self.gold_shards:
-            return [_fold_whole(self.shards[0], self.read, fold, share)]
+            return [_fold_whole(self.shards[0], self.read, fold, share, keep)]
         folded: list[Folded] = []
         owner: dict[str, Shard] = {}
         reading = self.spec.reading
         for shard in self.shards:
-            found = stream_shard(shard, fold, reading, share)
+            found = stream_shard(shard, fold, reading, share, keep)
             if found is None:
-                found = _fold_whole(shard, partial(read_shard, shard, reading), fold, share)
+                found = _fold_whole(shard, partial(read_shard, shard, reading), fold, share, keep)
             _claim(owner, found.dialogue_ids, shard)
             folded.append(found)
         return folded
 
 
+def _loaded(shard: Shard) -> Shard:
+    """`shard` with its file's bytes (and a reference layout's slices) read ahead: `Opened.loaded`."""
+    if shard.data is not None or shard.path is None or not shard.path.is_file():
+        return shard
+    try:
+        data = shard.request().data
+        layout = _LAYOUT.decode(data) if shard.format == "reference" else None
+    except (InputError, *_DECODE_ERRORS):
+        return shard
+    return dataclasses.replace(shard, data=data, layout=layout)
+
+
 def _fold_whole(
-    shard: Shard, read: Callable[[], Corpus], fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None
+    shard: Shard,
+    read: Callable[[], Corpus],
+    fold: Callable[[Iterable[Dialogue]], T],
+    share: tuple[int, int] | None,
+    keep: str = "",
 ) -> Folded:
     """`fold` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`corpus.sharded`)."""
     with sharded(*share) if share else nullcontext() as positions:
         corpus = read()
     dialogue_ids = [dialogue.dialogue_id for dialogue in corpus.dialogues]
     positions = positions or list(range(len(dialogue_ids)))
-    return Folded(shard, fold(corpus), dialogue_ids, positions, False, corpus.scores is not None)
+    kept = corpus.dialogues if keep == "all" or (keep and corpus.scores is not None) else None
+    return Folded(shard, fold(corpus), dialogue_ids, positions, False, corpus.scores, kept)
 
 
 def stream_shard(
@@ -665,29 +715,36 @@ def stream_shard(
     fold: Callable[[Iterable[Dialogue]], T],
     reading: Reading | str = "exact",
     share: tuple[int, int] | None = None,
+    keep: str = "",
 ) -> Folded | None:
-    """`fold` of the dialogues of one shard streamed (each built as its turn comes); None when it
-    must be read whole (see `NotStreamable`; any problem, named by reading it whole, and a share of
-    the dialogues of another format than the reference layout)."""
+    """`fold` of the dialogues of one shard streamed (each built as its turn comes; with `keep`, kept
+    in the `Folded` as `Opened.fold_shards` says); None when it must be read whole (see `NotStreamable`;
+    any problem, named by reading it whole, and a share of the dialogues of another format than the
+    reference layout)."""
     if not _streams(shard) or (share is not None and shard.format != "reference"):
         return None
     layout = shard.format == "reference"
     seen: list[str] = []
+    kept: list[Dialogue] | None = [] if keep else None
     builder = CorpusBuilder(reading)
     try:
         with gc_paused():
-            raws = _layout_dialogues(shard.path, share) if layout else _record_dialogues(shard.path)
-            result = fold(_built(builder, raws, seen))
+            raws = _layout_dialogues(shard, share) if layout else _record_dialogues(shard)
+            result = fold(_built(builder, raws, seen, kept))
+            if kept is not None and keep == "scored" and builder.scores is None:
+                kept.clear()  # freed before the collector resumes: it never walks them
+                kept = None
     except (NotStreamable, InputError, *_DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
     if not seen and share is None:
         return None  # nothing in it: read whole, which says so
     k, n = share or (0, 1)
-    return Folded(shard, result, seen, [k + n * i for i in range(len(seen))], True, builder.scores is not None)
+    positions = [k + n * i for i in range(len(seen))]
+    return Folded(shard, result, seen, positions, True, builder.scores, None if kept is None else tuple(kept))
 
 
 def _streams(shard: Shard) -> bool:
-    return shard.format in STREAMED_FORMATS and shard.data is None and shard.path is not None and shard.path.is_file()
+    return shard.format in STREAMED_FORMATS and shard.path is not None and shard.path.is_file()
 
 
 def open_spec(spec: InputSpec, *, stream: bool = False) -> Opened:
