@@ -174,6 +174,8 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
         dialogues = [dialogue for part in folded for dialogue in kept_in_order(part)]
         scores = [part.scores for part in folded] if keep else []
         calibration = calibration_corpus(dialogues, scores, spec.value_matching)
+        if calibration is not None and any(part.scores is not None and part.dialogues is None for part in folded):
+            calibration = open_spec(spec).corpus  # a confidence first met after the first dialogue: read whole
     _warn(spec, votes, request.on_updates)
     return tallies, opened.format, calibration
 

@@ -321,3 +321,45 @@ def test_score_json_reads_an_input_with_confidences_once(capsys, monkeypatch, tm
     assert reads == [HEAD_BYTES, size]
     drop = ("file", "format", "signature")
     assert {k: v for k, v in found.items() if k != "signature"} == {k: v for k, v in expected.items() if k not in drop}
+
+
+@pytest.mark.parametrize("layout", ["reference", "jsonl"])
+def test_score_json_calibrates_a_confidence_first_met_after_the_first_dialogue(capsys, tmp_path, layout):
+    # streaming keeps its dialogues for the calibration block only when the first one carries a
+    # confidence (a file without any streams holding none); a confidence met later still gets the block
+    # of `calibration --json` (the input read again for it), and the figures are the whole read's
+    example = json.loads((REFERENCE_SAMPLE.parent / "confidences.json").read_text())
+    plain = {turn: {"gt": record["gt"], "pr": record["gt"]} for turn, record in example["conf-1"].items()}
+    dialogues = {"a-plain": plain, **{f"b-{dialogue}": turns for dialogue, turns in example.items()}}
+    path = tmp_path / f"late.{'json' if layout == 'reference' else 'jsonl'}"
+    if layout == "reference":
+        path.write_text(json.dumps(dialogues))
+    else:
+        records = [
+            {"dialogue_id": dialogue, "turn_id": int(turn), **record}
+            for dialogue, turns in dialogues.items()
+            for turn, record in turns.items()
+        ]
+        path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    assert main(["calibration", str(path), "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    assert expected["turns"] == 3 + 5  # the plain dialogue's turns are calibrated too (as certain)
+    assert main(["score", str(path), "--json", "--jobs", "1"]) == 0
+    streamed = json.loads(capsys.readouterr().out)
+    assert main(["score", str(path), "--json", "--by", "domain"]) == 0  # --by reads whole
+    whole = json.loads(capsys.readouterr().out)
+    drop = ("file", "format", "signature")
+    found = streamed["calibration"]
+    assert {k: v for k, v in found.items() if k != "signature"} == {k: v for k, v in expected.items() if k not in drop}
+    assert found == whole["calibration"]
+
+
+def test_streaming_keeps_dialogues_for_calibration_only_where_the_first_carries_a_confidence(tmp_path):
+    # `keep="scored"` (score --json, one file): a file without confidences streams holding no dialogue
+    shard = resolve(REFERENCE_SAMPLE)[0]
+    plain = stream_shard(shard, list, keep="scored")
+    assert plain is not None and plain.scores is None and plain.dialogues is None
+    assert len(plain.result) == len(plain.dialogue_ids) > 0  # the fold still saw every dialogue
+    scored = stream_shard(resolve(REFERENCE_SAMPLE.parent / "confidences.json")[0], list, keep="scored")
+    assert scored is not None and scored.scores is not None
+    assert [dialogue.dialogue_id for dialogue in scored.dialogues] == scored.dialogue_ids

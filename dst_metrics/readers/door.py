@@ -575,16 +575,20 @@ def _layout_dialogues(shard: Shard, share: tuple[int, int] | None = None) -> Ite
 
 
 def _built(
-    builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str], kept: list[Dialogue] | None
+    builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str], kept: list[Dialogue] | None, scored: bool
 ) -> Iterator[Dialogue]:
     """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder
-    (kept in `kept` unless it is None)."""
+    (kept in `kept` unless it is None; with `scored`, only if the first dialogue carried a confidence:
+    else `kept` is emptied and holds no more, so a file without confidences streams holding none)."""
     for dialogue_id, turns, golds, preds in raws:
         builder.add(dialogue_id, turns, golds, preds)
         ids_seen.append(dialogue_id)
         dialogue = builder.dialogues.pop()
         if kept is not None:
             kept.append(dialogue)
+            if scored and builder.scores is None:
+                kept.clear()
+                kept = None
         yield dialogue
 
 
@@ -597,7 +601,8 @@ class Folded:
     the fold saw them, their positions in the shard (k + n·i under a share), whether it streamed, the
     confidences of its predicted values (`calibration.extract.ScoredPredictions`, None without any)
     and, when asked to keep them, its dialogues in the order the fold saw them (for calibration,
-    which needs every turn: no second read)."""
+    which needs every turn: no second read); streamed with `keep` ``scored``, they are kept only when
+    the first dialogue carried a confidence (None with `scores`: the caller reads the shard again)."""
 
     shard: Shard
     result: Any
@@ -730,10 +735,9 @@ def stream_shard(
     try:
         with gc_paused():
             raws = _layout_dialogues(shard, share) if layout else _record_dialogues(shard)
-            result = fold(_built(builder, raws, seen, kept))
-            if kept is not None and keep == "scored" and builder.scores is None:
-                kept.clear()  # freed before the collector resumes: it never walks them
-                kept = None
+            result = fold(_built(builder, raws, seen, kept, keep == "scored"))
+            if keep == "scored" and (builder.scores is None or len(kept) < len(seen)):
+                kept = None  # no confidence, or the first met after the first dialogue (`Folded.dialogues`)
     except (NotStreamable, InputError, *_DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
     if not seen and share is None:
