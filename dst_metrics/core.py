@@ -480,9 +480,11 @@ class _Sums:
                     # unequal to an empty set: same_label_changes holds them equal)
                     if official and (gold_active is not g or pred_active is not p):  # a "none" given
                         label_misses += not same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
-                    elif gold_changes != pred_changes and (  # the labels, removals as (slot, None|"none")
-                        len(gold_changes) != len(pred_changes)  # else equal only where gold accepts several values
-                        or not same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
+                    # else the labels, removals as (slot, None|"none"): of the same size, equal sets or equal
+                    # only where gold accepts several values
+                    elif len(gold_changes) != len(pred_changes) or (
+                        gold_changes != pred_changes
+                        and not same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
                     ):
                         label_misses += 1
                 counted = count_types(gold_map, pred_map, gold_changes, pred_changes)
