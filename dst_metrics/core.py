@@ -42,7 +42,6 @@ def check_mode(mode: str) -> None:
 # The diff of one side of one turn
 
 Changes = Collection[tuple[str, "Value | None"]]  # (slot, new value); None: the slot became inactive
-NO_CHANGES: Changes = frozenset()  # an unchanged side's (equal to an empty set of changes)
 
 
 def side_changes(new: State, previous: State, removals: bool) -> Changes:
@@ -380,7 +379,7 @@ def tally_dialogue(
     """
     check_mode(mode)
     sums = _Sums()
-    sums.walk(dialogue, mode == "official", observe)
+    sums.walk((dialogue,), mode == "official", observe)
     return sums.tally()
 
 
@@ -393,7 +392,7 @@ def tally_each(dialogues: Iterable[Dialogue], mode: str = "official") -> tuple[T
     sums = _Sums()
     for dialogue in dialogues:
         sums.clear()
-        sums.walk(dialogue, official, None)
+        sums.walk((dialogue,), official, None)
         tally = by_dialogue[dialogue.dialogue_id] = sums.tally()
         tallies.append(tally)
     return summed(*tallies), by_dialogue
@@ -404,8 +403,7 @@ def tally_corpus(dialogues: Iterable[Dialogue], mode: str = "official") -> Tally
     check_mode(mode)
     sums = _Sums()
     official = mode == "official"
-    for dialogue in dialogues:
-        sums.walk(dialogue, official, None)
+    sums.walk(dialogues, official, None)
     return sums.tally()
 
 
@@ -428,94 +426,102 @@ class _Sums:
         self.distances.clear()
         self.turn_hits = self.final_turns = self.final_hits = 0
 
-    def walk(self, dialogue: Dialogue, official: bool, observe: TurnObserver | None) -> None:
-        """One pass over a dialogue: one diff per turn, read by every metric."""
+    def walk(self, dialogues: Iterable[Dialogue], official: bool, observe: TurnObserver | None) -> None:
+        """One pass over each dialogue: one diff per turn, read by every metric (the dialogues in one
+        call, so the sums of a dialogue's end stay local)."""
         count_types = official_count_types if official else corrected_count_types
         counts = self.counts
         figure_runs = self.figure_runs
         distances = self.distances
-        self.turns += len(dialogue.turn_ids)
+        turns = label_misses = final_turns = final_hits = 0  # label misses: changed turns whose labels differ
+        for dialogue in dialogues:
+            turns += len(dialogue.turn_ids)
+            prev_g = prev_p = None  # normalized state objects of the previous turn
+            gold_active: State = {}  # turn-level states (active slots)
+            pred_active: State = gold_active
+            gold_map: State = {}  # what GCA compares (official: with "none" for dropped slots)
+            pred_map: State = gold_map
+            gold_hyphen = pred_hyphen = False
+            figures: TurnFigures = (True, 0, 0, 0, 0, 0, 0, 0)  # set before it is read (run > 0)
+            run = 0  # turns in a row with these figures
+            prev_equal = False
+            last_error = -1  # turn id (official) or position (corrected) of the last FGA type-1 error
 
-        prev_g = prev_p = None  # normalized state objects of the previous turn
-        gold_active: State = {}  # turn-level states (active slots)
-        pred_active: State = gold_active
-        gold_map: State = {}  # what GCA compares (official: with "none" for dropped slots)
-        pred_map: State = gold_map
-        gold_hyphen = pred_hyphen = False
-        figures: TurnFigures = (True, 0, 0, 0, 0, 0, 0, 0)  # set before it is read (run > 0)
-        run = 0  # turns in a row with these figures
-        prev_equal = False
-        last_error = -1  # turn id (official) or position (corrected) of the last FGA type-1 error
-        label_misses = 0  # changed turns whose turn labels differ
+            for position, (turn_id, g, p) in enumerate(zip(dialogue.turn_ids, dialogue.gold, dialogue.pred)):
+                if g is prev_g and p is prev_p:
+                    # Nothing changed on either side: no GCA change, the same turn figures, and an
+                    # unequal turn is an FGA type-2 error.
+                    run += 1
+                    if not prev_equal:
+                        distance = (turn_id if official else position) - last_error
+                        distances[distance] = distances.get(distance, 0) + 1
+                    if observe is not None:
+                        observe(position, turn_id, gold_map, pred_map, [])
+                    continue
 
-        for position, (turn_id, g, p) in enumerate(zip(dialogue.turn_ids, dialogue.gold, dialogue.pred)):
-            if g is prev_g and p is prev_p:
-                # Nothing changed on either side: no GCA change, the same turn figures, and an
-                # unequal turn is an FGA type-2 error.
-                run += 1
-                if not prev_equal:
-                    distance = (turn_id if official else position) - last_error
-                    distances[distance] = distances.get(distance, 0) + 1
+                if run:
+                    figure_runs[figures] = figure_runs.get(figures, 0) + run
+                gold_before, pred_before = gold_active, pred_active
+                shared = p is g and pred_map is gold_map  # the gold state on the same map: the same advance
+                if g is not prev_g:
+                    gold_active, gold_map, gold_changes, gold_hyphen = advance_side(g, gold_map, official, gold_hyphen)
+                else:
+                    gold_changes = ()
+                if shared:  # the same turn labels too; gold's hyphen flag holds for gold's map
+                    pred_active, pred_map, pred_changes, pred_hyphen = gold_active, gold_map, gold_changes, gold_hyphen
+                else:
+                    if p is not prev_p:
+                        pred_active, pred_map, pred_changes, pred_hyphen = advance_side(
+                            p, pred_map, official, pred_hyphen
+                        )
+                    else:
+                        pred_changes = ()
+                    # DST-STAR's turn labels, from the change sets just computed (an unchanged side's are (),
+                    # unequal to an empty set: same_label_changes holds them equal)
+                    if official and (gold_active is not g or pred_active is not p):  # a "none" given
+                        label_misses += not same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
+                    # else the labels, removals as (slot, None|"none"): of the same size, equal sets or equal
+                    # only where gold accepts several values
+                    elif len(gold_changes) != len(pred_changes) or (
+                        gold_changes != pred_changes
+                        and not same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
+                    ):
+                        label_misses += 1
+                counted = count_types(gold_map, pred_map, gold_changes, pred_changes)
+                for _, kind in counted:
+                    counts[kind] += 1
                 if observe is not None:
-                    observe(position, turn_id, gold_map, pred_map, [])
-                continue
+                    observe(position, turn_id, gold_map, pred_map, counted)
 
-            if run:
+                if gold_active is pred_active:  # the prediction reuses the gold state object
+                    size = len(gold_active)
+                    figures = (True, 0, size, size, size, size, 0, 0)
+                else:
+                    figures = turn_figures(gold_active, pred_active, gold_hyphen or pred_hyphen)
+                run = 1
+                equal = figures[0]
+                if not equal:
+                    if (
+                        position == 0
+                        or prev_equal
+                        or not changes_inside(gold_changes, pred_active)
+                        or not changes_inside(pred_changes, gold_active)
+                    ):
+                        last_error = turn_id if official else position
+                    else:
+                        distance = (turn_id if official else position) - last_error
+                        distances[distance] = distances.get(distance, 0) + 1
+                prev_equal = equal
+                prev_g, prev_p = g, p
+
+            if run:  # the dialogue has a turn: its last turn's
                 figure_runs[figures] = figure_runs.get(figures, 0) + run
-            gold_before, pred_before = gold_active, pred_active
-            shared = p is g and pred_map is gold_map  # the gold state on the same map: the same advance
-            if g is not prev_g:
-                gold_active, gold_map, gold_changes, gold_hyphen = advance_side(g, gold_map, official, gold_hyphen)
-            else:
-                gold_changes = NO_CHANGES
-            if shared:  # the same turn labels too; gold's hyphen flag holds for gold's map
-                pred_active, pred_map, pred_changes, pred_hyphen = gold_active, gold_map, gold_changes, gold_hyphen
-            else:
-                if p is not prev_p:
-                    pred_active, pred_map, pred_changes, pred_hyphen = advance_side(p, pred_map, official, pred_hyphen)
-                else:
-                    pred_changes = NO_CHANGES
-                # DST-STAR's turn labels, from the change sets just computed (an unchanged turn's are equal)
-                if official and (gold_active is not g or pred_active is not p):  # a "none" given
-                    label_misses += not same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
-                elif gold_changes != pred_changes and (  # the labels, removals as (slot, None|"none")
-                    len(gold_changes) != len(pred_changes)  # else equal only where gold accepts several values
-                    or not same_label_changes(gold_changes, pred_changes, gold_before, pred_before)
-                ):
-                    label_misses += 1
-            counted = count_types(gold_map, pred_map, gold_changes, pred_changes)
-            for _, kind in counted:
-                counts[kind] += 1
-            if observe is not None:
-                observe(position, turn_id, gold_map, pred_map, counted)
-
-            if gold_active is pred_active:  # the prediction reuses the gold state object
-                size = len(gold_active)
-                figures = (True, 0, size, size, size, size, 0, 0)
-            else:
-                figures = turn_figures(gold_active, pred_active, gold_hyphen or pred_hyphen)
-            run = 1
-            equal = figures[0]
-            if not equal:
-                if (
-                    position == 0
-                    or prev_equal
-                    or not changes_inside(gold_changes, pred_active)
-                    or not changes_inside(pred_changes, gold_active)
-                ):
-                    last_error = turn_id if official else position
-                else:
-                    distance = (turn_id if official else position) - last_error
-                    distances[distance] = distances.get(distance, 0) + 1
-            prev_equal = equal
-            prev_g, prev_p = g, p
-
-        if run:
-            figure_runs[figures] = figure_runs.get(figures, 0) + run
-        self.turn_hits += len(dialogue.turn_ids) - label_misses
-        if dialogue.turn_ids:
-            self.final_turns += 1
-            self.final_hits += prev_equal  # the last turn's
+                final_turns += 1
+                final_hits += prev_equal
+        self.turns += turns
+        self.turn_hits += turns - label_misses
+        self.final_turns += final_turns
+        self.final_hits += final_hits
 
     def tally(self) -> Tally:
         """The sums as a Tally (its fields in order: positional arguments cost half of keywords)."""
