@@ -289,6 +289,22 @@ def _counting_reads(monkeypatch, path: Path, log: Path) -> None:
     monkeypatch.setattr(io, "open", counted_open)
 
 
+def _written(stem: Path, dialogues: dict, layout: str) -> Path:
+    """`dialogues` ({id: {turn: record}}) written in the reference layout or as JSON Lines."""
+    if layout == "reference":
+        path = stem.with_suffix(".json")
+        path.write_text(json.dumps(dialogues))
+        return path
+    path = stem.with_suffix(".jsonl")
+    records = [
+        {"dialogue_id": dialogue, "turn_id": int(turn), **record}
+        for dialogue, turns in dialogues.items()
+        for turn, record in turns.items()
+    ]
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return path
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("layout", ["reference", "jsonl"])
 def test_score_json_reads_an_input_with_confidences_once(capsys, monkeypatch, tmp_path, jobs, layout):
@@ -299,16 +315,7 @@ def test_score_json_reads_an_input_with_confidences_once(capsys, monkeypatch, tm
 
     example = json.loads((REFERENCE_SAMPLE.parent / "confidences.json").read_text())
     copies = {f"{dialogue}#{copy}": turns for copy in range(200) for dialogue, turns in example.items()}
-    path = tmp_path / f"confidences.{'json' if layout == 'reference' else 'jsonl'}"
-    if layout == "reference":
-        path.write_text(json.dumps(copies))
-    else:
-        records = [
-            {"dialogue_id": dialogue, "turn_id": int(turn), **record}
-            for dialogue, turns in copies.items()
-            for turn, record in turns.items()
-        ]
-        path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    path = _written(tmp_path / "confidences", copies, layout)
     size = path.stat().st_size
     assert size > 2 * HEAD_BYTES
     assert main(["calibration", str(path), "--json"]) == 0
@@ -331,16 +338,7 @@ def test_score_json_calibrates_a_confidence_first_met_after_the_first_dialogue(c
     example = json.loads((REFERENCE_SAMPLE.parent / "confidences.json").read_text())
     plain = {turn: {"gt": record["gt"], "pr": record["gt"]} for turn, record in example["conf-1"].items()}
     dialogues = {"a-plain": plain, **{f"b-{dialogue}": turns for dialogue, turns in example.items()}}
-    path = tmp_path / f"late.{'json' if layout == 'reference' else 'jsonl'}"
-    if layout == "reference":
-        path.write_text(json.dumps(dialogues))
-    else:
-        records = [
-            {"dialogue_id": dialogue, "turn_id": int(turn), **record}
-            for dialogue, turns in dialogues.items()
-            for turn, record in turns.items()
-        ]
-        path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    path = _written(tmp_path / "late", dialogues, layout)
     assert main(["calibration", str(path), "--json"]) == 0
     expected = json.loads(capsys.readouterr().out)
     assert expected["turns"] == 3 + 5  # the plain dialogue's turns are calibrated too (as certain)
