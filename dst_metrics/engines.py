@@ -147,9 +147,9 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
 
     opened = open_spec(spec, stream=True)
     alone = opened.streams and (jobs == 1 or all(shard.format == "jsonl" for shard in opened.shards))
-    keep = "scored" if request.calibration else ""  # one shard: its dialogues kept where it has confidences
-    if keep and (len(opened.shards) > 1 or (jobs > 1 and not alone)):  # several shards or processes:
-        opened = opened.loaded()  # the files read now, once; every dialogue kept where a confidence may be
+    keep = "scored" if request.calibration else ""  # each shard's dialogues kept where its first has confidences
+    if keep and jobs > 1 and not alone:  # processes: the files read now, once; every dialogue kept where
+        opened = opened.loaded()  # a confidence may be
         keep = "all" if opened.may_carry_confidences() else ""
     votes: list[bool] = []
 
@@ -174,8 +174,8 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
         dialogues = [dialogue for part in folded for dialogue in kept_in_order(part)]
         scores = [part.scores for part in folded] if keep else []
         calibration = calibration_corpus(dialogues, scores, spec.value_matching)
-        if calibration is not None and any(part.scores is not None and part.dialogues is None for part in folded):
-            calibration = open_spec(spec).corpus  # a confidence first met after the first dialogue: read whole
+        if calibration is not None and any(part.dialogues is None for part in folded):
+            calibration = open_spec(spec).corpus  # a shard whose first dialogue had no confidence: read whole
     _warn(spec, votes, request.on_updates)
     return tallies, opened.format, calibration
 

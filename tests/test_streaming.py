@@ -330,15 +330,22 @@ def test_score_json_reads_an_input_with_confidences_once(capsys, monkeypatch, tm
     assert {k: v for k, v in found.items() if k != "signature"} == {k: v for k, v in expected.items() if k not in drop}
 
 
-@pytest.mark.parametrize("layout", ["reference", "jsonl"])
+@pytest.mark.parametrize("layout", ["reference", "jsonl", "two files"])
 def test_score_json_calibrates_a_confidence_first_met_after_the_first_dialogue(capsys, tmp_path, layout):
-    # streaming keeps its dialogues for the calibration block only when the first one carries a
-    # confidence (a file without any streams holding none); a confidence met later still gets the block
-    # of `calibration --json` (the input read again for it), and the figures are the whole read's
+    # streaming keeps a file's dialogues for the calibration block only when its first one carries a
+    # confidence (a file without any streams holding none); a confidence met later (or in another file
+    # of the input) still gets the block of `calibration --json` (the input read again for it), and the
+    # figures are the whole read's
     example = json.loads((REFERENCE_SAMPLE.parent / "confidences.json").read_text())
     plain = {turn: {"gt": record["gt"], "pr": record["gt"]} for turn, record in example["conf-1"].items()}
-    dialogues = {"a-plain": plain, **{f"b-{dialogue}": turns for dialogue, turns in example.items()}}
-    path = _written(tmp_path / "late", dialogues, layout)
+    scored = {f"b-{dialogue}": turns for dialogue, turns in example.items()}
+    if layout == "two files":  # one input: a folder of JSON Lines shards, the first without confidences
+        path = tmp_path / "shards"
+        path.mkdir()
+        _written(path / "a_part", {"a-plain": plain}, "jsonl")
+        _written(path / "b_part", scored, "jsonl")
+    else:
+        path = _written(tmp_path / "late", {"a-plain": plain, **scored}, layout)
     assert main(["calibration", str(path), "--json"]) == 0
     expected = json.loads(capsys.readouterr().out)
     assert expected["turns"] == 3 + 5  # the plain dialogue's turns are calibrated too (as certain)

@@ -671,8 +671,9 @@ class Opened:
         the shard streams, else (or where streaming fails: that shard only) read whole and given to
         `fold` as its Corpus (which iterates its dialogues). With `share`
         (k, n), only the dialogues at positions k modulo n of each shard (`dst_metrics.parallel`).
-        With `keep` ``all``, each `Folded` keeps its dialogues; ``scored``, only where a predicted value
-        carried a confidence (enough for one shard). A dialogue id in two shards raises InputError naming both."""
+        With `keep` ``all``, each `Folded` keeps its dialogues; ``scored``, only where a predicted value of
+        its first dialogue carried a confidence (the caller reads again where a shard kept none). A dialogue
+        id in two shards raises InputError naming both."""
         if self.gold_shards:
             return [_fold_whole(self.shards[0], self.read, fold, share, keep)]
         folded: list[Folded] = []
