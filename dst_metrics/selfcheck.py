@@ -14,6 +14,8 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import msgspec
+
 from .compat import PROFILES
 from .corpus import Corpus, Dialogue, decode_raw, first_alternatives
 from .errors import InputError
@@ -78,7 +80,7 @@ def read_gold(source: object, format: str = "auto", *, value_matching: str = "ex
         dialogue_id: {turn: _first_values(raw, dialogue_id, turn) for turn, raw in turns.items()}
         for dialogue_id, turns in gold.states.items()
     }
-    return pair(gold, dataclasses.replace(gold, states=as_predicted, flat=False), value_matching)
+    return pair(gold, msgspec.structs.replace(gold, states=as_predicted, flat=False), value_matching)
 
 
 def _first_values(raw: object, dialogue_id: str, turn: int) -> dict[str, str]:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from ..core import summed
 from ..corpus import Corpus, Dialogue
 from ..options import OptionError, Options
 
 
-@dataclass(frozen=True)
-class DialogueSums:
+class DialogueSums(msgspec.Struct, frozen=True):
     """How a profile's figures come from sums over dialogues: `new()` is an empty sum, `add(sums,
     dialogue, options)` adds one dialogue into it in place, and `figures(sums, options)` gives the
     profile's figures. The sums are a dataclass whose fields declare how they merge, as `core.Tally`'s do
@@ -81,8 +81,7 @@ class ProfileTap:
         return ProfileTap, (self.definition, self.options)
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(msgspec.Struct, frozen=True):
     """One evaluator's conventions: `figures` gives {key: value} for the keys it replaces (and
     any it adds), computed from a corpus under `options` (scores as fractions).
 
@@ -106,7 +105,7 @@ class Profile:
     figures: Callable[..., dict[str, object]]
     cli_inputs: Callable[..., object] | None = None
     signature_fields: Callable[[dict[str, object]], str] | None = None
-    self_check: Mapping[str, str] = field(default_factory=dict)
+    self_check: Mapping[str, str] = msgspec.field(default_factory=dict)
     sums: DialogueSums | None = None
 
     def compute(self, corpus: Corpus, options: Options, inputs: object = None) -> dict[str, object]:

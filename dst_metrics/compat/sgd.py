@@ -43,8 +43,9 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
 from pathlib import Path
+
+import msgspec
 
 from ..corpus import Corpus
 from ..errors import InputError, describe, json_text
@@ -320,8 +321,7 @@ def sgd_metrics(
 # The profile
 
 
-@dataclass(frozen=True)
-class SgdInputs:
+class SgdInputs(msgspec.Struct, frozen=True):
     """What `figures` scores: the files, the schemas and the evaluator's two flags (`sgd_metrics`' arguments)."""
 
     predictions: str
@@ -370,7 +370,7 @@ def figures(corpus: Corpus, options: Options, inputs: SgdInputs | None = None) -
             "use dst-metrics score PRED --gold GOLD --schema schema.json --compat sgd, or "
             "dst_metrics.compat.sgd.sgd_metrics (or score(corpus, compat='sgd', compat_inputs=SgdInputs(...)))"
         )
-    found = sgd_metrics(**asdict(inputs))
+    found = sgd_metrics(**msgspec.structs.asdict(inputs))
     overall = found.get(ALL_SERVICES, {})
     replaced = {"jga": "joint_goal_accuracy", "aga": "average_goal_accuracy"}
     result: dict[str, object] = {key: overall[name] for key, name in replaced.items() if name in overall}

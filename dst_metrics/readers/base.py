@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -24,8 +23,7 @@ class Fit(msgspec.Struct, frozen=True):
     missing: str = ""
 
 
-@dataclass(frozen=True)
-class ReadRequest:
+class ReadRequest(msgspec.Struct, frozen=True):
     """What a reader gets: the bytes (BOM removed, not empty), where they came from, and options."""
 
     data: bytes
@@ -35,7 +33,7 @@ class ReadRequest:
 
     def __post_init__(self) -> None:
         if isinstance(self.reading, str):
-            object.__setattr__(self, "reading", Reading(self.reading))
+            msgspec.structs.force_setattr(self, "reading", Reading(self.reading))
 
     def text(self) -> str:
         """The data as text (UTF-8); invalid UTF-8 raises InputError."""
@@ -45,8 +43,7 @@ class ReadRequest:
             raise InputError(f"not UTF-8 text (byte {error.start})", source=self.source) from None
 
 
-@dataclass(frozen=True)
-class Side:
+class Side(msgspec.Struct, frozen=True):
     """The turns of one side (gold or predictions) of a format that holds one side only.
 
     `states` maps a dialogue id to {turn id: raw state} (any shape `normalize_state` accepts).

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Annotated
@@ -41,8 +40,7 @@ METRICS_OUTPUT = "dialogues_and_metrics.json"  # what the SGD evaluator writes i
 LAYOUT = '[{"dialogue_id", "turns": [{"speaker", "frames": [{"service", "state": {"slot_values"}}]}]}]'
 
 
-@dataclass(frozen=True)
-class Frame:
+class Frame(msgspec.Struct, frozen=True):
     """One service's frame of a USER turn, as given (`active_intent` and `requested_slots` are None
     when the file has none; `spans` are the frame's ``slots`` (slot, start, end), None when absent)."""
 
@@ -53,8 +51,7 @@ class Frame:
     spans: list[tuple[str, int, int]] | None
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(msgspec.Struct, frozen=True):
     """One turn: the speaker, the utterance (None when absent) and, for a USER turn, its frames by service."""
 
     speaker: str
@@ -62,8 +59,7 @@ class Turn:
     frames: dict[str, Frame]
 
 
-@dataclass(frozen=True)
-class SgdDialogue:
+class SgdDialogue(msgspec.Struct, frozen=True):
     """One dialogue of a dialogue file: its services (None when not listed) and every turn."""
 
     dialogue_id: str
