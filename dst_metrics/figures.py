@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from . import metrics
 from .core import Tally
@@ -36,8 +37,7 @@ GROUPS: dict[str, str] = {
 """How tables group figures."""
 
 
-@dataclass(frozen=True)
-class Figure:
+class Figure(msgspec.Struct, frozen=True):  # a Struct: its class is made in µs, a dataclass's in ~2 ms of each start
     """One registered figure (see the module docstring).
 
     `uses` names the options that change it besides ``mode`` and ``value_matching``, which shape the

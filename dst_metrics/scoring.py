@@ -3,10 +3,10 @@ with the signature of the options that produced it."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from ._gc import without_gc
 from ._version import __version__
@@ -106,15 +106,14 @@ class Scores(Mapping):
         return {**self._values, "signature": self.signature}
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(msgspec.Struct, frozen=True):  # a Struct: its class is made in µs, a dataclass's in ~1 ms of each start
     """Scores of a corpus, with its tally and, on request, each dialogue's scores and tally."""
 
     scores: Scores
     tally: Tally
     options: Options
-    dialogues: Mapping[str, Scores] = field(default_factory=dict)  # DialogueScores: computed when read
-    dialogue_tallies: dict[str, Tally] = field(default_factory=dict)
+    dialogues: Mapping[str, Scores] = msgspec.field(default_factory=dict)  # DialogueScores: computed when read
+    dialogue_tallies: dict[str, Tally] = msgspec.field(default_factory=dict)
 
     @property
     def signature(self) -> str:
@@ -182,7 +181,7 @@ def with_profile_figures(report: Report, profile: Profile, theirs: dict[str, obj
         named = f"|compat:{options.compat}"
         signature = signature.removesuffix(named) + profile.signature_fields(theirs) + named
     scores = Scores({**report.scores, **theirs}, signature, options, frozenset(theirs))
-    return dataclasses.replace(report, scores=scores)
+    return msgspec.structs.replace(report, scores=scores)
 
 
 @without_gc

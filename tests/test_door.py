@@ -7,11 +7,13 @@ import pickle
 import subprocess
 import sys
 
+import msgspec
 import pytest
 
 from dst_metrics import score
 from dst_metrics.cli import main
 from dst_metrics.errors import InputError
+from dst_metrics.options import OptionError
 from dst_metrics.readers import InputSpec, open_input, read, read_pair, read_side
 from dst_metrics.readers import door as door_module
 from dst_metrics.streaming import tally_opened
@@ -180,6 +182,20 @@ def test_the_input_spec_is_small_frozen_and_picklable(tmp_path):
         spec.format = "jsonl"  # type: ignore[misc]
     with pytest.raises(ValueError, match="format must be one of"):
         InputSpec("x.json", "xml")
+
+
+def test_the_input_spec_reading_follows_its_settings_through_pickling_and_replace():
+    spec = InputSpec("x.json", "reference", "g.json", value_matching="normalized", gold_alternatives="first")
+    reading = spec.reading
+    assert (reading.value_matching, reading.gold_alternatives, reading.only_predicted) == ("normalized", "first", False)
+    assert pickle.loads(pickle.dumps(spec)).reading == reading
+    changed = msgspec.structs.replace(spec, value_matching="exact", only_predicted=True)
+    assert (changed.reading.value_matching, changed.reading.only_predicted) == ("exact", True)
+    assert spec.reading == reading  # the original keeps its own
+    with pytest.raises(OptionError, match="value matching must be one of"):
+        InputSpec("x.json", value_matching="loose")
+    with pytest.raises(OptionError, match="only_predicted"):  # checked again on replace, as on creation
+        msgspec.structs.replace(spec, gold=None, only_predicted=True)
 
 
 def test_parallel_no_longer_imports_the_command_line():
