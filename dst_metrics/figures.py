@@ -37,7 +37,7 @@ GROUPS: dict[str, str] = {
 """How tables group figures."""
 
 
-class Figure(msgspec.Struct, frozen=True):  # a Struct: its class is made in µs, a dataclass's in ~2 ms of each start
+class Figure(msgspec.Struct, frozen=True):
     """One registered figure (see the module docstring).
 
     `uses` names the options that change it besides ``mode`` and ``value_matching``, which shape the

@@ -106,7 +106,7 @@ class Scores(Mapping):
         return {**self._values, "signature": self.signature}
 
 
-class Report(msgspec.Struct, frozen=True):  # a Struct: its class is made in µs, a dataclass's in ~1 ms of each start
+class Report(msgspec.Struct, frozen=True):
     """Scores of a corpus, with its tally and, on request, each dialogue's scores and tally."""
 
     scores: Scores

@@ -202,7 +202,7 @@ def plain_state(raw: dict, slot_names: dict | None = None) -> State | None:
     return state if len(state) == expected else None
 
 
-class LinearizedFormat(msgspec.Struct, frozen=True):  # a Struct: made in µs at start (pickles natively)
+class LinearizedFormat(msgspec.Struct, frozen=True):
     """How a generative model writes a state as text (see `parse_linearized`)."""
 
     slot_separator: str = ";"

@@ -187,7 +187,7 @@ def detect(data: bytes) -> str:
     raise InputError(f"the data is in none of the known formats ({known})")
 
 
-class InputSpec(msgspec.Struct, frozen=True, dict=True):  # a Struct: made in µs at start, a dataclass in ~2 ms
+class InputSpec(msgspec.Struct, frozen=True, dict=True):  # dict: room for the cached `reading`
     """What to read: a source (a path, a folder, bytes, text or Python objects) in `format`, with
     `gold` for a format that holds predictions only, and the reading options. Frozen and picklable."""
 
