@@ -57,7 +57,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from .updates import DELETE_MARKER
+from .states import BOOKING_PART, DELETE_MARKER, booking_slot, says_absent
 
 STYLES = ("json", "sql", "python", "lines")
 """The styles `parse_generation` reads, in the order ``auto`` tries them."""
@@ -112,14 +112,22 @@ UNPARSED = "none"
 """The `ParsedState.style` of a generation read in no style (and of an empty one)."""
 
 
+def _name(text: str) -> str:
+    return " ".join(text.lower().replace("_", " ").split())
+
+
+def _slot_name(slot: str) -> str:
+    name = _name(slot)
+    return SLOT_ALIASES.get(name, name)
+
+
 def normalize_slot_name(domain: str, slot: str) -> str:
     """``domain-slot`` in MultiWOZ's spelling (see the module)."""
-    domain = " ".join(domain.lower().replace("_", " ").split())
-    slot = " ".join(slot.lower().replace("_", " ").split())
-    return f"{domain}-{SLOT_ALIASES.get(slot, slot)}"
+    return f"{_name(domain)}-{_slot_name(slot)}"
 
 
 def _value(raw: object) -> str | None:
+    """A generated value as text (``""`` for an empty string); None when it is no value at all."""
     if isinstance(raw, bool):
         return "yes" if raw else "no"
     if isinstance(raw, int):
@@ -130,10 +138,22 @@ def _value(raw: object) -> str | None:
         text = raw.strip()
         if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
             text = text[1:-1].strip()
-        return text or None
+        return text
     if isinstance(raw, list) and raw:  # several values: the first
         return _value(raw[0])
     return None
+
+
+def _is_state_list(data: object) -> bool:
+    """Whether `data` is a list of slots (objects or triples), not a slot's list of values."""
+    return isinstance(data, list) and bool(data) and all(isinstance(item, (dict, list)) for item in data)
+
+
+STATE_KEY = re.compile(
+    r"(?:(?:belief|dialogue|dialog|updated|new|current|predicted|final)[ _]?)?state|metadata|slots|slot[ _]values",
+    re.IGNORECASE,
+)
+"""The one key of an object that wraps the state (``{"belief_state": {"hotel": {...}}}``)."""
 
 
 class _Items:
@@ -141,39 +161,82 @@ class _Items:
 
     def __init__(self, context: Mapping[str, str] | None = None) -> None:
         self.pairs: list[tuple[str, str]] = []
+        self.absent = 0  # slots given a value that says they have none ("not mentioned", "none", "")
         self.malformed = 0
         self.ignored = 0
         self.cut = False  # the text was cut short and salvaged
         self.context = context or {}
 
     def add(self, domain: object, slot: object, value: object) -> None:
-        """One slot; a None value (JSON null) deletes it, as ``del`` does."""
+        """One slot; a None value (JSON null) deletes it, as ``del`` does; a value that says the slot
+        has none (`dst_metrics.states.says_absent`) leaves it out."""
         text = _value(value)
         if not isinstance(domain, str) or not isinstance(slot, str) or not domain.strip() or not slot.strip():
             self.malformed += 1
-        elif text is not None:
-            self.pairs.append((normalize_slot_name(domain, slot), text))
-        elif value is None:
+        elif text is None and value is None:
             self.pairs.append((normalize_slot_name(domain, slot), DELETE_MARKER))
-        else:
+        elif text is None:
             self.malformed += 1
+        elif says_absent(text):
+            self.absent += 1
+        else:
+            self.pairs.append((normalize_slot_name(domain, slot), text))
 
-    def add_mapping(self, data: dict) -> None:
-        """A JSON object: nested ``{"hotel": {"area": ...}}``, flat ``{"hotel-area": ...}`` or a
-        flat state wrapped in one key (``{"state": {"hotel-area": ...}}``)."""
+    def add_state(self, data: dict | list) -> None:
+        """A JSON object or list: nested ``{"hotel": {"area": ...}}``, MultiWOZ's ``{"hotel": {"semi":
+        {...}, "book": {...}}}`` (or ``book`` beside the slots), flat ``{"hotel-area": ...}``, a list
+        of ``{"domain", "slot", "value"}`` objects, or any of them wrapped in one key (``{"state": ...}``)."""
+        if isinstance(data, list):
+            for item in data:
+                self.add_item(item)
+            return
+        if "slot" in data and "value" in data:
+            self.add_item(data)
+            return
         if len(data) == 1:
-            inner = next(iter(data.values()))
-            if isinstance(inner, dict) and inner and all(isinstance(key, str) and "-" in key for key in inner):
-                data = inner
+            key, inner = next(iter(data.items()))
+            wrapped = isinstance(key, str) and STATE_KEY.fullmatch(key.strip()) is not None
+            flat = isinstance(inner, dict) and all(isinstance(name, str) and "-" in name for name in inner)
+            if inner and (_is_state_list(inner) or flat) or wrapped and isinstance(inner, dict):
+                self.add_state(inner)
+                return
         for key, inner in data.items():
             if isinstance(inner, dict):
-                for slot, value in inner.items():
-                    self.add(key, slot, value)
+                self.add_domain(key, inner)
             elif isinstance(key, str) and ("-" in key or "." in key):
                 domain, _, slot = key.replace(".", "-", 1).partition("-")
                 self.add(domain, slot, inner)
             else:
                 self.malformed += 1
+
+    def add_domain(self, domain: object, slots: dict) -> None:
+        """One domain's slots, its ``semi`` and ``book`` parts read as MultiWOZ's data.json has them
+        (a booking slot named as its reader names it, ``hotel-book people``; ``booked`` ignored)."""
+        for slot, value in slots.items():
+            part = slot.lower() if isinstance(slot, str) else None
+            if part in ("semi", BOOKING_PART) and isinstance(value, dict):
+                for name, inner in value.items():
+                    if part == BOOKING_PART and isinstance(name, str):
+                        if name == "booked":
+                            continue
+                        name = _slot_name(name)
+                        name = name if name.startswith(f"{BOOKING_PART} ") else booking_slot(name)
+                    self.add(domain, name, inner)
+            else:
+                self.add(domain, slot, value)
+
+    def add_item(self, item: object) -> None:
+        """One slot of a list: ``{"domain": "hotel", "slot": "area", "value": "north"}`` (or ``"slot":
+        "hotel-area"`` without a domain), or ``["hotel", "area", "north"]``."""
+        if isinstance(item, dict) and "slot" in item and "value" in item:
+            domain, slot = item.get("domain"), item["slot"]
+            if domain is None and isinstance(slot, str):
+                domain, _, slot = slot.replace(".", "-", 1).partition("-")
+            self.add(domain, slot, item["value"])
+        elif isinstance(item, (list, tuple)) and len(item) == 3:
+            self.add(*item)
+        else:
+            self.malformed += 1
 
 
 # --- wrappers -----------------------------------------------------------------------------------
@@ -188,17 +251,18 @@ LABEL = re.compile(
 """A label a chat model writes before its answer, at the start of a line."""
 
 
-def _unwrap(text: str) -> tuple[str, str | None]:
-    """(the text without its fence and label, the style the fence names or None)."""
-    hint = None
+def _unwrap(text: str) -> tuple[str, str | None, str]:
+    """(the text without its fence and label, the style the fence names or None, the text before
+    the label)."""
+    hint, head = None, ""
     for fence in FENCE.finditer(text):
         if fence["body"].strip():
             text, hint = fence["body"], FENCE_STYLES.get(fence["lang"].lower())
             break
     labels = [label for label in LABEL.finditer(text) if text[label.end() :].strip()]
     if labels:
-        text = text[labels[-1].end() :]
-    return text, hint
+        head, text = text[: labels[-1].start()], text[labels[-1].end() :]
+    return text, hint, head
 
 
 # --- salvage ------------------------------------------------------------------------------------
@@ -242,38 +306,86 @@ def _repairs(text: str, limit: int = 60) -> Iterator[str]:
 # --- json ---------------------------------------------------------------------------------------
 
 
-def _load(text: str) -> dict | None:
+STATE_LABEL = re.compile(
+    r"(?:\b(?:belief|dialogue|dialog|updated|new|current|predicted|final|resulting)[ _]state\b|^[ \t>*#-]*state\s*:)",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A label naming the state an answer presents (``Updated state``, ``Belief state``, ``State:``), not
+another one it mentions (``the previous state was {...}``)."""
+
+
+def _load(text: str) -> dict | list | None:
+    """The object (or list of slots) `text` holds, as JSON or python literals; None when it holds none."""
     for load in (json.loads, ast.literal_eval):
         try:
             data = load(text)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             continue
-        if isinstance(data, dict):
+        if isinstance(data, dict) or _is_state_list(data):
             return data
     return None
 
 
+def _spans(text: str) -> tuple[list[tuple[int, int]], int | None]:
+    """(the (start, end) of each bracketed part of `text` at the top level, where the last one opened
+    and was never closed, or None): quotes count only inside brackets (prose has apostrophes)."""
+    spans: list[tuple[int, int]] = []
+    stack: list[str] = []
+    start, quote, escaped = 0, "", False
+    for position, char in enumerate(text):
+        if quote:
+            escaped, quote = (not escaped and char == "\\"), ("" if char == quote and not escaped else quote)
+        elif char in "{[":
+            if not stack:
+                start = position
+            stack.append(CLOSERS[char])
+        elif not stack:
+            continue
+        elif char in "'\"":
+            quote = char
+        elif char == stack[-1]:
+            stack.pop()
+            if not stack:
+                spans.append((start, position + 1))
+    return spans, start if stack else None
+
+
 def _parse_json(text: str, items: _Items) -> bool:
-    start = text.find("{")
-    if start < 0:
+    """The state the answer presents: its first object after a state label, else its first; the
+    other objects are counted in `_Items.ignored`. No object: one cut short, closed (truncated)."""
+    spans, open_at = _spans(text)
+    found = [(start, data) for start, end in spans if (data := _load(text[start:end])) is not None]
+    if found:
+        label = STATE_LABEL.search(text)
+        after = [data for start, data in found if label is not None and start >= label.end()]
+        items.add_state(after[0] if after else found[0][1])
+        items.ignored += len(found) - 1
+        return True
+    if open_at is None:
         return False
-    end = text.rfind("}")
-    data = _load(text[start : end + 1]) if end > start else None
-    if data is None:
-        data = next(filter(None, map(_load, _repairs(text[start:]))), None)
-        items.cut = data is not None
+    data = next(filter(None, map(_load, _repairs(text[open_at:]))), None)
     if data is None:
         return False
-    items.add_mapping(data)
+    items.cut = True
+    items.add_state(data)
     return True
 
 
 # --- sql ----------------------------------------------------------------------------------------
 
 SQL_OPERATOR = r"(?:!=|<>|<=|>=|=|<|>|\bNOT\s+LIKE\b|\bLIKE\b|\bNOT\s+IN\b|\bIN\b|\bIS\s+NOT\b|\bIS\b)"
-SQL_STATEMENT_START = re.compile(r"\bSELECT\b", re.IGNORECASE)
+SQL_STATEMENT_START = re.compile(r"\b(?:SELECT|UPDATE\s+\w+\s+SET|INSERT\s+INTO)\b", re.IGNORECASE)
+SQL_UPDATE = re.compile(
+    r"^\s*UPDATE\s+(?P<table>\w+)\s+SET\b(?P<set>.*?)(?:\bWHERE\b(?P<where>.*))?$", re.IGNORECASE | re.DOTALL
+)
+SQL_INSERT = re.compile(r"^\s*INSERT\s+INTO\s+(?P<table>\w+)\s*(?P<rest>.*)$", re.IGNORECASE | re.DOTALL)
+SQL_ASSIGNMENT_SPLIT = re.compile(r",(?=\s*\w+\s*=)")
+"""A comma that starts the next ``column = value`` of a ``SET`` (bare values keep theirs)."""
+SQL_NO_VALUE = ("?", "NULL")
+"""A value that is none: a placeholder or ``NULL`` (quoted or not), skipped and counted malformed."""
 SQL_LINE = re.compile(
-    rf"^\s*(?:AND|OR|WHERE|FROM|LIMIT|ORDER|GROUP|HAVING|SELECT|\)|(?:\w+\s*\.\s*)?\w+\s*{SQL_OPERATOR})", re.I
+    rf"^\s*(?:AND|OR|WHERE|FROM|LIMIT|ORDER|GROUP|HAVING|SELECT|SET|VALUES|\)|(?:\w+\s*\.\s*)?\w+\s*{SQL_OPERATOR})",
+    re.I,
 )
 """A line that continues a SQL statement; the first other line ends it (prose after the query)."""
 SQL_PREFIX = re.compile(r"^\s*(?:SELECT\b[\s\S]*?\bFROM\b|\*\s*FROM\b)\s*", re.IGNORECASE)
@@ -300,7 +412,9 @@ def _sql_statements(text: str) -> list[tuple[str, bool]]:
     """(statement, whether something followed it: ``;``, another statement or prose), from the first
     ``SELECT`` (or the whole text: IC-DST's bare completion)."""
     found = SQL_STATEMENT_START.search(text)
-    pieces = re.split(r";|(?=\bSELECT\b)", text[found.start() :] if found else text, flags=re.IGNORECASE)
+    pieces = re.split(
+        r";|(?=\b(?:SELECT|UPDATE\s+\w+\s+SET|INSERT\s+INTO)\b)", text[found.start() :] if found else text, flags=re.I
+    )
     statements = []
     for index, piece in enumerate(pieces):
         if index and not SQL_STATEMENT_START.match(piece.strip()):
@@ -320,6 +434,12 @@ def _parse_sql(text: str, items: _Items) -> bool:
 
 def _read_sql(statement: str, ended: bool, items: _Items) -> bool:
     """Read one statement into `items`; False when it is not SQL."""
+    update = SQL_UPDATE.match(statement)
+    if update:
+        return _read_sql_update(update, ended, items)
+    insert = SQL_INSERT.match(statement)
+    if insert:
+        return _read_sql_insert(insert, ended, items)
     body = SQL_PREFIX.sub("", statement, count=1).strip()
     if re.fullmatch(r"(?:WHERE\b)?\s*", body, re.IGNORECASE):  # IC-DST's no change: " * FROM  WHERE "
         return True
@@ -337,8 +457,14 @@ def _read_sql(statement: str, ended: bool, items: _Items) -> bool:
     where = (match["where"] or "").strip()
     if match["where"] is not None and not where and not ended:
         items.cut = True  # "SELECT * FROM hotel WHERE" and no more
+    _read_where(where, ended, aliases, items)
+    return True
+
+
+def _read_where(where: str, ended: bool, aliases: dict[str, str], items: _Items) -> None:
+    """A ``WHERE`` clause's conditions, each a slot (or ignored, malformed; the last one cut short)."""
     if not where:
-        return True
+        return
     dangling = SQL_DANGLING.search(where) if not ended else None
     if dangling and dangling.start() > 0 and not SQL_CONDITION.match(where[dangling.start() :].split(None, 1)[-1]):
         where, items.cut = where[: dangling.start()], True  # "... AND" or "... AND sta": cut short
@@ -349,10 +475,12 @@ def _read_sql(statement: str, ended: bool, items: _Items) -> bool:
             items.ignored += 1  # an alternative condition: no value of the state
             continue
         _read_condition(parts[index], last and not ended, aliases, items)
-    return True
 
 
-def _read_condition(condition: str, may_be_cut: bool, aliases: dict[str, str], items: _Items) -> None:
+def _read_condition(
+    condition: str, may_be_cut: bool, aliases: dict[str, str], items: _Items, *, assignment: bool = False
+) -> None:
+    """One condition (or, with `assignment`, one ``column = value`` of a ``SET``) into `items`."""
     found = SQL_CONDITION.match(condition)
     if found is None:
         if may_be_cut and re.fullmatch(r"\s*(?:\w+\s*\.\s*)?\w*\s*", condition):
@@ -361,8 +489,8 @@ def _read_condition(condition: str, may_be_cut: bool, aliases: dict[str, str], i
             items.malformed += 1
         return
     operator = " ".join(found["op"].upper().split())
-    if SQL_REFERENCE.match(found["value"]):
-        items.malformed += 1  # a column, not a value: T2.destination = T1.name
+    if SQL_REFERENCE.match(found["value"]) or assignment and operator != "=":
+        items.malformed += 1  # a column, not a value: T2.destination = T1.name; SET a != b
         return
     if operator in SQL_IGNORED_OPERATORS:
         items.ignored += 1
@@ -374,13 +502,17 @@ def _read_condition(condition: str, may_be_cut: bool, aliases: dict[str, str], i
         else:
             items.malformed += 1
         return
+    if value.upper() in SQL_NO_VALUE:
+        items.malformed += 1
+        return
     table = aliases.get((found["table"] or "").lower(), found["table"])
     items.add(table, found["column"], value)
 
 
 def _sql_value(raw: str, operator: str, items: _Items) -> str | None:
-    """A condition's value: quoted (up to the last quote; text after it is ignored and counted),
-    bare, the first of ``IN (...)``, a ``LIKE`` pattern without ``%``; None when cut short."""
+    """A condition's value: quoted (up to the last quote; text after it is ignored and counted; ``''``
+    is an empty value), bare, the first of ``IN (...)``, a ``LIKE`` pattern without ``%``; None when
+    cut short (or nothing is written)."""
     if operator == "IN":
         if not raw.startswith("(") or ")" not in raw:
             return None
@@ -390,10 +522,88 @@ def _sql_value(raw: str, operator: str, items: _Items) -> str | None:
         if close == 0:
             return None  # the closing quote was never written
         items.ignored += bool(raw[close + 1 :].strip())
-        raw = raw[1:close].replace(raw[0] * 2, raw[0])
+        text = raw[1:close].replace(raw[0] * 2, raw[0])
+        return (text.strip("%") if operator == "LIKE" else text).strip()
     if operator == "LIKE":
         raw = raw.strip("%")
     return raw.strip() or None
+
+
+def _read_sql_update(statement: re.Match, ended: bool, items: _Items) -> bool:
+    """``UPDATE t SET a = v, ... [WHERE c = w AND ...]``: each assignment and condition a slot of t."""
+    aliases = {"": statement["table"].lower(), statement["table"].lower(): statement["table"].lower()}
+    where = statement["where"]
+    assignments = SQL_ASSIGNMENT_SPLIT.split(statement["set"])
+    for index, assignment in enumerate(assignments):
+        last = index == len(assignments) - 1 and where is None
+        _read_condition(assignment, last and not ended, aliases, items, assignment=True)
+    if where is not None:
+        if not where.strip() and not ended:
+            items.cut = True  # "... WHERE" and no more
+        _read_where(where.strip(), ended, aliases, items)
+    return True
+
+
+def _read_sql_insert(statement: re.Match, ended: bool, items: _Items) -> bool:
+    """``INSERT INTO t (a, ...) VALUES (v, ...)``: each column a slot of t, given the value at its
+    place (no column list, or another number of values than columns: every value malformed); rows
+    after the first are ignored and counted."""
+    table, rest = statement["table"], statement["rest"].strip()
+    columns: list[str] = []
+    if rest.startswith("("):
+        names, closed, rest = _sql_tuple(rest[1:])
+        if not closed:  # cut inside the column list, else malformed
+            items.cut = items.cut or not ended
+            items.malformed += max(len(names), 1) if ended else 0
+            return True
+        columns = [name.strip() for name in names]
+        rest = rest.strip()
+    values_clause = re.match(r"VALUES\s*\(", rest, re.IGNORECASE)
+    if values_clause is None:
+        if rest or ended:
+            items.malformed += max(len(columns), 1)
+        else:
+            items.cut = True  # "INSERT INTO taxi (a, b)" and no more
+        return True
+    values, closed, after = _sql_tuple(rest[values_clause.end() :])
+    if not closed:  # cut short: the complete values are read, the last one may be cut
+        if ended:
+            items.malformed += max(len(columns), 1)
+            return True
+        items.cut, values = True, values[:-1]
+        columns = columns[: len(values)]
+    elif after.strip():
+        items.ignored += 1  # more rows, or text after the statement's values
+    if len(columns) != len(values) or not all(re.fullmatch(r"\w+", column) for column in columns):
+        items.malformed += max(len(columns), len(values))
+        return True
+    for column, raw in zip(columns, values):
+        _read_condition(f"{column} = {raw}", False, {"": table.lower()}, items, assignment=True)
+    return True
+
+
+def _sql_tuple(text: str) -> tuple[list[str], bool, str]:
+    """(the comma-separated items of `text` up to its closing parenthesis, whether it was closed, the
+    text after it): commas and parentheses inside quotes count for nothing."""
+    parts, current, quote, depth = [], [], "", 0
+    for position, char in enumerate(text):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif char == ")":
+            parts.append("".join(current))
+            return ([] if parts == [""] else parts), True, text[position + 1 :]
+        elif char == "," and not depth:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    return [*parts, "".join(current)], False, ""
 
 
 # --- python -------------------------------------------------------------------------------------
@@ -474,7 +684,7 @@ def _read_update(call: ast.Call, items: _Items) -> None:
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             data = None
         if isinstance(data, dict):
-            items.add_mapping(data)
+            items.add_state(data)
         else:
             items.malformed += 1
 
@@ -560,12 +770,19 @@ def _detect(text: str, hint: str | None) -> list[str]:
     start = text.find("{")
     if start >= 0 and not re.search(r"\w\s*\(\s*$", text[:start]):  # not the dict of update({...})
         styles.append("json")
-    if re.search(r"\bSELECT\b[\s\S]*\bFROM\b", text, re.I) or re.match(r"[\w\s,*]*\bWHERE\b", text, re.I):
+    if (
+        re.search(r"\bSELECT\b[\s\S]*\bFROM\b", text, re.I)
+        or re.match(r"[\w\s,*]*\bWHERE\b", text, re.I)
+        or re.search(r"\b(?:UPDATE\s+\w+\s+SET|INSERT\s+INTO)\b", text, re.I)
+    ):
         styles.append("sql")
     if CALL.search(text) or re.search(r"^\s*\w+\s*\.\s*\w+\s*=\s*['\"\d]", text, re.MULTILINE):
         styles.append("python")
     styles.append("lines")
     return list(dict.fromkeys(styles))
+
+
+EMPTY_OBJECT = re.compile(r"\s*\{\s*\}\s*")
 
 
 def _finish(items: _Items, style: str, schema: frozenset[str] | None, deletions: bool) -> ParsedState:
@@ -613,15 +830,22 @@ def parse_generation(
         return ParsedState({}, UNPARSED, "unparsed")
     if not text.strip():
         return ParsedState({}, UNPARSED if style == "auto" else style, "empty")
-    body, hint = _unwrap(text)
+    body, hint, head = _unwrap(text)
     for candidate in [style] if style != "auto" else _detect(body, hint):
         items = _Items(context)  # a fresh one per style: a style that fails leaves nothing behind
+        if EMPTY_OBJECT.fullmatch(body):  # {}: no change, in every style
+            return _finish(items, candidate, names, deletions)
         try:
             read = PARSERS[candidate](body, items)
         except Exception:  # model output: whatever a parser trips on is an unparsed generation
             read = False
-        if read:
+        if candidate == "json" and read:
+            items.ignored += sum(_load(head[start:end]) is not None for start, end in _spans(head)[0])
+        if read and (items.pairs or items.absent or not items.malformed):
             return _finish(items, candidate, names, deletions)
+        if read:  # the text is in this style, but every slot of it was malformed: nothing was read
+            unparsed = UNPARSED if style == "auto" else style
+            return ParsedState({}, unparsed, "unparsed", (), items.malformed, items.ignored)
     return ParsedState({}, UNPARSED if style == "auto" else style, "unparsed")
 
 
@@ -629,13 +853,15 @@ def parse_generation(
 class ParsedGenerations:
     """Many generations read: each `ParsedState`, the share `unparsed` (read by no style; an empty
     text is not), how many were read in each style, each style's count of each outcome
-    (``outcomes["python"]["empty"]``), and how many slots the schema dropped."""
+    (``outcomes["python"]["empty"]``), how many slots the schema dropped, and each style's count of
+    malformed items (``malformed["json"]``, `malformed_counts`)."""
 
     states: tuple[ParsedState, ...]
     unparsed: float
     styles: dict[str, int]
     dropped: int
     outcomes: dict[str, dict[str, int]]
+    malformed: dict[str, int]
 
 
 def outcome_counts(states: Iterable[ParsedState]) -> dict[str, dict[str, int]]:
@@ -644,6 +870,16 @@ def outcome_counts(states: Iterable[ParsedState]) -> dict[str, dict[str, int]]:
     for state in states:
         counts.setdefault(state.style, Counter())[state.outcome] += 1
     return {style: {o: found[o] for o in OUTCOMES if found[o]} for style, found in counts.items()}
+
+
+def malformed_counts(states: Iterable[ParsedState]) -> dict[str, int]:
+    """{style: malformed items} of parsed states, over the styles `outcome_counts` gives (0 included):
+    the items skipped as no readable slot or value (`ParsedState.malformed`); a generation read as
+    ``unparsed`` counts those of the style it was written in."""
+    counts: Counter = Counter()
+    for state in states:
+        counts[state.style] += state.malformed
+    return dict(counts)
 
 
 def parse_generations(
@@ -659,4 +895,5 @@ def parse_generations(
         dict(Counter(state.style for state in states)),
         sum(len(state.dropped) for state in states),
         outcome_counts(states),
+        malformed_counts(states),
     )

@@ -21,6 +21,29 @@ State = dict  # dict[str, Value]; kept a plain dict: it is read in the hot loop
 
 NONE_VALUE = "none"
 INACTIVE_VALUES = frozenset({"", NONE_VALUE})
+NOT_MENTIONED = "not mentioned"
+UNSET_VALUES = frozenset({"", NOT_MENTIONED})
+"""What MultiWOZ's data.json writes for a slot that is not set: its reader leaves such slots out."""
+ABSENT_VALUES = UNSET_VALUES | INACTIVE_VALUES
+"""A generated value that says its slot has no value (`says_absent`): what a reader leaves out as unset,
+and ``none``, which every mode but official counts as no value (official treats gold's explicit ``none``
+specially, so readers keep it)."""
+BOOKING_PART = "book"
+"""The part of a MultiWOZ domain that holds its booking slots (``{"hotel": {"semi": …, "book": …}}``)."""
+
+
+def says_absent(value: str) -> bool:
+    """Whether a generated value says its slot has no value: one of `ABSENT_VALUES` in any case and
+    spacing (``"not mentioned"``, ``"None"``, ``""``); `dst_metrics.generation` leaves such slots out."""
+    return " ".join(value.lower().split()) in ABSENT_VALUES
+
+
+def booking_slot(slot: str) -> str:
+    """A slot of a domain's ``book`` part named as MultiWOZ's evaluations name it: ``people`` -> ``book
+    people`` (MultiWOZ's data.json metadata, and a generated state of that shape)."""
+    return f"{BOOKING_PART} {slot}"
+
+
 VALUE_KEY = "value"
 SCORE_KEYS = ("confidence", "score")
 """A predicted value with a confidence is an object ``{"value": ..., "confidence" | "score": ...}``

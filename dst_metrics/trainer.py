@@ -7,9 +7,10 @@ map each row back to its dialogue and turn, and score every figure of both `eval
 pass over one corpus (`dst_metrics.scoring.score`), so the figures are exactly those of ``dst-metrics
 score`` on the same states. The result adds the share of generations of each outcome (``unparsed``:
 read by no style; ``empty``; ``truncated``, see `dst_metrics.generation.OUTCOMES`), each style's
-count of each outcome (``outcomes``) and the signature. Gold values written ``a|b`` in one string
-(IC-DST's and RefPyDST's data files) are read as alternatives with ``gold_alternatives_separator="|"``
-(``altsep:pipe`` in the signature); without it, one warning says how many there are.
+count of each outcome (``outcomes``) and of malformed items (``malformed``), and the signature. Gold
+values written ``a|b`` in one string (IC-DST's and RefPyDST's data files) are read as alternatives
+with ``gold_alternatives_separator="|"`` (``altsep:pipe`` in the signature); without it, one warning
+says how many there are.
 
 Nothing here imports transformers or torch: the tokenizer needs ``batch_decode`` and
 ``pad_token_id``, the Trainer's ``EvalPrediction`` its ``predictions``.
@@ -27,7 +28,7 @@ from . import ids
 from .corpus import Corpus
 from .errors import InputError, json_text
 from .figures import figure_keys
-from .generation import OUTCOMES, ParsedState, outcome_counts, parse_generation
+from .generation import OUTCOMES, ParsedState, malformed_counts, outcome_counts, parse_generation
 from .options import Options, parse_gold_alternatives_separator, reading_parts
 from .scoring import score
 from .states import Alternatives, LinearizedFormat, normalize_state
@@ -62,7 +63,8 @@ def score_generations(
     that many unparsed generations, with their dialogue and turn, on stderr.
     `options` as `Options` takes them (``mode``, ``alpha``, ``fga_lambda``, ``num_slots`` …).
     Returns the figures (fractions), the share of generations of each outcome (``unparsed``,
-    ``empty``, ``truncated``), ``outcomes`` ({style: {outcome: generations}}) and ``signature``.
+    ``empty``, ``truncated``), ``outcomes`` ({style: {outcome: generations}}), ``malformed`` ({style:
+    items skipped as no readable slot or value}) and ``signature``.
 
     >>> figures = score_generations(
     ...     ['{"hotel-area": "north"}', "SELECT * FROM hotel WHERE area = 'north' AND stars = 4"],
@@ -81,6 +83,7 @@ def score_generations(
     scores = score(corpus, chosen).scores
     figures: dict[str, Any] = {key: scores[key] for key in figure_keys(chosen)}
     figures.update(_outcome_shares(parsed.values(), rows), outcomes=outcome_counts(parsed.values()))
+    figures["malformed"] = malformed_counts(parsed.values())
     figures["signature"] = scores.signature
     if show_unparsed:
         for line in unparsed_examples(generations, dialogue_ids, turn_ids, parsed, show_unparsed):

@@ -204,6 +204,59 @@ ROWS: list[tuple[str, str, str, dict[str, str], str]] = [
         "truncated",
     ),
     ("llama-3 sql", "SELECT * FROM taxi WHERE leave_at = '09:30'\n", "sql", {"taxi-leaveat": "09:30"}, "parsed"),
+    # Llama-3-70B-Instruct asked for IC-DST's SELECT, answering with statements that change rows (issue 44)
+    (
+        "llama-3 sql",
+        "SQL: UPDATE hotel SET book_people = 7 WHERE name = 'alexander bed and breakfast'",
+        "sql",
+        {"hotel-book people": "7", "hotel-name": "alexander bed and breakfast"},
+        "parsed",
+    ),
+    (
+        "llama-3 sql",
+        "SQL: INSERT INTO taxi (depart_time, departure, destination) VALUES (10:30, the junction, pizza hut)",
+        "sql",
+        {"taxi-leaveat": "10:30", "taxi-departure": "the junction", "taxi-destination": "pizza hut"},
+        "parsed",
+    ),
+    (
+        "llama-3 sql",
+        "UPDATE taxi SET depart_time = ? WHERE destination = 'cambridge'",
+        "sql",
+        {"taxi-destination": "cambridge"},
+        "parsed",
+    ),
+    ("llama-3 sql", "UPDATE taxi SET depart_time = ?", "none", {}, "unparsed"),
+    (
+        "llama-3 sql",
+        "```sql\nUPDATE restaurant\nSET book_time = '19:00', book_day = 'friday'\nWHERE name = 'curry garden';\n```",
+        "sql",
+        {"restaurant-book time": "19:00", "restaurant-book day": "friday", "restaurant-name": "curry garden"},
+        "parsed",
+    ),
+    (
+        "llama-3 sql",
+        "SQL: UPDATE hotel SET book_stay = 3; INSERT INTO train (day, destination) VALUES ('monday', 'cambridge');",
+        "sql",
+        {"hotel-book stay": "3", "train-day": "monday", "train-destination": "cambridge"},
+        "parsed",
+    ),
+    (
+        "llama-3 sql",
+        "SELECT * FROM hotel WHERE area = 'north'\nUPDATE hotel SET stars = NULL, parking = 'yes'",
+        "sql",
+        {"hotel-area": "north", "hotel-parking": "yes"},
+        "parsed",
+    ),
+    (
+        "llama-3 sql",
+        "SQL: INSERT INTO taxi (depart_time, destination) VALUES ('10:30', 'pizza h",
+        "sql",
+        {"taxi-leaveat": "10:30"},
+        "truncated",
+    ),
+    ("llama-3 sql", "UPDATE hotel SET area = 'north', stars =", "sql", {"hotel-area": "north"}, "truncated"),
+    ("llama-3 sql", "INSERT INTO taxi VALUES ('10:30', 'ely')", "none", {}, "unparsed"),  # no columns: no slot
     # RefPyDST (Codex, GPT-3.5 completion): the text after the prompt's "agent.state."
     (
         "refpydst",
@@ -373,6 +426,82 @@ ROWS: list[tuple[str, str, str, dict[str, str], str]] = [
         "parsed",
     ),
     ("dict", '{"hotel-area": "north",, }', "none", {}, "unparsed"),
+    # MultiWOZ's own shape (its data.json metadata), lists of slots, several objects (issue 44)
+    (
+        "dict",
+        '{"hotel": {"semi": {"area": "north"}, "book": {"people": "2"}}}',
+        "json",
+        {"hotel-area": "north", "hotel-book people": "2"},
+        "parsed",
+    ),
+    (
+        "dict",
+        '{"hotel": {"area": "north", "book": {"people": "2", "day": "friday"}}}',
+        "json",
+        {"hotel-area": "north", "hotel-book people": "2", "hotel-book day": "friday"},
+        "parsed",
+    ),
+    (
+        "dict",
+        '{"restaurant": {"book": {"booked": [], "people": "4", "time": ""}, "semi": {"food": "thai", '
+        '"area": "not mentioned", "pricerange": "none"}}}',
+        "json",
+        {"restaurant-book people": "4", "restaurant-food": "thai"},
+        "parsed",
+    ),
+    (
+        "dict",
+        "{'taxi': {'semi': {'leaveAt': '17:15', 'destination': 'ely'}}}",
+        "json",
+        {"taxi-leaveat": "17:15", "taxi-destination": "ely"},
+        "parsed",
+    ),
+    (
+        "dict",
+        '[{"domain": "hotel", "slot": "area", "value": "north"}, {"domain": "hotel", "slot": "book people", '
+        '"value": 2}]',
+        "json",
+        {"hotel-area": "north", "hotel-book people": "2"},
+        "parsed",
+    ),
+    (
+        "dict",
+        '{"belief_state": [{"slot": "train-day", "value": "monday"}, {"slot": "train-leave_at", "value": null}]}',
+        "json",
+        {"train-day": "monday", "train-leaveat": D},
+        "parsed",
+    ),
+    (
+        "dict",
+        'Updated state: {"hotel": {"area": "north", "stars": "4"}}\nNote: the previous state was {"hotel": '
+        '{"area": "south"}}',
+        "json",
+        {"hotel-area": "north", "hotel-stars": "4"},
+        "parsed",
+    ),
+    (
+        "dict",
+        'The previous state was {"taxi-destination": "ely"}. The updated state is {"taxi-destination": "cambridge"}',
+        "json",
+        {"taxi-destination": "cambridge"},
+        "parsed",
+    ),
+    (
+        "dict",
+        '{"hotel": {"area": ["east", "west"], "stars": {}, "type": []}}',
+        "json",
+        {"hotel-area": "east"},
+        "parsed",
+    ),
+    ("dict", '{"hotel": {"stars": {}, "type": []}}', "none", {}, "unparsed"),  # every slot malformed
+    (
+        "dict",
+        '{"hotel": {"area": "not mentioned", "stars": "None", "name": "", "type": "guest house"}}',
+        "json",
+        {"hotel-type": "guest house"},
+        "parsed",
+    ),
+    ("ldst", "hotel-area: NONE; hotel-stars: 4", "lines", {"hotel-stars": "4"}, "parsed"),
     ("dict", "   \n", "none", {}, "empty"),
     (
         "dict",

@@ -5,9 +5,11 @@ share unparsed of a run of no-change statements."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from dst_metrics.generation import OUTCOMES, parse_generation, parse_generations
+from dst_metrics.generation import OUTCOMES, STYLES, parse_generation, parse_generations
 from dst_metrics.updates import DELETE_MARKER
 
 from .generations_table import ROWS
@@ -100,6 +102,94 @@ def test_a_run_of_no_change_statements_has_no_unparsed(style):
 
 
 def _written_in(text: str, style: str) -> bool:
-    if not text.strip():
+    if not text.strip() or text.endswith("{}") and "(" not in text:  # {} is no change in every style
         return True
     return {"python": "update" in text or "pass" in text, "json": "{}" in text, "sql": "FROM" in text}[style]
+
+
+@pytest.mark.parametrize("style", ["auto", *STYLES])
+@pytest.mark.parametrize("text", ["{}", "State: {}", "```json\n{ }\n```"])
+def test_an_empty_object_is_no_change_in_every_style(text, style):
+    read = parse_generation(text, style=style)
+    assert (read.state, read.outcome, read.malformed) == ({}, "parsed", 0)
+    assert read.style == ("json" if style == "auto" else style)
+
+
+@pytest.mark.parametrize(
+    "text, state, malformed",
+    [
+        ("UPDATE taxi SET depart_time = ? WHERE destination = 'ely'", {"taxi-destination": "ely"}, 1),
+        ("UPDATE taxi SET depart_time = NULL, leave_from = 'ely'", {"taxi-departure": "ely"}, 1),
+        ("INSERT INTO taxi (depart_time, destination) VALUES ('?', 'ely')", {"taxi-destination": "ely"}, 1),
+        ("UPDATE hotel SET area = 'north' WHERE name = ?", {"hotel-area": "north"}, 1),
+        ("INSERT INTO hotel (area, stars) VALUES ('north')", {}, 2),  # values and columns do not pair up
+        ("UPDATE taxi SET depart_time = ?, destination = NULL", {}, 2),
+    ],
+)
+def test_a_placeholder_or_null_is_no_value_and_counted_malformed(text, state, malformed):
+    read = parse_generation(text)
+    assert (read.state, read.malformed) == (state, malformed)
+    assert read.outcome == ("parsed" if state else "unparsed")  # every slot malformed: nothing was read
+
+
+def test_every_slot_malformed_is_unparsed_in_each_style_and_keeps_its_count():
+    for text, malformed in [
+        ('{"hotel": {"semi": [], "stars": {}}}', 2),
+        ("SELECT * FROM hotel AS T1, taxi AS T2 WHERE T2.destination = T1.name", 1),
+        ("taxi = find_taxi(destination=state.hotel.name)", 1),
+    ]:
+        read = parse_generation(text)
+        assert (read.state, read.outcome, read.style, read.malformed) == ({}, "unparsed", "none", malformed)
+    assert parse_generation('{"hotel": {"stars": {}, "area": "dontcare"}}').outcome == "parsed"
+
+
+@pytest.mark.parametrize(
+    "text, state, extra",
+    [
+        ('Updated state: {"hotel-area": "north"}\nNote: the previous state was {"hotel-area": "south"}', "north", 1),
+        ('Previous: {"hotel-area": "south"}\nBelief state: {"hotel-area": "north"}', "north", 1),
+        (
+            '{"hotel-area": "north"} or, if the user meant it, {"hotel-area": "south"} or {"hotel-area": "east"}',
+            "north",
+            2,
+        ),
+        ('The new state is {"hotel-area": "north"} (was {"hotel-area": "west"}).', "north", 1),
+    ],
+)
+def test_the_state_an_answer_presents_is_taken_and_the_other_objects_counted(text, state, extra):
+    read = parse_generation(text)
+    assert (read.state, read.outcome, read.ignored) == ({"hotel-area": state}, "parsed", extra)
+
+
+@pytest.mark.parametrize("absent", ["not mentioned", "none", "", "None", "NOT MENTIONED"])
+def test_a_generated_value_saying_the_slot_is_unset_leaves_it_out_in_every_style(absent):
+    texts = {
+        "json": f'{{"hotel": {{"area": "{absent}", "stars": "4"}}}}',
+        "sql": f"SELECT * FROM hotel WHERE area = '{absent}' AND stars = 4",
+        "python": f'hotel = find_hotel(area="{absent}", stars=4)',
+        "lines": f"hotel-area={absent}; hotel-stars=4",
+    }
+    for style, text in texts.items():
+        for deletions in (False, True):  # a turn update does not remove the slot either: it leaves it as it was
+            read = parse_generation(text, deletions=deletions)
+            assert (read.state, read.style, read.malformed) == ({"hotel-stars": "4"}, style, 0)
+    assert parse_generation('{"hotel-area": "dontcare"}').state == {"hotel-area": "dontcare"}
+
+
+def test_generated_values_are_left_out_by_the_rule_the_multiwoz_reader_drops_gold_by():
+    from dst_metrics.readers.multiwoz21 import metadata_state
+    from dst_metrics.states import UNSET_VALUES
+
+    metadata = {"hotel": {"semi": {value or "empty": value for value in UNSET_VALUES} | {"area": "north"}, "book": {}}}
+    assert metadata_state(metadata) == {"hotel-area": "north"}  # the reader drops them
+    assert parse_generation(json.dumps(metadata)).state == {"hotel-area": "north"}  # so does generation
+    booking = {"hotel": {"book": {"booked": [{"name": "x"}], "people": "2"}, "semi": {"area": "north"}}}
+    assert parse_generation(json.dumps(booking)).state == metadata_state(booking)
+
+
+def test_many_generations_count_malformed_items_per_style():
+    report = parse_generations(
+        ["UPDATE taxi SET depart_time = ? WHERE destination = 'ely'", '{"hotel": {"x": []}}', "{}"]
+    )
+    assert report.malformed == {"sql": 1, "none": 1, "json": 0}
+    assert report.outcomes == {"sql": {"parsed": 1}, "none": {"unparsed": 1}, "json": {"parsed": 1}}

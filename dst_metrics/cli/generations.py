@@ -134,8 +134,11 @@ def run(args: argparse.Namespace) -> int:
     labels = figure_labels(options)
     cells = [figure_cell(figures[key]) for key in MAIN_FIGURES]
     print(format_table(["file", *(labels[k] for k in MAIN_FIGURES)], [[args.file, *cells]]))
-    rows = [[style, *(str(found.get(o, 0)) for o in OUTCOMES)] for style, found in figures["outcomes"].items()]
+    rows = [
+        [style, *(str(found.get(o, 0)) for o in OUTCOMES), str(figures["malformed"].get(style, 0))]
+        for style, found in figures["outcomes"].items()
+    ]
     print(f"\n{len(columns['generation'])} generations read, by style:")
-    print(format_table(["style", *OUTCOMES], rows, "l" + "r" * len(OUTCOMES)))
+    print(format_table(["style", *OUTCOMES, "malformed"], rows, "l" + "r" * (len(OUTCOMES) + 1)))
     print(f"\nscores in percent; signature: {figures['signature']}")
     return 0

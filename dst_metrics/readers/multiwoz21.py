@@ -32,9 +32,9 @@ import msgspec
 from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
+from ..states import BOOKING_PART, UNSET_VALUES, booking_slot
 from .base import Fit, NotCommon, Reader, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change
 
-INACTIVE = frozenset({"", "not mentioned"})
 CONVENTION = "gold:mwz-data(drop=not-mentioned+empty,keep=dontcare+none)"
 """The signature part of gold read here (MultiWOZ 2.1 to 2.4's data.json): ``not mentioned`` and
 ``""`` dropped as unset; ``dontcare`` and ``none`` kept as values (the mode decides how ``none``
@@ -74,7 +74,7 @@ def _common_state(raw: object, names: dict) -> dict[str, str]:
         if semi is None:
             semi = names[domain] = {}
         for slot, value in parts.semi.items():
-            if value not in INACTIVE:
+            if value not in UNSET_VALUES:
                 name = semi.get(slot)
                 if name is None:
                     name = semi[slot] = f"{domain}-{slot}".lower()
@@ -83,8 +83,8 @@ def _common_state(raw: object, names: dict) -> dict[str, str]:
             if slot != "booked":
                 if type(value) is not str:
                     raise NotCommon
-                if value not in INACTIVE:
-                    state[f"{domain}-book {slot}".lower()] = value
+                if value not in UNSET_VALUES:
+                    state[f"{domain}-{booking_slot(slot)}".lower()] = value
     return state
 
 
@@ -190,19 +190,19 @@ def metadata_state(metadata: dict, field: str = "metadata") -> dict[str, str]:
             raise InputError(
                 f'a domain must be an object with "book" and "semi", got {describe(parts)}', field=f"{field}.{domain}"
             )
-        for part, prefix in (("semi", ""), ("book", "book ")):
+        for part in ("semi", BOOKING_PART):
             slots = parts.get(part, {})
             if not isinstance(slots, dict):
                 raise InputError(f"expected an object, got {describe(slots)}", field=f"{field}.{domain}.{part}")
             for slot, value in slots.items():
-                if prefix and slot == "booked":
+                if part == BOOKING_PART and slot == "booked":
                     continue
                 if type(value) is not str:
                     raise InputError(
                         f"a value must be a string, got {describe(value)}", field=f"{field}.{domain}.{part}.{slot}"
                     )
-                if value not in INACTIVE:
-                    state[f"{domain}-{prefix}{slot}".lower()] = value
+                if value not in UNSET_VALUES:
+                    state[f"{domain}-{booking_slot(slot) if part == BOOKING_PART else slot}".lower()] = value
     return state
 
 
