@@ -8,15 +8,26 @@ prose before or after the statement (each style finds its own statement in the t
 
 Styles (`STYLES`), detected in this order by ``style="auto"``:
 
-- ``json``: an object, flat ``{"hotel-area": "north"}`` or nested ``{"hotel": {"area": "north"}}``
-  (python's single-quoted dict syntax is read too); ``{}`` is no change;
+- ``json``: an object, flat ``{"hotel-area": "north"}``, nested ``{"hotel": {"area": "north"}}`` or in
+  MultiWOZ's own shape (``{"hotel": {"semi": {...}, "book": {"people": "2"}}}``, or ``book`` beside
+  the slots: a booking slot is named as the MultiWOZ reader names it, ``hotel-book people``;
+  ``booked`` ignored), a list of ``{"domain", "slot", "value"}`` objects, any of them under one key
+  (``{"belief_state": ...}``); python's single-quoted dict syntax is read too. An answer holding
+  several objects gives the state it presents: the first object after a state label (``Updated
+  state``, ``Belief state``, ``State:``), else the first; the others are counted in
+  `ParsedState.ignored`. ``{}`` is no change, in every style;
 - ``sql``: IC-DST's SQL (github Yushi-Hu/IC-DST ``utils/sql.py``), read as IC-DST reads it, its
   prompt's ``SELECT * FROM`` + the completion: so a bare completion ``hotel WHERE area = north``
   is read, and ``SELECT * FROM`` with nothing after it is no change. Several tables with qualified
   columns (``FROM hotel AS T1, taxi AS T2 WHERE T1.area = ...``; an unqualified column belongs to
   the first table, as in IC-DST's parser); values quoted or bare (IC-DST's own prompt writes
   ``name = a and b guest house``); a column list (``SELECT stars FROM hotel WHERE ...``) is no
-  condition; several statements (``;``) are all read. Operators ``=``, ``LIKE`` (``%`` stripped),
+  condition; several statements (``;``) are all read. Statements that change rows state slots too:
+  ``UPDATE hotel SET book_people = 7 WHERE name = 'acorn'`` (each assignment and condition a slot
+  of the table) and ``INSERT INTO taxi (depart_time, destination) VALUES ('10:30', 'ely')`` (each
+  column given the value at its place; no column list, or values that do not pair with the columns:
+  every value malformed; rows after the first ignored). A ``?`` or ``NULL`` value is no value:
+  skipped and counted malformed. Operators ``=``, ``LIKE`` (``%`` stripped),
   ``<``, ``>``, ``<=``, ``>=`` give the value, as in IC-DST; ``IN (a, b)`` gives its first value (a
   predicted slot holds one value, as a JSON list gives its first); ``!=``, ``<>``, ``NOT LIKE``,
   ``NOT IN``, ``IS [NOT] NULL``, a condition after ``OR``, ``LIMIT``/``ORDER BY``/``GROUP BY`` and
@@ -37,15 +48,18 @@ Styles (`STYLES`), detected in this order by ``style="auto"``:
 What each generation counts as (`OUTCOMES`, `ParsedState.outcome`): ``parsed`` (read in a style;
 a no-change statement is parsed and empty), ``empty`` (the model wrote nothing: no change),
 ``truncated`` (cut short by the token limit and salvaged: JSON and python keep every complete
-slot, SQL drops the dangling condition) and ``unparsed`` (text nothing could read: an empty
-state).
+slot, SQL drops the dangling condition) and ``unparsed`` (text nothing could read, style
+``none``; or text in a style whose every slot was malformed, under that style: an empty state).
 
 Slot names become MultiWOZ's: lower case, ``_`` as a space, then `SLOT_ALIASES` (``price_range`` ->
 ``pricerange``, ``leave_at`` -> ``leaveat``, ``arrive_by`` -> ``arriveby``, ``book_people`` -> ``book
 people``, RefPyDST's ``depart_time``, ``leave_from``, ``food_type``, ``book_number_of_days``…).
 With a `schema` (``domain-slot`` names), a slot outside it is tried as ``book <slot>`` and otherwise
 dropped and counted. Values are kept as written (stripped, outer quotes removed); numbers become
-strings, booleans ``yes``/``no``; ``null`` is no value. Parsing never raises.
+strings, booleans ``yes``/``no``; ``null`` is no value. A value that says the slot is unset
+(``"not mentioned"``, ``"none"``, ``""``, any case: `dst_metrics.states.says_absent`, the values the
+MultiWOZ reader drops and ``none``) leaves the slot out, in a turn update too (it is no deletion).
+Parsing never raises.
 """
 
 from __future__ import annotations
@@ -92,8 +106,9 @@ SLOT_ALIASES = {
 class ParsedState:
     """A generation read as a state ``{"domain-slot": value}``: the `style` it was read in, its
     `outcome` (one of `OUTCOMES`), the slots `dropped` as unknown to the schema, the number of
-    `malformed` items skipped (an item in the style with no readable slot or value) and of the
-    constraints `ignored` as no slot value (SQL's ``!=``, ``LIMIT`` …)."""
+    `malformed` items skipped (an item in the style with no readable slot or value, SQL's ``?``) and
+    of the parts `ignored` as no slot value (SQL's ``!=``, ``LIMIT`` …; a JSON answer's objects other
+    than the state it presents)."""
 
     state: dict[str, str]
     style: str
@@ -185,7 +200,8 @@ class _Items:
     def add_state(self, data: dict | list) -> None:
         """A JSON object or list: nested ``{"hotel": {"area": ...}}``, MultiWOZ's ``{"hotel": {"semi":
         {...}, "book": {...}}}`` (or ``book`` beside the slots), flat ``{"hotel-area": ...}``, a list
-        of ``{"domain", "slot", "value"}`` objects, or any of them wrapped in one key (``{"state": ...}``)."""
+        of ``{"domain", "slot", "value"}`` objects (or one per domain, ``{"hotel": [{"slot": ...}]}``),
+        or any of them wrapped in one key (``{"state": ...}``)."""
         if isinstance(data, list):
             for item in data:
                 self.add_item(item)
@@ -196,13 +212,16 @@ class _Items:
         if len(data) == 1:
             key, inner = next(iter(data.items()))
             wrapped = isinstance(key, str) and STATE_KEY.fullmatch(key.strip()) is not None
-            flat = isinstance(inner, dict) and all(isinstance(name, str) and "-" in name for name in inner)
-            if inner and (_is_state_list(inner) or flat) or wrapped and isinstance(inner, dict):
+            flat = isinstance(inner, dict) and inner and all(isinstance(name, str) and "-" in name for name in inner)
+            if flat or wrapped and (isinstance(inner, dict) or _is_state_list(inner)):
                 self.add_state(inner)
                 return
         for key, inner in data.items():
             if isinstance(inner, dict):
                 self.add_domain(key, inner)
+            elif _is_state_list(inner):
+                for item in inner:
+                    self.add_item(item, key)
             elif isinstance(key, str) and ("-" in key or "." in key):
                 domain, _, slot = key.replace(".", "-", 1).partition("-")
                 self.add(domain, slot, inner)
@@ -225,11 +244,11 @@ class _Items:
             else:
                 self.add(domain, slot, value)
 
-    def add_item(self, item: object) -> None:
+    def add_item(self, item: object, domain: object = None) -> None:
         """One slot of a list: ``{"domain": "hotel", "slot": "area", "value": "north"}`` (or ``"slot":
-        "hotel-area"`` without a domain), or ``["hotel", "area", "north"]``."""
+        "hotel-area"`` without a domain, or a list under its `domain`), or ``["hotel", "area", "north"]``."""
         if isinstance(item, dict) and "slot" in item and "value" in item:
-            domain, slot = item.get("domain"), item["slot"]
+            domain, slot = item.get("domain", domain), item["slot"]
             if domain is None and isinstance(slot, str):
                 domain, _, slot = slot.replace(".", "-", 1).partition("-")
             self.add(domain, slot, item["value"])
@@ -843,9 +862,8 @@ def parse_generation(
             items.ignored += sum(_load(head[start:end]) is not None for start, end in _spans(head)[0])
         if read and (items.pairs or items.absent or not items.malformed):
             return _finish(items, candidate, names, deletions)
-        if read:  # the text is in this style, but every slot of it was malformed: nothing was read
-            unparsed = UNPARSED if style == "auto" else style
-            return ParsedState({}, unparsed, "unparsed", (), items.malformed, items.ignored)
+        if read:  # written in this style, but every slot of it was malformed: nothing was read
+            return ParsedState({}, candidate, "unparsed", (), items.malformed, items.ignored)
     return ParsedState({}, UNPARSED if style == "auto" else style, "unparsed")
 
 

@@ -226,7 +226,7 @@ ROWS: list[tuple[str, str, str, dict[str, str], str]] = [
         {"taxi-destination": "cambridge"},
         "parsed",
     ),
-    ("llama-3 sql", "UPDATE taxi SET depart_time = ?", "none", {}, "unparsed"),
+    ("llama-3 sql", "UPDATE taxi SET depart_time = ?", "sql", {}, "unparsed"),  # its one slot malformed
     (
         "llama-3 sql",
         "```sql\nUPDATE restaurant\nSET book_time = '19:00', book_day = 'friday'\nWHERE name = 'curry garden';\n```",
@@ -256,7 +256,7 @@ ROWS: list[tuple[str, str, str, dict[str, str], str]] = [
         "truncated",
     ),
     ("llama-3 sql", "UPDATE hotel SET area = 'north', stars =", "sql", {"hotel-area": "north"}, "truncated"),
-    ("llama-3 sql", "INSERT INTO taxi VALUES ('10:30', 'ely')", "none", {}, "unparsed"),  # no columns: no slot
+    ("llama-3 sql", "INSERT INTO taxi VALUES ('10:30', 'ely')", "sql", {}, "unparsed"),  # no columns: no slot
     # RefPyDST (Codex, GPT-3.5 completion): the text after the prompt's "agent.state."
     (
         "refpydst",
@@ -473,6 +473,13 @@ ROWS: list[tuple[str, str, str, dict[str, str], str]] = [
     ),
     (
         "dict",
+        '{"hotel": [{"slot": "area", "value": "north"}], "taxi": [{"slot": "arrive_by", "value": "17:00"}]}',
+        "json",
+        {"hotel-area": "north", "taxi-arriveby": "17:00"},
+        "parsed",
+    ),
+    (
+        "dict",
         'Updated state: {"hotel": {"area": "north", "stars": "4"}}\nNote: the previous state was {"hotel": '
         '{"area": "south"}}',
         "json",
@@ -493,7 +500,7 @@ ROWS: list[tuple[str, str, str, dict[str, str], str]] = [
         {"hotel-area": "east"},
         "parsed",
     ),
-    ("dict", '{"hotel": {"stars": {}, "type": []}}', "none", {}, "unparsed"),  # every slot malformed
+    ("dict", '{"hotel": {"stars": {}, "type": []}}', "json", {}, "unparsed"),  # every slot malformed
     (
         "dict",
         '{"hotel": {"area": "not mentioned", "stars": "None", "name": "", "type": "guest house"}}',

@@ -133,8 +133,8 @@ def test_python_references_read_the_text_then_the_state_before_the_turn():
 
 
 def test_malformed_items_are_counted_and_skipped():
-    result = parse_generation("hotel-area=north; just words; hotel-stars=")
-    assert result.state == {"hotel-area": "north"} and result.malformed == 2
+    result = parse_generation("hotel-area=north; just words; hotel-stars=; hotel-=4")
+    assert result.state == {"hotel-area": "north"} and result.malformed == 2  # an empty value is no slot, not malformed
     sql = parse_generation("SELECT * FROM hotel AS T1, taxi AS T2 WHERE T2.destination = T1.name AND T1.area = 'x'")
     assert sql.state == {"hotel-area": "x"} and sql.malformed == 1  # a column reference is no value
 

@@ -39,6 +39,23 @@ def test_a_run_as_trackers_print_it_scores_what_they_said():
     }
 
 
+def test_malformed_items_are_counted_per_style():
+    rows = [
+        ("d1", 0, "UPDATE taxi SET depart_time = ? WHERE destination = 'ely'", {"taxi-destination": "ely"}),
+        (
+            "d1",
+            1,
+            'hotel = find_hotel(area="north", stars=hotel.name)',
+            {"taxi-destination": "ely", "hotel-area": "north"},
+        ),
+        ("d2", 0, '{"hotel": {"semi": {"area": []}, "book": {"people": {}}}}', {"hotel-area": "north"}),  # unparsed
+    ]
+    figures = _score(rows)
+    assert figures["malformed"] == {"sql": 1, "python": 1, "json": 2}
+    assert figures["outcomes"] == {"sql": {"parsed": 1}, "python": {"parsed": 1}, "json": {"unparsed": 1}}
+    assert figures["jga"] == 2 / 3 and figures["unparsed"] == 1 / 3
+
+
 def test_show_unparsed_prints_each_with_its_dialogue_and_turn(capsys):
     _score(show_unparsed=3)
     err = capsys.readouterr().err.splitlines()
@@ -111,6 +128,16 @@ def test_the_command_scores_a_running_log(tmp_path, capsys, jsonl):
     assert figures["jga"] == 4 / 5 and figures["unparsed"] == 1 / 5
     assert figures["outcomes"]["sql"] == {"parsed": 2, "truncated": 1}
     assert '  dialogue "d2", turn 0: "I cannot tell."' in err.splitlines()
+
+
+def test_the_command_table_has_a_malformed_column(tmp_path, capsys):
+    rows = [*RUN, ("d3", 0, "UPDATE taxi SET depart_time = ?, destination = NULL", {"taxi-leaveat": "09:00"})]
+    rows.append(("d3", 1, "SQL: UPDATE taxi SET depart_time = '09:00', leave_from = ?", {"taxi-leaveat": "09:00"}))
+    assert main(["generations", _write(tmp_path, rows), "--prediction-states", "updates"]) == 0
+    table = capsys.readouterr().out.split("by style:\n", 1)[1].splitlines()
+    assert table[0].split() == ["style", "parsed", "empty", "truncated", "unparsed", "malformed"]
+    cells = {line.split()[0]: line.split()[1:] for line in table[1:] if line.strip() and not line.startswith("-")}
+    assert cells["sql"] == ["3", "0", "1", "1", "3"] and cells["none"] == ["0", "0", "0", "1", "0"]
 
 
 def test_the_command_warns_of_joined_gold_once_and_reads_it_with_the_option(tmp_path, capsys):
