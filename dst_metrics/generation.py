@@ -161,7 +161,7 @@ def _value(raw: object) -> str | None:
 
 def _is_state_list(data: object) -> bool:
     """Whether `data` is a list of slots (objects or triples), not a slot's list of values."""
-    return isinstance(data, list) and bool(data) and all(isinstance(item, (dict, list)) for item in data)
+    return isinstance(data, list) and bool(data) and all(isinstance(item, (dict, list, tuple)) for item in data)
 
 
 STATE_KEY = re.compile(
@@ -393,7 +393,9 @@ def _parse_json(text: str, items: _Items) -> bool:
 # --- sql ----------------------------------------------------------------------------------------
 
 SQL_OPERATOR = r"(?:!=|<>|<=|>=|=|<|>|\bNOT\s+LIKE\b|\bLIKE\b|\bNOT\s+IN\b|\bIN\b|\bIS\s+NOT\b|\bIS\b)"
-SQL_STATEMENT_START = re.compile(r"\b(?:SELECT|UPDATE\s+\w+\s+SET|INSERT\s+INTO)\b", re.IGNORECASE)
+SQL_CHANGE = r"\b(?:UPDATE\s+\w+\s+SET|INSERT\s+INTO)\b"
+"""The start of a statement that changes rows (``UPDATE t SET``, ``INSERT INTO``)."""
+SQL_STATEMENT_START = re.compile(rf"\bSELECT\b|{SQL_CHANGE}", re.IGNORECASE)
 SQL_UPDATE = re.compile(
     r"^\s*UPDATE\s+(?P<table>\w+)\s+SET\b(?P<set>.*?)(?:\bWHERE\b(?P<where>.*))?$", re.IGNORECASE | re.DOTALL
 )
@@ -431,9 +433,7 @@ def _sql_statements(text: str) -> list[tuple[str, bool]]:
     """(statement, whether something followed it: ``;``, another statement or prose), from the first
     ``SELECT`` (or the whole text: IC-DST's bare completion)."""
     found = SQL_STATEMENT_START.search(text)
-    pieces = re.split(
-        r";|(?=\b(?:SELECT|UPDATE\s+\w+\s+SET|INSERT\s+INTO)\b)", text[found.start() :] if found else text, flags=re.I
-    )
+    pieces = re.split(rf";|(?=\bSELECT\b|{SQL_CHANGE})", text[found.start() :] if found else text, flags=re.I)
     statements = []
     for index, piece in enumerate(pieces):
         if index and not SQL_STATEMENT_START.match(piece.strip()):
@@ -792,7 +792,7 @@ def _detect(text: str, hint: str | None) -> list[str]:
     if (
         re.search(r"\bSELECT\b[\s\S]*\bFROM\b", text, re.I)
         or re.match(r"[\w\s,*]*\bWHERE\b", text, re.I)
-        or re.search(r"\b(?:UPDATE\s+\w+\s+SET|INSERT\s+INTO)\b", text, re.I)
+        or re.search(SQL_CHANGE, text, re.I)
     ):
         styles.append("sql")
     if CALL.search(text) or re.search(r"^\s*\w+\s*\.\s*\w+\s*=\s*['\"\d]", text, re.MULTILINE):
@@ -869,8 +869,8 @@ def parse_generation(
 
 @dataclass(frozen=True)
 class ParsedGenerations:
-    """Many generations read: each `ParsedState`, the share `unparsed` (read by no style; an empty
-    text is not), how many were read in each style, each style's count of each outcome
+    """Many generations read: each `ParsedState`, the share `unparsed` (read by no style, or every slot
+    malformed; an empty text is not), how many were read in each style, each style's count of each outcome
     (``outcomes["python"]["empty"]``), how many slots the schema dropped, and each style's count of
     malformed items (``malformed["json"]``, `malformed_counts`)."""
 

@@ -204,59 +204,6 @@ ROWS: list[tuple[str, str, str, dict[str, str], str]] = [
         "truncated",
     ),
     ("llama-3 sql", "SELECT * FROM taxi WHERE leave_at = '09:30'\n", "sql", {"taxi-leaveat": "09:30"}, "parsed"),
-    # Llama-3-70B-Instruct asked for IC-DST's SELECT, answering with statements that change rows (issue 44)
-    (
-        "llama-3 sql",
-        "SQL: UPDATE hotel SET book_people = 7 WHERE name = 'alexander bed and breakfast'",
-        "sql",
-        {"hotel-book people": "7", "hotel-name": "alexander bed and breakfast"},
-        "parsed",
-    ),
-    (
-        "llama-3 sql",
-        "SQL: INSERT INTO taxi (depart_time, departure, destination) VALUES (10:30, the junction, pizza hut)",
-        "sql",
-        {"taxi-leaveat": "10:30", "taxi-departure": "the junction", "taxi-destination": "pizza hut"},
-        "parsed",
-    ),
-    (
-        "llama-3 sql",
-        "UPDATE taxi SET depart_time = ? WHERE destination = 'cambridge'",
-        "sql",
-        {"taxi-destination": "cambridge"},
-        "parsed",
-    ),
-    ("llama-3 sql", "UPDATE taxi SET depart_time = ?", "sql", {}, "unparsed"),  # its one slot malformed
-    (
-        "llama-3 sql",
-        "```sql\nUPDATE restaurant\nSET book_time = '19:00', book_day = 'friday'\nWHERE name = 'curry garden';\n```",
-        "sql",
-        {"restaurant-book time": "19:00", "restaurant-book day": "friday", "restaurant-name": "curry garden"},
-        "parsed",
-    ),
-    (
-        "llama-3 sql",
-        "SQL: UPDATE hotel SET book_stay = 3; INSERT INTO train (day, destination) VALUES ('monday', 'cambridge');",
-        "sql",
-        {"hotel-book stay": "3", "train-day": "monday", "train-destination": "cambridge"},
-        "parsed",
-    ),
-    (
-        "llama-3 sql",
-        "SELECT * FROM hotel WHERE area = 'north'\nUPDATE hotel SET stars = NULL, parking = 'yes'",
-        "sql",
-        {"hotel-area": "north", "hotel-parking": "yes"},
-        "parsed",
-    ),
-    (
-        "llama-3 sql",
-        "SQL: INSERT INTO taxi (depart_time, destination) VALUES ('10:30', 'pizza h",
-        "sql",
-        {"taxi-leaveat": "10:30"},
-        "truncated",
-    ),
-    ("llama-3 sql", "UPDATE hotel SET area = 'north', stars =", "sql", {"hotel-area": "north"}, "truncated"),
-    ("llama-3 sql", "INSERT INTO taxi VALUES ('10:30', 'ely')", "sql", {}, "unparsed"),  # no columns: no slot
     # RefPyDST (Codex, GPT-3.5 completion): the text after the prompt's "agent.state."
     (
         "refpydst",
@@ -426,6 +373,70 @@ ROWS: list[tuple[str, str, str, dict[str, str], str]] = [
         "parsed",
     ),
     ("dict", '{"hotel-area": "north",, }', "none", {}, "unparsed"),
+    ("dict", "   \n", "none", {}, "empty"),
+    (
+        "dict",
+        "Belief state: hotel-area=north; hotel-stars=4",
+        "lines",
+        {"hotel-area": "north", "hotel-stars": "4"},
+        "parsed",
+    ),
+    ("dict", "The user is asking about trains to Cambridge.", "none", {}, "unparsed"),
+    ("dict", "Sure! I'd be happy to help. What would you like to know?", "none", {}, "unparsed"),
+    # rows 79 on: issue 44 (docs/compat.md compares rows 0-78 with IC-DST's and RefPyDST's parsers)
+    # Llama-3-70B-Instruct asked for IC-DST's SELECT, answering with statements that change rows (issue 44)
+    (
+        "llama-3 sql",
+        "SQL: UPDATE hotel SET book_people = 7 WHERE name = 'alexander bed and breakfast'",
+        "sql",
+        {"hotel-book people": "7", "hotel-name": "alexander bed and breakfast"},
+        "parsed",
+    ),
+    (
+        "llama-3 sql",
+        "SQL: INSERT INTO taxi (depart_time, departure, destination) VALUES (10:30, the junction, pizza hut)",
+        "sql",
+        {"taxi-leaveat": "10:30", "taxi-departure": "the junction", "taxi-destination": "pizza hut"},
+        "parsed",
+    ),
+    (
+        "llama-3 sql",
+        "UPDATE taxi SET depart_time = ? WHERE destination = 'cambridge'",
+        "sql",
+        {"taxi-destination": "cambridge"},
+        "parsed",
+    ),
+    ("llama-3 sql", "UPDATE taxi SET depart_time = ?", "sql", {}, "unparsed"),  # its one slot malformed
+    (
+        "llama-3 sql",
+        "```sql\nUPDATE restaurant\nSET book_time = '19:00', book_day = 'friday'\nWHERE name = 'curry garden';\n```",
+        "sql",
+        {"restaurant-book time": "19:00", "restaurant-book day": "friday", "restaurant-name": "curry garden"},
+        "parsed",
+    ),
+    (
+        "llama-3 sql",
+        "SQL: UPDATE hotel SET book_stay = 3; INSERT INTO train (day, destination) VALUES ('monday', 'cambridge');",
+        "sql",
+        {"hotel-book stay": "3", "train-day": "monday", "train-destination": "cambridge"},
+        "parsed",
+    ),
+    (
+        "llama-3 sql",
+        "SELECT * FROM hotel WHERE area = 'north'\nUPDATE hotel SET stars = NULL, parking = 'yes'",
+        "sql",
+        {"hotel-area": "north", "hotel-parking": "yes"},
+        "parsed",
+    ),
+    (
+        "llama-3 sql",
+        "SQL: INSERT INTO taxi (depart_time, destination) VALUES ('10:30', 'pizza h",
+        "sql",
+        {"taxi-leaveat": "10:30"},
+        "truncated",
+    ),
+    ("llama-3 sql", "UPDATE hotel SET area = 'north', stars =", "sql", {"hotel-area": "north"}, "truncated"),
+    ("llama-3 sql", "INSERT INTO taxi VALUES ('10:30', 'ely')", "sql", {}, "unparsed"),  # no columns: no slot
     # MultiWOZ's own shape (its data.json metadata), lists of slots, several objects (issue 44)
     (
         "dict",
@@ -509,14 +520,4 @@ ROWS: list[tuple[str, str, str, dict[str, str], str]] = [
         "parsed",
     ),
     ("ldst", "hotel-area: NONE; hotel-stars: 4", "lines", {"hotel-stars": "4"}, "parsed"),
-    ("dict", "   \n", "none", {}, "empty"),
-    (
-        "dict",
-        "Belief state: hotel-area=north; hotel-stars=4",
-        "lines",
-        {"hotel-area": "north", "hotel-stars": "4"},
-        "parsed",
-    ),
-    ("dict", "The user is asking about trains to Cambridge.", "none", {}, "unparsed"),
-    ("dict", "Sure! I'd be happy to help. What would you like to know?", "none", {}, "unparsed"),
 ]
