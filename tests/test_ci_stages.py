@@ -17,10 +17,11 @@ from .conftest import REPO
 SUITE = {
     "conftest.py": "from tests.conftest import pytest_addoption, pytest_collection_modifyitems, pytest_configure\n",
     "test_quick.py": """
-        import os
+        from pathlib import Path
+
         import pytest
 
-        FULL = os.environ.get("FULL") == "1"
+        FULL = Path("full-environment").exists()
 
         def test_a():
             pass
@@ -39,10 +40,11 @@ SUITE = {
             assert FULL
     """,
     "test_extra.py": """
-        import os
+        from pathlib import Path
+
         import pytest
 
-        if os.environ.get("FULL") != "1":
+        if not Path("full-environment").exists():
             pytest.skip("needs the extra", allow_module_level=True)
 
         def test_e1():
@@ -59,7 +61,10 @@ SUITE = {
 
 
 def _pytest(folder, *argv: str, full: bool, passed=None) -> list[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "FULL": "1" if full else "0"}
+    (folder / "full-environment").unlink(missing_ok=True)
+    if full:  # what the tests of the full environment find
+        (folder / "full-environment").touch()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("DST_METRICS_PASSED", None)
     if passed is not None:
         env["DST_METRICS_PASSED"] = str(passed)
