@@ -129,7 +129,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--not-passed-in",
         metavar="FILE",
-        help=f"deselect the tests listed in FILE (written by a run with {PASSED_FILE}=FILE): run the others",
+        help=f"deselect the tests listed in FILE (written by a run with {PASSED_FILE}=FILE): run the others. "
+        "Write it --not-passed-in=FILE (one word: pytest reads its options before this file's)",
     )
 
 
@@ -157,7 +158,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def deselect_passed(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With ``--not-passed-in FILE``, the tests whose node id is a line of FILE are deselected (exact ids)."""
+    """With ``--not-passed-in=FILE``, the tests whose node id is a line of FILE are deselected (exact ids)."""
     path = config.getoption("not_passed_in")
     if not path:
         return
@@ -173,7 +174,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Under pytest-xdist (``--dist loadgroup``), the tests of a file that use the same costly fixtures run in
     one process, so that each fixture (a compiled package, a browser, a null simulation) is built once; every
     other test goes to whichever process is free. The tests of `COMPILED_PATH_FILES` are marked
-    `compiled_path`; with ``--not-passed-in FILE``, the tests that passed in FILE's run are deselected."""
+    `compiled_path`; with ``--not-passed-in=FILE``, the tests that passed in FILE's run are deselected."""
     deselect_passed(config, items)
     for item in items:
         names = costly_fixtures(item)

@@ -1,5 +1,5 @@
 """CI's stages (`.ci/run`, CONTRIBUTING.md): the quickstart's run writes the tests that passed
-(``DST_METRICS_PASSED=FILE``), the full environment's run deselects exactly those (``--not-passed-in FILE``), so
+(``DST_METRICS_PASSED=FILE``), the full environment's run deselects exactly those (``--not-passed-in=FILE``), so
 that every test the full environment collects runs in one stage or the other, none in both; and
 ``-m compiled_path`` selects the files of `COMPILED_PATH_FILES`. Checked on a small suite run as CI runs it
 (both stages under pytest-xdist), with the cases that could slip through: a module skipped whole, a test whose
@@ -75,16 +75,19 @@ def _pytest(folder, *argv: str, full: bool, passed=None) -> list[str]:
 
 
 def test_the_second_stage_runs_exactly_what_the_first_did_not_pass(tmp_path):
+    suite = tmp_path / "suite"
+    suite.mkdir()
     for name, text in SUITE.items():
-        (tmp_path / name).write_text(textwrap.dedent(text), encoding="utf-8")
+        (suite / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    # the files outside the suite's folder, as in .ci/run (`--not-passed-in FILE`, two words, would not be read)
     first, second = tmp_path / "passed-1.txt", tmp_path / "passed-2.txt"
-    _pytest(tmp_path, "-n", "2", full=False, passed=first)
+    _pytest(suite, "-n", "2", full=False, passed=first)
     passed_first = first.read_text(encoding="utf-8").splitlines()
     assert passed_first == ["test_core_sample.py::test_core", "test_quick.py::test_a", "test_quick.py::test_p[1]"]
 
-    _pytest(tmp_path, "-n", "2", "--not-passed-in", str(first), full=True, passed=second)
+    _pytest(suite, "-n", "2", f"--not-passed-in={first}", full=True, passed=second)
     passed_second = second.read_text(encoding="utf-8").splitlines()
-    collected = [line for line in _pytest(tmp_path, "--collect-only", full=True) if "::" in line]
+    collected = [line for line in _pytest(suite, "--collect-only", full=True) if "::" in line]
     assert len(collected) == 8
     assert not set(passed_first) & set(passed_second)  # none in both
     # test_x xfails in the full environment too: run there (not deselected), not passed
