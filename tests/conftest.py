@@ -1,8 +1,11 @@
-"""Shared test setup: offline hubs, and the ../shared folder (tests that need it skip without it)."""
+"""Shared test setup: offline hubs, and the ../shared folder (tests that need it skip without it); CI's stages
+(`.ci/run`): the tests that passed, written to a file, and the next run deselecting them; the compiled path's
+tests marked."""
 
 from __future__ import annotations
 
 import ast
+import fnmatch
 import os
 from pathlib import Path
 
@@ -99,12 +102,83 @@ def costly_fixtures(item: pytest.Item) -> list[str]:
     )
 
 
+COMPILED_PATH_FILES = (
+    "test_compiled_path.py",
+    "test_core_*.py",
+    "test_figures.py",
+    "test_turn_level.py",
+    "test_breakdown.py",
+    "test_compat_*.py",
+    "test_readers_*.py",
+    "test_value_matching_fuzzy.py",
+    "test_hf_arrow.py",
+    "test_streaming.py",
+    "test_parallel.py",
+    "test_distributed.py",
+)
+"""The test files marked `compiled_path`, which `.ci/run` runs again on the mypyc build of setup.py's `COMPILED`:
+the check that the build is the one imported, the core and its figures (on the papers' and reference files,
+per turn and per dialogue), the profiles (`fga` is compiled, the others walk the compiled states), the readers
+and corpora (`corpus`, `states`), and the streamed, process and Dask paths (compiled objects pickled)."""
+
+PASSED_FILE = "DST_METRICS_PASSED"
+"""An environment variable: the run writes the node id of each test that passed to this file, one per line."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--not-passed-in",
+        metavar="FILE",
+        help=f"deselect the tests listed in FILE (written by a run with {PASSED_FILE}=FILE): run the others. "
+        "Write it --not-passed-in=FILE (one word: pytest reads its options before this file's)",
+    )
+
+
+class PassedRecord:
+    """Writes the node ids of the tests that passed (every phase passed; not skipped, xfailed or failed)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = Path(path)
+        self.outcomes: dict[str, bool] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        good = report.passed and not hasattr(report, "wasxfail")
+        if report.when == "call" or not good:
+            self.outcomes[report.nodeid] = good and self.outcomes.get(report.nodeid, True)
+
+    def pytest_sessionfinish(self) -> None:
+        passed = sorted(nodeid for nodeid, good in self.outcomes.items() if good)
+        self.path.write_text("".join(f"{nodeid}\n" for nodeid in passed), encoding="utf-8")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    path = os.environ.get(PASSED_FILE)
+    if path and not hasattr(config, "workerinput"):  # the reports reach the main process (pytest-xdist too)
+        config.pluginmanager.register(PassedRecord(path), "dst-metrics-passed-record")
+
+
+def deselect_passed(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With ``--not-passed-in=FILE``, the tests whose node id is a line of FILE are deselected (exact ids)."""
+    path = config.getoption("not_passed_in")
+    if not path:
+        return
+    passed = set(Path(path).read_text(encoding="utf-8").splitlines())
+    kept = [item for item in items if item.nodeid not in passed]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item.nodeid in passed])
+        items[:] = kept
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups in the same hook
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``--dist loadgroup``), the tests of a file that use the same costly fixtures run in
     one process, so that each fixture (a compiled package, a browser, a null simulation) is built once; every
-    other test goes to whichever process is free."""
+    other test goes to whichever process is free. The tests of `COMPILED_PATH_FILES` are marked
+    `compiled_path`; with ``--not-passed-in=FILE``, the tests that passed in FILE's run are deselected."""
+    deselect_passed(config, items)
     for item in items:
         names = costly_fixtures(item)
         if names:
             item.add_marker(pytest.mark.xdist_group(f"{item.path.stem}:{'+'.join(names)}"))
+        if any(fnmatch.fnmatch(item.path.name, pattern) for pattern in COMPILED_PATH_FILES):
+            item.add_marker(pytest.mark.compiled_path)

@@ -2,7 +2,8 @@
 `COMPILED` list with mypyc; the compiled package gives the pure-Python reference's figures, to the last
 digit, on the reference files in both modes and under the profiles that walk its states (fga, convlab, trade),
 per dialogue too and read through the streaming path
-(`dst-metrics score FILE --jobs 1 --json --per-dialogue`). Skips where mypyc or a C compiler is missing."""
+(`dst-metrics score FILE --jobs 1 --json --per-dialogue`). Skips where mypyc or a C compiler is missing. With
+``DST_METRICS_COMPILED_WHEEL`` (`.ci/run`), the tests use that wheel instead of building with mypyc themselves."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -53,18 +55,38 @@ pytestmark = [
 ]
 
 
+BUILT_WHEEL = os.environ.get("DST_METRICS_COMPILED_WHEEL")
+"""The compiled wheel `.ci/run` built once (CONTRIBUTING.md's compiled-build command), which these tests then use
+instead of building their own; unset, they build it."""
+
+
+def _built_wheel() -> Path:
+    """`DST_METRICS_COMPILED_WHEEL`, checked to hold this tree's sources of every compiled module."""
+    wheel = Path(BUILT_WHEEL)
+    with zipfile.ZipFile(wheel) as archive:
+        for module in compiled_modules():
+            source = module.replace(".", "/") + ".py"
+            assert archive.read(source) == (REPO / source).read_bytes(), f"{wheel} was built from another {source}"
+    return wheel
+
+
 @pytest.fixture(scope="module")
 def compiled_tree(tmp_path_factory):
-    """A copy of the package with every module of `COMPILED` compiled in place (the build's own setup.py)."""
+    """A copy of the package with every module of `COMPILED` compiled in place: the build's own setup.py, or the
+    compiled files of `DST_METRICS_COMPILED_WHEEL` placed beside the sources, as `build_ext --inplace` does."""
     tree = tmp_path_factory.mktemp("compiled") / "tree"
     shutil.copytree(REPO / "dst_metrics", tree / "dst_metrics", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(REPO / "setup.py", tree / "setup.py")
-    env = {**os.environ, "DST_METRICS_COMPILE": "1", "PYTHONPATH": str(tree)}
-    built = subprocess.run(
-        [sys.executable, "setup.py", "build_ext", "--inplace"],
-        cwd=tree, env=env, capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
-    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    if BUILT_WHEEL:
+        with zipfile.ZipFile(_built_wheel()) as archive:
+            archive.extractall(tree, [name for name in archive.namelist() if name.endswith(".so")])
+    else:
+        shutil.copy(REPO / "setup.py", tree / "setup.py")
+        env = {**os.environ, "DST_METRICS_COMPILE": "1", "PYTHONPATH": str(tree)}
+        built = subprocess.run(
+            [sys.executable, "setup.py", "build_ext", "--inplace"],
+            cwd=tree, env=env, capture_output=True, text=True, timeout=900,
+        )  # fmt: skip
+        assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
     for name in compiled_modules():
         folder, _, stem = name.rpartition(".")
         assert list((tree / folder.replace(".", "/")).glob(f"{stem}.*.so")), f"mypyc wrote no compiled {name}"
@@ -125,16 +147,17 @@ def test_a_compiled_tallys_gca_and_jga_are_the_columns_formula_bit_for_bit(compi
 
 def test_the_compiled_wheel_holds_the_package_and_its_mypyc_runtime(tmp_path):
     # what the release workflow's compiled-wheels job builds (there with cibuildwheel) and checks
-    clone = tmp_path / "tree"  # the tree under test, without what builds and runs leave in it
-    left = (".git", "build", "dist", "*.egg-info", "__pycache__", "*.so", "test-artifacts", "node_modules")
-    shutil.copytree(REPO, clone, ignore=shutil.ignore_patterns(*left))
-    env = {**os.environ, "DST_METRICS_COMPILE": "1"}
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), "."],
-        cwd=clone, env=env, capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
-    assert built.returncode == 0, built.stderr[-3000:]
-    (wheel,) = tmp_path.glob("dst_metrics-*.whl")
+    if BUILT_WHEEL:
+        wheel = _built_wheel()
+    else:
+        clone = tmp_path / "tree"  # the tree under test, without what builds and runs leave in it
+        left = (".git", "build", "dist", "*.egg-info", "__pycache__", "*.so", "test-artifacts", "node_modules")
+        shutil.copytree(REPO, clone, ignore=shutil.ignore_patterns(*left))
+        env = {**os.environ, "DST_METRICS_COMPILE": "1"}
+        command = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path)]
+        built = subprocess.run([*command, "."], cwd=clone, env=env, capture_output=True, text=True, timeout=900)
+        assert built.returncode == 0, built.stderr[-3000:]
+        (wheel,) = tmp_path.glob("dst_metrics-*.whl")
     assert "-cp3" in wheel.name and "none-any" not in wheel.name  # a platform wheel
     names = zipfile.ZipFile(wheel).namelist()
     top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}

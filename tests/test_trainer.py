@@ -1,7 +1,7 @@
 """Seq2SeqTrainer.evaluate with predict_with_generate on a tiny T5 (built from a config, byte-level
 tokenizer, nothing downloaded) over a few dialogues, with `dst_metrics.trainer.make_compute_metrics`:
 decode, parse, map eval rows back to their turns, score. The model and data are those of
-examples/trainer_compute_metrics.py, which this test runs.
+examples/trainer_compute_metrics.py, which this test runs once as a script (one training, one evaluation).
 
 The figures must equal the core's own on the same decoded and parsed predictions, and the generation
 loop's function (`score_generations`) must give them from the rows in any order.
@@ -9,11 +9,15 @@ loop's function (`score_generations`) must give them from the rows in any order.
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import io
 import runpy
 
 import numpy as np
 import pytest
 
+import dst_metrics.trainer as trainer_module
 from dst_metrics import Corpus, InputError, score
 from dst_metrics.generation import parse_generation
 from dst_metrics.trainer import make_compute_metrics, score_generations
@@ -33,29 +37,46 @@ TURN_FIGURES = ("jga", "fga", "sa", "aga", "rsa", "slot_f1")  # and jga_fga_metr
 pytestmark = pytest.mark.slow
 
 
+def parsed_value(text: str):
+    """A figure as the example prints it (`str` of the value: exact for floats), or the text (the signature)."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
 @pytest.fixture(scope="module")
-def example() -> dict:
-    """The example's functions (its `main` does not run: run_path's run_name is not __main__)."""
-    return runpy.run_path(str(EXAMPLE), run_name="trainer_compute_metrics")
+def script_run(tmp_path_factory) -> dict:
+    """`python examples/trainer_compute_metrics.py` run once as a script (its one training and evaluation, for
+    both tests below): what it printed, the Trainer's figures read back from it, and what the Trainer handed
+    `compute_metrics` (decoded), recorded by wrapping `make_compute_metrics`."""
+    seen: dict = {}
+    make = trainer_module.make_compute_metrics
+
+    def recording_make(tokenizer, eval_dataset):
+        recipe = make(tokenizer, eval_dataset)
+        seen["eval_dataset"] = eval_dataset
+
+        def recording(eval_pred):  # what the Trainer hands compute_metrics, decoded for the checks below
+            for name, ids in (("texts", eval_pred.predictions), ("labels", eval_pred.label_ids)):
+                ids = np.where(ids != -100, ids, tokenizer.pad_token_id)
+                seen[name] = tokenizer.batch_decode(ids, skip_special_tokens=True)
+            return recipe(eval_pred)
+
+        return recording
+
+    printed = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(printed):
+        patch.setattr(trainer_module, "make_compute_metrics", recording_make)
+        patch.chdir(tmp_path_factory.mktemp("trainer"))
+        runpy.run_path(str(EXAMPLE), run_name="__main__")
+    seen["lines"] = dict(line.split(maxsplit=1) for line in printed.getvalue().splitlines())
+    seen["result"] = {name: parsed_value(text) for name, text in seen["lines"].items()}
+    return seen
 
 
-def test_seq2seq_trainer_evaluate_with_every_figure(example, tmp_path):
-    trainer = example["build_trainer"](str(tmp_path / "out"))
-    tokenizer = trainer.processing_class
-    eval_dataset = example["make_eval_dataset"]()
-
-    seen: dict[str, list[str]] = {}
-    recipe = trainer.compute_metrics
-
-    def recording(eval_pred):  # what the Trainer hands compute_metrics, decoded for the checks below
-        for name, ids in (("texts", eval_pred.predictions), ("labels", eval_pred.label_ids)):
-            ids = np.where(ids != -100, ids, tokenizer.pad_token_id)
-            seen[name] = tokenizer.batch_decode(ids, skip_special_tokens=True)
-        return recipe(eval_pred)
-
-    trainer.compute_metrics = recording
-    result = trainer.evaluate()
-
+def test_seq2seq_trainer_evaluate_with_every_figure(script_run):
+    seen, result, eval_dataset = script_run, script_run["result"], script_run["eval_dataset"]
     assert seen["labels"] == list(eval_dataset["target"])  # rows map back in order
     assert len(seen["texts"]) == len(eval_dataset)
     assert any(seen["texts"])  # the briefly trained model writes something
@@ -106,11 +127,9 @@ class Prediction:
         self.predictions = predictions
 
 
-def test_example_runs_as_a_script(monkeypatch, capsys, tmp_path):
+def test_example_runs_as_a_script(script_run):
     """`python examples/trainer_compute_metrics.py` prints every figure, one per line."""
-    monkeypatch.chdir(tmp_path)
-    runpy.run_path(str(EXAMPLE), run_name="__main__")
-    lines = dict(line.split(maxsplit=1) for line in capsys.readouterr().out.splitlines())
+    lines = script_run["lines"]
     for name in ("eval_gca", "eval_jga", "eval_fga", "eval_sa", "eval_aga", "eval_rsa", "eval_slot_f1"):
         assert 0 <= float(lines[name]) <= 1, name
     assert lines["eval_signature"].startswith("dst-metrics:")

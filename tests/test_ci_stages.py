@@ -1,0 +1,101 @@
+"""CI's stages (`.ci/run`, CONTRIBUTING.md): the quickstart's run writes the tests that passed
+(``DST_METRICS_PASSED=FILE``), the full environment's run deselects exactly those (``--not-passed-in=FILE``), so
+that every test the full environment collects runs in one stage or the other, none in both; and
+``-m compiled_path`` selects the files of `COMPILED_PATH_FILES`. Checked on a small suite run as CI runs it
+(both stages under pytest-xdist), with the cases that could slip through: a module skipped whole, a test whose
+name starts with another's, parameters whose ids start alike, an expected failure."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+from .conftest import REPO
+
+SUITE = {
+    "conftest.py": "from tests.conftest import pytest_addoption, pytest_collection_modifyitems, pytest_configure\n",
+    "test_quick.py": """
+        from pathlib import Path
+
+        import pytest
+
+        FULL = Path("full-environment").exists()
+
+        def test_a():
+            pass
+
+        def test_ab():  # test_a is a prefix of its id
+            if not FULL:
+                pytest.skip("needs the full environment")
+
+        @pytest.mark.parametrize("n", [1, 10])
+        def test_p(n):
+            if n == 10 and not FULL:
+                pytest.skip("needs the full environment")
+
+        @pytest.mark.xfail(reason="fails without the full environment", strict=False)
+        def test_x():
+            assert FULL
+    """,
+    "test_extra.py": """
+        from pathlib import Path
+
+        import pytest
+
+        if not Path("full-environment").exists():
+            pytest.skip("needs the extra", allow_module_level=True)
+
+        def test_e1():
+            pass
+
+        def test_e2():
+            pass
+    """,
+    "test_core_sample.py": """
+        def test_core():
+            pass
+    """,
+}
+
+
+def _pytest(folder, *argv: str, full: bool, passed=None) -> list[str]:
+    (folder / "full-environment").unlink(missing_ok=True)
+    if full:  # what the tests of the full environment find
+        (folder / "full-environment").touch()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env.pop("DST_METRICS_PASSED", None)
+    if passed is not None:
+        env["DST_METRICS_PASSED"] = str(passed)
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *argv]
+    run = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    return run.stdout.splitlines()
+
+
+def test_the_second_stage_runs_exactly_what_the_first_did_not_pass(tmp_path):
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    for name, text in SUITE.items():
+        (suite / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    # the files outside the suite's folder, as in .ci/run (`--not-passed-in FILE`, two words, would not be read)
+    first, second = tmp_path / "passed-1.txt", tmp_path / "passed-2.txt"
+    _pytest(suite, "-n", "2", full=False, passed=first)
+    passed_first = first.read_text(encoding="utf-8").splitlines()
+    assert passed_first == ["test_core_sample.py::test_core", "test_quick.py::test_a", "test_quick.py::test_p[1]"]
+
+    _pytest(suite, "-n", "2", f"--not-passed-in={first}", full=True, passed=second)
+    passed_second = second.read_text(encoding="utf-8").splitlines()
+    collected = [line for line in _pytest(suite, "--collect-only", full=True) if "::" in line]
+    assert len(collected) == 8
+    assert not set(passed_first) & set(passed_second)  # none in both
+    # test_x xfails in the full environment too: run there (not deselected), not passed
+    assert set(passed_first) | set(passed_second) | {"test_quick.py::test_x"} == set(collected)
+
+
+def test_the_compiled_path_marker_selects_its_files(tmp_path):
+    for name, text in SUITE.items():
+        (tmp_path / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    selected = [line for line in _pytest(tmp_path, "--collect-only", "-m", "compiled_path", full=True) if "::" in line]
+    assert selected == ["test_core_sample.py::test_core"]
