@@ -75,11 +75,18 @@ def per_file(flag: str, given: list | None, files: list[str]) -> list:
     return list(given)
 
 
+def check_sgd_input(path: str, read_as: str, variants: object) -> None:
+    """--schema-variants given for a FILE not read as SGD dialogues: an OptionError naming both."""
+    from ..options import OptionError
+
+    if variants is not None and not read_as.startswith("sgd"):
+        raise OptionError(f"--schema-variants: SGD-X scores SGD predictions, but {path} was read as {read_as}")
+
+
 def file_extras(files: list[tuple], args: argparse.Namespace, options) -> list:
     """`protocols.extras.Extras` of each (name, corpus, format) of the FILEs: CheckDST with its --perturbed
     (read and checked with the input options, as ``dst-metrics checkdst`` reads it), SGD-X with its
     --schema-variants (as ``dst-metrics sgdx``), the calibration block of predictions with confidences."""
-    from ..options import OptionError
     from ..protocols.extras import extra_figures, schema_variants
     from .score import read_input, sgd_fuzzy
 
@@ -90,8 +97,7 @@ def file_extras(files: list[tuple], args: argparse.Namespace, options) -> list:
     pairs = [(path, read_input(path, args)[0]) if path else None for path in perturbed]
     out = []
     for (name, corpus, read_as), paired, schemas in zip(files, pairs, found):
-        if schemas is not None and not read_as.startswith("sgd"):
-            raise OptionError(f"--schema-variants: SGD-X scores SGD predictions, but {name} was read as {read_as}")
+        check_sgd_input(name, read_as, schemas)
         out.append(extra_figures(name, corpus, options, perturbed=paired, variants=schemas, calibration=True))
     return out
 
