@@ -53,29 +53,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object (fractions, not percent)")
 
 
-def levels_table(figures: dict, slots: int, turns: int, by_slot: dict | None = None) -> str:
-    """The table of calibration `figures` (``slot_acc`` …: `calibration.figures.CALIBRATION_FIGURES`),
-    one row per level (slot, joint; with `by_slot` one per slot name), Acc, MRR, CA05, AUROC in percent."""
-    from ..calibration.figures import CALIBRATION_FIGURES
-    from .common import figure_cell as _cell
-    from .common import format_table
-
-    names = [f.key.split("_", 1)[1] for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
-    labels = [f.label for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
-    percent = {"acc", "mrr", "roc_v2_ca05", "auroc"}
-    rows = []
-    for level, count in (("slot", slots), ("joint", turns)):
-        cells = [_cell(figures[f"{level}_{name}"], name in percent) for name in names]
-        rows.append([level, *cells, str(count)])
-    for slot, found in (by_slot or {}).items():
-        rows.append([f"  {slot}", *[_cell(found[name], name in percent) for name in names], str(found["n"])])
-    return format_table(["level", *labels, "N"], rows, "l" + "r" * (len(labels) + 1))
-
-
 def _print_table(result, path: str, read_as: str, signature: str) -> None:
     from ..calibration.figures import CALIBRATION_FIGURES
     from .common import figure_cell as _cell
-    from .common import format_table
+    from .common import format_table, levels_table
 
     print(f"{path}: calibration ({read_as})")
     print(levels_table(result.figures, result.slots, result.turns, result.by_slot))

@@ -322,3 +322,20 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: st
     widths = [max(display_width(row[i]) for row in (header, *rows)) for i in range(len(header))]
     pads = [_left if a == "l" else _right for a in align]
     return "\n".join("  ".join(pad(c, w) for pad, c, w in zip(pads, row, widths)).rstrip() for row in (header, *rows))
+
+
+def levels_table(figures: dict, slots: int, turns: int, by_slot: dict | None = None) -> str:
+    """The table of calibration `figures` (``slot_acc`` …: `calibration.figures.CALIBRATION_FIGURES`),
+    one row per level (slot, joint; with `by_slot` one per slot name), Acc, MRR, CA05, AUROC in percent."""
+    from ..calibration.figures import CALIBRATION_FIGURES
+
+    names = [f.key.split("_", 1)[1] for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
+    labels = [f.label for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
+    percent = {"acc", "mrr", "roc_v2_ca05", "auroc"}
+    rows = []
+    for level, count in (("slot", slots), ("joint", turns)):
+        cells = [figure_cell(figures[f"{level}_{name}"], name in percent) for name in names]
+        rows.append([level, *cells, str(count)])
+    for slot, found in (by_slot or {}).items():
+        rows.append([f"  {slot}", *[figure_cell(found[name], name in percent) for name in names], str(found["n"])])
+    return format_table(["level", *labels, "N"], rows, "l" + "r" * (len(labels) + 1))

@@ -335,7 +335,7 @@ def calibration_of(path: str, corpus: Corpus | None, args: argparse.Namespace, o
 def _print_calibration(path: str, block: dict | None) -> None:
     """--calibration without --json: one file's calibration figures by level, as ``dst-metrics calibration``
     prints them (its full table: that command), or a line saying the file has no confidences."""
-    from .calibration import levels_table
+    from .common import levels_table
 
     if block is None:
         print(f"\n{path}: no predicted value carries a confidence: no calibration figures")
