@@ -329,7 +329,9 @@ def calibration_of(path: str, corpus: Corpus | None, args: argparse.Namespace, o
     from ..protocols.extras import calibration_block
     from ..readers import open_spec
 
-    return calibration_block(corpus or open_spec(input_spec(path, args)).corpus, options)
+    if corpus is None:
+        corpus = open_spec(input_spec(path, args)).corpus
+    return calibration_block(corpus, options)
 
 
 def _print_calibration(path: str, block: dict | None) -> None:
