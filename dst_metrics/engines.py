@@ -4,7 +4,7 @@ engine chosen inside, for every flag, by one rule (`engine_for`):
 - ``dask`` when asked for: each input is the shards of one corpus, tallied on Dask (`distributed`);
 - ``whole`` when a figure needs the corpus in this process: gold apart (its corpus says how it was
   read), a compat profile that is not sums over dialogues, or the caller keeps the corpus
-  (`Request.keep_corpus`: breakdowns, intervals); the corpus is scored by `scoring.score`;
+  (`Request.keep_corpus`: breakdowns, intervals, calibration); the corpus is scored by `scoring.score`;
 - ``stream`` otherwise: each input's shards streamed where they stream, else read whole one shard at
   a time (`streaming`), or in `jobs` processes (`parallel`) for large inputs.
 

@@ -188,7 +188,8 @@ def test_commands_that_need_no_extra_run_without_numpy(argv, tmp_path):
 
 GOLD_FORMAT = ["--gold-format", "reference"]
 JOBS_NEED = (
-    "--jobs needs scoring in processes: --by, --ci and --compat sgd, trade, mwzeval, fnctod score in one process"  # noqa: E501
+    "--jobs needs scoring in processes: --by, --ci, --calibration and --compat sgd, trade, mwzeval, fnctod score "
+    "in one process"
 )
 OPTION_CASES = [
     # (command, argv, the message after "dst-metrics: error: ")
@@ -227,7 +228,7 @@ OPTION_CASES = [
     ("score", ["score", P1, "--schema", "schema.json", "--compat", "trade"], "--schema needs --compat sgd"),
     ("report", ["report", P1, "--markdown", "--schema", "schema.json"], "--schema needs --schema-variants"),
     ("report", ["report", P1, "--markdown", "--train-schema", "t.json"], "--train-schema needs --schema-variants"),
-    ("score", ["score", P1, "--jobs", "2", "--ci"], JOBS_NEED),
+    ("score", ["score", P1, "--jobs", "2", "--calibration"], JOBS_NEED),
 ]
 
 

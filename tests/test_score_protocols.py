@@ -103,8 +103,6 @@ def test_score_calibration_has_the_calibration_commands_figures(capsys):
     assert found["signature"].endswith(CALIBRATION_PART) and found["calibration"]["signature"].endswith(
         CALIBRATION_PART
     )
-    in_processes = _json(capsys, ["score", CONFIDENCES, "--jobs", "2", "--calibration", "--json"])  # read again
-    assert in_processes["calibration"] == found["calibration"]
 
 
 def test_score_calibration_table_shows_the_calibration_commands_levels(capsys):
@@ -128,16 +126,15 @@ def _as_records(layout: dict) -> str:
     return "".join(json.dumps(line) + "\n" for line in lines)
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_streamed_inputs_get_the_calibration_commands_block(capsys, tmp_path, jobs):
-    # scored without holding the corpus (streamed, or in processes), an input's calibration block comes from
-    # its second pass, read whole: the same as the calibration command's
+def test_both_streamed_formats_get_the_calibration_commands_block(capsys, tmp_path):
+    # the reference layout and JSON Lines (read whole with --calibration, streamed without): the block is
+    # the calibration command's
     expected = _json(capsys, ["calibration", CONFIDENCES, "--json"])
     layout = json.loads((EXAMPLES / "confidences.json").read_text())
     records = tmp_path / "confidences.jsonl"
     records.write_text(_as_records(layout))
     for path in (CONFIDENCES, str(records)):
-        found = _json(capsys, ["score", path, "--jobs", jobs, "--calibration", "--json"])["calibration"]
+        found = _json(capsys, ["score", path, "--calibration", "--json"])["calibration"]
         assert {k: v for k, v in found.items() if k != "signature"} == {
             k: v for k, v in expected.items() if k not in ("file", "format", "signature")
         }
@@ -148,7 +145,7 @@ def test_streamed_inputs_get_the_calibration_commands_block(capsys, tmp_path, jo
                 record[side] = {"match": {"score": "confidence"}}
     plain = tmp_path / "words.json"
     plain.write_text(json.dumps(layout))
-    found = _json(capsys, ["score", str(plain), "--jobs", jobs, "--calibration", "--json"])
+    found = _json(capsys, ["score", str(plain), "--calibration", "--json"])
     assert "calibration" not in found and found["jga"] == 1.0
 
 
@@ -234,6 +231,7 @@ BAD = [
     (["report", P1, P2, *MD, "--schema-variants", P1, P2], "--schema-variants is given 1 times for 2 files"),
     (["report", P1, *MD, "--schema-variants", P1, P2], "--schema-variants scores SGD predictions against gold: give"),
     (["score", P1, "--calibration", "--domain", "hotel"], "--calibration cannot be combined with --domain"),
+    (["score", P1, "--calibration", "--engine", "dask"], "--calibration needs the whole corpus in one process"),
     (["score", P1, "--perturbed", P2], "unrecognized arguments: --perturbed"),  # dst-metrics checkdst FILE P
     (["score", P1, "--schema-variants", P1, P2], "unrecognized arguments: --schema-variants"),  # dst-metrics sgdx
     (

@@ -231,7 +231,7 @@ def test_score_imports_no_fuzzy_matcher_report_or_process_pool():
     assert '"gca"' in result.stdout and result.stdout.splitlines()[-1] == "[]"
 
 
-# Each input is read once to score it; the calibration block (score --calibration) reads it again, whole
+# Each input is read once: to score it, streamed; with --calibration, whole
 
 
 def _counting_reads(monkeypatch, path: Path, log: Path) -> None:
@@ -309,8 +309,8 @@ def _written(stem: Path, dialogues: dict, layout: str) -> Path:
 @pytest.mark.parametrize("layout", ["reference", "jsonl"])
 def test_score_json_reads_an_input_with_confidences_once(capsys, monkeypatch, tmp_path, jobs, layout):
     # a streamed input (or one scored in processes) with confidences is opened twice, its first 64 KiB to
-    # detect the format and all of it once, and holds no block; with --calibration, the block (`calibration
-    # --json`'s) comes from a second pass of its own: opened twice more, the same way
+    # detect the format and all of it once, and holds no block; with --calibration it is read whole, the
+    # same way, once, and the block is `calibration --json`'s
     from dst_metrics.readers.door import HEAD_BYTES
 
     example = json.loads((REFERENCE_SAMPLE.parent / "confidences.json").read_text())
@@ -326,9 +326,9 @@ def test_score_json_reads_an_input_with_confidences_once(capsys, monkeypatch, tm
     assert "calibration" not in json.loads(capsys.readouterr().out)
     assert sorted(int(line) for line in log.read_text().split()) == [HEAD_BYTES, size]
     log.unlink()
-    assert main(["score", str(path), "--json", "--jobs", jobs, "--calibration"]) == 0
+    assert main(["score", str(path), "--json", "--calibration"]) == 0
     found = json.loads(capsys.readouterr().out)["calibration"]
-    assert sorted(int(line) for line in log.read_text().split()) == [HEAD_BYTES, HEAD_BYTES, size, size]
+    assert sorted(int(line) for line in log.read_text().split()) == [HEAD_BYTES, size]
     drop = ("file", "format", "signature")
     assert {k: v for k, v in found.items() if k != "signature"} == {k: v for k, v in expected.items() if k not in drop}
 
@@ -336,7 +336,7 @@ def test_score_json_reads_an_input_with_confidences_once(capsys, monkeypatch, tm
 @pytest.mark.parametrize("layout", ["reference", "jsonl", "two files"])
 def test_score_calibration_of_a_confidence_first_met_after_the_first_dialogue(capsys, tmp_path, layout):
     # a confidence met after the first dialogue (or in another file of the input) gets the block of
-    # `calibration --json`, streamed or read whole
+    # `calibration --json`; scored without it, the input streams and its figures are the whole read's
     example = json.loads((REFERENCE_SAMPLE.parent / "confidences.json").read_text())
     plain = {turn: {"gt": record["gt"], "pr": record["gt"]} for turn, record in example["conf-1"].items()}
     scored = {f"b-{dialogue}": turns for dialogue, turns in example.items()}
@@ -350,11 +350,12 @@ def test_score_calibration_of_a_confidence_first_met_after_the_first_dialogue(ca
     assert main(["calibration", str(path), "--json"]) == 0
     expected = json.loads(capsys.readouterr().out)
     assert expected["turns"] == 3 + 5  # the plain dialogue's turns are calibrated too (as certain)
-    assert main(["score", str(path), "--json", "--jobs", "1", "--calibration"]) == 0
+    assert main(["score", str(path), "--json", "--jobs", "1"]) == 0
     streamed = json.loads(capsys.readouterr().out)
-    assert main(["score", str(path), "--json", "--by", "domain", "--calibration"]) == 0  # --by reads whole
+    assert main(["score", str(path), "--json", "--calibration"]) == 0
     whole = json.loads(capsys.readouterr().out)
     drop = ("file", "format", "signature")
-    found = streamed["calibration"]
+    found = whole.pop("calibration")
     assert {k: v for k, v in found.items() if k != "signature"} == {k: v for k, v in expected.items() if k not in drop}
-    assert found == whole["calibration"]
+    assert whole.pop("signature") == streamed.pop("signature") + "|calibration|bins:10|slt2024|bins:10"
+    assert whole == streamed  # the file's own figures: the same, streamed or read whole

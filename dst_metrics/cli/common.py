@@ -164,9 +164,10 @@ OPTION_NEEDS: tuple[OptionNeed, ...] = (
         "--jobs",
         "jobs",
         lambda: (
-            f"needs scoring in processes: --by, --ci and --compat {', '.join(_whole_profiles())} score in one process"
+            "needs scoring in processes: --by, --ci, --calibration and --compat "
+            f"{', '.join(_whole_profiles())} score in one process"
         ),
-        lambda a: not (a.by or a.ci or a.compat in _whole_profiles()),
+        lambda a: not (a.by or a.ci or a.calibration or a.compat in _whole_profiles()),
         ("score",),
     ),
     OptionNeed(

@@ -66,7 +66,7 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     add_interval_options(score_cmd)
     calibration_help = (
         "also the calibration figures of predictions with confidences, as dst-metrics calibration computes them "
-        "(JSON: calibration); a FILE streamed or scored in processes is read again, whole, for them"
+        "(JSON: calibration); each FILE is read whole, in one process, for them"
     )
     score_cmd.add_argument("--calibration", action="store_true", help=calibration_help)
     held_out = score_cmd.add_argument_group("zero-shot, leave-one-domain-out (MultiWOZ)")
@@ -316,22 +316,11 @@ def sgd_fuzzy(args: argparse.Namespace) -> bool:
 
 def request_of(args: argparse.Namespace) -> Request:
     """The `engines.Request` of ``dst-metrics score``'s arguments: what the engine is chosen from."""
-    keep = tuple(flag for flag, given in (("--by", args.by), ("--ci", args.ci)) if given)
+    kept = (("--by", args.by), ("--ci", args.ci), ("--calibration", args.calibration))
+    keep = tuple(flag for flag, given in kept if given)
     files = {"gold": args.gold, "schema": args.schema, "train_schema": args.train_schema, "by": args.by}
     files["fuzzy"] = sgd_fuzzy(args)
     return Request(args.per_dialogue, args.json, keep, args.engine, args.jobs, args.scheduler, files, warn_of_updates)
-
-
-def calibration_of(path: str, corpus: Corpus | None, args: argparse.Namespace, options: Options) -> dict | None:
-    """--calibration: ``dst-metrics calibration --json``'s figures of `path` (None without confidences),
-    from `corpus` where the engine read it whole, else from `path` read again, whole: a second pass, only
-    when asked (the engines keep nothing for it)."""
-    from ..protocols.extras import calibration_block
-    from ..readers import open_spec
-
-    if corpus is None:
-        corpus = open_spec(input_spec(path, args)).corpus
-    return calibration_block(corpus, options)
 
 
 def _print_calibration(path: str, block: dict | None) -> None:
@@ -396,10 +385,10 @@ def run(args: argparse.Namespace) -> int:
     groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
     intervals = _score_intervals(corpora, options, args)
     calibration, calibrated = None, ""
-    if args.calibration:  # a pass of its own over what was read: the engines keep nothing for it
-        from ..protocols.extras import calibration_part
+    if args.calibration:  # a pass of its own over the corpus read whole (`request_of`): nothing kept for it
+        from ..protocols.extras import calibration_block, calibration_part
 
-        calibration = [calibration_of(found.name, found.corpus, args, options) for found in scored]
+        calibration = [calibration_block(corpus, options) for _, corpus in corpora]
         calibrated = f"|{calibration_part()}"  # the calibration family's part ends the file's signature
     if not args.json:
         _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals, calibration)
