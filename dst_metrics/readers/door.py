@@ -43,7 +43,7 @@ from ..errors import InputError
 from ..options import OptionError
 from ..states import SCORE_KEYS, Alternatives, LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
-from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json, read_file
+from .base import Reader, ReadRequest, Side, check_json, check_unique_keys, read_file
 from .pairing import pair
 
 BOM = b"\xef\xbb\xbf"
@@ -250,6 +250,18 @@ def _checked_head(data: bytes, where: str | None) -> bytes:
     return data
 
 
+def text_file(path: str | os.PathLike, where: str | None = None) -> bytes:
+    """The bytes of a file meant as text, as the readers get them: read (else InputError with the reason),
+    without a byte order mark, not empty, and no UTF-16, NUL bytes or binary file (`detect` says what
+    it is); every InputError names `where` (default: the path)."""
+    where = str(path) if where is None else where
+    data = _checked_head(read_file(Path(path), where), where)
+    problem = _encoding_problem(data[:HEAD_BYTES])
+    if problem:
+        raise InputError(problem, source=where)
+    return data
+
+
 def _shard(head: bytes, format: str, where: str | None, path: Path | None = None) -> Shard:
     """The shard of a file (`path`, whose first bytes are `head`) or of data in memory (all of it in
     `head`), its format detected with ``auto``; data meant as JSON (a .json or .jsonl file, or data
@@ -276,7 +288,7 @@ def _raise_json_problem(source: Path | bytes, where: str | None, lines: bool = F
     if lines:
         data = data.lstrip().partition(b"\n")[0]
     with guarded(where):
-        decode_json(data, where, one_line=lines)
+        check_json(data, where, one_line=lines)
 
 
 def _looks_like_data(source: str) -> bool:
