@@ -104,11 +104,31 @@ def _place(data: bytes, offset: int, one_line: bool) -> str:
     return f"line {line}, column {column}"
 
 
+DECODE_ERRORS = (RecursionError, UnicodeError, OverflowError, json.JSONDecodeError, msgspec.MsgspecError)
+"""What decoding bytes may raise beside InputError (`decode_problem` words each as one line)."""
+
+
+def decode_problem(error: BaseException) -> str:
+    """One line for a decoding failure (one of `DECODE_ERRORS`) no reader turned into an InputError."""
+    if isinstance(error, RecursionError):
+        return "the data is nested too deeply to be dialogue states (it exceeds Python's recursion limit)"
+    if isinstance(error, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {error.start})"
+    if isinstance(error, UnicodeError):
+        return f"not UTF-8 text ({error})"
+    if isinstance(error, OverflowError):
+        return "a number too large for a float"
+    return f"not valid JSON: {error}"
+
+
 def decode_json(data: bytes, source: str | None = None, *, one_line: bool = False) -> object:
     """Parse JSON bytes; invalid JSON raises InputError with the line and column of the problem
-    (only the column with `one_line`, for a line of JSON Lines whose message names the line)."""
+    (only the column with `one_line`, for a line of JSON Lines whose message names the line), and so
+    does JSON nested deeper than Python's recursion limit."""
     try:
         return msgspec.json.decode(data)
+    except RecursionError as error:
+        raise InputError(decode_problem(error), source=source) from None
     except UnicodeDecodeError as error:
         where = _place(data, data.find(error.object[error.start : error.end]), one_line)
         raise InputError(f"not UTF-8 text at {where}", source=source) from None

@@ -43,7 +43,16 @@ from ..errors import InputError
 from ..options import OptionError
 from ..states import SCORE_KEYS, Alternatives, LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
-from .base import Reader, ReadRequest, Side, check_json, check_unique_keys, read_file
+from .base import (
+    DECODE_ERRORS,
+    Reader,
+    ReadRequest,
+    Side,
+    check_json,
+    check_unique_keys,
+    decode_problem,
+    read_file,
+)
 from .pairing import pair
 
 BOM = b"\xef\xbb\xbf"
@@ -74,21 +83,6 @@ CONFIDENCE_MARKERS = (*(f'"{key}"'.encode() for key in SCORE_KEYS), b"\\u")
 """Bytes one of which a file of `STREAMED_FORMATS` holds wherever a predicted value carries a
 confidence: a key of `states.SCORE_KEYS`, or a ``\\u`` escape that could spell one."""
 
-_DECODE_ERRORS = (RecursionError, UnicodeError, OverflowError, json.JSONDecodeError, msgspec.MsgspecError)
-
-
-def _decode_problem(error: BaseException) -> str:
-    """One line for a decoding failure no reader turned into an InputError."""
-    if isinstance(error, RecursionError):
-        return "the data is nested too deeply to be dialogue states (it exceeds Python's recursion limit)"
-    if isinstance(error, UnicodeDecodeError):
-        return f"not UTF-8 text (byte {error.start})"
-    if isinstance(error, UnicodeError):
-        return f"not UTF-8 text ({error})"
-    if isinstance(error, OverflowError):
-        return "a number too large for a float"
-    return f"not valid JSON: {error}"
-
 
 @contextmanager
 def guarded(where: str | None) -> Iterator[None]:
@@ -98,8 +92,8 @@ def guarded(where: str | None) -> Iterator[None]:
         yield
     except InputError as error:
         raise _located(error, where) from None
-    except _DECODE_ERRORS as error:
-        raise InputError(_decode_problem(error), source=where) from None
+    except DECODE_ERRORS as error:
+        raise InputError(decode_problem(error), source=where) from None
 
 
 def _located(error: InputError, where: str | None) -> InputError:
@@ -708,7 +702,7 @@ def _loaded(shard: Shard) -> Shard:
     try:
         data = shard.request().data
         layout = _LAYOUT.decode(data) if shard.format == "reference" else None
-    except (InputError, *_DECODE_ERRORS):
+    except (InputError, *DECODE_ERRORS):
         return shard
     return dataclasses.replace(shard, data=data, layout=layout)
 
@@ -752,7 +746,7 @@ def stream_shard(
             result = fold(_built(builder, raws, seen, kept, keep == "scored"))
             if keep == "scored" and (builder.scores is None or len(kept) < len(seen)):
                 kept = None  # no confidence, or the first met after the first dialogue (`Folded.dialogues`)
-    except (NotStreamable, InputError, *_DECODE_ERRORS):
+    except (NotStreamable, InputError, *DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
     if not seen and share is None:
         return None  # nothing in it: read whole, which says so
