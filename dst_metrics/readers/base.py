@@ -219,11 +219,15 @@ class LazyObject(Mapping):
         return len(self.raws)
 
     def end_of(self, key: str) -> int:
-        """The offset in `data` just past the value of `key` (found value by value from the first)."""
+        """The offset in `data` just past the value of `key` (found value by value from the first), or the end
+        of `data` when the values are not in key order (a key given twice keeps its place and its last value)."""
         end = 0
         for name, raw in self.raws.items():
             text = bytes(raw)
-            end = self.data.index(text, end) + len(text)
+            found = self.data.find(text, end)
+            if found < 0:
+                return len(self.data)
+            end = found + len(text)
             if name == key:
                 break
         return end
@@ -248,8 +252,8 @@ def read_object(
         result = read(lazy)
     except InputError as error:
         if error.dialogue is not None and str(error.dialogue) in raws:
-            prefix = data[: lazy.end_of(str(error.dialogue))] + b"}"
-            check_unique_keys(prefix, b"", None, source, id_levels, depth)
+            end = lazy.end_of(str(error.dialogue))
+            check_unique_keys(data[:end] + b"}" if end < len(data) else data, b"", None, source, id_levels, depth)
         raise
     check_unique_keys(data, b"", None, source, id_levels, depth)
     return result
