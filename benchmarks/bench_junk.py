@@ -105,12 +105,12 @@ def main() -> None:
         folder = Path(tmp)
         files = {}
         for kind, label in (("object", "junk-object"), ("duplicates", "junk-duplicate-keys"), ("list", "junk-list")):
-            files[label] = folder / f"{label}.json"
-            write_junk(files[label], size, kind)
-        if TRADE.is_file():
+            if not args.only or label in args.only:
+                files[label] = folder / f"{label}.json"
+                write_junk(files[label], size, kind)
+        if TRADE.is_file() and (not args.only or "valid" in args.only):
             files["valid"] = folder / "valid.json"
             write_valid(files["valid"], args.valid_copies)
-        files = {label: path for label, path in files.items() if not args.only or label in args.only}
         found: dict[str, list] = {label: [] for label in files}
         for _ in range(args.runs):
             for label, path in files.items():
