@@ -29,7 +29,7 @@ from .options import OptionError, Options
 from .progress import progress
 from .readers import InputSpec, Opened, open_spec
 from .scoring import Report, score, score_tallies, with_profile_figures
-from .updates import votes_say_updates, watch
+from .updates import sample_looks_like_updates, votes_say_updates, watch
 
 __all__ = ["Request", "Scored", "engine_for", "read_whole", "score_inputs"]
 
@@ -111,10 +111,8 @@ def read_whole(spec: InputSpec, on_updates: Callable[[str], None] | None = None)
     """`spec` opened and read whole, its first dialogues watched for turn updates (`on_updates`)."""
     with gc_paused():
         opened = open_spec(spec)
-    votes: list[bool] = []
-    for _ in watch(opened.corpus.dialogues, votes):
-        pass
-    _warn(spec, votes, on_updates)
+    if on_updates and spec.prediction_states == "cumulative" and sample_looks_like_updates(opened.corpus.dialogues):
+        on_updates(spec.name or str(spec.source))
     return opened
 
 

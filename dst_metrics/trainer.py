@@ -32,7 +32,7 @@ from .generation import OUTCOMES, ParsedState, malformed_counts, outcome_counts,
 from .options import Options, parse_gold_alternatives_separator, reading_parts
 from .scoring import score
 from .states import Alternatives, LinearizedFormat, normalize_state
-from .updates import apply_update
+from .updates import apply_update, sample_looks_like_updates
 
 IGNORE_INDEX = -100
 """The label and padding id the Trainer writes where a sequence has no token."""
@@ -51,6 +51,8 @@ def score_generations(
     gold_alternatives_separator: str | None = None,
     linearized: LinearizedFormat | None = None,
     show_unparsed: int = 0,
+    show_readings: int = 0,
+    on_updates: Callable[[], None] | None = None,
     **options: object,
 ) -> dict[str, Any]:
     """Every figure of generated states: row i is `generations[i]` for turn `turn_ids[i]` of
@@ -60,7 +62,10 @@ def score_generations(
     `style` and `schema` as `parse_generation` takes them; `prediction_states="updates"` when each
     generation is the turn's update (accumulated in turn order; null or ``[DELETE]`` removes a slot);
     `gold_alternatives_separator` (``"|"``): a gold value ``"a|b"`` is a or b; `show_unparsed`: print
-    that many unparsed generations, with their dialogue and turn, on stderr.
+    that many unparsed generations, with their dialogue and turn, on stderr; `show_readings`: print how the
+    first that many generations were read (outcome, style, state and text). `on_updates` is called once
+    when cumulative predictions look like turn updates (`updates.sample_looks_like_updates`, as
+    ``dst-metrics score`` warns).
     `options` as `Options` takes them (``mode``, ``alpha``, ``fga_lambda``, ``num_slots`` …).
     Returns the figures (fractions), the share of generations of each outcome (``unparsed``,
     ``empty``, ``truncated``), ``outcomes`` ({style: {outcome: generations}}), ``malformed`` ({style:
@@ -80,6 +85,8 @@ def score_generations(
                                          prediction_states == "updates")  # fmt: skip
     reading = {"prediction_states": prediction_states, "gold_alternatives": gold_alternatives}
     corpus = _generated_corpus(predictions, gold, separator, linearized, chosen.value_matching, reading)
+    if on_updates is not None and prediction_states == "cumulative" and sample_looks_like_updates(corpus.dialogues):
+        on_updates()
     scores = score(corpus, chosen).scores
     figures: dict[str, Any] = {key: scores[key] for key in figure_keys(chosen)}
     figures.update(_outcome_shares(parsed.values(), rows), outcomes=outcome_counts(parsed.values()))
@@ -87,6 +94,9 @@ def score_generations(
     figures["signature"] = scores.signature
     if show_unparsed:
         for line in unparsed_examples(generations, dialogue_ids, turn_ids, parsed, show_unparsed):
+            print(line, file=sys.stderr)
+    if show_readings:
+        for line in reading_examples(generations, dialogue_ids, turn_ids, parsed, show_readings):
             print(line, file=sys.stderr)
     return figures
 
@@ -176,9 +186,38 @@ def unparsed_examples(
     shown = f"; the first {limit}:" if len(rows) > limit else ":" if rows else ""
     lines = [f"unparsed generations: {len(rows)} of {len(parsed)}{shown}"]
     for row in rows[:limit]:
-        text = generations[row] if isinstance(generations[row], str) else repr(generations[row])
-        lines.append(f"  dialogue {json_text(str(dialogue_ids[row]))}, turn {turn_ids[row]}: {json_text(text, 200)}")
+        lines.append(f"  {_row_place(dialogue_ids, turn_ids, row)}: {_text(generations[row], 200)}")
     return lines
+
+
+def reading_examples(
+    generations: Sequence[str],
+    dialogue_ids: Sequence[object],
+    turn_ids: Sequence[object],
+    parsed: Mapping[int, ParsedState],
+    limit: int,
+) -> list[str]:
+    """Up to `limit` lines, one per generation in row order: its dialogue and turn, its outcome and style, the
+    state read from it (JSON) and its text (cut at 200 characters), after a line with how many there are."""
+    rows = sorted(parsed)
+    shown = f"; the first {limit}:" if len(rows) > limit else ":"
+    lines = [f"generations read: {len(rows)}{shown}"]
+    for row in rows[:limit]:
+        found = parsed[row]
+        state = json_text(dict(found.state), 200)
+        lines.append(
+            f"  {_row_place(dialogue_ids, turn_ids, row)}: {found.outcome} ({found.style}) {state} "
+            f"from {_text(generations[row], 200)}"
+        )
+    return lines
+
+
+def _row_place(dialogue_ids: Sequence[object], turn_ids: Sequence[object], row: int) -> str:
+    return f"dialogue {json_text(str(dialogue_ids[row]))}, turn {turn_ids[row]}"
+
+
+def _text(generation: object, limit: int) -> str:
+    return json_text(generation if isinstance(generation, str) else repr(generation), limit)
 
 
 def _records(

@@ -35,6 +35,7 @@ __all__ = [
     "is_deletion",
     "looks_like_updates",
     "vanishing_share",
+    "sample_looks_like_updates",
     "votes_say_updates",
     "watch",
 ]
@@ -161,6 +162,16 @@ def watch(dialogues: Iterable[Dialogue], votes: list[bool], limit: int = SAMPLE_
 def votes_say_updates(votes: Sequence[bool]) -> bool:
     """Whether most dialogues' votes say their predictions look like updates."""
     return bool(votes) and sum(votes) > MAJORITY * len(votes)
+
+
+def sample_looks_like_updates(dialogues: Iterable[Dialogue]) -> bool:
+    """Whether the first `SAMPLE_DIALOGUES` dialogues' votes (`watch`) say their predictions look like updates:
+    the test behind the warning of ``dst-metrics score`` and ``dst-metrics generations``."""
+    votes: list[bool] = []
+    for seen, _ in enumerate(watch(dialogues, votes), start=1):
+        if seen == SAMPLE_DIALOGUES:
+            break
+    return votes_say_updates(votes)
 
 
 UPDATES_WARNING = (

@@ -18,7 +18,7 @@ import json
 import random
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from dst_metrics.cli import main
@@ -214,3 +214,89 @@ def outcome(reader: str, mutant: Path, through: str = "door") -> str:
     if status == 2 and text.startswith("dst-metrics: error: ") and text.count("\n") == 1:
         return "input-error"
     return f"other: exit {status}: {text[:200]}"
+
+
+# --------------------------------------------------------------------------------------------
+# Every command that reads files, on the hostile inputs
+
+
+HOSTILE_READERS = ("reference", "jsonl", "trade")
+"""The readers whose fixture's mutants (seed 0, every kind) every command reads: one JSON object of
+dialogues, JSON Lines of turn records, a JSON array."""
+
+
+def hostile_inputs() -> list[tuple[str, str, bytes]]:
+    """(label, file name, bytes) of each hostile input every command is run on: the seed-0 mutant of every
+    kind of `HOSTILE_READERS`' fixtures, and bytes no reader's fixture gives (a program, a zip archive,
+    Latin-1 text, UTF-16 with and without a byte order mark, only white space, nothing, a bare ``[``
+    100,000 deep, a JSON number, a list of non-objects)."""
+    found = []
+    for reader, kind, name, data in mutants(range(1)):
+        if reader in HOSTILE_READERS:
+            found.append((f"{reader}-{kind}", name, data))
+    text = '{"d1": {"0": {"gt": {"hotel-area": "café"}, "pr": {}}}}'
+    found += [
+        ("elf", "run.json", b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 4),
+        ("zip", "run.json", b"PK\x03\x04" + bytes(200)),
+        ("latin1", "run.json", text.encode("latin-1")),
+        ("utf16-bom", "run.json", text.encode("utf-16")),
+        ("utf16-le", "run.json", text.encode("utf-16-le")),
+        ("blank", "run.json", b" \n\t\n"),
+        ("empty", "run.json", b""),
+        ("deep", "run.json", b"[" * DEEP),
+        ("number", "run.json", b"1e400"),
+        ("array-of-numbers", "run.json", b"[1, 2, 3]"),
+    ]
+    return found
+
+
+def _dstc2_data() -> tuple[Path, Path]:
+    """A small DSTC2 dataset (its root and its ontology), written once."""
+    if "dstc2" not in _WRITTEN:
+        from tests.fixtures.dstc2.builders import random_dataset
+
+        data, _ = random_dataset(Path(tempfile.mkdtemp(prefix="dst-fuzz-")), 0, sessions=2)
+        _WRITTEN["dstc2"] = data
+    data = _WRITTEN["dstc2"]
+    return data, data / "ontology.json"
+
+
+def _dstc2_options() -> list[str]:
+    data, ontology = _dstc2_data()
+    return ["--dataset", "mini", "--dataroot", str(data), "--ontology", str(ontology)]
+
+
+COMMAND_ARGV: dict[str, Callable[[str], list[str]]] = {
+    "score": lambda f: ["score", f, "--quiet"],
+    "generations": lambda f: ["generations", f],
+    "table": lambda f: ["table", f, f, "--quiet"],
+    "compare": lambda f: ["compare", f, f, "--quiet"],
+    "report": lambda f: ["report", f, "--markdown", "--bootstrap", "1", "--quiet"],
+    "explain": lambda f: ["explain", f],
+    "analyze": lambda f: ["analyze", f],
+    "check": lambda f: ["check", f],
+    "calibration": lambda f: ["calibration", f],
+    "checkdst": lambda f: ["checkdst", f, f],
+    "sgdx": lambda f: ["sgdx", "--gold", str(FIXTURES / "sgd" / "sgd_gold"), f, f, f],
+    "dstc2": lambda f: ["dstc2", *_dstc2_options(), "--trackfile", f],
+    "dstc2-compare": lambda f: ["dstc2-compare", *_dstc2_options(), f, f],
+}
+"""Each command that reads files -> its arguments with the hostile file `f` as the file it reads."""
+
+
+def command_outcome(argv: list[str], path: str) -> str:
+    """How ``dst-metrics ARGV`` (in this process) ends on a hostile file at `path`: ``ok`` (exit 0),
+    ``input-error`` (exit 2, one line ``dst-metrics: error: `` naming the file) or ``other: …`` (a
+    traceback, another exit status, a message of several lines or without the file)."""
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            status = main(argv)
+    except BaseException as error:  # noqa: BLE001 - a traceback, or SystemExit other than 0 and 2
+        return f"other: {type(error).__name__}: {error}"[:300]
+    errors = [line for line in err.getvalue().splitlines() if not line.startswith("warning: ")]
+    if status == 0:
+        return "ok"
+    if status == 2 and len(errors) == 1 and errors[0].startswith("dst-metrics: error: ") and path in errors[0]:
+        return "input-error"
+    return f"other: exit {status}: {err.getvalue()[:300]}"

@@ -255,3 +255,45 @@ def test_one_json_scalar_is_named_as_json_not_as_the_closest_format(text, said):
     with pytest.raises(InputError) as caught:
         open_input(text.encode())  # bytes: a string would be a path
     assert str(caught.value) == f"the data is {said}, not DST data (an object of dialogues, or turn records)"
+
+
+def _junk_layout(wrong_at: int, dialogues: int = 400) -> dict:
+    """A layout of `dialogues` right dialogues but the one at `wrong_at` (an array), the rest junk-sized."""
+    layout = {f"d{i}": {"0": {"gt": {"hotel-area": "north"}, "pr": {"hotel-area": "north"}}} for i in range(dialogues)}
+    layout[f"d{wrong_at}"] = [{"junk": list(range(50))}] * 20
+    return layout
+
+
+@pytest.mark.parametrize("wrong_at", [0, 3, 399])
+def test_input_that_is_not_dst_data_is_refused_at_its_first_wrong_dialogue(wrong_at, tmp_path, capsys):
+    path = tmp_path / "junk.json"
+    path.write_text(json.dumps(_junk_layout(wrong_at)))
+    status, _, err = run(capsys, str(path))
+    assert status == 2
+    assert err.startswith(f'dst-metrics: error: {path}, dialogue "d{wrong_at}": a dialogue must map turn ids to turns')
+
+
+def test_a_key_given_twice_before_the_first_wrong_dialogue_is_named_first_and_one_after_it_is_not(tmp_path, capsys):
+    text = json.dumps(_junk_layout(3))
+    twice = '"d1": {"0": {"gt": {}, "pr": {}}}, '
+    before = tmp_path / "before.json"
+    before.write_text(text.replace('"d2": ', twice + '"d2": ', 1))
+    assert run(capsys, str(before))[2].startswith(
+        f'dst-metrics: error: {before}, dialogue "d1": the dialogue id is given'
+    )
+    after = tmp_path / "after.json"
+    after.write_text(text.replace('"d6": ', twice.replace("d1", "d5") + '"d6": ', 1))
+    assert run(capsys, str(after))[2].startswith(f'dst-metrics: error: {after}, dialogue "d3": a dialogue must map')
+
+
+def test_a_json_array_that_no_format_reads_names_its_first_invalid_byte_or_the_closest_format(tmp_path):
+    path = tmp_path / "list.json"
+    path.write_bytes(b'[{"a": 1}, {"b": "caf\xe9"}]')
+    with pytest.raises(InputError, match=r"list\.json: not UTF-8 text at line 1, column 22"):
+        open_input(path)
+    path.write_bytes(b'[{"a": 1},\n {"b": [1, 2,]}]')
+    with pytest.raises(InputError, match=r"list\.json: not valid JSON at line 2, column 14: "):
+        open_input(path)
+    path.write_text(json.dumps([{"a": [1, {"b": "c"}]}] * 100))
+    with pytest.raises(InputError, match=r"list\.json: the data looks closest to .* but it is a JSON array"):
+        open_input(path)

@@ -275,6 +275,13 @@ def run_parsed(args: argparse.Namespace, run: Callable[[argparse.Namespace], int
         return 2
 
 
+def warn_of_updates(name: str) -> None:
+    """The one-line warning on stderr when cumulative predictions look like turn updates (`updates`)."""
+    from ..updates import UPDATES_WARNING
+
+    print(f"warning: {name}: {UPDATES_WARNING}", file=sys.stderr)
+
+
 def check_output_folder(path: str | None, what: str) -> None:
     """The folder of the output `path` must exist before anything is computed (a typo costs no minutes)."""
     from pathlib import Path

@@ -13,7 +13,6 @@ turn updates). The text is read with `dst_metrics.generation.parse_generation` a
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import warnings
 
@@ -21,7 +20,17 @@ from .. import options as opts
 from ..errors import InputError, describe
 from ..figures import figure_labels
 from ..generation import OUTCOMES, STYLES
-from .common import dumps, figure_cell, format_table, option_type, options_from_args, whole_number
+from ..readers.base import decode_json
+from ..readers.door import guarded, text_file
+from .common import (
+    dumps,
+    figure_cell,
+    format_table,
+    option_type,
+    options_from_args,
+    warn_of_updates,
+    whole_number,
+)
 
 HELP = "score a run log of generated text (LLM trackers' completions) against its gold states"
 
@@ -50,6 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=separator_help,
     )
     parser.add_argument("--show-unparsed", type=whole_number, default=0, metavar="N", help="print N unparsed texts")
+    readings_help = "print how the first N generations were read: outcome, style, state and text"
+    parser.add_argument("--show-readings", type=whole_number, default=0, metavar="N", help=readings_help)
     parser.add_argument("--json", action="store_true", help="one JSON object: figures, outcomes, signature")
     states_help = "cumulative (default): each text is the whole state; updates: each turn's changes, accumulated"
     parser.add_argument("--prediction-states", choices=opts.PREDICTION_STATES, default="cumulative", help=states_help)
@@ -61,29 +72,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--alpha", type=option_type(opts.parse_alpha), default=opts.OFFICIAL_ALPHA, help=alpha_help)
 
 
-def _records(path: str) -> list[dict]:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as error:
-        raise InputError(f"cannot read the file: {error.strerror}", source=path) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        data = None
-    if isinstance(data, dict):
-        data = [data]
-    if data is None:
-        data = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    data.append(json.loads(line))
-                except json.JSONDecodeError as error:
-                    raise InputError(f"not JSON: {error.msg}", source=f"{path}:{number}") from None
-    if not isinstance(data, list) or not data:
+def _records(path: str) -> list:
+    """The turn records of FILE: one JSON document (a list of records, or one record) or JSON Lines; a file
+    that is not UTF-8 JSON text, or nested too deeply, is one InputError naming the file and the place."""
+    data = text_file(path)
+    with guarded(path):
+        try:
+            decoded = decode_json(data, path)
+        except InputError:
+            if data.lstrip()[:1] == b"[" or b"\n" not in data.strip():
+                raise  # one JSON document: its own error
+            decoded = [
+                decode_json(line, f"{path}:{number}", one_line=True)
+                for number, line in enumerate(data.splitlines(), start=1)
+                if line.strip()
+            ]
+    records = [decoded] if isinstance(decoded, dict) else decoded
+    if not isinstance(records, list) or not records:
         raise InputError("expected a JSON list of turn records or JSON Lines of them", source=path)
-    return data
+    return records
 
 
 def _columns(records: list[dict], args: argparse.Namespace, path: str) -> dict[str, list[object]]:
@@ -110,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
 
     options = options_from_args(args)
     columns = _columns(_records(args.file), args, args.file)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, guarded(args.file):
         warnings.simplefilter("always")
         figures = score_generations(
             columns["generation"],
@@ -122,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
             gold_alternatives=args.gold_alternatives,
             gold_alternatives_separator=args.gold_alternatives_separator,
             show_unparsed=args.show_unparsed,
+            show_readings=args.show_readings,
+            on_updates=lambda: warn_of_updates(args.file),
             mode=options.mode,
             alpha=options.alpha,
             value_matching=options.value_matching,

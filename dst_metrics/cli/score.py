@@ -23,7 +23,6 @@ from ..figures import FIGURES, figure_computer, figure_labels
 from ..options import OptionError, Options
 from ..readers import InputSpec
 from ..scoring import Report, Scores
-from ..updates import UPDATES_WARNING
 from ..zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains, score_held_out
 from .common import (
     add_figure_options,
@@ -33,6 +32,7 @@ from .common import (
     format_table,
     options_from_args,
     requires,
+    warn_of_updates,
     whole_number,
 )
 
@@ -295,11 +295,6 @@ def input_spec(path: str, args: argparse.Namespace) -> InputSpec:
         gold_alternatives=args.gold_alternatives,
         only_predicted=args.only_predicted,
     )
-
-
-def warn_of_updates(name: str) -> None:
-    """The one-line warning on stderr when cumulative predictions look like turn updates (`updates`)."""
-    print(f"warning: {name}: {UPDATES_WARNING}", file=sys.stderr)
 
 
 def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:

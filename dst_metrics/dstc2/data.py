@@ -17,6 +17,7 @@ import msgspec
 
 from .._gc import without_gc
 from ..errors import InputError
+from ..readers.base import DECODE_ERRORS, decode_problem
 
 
 class Act(msgspec.Struct):
@@ -124,6 +125,8 @@ def _decode(
         raise InputError(f"cannot read {what}: {error.strerror or error}", source=path) from None
     except msgspec.DecodeError as error:
         raise InputError(f"{malformed}: {error}", source=path) from None
+    except DECODE_ERRORS as error:  # not UTF-8, nested too deeply
+        raise InputError(decode_problem(error), source=path) from None
 
 
 def read_flist(path: str) -> list[str]:

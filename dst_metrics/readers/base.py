@@ -3,15 +3,19 @@ located errors."""
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import TypeVar
 
 import msgspec
 
 from ..corpus import Corpus, Reading
 from ..errors import InputError, describe
+
+T = TypeVar("T")
 
 
 # `Fit` and `Reader`: frozen msgspec Structs, not dataclasses, as `engines.Request`: a Struct class is made in
@@ -100,11 +104,31 @@ def _place(data: bytes, offset: int, one_line: bool) -> str:
     return f"line {line}, column {column}"
 
 
+DECODE_ERRORS = (RecursionError, UnicodeError, OverflowError, json.JSONDecodeError, msgspec.MsgspecError)
+"""What decoding bytes may raise beside InputError (`decode_problem` words each as one line)."""
+
+
+def decode_problem(error: BaseException) -> str:
+    """One line for a decoding failure (one of `DECODE_ERRORS`) no reader turned into an InputError."""
+    if isinstance(error, RecursionError):
+        return "the data is nested too deeply to be dialogue states (it exceeds Python's recursion limit)"
+    if isinstance(error, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {error.start})"
+    if isinstance(error, UnicodeError):
+        return f"not UTF-8 text ({error})"
+    if isinstance(error, OverflowError):
+        return "a number too large for a float"
+    return f"not valid JSON: {error}"
+
+
 def decode_json(data: bytes, source: str | None = None, *, one_line: bool = False) -> object:
     """Parse JSON bytes; invalid JSON raises InputError with the line and column of the problem
-    (only the column with `one_line`, for a line of JSON Lines whose message names the line)."""
+    (only the column with `one_line`, for a line of JSON Lines whose message names the line), and so
+    does JSON nested deeper than Python's recursion limit."""
     try:
         return msgspec.json.decode(data)
+    except RecursionError as error:
+        raise InputError(decode_problem(error), source=source) from None
     except UnicodeDecodeError as error:
         where = _place(data, data.find(error.object[error.start : error.end]), one_line)
         raise InputError(f"not UTF-8 text at {where}", source=source) from None
@@ -149,6 +173,90 @@ def decode_object(data: bytes, source: str | None, layout: str | None, id_levels
     elif layout is not None:
         raise InputError(f"expected an object {layout}, got {describe(decoded)}", source=source)
     return decoded
+
+
+_SKIPPED = msgspec.json.Decoder(msgspec.Raw)
+_CHUNK = 1 << 20
+
+
+def check_json(data: bytes, source: str | None = None, *, one_line: bool = False) -> None:
+    """Raise `decode_json`'s InputError where `data` is not JSON in UTF-8, without building its values (a
+    50 MB file is checked in about 0.2 s and no memory): its syntax is checked by skipping over it, its
+    text as UTF-8 a megabyte at a time; only data failing one of those is decoded, which stops at the
+    problem and names its place. (A number too large for a float is left to the reader.)"""
+    try:
+        _SKIPPED.decode(data)
+        if not data.isascii():
+            decoder = codecs.getincrementaldecoder("utf-8")()
+            for start in range(0, len(data), _CHUNK):
+                decoder.decode(data[start : start + _CHUNK])
+            decoder.decode(b"", final=True)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        decode_json(data, source, one_line=one_line)
+
+
+class LazyObject(Mapping):
+    """A JSON object whose values stay raw JSON (msgspec.Raw) until one is asked for: a reader's checking
+    path walks its dialogues one at a time and stops at the first wrong one having decoded only those
+    before it (junk is refused in the time reading its first dialogue takes, not decoding it all).
+    `decode` is the decoding of one value; a value whose decoding fails raises the error of decoding
+    the whole `data` (`decode_json`: its line and column)."""
+
+    def __init__(self, raws: dict[str, msgspec.Raw], data: bytes, source: str | None) -> None:
+        self.raws, self.data, self.source = raws, data, source
+
+    def __getitem__(self, key: str) -> object:
+        try:
+            return msgspec.json.decode(self.raws[key])
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            decode_json(self.data, self.source)  # raises, naming the line and column
+            raise
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.raws)
+
+    def __len__(self) -> int:
+        return len(self.raws)
+
+    def end_of(self, key: str) -> int:
+        """The offset in `data` just past the value of `key` (found value by value from the first), or the end
+        of `data` when the values are not in key order (a key given twice keeps its place and its last value)."""
+        end = 0
+        for name, raw in self.raws.items():
+            text = bytes(raw)
+            found = self.data.find(text, end)
+            if found < 0:
+                return len(self.data)
+            end = found + len(text)
+            if name == key:
+                break
+        return end
+
+
+_OBJECT_OF_RAWS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+
+
+def read_object(
+    data: bytes, source: str | None, read: Callable[[Mapping], T], id_levels: int = 2, depth: int = 3
+) -> T | None:
+    """`read` of JSON `data` holding one object, given as a `LazyObject` (its values decoded as `read`
+    reaches them), where no object of the top `depth` levels gives a key twice (`check_unique_keys`);
+    None when `data` is no JSON object (the caller's `decode_object` names the problem). An InputError
+    of `read` at one value is raised unless a key is given twice before the end of that value (that
+    error comes first, as it comes first in the file)."""
+    raws = typed_decode(_OBJECT_OF_RAWS, data)
+    if raws is None:
+        return None
+    lazy = LazyObject(raws, data, source)
+    try:
+        result = read(lazy)
+    except InputError as error:
+        if error.dialogue is not None and str(error.dialogue) in raws:
+            end = lazy.end_of(str(error.dialogue))
+            check_unique_keys(data[:end] + b"}" if end < len(data) else data, b"", None, source, id_levels, depth)
+        raise
+    check_unique_keys(data, b"", None, source, id_levels, depth)
+    return result
 
 
 def first_json_line(data: bytes) -> dict | None:

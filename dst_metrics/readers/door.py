@@ -43,7 +43,16 @@ from ..errors import InputError
 from ..options import OptionError
 from ..states import Alternatives, LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
-from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json, read_file
+from .base import (
+    DECODE_ERRORS,
+    Reader,
+    ReadRequest,
+    Side,
+    check_json,
+    check_unique_keys,
+    decode_problem,
+    read_file,
+)
 from .pairing import pair
 
 BOM = b"\xef\xbb\xbf"
@@ -71,21 +80,6 @@ FORMATS: tuple[str, ...] = ("auto", *READERS)
 STREAMED_FORMATS = ("jsonl", "reference")
 """The formats whose files `Opened.fold_shards` streams one dialogue at a time."""
 
-_DECODE_ERRORS = (RecursionError, UnicodeError, OverflowError, json.JSONDecodeError, msgspec.MsgspecError)
-
-
-def _decode_problem(error: BaseException) -> str:
-    """One line for a decoding failure no reader turned into an InputError."""
-    if isinstance(error, RecursionError):
-        return "the data is nested too deeply to be dialogue states (it exceeds Python's recursion limit)"
-    if isinstance(error, UnicodeDecodeError):
-        return f"not UTF-8 text (byte {error.start})"
-    if isinstance(error, UnicodeError):
-        return f"not UTF-8 text ({error})"
-    if isinstance(error, OverflowError):
-        return "a number too large for a float"
-    return f"not valid JSON: {error}"
-
 
 @contextmanager
 def guarded(where: str | None) -> Iterator[None]:
@@ -95,8 +89,8 @@ def guarded(where: str | None) -> Iterator[None]:
         yield
     except InputError as error:
         raise _located(error, where) from None
-    except _DECODE_ERRORS as error:
-        raise InputError(_decode_problem(error), source=where) from None
+    except DECODE_ERRORS as error:
+        raise InputError(decode_problem(error), source=where) from None
 
 
 def _located(error: InputError, where: str | None) -> InputError:
@@ -247,6 +241,18 @@ def _checked_head(data: bytes, where: str | None) -> bytes:
     return data
 
 
+def text_file(path: str | os.PathLike, where: str | None = None) -> bytes:
+    """The bytes of a file meant as text, as the readers get them: read (else InputError with the reason),
+    without a byte order mark, not empty, and no UTF-16, NUL bytes or binary file (`detect` says what
+    it is); every InputError names `where` (default: the path)."""
+    where = str(path) if where is None else where
+    data = _checked_head(read_file(Path(path), where), where)
+    problem = _encoding_problem(data[:HEAD_BYTES])
+    if problem:
+        raise InputError(problem, source=where)
+    return data
+
+
 def _shard(head: bytes, format: str, where: str | None, path: Path | None = None) -> Shard:
     """The shard of a file (`path`, whose first bytes are `head`) or of data in memory (all of it in
     `head`), its format detected with ``auto``; data meant as JSON (a .json or .jsonl file, or data
@@ -273,7 +279,7 @@ def _raise_json_problem(source: Path | bytes, where: str | None, lines: bool = F
     if lines:
         data = data.lstrip().partition(b"\n")[0]
     with guarded(where):
-        decode_json(data, where, one_line=lines)
+        check_json(data, where, one_line=lines)
 
 
 def _looks_like_data(source: str) -> bool:
@@ -665,7 +671,7 @@ def _loaded(shard: Shard) -> Shard:
     try:
         data = shard.request().data
         layout = _LAYOUT.decode(data) if shard.format == "reference" else None
-    except (InputError, *_DECODE_ERRORS):
+    except (InputError, *DECODE_ERRORS):
         return shard
     return dataclasses.replace(shard, data=data, layout=layout)
 
@@ -702,7 +708,7 @@ def stream_shard(
         with gc_paused():
             raws = _layout_dialogues(shard, share) if layout else _record_dialogues(shard)
             result = fold(_built(builder, raws, seen))
-    except (NotStreamable, InputError, *_DECODE_ERRORS):
+    except (NotStreamable, InputError, *DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
     if not seen and share is None:
         return None  # nothing in it: read whole, which says so

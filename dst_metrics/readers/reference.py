@@ -2,17 +2,29 @@
 
 This is what the official GCA code reads and what ``shared/reference`` holds. The fast path keeps
 every state as raw JSON and decodes only the states that differ from the previous turn's; any
-other shape goes through `dst_metrics.corpus.corpus_from_layout`, whose errors name the dialogue, turn and field.
+other shape goes through `dst_metrics.corpus.corpus_from_layout`, whose errors name the dialogue, turn and field,
+one dialogue decoded at a time (`base.read_object`): the first wrong one ends the reading.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import msgspec
 
 from .. import ids
 from ..corpus import LAYOUT, Corpus, CorpusBuilder, corpus_from_layout
 from ..errors import InputError
-from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_object, first_json_line, typed_decode
+from .base import (
+    Fit,
+    Reader,
+    ReadRequest,
+    check_unique_keys,
+    decode_object,
+    first_json_line,
+    read_object,
+    typed_decode,
+)
 
 
 class RawTurn(msgspec.Struct):
@@ -37,6 +49,9 @@ def read_reference(request: ReadRequest) -> Corpus:
             values = turns.values()
             builder.add(dialogue_id, ids.turn_ids(turns, dialogue_id), [t.gt for t in values], [t.pr for t in values])
         return builder.corpus()
+    corpus = read_object(request.data, request.source, partial(corpus_from_layout, reading=request.reading))
+    if corpus is not None:  # dialogue by dialogue: junk is refused at its first dialogue
+        return corpus
     try:
         data = decode_object(request.data, request.source, None)
     except InputError:
