@@ -10,6 +10,8 @@ A block may be preceded by a marker comment:
   with a prelude named in PRELUDES (the README's Trainer recipe gets the example's tiny model and data);
 - `<!-- not-run: reason -->`: the block is skipped with that reason (none is, today).
 
+A block that calls `evaluate.load` with a bare module name ("gca") runs after `dst-metrics install-modules`
+in its own HF_HOME, as the README runs that command first.
 A block whose imports are not installed skips, naming the extra that installs them. Every command of the
 README's ```bash blocks is run: a `dst-metrics` line by a test here, an install command by `.ci/run` (which
 reads it from the page, after its marker). Every environment variable that the tests and benchmarks read
@@ -61,6 +63,8 @@ PRELUDES = {  # marker text -> (code run before the block, modules it needs)
         ("torch", "transformers", "datasets", "evaluate"),
     ),
 }
+BARE_MODULE_NAME = re.compile(r"""evaluate\.load\(["'](gca|jga_fga|dst_metrics_all)["']""")
+"""A block loading a module by the name `dst-metrics install-modules` gives it."""
 OFFLINE = dict.fromkeys(("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_EVALUATE_OFFLINE"), "1")
 
 
@@ -170,6 +174,9 @@ def test_python_block_runs_and_prints_what_the_readme_shows(block, tmp_path):
         "GRADIO_ANALYTICS_ENABLED": "False",
         "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
     }
+    if BARE_MODULE_NAME.search(block.code):
+        install = [sys.executable, "-m", "dst_metrics", "install-modules"]
+        subprocess.run(install, cwd=REPO, env=env, check=True, capture_output=True, timeout=600)
     result = subprocess.run([sys.executable, str(path)], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, f"{block.page} line {block.line} failed:\n{result.stdout}\n{result.stderr[-4000:]}"
     expected, actual = block.expected, result.stdout.splitlines()
@@ -259,7 +266,11 @@ def test_every_dst_metrics_command_of_the_readme_runs(tmp_path):
     shutil.copytree(REPO / "examples", tmp_path / "examples")  # commands that write files write them here
     commands = [c for c in readme_shell_commands() if c.startswith("dst-metrics ")]
     assert len(commands) >= 8
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "HF_HOME": str(tmp_path / "hf"),  # install-modules writes evaluate's module cache here, not in ~/.cache
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    }
     for command in commands:
         argv = [sys.executable, "-m", "dst_metrics", *shlex.split(command)[1:]]
         if argv[3] in ("compare", "report"):

@@ -233,6 +233,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "report": ("matplotlib", "numpy"),
     "dstc2": ("numpy",),
     "distributed": ("dask", "distributed"),
+    "evaluate": ("evaluate", "datasets"),
 }
 """The modules each extra of pyproject.toml installs that a command imports (extra -> modules)."""
 
