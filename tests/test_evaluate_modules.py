@@ -172,7 +172,9 @@ def test_install_modules_then_evaluate_load_by_name_offline_in_a_fresh_process(t
     classes = {"gca": "GcaMetric", "jga_fga": "JgaFgaMetrics", "dst_metrics_all": "DstMetricsAll"}
     for name, seen in found.items():
         assert seen["class"] == classes[name]
-        assert seen["file"].startswith(str(home / "modules" / "evaluate_modules" / "metrics" / f"evaluate-metric--{name}"))
+        assert seen["file"].startswith(
+            str(home / "modules" / "evaluate_modules" / "metrics" / f"evaluate-metric--{name}")
+        )
         assert seen["by_name"] == seen["module_path"]
     core = core_figures(Corpus.from_dialogues(PRED, GOLD), ("gca", "turn"))
     assert found["gca"]["by_name"]["gca"] == core["gca"] and found["jga_fga"]["by_name"]["jga"] == core["jga"]

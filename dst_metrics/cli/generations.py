@@ -18,7 +18,7 @@ import sys
 import warnings
 
 from .. import options as opts
-from ..errors import InputError, describe
+from ..errors import InputError, counted, describe
 from ..figures import figure_labels
 from ..generation import OUTCOMES, STYLES
 from .common import dumps, figure_cell, format_table, option_type, options_from_args, whole_number
@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     cells = [figure_cell(figures[key]) for key in MAIN_FIGURES]
     print(format_table(["file", *(labels[k] for k in MAIN_FIGURES)], [[args.file, *cells]]))
     rows = [[style, *(str(found.get(o, 0)) for o in OUTCOMES)] for style, found in figures["outcomes"].items()]
-    print(f"\n{len(columns['generation'])} generations read, by style:")
+    print(f"\n{counted(len(columns['generation']), 'generation')} read, by style:")
     print(format_table(["style", *OUTCOMES], rows, "l" + "r" * len(OUTCOMES)))
     print(f"\nscores in percent; signature: {figures['signature']}")
     return 0

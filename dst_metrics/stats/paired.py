@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, fields
 import numpy as np
 
 from ..corpus import Corpus
-from ..errors import InputError
+from ..errors import InputError, counted
 from ..figures import figure_labels, lambda_key
 from ..options import OptionError, Options
 from .bootstrap import (
@@ -278,7 +278,7 @@ def floor_warning(
         return ""
     if smallest_p(rounds, dialogues) > 1.0 / (rounds + 1):  # the dialogues, not the rounds, set the floor
         return (
-            f"with {dialogues} dialogue{'' if dialogues == 1 else 's'} only {2**dialogues} patterns of swaps exist, "
+            f"with {counted(dialogues, 'dialogue')} only {2**dialogues} patterns of swaps exist, "
             f"so the smallest p is "
             f"2/{2**dialogues}, and {correction} over {family_size} tests makes the smallest adjusted p {floor:.3g} > "
             f"level {level:g}: no difference can be significant, whatever the rounds (more dialogues are needed)"
