@@ -31,6 +31,12 @@ def install_command(extra: str) -> str:
     return f'pip install -e "{where}[{extra}]"'
 
 
+def needs_extra(who: str, extra: str, modules: tuple[str, ...] | list[str]) -> str:
+    """The one line saying that `who` needs `modules`, of the extra `extra`, and the command that installs it
+    here (`install_command`): what every command, app.py and the tests' skips say of a missing extra."""
+    return f'{who} needs {" and ".join(modules)}, from the "{extra}" extra: {install_command(extra)}'
+
+
 def module_path(name: str) -> str:
     """The installed folder of an evaluate module, ready for ``evaluate.load``.
 

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import pytest
 
+from dst_metrics.modules import needs_extra
+
 from .conftest import REPO
 
 README = REPO / "README.md"
@@ -40,15 +42,15 @@ CONTRIBUTING = REPO / "CONTRIBUTING.md"
 PAGES = (README, REPO / "docs" / "usage.md")
 """The pages whose ```python blocks run."""
 TRAINER_INSTALL = 'pip install "torch==2.13.0" -e ".[trainer]"'
-EXTRAS = {  # top-level module -> what installs it
-    "evaluate": 'pip install -e ".[evaluate]"',
-    "datasets": 'pip install -e ".[evaluate]"',
-    "numpy": 'pip install -e ".[evaluate]"',
-    "gradio": 'pip install -e ".[space]"',
-    "pandas": 'pip install -e ".[space]"',
-    "transformers": TRAINER_INSTALL,
-    "accelerate": TRAINER_INSTALL,
-    "torch": TRAINER_INSTALL,
+EXTRAS = {  # top-level module -> the extra that installs it (the trainer's needs the CPU torch pinned)
+    "evaluate": "evaluate",
+    "datasets": "evaluate",
+    "numpy": "stats",
+    "gradio": "space",
+    "pandas": "space",
+    "transformers": "trainer",
+    "accelerate": "trainer",
+    "torch": "trainer",
 }
 TRAINER_PRELUDE = """\
 import runpy as _runpy
@@ -144,7 +146,10 @@ def script_of(block: Block, output_dir: Path) -> tuple[str, set[str]]:
 def skip_unless_installed(modules: set[str], block: Block) -> None:
     for module in sorted(modules):
         if module in EXTRAS and importlib.util.find_spec(module) is None:
-            pytest.skip(f"{block.page} line {block.line} needs {module}: {EXTRAS[module]}")
+            where = f"{block.page} line {block.line}"
+            if EXTRAS[module] == "trainer":
+                pytest.skip(f"{where} needs {module}: {TRAINER_INSTALL}")
+            pytest.skip(needs_extra(where, EXTRAS[module], [module]))
 
 
 def matches(expected: str, actual: str) -> bool:

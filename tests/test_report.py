@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("matplotlib", reason="needs matplotlib (pip install -e '.[report]')")
-pytest.importorskip("numpy", reason="needs numpy (pip install -e '.[report]')")
+from .conftest import needs
+
+pytest.importorskip("matplotlib", reason=needs("report", "matplotlib"))
+pytest.importorskip("numpy", reason=needs("report", "numpy"))
 
 from dst_metrics import Corpus, Options, read, score  # noqa: E402
 from dst_metrics.cli import main  # noqa: E402

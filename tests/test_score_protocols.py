@@ -16,7 +16,7 @@ import pytest
 from dst_metrics.cli import main
 from dst_metrics.cli.score import check_sgd_input
 from dst_metrics.options import OptionError
-from tests.conftest import REPO, SGD, requires_shared
+from tests.conftest import REPO, SGD, needs, requires_shared
 from tests.protocol_inputs import sgd_predictions, write_sgdx
 from tests.test_calibration_slt2024 import PEER_EXAMPLE
 from tests.test_protocols import PEER_CHECKDST, PEER_SGDX, _checkdst_files
@@ -92,7 +92,7 @@ def test_perturbed_once_per_file_pairs_each_file_with_its_own(capsys):
 
 
 def test_intervals_do_not_reach_the_protocols_signatures(capsys):
-    pytest.importorskip("numpy", reason="needs numpy (pip install -e '.[stats]')")
+    pytest.importorskip("numpy", reason=needs("stats", "numpy"))
     found = _json(capsys, ["score", P1, "--perturbed", P2, "--ci", "--bootstrap", "20", "--json"])
     plain = _json(capsys, ["score", P1, "--json"])
     assert found["signature"].endswith(",level:0.95|checkdst|pairs:turn")  # the CI part, then the protocol's
@@ -231,7 +231,7 @@ def _drawn(html: str, family: str) -> dict[tuple[str, str], tuple[str, str]]:
 
 
 def test_report_page_draws_the_protocols_values(tmp_path, capsys):
-    pytest.importorskip("matplotlib", reason="needs matplotlib (pip install -e '.[report]')")
+    pytest.importorskip("matplotlib", reason=needs("report", "matplotlib"))
     page = tmp_path / "report.html"
     argv = ["report", P1, CONFIDENCES, "--perturbed", P2, "--perturbed", CONFIDENCES, "-o", str(page)]
     status, _, err = _run(capsys, [*argv, "--bootstrap", "0"])
@@ -253,7 +253,7 @@ def test_report_page_draws_the_protocols_values(tmp_path, capsys):
 
 @pytest.mark.parametrize("kind", ["--markdown", "--latex"])
 def test_report_tables_have_a_row_per_system_for_each_protocol(tmp_path, capsys, kind):
-    pytest.importorskip("numpy", reason="needs numpy (pip install -e '.[report]')")
+    pytest.importorskip("numpy", reason=needs("report", "numpy"))
     variants = _sgd_variants(tmp_path, range(1, 3))
     original, gold = str(SGD_FIXTURE / "sgd_pred"), str(SGD_FIXTURE / "sgd_gold")
     status, out, err = _run(
@@ -309,6 +309,6 @@ def test_schema_variants_need_two_and_sgd_input(tmp_path, capsys):
 
 
 def test_perturbed_on_dask_is_refused_naming_the_flag(capsys):
-    pytest.importorskip("distributed", reason="needs Dask (pip install -e '.[distributed]')")
+    pytest.importorskip("distributed", reason=needs("distributed", "dask", "distributed"))
     status, _, err = _run(capsys, ["score", P1, "--perturbed", P2, "--engine", "dask"])
     assert status == 2 and "--perturbed needs the whole corpus in one process; it cannot run on --engine dask" in err
