@@ -35,7 +35,7 @@ import pytest
 
 from dst_metrics.modules import needs_extra
 
-from .conftest import REPO
+from .conftest import REPO, needs
 
 README = REPO / "README.md"
 CONTRIBUTING = REPO / "CONTRIBUTING.md"
@@ -198,7 +198,7 @@ def test_python_blocks_have_no_unused_imports_or_idle_expressions(tmp_path):
     """pyflakes (unused imports, undefined names) and B018 (an expression statement that shows nothing)."""
     ruff = shutil.which("ruff")
     if ruff is None:
-        pytest.skip("ruff is not installed (pip install -e '.[test]')")
+        pytest.skip(needs("test", "ruff"))
     for block in PYTHON_BLOCKS:
         if block.marker is not None and block.marker.startswith("not-run:"):
             continue
