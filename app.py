@@ -12,8 +12,9 @@ try:
 except ImportError as missing:  # `python app.py` without the Space's extra: one line, no traceback
     if __name__ != "__main__" or missing.name not in ("gradio", "pandas"):
         raise
-    need = missing.name
-    raise SystemExit(f'app.py needs {need}: install the Space\'s extra with pip install -e ".[space]"') from None
+    from dst_metrics.modules import needs_extra
+
+    raise SystemExit(needs_extra("app.py", "space", [missing.name])) from None
 
 demo = build_demo()
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from .core import Tally
 from .errors import InputError
-from .modules import install_command
+from .modules import needs_extra
 from .options import OptionError, Options
 from .readers import InputSpec, Shard, open_spec, resolve
 from .scoring import Report, score_tallies
@@ -136,7 +136,7 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise OptionError(f"--engine dask needs Dask: {install_command('distributed')}") from None
+        raise OptionError(needs_extra("--engine dask", "distributed", ("dask", "distributed"))) from None
     if scheduler is not None:
         with Client(scheduler) as client:
             yield client

@@ -24,6 +24,7 @@ from ._gc import gc_paused
 from .compat import PROFILES
 from .compat.base import ProfileTap
 from .corpus import Corpus, Dialogue
+from .errors import counted
 from .figures import DialogueFigures
 from .options import OptionError, Options
 from .progress import progress
@@ -187,6 +188,6 @@ def _on_dask(specs: Sequence[InputSpec], options: Options, request: Request) -> 
     out = []
     with dask_client(request.scheduler, request.jobs) as client:
         for name, paths in shards.items():
-            how = f"{len(paths)} shard{'s' * (len(paths) != 1)} on dask"
+            how = f"{counted(len(paths), 'shard')} on dask"
             out.append(Scored(name, score_shards(paths, options, client=client), how))
     return out

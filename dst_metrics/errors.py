@@ -30,6 +30,12 @@ def json_text(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """`number` and `noun` in the number's form: ``counted(1, "dialogue")`` is ``"1 dialogue"``, 2 gives
+    ``"2 dialogues"`` (`plural`, when it is not noun + "s")."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
 def describe(value: object) -> str:
     """What a value is, in JSON words: ``null``, ``a boolean (true)``, ``an object ({"x": 1})``."""
     if value is None:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from dst_metrics.modules import needs_extra
+
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
@@ -29,8 +31,10 @@ requires_shared = pytest.mark.skipif(
 )
 
 
-DEV_INSTALL = 'pip install -e ".[dev]"'
-"""What installs the modules of the full suite that the quickstart's test extra leaves out (CONTRIBUTING.md)."""
+def needs(extra: str, *modules: str) -> str:
+    """The reason a test skips without `modules` of `extra`: the line the commands print
+    (`dst_metrics.modules.needs_extra`), naming the command that installs the extra."""
+    return needs_extra("this test", extra, modules)
 
 
 class DevModule:
@@ -43,9 +47,7 @@ class DevModule:
     def __getattr__(self, attribute: str):
         if attribute.startswith("__"):  # what tools ask of any object (pytest's __wrapped__): not the module's
             raise AttributeError(attribute)
-        module = pytest.importorskip(
-            self.name, reason=f"needs {self.name.split('.')[0]}, of the dev extra: {DEV_INSTALL}"
-        )
+        module = pytest.importorskip(self.name, reason=needs("dev", self.name.split(".")[0]))
         return getattr(module, attribute)
 
 

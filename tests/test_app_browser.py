@@ -24,7 +24,7 @@ from dst_metrics.report.draw import BAR_PLOT_WIDTH
 from dst_metrics.space.scored import main_rows
 from dst_metrics.stats import compare
 
-from .conftest import DEV_INSTALL, REFERENCE, REPO
+from .conftest import REFERENCE, REPO, needs
 from .test_app import _all_text
 
 FIRST = EXAMPLES["first_example"]
@@ -107,7 +107,7 @@ def server_url(tmp_path_factory):
 def browser():
     if not CHROMIUM.exists():
         pytest.skip(f"needs Debian chromium at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason=f"needs playwright, of the dev extra: {DEV_INSTALL}")
+    sync_api = pytest.importorskip("playwright.sync_api", reason=needs("dev", "playwright"))
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         try:

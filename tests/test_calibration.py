@@ -22,7 +22,7 @@ from dst_metrics.calibration.figures import CALIBRATION_FIGURES, calibration_key
 from dst_metrics.calibration.metrics import calibration
 from dst_metrics.cli import main
 
-from .conftest import REFERENCE, requires_shared
+from .conftest import REFERENCE, needs, requires_shared
 
 
 def _corpus(preds: list, golds: list, **kwargs) -> Corpus:
@@ -375,7 +375,7 @@ def test_cli_bad_bins_is_one_line(tmp_path):
 
 @pytest.mark.slow
 def test_evaluate_reports_calibration_only_with_confidences(tmp_path):
-    evaluate = pytest.importorskip("evaluate", reason="needs the evaluate extra")
+    evaluate = pytest.importorskip("evaluate", reason=needs("evaluate", "evaluate"))
     from dst_metrics import module_path
 
     module = evaluate.load(module_path("jga_fga_metrics"), cache_dir=str(tmp_path))
@@ -444,7 +444,7 @@ def test_one_sided_mwzeval_predictions_carry_confidences():
 
 
 def test_turn_encoder_keeps_the_confidences_of_every_batch():
-    pytest.importorskip("pyarrow", reason="needs the evaluate extra")
+    pytest.importorskip("pyarrow", reason=needs("evaluate", "pyarrow"))
     from dst_metrics.hf_evaluate.batches import TurnEncoder
 
     encoder = TurnEncoder()

@@ -13,12 +13,10 @@ from dst_metrics.calibration.metrics import (
     expected_calibration_error,
     reliability_bins,
 )
-from tests.conftest import DEV_INSTALL
+from tests.conftest import needs
 
-sklearn_calibration = pytest.importorskip(
-    "sklearn.calibration", reason=f"needs scikit-learn, of the dev extra: {DEV_INSTALL}"
-)
-sklearn_metrics = pytest.importorskip("sklearn.metrics", reason=f"needs scikit-learn, of the dev extra: {DEV_INSTALL}")
+sklearn_calibration = pytest.importorskip("sklearn.calibration", reason=needs("dev", "scikit-learn"))
+sklearn_metrics = pytest.importorskip("sklearn.metrics", reason=needs("dev", "scikit-learn"))
 
 SIZES = (1000, 2345)  # (n - 1) * k / bins is never whole: no quantile edge falls on a data point
 BIN_COUNTS = (1, 5, 10, 15)

@@ -21,7 +21,7 @@ import pytest
 from dst_metrics import score
 from dst_metrics.readers import read
 
-from .conftest import DEV_INSTALL, REFERENCE, REPO, compiled_modules, requires_shared
+from .conftest import REFERENCE, REPO, compiled_modules, needs, requires_shared
 from .test_figures import TALLY_PATHS_SCRIPT
 from .test_streaming import streamable
 
@@ -48,9 +48,7 @@ print(json.dumps(out))
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(
-        importlib.util.find_spec("mypyc") is None, reason=f"needs mypy (mypyc), of the dev extra: {DEV_INSTALL}"
-    ),
+    pytest.mark.skipif(importlib.util.find_spec("mypyc") is None, reason=needs("dev", "mypy")),
     pytest.mark.skipif(shutil.which("gcc") is None and shutil.which("cc") is None, reason="needs a C compiler"),
 ]
 

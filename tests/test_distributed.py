@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DEV_INSTALL
+from tests.conftest import needs
 
-distributed = pytest.importorskip("distributed", reason=f"needs dask, of the dev extra: {DEV_INSTALL}")
+distributed = pytest.importorskip("distributed", reason=needs("distributed", "dask", "distributed"))
 
 from dst_metrics.cli import main  # noqa: E402
 from dst_metrics.distributed import score_shards, shards_of  # noqa: E402

@@ -9,7 +9,7 @@ import pytest
 
 from dst_metrics.cli import main
 from dst_metrics.dstc2.compare import mcnemar_exact, paired_t, regularized_beta
-from tests.conftest import DEV_INSTALL
+from tests.conftest import needs
 from tests.fixtures.dstc2.builders import act, track, tracker_turn, turn, write_dataset
 
 
@@ -24,7 +24,7 @@ def test_mcnemar_exact_by_hand():
 
 
 def test_mcnemar_matches_scipy_binomtest():
-    stats = pytest.importorskip("scipy.stats", reason=f"needs scipy, of the dev extra: {DEV_INSTALL}")
+    stats = pytest.importorskip("scipy.stats", reason=needs("dev", "scipy"))
     for a_only, b_only in [(10, 25), (120, 95), (0, 1), (400, 460)]:
         expected = stats.binomtest(min(a_only, b_only), a_only + b_only, 0.5).pvalue
         assert mcnemar_exact(a_only, b_only) == pytest.approx(expected, rel=1e-9)
@@ -38,7 +38,7 @@ def test_regularized_beta_by_hand():
 
 
 def test_paired_t_matches_scipy():
-    stats = pytest.importorskip("scipy.stats", reason=f"needs scipy, of the dev extra: {DEV_INSTALL}")
+    stats = pytest.importorskip("scipy.stats", reason=needs("dev", "scipy"))
     rng = random.Random(3)
     for n in (2, 5, 40, 700):
         a = [rng.random() for _ in range(n)]

@@ -119,6 +119,70 @@ def test_load_from_relative_folder_and_module_path(monkeypatch, tmp_path):
         module_path("bleu")
 
 
+BY_NAME_SCRIPT = """
+import json, sys
+import evaluate
+from dst_metrics import module_path
+from tests.samples import GOLD, PRED
+
+readme_gold = [[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "3"}}]]
+readme_pred = [[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "4"}}]]
+found = {}
+for name, short in (("gca", "gca"), ("jga_fga", "jga_fga"), ("dst_metrics_all", "all")):
+    by_name = evaluate.load(name)
+    found[name] = {
+        "file": sys.modules[type(by_name).__module__].__file__,
+        "class": type(by_name).__name__,
+        "by_name": by_name.compute(predictions=PRED, references=GOLD),
+        "module_path": evaluate.load(module_path(short)).compute(predictions=PRED, references=GOLD),
+        "readme": by_name.compute(predictions=readme_pred, references=readme_gold),
+    }
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.slow
+def test_install_modules_then_evaluate_load_by_name_offline_in_a_fresh_process(tmp_path):
+    """``dst-metrics install-modules``, then ``evaluate.load("gca")`` (and the two others) in a new process
+    with HF_HOME in a fresh folder and the Hub offline: the modules found are the ones written there, and
+    they give module_path's figures and the README's."""
+    import os
+    import subprocess
+    import sys
+
+    home = tmp_path / "hf"
+    env = {
+        **os.environ,
+        "HF_HOME": str(home),
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    }
+    env.pop("HF_MODULES_CACHE", None)
+    command = [sys.executable, "-m", "dst_metrics", "install-modules"]
+    installed = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert installed.returncode == 0, installed.stderr
+    assert installed.stdout.count("evaluate.load(") == 3 and str(home / "modules") in installed.stdout
+    again = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert again.stdout == installed.stdout  # the same folders: HASH is the module's text
+    run = [sys.executable, "-c", BY_NAME_SCRIPT]
+    # not from REPO: evaluate.load("dst_metrics_all") there finds the clone's folder of that name first
+    result = subprocess.run(run, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    found = json.loads(result.stdout)
+    classes = {"gca": "GcaMetric", "jga_fga": "JgaFgaMetrics", "dst_metrics_all": "DstMetricsAll"}
+    for name, seen in found.items():
+        assert seen["class"] == classes[name]
+        assert seen["file"].startswith(
+            str(home / "modules" / "evaluate_modules" / "metrics" / f"evaluate-metric--{name}")
+        )
+        assert seen["by_name"] == seen["module_path"]
+    core = core_figures(Corpus.from_dialogues(PRED, GOLD), ("gca", "turn"))
+    assert found["gca"]["by_name"]["gca"] == core["gca"] and found["jga_fga"]["by_name"]["jga"] == core["jga"]
+    readme = found["gca"]["readme"]  # README.md: 0.5238 1 1
+    assert (f"{readme['gca']:.4f}", readme["correct"], readme["wrong"]) == ("0.5238", 1, 1)
+    assert f"{found['dst_metrics_all']['readme']['jga']:.4f}" == "0.5000"
+
+
 def test_module_folders_ship_card_and_requirements():
     for name, folder in FOLDERS.items():
         path = REPO / folder

@@ -15,7 +15,7 @@ import pytest
 from dst_metrics import Options, figures, read, score
 from dst_metrics.cli import main
 from dst_metrics.figures import FIGURES, Figure, figure_keys, figure_labels
-from tests.conftest import REPO
+from tests.conftest import REPO, needs
 
 EXAMPLE = REPO / "examples" / "first_example_p1.json"
 GOLD = [[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "4"}}]]
@@ -28,7 +28,7 @@ def cli_json(capsys, path: Path, *args: str) -> dict:
 
 
 def evaluate_outputs() -> dict:
-    evaluate = pytest.importorskip("evaluate", reason="the evaluate modules need pip install -e '.[evaluate]'")
+    evaluate = pytest.importorskip("evaluate", reason=needs("evaluate", "evaluate"))
     out = {}
     for folder in ("gca_metric", "jga_fga_metrics"):
         module = evaluate.load(str(REPO / folder))
@@ -43,7 +43,7 @@ def evaluate_outputs() -> dict:
 
 def space_table_keys() -> list[str]:
     """The figure keys of the Space's tables, in the order its page draws them (data-metric cells)."""
-    pytest.importorskip("gradio", reason="the Space needs pip install -e '.[space]'")
+    pytest.importorskip("gradio", reason=needs("space", "gradio"))
     from dst_metrics.space.explore import explore
 
     out = explore([("P1", EXAMPLE.read_text())])
@@ -211,7 +211,7 @@ def test_a_figures_signature_names_only_its_options_and_the_result_signature_all
 
 
 def test_the_bootstrap_reads_each_figures_vectorised_form_from_its_entry(registered_figure):
-    np = pytest.importorskip("numpy", reason="the bootstrap needs pip install -e '.[stats]'")
+    np = pytest.importorskip("numpy", reason=needs("stats", "numpy"))
     from dst_metrics.stats.bootstrap import dialogue_matrix
     from dst_metrics.stats.matrix import exact_figures, figure_arrays
 

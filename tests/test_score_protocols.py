@@ -18,7 +18,7 @@ import pytest
 from dst_metrics.cli import main
 from dst_metrics.cli.report import check_sgd_input
 from dst_metrics.options import OptionError
-from tests.conftest import REPO
+from tests.conftest import REPO, needs
 from tests.protocol_inputs import sgd_predictions
 from tests.test_calibration_slt2024 import PEER_EXAMPLE
 
@@ -179,7 +179,7 @@ def _drawn(html: str, family: str) -> dict[tuple[str, str], tuple[str, str]]:
 
 
 def test_report_page_draws_the_protocols_values(tmp_path, capsys):
-    pytest.importorskip("matplotlib", reason="needs matplotlib (pip install -e '.[report]')")
+    pytest.importorskip("matplotlib", reason=needs("report", "matplotlib"))
     page = tmp_path / "report.html"
     argv = ["report", P1, CONFIDENCES, "--perturbed", P2, "--perturbed", CONFIDENCES, "-o", str(page)]
     status, _, err = _run(capsys, [*argv, "--bootstrap", "0"])
@@ -202,7 +202,7 @@ def test_report_page_draws_the_protocols_values(tmp_path, capsys):
 
 @pytest.mark.parametrize("kind", ["--markdown", "--latex"])
 def test_report_tables_have_a_row_per_system_for_each_protocol(tmp_path, capsys, kind):
-    pytest.importorskip("numpy", reason="needs numpy (pip install -e '.[report]')")
+    pytest.importorskip("numpy", reason=needs("report", "numpy"))
     variants = _sgd_variants(tmp_path, range(1, 3))
     original, gold = str(SGD_FIXTURE / "sgd_pred"), str(SGD_FIXTURE / "sgd_gold")
     status, out, err = _run(

@@ -190,10 +190,40 @@ def test_analyze_t5_prints_correlations_zou_and_positions(capsys):
     data = json.loads(out)
     assert set(data["correlations"]) == {"gca~to", "fga~to", "gca~nu", "fga~nu"}
     assert set(data["zou"]) == {"to", "nu"} and data["zou"]["nu"]["significant"] is True
+    assert data["undefined"] == {}  # 100s of dialogues with a mistake: every figure computed
     assert sum(row["turns"] for row in data["by_position"]["rows"]) == 3359
     status, out, _ = run(capsys, "analyze", path)
     assert "FGA's correlation with NU is significantly different from GCA's (95%, Zou 2007)" in out
     assert "JGA first 0" in out
+
+
+def test_analyze_says_why_a_figure_cannot_be_computed_instead_of_nan(capsys, tmp_path):
+    """One dialogue (the README's example): no r, no Zou interval, each with its reason, "1 dialogue"."""
+    status, out, _ = run(capsys, "analyze", EXAMPLE)
+    assert status == 0 and "nan" not in out.lower()
+    assert out.startswith(f"{EXAMPLE}: 1 dialogue (0 without a mistake")
+    assert "TO             n/a        n/a              n/a                n/a          n/a  1" in out
+    assert "n/a: r(GCA, TO), r(FGA, TO), r(GCA, NU), r(FGA, NU): needs at least 2 dialogues with a mistake, " in out
+    assert "Zou's interval for TO, Zou's interval for NU: needs at least 4 dialogues with a mistake" in out
+    assert "FGA's and GCA's correlations with TO cannot be compared" in out and "significantly" not in out
+    status, out, _ = run(capsys, "analyze", EXAMPLE, "--json")
+    data = json.loads(out)
+    assert set(data["correlations"].values()) == {None} and data["zou"]["to"]["low"] is None
+    assert data["undefined"]["gca~to"] == "needs at least 2 dialogues with a mistake, has 1 dialogue"
+    assert data["undefined"]["zou.nu"] == "needs at least 4 dialogues with a mistake, has 1 dialogue"
+    # three copies of the dialogue: 3 dialogues with a mistake, r still undefined (nothing varies)
+    dialogue = json.loads((REPO / "examples" / "mul1110.json").read_text())["MUL1110"]
+    copies = tmp_path / "copies.json"
+    copies.write_text(json.dumps({f"D{i}": dialogue for i in range(3)}))
+    status, out, _ = run(capsys, "analyze", str(copies), "--json")
+    undefined = json.loads(out)["undefined"]
+    assert undefined["gca~to"] == "GCA and TO the same in every dialogue with a mistake"
+    assert undefined["zou.to"] == "needs at least 4 dialogues with a mistake, has 3 dialogues"
+
+
+def test_check_counts_one_dialogue_in_the_singular(capsys):
+    status, out, _ = run(capsys, "check", EXAMPLE)
+    assert status == 0 and f"{EXAMPLE}: gold scored against itself (7 turns, 1 dialogue)" in out
 
 
 def test_a_protocol_figure_joins_a_comparison_when_asked_by_name(capsys):

@@ -23,7 +23,7 @@ from dst_metrics.core import Tally, tally_corpus, tally_dialogue, tally_each
 from dst_metrics.options import OptionError, Options
 from dst_metrics.readers import read
 from dst_metrics.states import Alternatives, State, values_match
-from tests.conftest import REFERENCE, requires_shared
+from tests.conftest import REFERENCE, needs, requires_shared
 
 TRADE_FILE = REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json"
 T5 = REFERENCE / "t5_zeroshot" / "predictions"
@@ -134,7 +134,7 @@ def test_teacher_forced_signature_and_option() -> None:
 
 
 def test_the_evaluate_module_returns_them_and_takes_teacher_forced() -> None:
-    evaluate = pytest.importorskip("evaluate", reason="needs evaluate, of the test extra")
+    evaluate = pytest.importorskip("evaluate", reason=needs("evaluate", "evaluate"))
     from tests.conftest import REPO
 
     module = evaluate.load(str(REPO / "jga_fga_metrics"))

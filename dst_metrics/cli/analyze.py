@@ -24,26 +24,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object")
 
 
+NOT_COMPUTED = "n/a"
+"""The cell of a figure that cannot be computed; the lines under the table say why."""
+
+
+def _cell(value: float, form: str) -> str:
+    return NOT_COMPUTED if value != value else format(value, form)
+
+
 def correlation_table(analysis) -> str:
-    """Rows TO and NU: r(GCA, x), r(FGA, x), Zou's interval of their difference, and n."""
+    """Rows TO and NU: r(GCA, x), r(FGA, x), Zou's interval of their difference, and n; n/a where a
+    figure cannot be computed, with one line per reason below."""
     from .common import format_table
 
     rows = []
     for measure, zou in analysis.zou.items():
-        verdict = "yes" if zou.significant else "no"
+        undefined = zou.low != zou.low
         rows.append(
             [
                 measure.upper(),
-                f"{analysis.correlations[f'gca~{measure}']:.3f}",
-                f"{analysis.correlations[f'fga~{measure}']:.3f}",
-                f"{zou.r1 - zou.r2:+.3f}",
-                f"{zou.low:+.3f} to {zou.high:+.3f}",
-                verdict,
+                _cell(analysis.correlations[f"gca~{measure}"], ".3f"),
+                _cell(analysis.correlations[f"fga~{measure}"], ".3f"),
+                _cell(zou.r1 - zou.r2, "+.3f"),
+                NOT_COMPUTED if undefined else f"{zou.low:+.3f} to {zou.high:+.3f}",
+                NOT_COMPUTED if undefined else "yes" if zou.significant else "no",
                 str(zou.n),
             ]
         )
     header = ["measure", "r(GCA, x)", "r(FGA, x)", "r(FGA) - r(GCA)", "95% CI (Zou 2007)", "significant", "n"]
-    return format_table(header, rows)
+    table = format_table(header, rows)
+    figures: dict[str, list[str]] = {}  # reason -> the figures it leaves undefined
+    for key, why in analysis.undefined.items():
+        figures.setdefault(why, []).append(_figure_name(key))
+    return "\n".join([table, *(f"{NOT_COMPUTED}: {', '.join(names)}: {why}" for why, names in figures.items())])
+
+
+def _figure_name(key: str) -> str:
+    """``gca~to`` -> ``r(GCA, TO)``; ``zou.to`` -> ``Zou's interval for TO``."""
+    if key.startswith("zou."):
+        return f"Zou's interval for {key[4:].upper()}"
+    figure, measure = key.split("~")
+    return f"r({figure.upper()}, {measure.upper()})"
 
 
 def position_table(profile) -> str:
@@ -63,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     """Read the input, analyse it, print the tables (or JSON)."""
     import sys
 
+    from ..errors import counted
     from ..stats.analysis import analyze
     from ..stats.positions import by_position
     from .common import dumps as _dumps
@@ -78,15 +100,17 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(_dumps(record) + "\n")
         return 0
     without = sum(1 for d in analysis.dialogues if d.to != d.to)
-    print(
-        f"{args.file}: {len(analysis.dialogues)} dialogues ({without} without a mistake, left out of the correlations)"
-    )
+    dialogues = counted(len(analysis.dialogues), "dialogue")
+    print(f"{args.file}: {dialogues} ({without} without a mistake, left out of the correlations)")
     print(correlation_table(analysis))
     print("\nby turn position (0 = first turn):")
     print(position_table(profile))
     print(f"dialogues whose JGA is never 0: {profile.never_failed}")
     print(f"signature: {options.signature()}")
     for measure, zou in analysis.zou.items():
+        if zou.low != zou.low:
+            print(f"FGA's and GCA's correlations with {measure.upper()} cannot be compared (see n/a above)")
+            continue
         stronger = "significantly" if zou.significant else "not significantly"
         print(f"FGA's correlation with {measure.upper()} is {stronger} different from GCA's (95%, Zou 2007)")
     return 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from ..compat import PROFILES
+from ..errors import counted
 from ..selfcheck import check_gold, read_gold
 
 HELP = "gold scored against itself under every profile: 100, or the convention that keeps a figure below"
@@ -29,7 +30,8 @@ def run(args: argparse.Namespace) -> int:
     def inputs(name: str) -> object:
         return PROFILES[name].cli_inputs(args.gold, gold=args.gold, schema=args.schema, train_schema=args.train_schema)
 
-    print(f"{args.gold}: gold scored against itself ({corpus.num_turns} turns, {len(corpus)} dialogues)")
+    counts = f"{counted(corpus.num_turns, 'turn')}, {counted(len(corpus), 'dialogue')}"
+    print(f"{args.gold}: gold scored against itself ({counts})")
     for line in check_gold(corpus, compat_inputs=inputs):
         print(line)
     return 0

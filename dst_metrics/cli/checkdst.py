@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read both files, pair their turns and print the CheckDST figures."""
+    from ..errors import counted
     from ..protocols.checkdst import FIGURES, checkdst_json
     from .common import dumps, figure_cell, format_table, options_from_args
     from .score import read_input
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         print(dumps(found))
         return 0
     rows = [[entry.label, figure_cell(found[entry.key]), entry.description] for entry in FIGURES]
-    print(f"{args.perturbed} against {args.original}: CheckDST, {found['checkdst.pairs']} pairs")
+    print(f"{args.perturbed} against {args.original}: CheckDST, {counted(found['checkdst.pairs'], 'pair')}")
     print(format_table(["figure", "%", "what"], rows, "lrl"))
     print(f"signature: {found['signature']}")
     return 0

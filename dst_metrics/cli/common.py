@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .. import options as opts
 from ..errors import InputError
-from ..modules import install_command
+from ..modules import needs_extra
 from ..options import OptionError, Options
 
 # --------------------------------------------------------------------------------------------
@@ -209,6 +209,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "report": ("matplotlib", "numpy"),
     "dstc2": ("numpy",),
     "distributed": ("dask", "distributed"),
+    "evaluate": ("evaluate", "datasets"),
 }
 """The modules each extra of pyproject.toml installs that a command imports (extra -> modules)."""
 
@@ -238,14 +239,12 @@ def installed(module: str) -> bool:
 
 def check_requirements(command: str, needs: Iterable[Need]) -> None:
     """Raise MissingExtra naming the first extra of `needs` (from `requires`) with a module not installed,
-    the flag that needs it, and the command that installs it here (`modules.install_command`)."""
+    the flag that needs it, and the command that installs it here (`modules.needs_extra`)."""
     for extra, modules, flag in needs:
         missing = [module for module in modules if not installed(module)]
         if missing:
             who = flag or f"dst-metrics {command}"
-            raise MissingExtra(
-                f'{who} needs {" and ".join(missing)}, from the "{extra}" extra: {install_command(extra)}'
-            )
+            raise MissingExtra(needs_extra(who, extra, missing))
 
 
 # --------------------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
+from ..errors import counted
+
 HELP = "paired comparison of two systems on the same gold: differences, intervals, p-values"
 EXTRA = "stats"
 """The paired tests need numpy (the stats extra)."""
@@ -115,7 +117,7 @@ def mcnemar_line(comparison) -> str:
     m = comparison.mcnemar
     return (
         f"McNemar's test of JGA on turns, clustered by dialogue (Durkalski et al. 2003): only A right {m.a_only}, "
-        f"only B right {m.b_only} (in {m.dialogues} dialogue{'s' * (m.dialogues != 1)}), "
+        f"only B right {m.b_only} (in {counted(m.dialogues, 'dialogue')}), "
         f"X² = {m.statistic:.4g}, p = {m.p:.4g}"
     )
 
@@ -163,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"\nscores in percent; CI: paired bootstrap over dialogues, {args.bootstrap} resamples, seed {args.seed}; "
         f"p: paired approximate randomization over dialogues, {comparison.rounds} rounds (smallest p "
-        f"{floor:.3g} with {dialogues} dialogue{'' if dialogues == 1 else 's'}), "
+        f"{floor:.3g} with {counted(dialogues, 'dialogue')}), "
         f"adjusted by {comparison.correction} over m = {comparison.family_size} figures"
     )
     print(f"signature: {comparison.signature}")

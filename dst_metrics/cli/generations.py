@@ -17,7 +17,7 @@ import sys
 import warnings
 
 from .. import options as opts
-from ..errors import InputError, describe
+from ..errors import InputError, counted, describe
 from ..figures import figure_labels
 from ..generation import OUTCOMES, STYLES
 from ..readers.base import decode_json
@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         [style, *(str(found.get(o, 0)) for o in OUTCOMES), str(figures["malformed"].get(style, 0))]
         for style, found in figures["outcomes"].items()
     ]
-    print(f"\n{len(columns['generation'])} generations read, by style:")
+    print(f"\n{counted(len(columns['generation']), 'generation')} read, by style:")
     print(format_table(["style", *OUTCOMES, "malformed"], rows, "l" + "r" * (len(OUTCOMES) + 1)))
     print(f"\nscores in percent; signature: {figures['signature']}")
     return 0

@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
 def _write_outputs(data, args: argparse.Namespace, named_corpora: list, protocols: list) -> None:
     import sys
 
-    from ..errors import InputError
+    from ..errors import InputError, counted
     from ..report.html import build_report
     from ..report.plots import reliability_plots, render_plots, write_plots
     from .common import write_text
@@ -173,7 +173,7 @@ def _write_outputs(data, args: argparse.Namespace, named_corpora: list, protocol
             written = write_plots(plots, args.plots)
         except OSError as error:
             raise InputError(f"cannot write the plots: {error.strerror or error}", source=args.plots) from None
-        print(f"wrote {len(written)} plot files to {args.plots}", file=sys.stderr)
+        print(f"wrote {counted(len(written), 'plot file')} to {args.plots}", file=sys.stderr)
     if args.output:
         write_text(args.output, build_report(data, plots, protocols=protocols), "the report")
         print(f"wrote {args.output}", file=sys.stderr)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import ids
 from ..corpus import GOLD_FIELD, PRED_FIELD, Corpus
-from ..errors import InputError
+from ..errors import InputError, counted
 from ..states import parse_linearized
 from .base import Fit, Reader, ReadRequest
 from .lines import TurnLines
@@ -72,7 +72,7 @@ def sniff(head: str) -> Fit:
         count = len(line.split("\t"))
         if count == len(FIELDS):
             return Fit(2)
-        return Fit(1, f"its first data line has {count} TAB-separated field{'s' * (count != 1)}, not 4")
+        return Fit(1, f"its first data line has {counted(count, 'TAB-separated field')}, not 4")
     return Fit(0)
 
 

@@ -10,6 +10,7 @@ hand (tests) or from the statistics API's objects (`system_data`, `comparison_da
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from ..errors import InputError
 from ..figures import FIGURES, figure_labels
 from ..options import Options
 from ..stats.analysis import DialogueAnalysis as DialoguePoint
+from ..stats.paired import FloorWarning
 from ..stats.positions import PositionRow
 from ..stats.table import SystemsTable
 
@@ -186,7 +188,9 @@ def _comparison(first: tuple[str, Corpus], other: tuple[str, Corpus], options: O
     from ..stats import compare
 
     try:
-        found = compare(first[1], other[1], options, resamples=resamples, seed=seed, names=(first[0], other[0]))
+        with warnings.catch_warnings():  # the page shows it beside the comparison (html.p_floor_warning)
+            warnings.simplefilter("ignore", FloorWarning)
+            found = compare(first[1], other[1], options, resamples=resamples, seed=seed, names=(first[0], other[0]))
     except InputError as error:  # different gold: shown side by side, not compared
         return ComparisonData(first[0], other[0], error=str(error))
     return comparison_data(found)

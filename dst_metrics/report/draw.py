@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..errors import counted
+
 SET_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")
 """Okabe-Ito blue, orange, green and purple, one per set A-D: told apart under colour blindness."""
 SET_MARKERS = ("circle", "square", "triangle", "diamond")
@@ -213,8 +215,8 @@ def _density_cells(points: list[Point]) -> list[str]:
         shade = 0.15 + 0.85 * math.log1p(count) / math.log1p(top)
         cells.append(
             f'<rect class="cell" x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" '
-            f'fill="{SET_COLORS[0]}" fill-opacity="{shade:.2f}" data-count="{count}"><title>{count} '
-            f"point{'s' * (count != 1)} here</title></rect>"
+            f'fill="{SET_COLORS[0]}" fill-opacity="{shade:.2f}" data-count="{count}"><title>'
+            f"{counted(count, 'point')} here</title></rect>"
         )
     return cells
 

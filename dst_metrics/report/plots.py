@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..errors import counted
 from .data import MISTAKE_TYPES, ReportData, SystemData
 
 WIDTH_IN = 8.0
@@ -87,10 +88,6 @@ def _whole_numbers(axes, *, y: bool = False) -> None:
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     if y:
         axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-
-
-def _dialogues(count: int) -> str:
-    return f"{count} dialogue" if count == 1 else f"{count} dialogues"
 
 
 def _color(index: int) -> str:
@@ -192,7 +189,11 @@ def first_failure_plot(data: ReportData) -> Plot:
         xs, ys = _positions(system, "first_failures")
         never = len(system.dialogues) - sum(ys) if system.dialogues else None
         name = short_name(system.name)
-        label = name if never is None else f"{name} ({_dialogues(never)} never {'fails' if never == 1 else 'fail'})"
+        label = (
+            name
+            if never is None
+            else f"{name} ({counted(never, 'dialogue')} never {'fails' if never == 1 else 'fail'})"
+        )
         axes.plot(xs, ys, _style(index), marker="o", color=_color(index), label=label)
     axes.set_xlabel("turn index where the dialogue's JGA first becomes 0")
     axes.set_ylabel("dialogues")
@@ -212,7 +213,7 @@ def gca_vs_fga_plot(data: ReportData) -> Plot:
     for index, system in enumerate(data.systems):
         xs = [PERCENT * point.fga for point in system.dialogues]
         ys = [PERCENT * point.gca for point in system.dialogues]
-        label = f"{short_name(system.name)} ({_dialogues(len(xs))})"
+        label = f"{short_name(system.name)} ({counted(len(xs), 'dialogue')})"
         axes.scatter(xs, ys, s=POINT_SIZE, alpha=0.6, color=_color(index), label=label)
     axes.set_xlabel(f"FGA of the dialogue (%, λ = {data.options.fga_lambda:g})")
     axes.set_ylabel("GCA of the dialogue (%)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from dataclasses import dataclass, field
 
 from dst_metrics import Options, score
@@ -299,6 +300,7 @@ def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
     """Each later set compared with A (`dst_metrics.stats.compare`) as HTML; the comparisons are kept
     in `out` (`comparison` is A against B)."""
     from dst_metrics.stats import compare
+    from dst_metrics.stats.paired import FloorWarning
 
     if not out.ok or len(out.results) < 2:
         return ""
@@ -316,13 +318,16 @@ def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
     parts = []
     for index, b in enumerate(out.results[1:], start=1):
         try:
-            comparison = compare(a.corpus, b.corpus, out.options, resamples=resamples, names=(a.name, b.name))
+            with warnings.catch_warnings(record=True) as caught:  # shown on the page, not on the server's stderr
+                warnings.simplefilter("always", FloorWarning)
+                comparison = compare(a.corpus, b.corpus, out.options, resamples=resamples, names=(a.name, b.name))
         except ValueError as error:
             parts.append(views.status_html(str(error), False, "compare"))
             continue
         out.comparisons.append(comparison)
         heading = f"<h3>{views.esc(b.name)} against {views.esc(a.name)}</h3>" if len(out.results) > 2 else ""
-        parts.append(heading + views.comparison_html(comparison, out.options, index) + _summary(comparison))
+        floor = "".join(f'<p class="note">{views.esc(str(w.message))}.</p>' for w in caught)
+        parts.append(heading + views.comparison_html(comparison, out.options, index) + floor + _summary(comparison))
     out.comparison = out.comparisons[0] if out.comparisons else None
     return "".join(parts)
 
@@ -382,11 +387,14 @@ def api_compare(
     """Compare two prediction sets on the same dialogues (paired randomization test, bootstrap intervals,
     Holm over every figure): dst_metrics.stats.compare's result as JSON."""
     from dst_metrics.stats import compare
+    from dst_metrics.stats.paired import FloorWarning
 
     options = read_settings(mode, alpha, fga_lambda, num_slots, value_matching)
     entries = [SetInput("A", a), SetInput("B", b)]
     first, second = read_prediction_sets(entries, fmt, options.value_matching, pasted_gold(gold))
-    return compare(first.corpus, second.corpus, options, resamples=int(resamples), names=("A", "B")).as_dict()
+    with warnings.catch_warnings():  # the JSON carries p_floor, from which the floor is read
+        warnings.simplefilter("ignore", FloorWarning)
+        return compare(first.corpus, second.corpus, options, resamples=int(resamples), names=("A", "B")).as_dict()
 
 
 def try_states(text: str, mode: str = "official", alpha: str = "10/11") -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dst_metrics import InputError, Options
+from dst_metrics.errors import counted
 from dst_metrics.options import OptionError
 from dst_metrics.report.html import systems_output
 
@@ -144,8 +145,8 @@ def table_view(
     except ValueError as error:  # InputError, OptionError
         return TableView(False, str(error))
     status = (
-        f"Table of {len(table.names)} systems on {table.dialogues} dialogue{'s' * (table.dialogues != 1)} "
-        f"and {table.turns} turn{'s' * (table.turns != 1)}."
+        f"Table of {len(table.names)} systems on {counted(table.dialogues, 'dialogue')} "
+        f"and {counted(table.turns, 'turn')}."
     )
     shown = TableChoices(table.keys, table.pairs, table.baseline, table.primary, table.correction,
                          table.resamples, table.seed)  # fmt: skip

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from dst_metrics.errors import counted
 from dst_metrics.stats.table import DEFAULT_FIGURES
 
 from . import views
@@ -64,7 +65,7 @@ def _files_note(files: list[dict]) -> str:
     if not files:
         return ""
     chips = views.file_chips([f["filename"] for f in files])
-    return f'<span class="note-ok">{len(files)} file{"s" * (len(files) != 1)} uploaded:</span> {chips}'
+    return f'<span class="note-ok">{counted(len(files), "file")} uploaded:</span> {chips}'
 
 
 def _primary_choices(figures: list[str]) -> list[tuple[str, str]]:

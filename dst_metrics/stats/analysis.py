@@ -6,21 +6,26 @@ turn, over the number of turns) and non-uniformity NU (eq. 9-10: Σ_t |m_t - m/n
 m_t counts the missed, wrong and overshot slots of turn t (`dst_metrics.explain`). Then Pearson's r
 of per-dialogue GCA and FGA with each, and Zou's (2007) 95% interval for r(FGA, x) - r(GCA, x):
 two correlations that share the variable x, computed on the same dialogues (dependent, overlapping).
-Dialogues without any mistake have no TO or NU and are left out of the correlations.
+Dialogues without any mistake have no TO or NU and are left out of the correlations. A figure that
+cannot be computed (r needs 2 such dialogues with varying values, Zou's interval 4) is NaN, with the
+reason in `Analysis.undefined`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from statistics import NormalDist
 
 from ..corpus import Corpus
+from ..errors import counted
 from ..explain import mistakes_per_turn, non_uniformity, pearson, tail_orientation
 from ..options import Options
 from ..scoring import corpus_options, score
 
 ZOU_LEVEL = 0.95
+ZOU_MIN_DIALOGUES = 4
+"""Zou's interval takes Fisher's z of each r, whose standard error is 1 / sqrt(n - 3)."""
 MEASURES: tuple[str, ...] = ("to", "nu")
 
 
@@ -60,13 +65,17 @@ class Analysis:
     correlations: dict[str, float]
     zou: dict[str, ZouInterval]
     options: Options
+    undefined: dict[str, str] = field(default_factory=dict)
+    """Why a figure cannot be computed: correlation key (``gca~to``) or ``zou.to`` -> the reason."""
 
     def as_dict(self) -> dict[str, object]:
-        """JSON-ready: dialogues, correlations, zou (with n and r12), signature; NaN as None."""
+        """JSON-ready: dialogues, correlations, zou (with n and r12), undefined (the reason of each null
+        figure), signature; NaN as None."""
         return {
             "dialogues": [_finite(asdict(d)) for d in self.dialogues],
             "correlations": _finite(self.correlations),
             "zou": {key: _finite({**asdict(z), "significant": z.significant}) for key, z in self.zou.items()},
+            "undefined": self.undefined,
             "signature": self.options.signature(),
         }
 
@@ -96,7 +105,7 @@ def zou_interval(r1: float, r2: float, r12: float, n: int, level: float = ZOU_LE
     low = r1 - r2 - sqrt((r1-l1)² + (u2-r2)² - 2c(r1-l1)(u2-r2)),
     high = r1 - r2 + sqrt((u1-r1)² + (r2-l2)² - 2c(u1-r1)(r2-l2)).
     """
-    if n < 4 or any(math.isnan(r) for r in (r1, r2, r12)):
+    if n < ZOU_MIN_DIALOGUES or any(math.isnan(r) for r in (r1, r2, r12)):
         return ZouInterval(r1, r2, math.nan, math.nan, n, r12)
     l1, u1 = fisher_interval(r1, n, level)
     l2, u2 = fisher_interval(r2, n, level)
@@ -125,19 +134,43 @@ def dialogue_analyses(corpus: Corpus, options: Options) -> list[DialogueAnalysis
     return out
 
 
+def correlation_undefined(columns: dict[str, list[float]]) -> str | None:
+    """Why Pearson's r of two columns ({name: values}, over the same dialogues) is undefined, or None:
+    fewer than 2 dialogues, or a column that is the same in every dialogue."""
+    n = len(next(iter(columns.values())))
+    if n < 2:
+        return f"needs at least 2 dialogues with a mistake, has {counted(n, 'dialogue')}"
+    constant = [name for name, values in columns.items() if len(set(values)) == 1]
+    return f"{' and '.join(constant)} the same in every dialogue with a mistake" if constant else None
+
+
 def analyze(corpus: Corpus, options: Options | None = None) -> Analysis:
     """The GCA paper's section 5.2 analyses of one corpus (see the module docstring)."""
     options = corpus_options(corpus, options)
     rows = dialogue_analyses(corpus, options)
     correlations = {}
     zou = {}
+    undefined = {}
     for measure in MEASURES:
         kept = [row for row in rows if not math.isnan(getattr(row, measure))]
         xs = [getattr(row, measure) for row in kept]
         gca, fga = [row.gca for row in kept], [row.fga for row in kept]
         for name, values in (("gca", gca), ("fga", fga)):
-            correlations[f"{name}~{measure}"] = pearson(values, xs)
+            key = f"{name}~{measure}"
+            correlations[key] = pearson(values, xs)
+            why = correlation_undefined({name.upper(): values, measure.upper(): xs})
+            if math.isnan(correlations[key]):
+                undefined[key] = why or "undefined"
         zou[measure] = zou_interval(
             correlations[f"fga~{measure}"], correlations[f"gca~{measure}"], pearson(fga, gca), len(kept)
         )
-    return Analysis(rows, correlations, zou, options)
+        if math.isnan(zou[measure].low):
+            undefined[f"zou.{measure}"] = (
+                f"needs at least {ZOU_MIN_DIALOGUES} dialogues with a mistake, has {counted(len(kept), 'dialogue')}"
+                if len(kept) < ZOU_MIN_DIALOGUES
+                else undefined.get(f"fga~{measure}")
+                or undefined.get(f"gca~{measure}")
+                or correlation_undefined({"GCA": gca, "FGA": fga})
+                or "undefined"
+            )
+    return Analysis(rows, correlations, zou, options, undefined)

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, fields
 import numpy as np
 
 from ..corpus import Corpus
-from ..errors import InputError
+from ..errors import InputError, counted
 from ..figures import figure_labels, lambda_key
 from ..options import OptionError, Options
 from .bootstrap import (
@@ -269,6 +269,10 @@ def smallest_adjusted_p(rounds: int, family_size: int, dialogues: int | None = N
     return min(1.0, family_size * smallest_p(rounds, dialogues))
 
 
+class FloorWarning(UserWarning):
+    """`compare` warns with this when no adjusted p can reach the level (`floor_warning`)."""
+
+
 def floor_warning(
     rounds: int, family_size: int, level: float, correction: str = "holm", dialogues: int | None = None
 ) -> str:
@@ -278,7 +282,7 @@ def floor_warning(
         return ""
     if smallest_p(rounds, dialogues) > 1.0 / (rounds + 1):  # the dialogues, not the rounds, set the floor
         return (
-            f"with {dialogues} dialogue{'' if dialogues == 1 else 's'} only {2**dialogues} patterns of swaps exist, "
+            f"with {counted(dialogues, 'dialogue')} only {2**dialogues} patterns of swaps exist, "
             f"so the smallest p is "
             f"2/{2**dialogues}, and {correction} over {family_size} tests makes the smallest adjusted p {floor:.3g} > "
             f"level {level:g}: no difference can be significant, whatever the rounds (more dialogues are needed)"
@@ -514,7 +518,7 @@ def compare(
 
     `resamples` bootstrap resamples give the intervals, at confidence `interval_level` (None: ``1 - level``,
     so that an interval excludes 0 where a test at `level` would reject); `rounds` randomization rounds the p-values
-    (None: `randomization_rounds` of the family size and `level`; a `UserWarning` of one line when
+    (None: `randomization_rounds` of the family size and `level`; a `FloorWarning`, a UserWarning, of one line when
     the rounds given cannot reach `level`). `figures` (default: every non-count figure) are the keys
     reported and corrected for, each once (`family_keys`).
     """
@@ -531,7 +535,7 @@ def compare(
     rounds = randomization_rounds(len(family), level) if rounds is None else int(rounds)
     warning = floor_warning(rounds, len(family), level, correction, len(corpus_a.dialogues))
     if warning:
-        warnings.warn(warning, UserWarning, stacklevel=2)
+        warnings.warn(warning, FloorWarning, stacklevel=2)
     a, b = system_matrices([corpus_a, corpus_b], options)
     settings = {"resamples": resamples, "rounds": rounds, "seed": seed, "correction": correction, "level": level}
     diffs = compare_matrices(a, b, options, **settings, method=method, interval_level=interval_level, figures=family)

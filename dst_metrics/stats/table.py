@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..corpus import Corpus
-from ..errors import InputError
+from ..errors import InputError, counted
 from ..figures import figure_labels, figure_of
 from ..options import OptionError, Options
 from ..scoring import corpus_options
@@ -206,7 +206,7 @@ class SystemsTable:
         out = [self.family_note()]
         if self.small_sample:
             out.append(
-                f"only {self.dialogues} dialogue{'s' * (self.dialogues != 1)} (fewer than {SMALL_SAMPLE}): "
+                f"only {counted(self.dialogues, 'dialogue')} (fewer than {SMALL_SAMPLE}): "
                 "the intervals and the tests are unreliable"
             )
         warning = floor_warning(self.rounds, self.family_size, self.level, self.correction, self.dialogues)
@@ -226,7 +226,7 @@ class SystemsTable:
         return (
             f"{what} at level {self.level:g} (paired approximate randomization over dialogues, "
             f"{self.rounds} rounds); {self.correction} over the whole table: family of m = {self.family_size} tests "
-            f"({_count(pairs, 'pair')} × {_count(len(self.tested), 'figure')}: {figures}); "
+            f"({counted(pairs, 'pair')} × {counted(len(self.tested), 'figure')}: {figures}); "
             f"smallest adjusted p possible {self.p_floor:.3g}"
         )
 
@@ -264,10 +264,6 @@ class SystemsTable:
             marks={name: {key: self.marks(name, key) for key in self.keys} for name in self.names},
         )
         return out
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _letter(index: int) -> str:
