@@ -90,13 +90,9 @@ def score_generations(
     scores = score(corpus, chosen).scores
     figures: dict[str, Any] = {key: scores[key] for key in figure_keys(chosen)}
     figures.update(_outcome_shares(parsed.values(), rows), outcomes=outcome_counts(parsed.values()))
-    figures["malformed"] = malformed_counts(parsed.values())
-    figures["signature"] = scores.signature
-    if show_unparsed:
-        for line in unparsed_examples(generations, dialogue_ids, turn_ids, parsed, show_unparsed):
-            print(line, file=sys.stderr)
-    if show_readings:
-        for line in reading_examples(generations, dialogue_ids, turn_ids, parsed, show_readings):
+    figures.update(malformed=malformed_counts(parsed.values()), signature=scores.signature)
+    for examples, count in ((unparsed_examples, show_unparsed), (reading_examples, show_readings)):
+        for line in examples(generations, dialogue_ids, turn_ids, parsed, count) if count else ():
             print(line, file=sys.stderr)
     return figures
 

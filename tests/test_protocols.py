@@ -26,7 +26,7 @@ from dst_metrics import InputError, read, score
 from dst_metrics.cli import main
 from dst_metrics.numpy_sums import numpy_sum
 from dst_metrics.protocols import checkdst, sgdx
-from tests.conftest import REFERENCE, REPO, SGD, requires_shared
+from tests.conftest import REFERENCE, REPO, SGD, needs, requires_shared
 from tests.protocol_inputs import checkdst_perturbed, comparable, sgd_predictions, write_sgdx
 
 # python tests/protocol_inputs.py sgdx ../shared/data/sgd OUT SEED; the driver's printed lines
@@ -301,7 +301,7 @@ def test_sgdx_tables_name_the_variants_by_their_count(tmp_path, capsys, count):
         cells = [f"{found[key]:.4f}" if ".ss_" in key else f"{100 * found[key]:.2f}" for key in keys]
         assert _columns(line) == [split, str(found[f"sgdx.{split}.frames"]), *cells]
     assert found["sgdx.all.frames"] > 0 and found["sgdx.all.ss_jga"] > 0  # the variants differ
-    pytest.importorskip("numpy", reason="needs numpy (pip install -e '.[report]')")
+    pytest.importorskip("numpy", reason=needs("report", "numpy"))
     assert main(["report", original, *sgd, "--schema-variants", *variants, "--markdown", "--bootstrap", "0"]) == 0
     lines = capsys.readouterr().out.splitlines()
     header = next(index for index, line in enumerate(lines) if f"| JGA v1-{count} |" in line)
