@@ -53,7 +53,8 @@ def space_table_keys() -> list[str]:
 
 def test_keys_are_unique_and_families_split_them_between_the_modules():
     keys = figure_keys(Options())
-    assert len(keys) == len(set(keys)) == 24
+    per_lambda = [figure for figure in FIGURES if figure.per_lambda]  # one key per λ of the grid
+    assert len(keys) == len(set(keys)) == len(FIGURES) - len(per_lambda) + len(per_lambda) * len(Options().per_lambda)
     assert set(keys) == set(figure_keys(Options(), ["gca"])) | set(figure_keys(Options(), ["turn"]))
     assert {"gca", "jga", "fga", "fga@0.25", "fga@1.0", "missed", "turns"} <= set(keys)
     assert {"joint_turn_accuracy", "final_jga"} <= set(figure_keys(Options(), ["turn"]))
