@@ -270,6 +270,24 @@ def histogram() -> Any:
     return field(default_factory=dict, metadata={MERGE: add_keys})
 
 
+TURN_FIGURES: tuple[str, ...] = ("equal", "errors", "tp", "n_gold", "rel_hits", "rel_total", "fp", "fn")
+"""The names of `turn_figures`' values, in order, in which `turn_sum` and `turn_histogram` write their terms."""
+TURN_TERM = "turn_term"
+"""The key of a field's metadata holding what it sums over turns (`turn_sum`, `turn_histogram`)."""
+
+
+def turn_sum(term: str) -> Any:
+    """A field of sums: Σ over turns of `term`, a Python expression of the turn's figures (`TURN_FIGURES`),
+    e.g. ``"equal"`` (the turns whose states are equal) or ``"n_gold > 0"``; `_Sums.tally` computes it."""
+    return field(default=0, metadata={MERGE: operator.add, TURN_TERM: term})
+
+
+def turn_histogram(key: str, term: str) -> Any:
+    """A field of sums: {the turn's `key`: Σ `term`} over the turns whose `key` is not 0 (both of
+    `TURN_FIGURES`); `_Sums.tally` computes it."""
+    return field(default_factory=dict, metadata={MERGE: add_keys, TURN_TERM: (key, term)})
+
+
 def sum_fields(cls: type, merge: Callable | None = None) -> tuple[str, ...]:
     """The names of the fields of `cls` that declare a merge (or that merge, e.g. `add_keys`), in order."""
     return tuple(f.name for f in fields(cls) if MERGE in f.metadata and merge in (None, f.metadata[MERGE]))
@@ -322,7 +340,9 @@ def summed(*sums: Any) -> Any:
 @dataclass
 class Tally:
     """The sums every metric is computed from; tallies merge by addition (`+`), field by field as each
-    field declares (`integer`, `histogram`).
+    field declares (`integer`, `histogram`, `turn_sum`, `turn_histogram`). The `integer` and `histogram`
+    fields are counted by `_Sums.walk` under the same name (a GCA count in `_Sums.counts`); the turn
+    fields are computed from each turn's figures by `_Sums.tally`, from their declaration.
 
     Ratios are kept as integer sums grouped by denominator, and FGA as a histogram of
     distances, so merged tallies give the same figures in any order, batching or process split.
@@ -333,15 +353,15 @@ class Tally:
     wrong: int = integer()
     missed: int = integer()
     overshot: int = integer()
-    joint_hits: int = integer()  # turns whose gold and predicted states are equal
-    slot_errors: int = integer()  # Σ_t SA's (missed_t + wrong_t)
-    goal_turns: int = integer()  # turns with at least one active gold slot (AGA)
-    goal_hits: dict[int, int] = histogram()  # |G_t| -> Σ |G_t ∩ P_t|
-    relative_empty_turns: int = integer()  # turns with T* = 0 (RSA)
-    relative_hits: dict[int, int] = histogram()  # T*_t -> Σ RSA numerators
-    true_positives: int = integer()
-    false_positives: int = integer()
-    false_negatives: int = integer()
+    joint_hits: int = turn_sum("equal")  # turns whose gold and predicted states are equal
+    slot_errors: int = turn_sum("errors")  # Σ_t SA's (missed_t + wrong_t)
+    goal_turns: int = turn_sum("n_gold > 0")  # turns with at least one active gold slot (AGA)
+    goal_hits: dict[int, int] = turn_histogram("n_gold", "tp")  # |G_t| -> Σ |G_t ∩ P_t|
+    relative_empty_turns: int = turn_sum("rel_total == 0")  # turns with T* = 0 (RSA)
+    relative_hits: dict[int, int] = turn_histogram("rel_total", "rel_hits")  # T*_t -> Σ RSA numerators
+    true_positives: int = turn_sum("tp")
+    false_positives: int = turn_sum("fp")
+    false_negatives: int = turn_sum("fn")
     fga_distances: dict[int, int] = histogram()  # d -> type-2 turns at d
     turn_hits: int = integer()  # turns whose predicted changes equal gold's (DST-STAR's joint turn accuracy)
     final_turns: int = integer()  # dialogues with a turn: their last turns (final-turn JGA)
@@ -414,7 +434,7 @@ class _Sums:
         self.turns = 0
         self.counts = {CORRECT: 0, WRONG: 0, MISSED: 0, OVERSHOT: 0}
         self.figure_runs: dict[TurnFigures, int] = {}  # turn figures -> number of turns
-        self.distances: dict[int, int] = {}  # FGA type-2 distance -> number of turns
+        self.fga_distances: dict[int, int] = {}  # FGA type-2 distance -> number of turns
         self.turn_hits = self.final_turns = self.final_hits = 0
 
     def clear(self) -> None:
@@ -423,7 +443,7 @@ class _Sums:
         counts = self.counts
         counts[CORRECT] = counts[WRONG] = counts[MISSED] = counts[OVERSHOT] = 0
         self.figure_runs.clear()
-        self.distances.clear()
+        self.fga_distances.clear()
         self.turn_hits = self.final_turns = self.final_hits = 0
 
     def walk(self, dialogues: Iterable[Dialogue], official: bool, observe: TurnObserver | None) -> None:
@@ -432,7 +452,7 @@ class _Sums:
         count_types = official_count_types if official else corrected_count_types
         counts = self.counts
         figure_runs = self.figure_runs
-        distances = self.distances
+        distances = self.fga_distances
         turns = label_misses = final_turns = final_hits = 0  # label misses: changed turns whose labels differ
         for dialogue in dialogues:
             turns += len(dialogue.turn_ids)
@@ -524,30 +544,41 @@ class _Sums:
         self.final_hits += final_hits
 
     def tally(self) -> Tally:
-        """The sums as a Tally (its fields in order: positional arguments cost half of keywords)."""
-        joint_hits = slot_errors = goal_turns = relative_empty = true_pos = false_pos = false_neg = 0
-        goal_hits: dict[int, int] = {}
-        relative_hits: dict[int, int] = {}
-        for (equal, errors, tp, n_gold, rel_hits, rel_total, fp, fn), run in self.figure_runs.items():
-            if equal:
-                joint_hits += run
-            slot_errors += errors * run
-            if n_gold:
-                goal_turns += run
-                goal_hits[n_gold] = goal_hits.get(n_gold, 0) + tp * run
-            if rel_total:
-                relative_hits[rel_total] = relative_hits.get(rel_total, 0) + rel_hits * run
-            else:
-                relative_empty += run
-            true_pos += tp * run
-            false_pos += fp * run
-            false_neg += fn * run
-        counts = self.counts
-        # fmt: off
-        return Tally(self.turns, counts[CORRECT], counts[WRONG], counts[MISSED], counts[OVERSHOT], joint_hits,
-                     slot_errors, goal_turns, goal_hits, relative_empty, relative_hits, true_pos, false_pos,
-                     false_neg, dict(self.distances), self.turn_hits, self.final_turns, self.final_hits)
-        # fmt: on
+        """The sums as a Tally (`_tally_of`)."""
+        return _tally_of()(self)
+
+
+@functools.cache
+def _tally_of() -> Callable[[_Sums], Tally]:
+    """`_Sums.tally`, generated from `Tally`'s declaration (as `_adder`): one pass over the distinct turn
+    figures summing every `turn_sum` and `turn_histogram` field, then ``Tally(...)`` with its fields in
+    order (positional arguments cost half of keywords); the other fields are the walk's sums."""
+    turn_fields = [f for f in fields(Tally) if TURN_TERM in f.metadata]
+    lines = ["def tally(sums):"]
+    lines += [f"    {f.name} = {{}}" if f.metadata[MERGE] is add_keys else f"    {f.name} = 0" for f in turn_fields]
+    lines.append(f"    for ({', '.join(TURN_FIGURES)}), run in sums.figure_runs.items():")
+    for f in turn_fields:
+        term = f.metadata[TURN_TERM]
+        if isinstance(term, tuple):
+            key, value = term
+            lines.append(f"        if {key}:")
+            lines.append(f"            {f.name}[{key}] = {f.name}.get({key}, 0) + ({value}) * run")
+        else:
+            lines.append(f"        {f.name} += ({term}) * run")
+    arguments = []
+    for f in fields(Tally):
+        if TURN_TERM in f.metadata:
+            arguments.append(f.name)
+        elif f.name in COUNT_TYPES:
+            arguments.append(f"sums.counts[{f.name!r}]")
+        elif f.metadata[MERGE] is add_keys:
+            arguments.append(f"dict(sums.{f.name})")  # a copy: the sums go on
+        else:
+            arguments.append(f"sums.{f.name}")
+    lines.append(f"    return Tally({', '.join(arguments)})")
+    names: dict[str, Any] = {"Tally": Tally}
+    exec("\n".join(lines) + "\n", names)  # noqa: S102 (field names and their declared terms only)
+    return names["tally"]
 
 
 def advance_side(

@@ -17,7 +17,7 @@ import math
 import operator
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 from .core import Tally
 from .options import DEFAULT_FGA_LAMBDA, FGA_LAMBDA_GRID, MULTIWOZ_NUM_SLOTS, OFFICIAL_ALPHA
@@ -60,25 +60,10 @@ class Operations(Protocol):
         """(a, b) with a / b = x: exact integers for one tally, (x, 1.0) for arrays."""
 
 
-class Columns(Protocol):
-    """Sums a formula reads: a `Tally`, or B summed tallies column by column (`dst_metrics.stats.matrix`
-    makes them: each int field of `Tally` as an array of B values, and their `ops`)."""
-
-    turns: Any
-    correct: Any
-    wrong: Any
-    missed: Any
-    overshot: Any
-    joint_hits: Any
-    slot_errors: Any
-    goal_turns: Any
-    relative_empty_turns: Any
-    true_positives: Any
-    false_positives: Any
-    false_negatives: Any
-    turn_hits: Any
-    final_turns: Any
-    final_hits: Any
+Columns: TypeAlias = Any
+"""Sums a formula reads: a `Tally`, or B summed tallies column by column (`dst_metrics.stats.matrix` makes
+them: each int field of `Tally` as an array of B values under its name, and their `ops`). An alias, so
+that each field is declared once, in `Tally` (mypyc reads the fields of either generically)."""
 
 
 class _Scalar:

@@ -1,12 +1,14 @@
 """Hostile mutants of the project's own fixtures, one reader at a time, and what reading them gives.
 
-`mutants(seeds)` yields (reader, kind, name, bytes) for every reader of `dst_metrics.readers.READERS`:
-its fixture (tests/fixtures, examples/; JSON Lines and linearized lines are written from
-examples/) truncated, with bytes flipped, with 100,000 ``[`` nested inside a value, re-encoded as
-UTF-16, with NUL bytes, with a value swapped for 1e400, NaN, null, an array, …, and with a key of an
-object (a dialogue id, a turn id, a field) given twice. `outcome` reads one through the front door
-(`open_input`) or the command line (`main([...])`, in this process) and says how it ended: ``ok``
-(a result; exit 0), ``input-error`` (one located line; exit 2) or ``other: …`` (anything else: a bug).
+`mutants(seeds)` yields (reader, kind, name, bytes) for every reader of the registry,
+`dst_metrics.readers.READERS`: its fixture (below, for the readers that need one made or a gold beside it;
+JSON Lines and linearized lines are written from examples/; any other reader's is the first file of
+tests/fixtures/ or examples/ that detection names it) truncated, with bytes flipped, with 100,000 ``[``
+nested inside a value, re-encoded as UTF-16, with NUL bytes, with a value swapped for 1e400, NaN, null, an
+array, …, and with a key of an object (a dialogue id, a turn id, a field) given twice. `outcome` reads one
+through the front door (`open_input`) or the command line (`main([...])`, in this process) and says how it
+ended: ``ok`` (a result; exit 0), ``input-error`` (one located line; exit 2) or ``other: …`` (anything else:
+a bug).
 Used by tests/test_fuzz_inputs.py and benchmarks/fuzz_inputs.py.
 """
 
@@ -23,7 +25,7 @@ from pathlib import Path
 
 from dst_metrics.cli import main
 from dst_metrics.errors import InputError
-from dst_metrics.readers import open_input
+from dst_metrics.readers import READERS, detect, open_input
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -76,8 +78,8 @@ def _written(name: str, data: bytes) -> Path:
     return _WRITTEN[name]
 
 
-def fixtures() -> dict[str, tuple[bytes, str | None, Path | None]]:
-    """{reader: (the fixture's bytes, the file name to write it as, the gold to give with it or None)}."""
+def _made_fixtures() -> dict[str, tuple[bytes, str, Path | None]]:
+    """The fixtures made here, or with a gold to read beside them."""
     records = _layout_records(_examples())
     jsonl = "".join(json.dumps(r) + "\n" for r in records).encode()
     tsv = "".join(
@@ -101,6 +103,27 @@ def fixtures() -> dict[str, tuple[bytes, str | None, Path | None]]:
         "linearized": (tsv.encode(), "turns.tsv", None),
         "slt2024": ((FIXTURES / "slt2024" / "results.csv").read_bytes(), "results.csv", mwzeval_gold),
     }
+
+
+def _detected_fixture(reader: str) -> tuple[bytes, str, Path | None]:
+    """The first file of tests/fixtures/ or examples/ (sorted) that detection names `reader`."""
+    for path in sorted([*FIXTURES.rglob("*"), *EXAMPLES.iterdir()]):
+        if not path.is_file() or path.stat().st_size > 1_000_000:
+            continue
+        data = path.read_bytes()
+        try:
+            if detect(data) == reader:
+                return data, path.name, None
+        except InputError:
+            continue
+    raise LookupError(f"no file of tests/fixtures/ or examples/ is detected as {reader!r}: add a sample to fuzz it")
+
+
+def fixtures() -> dict[str, tuple[bytes, str, Path | None]]:
+    """{reader: (the fixture's bytes, the file name to write it as, the gold to give with it or None)}
+    for every registered reader (`READERS`), in the registry's order."""
+    made = _made_fixtures()
+    return {reader: made[reader] if reader in made else _detected_fixture(reader) for reader in READERS}
 
 
 GOLD_OF_PREDICTIONS = {"multiwoz21": FIXTURES / "convlab" / "dialogues.json"}

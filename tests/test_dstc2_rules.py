@@ -278,19 +278,3 @@ def test_scorers_agree_on_noisy_random_trackers(seed):
     assert csv_text(fast) == csv_text(reference)
     for a, b in zip(fast.rows, reference.rows):
         assert a.value == pytest.approx(b.value, rel=1e-12, abs=1e-15) if b.value is not None else a.value is None
-
-
-def test_figure_registry_reads_the_featured_rows():
-    from dst_metrics.dstc2.figures import FAMILY, FIGURES, featured_figures
-
-    sessions, data = random_corpus(1)
-    scores = score(sessions, data, ONTOLOGY)
-    figures = featured_figures(scores)
-    assert len(FIGURES) == 9 and {f.family for f in FIGURES} == {FAMILY} == {"dstc2"}
-    assert (
-        figures["dstc2.joint.acc"]
-        == scores.featured()["goal.joint"]["acc"]
-        == row(scores, "goal.joint", "acc", 2).value
-    )
-    assert figures["dstc2.method.roc_v2_ca05"] == row(scores, "method", "roc.v2_ca05", 2).value
-    assert [f.higher_is_better for f in FIGURES[:3]] == [True, False, True]  # acc, L2 (lower is better), CA05

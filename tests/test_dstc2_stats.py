@@ -1,5 +1,5 @@
-"""DSTC2.md sections 2 and 6, rule by rule, on the per-object accumulators (`dst_metrics.dstc2.stats`, and
-the two the reference scorer alone uses, `Updates` and `ROC`, in tests/fixtures/dstc2/reference_scorer.py).
+"""DSTC2.md sections 2 and 6, rule by rule: `normalise_dist` and the ROC curve (`dst_metrics.dstc2.stats`), and
+the official per-object accumulators of the reference scorer (tests/fixtures/dstc2/reference_scorer.py).
 
 Every expected value is derived by hand in the comment next to it.
 """
@@ -10,8 +10,8 @@ import math
 
 import pytest
 
-from dst_metrics.dstc2.stats import MRR, STAT_NAMES, Accuracy, Probs, normalise_dist, roc_curve, top_independent
-from tests.fixtures.dstc2.reference_scorer import ROC, Updates, new_stats
+from dst_metrics.dstc2.stats import STAT_NAMES, normalise_dist, roc_curve
+from tests.fixtures.dstc2.reference_scorer import MRR, ROC, Accuracy, Probs, Updates, new_stats, top_independent
 
 # ---------------------------------------------------------------- section 2: normalise_dist
 

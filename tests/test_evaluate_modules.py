@@ -247,7 +247,7 @@ def test_metric_card_lists_exactly_the_registered_figures(folder):
     card = (REPO / folder / "README.md").read_text(encoding="utf-8")
     assert card.count(CARD_START) == card.count(CARD_END) == 1
     block = card[card.index(CARD_START) : card.index(CARD_END) + len(CARD_END)]
-    assert block == card_figures(folder)
+    assert block == card_figures(folder), "regenerate the cards: write_cards() (CONTRIBUTING.md, Adding a figure)"
     listed = [line for line in block.splitlines() if line.startswith("- ")]
     keys = [key for line in listed for key in line.split(":", 1)[0][2:].replace("`", "").split(", ")]
     assert keys == figure_keys(Options(), MODULE_FAMILIES[folder]) + ["signature"]

@@ -14,8 +14,8 @@ the distribution ranks highest.
   joint-goal ECE);
 * ``slt2024_ece`` and ``slt2024_auroc`` are SLT 2024's figures of the predicted (slot, value) pairs
   (`slt2024.slt2024_figures`; their decisions, bins and AUROC, not the ones above);
-* accuracy, L2, MRR and ROC v2 CA05 are DSTC2's, through the official accumulators of
-  `dst_metrics.dstc2.stats` (``acc``, ``l2``, ``mrr``, ``roc.v2_ca05``);
+* accuracy, L2, MRR and ROC v2 CA05 are DSTC2's (``acc``, ``l2``, ``mrr``, ``roc.v2_ca05``): each
+  decision is the item of one official ``add`` call (`dst_metrics.dstc2.items`), summed in call order;
 * ECE (equal-width and equal-mass bins), Brier score and AUROC are those of the binary event "the
   top hypothesis is right" against its score (the top's confidence).
 """
@@ -28,7 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..corpus import Corpus, _snapped_value, text_matching
-from ..dstc2.stats import MRR, Accuracy, Probs, normalise_dist, roc_results, top_independent
+from ..dstc2.items import independent_item, new_ids, plain_item
+from ..dstc2.stats import normalise_dist, roc_results
 from ..states import INACTIVE_VALUES, Alternatives, _canonical_text
 from .extract import Hypotheses, ScoredPredictions
 from .figures import CALIBRATION_FIGURES
@@ -158,28 +159,38 @@ def auroc(correct: Sequence[bool], confidence: Sequence[float]) -> float | None:
 
 @dataclass
 class Decisions:
-    """The DSTC2 accumulators of one level, and its (right, confidence) pairs."""
+    """One level's decisions: each DSTC2 ``add`` call's item (`dst_metrics.dstc2.items`), kept as its
+    (right, confidence) pair and its L2 term and reciprocal rank summed in call order (the official ``+=``)."""
 
-    stats: tuple = field(default_factory=lambda: (Accuracy(), Probs(), MRR()))
+    ids: dict = field(default_factory=new_ids)  # the items' interned hypotheses
     correct: list[bool] = field(default_factory=list)
     confidence: list[float] = field(default_factory=list)
     min_confidence: list[float] = field(default_factory=list)  # joint level: min over slots of the top's score
+    l2: float = 0.0
+    reciprocal_rank: float = 0.0
 
-    def add(self, dist: object, label: object, independent: bool = False) -> None:
-        """One DSTC2 ``add(dist, true_label)`` call, and its top's (right, confidence)."""
-        for stat in self.stats:
-            stat.add(dist, label, independent=independent)
-        top, score = top_independent(dist) if independent else dist[0]
-        self.correct.append(top == label)
+    def add(self, dist: list, label: object) -> None:
+        """One DSTC2 ``add(dist, label)`` call on a plain distribution."""
+        self._count(plain_item(dist, label, self.ids))
+
+    def add_independent(self, dists: dict[str, list], label: dict | None) -> None:
+        """One call on the independent joint ``{slot: distribution}``."""
+        self._count(independent_item(dists, label, self.ids))
+
+    def _count(self, item: tuple) -> None:
+        right, score, _, l2, _, reciprocal_rank, _, _ = item
+        self.correct.append(right)
         self.confidence.append(score)
+        self.l2 += l2
+        self.reciprocal_rank += reciprocal_rank
 
     def figures(self, bins: int) -> dict[str, float | None]:
         """{figure name without the level: value} (see `figures.CALIBRATION_FIGURES`)."""
-        accuracy, probs, mrr = (stat.results() for stat in self.stats)
+        n = len(self.correct)
         return {
-            "acc": accuracy["acc"],
-            "l2": probs["l2"],
-            "mrr": mrr["mrr"],
+            "acc": sum(self.correct) / n if n else None,
+            "l2": self.l2 / n if n else None,
+            "mrr": self.reciprocal_rank / n if n else None,
             "roc_v2_ca05": roc_results(self.correct, self.confidence)["roc.v2_ca05"],
             "ece": expected_calibration_error(self.correct, self.confidence, bins, "width"),
             "ece_mass": expected_calibration_error(self.correct, self.confidence, bins, "mass"),
@@ -267,7 +278,7 @@ def _add_turn(levels: dict, per_slot: dict | None, gold: Mapping, pred: Mapping,
         marginals[slot] = dist
         if label is not None:
             joint_label[slot] = label
-    joint_level.add(marginals, joint_label or None, independent=True)
+    joint_level.add_independent(marginals, joint_label or None)
     joint_level.min_confidence.append(min((dist[0][1] for dist in marginals.values()), default=1.0))
 
 

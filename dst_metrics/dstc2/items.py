@@ -1,4 +1,5 @@
-"""The items of the column-wise scorer (`dst_metrics.dstc2.fast`), in plain Python.
+"""The official scorer's ``add`` calls as items, in plain Python: the column-wise scorer's
+(`dst_metrics.dstc2.fast`) and the calibration figures' (`dst_metrics.calibration.metrics`).
 
 Every turn yields one item per *column* (each informable slot, each requestable slot, the method,
 the joint, the independent joint) and label scheme: whether the top hypothesis is right, its score,
@@ -26,7 +27,7 @@ from .prepare import (
 from .stats import Dist
 
 FIELDS = ("correct", "score", "p", "l2", "l2b", "rr", "top", "label")
-"""The per-item quantities, in the order `_plain` returns them."""
+"""The per-item quantities, in the order `plain_item` returns them."""
 NONE_ID = 0
 """The interned id of the None hypothesis (the previous top at the start of a session)."""
 
@@ -40,13 +41,16 @@ def _intern(ids: dict[Any, int], hyp: Any) -> int:
     return found
 
 
-def _new_ids() -> dict[Any, int]:
+def new_ids() -> dict[Any, int]:
+    """The interned ids before any item: None, False and True."""
     return {None: NONE_ID, False: 1, True: 2}
 
 
-def _plain(dist: Dist, label: Any, ids: dict[Any, int], *, joint: bool = False) -> tuple:
-    """The item of a plain distribution; with `joint`, the tracker's joint list, whose dict hypotheses
-    compare as dicts (equal items) and are interned as frozensets of their items."""
+def plain_item(dist: Dist, label: Any, ids: dict[Any, int], *, joint: bool = False) -> tuple:
+    """The item (`FIELDS`) of one official ``add(dist, label)`` call on a plain distribution: DSTC2.md
+    section 6 (``p`` is the last match's score, ``rr`` the first match's rank); with `joint`, the
+    tracker's joint list, whose dict hypotheses compare as dicts and are interned as frozensets of their
+    items."""
     top, top_score = dist[0]
     p = 0.0
     rr = 0.0
@@ -72,8 +76,10 @@ def _plain(dist: Dist, label: Any, ids: dict[Any, int], *, joint: bool = False) 
     return top == label, top_score, p, miss + others_sq, miss + others**2, rr, top_id, label_id
 
 
-def _independent(dists: dict[str, Dist], label: Any, ids: dict[Any, int]) -> tuple:
-    """The item of the independent joint, in one pass (same float operations, same order as `stats`)."""
+def independent_item(dists: dict[str, Dist], label: Any, ids: dict[Any, int]) -> tuple:
+    """The item of one call on the independent joint ``{slot: plain distribution}``: its top is the dict
+    of the slots' non-None tops (None if none) scored the product of the tops; a slot the label lacks
+    must be None; ``rr`` is 1/Π(1 + each slot's rank), 0 if a slot misses; one pass over the slots."""
     top: dict[str, Any] | None = None
     top_score = p = squares_product = rank = 1.0
     ranked = True
@@ -159,8 +165,8 @@ class Columns:
 
 def _joint_item(turn: Turn, label: Any, ids: dict[Any, int]) -> tuple[tuple, tuple]:
     """(goal.joint item, goal.joint_independent item) of a turn under a joint label."""
-    independent = _EMPTY_ITEM if turn.stop == STOP_AT_INDEPENDENT else _independent(turn.goal, label, ids)
-    return (independent if turn.joint is None else _plain(turn.joint, label, ids, joint=True)), independent
+    independent = _EMPTY_ITEM if turn.stop == STOP_AT_INDEPENDENT else independent_item(turn.goal, label, ids)
+    return (independent if turn.joint is None else plain_item(turn.joint, label, ids, joint=True)), independent
 
 
 def _turn_items(turn: Turn, columns: Columns, ids: dict[Any, int], cache: dict) -> tuple[list[tuple], list]:
@@ -176,7 +182,7 @@ def _turn_items(turn: Turn, columns: Columns, ids: dict[Any, int], cache: dict) 
         if block is None:
             block = cache[turn.requested_a] = [_requested(turn, slot, ids, cache) for slot in columns.requestable]
         items += block
-    items.append(_plain(turn.method, turn.method_a, ids))
+    items.append(plain_item(turn.method, turn.method_a, ids))
     items += _joint_item(turn, joint_label(goal_a), ids)
     changed: list[tuple[int, tuple]] = []
     if goal_b != goal_a:
@@ -186,16 +192,16 @@ def _turn_items(turn: Turn, columns: Columns, ids: dict[Any, int], cache: dict) 
         joint, independent = _joint_item(turn, joint_label(goal_b), ids)
         changed += [(columns.joint, joint), (columns.independent, independent)]
     if turn.method_b != turn.method_a:
-        changed.append((columns.method, _plain(turn.method, turn.method_b, ids)))
+        changed.append((columns.method, plain_item(turn.method, turn.method_b, ids)))
     return items, changed
 
 
 def _goal(dist: Dist, label: Any, ids: dict[Any, int], cache: dict) -> tuple:
     if dist is not ABSENT_GOAL:
-        return _plain(dist, label, ids)
+        return plain_item(dist, label, ids)
     found = cache.get(("goal", label))
     if found is None:
-        found = cache[("goal", label)] = _plain(dist, label, ids)
+        found = cache[("goal", label)] = plain_item(dist, label, ids)
     return found
 
 
@@ -205,9 +211,9 @@ def _requested(turn: Turn, slot: str, ids: dict[Any, int], cache: dict) -> tuple
     if dist is None:
         found = cache.get(("requested", label))
         if found is None:
-            found = cache[("requested", label)] = _plain(ABSENT_REQUESTED, label, ids)
+            found = cache[("requested", label)] = plain_item(ABSENT_REQUESTED, label, ids)
         return found
-    return _plain(dist, label, ids)
+    return plain_item(dist, label, ids)
 
 
 def _schedule2_mask(turn: Turn, columns: Columns, cache: dict) -> list[bool]:
@@ -229,7 +235,7 @@ class TablePart:
     Updates compares them only within a session, so parts join as they are."""
 
     def __init__(self, sessions: list[PreparedSession], columns: Columns, first_session: int = 0) -> None:
-        ids = _new_ids()
+        ids = new_ids()
         cache: dict = {}
         mask_cache: dict = {}
         flat: list = []

@@ -1,22 +1,16 @@
-"""The DSTC2 official scorer's per-call quantities and accumulators (../shared/DSTC2.md sections 2 and 6).
-
-The column-wise scorer (`dst_metrics.dstc2.fast`, `items`) computes the same quantities per item;
-the calibration figures (`dst_metrics.calibration.metrics`) feed these accumulators call by call.
+"""The DSTC2 official scorer's distributions and ROC rows (../shared/DSTC2.md sections 2 and 6).
 
 * `normalise_dist(pairs)`: a tracker's ``[(hypothesis, score), ...]`` → renormalised when the scores
   sum above 1, with the ``(None, residual)`` entry appended, stably sorted by descending score.
-* A *plain* distribution is the list `normalise_dist` returns. An *independent* one
-  (``add(..., independent=True)``) is a dict ``{slot: plain distribution}``; its hypothesis is the
-  dict of the slots' top values (None when every top is None) and its score the product of the tops.
-* `Stat` objects (`Accuracy`, `Probs`, `MRR`), each one (component, stat family) of the official scorer,
-  receive ``add(dist, true_label)`` calls in the official order; ``results()`` gives the rows in CSV
-  order (None when undefined), ``n`` the CSV's N.
-* `roc_results(correct, scores)`: ``roc.v1_eer``, ``roc.v1_ca05/10/20``, ``roc.v2_ca05/10/20``.
+* Each ``add`` call's quantities (top right, its score, L2 terms, reciprocal rank) are
+  `dst_metrics.dstc2.items`' `plain_item` and `independent_item`; the DSTC2 scorer sums them with numpy
+  (`dst_metrics.dstc2.fast`), the calibration figures in plain Python (`dst_metrics.calibration.metrics`).
+* `roc_results(correct, scores)`: ``roc.v1_eer``, ``roc.v1_ca05/10/20``, ``roc.v2_ca05/10/20`` in plain
+  Python (calibration needs no numpy; `dst_metrics.dstc2.fast` computes the same rows with numpy).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
@@ -76,158 +70,6 @@ def normalise_dist(pairs: Sequence[tuple[Hyp, float]], on_warning: Callable[[str
 
 
 _score = itemgetter(1)
-
-
-def top_independent(dists: dict[str, Dist]) -> tuple[dict[str, Hyp] | None, float]:
-    """The independent joint's top: ``({slot: top} over slots whose top is not None, or None; Π top scores)``."""
-    top_hyp: dict[str, Hyp] | None = None
-    top_score = 1.0
-    for slot, dist in dists.items():
-        hyp, score = dist[0]
-        if hyp is not None:
-            if top_hyp is None:
-                top_hyp = {}
-            top_hyp[slot] = hyp
-        top_score *= score
-    return top_hyp, top_score
-
-
-def slot_matches(slot: str, hyp: Hyp, label: dict[str, Hyp] | None) -> bool:
-    """Whether `hyp` of `slot` agrees with a joint label: None where the label lacks the slot, else its value."""
-    if label is None or slot not in label:
-        return hyp is None
-    return hyp == label[slot]
-
-
-def _top(dist: Any, independent: bool) -> tuple[Hyp, float]:
-    return top_independent(dist) if independent else dist[0]
-
-
-def _ratio(numerator: float, denominator: float) -> float | None:
-    return numerator / denominator if denominator > 0 else None
-
-
-class Stat:
-    """One official stat object: ``add`` calls in the official order, then ``results()``."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def add(self, dist: Any, true_label: Hyp, *, independent: bool = False) -> None:
-        """Count one (distribution, label) pair."""
-        raise NotImplementedError
-
-    def results(self) -> dict[str, float | None]:
-        """{stat name: value or None}, in the official CSV order."""
-        raise NotImplementedError
-
-    def new_dialog(self) -> None:
-        """Called at the start of every session (only the official ``Updates`` keeps state across calls)."""
-
-
-class Accuracy(Stat):
-    """``acc``: the share of calls whose top hypothesis equals the label."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.correct = 0
-
-    def add(self, dist: Any, true_label: Hyp, *, independent: bool = False) -> None:
-        self.correct += _top(dist, independent)[0] == true_label
-        self.n += 1
-
-    def results(self) -> dict[str, float | None]:
-        return {"acc": _ratio(self.correct, self.n)}
-
-
-def reciprocal_rank(dist: Any, true_label: Hyp, independent: bool = False) -> float:
-    """1/(1+index of the label), or for the independent form 1/Π(1+index per slot); 0 if not found."""
-    if not independent:
-        for index, (hyp, _) in enumerate(dist):
-            if hyp == true_label:
-                return 1.0 / (1.0 + index)
-        return 0.0
-    rank = 1.0
-    for slot, slot_dist in dist.items():
-        for index, (hyp, _) in enumerate(slot_dist):
-            if slot_matches(slot, hyp, true_label):
-                rank *= 1 + index
-                break
-        else:
-            return 0.0
-    return 1.0 / rank
-
-
-class MRR(Stat):
-    """``mrr``: the mean reciprocal rank of the label."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.total = 0.0
-
-    def add(self, dist: Any, true_label: Hyp, *, independent: bool = False) -> None:
-        self.total += reciprocal_rank(dist, true_label, independent)
-        self.n += 1
-
-    def results(self) -> dict[str, float | None]:
-        return {"mrr": _ratio(self.total, self.n)}
-
-
-def prob_terms(dist: Any, true_label: Hyp, independent: bool = False) -> tuple[float, float, float]:
-    """``(p, l2 term, l2.binary term)`` of one call: DSTC2.md section 6, ``l2``."""
-    if independent:
-        return _prob_terms_independent(dist, true_label)
-    p = 0.0
-    others: list[float] = []
-    for hyp, score in dist:
-        if hyp == true_label:
-            p = score  # the last match wins, as in the official loop
-        else:
-            others.append(score)
-    l2 = (1 - p) ** 2 + sum([q**2 for q in others])
-    return p, l2, (1 - p) ** 2 + sum(others) ** 2
-
-
-def _prob_terms_independent(dists: dict[str, Dist], true_label: Hyp) -> tuple[float, float, float]:
-    p = 1.0
-    for slot, dist in dists.items():
-        p_slot = 0.0
-        for hyp, score in dist:
-            if slot_matches(slot, hyp, true_label):
-                p_slot = score
-        p *= p_slot
-    sum_q2 = 1.0
-    for dist in dists.values():
-        sum_q2 *= sum([score**2 for _, score in dist])
-    return p, (1 - p) ** 2 + (sum_q2 - p**2), (1 - p) ** 2 + (1 - p) ** 2
-
-
-class Probs(Stat):
-    """``l2``, ``l2.binary``, ``avgp``, ``neglogp``: from the score of the correct hypothesis."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.l2 = 0.0
-        self.l2_binary = 0.0
-        self.p = 0.0
-        self.neglogp = 0.0
-
-    def add(self, dist: Any, true_label: Hyp, *, independent: bool = False) -> None:
-        p, l2, l2_binary = prob_terms(dist, true_label, independent)
-        self.l2 += l2
-        self.l2_binary += l2_binary
-        self.p += p
-        self.neglogp += -math.log(max(NEGLOGP_FLOOR, p))
-        self.n += 1
-
-    def results(self) -> dict[str, float | None]:
-        n = self.n
-        return {
-            "l2": _ratio(self.l2, n),
-            "l2.binary": _ratio(self.l2_binary, n),
-            "avgp": _ratio(self.p, n),
-            "neglogp": _ratio(self.neglogp, n),
-        }
 
 
 def roc_curve(correct: Sequence[bool], scores: Sequence[float]) -> list[tuple[int, int, int, int]]:

@@ -109,7 +109,8 @@ def write_cards(root: str | None = None) -> list[str]:
     """Rewrite the figure lists of the metric cards from the registry, and their features block;
     returns the cards changed.
 
-    Run after adding a figure: ``python -c "from dst_metrics.hf_evaluate.docs import write_cards; write_cards()"``.
+    Run after adding a figure (CONTRIBUTING.md, "Adding a figure or a reader"):
+    ``python -c "from dst_metrics.hf_evaluate.docs import write_cards; print(write_cards())"``.
     """
     from pathlib import Path
 
