@@ -57,19 +57,22 @@ def read_systems(
     gold: SetInput | None = None,
     labels: list[str] | None = None,
 ) -> list[PredictionSet]:
-    """Read every non-empty entry as one system (any format, mixed); `labels` name the entries in errors and
-    unnamed systems (default 1, 2, …); a repeated name gets its label."""
+    """Read every non-empty entry as one system or a run of one (any format, mixed); `labels` name the entries in
+    errors and unnamed systems (default 1, 2, …). A name typed for several entries makes them runs of one system
+    (as ``dst-metrics table --name``); a name repeated otherwise (two files of one name) gets its label."""
     systems: list[PredictionSet] = []
     for index, entry in enumerate(entries):
         label = labels[index] if labels else str(index + 1)
         if entry.empty:
             continue
         found = read_prediction_set(label, entry, fmt, value_matching, gold)
-        if any(s.name == found.name for s in systems):
+        if not (entry.name or "").strip() and any(s.name == found.name for s in systems):
             found = PredictionSet(f"{found.name} ({label})", found.corpus, found.layout, found.source)
         systems.append(found)
-    if len(systems) < 2:
-        raise InputError(f"a table compares at least two systems; {len(systems) or 'no'} prediction set given")
+    if len({s.name for s in systems}) < 2:
+        given = f"{len(systems) or 'no'} prediction set given"
+        given = f"{len(systems)} prediction sets given, all runs of {systems[0].name}" if len(systems) > 1 else given
+        raise InputError(f"a table compares at least two systems; {given}")
     return systems
 
 
@@ -184,7 +187,8 @@ def api_table(
     choices: TableChoices = TableChoices(),
 ) -> dict:
     """The page's `/table` endpoint: N prediction sets (texts, any formats) on one gold -> the table as
-    ``dst-metrics table --json`` gives it. Bad input or choices raise ValueError naming the problem."""
+    ``dst-metrics table --json`` gives it; sets given the same name are runs of one system. Bad input or choices
+    raise ValueError naming the problem."""
     names = list(names or [])
     if names and len(names) != len(predictions):
         raise OptionError(f"names: give one per prediction set ({len(predictions)}); got {len(names)}")
