@@ -92,8 +92,8 @@ def _caption(data: ReportData, latex: bool) -> str:
             f"; in brackets the {level} {ci['method']} bootstrap interval over dialogues "
             f"({ci['resamples']} resamples, seed {ci['seed']})"
         ) + interval
-    if latex:
-        return latex_escape(f"Scores in percent{interval}. Signature: ") + rf"\texttt{{{latex_escape(data.signature)}}}"
+    if latex:  # the signature goes above the table as a comment (`latex_table`): a \texttt line never wraps
+        return latex_escape(f"Scores in percent{interval}.")
     return f"Scores in percent{interval}. Signature: `{data.signature}`"
 
 
@@ -160,9 +160,10 @@ def _rows(data: ReportData, escape: Callable[[str], str], star: str, interval: s
 
 
 def latex_table(data: ReportData) -> str:
-    """A booktabs ``table`` with a caption holding the interval method and the signature."""
+    """A booktabs ``table`` with a caption holding the interval method, the signature as a ``%`` comment above."""
     header = ["System", *(latex_escape(data.labels[key]) for key in table_keys(data))]
-    return booktabs(header, _rows(data, latex_escape, "*", " {{\\scriptsize {}}}"), _caption(data, True))
+    rows = _rows(data, latex_escape, "*", " {{\\scriptsize {}}}")
+    return booktabs(header, rows, _caption(data, True), comments=[data.signature])
 
 
 def markdown_table(data: ReportData) -> str:
