@@ -81,9 +81,9 @@ def notes(table: SystemsTable, bold: bool = True, kind: str = "ci", bounds_form:
 
 def caption(table: SystemsTable) -> str:
     """A short caption: how many systems, dialogues and turns, and (with runs) that values are means."""
-    runs = ", the mean over each system's runs" if table.has_runs else ""
     turns = f" ({table.turns:,} turns)" if table.turns else ""
-    return f"Scores in percent{runs} of {len(table.names)} systems on {table.dialogues:,} dialogues{turns}."
+    runs = ", each the mean over the system's runs" if table.has_runs else ""
+    return f"Scores in percent of {len(table.names)} systems on {table.dialogues:,} dialogues{turns}{runs}."
 
 
 # --------------------------------------------------------------------------------------------
