@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "the table of N systems on one gold: intervals, tests corrected over the whole table, LaTeX/Markdown/HTML"
+HELP = "the table of N systems (or their runs) on one gold: tests corrected over the whole table, LaTeX/Markdown/HTML"
 EXTRA = "stats"
 """The tests and intervals need numpy (the stats extra)."""
 
