@@ -56,10 +56,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--intervals",
-        nargs="?",
-        const=True,
+        action="store_true",
+        help="show each cell's spread: the sd over runs where there are runs, else ci",
+    )
+    parser.add_argument(
+        "--interval-kind",
         choices=INTERVALS,
-        help="show each cell's spread: ci (bootstrap interval) or sd (over runs); alone: sd with runs, else ci",
+        help="with --intervals: ci (the bootstrap interval) or sd (over runs) instead of the default",
     )
     parser.add_argument("--wide", action="store_true", help="LaTeX: a table* across both columns")
     outputs = parser.add_mutually_exclusive_group()
@@ -139,7 +142,11 @@ def render(table, args: argparse.Namespace) -> str:
     from ..report.html import systems_output
 
     kind = next((kind for kind in ("json", "markdown", "latex", "html") if getattr(args, kind)), None)
-    return systems_output(table, kind, args.matrix, args.intervals, args.wide) if kind else terminal(table, args.matrix)
+    return (
+        systems_output(table, kind, args.matrix, args.interval_kind or args.intervals, args.wide)
+        if kind
+        else terminal(table, args.matrix)
+    )
 
 
 def run(args: argparse.Namespace) -> int:
