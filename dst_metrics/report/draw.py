@@ -8,10 +8,9 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 from .palette import system_color
-
 
 # --------------------------------------------------------------------------------------------
 # Text and numbers
@@ -64,4 +63,3 @@ def table(head: str, rows: Iterable[str], attributes: str = "") -> str:
 def swatch(index: int) -> str:
     """The small square in the colour of system `index` (`palette.system_color`)."""
     return f'<span class="set-swatch" style="background:{system_color(index)}"></span>'
-

@@ -234,7 +234,8 @@ def analysis_section(data: ReportData) -> str:
 def plot_figure(plot: Plot) -> str:
     """A plot as inline SVG (its ``<title>`` and aria-label the plot's title) under a caption: the title
     drawn once, as the caption, and not in the plot."""
-    return f'<figure id="plot-{esc(plot.name)}">{plot.svg}<figcaption>{esc(plot.caption or plot.title)}</figcaption></figure>'
+    caption = esc(plot.caption or plot.title)
+    return f'<figure id="plot-{esc(plot.name)}">{plot.svg}<figcaption>{caption}</figcaption></figure>'
 
 
 def page(title: str, body: str) -> str:

@@ -109,9 +109,7 @@ def save(figure, kind: str, name: str = "") -> bytes:
     rc = {"svg.hashsalt": f"{SVG_HASH_SALT}-{name}", "svg.fonttype": "none", "pdf.fonttype": 42}
     with matplotlib.rc_context(rc):
         buffer = io.BytesIO()
-        figure.savefig(
-            buffer, format=kind, dpi=PNG_DPI, metadata=metadata.get(kind, {"Date": None, "Creator": None})
-        )
+        figure.savefig(buffer, format=kind, dpi=PNG_DPI, metadata=metadata.get(kind, {"Date": None, "Creator": None}))
     return buffer.getvalue()
 
 
@@ -119,7 +117,7 @@ def inline_svg(figure, name: str, label: str, marks: Mapping[str, Mapping[str, o
     """`figure` as SVG markup for a page: no XML prolog or metadata, ``class="chart NAME"``,
     ``role="img"``, `label` as aria-label and ``<title>``. Each mark drawn with gid ``KEY`` of `marks`
     gets the attributes ``marks[KEY]`` (``class``, ``tabindex``, ``role`` as given, others as ``data-*``)."""
-    text = save(figure, "svg", name).decode("utf-8")
+    text = save(figure, "svg", name).decode("utf-8").strip()
     text = text[text.index("<svg") :]
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
     head = f'<svg class="chart {esc(name)}" role="img" aria-label="{esc(label)}"'
@@ -198,7 +196,7 @@ def figures_chart(
         figure, (axes,) = _new_figure(width, height)
         axes.patch.set_gid(f"{name}-area")
         marks[f"{name}-area"] = {"class": "plot-area"}
-        for row, (key, label) in enumerate(figures):  # in the table's order
+        for row, (key, _) in enumerate(figures):  # in the table's order
             for index, system in enumerate(sets):
                 value = round(PERCENT * system.scores[key], 2)  # as the table shows it
                 y = row + (index - (len(sets) - 1) / 2) * bar
@@ -367,11 +365,11 @@ def scatter_chart(
             counts, _, _ = numpy.histogram2d(
                 [p.x for p in points], [p.y for p in points], DENSITY_BINS, [[0, PERCENT], [0, PERCENT]]
             )
-            image = axes.imshow(
+            axes.imshow(
                 numpy.ma.masked_equal(counts.T, 0), origin="lower", extent=(0, PERCENT, 0, PERCENT),
                 cmap=HEATMAP_COLORMAP, norm=LogNorm(vmin=1, vmax=max(1.0, counts.max())), interpolation="nearest",
             )  # fmt: skip
-            image.set_gid(f"{name}-density")
+            axes.patch.set_gid(f"{name}-density")  # the image itself is written without its gid
             marks[f"{name}-density"] = {"class": "density", "points": int(counts.sum())}
             note = f"{len(points):,} points, drawn as their density (darker: more); open a dialogue from the table."
         else:
@@ -415,7 +413,9 @@ def gca_vs_fga_plot(data: ReportData) -> Plot:
     x_title = f"FGA of the dialogue (%, λ = {data.options.fga_lambda:g})"
     figure, marks, note = scatter_chart("gca_vs_fga", points, x_title, "GCA of the dialogue (%)", names)
     title = "GCA vs FGA per dialogue"
-    return Plot("gca_vs_fga", title, inline_svg(figure, "gca_vs_fga", title, marks), figure, note and f"{title}: {note}")
+    return Plot(
+        "gca_vs_fga", title, inline_svg(figure, "gca_vs_fga", title, marks), figure, note and f"{title}: {note}"
+    )
 
 
 def _measure_panel(axes, system: SystemData, measure: str, label: str) -> None:

@@ -262,7 +262,8 @@ td.compat { background: #FFF3D1; color: #3D2E00; }
 svg.chart { width: 100%; height: auto; max-width: 520px; display: block; background: #fff; border-radius: 4px; }
 svg.scatter, svg.pair-scatter { max-width: 460px; }
 svg.chart .point { cursor: pointer; }
-svg.chart .point:hover use, svg.chart .point.selected use { stroke-width: 3px !important; fill-opacity: 0.9 !important; }
+svg.chart .point:hover use, svg.chart .point.selected use {
+  stroke-width: 3px !important; fill-opacity: 0.9 !important; }
 .label-wrap > span:first-child { min-width: 0 !important; flex: 1 1 auto !important; white-space: normal !important;
   text-align: left; }
 .label-wrap > .icon { flex: none !important; }
