@@ -45,8 +45,9 @@ tbody th{white-space:normal;min-width:7em}
 .note{color:#555;font-size:.9em}
 td.what{text-align:left;white-space:normal;color:#555;font-size:.9em;min-width:24em}
 figure{margin:1em 0;background:#fff;border:1px solid #e3e3e3;padding:8px}
-figure svg.chart{display:block;width:100%;height:auto;max-width:760px}
-figure svg.gca_vs_fga,figure svg[class*=reliability]{max-width:520px}
+figure svg.chart{display:block;width:100%;height:auto}
+figure[id^=plot-]{max-width:780px}
+figure#plot-gca_vs_fga,figure[id^=plot-reliability]{max-width:540px}
 .set-swatch{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:5px;vertical-align:-1px}
 figcaption{font-size:.9em;color:#444;margin-top:4px}
 code{font-size:.85em;overflow-wrap:anywhere;word-break:break-all}

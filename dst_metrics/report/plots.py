@@ -244,9 +244,15 @@ def _positions(system: SystemData, name: str) -> tuple[list[int], list[float]]:
     return [row.position for row in rows], [getattr(row, name) for row in rows]
 
 
+def _few(system: SystemData) -> set[int]:
+    """The positions where `system` has fewer than `MIN_TURNS` turns."""
+    return {row.position for row in system.positions if row.turns and row.turns < MIN_TURNS}
+
+
 def _position_figure(data: ReportData):
     """A line plot over turn positions with a thin strip below it: the turns at each position (the most
-    over the systems), positions with fewer than `MIN_TURNS` turns greyed in both."""
+    over the systems), positions with fewer than `MIN_TURNS` turns greyed in both (each system's points
+    are greyed where it has fewer, `_line`)."""
     figure, (axes, strip) = _new_figure(height=HEIGHT_IN + 0.9, height_ratios=[5, 1], sharex=True)
     turns: dict[int, int] = {}
     for system in data.systems:
@@ -264,11 +270,11 @@ def _position_figure(data: ReportData):
     if few:
         axes.plot([], [], color=FEW_COLOR, linewidth=6, alpha=0.5, label=f"fewer than {MIN_TURNS} turns")
     _whole_numbers(strip)
-    return figure, axes, strip, set(few)
+    return figure, axes, strip
 
 
 def _line(axes, xs, ys, few: set[int], style: str, color: str, label: str, marker: str = ".") -> None:
-    """A series over turn positions; its points at positions in `few` grey."""
+    """A series over turn positions; its points at positions in `few` (the system's own) grey."""
     axes.plot(xs, ys, style, marker=marker, color=color, label=label)
     grey = [(x, y) for x, y in zip(xs, ys) if x in few]
     if grey:
@@ -277,8 +283,9 @@ def _line(axes, xs, ys, few: set[int], style: str, color: str, label: str, marke
 
 def turn_accuracy_plot(data: ReportData) -> Plot:
     """JGA (solid) and RSA (dashed) of the turns at each turn index, in each system's colour."""
-    figure, axes, strip, few = _position_figure(data)
+    figure, axes, strip = _position_figure(data)
     for index, system in enumerate(data.systems):
+        few = _few(system)
         for name, style in (("jga", "-"), ("rsa", "--")):
             xs, ys = _positions(system, name)
             label = f"{short_name(system.name)}: {name.upper()}"
@@ -294,8 +301,9 @@ def turn_accuracy_plot(data: ReportData) -> Plot:
 def turn_counts_plot(data: ReportData) -> Plot:
     """The four GCA counts of the slots changed at each turn index: one colour per count type, one line
     style per system."""
-    figure, axes, strip, few = _position_figure(data)
+    figure, axes, strip = _position_figure(data)
     for index, system in enumerate(data.systems):
+        few = _few(system)
         for kind, color in COUNT_COLORS.items():
             xs, ys = _positions(system, kind)
             label = f"{short_name(system.name)}: {kind}" if len(data.systems) > 1 else kind
@@ -310,8 +318,9 @@ def turn_counts_plot(data: ReportData) -> Plot:
 
 def first_failure_plot(data: ReportData) -> Plot:
     """Dialogues whose JGA first becomes 0 at each turn index (the RSA paper's Figure 1)."""
-    figure, axes, strip, few = _position_figure(data)
+    figure, axes, strip = _position_figure(data)
     for index, system in enumerate(data.systems):
+        few = _few(system)
         xs, ys = _positions(system, "first_failures")
         never = len(system.dialogues) - sum(ys) if system.dialogues else None
         name = short_name(system.name)
