@@ -350,7 +350,7 @@ def test_defect5_scatter_draws_y_equals_x_whole_points_and_opens_them(visit):
     page.click("#score")
     _wait_for_figure(page, "dialogues", "P1", "2")
     placed = """() => { const svg = document.querySelector('#scatter svg').getBoundingClientRect();
-        return [...document.querySelectorAll('#scatter .point')].map(g => { const r = g.getBoundingClientRect();
+        return [...document.querySelectorAll('#scatter .point')].map(g => { const r = g.querySelector('use').getBoundingClientRect();
         return [g.dataset.x, g.dataset.y, r.left >= svg.left && r.right <= svg.right && r.top >= svg.top
         && r.bottom <= svg.bottom]; }); }"""
     try:  # the new chart may still be laid out (or the page scrolling) when the table shows the figure
@@ -575,6 +575,7 @@ def test_a_third_system_is_charted_and_compared_with_a(visit):
     assert page.locator("#compare h3").all_inner_texts() == ["P2 against P1", "C against P1"]
     same = page.locator("#compare table").nth(1).locator("tr[data-metric='gca'] td").all_inner_texts()
     assert same[2] == "+0.00" and same[5] == "no"  # C = A: no difference
+    page.wait_for_function("() => document.querySelectorAll('#scatter .point[data-set=\"C\"]').length === 3")
     shapes = page.evaluate(
         "() => [...document.querySelectorAll('#scatter .point use')].map(u => [u.closest('.point').dataset.set,"
         " u.getAttribute('xlink:href')])"

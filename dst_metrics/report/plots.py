@@ -67,6 +67,8 @@ and hide one another."""
 DENSITY_BINS = 40
 NAME_LIMIT = 40
 """System names longer than this are cut in the middle in plots."""
+LEGEND_COLUMN_CHARACTERS = 36
+"""Legend labels longer than this are put in one column."""
 PERCENT = 100.0
 FORMATS = ("png", "pdf", "svg")
 """The files `write_plots` writes per plot."""
@@ -143,8 +145,11 @@ def _dialogues(count: int) -> str:
 
 
 def _legend_below(figure, axes, columns: int = 2) -> None:
-    """The legend of `axes` under the plot, out of the way of the data."""
+    """The legend of `axes` under the plot, out of the way of the data; one column when a label is long
+    (`LEGEND_COLUMN_CHARACTERS`), so that the legend is never wider than the plot."""
     handles, labels = axes.get_legend_handles_labels()
+    if max(map(len, labels), default=0) > LEGEND_COLUMN_CHARACTERS:
+        columns = 1
     if handles:
         figure.legend(handles, labels, loc="outside lower center", ncols=columns, frameon=False)
 
