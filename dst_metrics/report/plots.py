@@ -279,8 +279,10 @@ def _position_figure(data: ReportData):
 
 
 def _line(axes, xs, ys, few: set[int], style: str, color: str, label: str, marker: str = ".") -> None:
-    """A series over turn positions; its points at positions in `few` (the system's own) grey."""
-    axes.plot(xs, ys, style, marker=marker, color=color, label=label)
+    """A series over turn positions; at positions in `few` (the system's own) its line faint and its points grey."""
+    axes.plot(xs, ys, style, color=color, alpha=0.3)
+    strong = [math.nan if x in few else y for x, y in zip(xs, ys)]
+    axes.plot(xs, strong, style, marker=marker, color=color, label=label)
     grey = [(x, y) for x, y in zip(xs, ys) if x in few]
     if grey:
         axes.plot(*zip(*grey), linestyle="none", marker=marker, color=FEW_COLOR, zorder=3)
