@@ -254,11 +254,12 @@ def _few(system: SystemData) -> set[int]:
     return {row.position for row in system.positions if row.turns and row.turns < MIN_TURNS}
 
 
-def _position_figure(data: ReportData):
+def _position_figure(data: ReportData, legend_rows: int):
     """A line plot over turn positions with a thin strip below it: the turns at each position (the most
     over the systems), positions with fewer than `MIN_TURNS` turns greyed in both (each system's points
     are greyed where it has fewer, `_line`)."""
-    figure, (axes, strip) = _new_figure(height=HEIGHT_IN + 0.9, height_ratios=[5, 1], sharex=True)
+    height = HEIGHT_IN + 0.6 + 0.2 * legend_rows  # the plot keeps its height whatever the legend's
+    figure, (axes, strip) = _new_figure(height=height, height_ratios=[5, 1], sharex=True)
     turns: dict[int, int] = {}
     for system in data.systems:
         for row in system.positions:
@@ -278,7 +279,7 @@ def _position_figure(data: ReportData):
     return figure, axes, strip
 
 
-def _line(axes, xs, ys, few: set[int], style: str, color: str, label: str, marker: str = ".") -> None:
+def _line(axes, xs, ys, few: set[int], style: str, color: str, label: str | None, marker: str = ".") -> None:
     """A series over turn positions; at positions in `few` (the system's own) its line faint and its points grey."""
     axes.plot(xs, ys, style, color=color, alpha=0.3)
     strong = [math.nan if x in few else y for x, y in zip(xs, ys)]
@@ -290,7 +291,7 @@ def _line(axes, xs, ys, few: set[int], style: str, color: str, label: str, marke
 
 def turn_accuracy_plot(data: ReportData) -> Plot:
     """JGA (solid) and RSA (dashed) of the turns at each turn index, in each system's colour."""
-    figure, axes, strip = _position_figure(data)
+    figure, axes, strip = _position_figure(data, 2 * len(data.systems) + 1)
     for index, system in enumerate(data.systems):
         few = _few(system)
         for name, style in (("jga", "-"), ("rsa", "--")):
@@ -308,24 +309,28 @@ def turn_accuracy_plot(data: ReportData) -> Plot:
 def turn_counts_plot(data: ReportData) -> Plot:
     """The four GCA counts of the slots changed at each turn index: one colour per count type, one line
     style per system."""
-    figure, axes, strip = _position_figure(data)
+    figure, axes, strip = _position_figure(data, len(COUNT_COLORS) + len(data.systems) + 1)
     for index, system in enumerate(data.systems):
         few = _few(system)
         for kind, color in COUNT_COLORS.items():
             xs, ys = _positions(system, kind)
-            label = f"{short_name(system.name)}: {kind}" if len(data.systems) > 1 else kind
-            _line(axes, xs, ys, few, system_line_style(index), color, label)
+            _line(axes, xs, ys, few, system_line_style(index), color, None)
+    for kind, color in COUNT_COLORS.items():  # the legend: colour = count type, line style = system
+        axes.plot([], [], "-", marker=".", color=color, label=kind)
+    if len(data.systems) > 1:
+        for index, system in enumerate(data.systems):
+            axes.plot([], [], system_line_style(index), color=INK, label=short_name(system.name))
     strip.set_xlabel("turn index (0 = first turn of a dialogue)")
     axes.set_ylabel("changed slots counted")
     _whole_numbers(axes, y=True)
-    _legend_below(figure, axes, columns=len(data.systems) if len(data.systems) > 1 else len(COUNT_COLORS) + 1)
+    _legend_below(figure, axes, columns=3)
     title = "GCA counts by turn position"
     return Plot("turn_counts", title, inline_svg(figure, "turn_counts", title), figure)
 
 
 def first_failure_plot(data: ReportData) -> Plot:
     """Dialogues whose JGA first becomes 0 at each turn index (the RSA paper's Figure 1)."""
-    figure, axes, strip = _position_figure(data)
+    figure, axes, strip = _position_figure(data, len(data.systems) + 1)
     for index, system in enumerate(data.systems):
         few = _few(system)
         xs, ys = _positions(system, "first_failures")
