@@ -399,8 +399,8 @@ def scatter_chart(
                 label = names[index] if index < len(names) else mine[0].set_name
                 color = system_color(index)
                 collection = axes.scatter(
-                    [p.x for p in mine], [p.y for p in mine], s=POINT_SIZE, marker=system_marker(index),
-                    facecolor=color, edgecolor=color, alpha=0.6, linewidth=1,
+                    [p.x for p in mine], [p.y for p in mine], s=POINT_SIZE * (2 if space else 1),
+                    marker=system_marker(index), facecolor=color, edgecolor=color, alpha=0.6, linewidth=1,
                 )  # fmt: skip
                 axes.plot([], [], system_marker(index), color=color, alpha=0.6, label=short_name(label))  # legend
                 keys = [f"{name}-point-{index}-{k}" for k in range(len(mine))]
