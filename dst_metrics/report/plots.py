@@ -46,7 +46,7 @@ FONT_PT = 10.0
 """Font size of the report's plots, points."""
 SPACE_WIDTH_IN = 4.6
 """Width of the Space's charts, inches: narrow, so that shrunk to a phone their text stays >= 11 px."""
-SPACE_FONT_PT = 12.0
+SPACE_FONT_PT = 13.0
 """Font size of the Space's charts, points."""
 PNG_DPI = 150
 """Resolution of the PNG files."""
@@ -92,7 +92,7 @@ class Plot:
 
 
 def _rc(font: float) -> dict[str, object]:
-    return {"font.size": font, "axes.titlesize": font, "legend.fontsize": font * 0.9, "axes.labelsize": font}
+    return {"font.size": font, "axes.titlesize": font, "legend.fontsize": font, "axes.labelsize": font}
 
 
 def _new_figure(width: float = WIDTH_IN, height: float = HEIGHT_IN, columns: int = 1, **grid):
@@ -133,11 +133,14 @@ def inline_svg(figure, name: str, label: str, marks: Mapping[str, Mapping[str, o
         )
 
     text = re.sub(r'<g id="([^"]+)">', lambda m: f'<g id="{m[1]}"{attributes(m[1])}>' if m[1] in marks else m[0], text)
-    return re.sub(  # a point of a scatter: matplotlib wraps it in a link to its url, the mark's key
+    if "<a xlink:href=" not in text:
+        return text
+    text = re.sub(  # a point of a scatter: matplotlib wraps it in a link to its url, the mark's key: a group
         r'<a xlink:href="#([^"]+)" target="_blank">',
-        lambda m: f'<a id="{m[1]}"{attributes(m[1])}>' if m[1] in marks else m[0],
+        lambda m: f'<g id="{m[1]}"{attributes(m[1])}>' if m[1] in marks else m[0],
         text,
     )
+    return text.replace("</a>", "</g>")  # matplotlib writes no other link
 
 
 def _dialogues(count: int) -> str:
@@ -217,7 +220,7 @@ def figures_chart(
                 gid = f"{name}-bar-{index}-{row}"
                 patch.set_gid(gid)
                 marks[gid] = {"class": "bar", "metric": key, "set": system.name, "value": f"{value:.2f}"}
-                axes.text(end + 1, y, f"{value:.2f}", va="center", fontsize=font * 0.8)
+                axes.text(end + 1, y, f"{value:.2f}", va="center", fontsize=font if space else font * 0.8)
         axes.set_yticks(range(len(figures)), [label.split(" (")[0] for _, label in figures], fontweight="bold")
         axes.invert_yaxis()  # the first figure on top, as in the table
         axes.set_xlim(0, PERCENT)
