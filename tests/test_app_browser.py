@@ -329,9 +329,8 @@ def test_defect5_scatter_draws_y_equals_x_whole_points_and_opens_them(visit):
     )
     assert diagonal[0] == pytest.approx(diagonal[1], abs=0.01) and diagonal[0] > 0  # y = x on equal axes
     assert page.locator("#scatter .point").count() == 6  # 3 dialogues x 2 sets
-    shapes = page.evaluate(
-        "() => [...document.querySelectorAll('#scatter .point use')].map(u => [u.closest('.point').dataset.set,"
-        " u.getAttribute('xlink:href')])"
+    shapes = page.evaluate(  # the marker each point is drawn with
+        "() => [...document.querySelectorAll('#scatter .point')].map(g => [g.dataset.set, g.dataset.marker])"
     )
     assert len({shape for name, shape in shapes if name == "P1"}) == 1  # one marker per set ...
     assert {shape for name, shape in shapes if name == "P1"} != {shape for name, shape in shapes if name == "P2"}
@@ -350,7 +349,8 @@ def test_defect5_scatter_draws_y_equals_x_whole_points_and_opens_them(visit):
     page.click("#score")
     _wait_for_figure(page, "dialogues", "P1", "2")
     placed = """() => { const svg = document.querySelector('#scatter svg').getBoundingClientRect();
-        return [...document.querySelectorAll('#scatter .point')].map(g => { const r = g.querySelector('use').getBoundingClientRect();
+        return [...document.querySelectorAll('#scatter .point')].map(g => {
+        const r = g.firstElementChild.getBoundingClientRect();
         return [g.dataset.x, g.dataset.y, r.left >= svg.left && r.right <= svg.right && r.top >= svg.top
         && r.bottom <= svg.bottom]; }); }"""
     try:  # the new chart may still be laid out (or the page scrolling) when the table shows the figure
@@ -576,12 +576,12 @@ def test_a_third_system_is_charted_and_compared_with_a(visit):
     same = page.locator("#compare table").nth(1).locator("tr[data-metric='gca'] td").all_inner_texts()
     assert same[2] == "+0.00" and same[5] == "no"  # C = A: no difference
     page.wait_for_function("() => document.querySelectorAll('#scatter .point[data-set=\"C\"]').length === 3")
-    shapes = page.evaluate(
-        "() => [...document.querySelectorAll('#scatter .point use')].map(u => [u.closest('.point').dataset.set,"
-        " u.getAttribute('xlink:href')])"
+    shapes = page.evaluate(  # the marker each point is drawn with, and its drawn size
+        "() => [...document.querySelectorAll('#scatter .point')].map(g => [g.dataset.set, g.dataset.marker,"
+        " g.firstElementChild.getBoundingClientRect().width])"
     )
-    by_set = {name: {shape for other, shape in shapes if other == name} for name, _ in shapes}
-    assert len(by_set["C"]) == 1 and len(shapes) == 9  # a third marker shape, its own
+    by_set = {name: {shape for other, shape, _ in shapes if other == name} for name, _, _ in shapes}
+    assert len(by_set["C"]) == 1 and len(shapes) == 9 and all(width > 0 for *_, width in shapes)  # a third shape
     assert by_set["C"].isdisjoint(by_set["P1"] | by_set["P2"])
     _shot(page, "three-systems-1400")
 

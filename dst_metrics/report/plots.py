@@ -107,6 +107,9 @@ def save(figure, kind: str, name: str = "") -> bytes:
     """`figure` as PNG, PDF or SVG bytes, reproducible (no dates; SVG ids salted with `name`)."""
     import matplotlib
 
+    if figure.get_layout_engine() is not None:  # lay it out once: every file of it then has the same layout
+        figure.draw_without_rendering()
+        figure.set_layout_engine("none")
     metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Producer": None, "Creator": None}}
     rc = {"svg.hashsalt": f"{SVG_HASH_SALT}-{name}", "svg.fonttype": "none", "pdf.fonttype": 42}
     with matplotlib.rc_context(rc):
@@ -411,7 +414,7 @@ def scatter_chart(
                 for key, p in zip(keys, mine):
                     marks[key] = {
                         "class": "point", "tabindex": 0, "role": "button", "dialogue": p.dialogue,
-                        "set": p.set_name, "x": f"{p.x:.2f}", "y": f"{p.y:.2f}",
+                        "set": p.set_name, "x": f"{p.x:.2f}", "y": f"{p.y:.2f}", "marker": system_marker(index),
                     }  # fmt: skip
         axes.set_xlim(-3, PERCENT + 3)
         axes.set_ylim(-3, PERCENT + 3)
