@@ -17,7 +17,7 @@ from dst_metrics.examples import EXAMPLES
 from dst_metrics.figures import FIGURES, figure_keys, figure_labels
 from dst_metrics.options import parse_alpha, parse_lambda, parse_mode, parse_num_slots, parse_value_matching
 from dst_metrics.readers import READERS, detect, read, read_pair, read_with_format
-from dst_metrics.report import draw
+from dst_metrics.report import draw, palette, plots
 from dst_metrics.space import explore as explore_module
 from dst_metrics.space import exports, inputs, scored, style, views
 from dst_metrics.space.explore import (
@@ -27,6 +27,7 @@ from dst_metrics.space.explore import (
     disagreement_rows,
     explore,
     pair_rows,
+    scatter_html,
 )
 from dst_metrics.space.inputs import SetInput, read_prediction_sets
 from dst_metrics.space.page import url_settings
@@ -345,11 +346,15 @@ def test_the_papers_examples_side_by_side():
     assert (shown(result, "gca", "prediction"), shown(result, "fga", "prediction")) == ("31.43", "48.84")
 
 
-def bars(svg: str) -> list[tuple[str, str, float, float]]:
-    """(metric, set, value, drawn width) of every bar, in drawing order (top to bottom)."""
-    found = re.findall(r'<rect class="bar"[^>]* width="([\d.]+)"[^>]*data-metric="([^"]+)" data-set="([^"]+)" '
-                       r'data-value="([\d.]+)"', svg)  # fmt: skip
-    return [(metric, name, float(value), float(width)) for width, metric, name, value in found]
+def bars(svg: str) -> list[tuple[str, str, float, float, str]]:
+    """(metric, set, value, drawn length in percent of the plot area, fill) of every bar, in drawing order."""
+    area = re.search(r'class="plot-area">\s*<path d="M ([\d.]+) [\d.]+ \s*L ([\d.]+) ', svg)
+    width = float(area[2]) - float(area[1])
+    found = re.findall(
+        r'class="bar" data-metric="([^"]+)" data-set="([^"]+)" data-value="([\d.]+)">\s*'
+        r'<path d="M ([\d.]+) [\d.]+ \s*L ([\d.]+) [^"]*"[^>]*style="fill: (#[0-9a-f]+)', svg
+    )  # fmt: skip
+    return [(m, name, float(v), (float(x1) - float(x0)) / width * 100, fill) for m, name, v, x0, x1, fill in found]
 
 
 def test_the_chart_draws_the_tables_figures_in_table_order():
@@ -357,27 +362,30 @@ def test_the_chart_draws_the_tables_figures_in_table_order():
     result = explore([("zeta", first.sets[0][1]), ("alpha", first.sets[1][1])])
     drawn = bars(result.bars)
     main = [figure.key for figure in FIGURES if figure.group == "main" and not figure.is_count]
-    assert [(m, s) for m, s, _, _ in drawn] == [(key, name) for key in main for name in ("zeta", "alpha")]
-    for metric, name, value, width in drawn:
+    assert [(m, s) for m, s, *_ in drawn] == [(key, name) for key in main for name in ("zeta", "alpha")]
+    for metric, name, value, length, _ in drawn:
         assert f"{value:.2f}" == shown(result, metric, name)
-        assert width == pytest.approx(value / 100 * draw.BAR_PLOT_WIDTH, abs=0.01)
+        assert length == pytest.approx(value, abs=0.01)  # on the 0-100 axis
     assert ("gca", "zeta", 73.33) == drawn[0][:3]
     # each set keeps its colour by position, whatever its name
-    assert f'fill="{draw.SET_COLORS[0]}" data-metric="gca" data-set="zeta"' in result.bars
+    assert {(name, fill) for _, name, _, _, fill in drawn} == {
+        ("zeta", palette.system_color(0).lower()), ("alpha", palette.system_color(1).lower())
+    }  # fmt: skip
 
 
 def test_scatter_draws_y_equals_x_and_keeps_points_inside():
-    points = [draw.Point(100, 100, 0, "A", "d1"), draw.Point(0, 0, 1, "B", "d2")]
-    svg = draw.scatter_svg(points, "FGA (%)", "GCA (%)", ["A", "B"], "test")
-    size = draw.SCATTER_SIZE + 2 * draw.SCATTER_MARGIN
-    line = re.search(r'<line class="diagonal" x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)"', svg)
-    x1, y1, x2, y2 = map(float, line.groups())
-    assert x2 - x1 == pytest.approx(y1 - y2) and x2 > x1
-    circle = re.search(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="(\d+)"', svg)
-    cx, cy, r = map(float, circle.groups())
-    assert (cx, cy) == (x2, y2)  # (100, 100) is the line's end
-    assert r <= cx <= size - r and r <= cy <= size - r  # drawn whole
-    assert 'data-dialogue="d1"' in svg and 'data-dialogue="d2"' in svg
+    points = [plots.Point(100, 100, 0, "A", "d1"), plots.Point(0, 0, 1, "B", "d2")]
+    svg = scatter_html("test", points, "FGA (%)", "GCA (%)", ["A", "B"], "test")
+    view = [float(v) for v in re.search(r'viewBox="([\d. ]+)"', svg)[1].split()]
+    line = re.search(r'class="diagonal">\s*<path d="M ([\d.]+) ([\d.]+) \s*L ([\d.]+) ([\d.]+)', svg)
+    x1, y1, x2, y2 = (float(v) for v in line.groups())
+    assert x2 - x1 == pytest.approx(y1 - y2, abs=0.01) and x2 > x1  # y = x on equal axes
+    drawn = re.findall(r'data-dialogue="(d\d)"[^>]*>\s*<use xlink:href="#([^"]+)" x="([\d.]+)" y="([\d.]+)"', svg)
+    assert [d for d, *_ in drawn] == ["d1", "d2"] and drawn[0][1] != drawn[1][1]  # sets differ in shape
+    for _, _, x, y in drawn:
+        assert 5 <= float(x) <= view[2] - 5 and 5 <= float(y) <= view[3] - 5  # drawn whole
+    (high,) = [(float(x), float(y)) for d, _, x, y in drawn if d == "d1"]
+    assert high == pytest.approx((x2, y2), abs=0.01)  # (100, 100) is the diagonal's end
 
 
 def test_a_set_that_does_not_match_the_first_is_left_out_with_the_reason():
@@ -826,13 +834,12 @@ def test_the_card_reads_the_registries_and_cites_the_gca_paper():
 def test_many_points_are_drawn_as_their_density():
     """Issue 23, item 9: above DENSITY_POINTS the scatter is a density of bounded size, whose cells count
     every point; below, one clickable mark per point."""
-    points = [draw.Point(i % 101, (i * 7) % 101, 0, "A", f"d{i}") for i in range(draw.DENSITY_POINTS + 1)]
-    svg = draw.scatter_svg(points, "FGA (%)", "GCA (%)", ["A"], "density")
-    counts = [int(c) for c in re.findall(r'class="cell"[^>]*data-count="(\d+)"', svg)]
-    assert sum(counts) == len(points) and len(counts) <= draw.DENSITY_BINS**2
+    points = [plots.Point(i % 101, (i * 7) % 101, 0, "A", f"d{i}") for i in range(plots.DENSITY_POINTS + 1)]
+    svg = scatter_html("density", points, "FGA (%)", "GCA (%)", ["A"], "density")
+    assert f'class="density" data-points="{len(points)}"' in svg  # every point counted in the density
     assert 'class="point"' not in svg and "3,001 points, drawn as their density" in svg
     assert len(svg) < 200_000  # bounded, whatever the number of dialogues
-    few = draw.scatter_svg(points[:10], "FGA (%)", "GCA (%)", ["A"], "few")
+    few = scatter_html("few", points[:10], "FGA (%)", "GCA (%)", ["A"], "few")
     assert few.count('class="point"') == 10
 
 

@@ -20,7 +20,6 @@ import pytest
 
 from dst_metrics import Options, score
 from dst_metrics.examples import EXAMPLES
-from dst_metrics.report.draw import BAR_PLOT_WIDTH
 from dst_metrics.space.scored import main_rows
 from dst_metrics.stats import compare
 
@@ -183,9 +182,11 @@ def _assert_chart_equals_table(page, names: list[str]) -> None:
     its drawn length equal to the table's cell, and nothing else (issue 11, defect 1)."""
     drawn = page.evaluate(
         """() => {
-        const bars = [...document.querySelectorAll('#bars rect.bar')].map(r => ({
+        const area = document.querySelector('#bars .plot-area').getBoundingClientRect();
+        const bars = [...document.querySelectorAll('#bars .bar')].map(r => ({
             metric: r.dataset.metric, set: r.dataset.set, value: r.dataset.value,
-            width: parseFloat(r.getAttribute('width')), shown: r.getBoundingClientRect().width}));
+            percent: r.getBBox().width / r.ownerSVGElement.querySelector('.plot-area').getBBox().width * 100,
+            shown: r.getBoundingClientRect().width, inside: r.getBoundingClientRect().right <= area.right + 0.5}));
         const cells = {};
         document.querySelectorAll('#metrics td[data-metric]').forEach(
             c => { cells[c.dataset.metric + '|' + c.dataset.set] = c.textContent.trim(); });
@@ -198,7 +199,8 @@ def _assert_chart_equals_table(page, names: list[str]) -> None:
     assert sorted({bar["metric"] for bar in bars}) == sorted(MAIN)
     for bar in bars:
         assert bar["value"] == cells[f"{bar['metric']}|{bar['set']}"], bar
-        assert abs(bar["width"] / BAR_PLOT_WIDTH * 100 - float(bar["value"])) < 0.01, bar
+        assert abs(bar["percent"] - float(bar["value"])) < 0.01, bar  # its length on the 0-100 axis
+        assert bar["inside"], bar
         assert (bar["shown"] > 0) == (float(bar["value"]) > 0), bar  # drawn, not only in the DOM
 
 
@@ -322,13 +324,17 @@ def test_defect5_scatter_draws_y_equals_x_whole_points_and_opens_them(visit):
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     page = visit(ALL)
-    diagonal = page.locator("#scatter line.diagonal")
-    x1, y1, x2, y2 = (float(diagonal.get_attribute(a)) for a in ("x1", "y1", "x2", "y2"))
-    assert x2 - x1 == pytest.approx(y1 - y2) and x2 > x1  # y = x on equal axes
-    assert page.locator("#scatter g.point").count() == 6  # 3 dialogues x 2 sets
-    assert page.locator("#scatter g.point[data-set='P1'] circle").count() == 3  # sets differ in shape
-    assert page.locator("#scatter g.point[data-set='P2'] rect").count() == 3
-    page.locator("#scatter g.point[data-set='P2'][data-dialogue='MUL1110']").click()
+    diagonal = page.evaluate(
+        "() => { const b = document.querySelector('#scatter .diagonal path').getBBox(); return [b.width, b.height]; }"
+    )
+    assert diagonal[0] == pytest.approx(diagonal[1], abs=0.01) and diagonal[0] > 0  # y = x on equal axes
+    assert page.locator("#scatter .point").count() == 6  # 3 dialogues x 2 sets
+    shapes = page.evaluate(  # the marker each point is drawn with
+        "() => [...document.querySelectorAll('#scatter .point')].map(g => [g.dataset.set, g.dataset.marker])"
+    )
+    assert len({shape for name, shape in shapes if name == "P1"}) == 1  # one marker per set ...
+    assert {shape for name, shape in shapes if name == "P1"} != {shape for name, shape in shapes if name == "P2"}
+    page.locator("#scatter .point[data-set='P2'][data-dialogue='MUL1110']").click()
     page.wait_for_function("() => document.querySelector('#slots').textContent.includes('Dialogue MUL1110')")
     # A perfect dialogue sits at (100, 100): drawn whole inside the chart.
     perfect = "".join(
@@ -343,7 +349,8 @@ def test_defect5_scatter_draws_y_equals_x_whole_points_and_opens_them(visit):
     page.click("#score")
     _wait_for_figure(page, "dialogues", "P1", "2")
     placed = """() => { const svg = document.querySelector('#scatter svg').getBoundingClientRect();
-        return [...document.querySelectorAll('#scatter g.point')].map(g => { const r = g.getBoundingClientRect();
+        return [...document.querySelectorAll('#scatter .point')].map(g => {
+        const r = g.firstElementChild.getBoundingClientRect();
         return [g.dataset.x, g.dataset.y, r.left >= svg.left && r.right <= svg.right && r.top >= svg.top
         && r.bottom <= svg.bottom]; }); }"""
     try:  # the new chart may still be laid out (or the page scrolling) when the table shows the figure
@@ -525,7 +532,7 @@ def test_confidences_show_calibration_at_both_widths(visit):
         page = visit("?example=confidences", width=width, height=height)
         page.locator("#calibration td[data-metric='slot_ece']").wait_for()
         assert page.locator("#calibration td[data-metric='slot_ece']").inner_text() == f"{expected['slot_ece']:.2f}"
-        assert page.locator("#calibration rect.reliability-bar").count() > 0
+        assert page.locator("#calibration .reliability-bar").count() > 0
         _assert_chart_equals_table(page, ["scored"])
         if width == PHONE["width"]:
             assert page.evaluate(CUT_OFF_JS) == []
@@ -568,7 +575,14 @@ def test_a_third_system_is_charted_and_compared_with_a(visit):
     assert page.locator("#compare h3").all_inner_texts() == ["P2 against P1", "C against P1"]
     same = page.locator("#compare table").nth(1).locator("tr[data-metric='gca'] td").all_inner_texts()
     assert same[2] == "+0.00" and same[5] == "no"  # C = A: no difference
-    assert page.locator("#scatter g.point[data-set='C'] polygon").count() == 3  # a third marker shape
+    page.wait_for_function("() => document.querySelectorAll('#scatter .point[data-set=\"C\"]').length === 3")
+    shapes = page.evaluate(  # the marker each point is drawn with, and its drawn size
+        "() => [...document.querySelectorAll('#scatter .point')].map(g => [g.dataset.set, g.dataset.marker,"
+        " g.firstElementChild.getBoundingClientRect().width])"
+    )
+    by_set = {name: {shape for other, shape, _ in shapes if other == name} for name, _, _ in shapes}
+    assert len(by_set["C"]) == 1 and len(shapes) == 9 and all(width > 0 for *_, width in shapes)  # a third shape
+    assert by_set["C"].isdisjoint(by_set["P1"] | by_set["P2"])
     _shot(page, "three-systems-1400")
 
 
@@ -602,7 +616,7 @@ def test_issue23_quick_example_switches_and_uploads_settle_on_the_last_choice(vi
     _settled(page, ["P1", "P2"], "3")
     _assert_chart_equals_table(page, ["P1", "P2"])
     assert page.locator("#data-b textarea").input_value() != ""  # B's box holds the B that is drawn
-    assert page.locator("#pair-scatter g.point").count() == 3  # B against A, one point per dialogue
+    assert page.locator("#pair-scatter .point").count() == 3  # B against A, one point per dialogue
     page.locator("#compare table.compare-table").wait_for()
     assert "example=all" in page.url
     _upload(page, "a", tmp_path / "first.json", _all_text(0))
@@ -700,7 +714,7 @@ def test_issue23_the_url_is_what_is_shown_and_reloading_restores_it(visit):
     page.locator("#lambda input").press("Enter")
     _wait_for_signature(page, "lambda:0.75|")
     page.wait_for_function("() => location.search.includes('lambda=0.75')")
-    page.locator("#scatter g.point[data-dialogue='SNG0779']").first.click()
+    page.locator("#scatter .point[data-dialogue='SNG0779']").first.click()
     page.wait_for_function("() => location.search.includes('dialogue=SNG0779')")
     restored = visit(page.url.removeprefix(page.url.split("?")[0]))
     restored.wait_for_function("() => document.querySelector('#slots').textContent.includes('Dialogue SNG0779')")

@@ -71,7 +71,9 @@ LAYERS: dict[str, int] = {
     "dst_metrics.report": REPORT,
     "dst_metrics.report.systems": REPORT,  # the table of N systems as Markdown, LaTeX, HTML
     "dst_metrics.report.protocols": REPORT,  # the protocols' tables of the report (HTML, LaTeX, Markdown)
-    "dst_metrics.report.draw": REPORT,  # the HTML/SVG primitives of the report and the Space (space imports down)
+    "dst_metrics.report.draw": REPORT,  # the HTML pieces of the report and the Space (space imports down)
+    "dst_metrics.report.palette": REPORT,  # the colours of every chart and swatch, defined once
+    "dst_metrics.report.plots": REPORT,  # every chart, report's and Space's (matplotlib)
     "dst_metrics": FRONT,  # the package's __init__ only: its names are imported on first use
     "dst_metrics.__main__": FRONT,
     "dst_metrics.cli": FRONT,

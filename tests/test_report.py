@@ -4,7 +4,7 @@ line on bad input. The browser view of the page is in test_report_browser.py."""
 
 from __future__ import annotations
 
-import base64
+import html
 import re
 import subprocess
 import sys
@@ -23,7 +23,7 @@ from dst_metrics.cli import main  # noqa: E402
 from dst_metrics.corpus import Dialogue  # noqa: E402
 from dst_metrics.figures import figure_labels  # noqa: E402
 from dst_metrics.report import build_report, collect, latex_table, markdown_table, render_plots  # noqa: E402
-from dst_metrics.report.plots import PLOTTERS  # noqa: E402
+from dst_metrics.report.plots import PLOTTERS, PNG_DPI  # noqa: E402
 from dst_metrics.stats import bootstrap_intervals, compare  # noqa: E402
 from dst_metrics.stats.paired import FloorWarning  # noqa: E402
 
@@ -89,10 +89,9 @@ def shown(value: float) -> str:
     return f"{100 * value:.2f}"
 
 
-def svg_of(img: dict) -> str:
-    prefix = "data:image/svg+xml;base64,"
-    assert img["attrs"]["src"].startswith(prefix)
-    return base64.b64decode(img["attrs"]["src"][len(prefix) :]).decode("utf-8")
+def figures_drawn(text: str) -> list[str]:
+    """The names of the plots drawn on the page, each an inline SVG chart in a figure."""
+    return re.findall(r'<figure id="plot-([^"]+)"><svg class="chart ', text)
 
 
 def with_gold_in(corpus: Corpus, every: int = 10) -> Corpus:
@@ -124,7 +123,8 @@ def two_systems(samples):
 def test_one_system_page_carries_the_figures_and_intervals():
     corpus = read(str(P1))
     data = collect([("P1", corpus)], resamples=RESAMPLES, seed=1)
-    page = Page(build_report(data))
+    page_text = build_report(data)
+    page = Page(page_text)
     scores = score(corpus).scores
     intervals = bootstrap_intervals(corpus, Options(), resamples=RESAMPLES, seed=1)
     for key in MAIN:
@@ -136,7 +136,7 @@ def test_one_system_page_carries_the_figures_and_intervals():
     assert cell_text(page, "metrics", "P1", "correct") == str(scores.correct)
     assert cell_text(page, "details", "P1", "fga@0.25").startswith(shown(scores["fga@0.25"]))
     assert not page.find("section", id="comparison"), "one system: no comparison"
-    assert len(page.find("img")) == len(PLOTTERS) + 1 + 2  # shared plots, TO/NU of the system, 2 heat maps
+    assert len(figures_drawn(page_text)) == len(PLOTTERS) + 1 + 2  # shared plots, TO/NU of the system, 2 heat maps
     signature = page.find("code", id="signature")[0]["text"]
     assert signature == Options().signature() + f"|ci:percentile,{RESAMPLES},seed:1,level:0.95"
 
@@ -183,23 +183,27 @@ def test_different_gold_is_shown_side_by_side_not_compared(samples):
 
 def test_every_plot_is_drawn_and_labelled(two_systems):
     data, text, _ = two_systems
-    page = Page(text)
-    images = page.find("img")
+    drawn = re.findall(r'<figure id="plot-([^"]+)">(<svg .*?</svg>)<figcaption>(.*?)</figcaption></figure>', text, re.S)
     plots = render_plots(data)
-    assert len(images) == len(plots) == len(PLOTTERS) + 2 + 2
-    for img, plot in zip(images, plots):
-        svg = svg_of(img)
-        assert img["attrs"]["alt"] == plot.title and plot.title
-        assert svg.startswith("<?xml") and "<svg" in svg and len(svg) > 5000
-        assert f"<!-- {plot.title} -->" in svg  # matplotlib writes each text drawn as paths as a comment
-        labels = re.findall(r"<!-- (.*?) -->", svg)
-        assert len(labels) >= 4, (plot.name, labels)  # title, axis labels, tick labels at least
-        assert plot.png.startswith(PNG_MAGIC) and len(plot.png) > 5000
-        width = int.from_bytes(plot.png[16:20], "big")
-        assert width == 1200  # 8 in at 150 dpi
-    svg = svg_of(images[0])
-    for name in ("samples", "perfect", "figure", "score (%)"):
-        assert f"<!-- {name} -->" in svg  # legend and axis labels of the figures plot
+    assert len(drawn) == len(plots) == len(PLOTTERS) + 2 + 2
+    for (name, svg, caption), plot in zip(drawn, plots):
+        assert name == plot.name and caption == html.escape(plot.title) and plot.title  # the title once, as caption
+        assert f'aria-label="{html.escape(plot.title)}"' in svg and f"<title>{html.escape(plot.title)}</title>" in svg
+        assert "<?xml" not in svg and len(svg) > 5000
+        labels = re.findall(r"<text [^>]*>([^<]+)</text>", svg)  # text drawn as text
+        assert len(labels) >= 4, (plot.name, labels)  # axis labels and tick labels at least
+        assert f">{html.escape(plot.title)}</text>" not in svg  # no title drawn in the plot
+        png = plot.file("png")
+        assert png.startswith(PNG_MAGIC) and len(png) > 5000
+        assert int.from_bytes(png[16:20], "big") == round(plot.figure.get_figwidth() * PNG_DPI) >= 720  # >= 4.8 in
+        assert plot.file("pdf").startswith(b"%PDF")
+    labels = re.findall(r"<text [^>]*>([^<]+)</text>", drawn[0][1])
+    assert {"samples", "perfect", "GCA", "score (%)"} <= set(labels)  # legend, figure and axis labels
+    bars = re.findall(r'class="bar" data-metric="([^"]+)" data-set="([^"]+)" data-value="([^"]+)"', drawn[0][1])
+    assert len(bars) == len(data.main_keys()) * len(data.systems)
+    for key, system, value in bars:  # each bar the table's figure
+        assert value == shown(next(s for s in data.systems if s.name == system).scores[key])
+    assert plots[0].file("svg") == plots[0].file("svg")  # reproducible bytes
 
 
 def test_extra_sections_are_placed_after_the_plots(two_systems):
@@ -211,8 +215,9 @@ def test_extra_sections_are_placed_after_the_plots(two_systems):
 def test_page_is_self_contained(two_systems):
     _, text, _ = two_systems
     assert "<script" not in text
-    assert not re.search(r"""(src|href)=["'](?!data:)""", text), "only data: URLs"
-    assert "http://" not in text and "https://" not in text.replace("http://www.w3.org", "")
+    assert not re.search(r"""(src|href)=["'](?!data:|#)""", text), "only data: URLs and the charts' own ids"
+    outside = text.replace("http://www.w3.org", "")  # the SVG namespaces
+    assert "http://" not in outside and "https://" not in outside
 
 
 def test_names_are_escaped(samples):
@@ -297,7 +302,7 @@ def test_command_writes_page_plots_and_table(tmp_path, capsys):
     assert cell_text(parsed, "metrics", "first_example_p2.json", "gca").startswith("15.49")
     assert "|ci:percentile,50,seed:0,level:0.95" in parsed.find("code", id="signature")[0]["text"]
     written = sorted(path.name for path in plots.iterdir())
-    assert len(written) == 2 * len(parsed.find("img"))
+    assert len(written) == 3 * len(figures_drawn(text))  # PNG, PDF and SVG
     assert all((plots / name).stat().st_size > 0 for name in written)
     assert {"figures.png", "figures.svg", "gca_vs_fga.svg", "mistakes_slot.png"} <= set(written)
 
@@ -311,12 +316,14 @@ def test_predictions_with_confidences_get_a_reliability_diagram(tmp_path, capsys
     arguments = ["report", str(confident), str(P1), "-o", str(page), "--plots", str(plots), "--bootstrap", "0"]
     assert main(arguments) == 0, capsys.readouterr().err
     written = sorted(path.name for path in plots.iterdir() if path.name.startswith("reliability"))
-    assert written == ["reliability-1.svg"]  # drawn as SVG (report.draw, as the Space draws it): no PNG
+    assert written == ["reliability-1.pdf", "reliability-1.png", "reliability-1.svg"]
     svg = (plots / "reliability-1.svg").read_text(encoding="utf-8")
     result = calibration(read(confident))
     bins = result.as_dict()["reliability"]["slot"]["width"]
-    assert [int(c) for c in re.findall(r'data-count="(\d+)"', svg)] == [int(b[2]) for b in bins]
-    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')  # a file of its own
+    text = page.read_text(encoding="utf-8")  # the page's chart carries each bin's size
+    counts = re.findall(r'class="reliability-bar"[^>]*data-count="(\d+)"', text)
+    assert [int(c) for c in counts] == [int(b[2]) for b in bins]
+    assert svg.startswith("<?xml")  # a file of its own
     text = page.read_text(encoding="utf-8")
     assert "Reliability of the confidences" in text and f"ECE {result.figures['slot_ece']:.4f}" in text
     assert "ECE (SLT 2024) 0.1800; AUROC (SLT 2024) 0.6250" in text  # the peer's 0.18 and 0.625
@@ -401,11 +408,12 @@ def test_t5_restaurant_against_a_copy_with_gold_in_ten_percent():
 def test_t5_both_domains_side_by_side(tmp_path):
     page_path = tmp_path / "t5.html"
     assert main(["report", str(RESTAURANT), str(ATTRACTION), "-o", str(page_path), "--bootstrap", "100"]) == 0
-    page = Page(page_path.read_text(encoding="utf-8"))
+    text = page_path.read_text(encoding="utf-8")
+    page = Page(text)
     assert cell_text(page, "metrics", RESTAURANT.name, "jga").startswith("24.89")
     assert cell_text(page, "metrics", ATTRACTION.name, "jga").startswith("33.47")
     assert any(e["text"].startswith("Not compared") for e in page.find("p"))  # different gold
-    assert len(page.find("img")) == len(PLOTTERS) + 2 + 2
+    assert len(figures_drawn(text)) == len(PLOTTERS) + 2 + 2
 
 
 def test_converters_take_the_stats_objects_or_their_dicts(samples):

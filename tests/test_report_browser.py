@@ -44,9 +44,10 @@ LAYOUT_JS = """() => {
     if (r.width === 0 && r.height === 0) continue;
     if ((r.right > width + 1 || r.left < -1) && !scrolls(el)) wide.push(`${el.tagName}#${el.id} ${r.left}..${r.right}`);
   }
-  const images = [...document.images].map(i => ({
-    complete: i.complete, natural: i.naturalWidth, height: i.naturalHeight,
-    shown: i.getBoundingClientRect().width, alt: i.alt}));
+  const images = [...document.querySelectorAll('svg.chart')].map(s => ({
+    marks: s.querySelectorAll('path, use, text').length, height: s.getBoundingClientRect().height,
+    shown: s.getBoundingClientRect().width, alt: s.getAttribute('aria-label'),
+    title: s.querySelector('title')?.textContent}));
   return {width, scrollWidth: document.documentElement.scrollWidth, wide, images};
 }"""
 CELLS_JS = """() => [...document.querySelectorAll('#metrics td[data-figure]')].map(
@@ -99,8 +100,8 @@ def check_page(browser, page_path: Path, expected: dict, stem: str) -> None:
         assert not layout["wide"], (label, layout["wide"][:5])
         assert layout["images"], "no plot on the page"
         for image in layout["images"]:
-            assert image["complete"] and image["natural"] > 0 and image["height"] > 0, image
-            assert 0 < image["shown"] <= width and image["alt"], image
+            assert image["marks"] > 10 and image["height"] > 0, image  # a chart drawn, not an empty box
+            assert 0 < image["shown"] <= width and image["alt"] and image["title"] == image["alt"], image
         assert cells and all(text == expected[key] for key, text in cells.items()), [
             (key, text, expected[key]) for key, text in cells.items() if text != expected[key]
         ][:5]

@@ -1,8 +1,8 @@
 """``dst-metrics report FILE... -o report.html [--plots DIR] [--bootstrap N] [--seed S] [--latex | --markdown]``.
 
 One self-contained HTML page of one or more prediction files (figures with bootstrap intervals,
-each later file compared with the first, the plots); ``--plots DIR`` also writes every plot as PNG
-and SVG; ``--latex`` / ``--markdown`` print the figures as a table for a paper. ``--perturbed P`` and
+each later file compared with the first, the plots); ``--plots DIR`` also writes every plot as PNG,
+PDF and SVG; ``--latex`` / ``--markdown`` print the figures as a table for a paper. ``--perturbed P`` and
 ``--schema-variants V1 … V5`` (each once per FILE) and predictions with confidences add the protocols'
 figures (CheckDST, SGD-X, calibration: `report.protocols`). Only argparse is imported here; numpy and
 matplotlib are imported when the command runs.
@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "files", nargs="+", metavar="FILE", help="prediction files; later ones are compared with the first"
     )
     parser.add_argument("-o", "--output", metavar="report.html", help="write the HTML report here")
-    parser.add_argument("--plots", metavar="DIR", help="also write every plot as DIR/NAME.png and DIR/NAME.svg")
+    parser.add_argument("--plots", metavar="DIR", help="also write every plot as DIR/NAME.png, .pdf and .svg")
     parser.add_argument(
         "--bootstrap",
         type=seed_number,

@@ -1,4 +1,4 @@
-"""The report as one self-contained HTML page: inline CSS, plots as base64 SVG images, no script
+"""The report as one self-contained HTML page: inline CSS, plots as inline SVG (`report.plots`), no script
 and nothing loaded from elsewhere, so it opens offline and can be mailed as one file.
 
 Sections: the figures of every system with their intervals, the protocols' figures (`report.protocols`),
@@ -13,13 +13,12 @@ interval), for scripts and tests.
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Mapping, Sequence
 
 from ..figures import figure_of
 from ..stats.table import SystemsTable
 from .data import ComparisonData, ReportData, SystemData
-from .draw import data_attributes, esc, num, pct, signed_pct, table
+from .draw import data_attributes, esc, num, pct, signed_pct, swatch, table
 from .plots import Plot
 
 PAGE_TITLE = "DST evaluation report"
@@ -46,8 +45,10 @@ tbody th{white-space:normal;min-width:7em}
 .note{color:#555;font-size:.9em}
 td.what{text-align:left;white-space:normal;color:#555;font-size:.9em;min-width:24em}
 figure{margin:1em 0;background:#fff;border:1px solid #e3e3e3;padding:8px}
-figure img{display:block;width:100%;height:auto}
-figure[id^=plot-reliability]{max-width:480px}
+figure svg.chart{display:block;width:100%;height:auto}
+figure[id^=plot-]{max-width:780px}
+figure#plot-gca_vs_fga,figure[id^=plot-reliability]{max-width:540px}
+.set-swatch{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:5px;vertical-align:-1px}
 figcaption{font-size:.9em;color:#444;margin-top:4px}
 code{font-size:.85em;overflow-wrap:anywhere;word-break:break-all}
 details summary{cursor:pointer;margin:.6em 0}
@@ -84,7 +85,7 @@ def figures_table(data: ReportData, keys: Sequence[str], table_id: str) -> str:
     """One row per figure (label, key), one column per system; fractions in percent with their
     interval below them."""
     labels = data.labels
-    head = "<th>figure</th>" + "".join(f"<th>{esc(s.name)}</th>" for s in data.systems)
+    head = "<th>figure</th>" + "".join(f"<th>{swatch(i)}{esc(s.name)}</th>" for i, s in enumerate(data.systems))
     rows = (
         f'<tr data-figure="{esc(key)}"><th scope="row">{esc(labels.get(key, key))}</th>'
         + "".join(_figure_cell(s, key) for s in data.systems)
@@ -232,13 +233,10 @@ def analysis_section(data: ReportData) -> str:
 
 
 def plot_figure(plot: Plot) -> str:
-    """A plot as an inline SVG image (base64 data URL) with its title as caption and alt text."""
-    source = "data:image/svg+xml;base64," + base64.b64encode(plot.svg).decode("ascii")
-    title, caption = esc(plot.title), esc(plot.caption or plot.title)
-    return (
-        f'<figure id="plot-{esc(plot.name)}"><img src="{source}" alt="{title}" title="{caption}">'
-        f"<figcaption>{caption}</figcaption></figure>"
-    )
+    """A plot as inline SVG (its ``<title>`` and aria-label the plot's title) under a caption: the title
+    drawn once, as the caption, and not in the plot."""
+    caption = esc(plot.caption or plot.title)
+    return f'<figure id="plot-{esc(plot.name)}">{plot.svg}<figcaption>{caption}</figcaption></figure>'
 
 
 def page(title: str, body: str) -> str:

@@ -1,84 +1,160 @@
-"""The report's plots, drawn with matplotlib (Agg canvas, no pyplot state, no network), each
-returned as a `Plot` holding PNG and SVG bytes.
+"""Every chart of the report and the Space, drawn with matplotlib (Agg canvas, no pyplot state, no
+network; imported only when a chart is drawn). Each chart is drawn by one function here; the report
+shows it as inline SVG, the Space too, and ``--plots DIR`` writes it as PNG, PDF and SVG files.
 
-- ``figures``: the headline figures of every system with their bootstrap intervals as bars;
+- ``figures``: the headline figures of every system as grouped bars, with their bootstrap intervals;
 - ``turn_accuracy``, ``turn_counts``, ``first_failure``: JGA and RSA, the four GCA counts, and the
-  dialogues whose JGA first becomes 0, per turn index (the RSA paper's Figure 1);
+  dialogues whose JGA first becomes 0, per turn index (the RSA paper's Figure 1), with the turns at
+  each index in a strip below and the indices with fewer than `MIN_TURNS` turns greyed out;
 - ``gca_vs_fga``: per-dialogue GCA against FGA with the y = x line (GCA paper, section 5.2);
 - ``to_nu_<i>``: per-dialogue GCA and FGA against tail orientation and non-uniformity, with
   the Pearson correlations in the legend (one plot per system);
 - ``mistakes_domain``, ``mistakes_slot``: heat maps of wrong / missed / overshot counts;
-- ``reliability-<i>``: the reliability diagram of a system with confidences, SVG only, drawn by
-  `draw.reliability_svg` (the Space's drawing, no matplotlib).
+- ``reliability-<i>``: the reliability diagram of a system with confidences.
 
-Every plot has a title and axis labels, and a legend wherever it draws several series.
+Colours come from `report.palette` (one per system everywhere). A chart has no title drawn in it: the
+page's caption (and the SVG's ``<title>``) names it, a paper's caption does in a paper. Marks whose data
+a reader or a test needs carry it in the inline SVG as ``data-*`` attributes (`inline_svg`).
 """
 
 from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ..errors import counted
 from .data import MISTAKE_TYPES, ReportData, SystemData
+from .draw import esc
+from .palette import (
+    COUNT_COLORS,
+    FEW_COLOR,
+    FIGURE_COLORS,
+    HEATMAP_COLORMAP,
+    INK,
+    system_color,
+    system_line_style,
+    system_marker,
+)
 
-WIDTH_IN = 8.0
-"""Width of every plot, inches (at `PNG_DPI` the PNG is 1,200 pixels wide)."""
-HEIGHT_IN = 4.2
-"""Height of the line and bar plots, inches."""
+WIDTH_IN = 6.4
+"""Width of the report's plots, inches (at `PNG_DPI` the PNG is 960 pixels wide)."""
+HEIGHT_IN = 3.6
+"""Height of the line plots, inches."""
+FONT_PT = 10.0
+"""Font size of the report's plots, points."""
+SPACE_WIDTH_IN = 4.6
+"""Width of the Space's charts, inches: narrow, so that shrunk to a phone their text stays >= 11 px."""
+SPACE_FONT_PT = 13.0
+"""Font size of the Space's charts, points."""
 PNG_DPI = 150
 """Resolution of the PNG files."""
 SVG_HASH_SALT = "dst-metrics"
-"""Fixed salt of the SVG element ids: the same data gives the same SVG bytes."""
-COLORS: tuple[str, ...] = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f")
-"""One color per system, in input order (repeats after eight)."""
-COUNT_COLORS: dict[str, str] = {"correct": "#2ca02c", "wrong": "#d62728", "missed": "#ff7f0e", "overshot": "#9467bd"}
-"""One color per GCA count type."""
-LINE_STYLES: tuple[str, ...] = ("-", "--", ":", "-.")
-"""One line style per system in plots whose colors stand for something else."""
+"""Fixed salt of the SVG element ids (with the chart's name): the same data gives the same SVG bytes."""
+MIN_TURNS = 30
+"""Turn positions with fewer turns than this are greyed out: a percentage over fewer than 30 turns
+moves by more than 3 points with a single turn."""
 MAX_HEATMAP_ROWS = 30
 """Slots shown in the slot heat map: the most mistaken ones."""
-HEATMAP_ROW_IN = 0.32
+HEATMAP_ROW_IN = 0.26
 """Height of one heat map row, inches."""
-POINT_SIZE = 14
-"""Marker area of the per-dialogue scatter plots, points²."""
+POINT_SIZE = 22
+"""Marker area of the scatter plots, points²."""
+DENSITY_POINTS = 3000
+"""Above this many points a scatter draws their density: thousands of marks are megabytes of page
+and hide one another."""
+DENSITY_BINS = 40
 NAME_LIMIT = 40
 """System names longer than this are cut in the middle in plots."""
+LEGEND_COLUMN_CHARACTERS = 36
+"""Legend labels longer than this are put in one column."""
 PERCENT = 100.0
+FORMATS = ("png", "pdf", "svg")
+"""The files `write_plots` writes per plot."""
 
 
 @dataclass(frozen=True)
 class Plot:
-    """One rendered plot: a file-name stem, the title drawn on it, the PNG (empty: SVG only) and SVG
-    bytes, and a caption for pages (the title with full system names; empty: the title)."""
+    """One drawn chart: a file-name stem, its title (the page's caption and the SVG's ``<title>``),
+    the inline SVG markup for pages, the matplotlib figure (for `write_plots`' files) and a longer
+    caption for pages (empty: the title)."""
 
     name: str
     title: str
-    png: bytes
-    svg: bytes
+    svg: str
+    figure: object = field(repr=False, compare=False)
     caption: str = ""
 
+    def file(self, kind: str) -> bytes:
+        """The chart as a file of `kind` (png, pdf or svg), reproducible: no dates, fixed ids."""
+        return save(self.figure, kind, self.name)
 
-def _new_figure(height: float = HEIGHT_IN, columns: int = 1):
+
+def _rc(font: float) -> dict[str, object]:
+    return {"font.size": font, "axes.titlesize": font, "legend.fontsize": font, "axes.labelsize": font}
+
+
+def _new_figure(width: float = WIDTH_IN, height: float = HEIGHT_IN, columns: int = 1, **grid):
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(WIDTH_IN, height), layout="constrained")
-    axes = figure.subplots(1, columns, squeeze=False)[0]
-    return figure, list(axes)
+    figure = Figure(figsize=(width, height), layout="constrained")
+    axes = figure.subplots(len(grid.get("height_ratios", [1])), columns, squeeze=False, **grid)
+    return figure, [a for row in axes for a in row]
 
 
-def _render(name: str, title: str, figure, caption: str = "") -> Plot:
-    """The figure as PNG and SVG bytes (reproducible: no dates, fixed ids)."""
+def save(figure, kind: str, name: str = "") -> bytes:
+    """`figure` as PNG, PDF or SVG bytes, reproducible (no dates; SVG ids salted with `name`)."""
     import matplotlib
 
-    figure.suptitle(title, fontsize="large", fontweight="bold")
-    with matplotlib.rc_context({"svg.hashsalt": SVG_HASH_SALT, "svg.fonttype": "path"}):
-        png, svg = io.BytesIO(), io.BytesIO()
-        figure.savefig(png, format="png", dpi=PNG_DPI, metadata={"Software": None})
-        figure.savefig(svg, format="svg", dpi=PNG_DPI, metadata={"Date": None, "Creator": None})
-    return Plot(name, title, png.getvalue(), svg.getvalue(), caption if caption != title else "")
+    if figure.get_layout_engine() is not None:  # lay it out once: every file of it then has the same layout
+        figure.draw_without_rendering()
+        figure.set_layout_engine("none")
+    metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Producer": None, "Creator": None}}
+    rc = {"svg.hashsalt": f"{SVG_HASH_SALT}-{name}", "svg.fonttype": "none", "pdf.fonttype": 42}
+    with matplotlib.rc_context(rc):
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format=kind, dpi=PNG_DPI, metadata=metadata.get(kind, {"Date": None, "Creator": None}))
+    return buffer.getvalue()
+
+
+def inline_svg(figure, name: str, label: str, marks: Mapping[str, Mapping[str, object]] = {}) -> str:
+    """`figure` as SVG markup for a page: no XML prolog or metadata, ``class="chart NAME"``,
+    ``role="img"``, `label` as aria-label and ``<title>``. Each mark drawn with gid ``KEY`` of `marks`
+    gets the attributes ``marks[KEY]`` (``class``, ``tabindex``, ``role`` as given, others as ``data-*``)."""
+    text = save(figure, "svg", name).decode("utf-8").strip()
+    text = text[text.index("<svg") :]
+    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
+    head = f'<svg class="chart {esc(name)}" role="img" aria-label="{esc(label)}"'
+    text = head + text[len("<svg") :]
+    text = text.replace(">", f"><title>{esc(label)}</title>", 1)
+
+    def attributes(key: str) -> str:
+        plain = ("class", "tabindex", "role")
+        return "".join(
+            f' {k if k in plain else "data-" + k.replace("_", "-")}="{esc(v)}"' for k, v in marks[key].items()
+        )
+
+    text = re.sub(r'<g id="([^"]+)">', lambda m: f'<g id="{m[1]}"{attributes(m[1])}>' if m[1] in marks else m[0], text)
+    if "<a xlink:href=" not in text:
+        return text
+    text = re.sub(  # a point of a scatter: matplotlib wraps it in a link to its url, the mark's key: a group
+        r'<a xlink:href="#([^"]+)" target="_blank">',
+        lambda m: f'<g id="{m[1]}"{attributes(m[1])}>' if m[1] in marks else m[0],
+        text,
+    )
+    return text.replace("</a>", "</g>")  # matplotlib writes no other link
+
+
+def _legend_below(figure, axes, columns: int = 2) -> None:
+    """The legend of `axes` under the plot, out of the way of the data; one column when a label is long
+    (`LEGEND_COLUMN_CHARACTERS`), so that the legend is never wider than the plot."""
+    handles, labels = axes.get_legend_handles_labels()
+    if max(map(len, labels), default=0) > LEGEND_COLUMN_CHARACTERS:
+        columns = 1
+    if handles:
+        figure.legend(handles, labels, loc="outside lower center", ncols=columns, frameon=False)
 
 
 def _whole_numbers(axes, *, y: bool = False) -> None:
@@ -90,21 +166,6 @@ def _whole_numbers(axes, *, y: bool = False) -> None:
         axes.yaxis.set_major_locator(MaxNLocator(integer=True))
 
 
-def _color(index: int) -> str:
-    return COLORS[index % len(COLORS)]
-
-
-def _style(index: int) -> str:
-    return LINE_STYLES[index % len(LINE_STYLES)]
-
-
-def _legend_below(figure, axes, columns: int = 2) -> None:
-    """The legend of `axes` under the plot, out of the way of the data."""
-    handles, labels = axes.get_legend_handles_labels()
-    if handles:
-        figure.legend(handles, labels, loc="outside lower center", ncols=columns, fontsize="small")
-
-
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     """`name` cut in the middle to at most `limit` characters (legends and titles stay readable)."""
     if len(name) <= limit:
@@ -114,31 +175,72 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Figures with intervals
+# Figures as grouped bars
+
+
+@dataclass(frozen=True)
+class BarSet:
+    """One system of the bar chart: its name, its figures (fractions) and their intervals, if any."""
+
+    name: str
+    scores: Mapping[str, float]
+    intervals: Mapping[str, tuple[float, float]] | None = None
+
+
+def figures_chart(
+    name: str, figures: Sequence[tuple[str, str]], sets: Sequence[BarSet], *, space: bool = False
+) -> tuple[object, dict[str, dict[str, object]]]:
+    """Horizontal grouped bars on a 0-100 axis: one group per figure (key, label), one bar per set in its
+    system colour, the value written after each bar (after its interval, when drawn as an error bar).
+    The figure and its marks: each bar (class ``bar``, its figure, set and value as the table shows
+    it) and the plot area (class ``plot-area``), which the bars' lengths are measured against."""
+    import matplotlib
+
+    width, font = (SPACE_WIDTH_IN, SPACE_FONT_PT) if space else (WIDTH_IN, FONT_PT)
+    bar = 0.8 / max(1, len(sets))
+    height = 0.9 + 0.22 * (font / FONT_PT) * len(figures) * (len(sets) + 0.6) + 0.3 * math.ceil(len(sets) / 2)
+    marks: dict[str, dict[str, object]] = {}
+    with matplotlib.rc_context(_rc(font)):
+        figure, (axes,) = _new_figure(width, height)
+        axes.patch.set_gid(f"{name}-area")
+        marks[f"{name}-area"] = {"class": "plot-area"}
+        for row, (key, _) in enumerate(figures):  # in the table's order
+            for index, system in enumerate(sets):
+                value = round(PERCENT * system.scores[key], 2)  # as the table shows it
+                y = row + (index - (len(sets) - 1) / 2) * bar
+                error, end = None, value
+                if system.intervals is not None and key in system.intervals:
+                    low, high = (PERCENT * v for v in system.intervals[key])
+                    error, end = [[max(0.0, value - low)], [max(0.0, high - value)]], max(value, high)
+                (patch,) = axes.barh(
+                    [y], [max(0.0, min(PERCENT, value))], bar * 0.9, color=system_color(index),
+                    xerr=error, capsize=2, error_kw={"elinewidth": 0.8, "ecolor": INK},
+                    label=short_name(system.name) if row == 0 else None,
+                )  # fmt: skip
+                gid = f"{name}-bar-{index}-{row}"
+                patch.set_gid(gid)
+                marks[gid] = {"class": "bar", "metric": key, "set": system.name, "value": f"{value:.2f}"}
+                axes.text(end + 1, y, f"{value:.2f}", va="center", fontsize=font if space else font * 0.8)
+        axes.set_yticks(range(len(figures)), [label.split(" (")[0] for _, label in figures], fontweight="bold")
+        axes.invert_yaxis()  # the first figure on top, as in the table
+        axes.set_xlim(0, PERCENT)
+        axes.set_xticks([0, 25, 50, 75, 100])
+        axes.set_xlabel("score (%)")
+        axes.grid(axis="x", color="#DDDDDD", linewidth=0.6)
+        axes.set_axisbelow(True)
+        axes.spines[["top", "right"]].set_visible(False)
+        _legend_below(figure, axes, columns=min(len(sets), 2 if space else 3))
+    return figure, marks
 
 
 def figures_plot(data: ReportData) -> Plot:
-    """Grouped bars of the headline figures (percent), one color per system, with the bootstrap
-    intervals as error bars when they were computed."""
+    """The headline figures of every system, with the bootstrap intervals as error bars when computed."""
     keys, labels = data.main_keys(), data.labels
-    figure, (axes,) = _new_figure()
-    width = 0.8 / len(data.systems)
-    for index, system in enumerate(data.systems):
-        xs = [k + (index - (len(data.systems) - 1) / 2) * width for k in range(len(keys))]
-        values = [PERCENT * system.scores[key] for key in keys]
-        errors = None
-        if system.intervals is not None:
-            low = [max(0.0, v - PERCENT * system.intervals[k][0]) for k, v in zip(keys, values)]
-            errors = [low, [max(0.0, PERCENT * system.intervals[k][1] - v) for k, v in zip(keys, values)]]
-        axes.bar(xs, values, width, color=_color(index), label=short_name(system.name), yerr=errors, capsize=3)
-    axes.set_xticks(range(len(keys)), [labels[key] for key in keys])
-    axes.set_xlabel("figure")
-    axes.set_ylabel("score (%)")
-    axes.set_ylim(0, PERCENT)
-    _legend_below(figure, axes)
+    sets = [BarSet(s.name, s.scores, s.intervals) for s in data.systems]
+    figure, marks = figures_chart("figures", [(key, labels[key]) for key in keys], sets)
     level = f"{PERCENT * float(data.ci['level']):g}% " if data.ci else ""
     title = f"Figures with {level}bootstrap intervals" if data.ci else "Figures (no intervals computed)"
-    return _render("figures", title, figure)
+    return Plot("figures", title, inline_svg(figure, "figures", title, marks), figure)
 
 
 # --------------------------------------------------------------------------------------------
@@ -150,42 +252,90 @@ def _positions(system: SystemData, name: str) -> tuple[list[int], list[float]]:
     return [row.position for row in rows], [getattr(row, name) for row in rows]
 
 
+def _few(system: SystemData) -> set[int]:
+    """The positions where `system` has fewer than `MIN_TURNS` turns."""
+    return {row.position for row in system.positions if row.turns and row.turns < MIN_TURNS}
+
+
+def _position_figure(data: ReportData, legend_rows: int):
+    """A line plot over turn positions with a thin strip below it: the turns at each position (the most
+    over the systems), positions with fewer than `MIN_TURNS` turns greyed in both (each system's points
+    are greyed where it has fewer, `_line`)."""
+    height = HEIGHT_IN + 0.6 + 0.2 * legend_rows  # the plot keeps its height whatever the legend's
+    figure, (axes, strip) = _new_figure(height=height, height_ratios=[5, 1], sharex=True)
+    turns: dict[int, int] = {}
+    for system in data.systems:
+        for row in system.positions:
+            turns[row.position] = max(turns.get(row.position, 0), row.turns)
+    positions = sorted(p for p, n in turns.items() if n)
+    counts = [turns[p] for p in positions]
+    few = [p for p, n in zip(positions, counts) if n < MIN_TURNS]
+    strip.bar(positions, counts, 0.8, color=[FEW_COLOR if n < MIN_TURNS else "#777777" for n in counts])
+    strip.set_ylabel("turns", rotation=0, ha="right", va="center")
+    strip.set_yticks([0, max(counts, default=1)])
+    strip.spines[["top", "right"]].set_visible(False)
+    for position in few:
+        axes.axvspan(position - 0.5, position + 0.5, color=FEW_COLOR, alpha=0.25, linewidth=0)
+    if few:
+        axes.plot([], [], color=FEW_COLOR, linewidth=6, alpha=0.5, label=f"fewer than {MIN_TURNS} turns")
+    _whole_numbers(strip)
+    return figure, axes, strip
+
+
+def _line(axes, xs, ys, few: set[int], style: str, color: str, label: str | None, marker: str = ".") -> None:
+    """A series over turn positions; at positions in `few` (the system's own) its line faint and its points grey."""
+    axes.plot(xs, ys, style, color=color, alpha=0.3)
+    strong = [math.nan if x in few else y for x, y in zip(xs, ys)]
+    axes.plot(xs, strong, style, marker=marker, color=color, label=label)
+    grey = [(x, y) for x, y in zip(xs, ys) if x in few]
+    if grey:
+        axes.plot(*zip(*grey), linestyle="none", marker=marker, color=FEW_COLOR, zorder=3)
+
+
 def turn_accuracy_plot(data: ReportData) -> Plot:
-    """JGA (solid) and RSA (dashed) of the turns at each turn index, one color per system."""
-    figure, (axes,) = _new_figure()
+    """JGA (solid) and RSA (dashed) of the turns at each turn index, in each system's colour."""
+    figure, axes, strip = _position_figure(data, 2 * len(data.systems) + 1)
     for index, system in enumerate(data.systems):
+        few = _few(system)
         for name, style in (("jga", "-"), ("rsa", "--")):
             xs, ys = _positions(system, name)
             label = f"{short_name(system.name)}: {name.upper()}"
-            axes.plot(xs, [PERCENT * y for y in ys], style, marker=".", color=_color(index), label=label)
-    axes.set_xlabel("turn index (0 = first turn of a dialogue)")
-    axes.set_ylabel("score of the turns at that index (%)")
+            _line(axes, xs, [PERCENT * y for y in ys], few, style, system_color(index), label)
+    strip.set_xlabel("turn index (0 = first turn of a dialogue)")
+    axes.set_ylabel("score at that index (%)")
     axes.set_ylim(0, PERCENT)
-    _whole_numbers(axes)
     _legend_below(figure, axes)
-    return _render("turn_accuracy", "JGA and RSA by turn position", figure)
+    title = "JGA and RSA by turn position"
+    return Plot("turn_accuracy", title, inline_svg(figure, "turn_accuracy", title), figure)
 
 
 def turn_counts_plot(data: ReportData) -> Plot:
-    """The four GCA counts of the slots changed at each turn index: one color per count type,
-    one line style per system."""
-    figure, (axes,) = _new_figure()
+    """The four GCA counts of the slots changed at each turn index: one colour per count type, one line
+    style per system."""
+    figure, axes, strip = _position_figure(data, len(COUNT_COLORS) + len(data.systems) + 1)
     for index, system in enumerate(data.systems):
+        few = _few(system)
         for kind, color in COUNT_COLORS.items():
             xs, ys = _positions(system, kind)
-            label = f"{short_name(system.name)}: {kind}" if len(data.systems) > 1 else kind
-            axes.plot(xs, ys, _style(index), marker=".", color=color, label=label)
-    axes.set_xlabel("turn index (0 = first turn of a dialogue)")
+            _line(axes, xs, ys, few, system_line_style(index), color, None)
+    for kind, color in COUNT_COLORS.items():  # the legend: colour = count type, line style = system
+        axes.plot([], [], "-", marker=".", color=color, label=kind)
+    if len(data.systems) > 1:
+        for index, system in enumerate(data.systems):
+            axes.plot([], [], system_line_style(index), color=INK, label=short_name(system.name))
+    strip.set_xlabel("turn index (0 = first turn of a dialogue)")
     axes.set_ylabel("changed slots counted")
     _whole_numbers(axes, y=True)
-    _legend_below(figure, axes, columns=len(data.systems) if len(data.systems) > 1 else len(COUNT_COLORS))
-    return _render("turn_counts", "GCA counts by turn position", figure)
+    _legend_below(figure, axes, columns=3)
+    title = "GCA counts by turn position"
+    return Plot("turn_counts", title, inline_svg(figure, "turn_counts", title), figure)
 
 
 def first_failure_plot(data: ReportData) -> Plot:
     """Dialogues whose JGA first becomes 0 at each turn index (the RSA paper's Figure 1)."""
-    figure, (axes,) = _new_figure()
+    figure, axes, strip = _position_figure(data, len(data.systems) + 1)
     for index, system in enumerate(data.systems):
+        few = _few(system)
         xs, ys = _positions(system, "first_failures")
         never = len(system.dialogues) - sum(ys) if system.dialogues else None
         name = short_name(system.name)
@@ -194,44 +344,117 @@ def first_failure_plot(data: ReportData) -> Plot:
             if never is None
             else f"{name} ({counted(never, 'dialogue')} never {'fails' if never == 1 else 'fail'})"
         )
-        axes.plot(xs, ys, _style(index), marker="o", color=_color(index), label=label)
-    axes.set_xlabel("turn index where the dialogue's JGA first becomes 0")
+        _line(axes, xs, ys, few, system_line_style(index), system_color(index), label, marker=system_marker(index))
+    strip.set_xlabel("turn index where the dialogue's JGA first becomes 0")
     axes.set_ylabel("dialogues")
     _whole_numbers(axes, y=True)
     _legend_below(figure, axes)
-    return _render("first_failure", "Where JGA first fails", figure)
+    title = "Where JGA first fails"
+    return Plot("first_failure", title, inline_svg(figure, "first_failure", title), figure)
 
 
 # --------------------------------------------------------------------------------------------
-# Per dialogue (GCA paper, section 5.2)
+# Scatter plots of dialogues
+
+
+@dataclass(frozen=True)
+class Point:
+    """One scatter point: coordinates in percent, the system it belongs to and its dialogue."""
+
+    x: float
+    y: float
+    set_index: int
+    set_name: str
+    dialogue: str
+
+
+def scatter_chart(
+    name: str, points: Sequence[Point], x_title: str, y_title: str, names: Sequence[str], *, space: bool = False
+) -> tuple[object, dict[str, dict[str, object]], str]:
+    """A square 0-100 scatter with the line y = x (mark class ``diagonal``), each system's points in its
+    colour and marker, `names` in the legend (one per system index present). Each point is a mark (class
+    ``point``, its dialogue, set and coordinates) a page can make clickable. Above `DENSITY_POINTS` points,
+    their density instead (mark class ``density`` with the number of points), and a note saying so.
+    The figure, its marks and the note (empty when the points are drawn)."""
+    import matplotlib
+
+    width, font = (SPACE_WIDTH_IN, SPACE_FONT_PT) if space else (WIDTH_IN * 0.75, FONT_PT)
+    marks: dict[str, dict[str, object]] = {}
+    note = ""
+    with matplotlib.rc_context(_rc(font)):
+        figure, (axes,) = _new_figure(width, width + 0.5 + 0.25 * len(names))
+        (diagonal,) = axes.plot([0, PERCENT], [0, PERCENT], color=INK, linewidth=1, linestyle="--", label="y = x")
+        diagonal.set_gid(f"{name}-diagonal")
+        marks[f"{name}-diagonal"] = {"class": "diagonal"}
+        if len(points) > DENSITY_POINTS:
+            import numpy
+            from matplotlib.colors import LogNorm
+
+            counts, _, _ = numpy.histogram2d(
+                [p.x for p in points], [p.y for p in points], DENSITY_BINS, [[0, PERCENT], [0, PERCENT]]
+            )
+            axes.imshow(
+                numpy.ma.masked_equal(counts.T, 0), origin="lower", extent=(0, PERCENT, 0, PERCENT),
+                cmap=HEATMAP_COLORMAP, norm=LogNorm(vmin=1, vmax=max(1.0, counts.max())), interpolation="nearest",
+            )  # fmt: skip
+            axes.patch.set_gid(f"{name}-density")  # the image itself is written without its gid
+            marks[f"{name}-density"] = {"class": "density", "points": int(counts.sum())}
+            note = f"{len(points):,} points, drawn as their density (darker: more); open a dialogue from the table."
+        else:
+            for index in sorted({p.set_index for p in points}):
+                mine = [p for p in points if p.set_index == index]
+                label = names[index] if index < len(names) else mine[0].set_name
+                color = system_color(index)
+                collection = axes.scatter(
+                    [p.x for p in mine], [p.y for p in mine], s=POINT_SIZE * (2 if space else 1),
+                    marker=system_marker(index), facecolor=color, edgecolor=color, alpha=0.6, linewidth=1,
+                )  # fmt: skip
+                axes.plot([], [], system_marker(index), color=color, alpha=0.6, label=short_name(label))  # legend
+                keys = [f"{name}-point-{index}-{k}" for k in range(len(mine))]
+                collection.set_urls([f"#{key}" for key in keys])
+                for key, p in zip(keys, mine):
+                    marks[key] = {
+                        "class": "point", "tabindex": 0, "role": "button", "dialogue": p.dialogue,
+                        "set": p.set_name, "x": f"{p.x:.2f}", "y": f"{p.y:.2f}", "marker": system_marker(index),
+                    }  # fmt: skip
+        axes.set_xlim(-3, PERCENT + 3)
+        axes.set_ylim(-3, PERCENT + 3)
+        axes.set_aspect("equal")
+        axes.set_xticks([0, 25, 50, 75, 100])
+        axes.set_yticks([0, 25, 50, 75, 100])
+        axes.grid(color="#DDDDDD", linewidth=0.6)
+        axes.set_axisbelow(True)
+        axes.set_xlabel(x_title)
+        axes.set_ylabel(y_title)
+        _legend_below(figure, axes, columns=1)
+    return figure, marks, note
 
 
 def gca_vs_fga_plot(data: ReportData) -> Plot:
-    """Per-dialogue GCA against FGA (percent), one color per system, with the line y = x."""
-    figure, (axes,) = _new_figure(height=WIDTH_IN * 0.7)
-    axes.plot([0, PERCENT], [0, PERCENT], color="#555555", linewidth=1, label="y = x")
-    for index, system in enumerate(data.systems):
-        xs = [PERCENT * point.fga for point in system.dialogues]
-        ys = [PERCENT * point.gca for point in system.dialogues]
-        label = f"{short_name(system.name)} ({counted(len(xs), 'dialogue')})"
-        axes.scatter(xs, ys, s=POINT_SIZE, alpha=0.6, color=_color(index), label=label)
-    axes.set_xlabel(f"FGA of the dialogue (%, λ = {data.options.fga_lambda:g})")
-    axes.set_ylabel("GCA of the dialogue (%)")
-    axes.set_xlim(-2, PERCENT + 2)
-    axes.set_ylim(-2, PERCENT + 2)
-    axes.set_aspect("equal")
-    _legend_below(figure, axes)
-    return _render("gca_vs_fga", "GCA vs FGA per dialogue", figure)
+    """Per-dialogue GCA against FGA (percent), one colour and marker per system, with the line y = x."""
+    points = [
+        Point(PERCENT * p.fga, PERCENT * p.gca, index, system.name, p.dialogue_id)
+        for index, system in enumerate(data.systems)
+        for p in system.dialogues
+    ]
+    names = [f"{short_name(s.name)} ({counted(len(s.dialogues), 'dialogue')})" for s in data.systems]
+    x_title = f"FGA of the dialogue (%, λ = {data.options.fga_lambda:g})"
+    figure, marks, note = scatter_chart("gca_vs_fga", points, x_title, "GCA of the dialogue (%)", names)
+    title = "GCA vs FGA per dialogue"
+    return Plot(
+        "gca_vs_fga", title, inline_svg(figure, "gca_vs_fga", title, marks), figure, note and f"{title}: {note}"
+    )
 
 
 def _measure_panel(axes, system: SystemData, measure: str, label: str) -> None:
     points = [p for p in system.dialogues if not math.isnan(getattr(p, measure))]
     xs = [getattr(p, measure) for p in points]
-    for index, metric in enumerate(("gca", "fga")):
+    for metric, marker in (("gca", "o"), ("fga", "^")):
         ys = [PERCENT * getattr(p, metric) for p in points]
         r = system.correlations.get(f"{metric}~{measure}", math.nan)
         legend = f"{metric.upper()} (r = {'n/a' if math.isnan(r) else f'{r:.2f}'})"
-        axes.scatter(xs, ys, s=POINT_SIZE, alpha=0.6, color=_color(index), label=legend)
+        color = FIGURE_COLORS[metric]
+        axes.scatter(xs, ys, s=POINT_SIZE, marker=marker, alpha=0.6, color=color, label=legend)
     axes.set_xlabel(label)
     axes.set_ylabel("score of the dialogue (%)")
     axes.set_ylim(-2, PERCENT + 2)
@@ -243,14 +466,15 @@ def _measure_panel(axes, system: SystemData, measure: str, label: str) -> None:
 
 
 def to_nu_plot(system: SystemData, index: int = 0) -> Plot:
-    """One system's per-dialogue GCA and FGA against the tail orientation (TO) and the
-    non-uniformity (NU) of its mistakes, with Pearson's r of each in the legend and Zou's
-    interval for the difference of the correlations above each panel."""
-    figure, (left, right) = _new_figure(height=HEIGHT_IN + 0.4, columns=2)
-    _measure_panel(left, system, "to", "tail orientation TO of the mistakes")
-    _measure_panel(right, system, "nu", "non-uniformity NU of the mistakes")
-    title = "GCA and FGA vs TO and NU per dialogue"
-    return _render(f"to_nu_{index + 1}", f"{title}: {short_name(system.name)}", figure, f"{title}: {system.name}")
+    """One system's per-dialogue GCA and FGA against the tail orientation (TO) and the non-uniformity
+    (NU) of its mistakes, with Pearson's r of each in the legend and Zou's interval for the difference of
+    the correlations above each panel."""
+    figure, (left, right) = _new_figure(height=HEIGHT_IN, columns=2)
+    _measure_panel(left, system, "to", "tail orientation TO")
+    _measure_panel(right, system, "nu", "non-uniformity NU")
+    title = f"GCA and FGA vs TO and NU of the mistakes per dialogue: {system.name}"
+    name = f"to_nu_{index + 1}"
+    return Plot(name, title, inline_svg(figure, name, title), figure)
 
 
 # --------------------------------------------------------------------------------------------
@@ -270,28 +494,106 @@ def _heatmap_rows(data: ReportData, by: str) -> list[str]:
 
 
 def mistakes_heatmap(data: ReportData, by: str = "domain") -> Plot:
-    """Heat map of wrong, missed and overshot counts per domain or slot (rows): one panel per
-    system (one color scale for all), each cell labelled with its count."""
+    """Heat map of wrong, missed and overshot counts per domain or slot (rows): one panel per system
+    (one colour scale for all, its bar a thin strip at the right), each cell labelled with its count."""
+    import matplotlib
+
     rows = _heatmap_rows(data, by)
     grids = [[[s.mistakes.get(by, {}).get(g, {}).get(k, 0) for k in MISTAKE_TYPES] for g in rows] for s in data.systems]
     top = max((value for grid in grids for row in grid for value in row), default=0)
-    height = max(HEIGHT_IN * 0.7, 1.8 + HEATMAP_ROW_IN * len(rows))
-    figure, panels = _new_figure(height=height, columns=len(data.systems))
+    height = max(HEIGHT_IN * 0.6, 1.4 + HEATMAP_ROW_IN * len(rows))
+    figure, panels = _new_figure(height=height, columns=len(data.systems), sharey=True)
+    cmap = matplotlib.colormaps[HEATMAP_COLORMAP]
     for system, grid, axes in zip(data.systems, grids, panels):
-        image = axes.imshow(grid or [[0] * len(MISTAKE_TYPES)], cmap="Reds", aspect="auto", vmin=0, vmax=max(top, 1))
+        image = axes.imshow(grid or [[0] * len(MISTAKE_TYPES)], cmap=cmap, aspect="auto", vmin=0, vmax=max(top, 1))
         for y, row in enumerate(grid):  # each cell labelled with its count
             for x, value in enumerate(row):
                 color = "white" if top and value > top / 2 else "black"
                 axes.text(x, y, str(value), ha="center", va="center", fontsize="x-small", color=color)
         axes.set_xticks(range(len(MISTAKE_TYPES)), MISTAKE_TYPES, fontsize="small")
-        axes.set_yticks(range(len(rows)), rows if axes is panels[0] else [], fontsize="small")
-        axes.set_xlabel("count type")
+        axes.set_yticks(range(len(rows)), rows, fontsize="small")
         if len(data.systems) > 1:
             axes.set_title(short_name(system.name, NAME_LIMIT // len(data.systems) + 8), fontsize="small")
     panels[0].set_ylabel(by)
-    figure.colorbar(image, ax=panels, label="changed slots")
+    from matplotlib.ticker import MaxNLocator
+
+    bar = figure.colorbar(image, ax=panels, label="changed slots", fraction=0.04, aspect=30, pad=0.02)
+    bar.ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     shown = f" ({len(rows)} most mistaken)" if by == "slot" and len(rows) == MAX_HEATMAP_ROWS else ""
-    return _render(f"mistakes_{by}", f"Mistakes per {by}{shown}", figure)
+    title = f"Mistakes per {by}{shown}: wrong, missed and overshot changed slots"
+    return Plot(f"mistakes_{by}", title, inline_svg(figure, f"mistakes_{by}", title), figure)
+
+
+# --------------------------------------------------------------------------------------------
+# The reliability diagram
+
+
+def reliability_chart(
+    name: str, bins: Sequence[Sequence[float]], set_index: int = 0, *, space: bool = False
+) -> tuple[object, dict[str, dict[str, object]]]:
+    """The reliability diagram of calibrated predictions: per confidence bin (low, high, count, mean
+    confidence, accuracy) a bar spanning the bin as tall as its accuracy, in the system's colour, a dot at
+    its mean confidence, the diagonal of perfect calibration, and a thin strip below with the bins' sizes.
+    The figure and its marks: each accuracy bar (class ``reliability-bar``, its accuracy, confidence and
+    count)."""
+    import matplotlib
+
+    width, font = (SPACE_WIDTH_IN, SPACE_FONT_PT) if space else (WIDTH_IN * 0.6, FONT_PT)
+    color = system_color(set_index)
+    marks: dict[str, dict[str, object]] = {}
+    with matplotlib.rc_context(_rc(font)):
+        figure, (axes, strip) = _new_figure(width, width * 1.15, height_ratios=[4, 1], sharex=True)
+        axes.plot([0, 1], [0, 1], color=INK, linestyle="--", linewidth=1)
+        for k, (low, high, count, confidence, accuracy) in enumerate(bins):
+            (patch,) = axes.bar([low], [accuracy], high - low, align="edge", color=color, alpha=0.55, linewidth=0)
+            gid = f"{name}-bin-{k}"
+            patch.set_gid(gid)
+            marks[gid] = {
+                "class": "reliability-bar", "accuracy": f"{accuracy:.4f}", "confidence": f"{confidence:.4f}",
+                "count": int(count),
+            }  # fmt: skip
+            axes.plot([confidence], [accuracy], "o", color=color, markersize=4)
+            strip.bar([low], [count], high - low, align="edge", color="#777777", linewidth=0)
+        axes.set_xlim(0, 1)
+        axes.set_ylim(0, 1)
+        axes.set_ylabel("accuracy")
+        axes.grid(color="#DDDDDD", linewidth=0.6)
+        axes.set_axisbelow(True)
+        strip.set_ylabel("slots", rotation=0, ha="right", va="center")
+        strip.set_yticks([0, max((b[2] for b in bins), default=1)])
+        strip.set_xlabel("confidence")
+        strip.spines[["top", "right"]].set_visible(False)
+    return figure, marks
+
+
+def reliability_plots(named_corpora: Sequence[tuple[str, object]]) -> list[Plot]:
+    """A reliability diagram (slot level, equal-width bins) per system whose predictions carry confidences
+    (`Corpus.scores`, see `dst_metrics.calibration`), in the system's colour; none for the others. The
+    caption gives the slot ECE and the registry's peer-protocol figures (SLT 2024's)."""
+    from ..calibration.figures import CALIBRATION_FIGURES
+    from ..calibration.metrics import calibration
+    from .draw import num
+
+    plots = []
+    for index, (name, corpus) in enumerate(named_corpora):
+        if getattr(corpus, "scores", None) is None:
+            continue
+        result = calibration(corpus)
+        key = f"reliability-{index + 1}"
+        figure, marks = reliability_chart(key, result.as_dict()["reliability"]["slot"]["width"], index)
+        title = f"Reliability of the confidences: {name}"
+        ece = num(result.figures["slot_ece"], 4, "n/a")
+        peers = "".join(
+            f"; {entry.label} {num(result.figures[entry.key], 4, 'n/a')}"
+            for entry in CALIBRATION_FIGURES
+            if entry.signature
+        )
+        caption = (
+            f"{title}: bars, the accuracy of the top value per confidence bin (ECE {ece}{peers}); dots, the bin's mean "
+            "confidence; dashed, perfect calibration; below, the bins' sizes"
+        )
+        plots.append(Plot(key, title, inline_svg(figure, key, title, marks), figure, caption))
+    return plots
 
 
 # --------------------------------------------------------------------------------------------
@@ -315,49 +617,17 @@ def render_plots(data: ReportData) -> list[Plot]:
     return plots
 
 
-def reliability_plots(named_corpora: Sequence[tuple[str, object]]) -> list[Plot]:
-    """A reliability diagram (slot level, equal-width bins; `draw.reliability_svg`, the Space's) per
-    system whose predictions carry confidences (`Corpus.scores`, see `dst_metrics.calibration`); none
-    for the others. The caption gives the slot ECE and the registry's peer-protocol figures (SLT
-    2024's). SVG only: the plot has no PNG."""
-    from ..calibration.figures import CALIBRATION_FIGURES
-    from ..calibration.metrics import calibration
-    from .draw import num, reliability_svg
-
-    plots = []
-    for index, (name, corpus) in enumerate(named_corpora):
-        if getattr(corpus, "scores", None) is None:
-            continue
-        result = calibration(corpus)
-        title = f"Reliability of the confidences: {short_name(name)}"
-        svg = reliability_svg(result.as_dict()["reliability"]["slot"]["width"], 0, title)
-        ece = num(result.figures["slot_ece"], 4, "n/a")
-        peers = "".join(
-            f"; {entry.label} {num(result.figures[entry.key], 4, 'n/a')}"
-            for entry in CALIBRATION_FIGURES
-            if entry.signature
-        )
-        caption = (
-            f"{title}: bars, the accuracy of the top value per confidence bin (ECE {ece}{peers}); dots, the bin's mean "
-            "confidence; dashed, perfect calibration; below, the bins' sizes"
-        )
-        plots.append(Plot(f"reliability-{index + 1}", title, b"", svg.encode("utf-8"), caption))
-    return plots
-
-
 def write_plots(plots: Sequence[Plot], folder: str) -> list[str]:
-    """Write each plot as ``NAME.png`` (when it has one) and ``NAME.svg`` into `folder` (made if
-    missing); the paths."""
+    """Write each plot as ``NAME.png``, ``NAME.pdf`` and ``NAME.svg`` into `folder` (made if missing);
+    the paths."""
     from pathlib import Path
 
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for plot in plots:
-        for suffix, content in ((".png", plot.png), (".svg", plot.svg)):
-            if not content:
-                continue
-            path = out / f"{plot.name}{suffix}"
-            path.write_bytes(content)
+        for kind in FORMATS:
+            path = out / f"{plot.name}.{kind}"
+            path.write_bytes(plot.file(kind))
             written.append(str(path))
     return written

@@ -2,8 +2,9 @@
 out every view as plain data (HTML strings and SVG); `compare_sets` adds the statistical
 comparison of two sets (`dst_metrics.stats.compare`). Nothing here imports gradio.
 
-The charts are `dst_metrics.report.draw`'s (the report draws with them too), drawn on the server from the same
-numbers as the tables, so a chart can never show other figures than its table (or keep an old axis)."""
+The charts are `dst_metrics.report.plots`' (matplotlib, as inline SVG; the report draws with them too), drawn on
+the server from the same numbers as the tables, so a chart can never show other figures than its table (or keep an
+old axis)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from dst_metrics.breakdown import breakdown
 from dst_metrics.core import CORRECT, tally_dialogue
 from dst_metrics.explain import non_uniformity, pearson, tail_orientation
 from dst_metrics.options import OptionError
-from dst_metrics.report import draw
-from dst_metrics.report.draw import Point, esc, num, pct, scatter_svg, signed_pct
+from dst_metrics.report.draw import esc, num, pct, signed_pct
+from dst_metrics.report.plots import BarSet, Point, figures_chart, inline_svg, reliability_chart, scatter_chart
 
 from . import exports, views
 from .inputs import AUTO, SetInput, format_label, pasted_gold, read_prediction_sets, read_settings
@@ -207,9 +208,11 @@ def explore(
         side = views.compat_side_by_side_html([r.name for r in results], ours, theirs, options.compat)
         out.details = side + out.details
     out.signature = views.signature_line(results[0].report.signature, "signature")
-    out.bars = draw.bar_chart_svg(
-        [(row.key, row.label) for row in main_rows(options)], [(r.name, r.report.scores) for r in results]
-    )
+    figure, marks = figures_chart(
+        "bars", [(row.key, row.label) for row in main_rows(options)],
+        [BarSet(r.name, r.report.scores) for r in results], space=True,
+    )  # fmt: skip
+    out.bars = inline_svg(figure, "bars", "Main figures in percent, one bar per prediction set", marks)
     out.dialogue_ids = [d.dialogue_id for d in results[0].corpus.dialogues]
     out.dialogue_id = dialogue_id if dialogue_id in out.dialogue_ids else out.dialogue_ids[0]
     out.slots = views.slot_view_html(results, out.dialogue_id, options.mode, show_unchanged)
@@ -244,7 +247,9 @@ def calibration_view(results: list[ScoredSet]) -> str:
     diagrams = []
     for i, r, c in figures:  # each under its name
         name = f"{r.name}: slot decisions"
-        chart = draw.reliability_svg(c.as_dict()["reliability"]["slot"]["width"], i, f"Reliability diagram of {name}")
+        key = f"reliability-{i + 1}"
+        figure, marks = reliability_chart(key, c.as_dict()["reliability"]["slot"]["width"], i, space=True)
+        chart = inline_svg(figure, key, f"Reliability diagram of {name}", marks)
         diagrams.append(f'<figure class="reliability"><figcaption>{esc(name)}</figcaption>{chart}</figure>')
     return table + f'<div class="reliability-row">{"".join(diagrams)}</div>'
 
@@ -257,7 +262,7 @@ def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
     out.dialogue_rows = rows
     points = [Point(100 * r["FGA"], 100 * r["GCA"], r["set_index"], r["set"], r["dialogue"]) for r in rows]
     names = [r.name for r in results]
-    out.scatter = scatter_svg(points, "FGA (%)", "GCA (%)", names, "Per-dialogue GCA against FGA")
+    out.scatter = scatter_html("scatter", points, "FGA (%)", "GCA (%)", names, "Per-dialogue GCA against FGA")
     out.disagreements = views.clickable_table(
         list(DISAGREEMENT_CELLS), disagreement_rows(rows, top), "disagreements-table", 2
     )
@@ -272,15 +277,23 @@ def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
             f'<p class="note">Each point is a dialogue: above the line y = x {views.esc(b.name)} scored it higher, '
             f"below it {views.esc(a.name)}.</p>"
         )
-        out.pair_scatter = caption + scatter_svg(
+        out.pair_scatter = caption + scatter_html(
+            "pair-scatter",
             pair_points,
             f"GCA of {a.name} (%)",
             f"GCA of {b.name} (%)",
-            [f"each point a dialogue: x = {a.name}, y = {b.name}"],  # in B's colour
+            ["", f"each point a dialogue: x = {a.name}, y = {b.name}"],  # in B's colour
             "Per-dialogue GCA of B against A",
         )
         columns = ["Dialogue", f"GCA {a.name}", f"GCA {b.name}", "Δ GCA", "Δ JGA", "Δ FGA"]
         out.pair_table = views.clickable_table(columns, pair_rows(a, b, top), "pair-table", 1)
+
+
+def scatter_html(name: str, points: list[Point], x_title: str, y_title: str, names: list[str], label: str) -> str:
+    """A scatter of dialogues (`report.plots.scatter_chart`) as inline SVG, its points clickable, or the note
+    saying that their density is drawn instead."""
+    figure, marks, note = scatter_chart(name, points, x_title, y_title, names, space=True)
+    return inline_svg(figure, name, label, marks) + (f'<p class="note density-note">{esc(note)}</p>' if note else "")
 
 
 def set_intervals(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:

@@ -259,17 +259,11 @@ td.compat { background: #FFF3D1; color: #3D2E00; }
 .slot-table tr.unchanged td.slot, .slot-table tr.unchanged td.value { color: var(--body-text-color-subdued); }
 .slot-table td.no-change { color: var(--body-text-color-subdued); font-style: italic; }
 .slot-title { margin: 0 0 4px; }
-svg.chart { width: 100%; height: auto; max-width: 520px; display: block; font-family: inherit; }
-svg.scatter { max-width: 460px; }
-svg.chart text { fill: var(--body-text-color); font-size: 10px; }
-@media (max-width: 640px) {  /* the charts shrink with the phone: their text grows to stay >= 11 px on screen */
-  svg.chart text, svg.chart text.bar-label { font-size: 15px; }
-}
-svg.chart .bar-label { font-size: 11px; font-weight: 700; }
-svg.chart .grid { stroke: var(--border-color-primary); stroke-width: 0.6; }
-svg.chart .diagonal { stroke: var(--body-text-color-subdued); stroke-dasharray: 4 3; stroke-width: 1.2; }
+svg.chart { width: 100%; height: auto; max-width: 520px; display: block; background: #fff; border-radius: 4px; }
+svg.scatter, svg.pair-scatter { max-width: 460px; }
 svg.chart .point { cursor: pointer; }
-svg.chart .point:hover > *, svg.chart .point.selected > * { stroke-width: 3; fill-opacity: 0.9; }
+svg.chart .point:hover use, svg.chart .point.selected use {
+  stroke-width: 3px !important; fill-opacity: 0.9 !important; }
 .label-wrap > span:first-child { min-width: 0 !important; flex: 1 1 auto !important; white-space: normal !important;
   text-align: left; }
 .label-wrap > .icon { flex: none !important; }

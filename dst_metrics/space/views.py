@@ -11,17 +11,18 @@ from dst_metrics import Dialogue, Options
 from dst_metrics.explain import SlotRow, explain_dialogue
 from dst_metrics.figures import figure_labels
 from dst_metrics.report.draw import esc, esc_name, num, pct, signed_pct, swatch, table
+from dst_metrics.report.palette import COUNT_COLORS
 
 from .scored import ScoredSet, figure_text, main_rows, metric_rows
 
 TABLE_CAPTIONS = {"main": "Metric", "counts": "GCA counts", "detail": "More figures"}
-# Count type -> (background, text colour, symbol). Okabe-Ito colours with text contrast >= 4.5:1;
+# Count type -> (background, text colour, symbol). `palette.COUNT_COLORS` with text contrast >= 4.5:1;
 # the symbol and the word repeat the colour.
 COUNT_STYLES: dict[str, tuple[str, str, str]] = {
-    "correct": ("#0072B2", "#FFFFFF", "✓"),
-    "wrong": ("#D55E00", "#000000", "✗"),
-    "missed": ("#F0E442", "#000000", "−"),
-    "overshot": ("#CC79A7", "#000000", "+"),
+    "correct": (COUNT_COLORS["correct"], "#FFFFFF", "✓"),
+    "wrong": (COUNT_COLORS["wrong"], "#000000", "✗"),
+    "missed": (COUNT_COLORS["missed"], "#000000", "−"),
+    "overshot": (COUNT_COLORS["overshot"], "#000000", "+"),
 }
 COUNT_MEANINGS = {
     "correct": "gold and prediction agree on the change",
