@@ -4,7 +4,7 @@ engine chosen inside, for every flag, by one rule (`engine_for`):
 - ``dask`` when asked for: each input is the shards of one corpus, tallied on Dask (`distributed`);
 - ``whole`` when a figure needs the corpus in this process: gold apart (its corpus says how it was
   read), a compat profile that is not sums over dialogues, or the caller keeps the corpus
-  (`Request.keep_corpus`: breakdowns, intervals); the corpus is scored by `scoring.score`;
+  (`Request.keep_corpus`: breakdowns, intervals, calibration); the corpus is scored by `scoring.score`;
 - ``stream`` otherwise: each input's shards streamed where they stream, else read whole one shard at
   a time (`streaming`), or in `jobs` processes (`parallel`) for large inputs.
 
@@ -40,8 +40,7 @@ class Request(msgspec.Struct, frozen=True):
     """How to score beyond the `Options`: each dialogue's figures (`per_dialogue`; with `dialogue_figures`
     computed where it was tallied), the flags that keep the corpus (``("--by",)``), the engine (``local``,
     ``dask``), `jobs` (None chooses), a Dask `scheduler`, a profile's files (`Profile.cli_inputs`' keywords),
-    `on_updates`, called with an input's name when its cumulative predictions look like updates, and
-    `calibration`: keep what the calibration block reads (`Scored.calibration`), from the one read."""
+    and `on_updates`, called with an input's name when its cumulative predictions look like updates."""
 
     per_dialogue: bool = False
     dialogue_figures: bool = False
@@ -51,20 +50,17 @@ class Request(msgspec.Struct, frozen=True):
     scheduler: str | None = None
     compat_files: Mapping[str, object] = msgspec.field(default_factory=dict)
     on_updates: Callable[[str], None] | None = None
-    calibration: bool = False
 
 
 class Scored(msgspec.Struct, frozen=True):
-    """One input scored: its report, the format(s) read, its corpus if read whole, each dialogue's figures
-    and, where a predicted value carried a confidence, the corpus its calibration block reads: its corpus,
-    or, scored without holding it and asked for (`Request.calibration`), the dialogues its reading kept."""
+    """One input scored: its report, the format(s) read, its corpus if read whole and each dialogue's figures
+    (computed where it was tallied: `Request.dialogue_figures`)."""
 
     name: str
     report: Report
     format: str
     corpus: Corpus | None = None
     dialogue_figures: dict | None = None
-    calibration: Corpus | None = None
 
 
 DASK_REFUSED = ("--gold", "--per-dialogue", "--compat", "--prediction-states updates", "--gold-alternatives first")
@@ -135,22 +131,17 @@ def _whole(specs: Sequence[InputSpec], options: Options, request: Request) -> li
         name = spec.name or str(spec.source)
         inputs = _compat_inputs(name, options, request)
         report = score(found.corpus, options, per_dialogue=request.per_dialogue, compat_inputs=inputs, source=name)
-        calibration = found.corpus if found.corpus.scores is not None else None
-        out.append(Scored(name, report, found.format, found.corpus, calibration=calibration))
+        out.append(Scored(name, report, found.format, found.corpus))
     return out
 
 
 def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, view, tap) -> tuple:
-    """(tallies, format, with `Request.calibration` its `streaming.calibration_corpus`) of one input,
-    opened and read once: streamed (`streaming`) or in `jobs` processes (`parallel`)."""
-    from .streaming import calibration_corpus, kept_in_order, tally_opened
+    """(tallies, format) of one input, opened and read once: streamed (`streaming`) or in `jobs`
+    processes (`parallel`)."""
+    from .streaming import tally_opened
 
     opened = open_spec(spec, stream=True)
     alone = opened.streams and (jobs == 1 or all(shard.format == "jsonl" for shard in opened.shards))
-    keep = "scored" if request.calibration else ""  # each shard's dialogues kept where its first has confidences
-    if keep and jobs > 1 and not alone:  # processes: the files read now, once; every dialogue kept where
-        opened = opened.loaded()  # a confidence may be
-        keep = "all" if opened.may_carry_confidences() else ""
     votes: list[bool] = []
 
     def seen(dialogues: Iterable[Dialogue]) -> Iterator[Dialogue]:
@@ -162,22 +153,13 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
     if jobs > 1 and not alone:  # the layout and whole reads: processes, when several
         from .parallel import tally_in_processes
 
-        found = tally_in_processes(opened, options.mode, jobs, request.per_dialogue, view, tap, seen, keep == "all")
-        if found is None:
+        tallies = tally_in_processes(opened, options.mode, jobs, request.per_dialogue, view, tap, seen)
+        if tallies is None:
             votes.clear()  # read again in one process: its votes count
-        else:
-            tallies, calibration = found[:2], found[3]
     if tallies is None:
-        tallies, folded = tally_opened(
-            opened, options.mode, request.per_dialogue, watch=seen, view=view, tap=tap, keep=keep
-        )
-        dialogues = [dialogue for part in folded for dialogue in kept_in_order(part)]
-        scores = [part.scores for part in folded] if keep else []
-        calibration = calibration_corpus(dialogues, scores, spec.value_matching)
-        if calibration is not None and any(part.dialogues is None for part in folded):
-            calibration = open_spec(spec).corpus  # a shard whose first dialogue had no confidence: read whole
+        tallies, _ = tally_opened(opened, options.mode, request.per_dialogue, watch=seen, view=view, tap=tap)
     _warn(spec, votes, request.on_updates)
-    return tallies, opened.format, calibration
+    return tallies, opened.format
 
 
 def _streamed(specs: Sequence[InputSpec], options: Options, request: Request, jobs: int) -> list[Scored]:
@@ -189,13 +171,13 @@ def _streamed(specs: Sequence[InputSpec], options: Options, request: Request, jo
         tap = ProfileTap(profile.sums, options) if profile is not None and profile.sums is not None else None
         found.append((spec, *_tallies(spec, options, request, jobs, view, tap), tap))
     out = []
-    for spec, (total, by_dialogue), how, calibration, tap in found:
+    for spec, (total, by_dialogue), how, tap in found:
         name = spec.name or str(spec.source)
         whole = lambda spec=spec: open_spec(spec).corpus.dialogues  # noqa: E731 - only to name a too wide turn
         report = score_tallies((total, {} if view else by_dialogue), options, source=name, dialogues=whole)
         if profile is not None and tap is not None:
             report = with_profile_figures(report, profile, tap.figures())
-        out.append(Scored(name, report, how, None, by_dialogue if view else None, calibration))
+        out.append(Scored(name, report, how, None, by_dialogue if view else None))
     return out
 
 

@@ -20,9 +20,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .core import Tally
-from .corpus import Corpus
 from .readers import Opened
-from .streaming import calibration_corpus, tally_opened
+from .streaming import tally_opened
 
 if TYPE_CHECKING:
     from .compat.base import ProfileTap
@@ -55,24 +54,12 @@ def _tally_share(
     view: Callable[[Tally], object] | None,
     tap: ProfileTap | None,
     watch: Callable | None = None,
-    keep: bool = False,
 ) -> tuple[list[tuple], object]:
-    """(per shard of the input: (tally, {dialogue: tally or view(tally)}, dialogue ids, their positions,
-    whether a value carried a confidence, with `keep` the confidences and the dialogues), the sums of a
-    fresh copy of `tap`) of share k of n; `watch` sees its dialogues (`tally_opened`)."""
+    """(per shard of the input: (tally, {dialogue: tally or view(tally)}, dialogue ids, their positions),
+    the sums of a fresh copy of `tap`) of share k of n; `watch` sees its dialogues (`tally_opened`)."""
     share_tap = tap.fresh() if tap is not None else None  # the caller's tap merges only on success
-    _, folded = tally_opened(opened, mode, per_dialogue, (k, n), watch, view, share_tap, "all" if keep else "")
-    parts = [
-        (
-            *found.result[:2],
-            found.dialogue_ids,
-            found.positions,
-            found.scores is not None,
-            found.scores if keep else None,
-            found.dialogues,
-        )
-        for found in folded
-    ]
+    _, folded = tally_opened(opened, mode, per_dialogue, (k, n), watch, view, share_tap)
+    parts = [(*found.result[:2], found.dialogue_ids, found.positions) for found in folded]
     return parts, share_tap.sums if share_tap is not None else None
 
 
@@ -84,10 +71,8 @@ def tally_in_processes(
     view: Callable[[Tally], object] | None = None,
     tap: ProfileTap | None = None,
     watch: Callable | None = None,
-    keep: bool = False,
-) -> tuple[Tally, dict[str, Tally], bool, Corpus | None] | None:
-    """(corpus tally, each dialogue's tally in input order, whether a predicted value carried a confidence,
-    with `keep` (the caller's choice) its `streaming.calibration_corpus`) of an opened input read in `jobs`
+) -> tuple[Tally, dict[str, Tally]] | None:
+    """(corpus tally, each dialogue's tally in input order) of an opened input read in `jobs`
     processes, each file read once, here; None when this must be done in one process (see the module). With
     `view` (picklable), each dialogue's ``view(tally)`` comes back in place of its tally: computed in the worker
     that tallied it (e.g. the dialogue's figures: `figures.DialogueFigures`). With `tap` (e.g. a profile's sums:
@@ -101,7 +86,7 @@ def tally_in_processes(
     opened = opened.loaded()  # the files read (and a reference layout cut) once, here: the workers share them
 
     def share(k: int) -> tuple:
-        return _tally_share(opened, mode, k, jobs, per_dialogue, view, tap, watch if k == 0 else None, keep)
+        return _tally_share(opened, mode, k, jobs, per_dialogue, view, tap, watch if k == 0 else None)
 
     results = in_processes(share, jobs)
     if results is None:
@@ -114,23 +99,14 @@ def tally_in_processes(
     total = Tally()
     for part in parts:
         total = total + part[0]
-    scored = any(part[4] for part in parts)
-    order = _input_order(shares) if per_dialogue or (keep and scored) else []
+    order = _input_order(shares) if per_dialogue else []
     if order is None:
         return None  # positions that are not those of one input: one process reads it
     if tap is not None:  # only now: a None above leaves the caller's tap as it was
         for _, sums in results:
             tap.merge(sums)
     by_dialogue = {part[2][i]: part[1][part[2][i]] for part, i in order} if per_dialogue else {}
-    if not (keep and scored):
-        return total, by_dialogue, scored, None
-    dialogues = [part[6][i] for part, i in order]
-    return (
-        total,
-        by_dialogue,
-        scored,
-        calibration_corpus(dialogues, [part[5] for part in parts], opened.spec.value_matching),
-    )
+    return total, by_dialogue
 
 
 def _input_order(shares: list[list[tuple]]) -> list[tuple[tuple, int]] | None:

@@ -19,14 +19,14 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from .core import Tally, tally_corpus, tally_each
-from .corpus import Corpus, Dialogue
+from .corpus import Dialogue
 from .readers import Opened
 from .readers.door import STREAMED_FORMATS, Folded
 
 if TYPE_CHECKING:
     from .compat.base import ProfileTap
 
-__all__ = ["STREAMED_FORMATS", "calibration_corpus", "tally_opened"]
+__all__ = ["STREAMED_FORMATS", "tally_opened"]
 
 
 def _fold(mode: str, per_dialogue: bool, view: Callable[[Tally], object] | None = None):
@@ -64,27 +64,6 @@ def _ordered(folded: Folded) -> dict[str, Tally]:
     return dict(sorted(by_dialogue.items())) if folded.streamed and folded.shard.format == "jsonl" else by_dialogue
 
 
-def kept_in_order(folded: Folded) -> tuple[Dialogue, ...]:
-    """A shard's kept dialogues (`Folded.dialogues`) in the order reading it whole gives (JSON Lines: by id)."""
-    kept = folded.dialogues or ()
-    if folded.streamed and folded.shard.format == "jsonl":
-        return tuple(sorted(kept, key=lambda dialogue: dialogue.dialogue_id))
-    return kept
-
-
-def calibration_corpus(dialogues: Iterable[Dialogue], scores: Iterable, value_matching: str) -> Corpus | None:
-    """What the calibration block of an input scored without holding it reads (`protocols.extras`): its
-    dialogues kept by the folds, in the order reading whole gives, with every shard's and share's
-    confidences merged (by turn: in any order); None when no predicted value carried a confidence."""
-    found = [part for part in scores if part is not None]
-    if not found:
-        return None
-    merged = type(found[0])()  # calibration.extract.ScoredPredictions, not imported on every run
-    for part in found:
-        merged.update(part)
-    return Corpus(tuple(dialogues), value_matching, scores=merged)
-
-
 def tally_opened(
     opened: Opened,
     mode: str,
@@ -93,20 +72,18 @@ def tally_opened(
     watch: Callable[[Iterator[Dialogue]], Iterator[Dialogue]] | None = None,
     view: Callable[[Tally], object] | None = None,
     tap: ProfileTap | None = None,
-    keep: str = "",
 ) -> tuple[tuple[Tally, dict[str, Tally]], list[Folded]]:
     """((corpus tally, each dialogue's tally in the order reading whole gives), each shard's fold) of
     an opened input: its shards streamed where they can be, else read whole (`Opened.fold_shards`).
     `watch` sees the dialogues on their way to the tally (e.g. `updates.watch`); with `view`, each
     dialogue's ``view(tally)`` stands for its tally (e.g. its figures, computed where it was tallied);
-    `tap` gets the sums of every dialogue (`compat.base.ProfileTap`; each shard's in a fresh copy, merged);
-    with `keep`, the shards' folds keep their dialogues as `Opened.fold_shards` says (`calibration_corpus`)."""
+    `tap` gets the sums of every dialogue (`compat.base.ProfileTap`; each shard's in a fresh copy, merged)."""
     fold = _fold(mode, per_dialogue, view)
     if watch is not None:
         fold = _watched(fold, watch)
     if tap is not None:
         fold = _tap_of(fold, tap)
-    folded = opened.fold_shards(fold, share, keep)
+    folded = opened.fold_shards(fold, share)
     total, by_dialogue = Tally(), {}
     for found in folded:
         total = total + found.result[0]

@@ -62,7 +62,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.calibration": ANALYSIS,
     "dst_metrics.calibration.slt2024": ANALYSIS,  # the slt2024 profile: ECE with bin centres, sklearn's AUROC
     "dst_metrics.protocols": ANALYSIS,  # papers' protocols: SGD-X (sgdx), CheckDST (checkdst)
-    "dst_metrics.protocols.extras": ANALYSIS,  # what score and report add to a file: CheckDST, SGD-X, calibration
+    "dst_metrics.protocols.extras": ANALYSIS,  # what the report adds to a file: CheckDST, SGD-X, calibration
     "dst_metrics.streaming": ANALYSIS,
     "dst_metrics.parallel": ANALYSIS,
     "dst_metrics.distributed": ANALYSIS,

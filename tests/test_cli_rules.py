@@ -187,7 +187,10 @@ def test_commands_that_need_no_extra_run_without_numpy(argv, tmp_path):
 # An option that has no effect without another: an error naming what it needs
 
 GOLD_FORMAT = ["--gold-format", "reference"]
-JOBS_NEED = "--jobs needs scoring in processes: --by, --ci, --perturbed and --compat sgd, trade, mwzeval, fnctod score in one process"  # noqa: E501
+JOBS_NEED = (
+    "--jobs needs scoring in processes: --by, --ci, --calibration and --compat sgd, trade, mwzeval, fnctod score "
+    "in one process"
+)
 OPTION_CASES = [
     # (command, argv, the message after "dst-metrics: error: ")
     ("score", ["score", P1, "--schema", "schema.json"], "--schema needs --compat sgd"),
@@ -222,14 +225,10 @@ OPTION_CASES = [
         "--jobs is the size of a local Dask cluster: with --scheduler the scheduler's workers score",
     ),
     ("report", ["report", P1, "--markdown", "--bootstrap", "0", "--seed", "3"], "--seed needs --bootstrap above 0"),
-    ("score", ["score", P1, "--schema", "schema.json"], "--schema needs --compat sgd or --schema-variants"),
+    ("score", ["score", P1, "--schema", "schema.json", "--compat", "trade"], "--schema needs --compat sgd"),
     ("report", ["report", P1, "--markdown", "--schema", "schema.json"], "--schema needs --schema-variants"),
     ("report", ["report", P1, "--markdown", "--train-schema", "t.json"], "--train-schema needs --schema-variants"),
-    (
-        "score",
-        ["score", P1, "--jobs", "2", "--perturbed", P2],
-        "--jobs needs scoring in processes: --by, --ci, --perturbed and --compat",
-    ),
+    ("score", ["score", P1, "--jobs", "2", "--calibration"], JOBS_NEED),
 ]
 
 

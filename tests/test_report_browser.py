@@ -136,7 +136,7 @@ PROTOCOL_CELLS_JS = """() => [...document.querySelectorAll('#protocols td[data-f
 
 def test_report_with_protocols_in_chromium(browser, capsys):
     """`dst-metrics report` with CheckDST's perturbed files and a set carrying confidences: the page's
-    layout holds at both widths, and each protocol cell shows what `score --perturbed --json` gives."""
+    layout holds at both widths, and each protocol cell shows what `checkdst --json` gives."""
     import json
 
     from dst_metrics.cli import main
@@ -151,7 +151,7 @@ def test_report_with_protocols_in_chromium(browser, capsys):
     check_page(browser, page_path, expected_cells(named, 0), "protocols")
     expected = {}
     for name, path, perturbed in ((Path(P1).name, str(P1), str(P2)), ("confidences.json", confidences, confidences)):
-        assert main(["score", path, "--perturbed", perturbed, "--json"]) == 0
+        assert main(["checkdst", path, perturbed, "--json"]) == 0
         found = json.loads(capsys.readouterr().out)
         for key, value in found.items():
             if key.startswith("checkdst.") and key != "checkdst.pairs":

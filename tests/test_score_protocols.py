@@ -1,9 +1,11 @@
-"""The protocols beside ``dst-metrics score`` and ``dst-metrics report`` (`dst_metrics.protocols.extras`):
-``--perturbed`` gives CheckDST's figures, ``--schema-variants`` SGD-X's, and predictions with confidences the
-calibration block, each equal key by key to its own command (``checkdst``, ``sgdx``, ``calibration``), which
-tests/test_protocols.py and tests/test_calibration_slt2024.py hold to the authors' code; here the same
-authors' figures (their PEER_* values) are asserted once more through ``score``. The report draws the same
-values; a combination that makes no sense is one line naming the flag.
+"""The protocols beside a file's own figures: ``dst-metrics score --calibration`` adds the calibration block,
+``dst-metrics report`` takes ``--perturbed`` (CheckDST) and ``--schema-variants`` (SGD-X) and shows the
+calibration of predictions with confidences (`dst_metrics.protocols.extras`). Each is equal key by key to
+its own command (``calibration``, ``checkdst``, ``sgdx``), which tests/test_protocols.py and
+tests/test_calibration_slt2024.py hold to the authors' code; here SLT 2024's figures (PEER_EXAMPLE) are
+asserted once more through ``score --calibration``. ``score`` itself keeps nothing for the protocols: without
+``--calibration`` no block, and no ``--perturbed`` or ``--schema-variants``. A combination that makes no sense
+is one line naming the flag.
 """
 
 from __future__ import annotations
@@ -14,12 +16,11 @@ import re
 import pytest
 
 from dst_metrics.cli import main
-from dst_metrics.cli.score import check_sgd_input
+from dst_metrics.cli.report import check_sgd_input
 from dst_metrics.options import OptionError
-from tests.conftest import REPO, SGD, requires_shared
-from tests.protocol_inputs import sgd_predictions, write_sgdx
+from tests.conftest import REPO
+from tests.protocol_inputs import sgd_predictions
 from tests.test_calibration_slt2024 import PEER_EXAMPLE
-from tests.test_protocols import PEER_CHECKDST, PEER_SGDX, _checkdst_files
 
 EXAMPLES = REPO / "examples"
 P1, P2 = str(EXAMPLES / "first_example_p1.json"), str(EXAMPLES / "first_example_p2.json")
@@ -48,84 +49,19 @@ def _family(found: dict, family: str) -> dict:
 
 
 # --------------------------------------------------------------------------------------------
-# CheckDST
+# The protocols' own commands (what score --perturbed and --schema-variants were)
 
 
-@requires_shared
-@pytest.mark.parametrize(
-    ("name", "seed"),
-    [("trade/MLCSG_all_prediction_TRADE.json", 1), ("t5_zeroshot/predictions/T5_result_zeroshot_rest.json", 2)],
-)
-def test_score_perturbed_equals_the_checkdst_command_and_the_authors_code(tmp_path, capsys, name, seed):
-    original, perturbed = _checkdst_files(tmp_path, name, seed)
-    alone = _json(capsys, ["checkdst", original, perturbed, "--json"])
-    plain = _json(capsys, ["score", original, "--json"])
-    found = _json(capsys, ["score", original, "--perturbed", perturbed, "--json"])
-    assert _family(found, "checkdst") == _family(alone, "checkdst") and len(_family(alone, "checkdst")) == 8
-    jga_original, jga_perturbed, jga_conditional, cjga, pairs = PEER_CHECKDST[name, seed]
-    assert (found["checkdst.jga_original"], found["checkdst.jga_perturbed"]) == (jga_original, jga_perturbed)
-    assert (found["checkdst.jga_conditional"], found["checkdst.cjga"], found["checkdst.pairs"]) == (
-        jga_conditional,
-        cjga,
-        pairs,
-    )
-    assert {key: found[key] for key in plain if key not in ("signature", "signatures")} == {
-        key: value for key, value in plain.items() if key not in ("signature", "signatures")
-    }  # the file's own figures do not change
-    assert found["signature"] == plain["signature"] + "|checkdst|pairs:turn"
-    assert found["signatures"]["checkdst.cjga"] == plain["signature"] + "|checkdst|pairs:turn"
-    assert found["signatures"]["jga"] == plain["signatures"]["jga"]
-
-
-def test_perturbed_once_per_file_pairs_each_file_with_its_own(capsys):
-    found = [
-        json.loads(line)
-        for line in _run(capsys, ["score", P1, P2, "--perturbed", P2, "--perturbed", P1, "--json"])[1].splitlines()
-    ]
+def test_checkdst_pairs_each_file_with_its_own_and_back(capsys):
     first = _json(capsys, ["checkdst", P1, P2, "--json"])
     second = _json(capsys, ["checkdst", P2, P1, "--json"])
-    assert _family(found[0], "checkdst") == _family(first, "checkdst")
-    assert _family(found[1], "checkdst") == _family(second, "checkdst")
     # P1 against P2 and back: the same pairs seen from the other side
-    assert found[0]["checkdst.jga_original"] == found[1]["checkdst.jga_perturbed"] == found[0]["jga"]
-    assert found[0]["checkdst.flip_rate"] == found[1]["checkdst.flip_rate"]
-
-
-def test_intervals_do_not_reach_the_protocols_signatures(capsys):
-    pytest.importorskip("numpy", reason="needs numpy (pip install -e '.[stats]')")
-    found = _json(capsys, ["score", P1, "--perturbed", P2, "--ci", "--bootstrap", "20", "--json"])
-    plain = _json(capsys, ["score", P1, "--json"])
-    assert found["signature"].endswith(",level:0.95|checkdst|pairs:turn")  # the CI part, then the protocol's
-    assert found["signatures"]["checkdst.cjga"] == plain["signature"] + "|checkdst|pairs:turn"  # no interval
-    assert "checkdst.cjga" not in found["ci"]
-
-
-def test_score_table_shows_the_protocols_and_their_signature_part(capsys):
-    status, out, _ = _run(capsys, ["score", P1, "--perturbed", P2])
-    found = _json(capsys, ["checkdst", P1, P2, "--json"])
-    assert status == 0
-    row = next(line for line in out.splitlines() if line.startswith("cJGA "))
-    assert row.split()[1] == f"{100 * found['checkdst.cjga']:.2f}"
-    assert f"checkdst.pairs {found['checkdst.pairs']}" in out
-    assert out.rstrip().splitlines()[-1].endswith("|checkdst|pairs:turn")
-
-
-# --------------------------------------------------------------------------------------------
-# SGD-X
-
-
-@requires_shared
-def test_score_schema_variants_equals_the_sgdx_command_and_the_authors_code(tmp_path, capsys):
-    folders = [str(folder) for folder in write_sgdx(SGD, tmp_path, 1)]
-    schemas = ["--schema", str(SGD / "schema.json"), "--train-schema", str(SGD / "train_schema.json")]
-    alone = _json(capsys, ["sgdx", *folders, "--gold", str(SGD), *schemas, "--json"])
-    found = _json(
-        capsys, ["score", folders[0], "--gold", str(SGD), *schemas, "--schema-variants", *folders[1:], "--json"]
+    assert (
+        first["checkdst.jga_original"]
+        == second["checkdst.jga_perturbed"]
+        == _json(capsys, ["score", P1, "--json"])["jga"]
     )
-    assert _family(found, "sgdx") == _family(alone, "sgdx") and len(_family(alone, "sgdx")) == 21
-    assert {key: found[key] for key in PEER_SGDX[1]} == PEER_SGDX[1]  # to the last bit
-    assert found["signature"].endswith("|sgdx|variants:5|sgd-match:fuzzy")
-    assert found["signatures"]["sgdx.all.ss_jga"] == found["signature"]
+    assert first["checkdst.flip_rate"] == second["checkdst.flip_rate"]
 
 
 def _sgd_variants(tmp_path, seeds: range) -> list[str]:
@@ -140,12 +76,10 @@ def _sgd_variants(tmp_path, seeds: range) -> list[str]:
 
 
 @pytest.mark.parametrize("matching", [[], ["--value-matching", "exact"]])
-def test_schema_variants_find_the_schema_beside_gold_and_follow_the_value_matching(tmp_path, capsys, matching):
+def test_sgdx_finds_the_schema_beside_gold_and_follows_the_value_matching(tmp_path, capsys, matching):
     variants = _sgd_variants(tmp_path, range(1, 4))
     original, gold = str(SGD_FIXTURE / "sgd_pred"), str(SGD_FIXTURE / "sgd_gold")
-    alone = _json(capsys, ["sgdx", original, *variants, "--gold", gold, *matching, "--json"])
-    found = _json(capsys, ["score", original, "--gold", gold, "--schema-variants", *variants, *matching, "--json"])
-    assert _family(found, "sgdx") == _family(alone, "sgdx")
+    found = _json(capsys, ["sgdx", original, *variants, "--gold", gold, *matching, "--json"])
     assert found["sgdx.all.frames"] > 0 and found["sgdx.all.ss_jga"] > 0  # the variants differ
     assert found["sgdx.seen.ss_jga"] is None  # no GOLD/../train/schema.json: no seen/unseen split
     assert found["signature"].endswith(f"|sgdx|variants:3|sgd-match:{'exact' if matching else 'fuzzy'}")
@@ -155,16 +89,31 @@ def test_schema_variants_find_the_schema_beside_gold_and_follow_the_value_matchi
 # Calibration
 
 
-def test_score_json_has_the_calibration_commands_figures(capsys):
+def test_score_calibration_has_the_calibration_commands_figures(capsys):
     alone = _json(capsys, ["calibration", CONFIDENCES, "--json"])
-    found = _json(capsys, ["score", CONFIDENCES, "--json"])
+    plain = _json(capsys, ["score", CONFIDENCES, "--json"])
+    assert "calibration" not in plain and "calibration" not in plain["signature"]  # only when asked
+    found = _json(capsys, ["score", CONFIDENCES, "--calibration", "--json"])
+    assert {key: value for key, value in found.items() if key not in ("calibration", "signature")} == {
+        key: value for key, value in plain.items() if key != "signature"
+    }  # the file's own figures do not change
+    assert found["signature"] == plain["signature"] + CALIBRATION_PART
     assert found["calibration"] == {key: value for key, value in alone.items() if key not in ("file", "format")}
     assert (found["calibration"]["slt2024_ece"], found["calibration"]["slt2024_auroc"]) == PEER_EXAMPLE[2:]
     assert found["signature"].endswith(CALIBRATION_PART) and found["calibration"]["signature"].endswith(
         CALIBRATION_PART
     )
-    in_processes = _json(capsys, ["score", CONFIDENCES, "--jobs", "2", "--json"])  # streamed, read again
-    assert in_processes["calibration"] == found["calibration"]
+
+
+def test_score_calibration_table_shows_the_calibration_commands_levels(capsys):
+    status, out, _ = _run(capsys, ["score", CONFIDENCES, P1, "--calibration"])
+    alone = _json(capsys, ["calibration", CONFIDENCES, "--json"])
+    assert status == 0
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith(("slot ", "joint "))}
+    assert rows["slot"][0] == f"{100 * alone['slot_acc']:.2f}" and rows["slot"][-1] == str(alone["slots"])
+    assert rows["joint"][4] == f"{alone['joint_ece']:.4f}" and rows["joint"][-1] == str(alone["turns"])
+    assert f"{P1}: no predicted value carries a confidence: no calibration figures" in out
+    assert out.rstrip().splitlines()[-3].endswith(CALIBRATION_PART)  # the calibration's signature
 
 
 def _as_records(layout: dict) -> str:
@@ -177,16 +126,15 @@ def _as_records(layout: dict) -> str:
     return "".join(json.dumps(line) + "\n" for line in lines)
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_streamed_inputs_say_whether_values_carried_confidences(capsys, tmp_path, jobs):
-    # scored without holding the corpus (streamed, or in processes), an input's calibration block comes from
-    # the dialogues and confidences its folds kept (`streaming.calibration_corpus`): no second read
+def test_both_streamed_formats_get_the_calibration_commands_block(capsys, tmp_path):
+    # the reference layout and JSON Lines (read whole with --calibration, streamed without): the block is
+    # the calibration command's
     expected = _json(capsys, ["calibration", CONFIDENCES, "--json"])
     layout = json.loads((EXAMPLES / "confidences.json").read_text())
     records = tmp_path / "confidences.jsonl"
     records.write_text(_as_records(layout))
     for path in (CONFIDENCES, str(records)):
-        found = _json(capsys, ["score", path, "--jobs", jobs, "--json"])["calibration"]
+        found = _json(capsys, ["score", path, "--calibration", "--json"])["calibration"]
         assert {k: v for k, v in found.items() if k != "signature"} == {
             k: v for k, v in expected.items() if k not in ("file", "format", "signature")
         }
@@ -197,7 +145,7 @@ def test_streamed_inputs_say_whether_values_carried_confidences(capsys, tmp_path
                 record[side] = {"match": {"score": "confidence"}}
     plain = tmp_path / "words.json"
     plain.write_text(json.dumps(layout))
-    found = _json(capsys, ["score", str(plain), "--jobs", jobs, "--json"])
+    found = _json(capsys, ["score", str(plain), "--calibration", "--json"])
     assert "calibration" not in found and found["jga"] == 1.0
 
 
@@ -205,7 +153,7 @@ def test_slt2024_results_csv_scored_with_gold_has_the_profiles_figures(capsys):
     gold = str(REPO / "tests" / "fixtures" / "trade_mwzeval" / "reference.json")
     results = str(REPO / "tests" / "fixtures" / "slt2024" / "results.csv")
     profile = _json(capsys, ["calibration", results, "--gold", gold, "--compat", "slt2024", "--json"])
-    found = _json(capsys, ["score", results, "--gold", gold, "--json"])["calibration"]
+    found = _json(capsys, ["score", results, "--gold", gold, "--calibration", "--json"])["calibration"]
     assert (found["slt2024_ece"], found["slt2024_auroc"]) == (profile["pair_ece"], profile["pair_auroc"])
     # the hand count of tests/test_calibration_slt2024.py: 15 pairs, 10 right
     assert found["slt2024_ece"] == pytest.approx(9 / 15 * (5 / 7 - 0.55) + 5 / 15 * 0.05 + 1 / 15 * 0.25, abs=1e-12)
@@ -213,7 +161,7 @@ def test_slt2024_results_csv_scored_with_gold_has_the_profiles_figures(capsys):
 
 
 def test_predictions_without_confidences_get_no_calibration_key(capsys):
-    found = _json(capsys, ["score", P1, "--json"])
+    found = _json(capsys, ["score", P1, "--calibration", "--json"])
     assert "calibration" not in found and "calibration" not in found["signature"]
     assert not any(key.startswith(("checkdst.", "sgdx.")) for key in found)
 
@@ -239,11 +187,12 @@ def test_report_page_draws_the_protocols_values(tmp_path, capsys):
     html = page.read_text(encoding="utf-8")
     checkdst, calibration = _drawn(html, "checkdst"), _drawn(html, "calibration")
     for name, path, perturbed in (("first_example_p1.json", P1, P2), ("confidences.json", CONFIDENCES, CONFIDENCES)):
-        found = _json(capsys, ["score", path, "--perturbed", perturbed, "--json"])
+        found = _json(capsys, ["checkdst", path, perturbed, "--json"])  # each file paired with its own
+        assert len(_family(found, "checkdst")) == 8
         for key, value in _family(found, "checkdst").items():
             if key != "checkdst.pairs":
                 assert checkdst[name, key] == (repr(value), "—" if value is None else f"{100 * value:.2f}")
-    block = _json(capsys, ["score", CONFIDENCES, "--json"])["calibration"]
+    block = _json(capsys, ["calibration", CONFIDENCES, "--json"])
     assert calibration["confidences.json", "slt2024_ece"] == (repr(block["slt2024_ece"]), f"{block['slt2024_ece']:.4f}")
     assert calibration["confidences.json", "slot_acc"] == (repr(block["slot_acc"]), f"{100 * block['slot_acc']:.2f}")
     assert calibration["first_example_p1.json", "slot_acc"] == ("None", "—")  # no confidences: nothing to show
@@ -259,7 +208,7 @@ def test_report_tables_have_a_row_per_system_for_each_protocol(tmp_path, capsys,
     status, out, err = _run(
         capsys, ["report", original, "--gold", gold, "--schema-variants", *variants, kind, "--bootstrap", "0"]
     )
-    found = _json(capsys, ["score", original, "--gold", gold, "--schema-variants", *variants, "--json"])
+    found = _json(capsys, ["sgdx", original, *variants, "--gold", gold, "--json"])
     assert status == 0, err
     separator = " | " if kind == "--markdown" else " & "
     row = next(
@@ -276,20 +225,23 @@ def test_report_tables_have_a_row_per_system_for_each_protocol(tmp_path, capsys,
 # Combinations that make no sense
 
 
+MD = ["--markdown", "--bootstrap", "0"]
 BAD = [
-    (["score", P1, P2, "--perturbed", P2], "--perturbed is given 1 times for 2 files; give it once per FILE"),
-    (["report", P1, P2, "--markdown", "--schema-variants", P1, P2], "--schema-variants is given 1 times for 2 files"),
-    (["score", P1, "--schema-variants", P1, P2], "--schema-variants scores SGD predictions against gold: give"),
-    (["score", P1, "--perturbed", P2, "--domain", "hotel"], "--perturbed cannot be combined with --domain"),
+    (["report", P1, P2, *MD, "--perturbed", P2], "--perturbed is given 1 times for 2 files; give it once per FILE"),
+    (["report", P1, P2, *MD, "--schema-variants", P1, P2], "--schema-variants is given 1 times for 2 files"),
+    (["report", P1, *MD, "--schema-variants", P1, P2], "--schema-variants scores SGD predictions against gold: give"),
+    (["score", P1, "--calibration", "--domain", "hotel"], "--calibration cannot be combined with --domain"),
+    (["score", P1, "--calibration", "--engine", "dask"], "--calibration needs the whole corpus in one process"),
+    (["score", P1, "--perturbed", P2], "unrecognized arguments: --perturbed"),  # dst-metrics checkdst FILE P
+    (["score", P1, "--schema-variants", P1, P2], "unrecognized arguments: --schema-variants"),  # dst-metrics sgdx
     (
-        ["score", P1, "--schema-variants", P1, P2, "--domain", "hotel"],
-        "--schema-variants cannot be combined with --domain",
+        ["report", P1, *MD, "--perturbed", CONFIDENCES],
+        f'{CONFIDENCES}, dialogue "conf-1": the perturbed dialogue is not in',
     ),
-    (["score", P1, "--perturbed", CONFIDENCES], f'{CONFIDENCES}, dialogue "conf-1": the perturbed dialogue is not in'),
 ]
 
 
-@pytest.mark.parametrize(("argv", "message"), BAD, ids=[" ".join(argv[3:]) for argv, _ in BAD])
+@pytest.mark.parametrize(("argv", "message"), BAD, ids=[" ".join(argv) for argv, _ in BAD])
 def test_a_combination_that_makes_no_sense_is_one_line_naming_the_flag(argv, message, capsys):
     status, out, err = _run(capsys, argv)
     assert (status, out) == (2, "")
@@ -299,16 +251,10 @@ def test_a_combination_that_makes_no_sense_is_one_line_naming_the_flag(argv, mes
 def test_schema_variants_need_two_and_sgd_input(tmp_path, capsys):
     original, gold = str(SGD_FIXTURE / "sgd_pred"), str(SGD_FIXTURE / "sgd_gold")
     variant = _sgd_variants(tmp_path, range(1, 2))
-    status, _, err = _run(capsys, ["score", original, "--gold", gold, "--schema-variants", *variant])
+    status, _, err = _run(capsys, ["report", original, "--gold", gold, *MD, "--schema-variants", *variant])
     assert status == 2 and "--schema-variants needs at least 2 schema variants, got 1" in err
     with pytest.raises(
         OptionError, match=r"--schema-variants: SGD-X scores SGD predictions, but p1.json was read as trade"
     ):
         check_sgd_input("p1.json", "trade", ("v1", "v2"))
     check_sgd_input("pred", "sgd, gold sgd", ("v1", "v2"))  # an SGD input passes
-
-
-def test_perturbed_on_dask_is_refused_naming_the_flag(capsys):
-    pytest.importorskip("distributed", reason="needs Dask (pip install -e '.[distributed]')")
-    status, _, err = _run(capsys, ["score", P1, "--perturbed", P2, "--engine", "dask"])
-    assert status == 2 and "--perturbed needs the whole corpus in one process; it cannot run on --engine dask" in err

@@ -231,7 +231,7 @@ def test_score_imports_no_fuzzy_matcher_report_or_process_pool():
     assert '"gca"' in result.stdout and result.stdout.splitlines()[-1] == "[]"
 
 
-# Each input is read once: also the calibration block of a streamed input (issue 33, item 1)
+# Each input is read once: to score it, streamed; with --calibration, whole
 
 
 def _counting_reads(monkeypatch, path: Path, log: Path) -> None:
@@ -308,9 +308,9 @@ def _written(stem: Path, dialogues: dict, layout: str) -> Path:
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("layout", ["reference", "jsonl"])
 def test_score_json_reads_an_input_with_confidences_once(capsys, monkeypatch, tmp_path, jobs, layout):
-    # the calibration block of a streamed input (or one scored in processes) comes from the one read:
-    # the file is opened twice, its first 64 KiB to detect the format and all of it once; the block is
-    # `calibration --json`'s
+    # a streamed input (or one scored in processes) with confidences is opened twice, its first 64 KiB to
+    # detect the format and all of it once, and holds no block; with --calibration it is read whole, the
+    # same way, once, and the block is `calibration --json`'s
     from dst_metrics.readers.door import HEAD_BYTES
 
     example = json.loads((REFERENCE_SAMPLE.parent / "confidences.json").read_text())
@@ -323,19 +323,20 @@ def test_score_json_reads_an_input_with_confidences_once(capsys, monkeypatch, tm
     log = tmp_path / "reads.log"
     _counting_reads(monkeypatch, path, log)
     assert main(["score", str(path), "--json", "--jobs", jobs]) == 0
+    assert "calibration" not in json.loads(capsys.readouterr().out)
+    assert sorted(int(line) for line in log.read_text().split()) == [HEAD_BYTES, size]
+    log.unlink()
+    assert main(["score", str(path), "--json", "--calibration"]) == 0
     found = json.loads(capsys.readouterr().out)["calibration"]
-    reads = sorted(int(line) for line in log.read_text().split())
-    assert reads == [HEAD_BYTES, size]
+    assert sorted(int(line) for line in log.read_text().split()) == [HEAD_BYTES, size]
     drop = ("file", "format", "signature")
     assert {k: v for k, v in found.items() if k != "signature"} == {k: v for k, v in expected.items() if k not in drop}
 
 
 @pytest.mark.parametrize("layout", ["reference", "jsonl", "two files"])
-def test_score_json_calibrates_a_confidence_first_met_after_the_first_dialogue(capsys, tmp_path, layout):
-    # streaming keeps a file's dialogues for the calibration block only when its first one carries a
-    # confidence (a file without any streams holding none); a confidence met later (or in another file
-    # of the input) still gets the block of `calibration --json` (the input read again for it), and the
-    # figures are the whole read's
+def test_score_calibration_of_a_confidence_first_met_after_the_first_dialogue(capsys, tmp_path, layout):
+    # a confidence met after the first dialogue (or in another file of the input) gets the block of
+    # `calibration --json`; scored without it, the input streams and its figures are the whole read's
     example = json.loads((REFERENCE_SAMPLE.parent / "confidences.json").read_text())
     plain = {turn: {"gt": record["gt"], "pr": record["gt"]} for turn, record in example["conf-1"].items()}
     scored = {f"b-{dialogue}": turns for dialogue, turns in example.items()}
@@ -351,20 +352,10 @@ def test_score_json_calibrates_a_confidence_first_met_after_the_first_dialogue(c
     assert expected["turns"] == 3 + 5  # the plain dialogue's turns are calibrated too (as certain)
     assert main(["score", str(path), "--json", "--jobs", "1"]) == 0
     streamed = json.loads(capsys.readouterr().out)
-    assert main(["score", str(path), "--json", "--by", "domain"]) == 0  # --by reads whole
+    assert main(["score", str(path), "--json", "--calibration"]) == 0
     whole = json.loads(capsys.readouterr().out)
     drop = ("file", "format", "signature")
-    found = streamed["calibration"]
+    found = whole.pop("calibration")
     assert {k: v for k, v in found.items() if k != "signature"} == {k: v for k, v in expected.items() if k not in drop}
-    assert found == whole["calibration"]
-
-
-def test_streaming_keeps_dialogues_for_calibration_only_where_the_first_carries_a_confidence(tmp_path):
-    # `keep="scored"` (score --json, one file): a file without confidences streams holding no dialogue
-    shard = resolve(REFERENCE_SAMPLE)[0]
-    plain = stream_shard(shard, list, keep="scored")
-    assert plain is not None and plain.scores is None and plain.dialogues is None
-    assert len(plain.result) == len(plain.dialogue_ids) > 0  # the fold still saw every dialogue
-    scored = stream_shard(resolve(REFERENCE_SAMPLE.parent / "confidences.json")[0], list, keep="scored")
-    assert scored is not None and scored.scores is not None
-    assert [dialogue.dialogue_id for dialogue in scored.dialogues] == scored.dialogue_ids
+    assert whole.pop("signature") == streamed.pop("signature") + "|calibration|bins:10|slt2024|bins:10"
+    assert whole == streamed  # the file's own figures: the same, streamed or read whole

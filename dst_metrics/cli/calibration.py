@@ -56,19 +56,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _print_table(result, path: str, read_as: str, signature: str) -> None:
     from ..calibration.figures import CALIBRATION_FIGURES
     from .common import figure_cell as _cell
-    from .common import format_table
+    from .common import format_table, levels_table
 
-    names = [f.key.split("_", 1)[1] for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
-    labels = [f.label for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
-    percent = {"acc", "mrr", "roc_v2_ca05", "auroc"}
-    rows = []
-    for level, count in (("slot", result.slots), ("joint", result.turns)):
-        cells = [_cell(result.figures[f"{level}_{name}"], name in percent) for name in names]
-        rows.append([level, *cells, str(count)])
-    for slot, figures in (result.by_slot or {}).items():
-        rows.append([f"  {slot}", *[_cell(figures[name], name in percent) for name in names], str(figures["n"])])
     print(f"{path}: calibration ({read_as})")
-    print(format_table(["level", *labels, "N"], rows, "l" + "r" * (len(labels) + 1)))
+    print(levels_table(result.figures, result.slots, result.turns, result.by_slot))
     bins = [
         [f"({b.low:.2f}, {b.high:.2f}]", str(b.count), f"{b.mean_confidence:.4f}", f"{b.accuracy:.4f}"]
         for b in result.reliability["slot"]["width"]

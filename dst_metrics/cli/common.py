@@ -93,27 +93,6 @@ def add_figure_options(sub: argparse.ArgumentParser, lambda_help: str = "FGA's �
         sub.add_argument("--num-slots", type=num_slots, default=opts.MULTIWOZ_NUM_SLOTS, help="K for SA (30)")
 
 
-def add_protocol_options(parser: argparse.ArgumentParser, report: bool = False) -> None:
-    """--perturbed and --schema-variants (`protocols.extras`): each given once per FILE, in FILE order."""
-    where = "the page's Protocols section and --latex/--markdown" if report else "the table and --json"
-    calibrated = "" if report else " in --json under calibration,"
-    description = (
-        f"Papers' protocols beside the figures, in {where}. With several FILEs, give --perturbed once per FILE "
-        "and --schema-variants V1 … V5 once per FILE, the k-th for the k-th FILE (as --name). Predictions that "
-        f"carry confidences also get their calibration figures,{calibrated} as dst-metrics calibration --json "
-        "computes them."
-    )
-    protocols = parser.add_argument_group("protocols (CheckDST, SGD-X, calibration)", description)
-    perturbed_help = "CheckDST: the predictions on FILE's perturbed dialogues (JSON: checkdst.cjga …)"
-    protocols.add_argument("--perturbed", action="append", metavar="PERTURBED", help=perturbed_help)
-    variants_help = "SGD-X: FILE's predictions on schema variants v1 … v5 (SGD, --gold; JSON: sgdx.all.ss_jga …)"
-    protocols.add_argument("--schema-variants", action="append", nargs="+", metavar="V", help=variants_help)
-    if report:
-        protocols.add_argument("--schema", metavar="PATH", help="--schema-variants: schema.json (GOLD/schema.json)")
-        train_help = "--schema-variants: the train schema (seen services; GOLD/../train/schema.json)"
-        protocols.add_argument("--train-schema", metavar="PATH", help=train_help)
-
-
 def add_interval_options(sub: argparse.ArgumentParser, *, flag: bool = True) -> None:
     """Bootstrap options (``--bootstrap N``, ``--seed S``; with `flag` also ``--ci`` and ``--ci-method``)."""
     if flag:
@@ -165,12 +144,9 @@ class OptionNeed:
     commands: tuple[str, ...] = ()  # the commands the row is for; () = every command with the option
 
 
-_SGD_NEED = "needs --compat sgd or --schema-variants"
 OPTION_NEEDS: tuple[OptionNeed, ...] = (
-    OptionNeed("--schema", "schema", _SGD_NEED, lambda a: a.compat == "sgd" or a.schema_variants, ("score",)),
-    OptionNeed(
-        "--train-schema", "train_schema", _SGD_NEED, lambda a: a.compat == "sgd" or a.schema_variants, ("score",)
-    ),
+    OptionNeed("--schema", "schema", "needs --compat sgd", lambda a: a.compat == "sgd", ("score",)),
+    OptionNeed("--train-schema", "train_schema", "needs --compat sgd", lambda a: a.compat == "sgd", ("score",)),
     OptionNeed("--schema", "schema", "needs --schema-variants", lambda a: a.schema_variants, ("report",)),
     OptionNeed("--train-schema", "train_schema", "needs --schema-variants", lambda a: a.schema_variants, ("report",)),
     OptionNeed("--bootstrap", "bootstrap", "needs --ci", lambda a: a.ci, ("score",)),
@@ -188,10 +164,10 @@ OPTION_NEEDS: tuple[OptionNeed, ...] = (
         "--jobs",
         "jobs",
         lambda: (
-            "needs scoring in processes: --by, --ci, --perturbed and --compat "
+            "needs scoring in processes: --by, --ci, --calibration and --compat "
             f"{', '.join(_whole_profiles())} score in one process"
         ),
-        lambda a: not (a.by or a.ci or a.perturbed or a.compat in _whole_profiles()),
+        lambda a: not (a.by or a.ci or a.calibration or a.compat in _whole_profiles()),
         ("score",),
     ),
     OptionNeed(
@@ -347,3 +323,20 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: st
     widths = [max(display_width(row[i]) for row in (header, *rows)) for i in range(len(header))]
     pads = [_left if a == "l" else _right for a in align]
     return "\n".join("  ".join(pad(c, w) for pad, c, w in zip(pads, row, widths)).rstrip() for row in (header, *rows))
+
+
+def levels_table(figures: dict, slots: int, turns: int, by_slot: dict | None = None) -> str:
+    """The table of calibration `figures` (``slot_acc`` …: `calibration.figures.CALIBRATION_FIGURES`),
+    one row per level (slot, joint; with `by_slot` one per slot name), Acc, MRR, CA05, AUROC in percent."""
+    from ..calibration.figures import CALIBRATION_FIGURES
+
+    names = [f.key.split("_", 1)[1] for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
+    labels = [f.label for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
+    percent = {"acc", "mrr", "roc_v2_ca05", "auroc"}
+    rows = []
+    for level, count in (("slot", slots), ("joint", turns)):
+        cells = [figure_cell(figures[f"{level}_{name}"], name in percent) for name in names]
+        rows.append([level, *cells, str(count)])
+    for slot, found in (by_slot or {}).items():
+        rows.append([f"  {slot}", *[figure_cell(found[name], name in percent) for name in names], str(found["n"])])
+    return format_table(["level", *labels, "N"], rows, "l" + "r" * (len(labels) + 1))

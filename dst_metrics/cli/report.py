@@ -20,7 +20,7 @@ follow from the family size and the level: `dst_metrics.stats.paired.randomizati
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The report command's arguments (the usual input options included)."""
-    from .common import add_figure_options, add_input_options, add_protocol_options, seed_number
+    from .common import add_figure_options, add_input_options, seed_number
 
     parser.add_argument(
         "files", nargs="+", metavar="FILE", help="prediction files; later ones are compared with the first"
@@ -41,7 +41,65 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     tables.add_argument("--markdown", action="store_true", help="print the figures as a Markdown table")
     add_input_options(parser)
     add_figure_options(parser)
-    add_protocol_options(parser, report=True)
+    add_protocol_options(parser)
+
+
+def add_protocol_options(parser: argparse.ArgumentParser) -> None:
+    """The report's --perturbed and --schema-variants (`protocols.extras`): each given once per FILE, in FILE
+    order; with --schema and --train-schema."""
+    description = (
+        "Papers' protocols beside the figures, in the page's Protocols section and --latex/--markdown. With "
+        "several FILEs, give --perturbed once per FILE and --schema-variants V1 … V5 once per FILE, the k-th for "
+        "the k-th FILE (as --name). Predictions that carry confidences also get their calibration figures, as "
+        "dst-metrics calibration --json computes them."
+    )
+    protocols = parser.add_argument_group("protocols (CheckDST, SGD-X, calibration)", description)
+    perturbed_help = "CheckDST: the predictions on FILE's perturbed dialogues (dst-metrics checkdst's figures)"
+    protocols.add_argument("--perturbed", action="append", metavar="PERTURBED", help=perturbed_help)
+    variants_help = "SGD-X: FILE's predictions on schema variants v1 … v5 (SGD, --gold; dst-metrics sgdx's figures)"
+    protocols.add_argument("--schema-variants", action="append", nargs="+", metavar="V", help=variants_help)
+    protocols.add_argument("--schema", metavar="PATH", help="--schema-variants: schema.json (GOLD/schema.json)")
+    train_help = "--schema-variants: the train schema (seen services; GOLD/../train/schema.json)"
+    protocols.add_argument("--train-schema", metavar="PATH", help=train_help)
+
+
+def per_file(flag: str, given: list | None, files: list[str]) -> list:
+    """A per-FILE option's values in FILE order (None for each file when not given); OptionError naming
+    `flag` when it is not given once per FILE."""
+    from ..options import OptionError
+
+    if not given:
+        return [None] * len(files)
+    if len(given) != len(files):
+        raise OptionError(f"{flag} is given {len(given)} times for {len(files)} files; give it once per FILE")
+    return list(given)
+
+
+def check_sgd_input(path: str, read_as: str, variants: object) -> None:
+    """--schema-variants given for a FILE not read as SGD dialogues: an OptionError naming both."""
+    from ..options import OptionError
+
+    if variants is not None and not read_as.startswith("sgd"):
+        raise OptionError(f"--schema-variants: SGD-X scores SGD predictions, but {path} was read as {read_as}")
+
+
+def file_extras(files: list[tuple], args: argparse.Namespace, options) -> list:
+    """`protocols.extras.Extras` of each (name, corpus, format) of the FILEs: CheckDST with its --perturbed
+    (read and checked with the input options, as ``dst-metrics checkdst`` reads it), SGD-X with its
+    --schema-variants (as ``dst-metrics sgdx``), the calibration block of predictions with confidences."""
+    from ..protocols.extras import extra_figures, schema_variants
+    from .score import read_input, sgd_fuzzy
+
+    perturbed = per_file("--perturbed", args.perturbed, args.files)
+    variants = per_file("--schema-variants", args.schema_variants, args.files)
+    fuzzy = sgd_fuzzy(args)
+    found = [schema_variants(v, args.gold, args.schema, args.train_schema, fuzzy) if v else None for v in variants]
+    pairs = [(path, read_input(path, args)[0]) if path else None for path in perturbed]
+    out = []
+    for (name, corpus, read_as), paired, schemas in zip(files, pairs, found):
+        check_sgd_input(name, read_as, schemas)
+        out.append(extra_figures(name, corpus, options, perturbed=paired, variants=schemas, calibration=True))
+    return out
 
 
 def system_names(files: list[str], given: list[str] | None) -> list[str]:
@@ -77,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     from ..options import OptionError
     from ..report.data import collect
     from .common import check_output_folder, options_from_args
-    from .score import file_extras, read_input
+    from .score import read_input
 
     if not (args.output or args.plots or args.latex or args.markdown):
         raise OptionError("nothing to write: give -o report.html, --plots DIR, --latex or --markdown")
@@ -87,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     read = [read_input(path, args) for path in args.files]
     corpora = [corpus for corpus, _ in read]
     files = [(path, corpus, read_as) for path, (corpus, read_as) in zip(args.files, read)]
-    protocols = list(zip(names, file_extras(files, args, options, calibrate=True)))
+    protocols = list(zip(names, file_extras(files, args, options)))
     pages = bool(args.output or args.plots)  # else a table only: no analyses, no comparisons
     data = collect(list(zip(names, corpora)), options, resamples=args.bootstrap, seed=args.seed, analyses=pages)
     if args.latex or args.markdown:

@@ -29,9 +29,7 @@ from .common import (
     add_figure_options,
     add_input_options,
     add_interval_options,
-    add_protocol_options,
     dumps,
-    figure_cell,
     format_table,
     options_from_args,
     requires,
@@ -52,12 +50,11 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     )
     tf_help = "the predictions were made from the gold previous state: said in the signature (prev:gold)"
     score_cmd.add_argument("--teacher-forced", action="store_true", help=tf_help)
-    json_help = "one JSON object per file, one per line (with confidences: their calibration figures, calibration)"
-    score_cmd.add_argument("--json", action="store_true", help=json_help)
+    score_cmd.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
     score_cmd.add_argument("--per-dialogue", action="store_true", help="also each dialogue's figures")
-    schema_help = "--compat sgd, --schema-variants: schema.json (default GOLD/schema.json)"
+    schema_help = "--compat sgd: schema.json (default GOLD/schema.json)"
     score_cmd.add_argument("--schema", metavar="PATH", help=schema_help)
-    train_help = "--compat sgd, --schema-variants: the train schema (seen services; GOLD/../train/schema.json)"
+    train_help = "--compat sgd: the train schema (seen services; GOLD/../train/schema.json)"
     score_cmd.add_argument("--train-schema", metavar="PATH", help=train_help)
     score_cmd.add_argument("--by", choices=BY, help="also every figure per domain, service or slot (JSON: by)")
     jobs_help = "processes per file (default: all cores from about 50,000 turns up, else 1; figures are the same)"
@@ -67,6 +64,11 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     scheduler_help = "--engine dask: a running scheduler (tcp://host:8786); default a local cluster of --jobs processes"
     score_cmd.add_argument("--scheduler", metavar="ADDRESS", help=scheduler_help)
     add_interval_options(score_cmd)
+    calibration_help = (
+        "also the calibration figures of predictions with confidences, as dst-metrics calibration computes them "
+        "(JSON: calibration); each FILE is read whole, in one process, for them"
+    )
+    score_cmd.add_argument("--calibration", action="store_true", help=calibration_help)
     held_out = score_cmd.add_argument_group("zero-shot, leave-one-domain-out (MultiWOZ)")
     domain_help = (
         "score one held-out domain (its dialogues or turns, its slots), or all: each of the five and the average"
@@ -76,7 +78,6 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     held_out.add_argument("--protocol", choices=PROTOCOLS, default=PROTOCOLS[0], help=protocol_help)
     domains_help = "--protocol trade: each dialogue's domains (TRADE's test_dials.json, MultiWOZ's data.json)"
     held_out.add_argument("--dialogue-domains", metavar="PATH", help=domains_help)
-    add_protocol_options(score_cmd)
 
 
 def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], str]]:
@@ -177,7 +178,7 @@ def _print_score_tables(
     groups: list,
     read_as: dict[str, str],
     intervals: dict | None = None,
-    extras: list | None = None,
+    calibration: list | None = None,
 ) -> None:
     rows = [(path, report.scores) for path, report in reports]
     print(_figure_table("file", rows, options, _columns(options, False), intervals))
@@ -204,8 +205,6 @@ def _print_score_tables(
             if isinstance(by_group, dict):  # a profile's figures by group (sgd: {group: {figure: value}})
                 print(f"\n{path}: the {options.compat} profile's own figures by group ({key} in --json)")
                 print(_profile_table(by_group))
-    for (path, _), found in zip(reports, extras or ()):
-        _print_extras(path, found)
     for path, report in reports:
         coverage = _coverage(report.signature)
         if coverage:
@@ -220,7 +219,9 @@ def _print_score_tables(
         print(f"CI: {first.method} bootstrap over dialogues, {first.resamples} resamples, seed {first.seed}")
         suffix = first.signature_suffix
     signature = f"{reports[0][1].signature}{suffix}"  # as in --json: a profile may add fields
-    print(f"signature: {extras[0].signature(signature) if extras else signature}")
+    print(f"signature: {signature}")
+    for (path, _), block in zip(reports, calibration or ()):
+        _print_calibration(path, block)
 
 
 PROFILE_LABELS = {
@@ -308,28 +309,37 @@ def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
 
 
 def sgd_fuzzy(args: argparse.Namespace) -> bool:
-    """Whether SGD's non-categorical values match fuzzily (--compat sgd, --schema-variants): unless
+    """Whether SGD's non-categorical values match fuzzily (--compat sgd; the report's --schema-variants): unless
     ``--value-matching exact`` is given."""
     return not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
 
 
 def request_of(args: argparse.Namespace) -> Request:
     """The `engines.Request` of ``dst-metrics score``'s arguments: what the engine is chosen from."""
-    kept = (("--by", args.by), ("--ci", args.ci), ("--perturbed", getattr(args, "perturbed", None)))
+    kept = (("--by", args.by), ("--ci", args.ci), ("--calibration", args.calibration))
     keep = tuple(flag for flag, given in kept if given)
     files = {"gold": args.gold, "schema": args.schema, "train_schema": args.train_schema, "by": args.by}
     files["fuzzy"] = sgd_fuzzy(args)
-    calibrate = args.json and args.engine != "dask"  # --json has the calibration block of confidences
-    return Request(
-        args.per_dialogue, args.json, keep, args.engine, args.jobs, args.scheduler, files, warn_of_updates, calibrate
-    )
+    return Request(args.per_dialogue, args.json, keep, args.engine, args.jobs, args.scheduler, files, warn_of_updates)
+
+
+def _print_calibration(path: str, block: dict | None) -> None:
+    """--calibration without --json: one file's calibration figures by level, as ``dst-metrics calibration``
+    prints them (its full table: that command), or a line saying the file has no confidences."""
+    from .common import levels_table
+
+    if block is None:
+        print(f"\n{path}: no predicted value carries a confidence: no calibration figures")
+        return
+    print(f"\n{path}: calibration (Acc, MRR, CA05, AUROC in percent; L2, ECE, Brier as fractions; - undefined)")
+    print(levels_table(block, block["slots"], block["turns"]))
+    print(f"signature: {block['signature']}")
 
 
 def _run_held_out(args: argparse.Namespace, options: Options) -> int:
     """--domain: each file's held-out domain (`zeroshot`), or with ``all`` a row per domain and the average."""
     for flag, given in (("--by", args.by), ("--ci", args.ci), ("--per-dialogue", args.per_dialogue),
-                        ("--engine dask", args.engine == "dask"), ("--perturbed", args.perturbed),
-                        ("--schema-variants", args.schema_variants)):  # fmt: skip
+                        ("--engine dask", args.engine == "dask"), ("--calibration", args.calibration)):  # fmt: skip
         if given:
             raise OptionError(f"{flag} cannot be combined with --domain")
     if args.dialogue_domains and args.protocol != "trade":
@@ -362,68 +372,6 @@ def _run_held_out(args: argparse.Namespace, options: Options) -> int:
     return 0
 
 
-def per_file(flag: str, given: list | None, files: list[str]) -> list:
-    """A per-FILE option's values in FILE order (None for each file when not given); OptionError naming
-    `flag` when it is not given once per FILE."""
-    if not given:
-        return [None] * len(files)
-    if len(given) != len(files):
-        raise OptionError(f"{flag} is given {len(given)} times for {len(files)} files; give it once per FILE")
-    return list(given)
-
-
-def check_sgd_input(path: str, read_as: str, variants: object) -> None:
-    """--schema-variants given for a FILE not read as SGD dialogues: an OptionError naming both."""
-    if variants is not None and not read_as.startswith("sgd"):
-        raise OptionError(f"--schema-variants: SGD-X scores SGD predictions, but {path} was read as {read_as}")
-
-
-def file_extras(
-    files: list[tuple[str, Corpus | None, str]], args: argparse.Namespace, options: Options, calibrate: bool
-) -> list:
-    """`protocols.extras.Extras` of each (name, corpus or None, format) of the FILEs: CheckDST with its
-    --perturbed (read and checked with the input options, as ``dst-metrics checkdst`` reads it), SGD-X with
-    its --schema-variants; with `calibrate` the calibration block of predictions with confidences (of the
-    files given with their corpus)."""
-    from ..protocols.extras import extra_figures, schema_variants
-
-    perturbed = per_file("--perturbed", args.perturbed, args.files)
-    variants = per_file("--schema-variants", args.schema_variants, args.files)
-    fuzzy = sgd_fuzzy(args)
-    found = [schema_variants(v, args.gold, args.schema, args.train_schema, fuzzy) if v else None for v in variants]
-    pairs = [(path, read_input(path, args)[0]) if path else None for path in perturbed]
-    out = []
-    for (name, corpus, read_as), paired, schemas in zip(files, pairs, found):
-        check_sgd_input(name, read_as, schemas)
-        out.append(extra_figures(name, corpus, options, perturbed=paired, variants=schemas, calibration=calibrate))
-    return out
-
-
-def _asks_extras(files: list[tuple[str, Corpus | None, str]], args: argparse.Namespace, calibrate: bool) -> bool:
-    """Whether a protocol may add figures: --perturbed, --schema-variants, or with `calibrate` a corpus
-    whose predictions carry confidences (else `protocols.extras` is not even imported)."""
-    confidences = calibrate and any(corpus is not None and corpus.scores for _, corpus, _ in files)
-    return bool(args.perturbed or args.schema_variants or confidences)
-
-
-def _print_extras(path: str, extras) -> None:
-    """The protocols' figures of one file: label, value (percent; SS as a fraction), what it is."""
-    from ..protocols.extras import figure_entries
-
-    if not extras.figures:
-        return
-    entries = figure_entries(extras.variants)
-    rows = [
-        [entry.label, figure_cell(extras.figures[key], entry.percent), entry.description]
-        for key, entry in entries.items()
-        if key in extras.figures
-    ]
-    if rows:
-        counts = ", ".join(f"{key} {value}" for key, value in extras.figures.items() if key not in entries)
-        print(f"\n{path}: protocols ({counts})")
-        print(format_table(["figure", "value", "what"], rows, "lrl"))
-
-
 def run(args: argparse.Namespace) -> int:
     """Read and check every file, score each, print the table (or one JSON line per file)."""
     options = options_from_args(args)
@@ -436,13 +384,14 @@ def run(args: argparse.Namespace) -> int:
     read_as = {found.name: found.format for found in scored}
     groups = [breakdown(corpus, options, args.by) for _, corpus in corpora] if args.by else []
     intervals = _score_intervals(corpora, options, args)
-    calibrate = args.json and args.engine != "dask"
-    files = [
-        (found.name, found.calibration if found.corpus is None else found.corpus, found.format) for found in scored
-    ]
-    extras = file_extras(files, args, options, calibrate) if _asks_extras(files, args, calibrate) else None
+    calibration, calibrated = None, ""
+    if args.calibration:  # a pass of its own over the corpus read whole (`request_of`): nothing kept for it
+        from ..protocols.extras import calibration_block, calibration_part
+
+        calibration = [calibration_block(corpus, options) for _, corpus in corpora]
+        calibrated = f"|{calibration_part()}"  # the calibration family's part ends the file's signature
     if not args.json:
-        _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals, extras)
+        _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals, calibration)
         return 0
     dialogue_figures_of = figure_computer(options, per_dialogue=True)  # the keys of _columns(options, True)[:-1]
     for index, (path, report) in enumerate(reports):
@@ -460,17 +409,8 @@ def run(args: argparse.Namespace) -> int:
         elif args.per_dialogue:
             tallies = report.dialogue_tallies
             record["dialogues"] = {dialogue_id: dialogue_figures_of(tally) for dialogue_id, tally in tallies.items()}
-        if extras:
-            _add_extras(record, extras[index], report.signature)
+        if calibration and calibration[index] is not None:
+            record["calibration"] = calibration[index]
+            record["signature"] += calibrated
         sys.stdout.write(dumps(record) + "\n")
     return 0
-
-
-def _add_extras(record: dict, extras, signature: str) -> None:
-    """The protocols' figures, their signatures (`signature`, the file's without intervals: they have none,
-    and their part) and the calibration block into one file's JSON record; the parts end its signature."""
-    record.update(extras.figures)
-    record["signatures"].update(extras.signatures(signature))
-    if extras.calibration is not None:
-        record["calibration"] = extras.calibration
-    record["signature"] = extras.signature(record["signature"])

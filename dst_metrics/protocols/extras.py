@@ -1,5 +1,6 @@
-"""The protocols' figures beside a file's own, in one place: ``dst-metrics score`` and ``dst-metrics report``
-both ask `extra_figures` what to add to a scored input.
+"""The protocols' figures beside a file's own, for ``dst-metrics report`` (`extra_figures`); each family's
+own command is its way in on its own (``dst-metrics checkdst``, ``sgdx``, ``calibration``; ``dst-metrics
+score --calibration`` adds `calibration_block`).
 
 - CheckDST (`checkdst`): with the predictions on perturbed dialogues, ``checkdst.*`` of (input, perturbed);
 - SGD-X (`sgdx`): with the predictions on schema variants (SGD inputs), ``sgdx.<split>.*`` of (input, variants);
@@ -109,24 +110,22 @@ def calibration_part(bins: int = CALIBRATION_BINS) -> str:
 
 def extra_figures(
     original: str,
-    corpus: Corpus | None,
+    corpus: Corpus,
     options: Options,
     *,
     perturbed: tuple[str, Corpus] | None = None,
     variants: SchemaVariants | None = None,
     calibration: bool = False,
 ) -> Extras:
-    """The protocols' figures of the input `original` (read as `corpus`; None where it was not kept):
-    CheckDST's against `perturbed` (its name, its corpus), SGD-X's over `variants`, and with `calibration`
-    the calibration block where `corpus` carries confidences. A perturbed turn without its original is an
-    InputError naming the perturbed file."""
+    """The protocols' figures of the input `original` (read as `corpus`): CheckDST's against `perturbed`
+    (its name, its corpus), SGD-X's over `variants`, and with `calibration` the calibration block where
+    `corpus` carries confidences. A perturbed turn without its original is an InputError naming the
+    perturbed file."""
     figures: dict[str, float | int | None] = {}
     families: dict[str, str] = {}
     if perturbed is not None:
         from . import checkdst
 
-        if corpus is None:
-            raise ValueError("CheckDST pairs the original corpus with the perturbed one: read it whole")
         figures.update(checkdst.checkdst_figures(corpus, perturbed[1], options.mode, perturbed[0]))
         families[checkdst.FAMILY] = checkdst.signature_part()
     if variants is not None:
@@ -135,7 +134,7 @@ def extra_figures(
         v = variants
         figures.update(sgdx.sgdx_figures(original, v.variants, v.gold, v.schema, v.train_schema, fuzzy=v.fuzzy))
         families[sgdx.FAMILY] = sgdx.signature_part(len(v.variants), v.fuzzy)
-    block = calibration_block(corpus, options) if calibration and corpus is not None else None
+    block = calibration_block(corpus, options) if calibration else None
     if block is not None:
         families["calibration"] = calibration_part()
     return Extras(figures, block, families, None if variants is None else len(variants.variants))

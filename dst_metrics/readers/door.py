@@ -41,7 +41,7 @@ from .._gc import gc_paused
 from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, sharded
 from ..errors import InputError
 from ..options import OptionError
-from ..states import SCORE_KEYS, Alternatives, LinearizedFormat
+from ..states import Alternatives, LinearizedFormat
 from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
 from .base import Reader, ReadRequest, Side, check_unique_keys, decode_json, read_file
 from .pairing import pair
@@ -70,9 +70,6 @@ FORMATS: tuple[str, ...] = ("auto", *READERS)
 """The values of ``format``: ``auto`` or a reader's name."""
 STREAMED_FORMATS = ("jsonl", "reference")
 """The formats whose files `Opened.fold_shards` streams one dialogue at a time."""
-CONFIDENCE_MARKERS = (*(f'"{key}"'.encode() for key in SCORE_KEYS), b"\\u")
-"""Bytes one of which a file of `STREAMED_FORMATS` holds wherever a predicted value carries a
-confidence: a key of `states.SCORE_KEYS`, or a ``\\u`` escape that could spell one."""
 
 _DECODE_ERRORS = (RecursionError, UnicodeError, OverflowError, json.JSONDecodeError, msgspec.MsgspecError)
 
@@ -577,22 +574,12 @@ def _layout_dialogues(shard: Shard, share: tuple[int, int] | None = None) -> Ite
         raise NotStreamable from None
 
 
-def _built(
-    builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str], kept: list[Dialogue] | None, scored: bool
-) -> Iterator[Dialogue]:
-    """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder
-    (kept in `kept` unless it is None; with `scored`, only if the first dialogue carried a confidence:
-    else `kept` is emptied and holds no more, so a file without confidences streams holding none)."""
+def _built(builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str]) -> Iterator[Dialogue]:
+    """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder."""
     for dialogue_id, turns, golds, preds in raws:
         builder.add(dialogue_id, turns, golds, preds)
         ids_seen.append(dialogue_id)
-        dialogue = builder.dialogues.pop()
-        if kept is not None:
-            kept.append(dialogue)
-            if scored and builder.scores is None:
-                kept.clear()
-                kept = None
-        yield dialogue
+        yield builder.dialogues.pop()
 
 
 T = TypeVar("T")
@@ -600,19 +587,13 @@ T = TypeVar("T")
 
 class Folded(msgspec.Struct, frozen=True):
     """What `Opened.fold_shards` gives per shard: the fold's result, the dialogue ids in the order
-    the fold saw them, their positions in the shard (k + n·i under a share), whether it streamed, the
-    confidences of its predicted values (`calibration.extract.ScoredPredictions`, None without any)
-    and, when asked to keep them, its dialogues in the order the fold saw them (for calibration,
-    which needs every turn: no second read); streamed with `keep` ``scored``, they are kept only when
-    the first dialogue carried a confidence (None with `scores`: the caller reads the shard again)."""
+    the fold saw them, their positions in the shard (k + n·i under a share) and whether it streamed."""
 
     shard: Shard
     result: Any
     dialogue_ids: list[str]
     positions: list[int]
     streamed: bool
-    scores: Any = None
-    dialogues: tuple[Dialogue, ...] | None = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -645,16 +626,6 @@ class Opened(msgspec.Struct, frozen=True):
         the file. A file that cannot be read or cut is left to the reader, which names the problem."""
         return msgspec.structs.replace(self, shards=tuple(map(_loaded, self.shards)))
 
-    def may_carry_confidences(self) -> bool:
-        """False only when every shard is a file of `STREAMED_FORMATS` read ahead (`loaded`) whose bytes
-        hold none of `CONFIDENCE_MARKERS`: then no predicted value carries a confidence."""
-        return bool(self.gold_shards) or not all(
-            shard.data is not None
-            and shard.format in STREAMED_FORMATS
-            and not any(marker in shard.data for marker in CONFIDENCE_MARKERS)
-            for shard in self.shards
-        )
-
     def read(self) -> Corpus:
         """The Corpus of every shard read whole (paired with gold where there is gold)."""
         if self.corpus is not None:
@@ -666,24 +637,22 @@ class Opened(msgspec.Struct, frozen=True):
         return merge_corpora([(s, read_shard(s, self.spec.reading)) for s in self.shards])
 
     def fold_shards(
-        self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None, keep: str = ""
+        self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None
     ) -> list[Folded]:
         """`fold` of each shard's dialogues, shard after shard: streamed one dialogue at a time where
         the shard streams, else (or where streaming fails: that shard only) read whole and given to
         `fold` as its Corpus (which iterates its dialogues). With `share`
         (k, n), only the dialogues at positions k modulo n of each shard (`dst_metrics.parallel`).
-        With `keep` ``all``, each `Folded` keeps its dialogues; ``scored``, only where a predicted value of
-        its first dialogue carried a confidence (the caller reads again where a shard kept none). A dialogue
-        id in two shards raises InputError naming both."""
+        A dialogue id in two shards raises InputError naming both."""
         if self.gold_shards:
-            return [_fold_whole(self.shards[0], self.read, fold, share, keep)]
+            return [_fold_whole(self.shards[0], self.read, fold, share)]
         folded: list[Folded] = []
         owner: dict[str, Shard] = {}
         reading = self.spec.reading
         for shard in self.shards:
-            found = stream_shard(shard, fold, reading, share, keep)
+            found = stream_shard(shard, fold, reading, share)
             if found is None:
-                found = _fold_whole(shard, partial(read_shard, shard, reading), fold, share, keep)
+                found = _fold_whole(shard, partial(read_shard, shard, reading), fold, share)
             _claim(owner, found.dialogue_ids, shard)
             folded.append(found)
         return folded
@@ -706,15 +675,13 @@ def _fold_whole(
     read: Callable[[], Corpus],
     fold: Callable[[Iterable[Dialogue]], T],
     share: tuple[int, int] | None,
-    keep: str = "",
 ) -> Folded:
     """`fold` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`corpus.sharded`)."""
     with sharded(*share) if share else nullcontext() as positions:
         corpus = read()
     dialogue_ids = [dialogue.dialogue_id for dialogue in corpus.dialogues]
     positions = positions or list(range(len(dialogue_ids)))
-    kept = corpus.dialogues if keep == "all" or (keep and corpus.scores is not None) else None
-    return Folded(shard, fold(corpus), dialogue_ids, positions, False, corpus.scores, kept)
+    return Folded(shard, fold(corpus), dialogue_ids, positions, False)
 
 
 def stream_shard(
@@ -722,31 +689,26 @@ def stream_shard(
     fold: Callable[[Iterable[Dialogue]], T],
     reading: Reading | str = "exact",
     share: tuple[int, int] | None = None,
-    keep: str = "",
 ) -> Folded | None:
-    """`fold` of the dialogues of one shard streamed (each built as its turn comes; with `keep`, kept
-    in the `Folded` as `Opened.fold_shards` says); None when it must be read whole (see `NotStreamable`;
-    any problem, named by reading it whole, and a share of the dialogues of another format than the
-    reference layout)."""
+    """`fold` of the dialogues of one shard streamed (each built as its turn comes); None when it must be
+    read whole (see `NotStreamable`; any problem, named by reading it whole, and a share of the dialogues
+    of another format than the reference layout)."""
     if not _streams(shard) or (share is not None and shard.format != "reference"):
         return None
     layout = shard.format == "reference"
     seen: list[str] = []
-    kept: list[Dialogue] | None = [] if keep else None
     builder = CorpusBuilder(reading)
     try:
         with gc_paused():
             raws = _layout_dialogues(shard, share) if layout else _record_dialogues(shard)
-            result = fold(_built(builder, raws, seen, kept, keep == "scored"))
-            if keep == "scored" and (builder.scores is None or len(kept) < len(seen)):
-                kept = None  # no confidence, or the first met after the first dialogue (`Folded.dialogues`)
+            result = fold(_built(builder, raws, seen))
     except (NotStreamable, InputError, *_DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
     if not seen and share is None:
         return None  # nothing in it: read whole, which says so
     k, n = share or (0, 1)
     positions = [k + n * i for i in range(len(seen))]
-    return Folded(shard, result, seen, positions, True, builder.scores, None if kept is None else tuple(kept))
+    return Folded(shard, result, seen, positions, True)
 
 
 def _streams(shard: Shard) -> bool:
