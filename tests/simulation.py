@@ -1,7 +1,7 @@
 """A simulator of two trackers on the same gold, turn by turn, for the null and power checks of
 `dst_metrics.stats.compare` (tests/test_stats_compare.py, benchmarks/sim_compare.py) and of the
-table of N systems (`simulate_systems`; tests/test_table.py, benchmarks/sim_table.py), and seeded
-variants of a TRADE prediction file (`trade_variant`).
+table of N systems (`simulate_systems`, with several runs per system `simulate_runs`; tests/test_table.py,
+benchmarks/sim_table.py), and seeded variants of a TRADE prediction file (`trade_variant`).
 
 Dialogue k has n_k turns (3 to 12) and a difficulty u_k ~ N(0, 1) shared by both systems; system s
 has its own effect v_ks ~ N(0, 0.8²) in that dialogue, so its skill there is
@@ -122,6 +122,42 @@ def simulate_systems(
             )
     layout = Layout.of([tally for found in tallies for tally in found.values()])
     return {f"S{index + 1}": TallyMatrix.of(found, layout) for index, found in enumerate(tallies)}
+
+
+RUN_SPREAD = 0.4
+"""The spread of a run's own effect in a dialogue (logit scale), beside its system's (`SYSTEM_SPREAD`)."""
+
+
+def simulate_runs(
+    rng: np.random.Generator, runs: tuple[int, ...], dialogues: int, mu: float = -0.4, shifts: tuple[float, ...] = ()
+) -> dict[str, list[TallyMatrix]]:
+    """Systems with several runs each (``runs[i]`` of system i) on the same `dialogues` dialogues: as
+    `simulate_systems`, system i has its effect v_ki ~ N(0, 0.8²) in dialogue k, and each of its runs adds its own
+    w_kir ~ N(0, 0.4²) (a seed, a sampling: runs of one system agree more than two systems do), so run r's skill
+    there is logistic(mu + shifts[i] + u_k + v_ki + w_kir). No shifts: every system from one process, every pair
+    the null. {"S1": [matrix of each run], ...}, one layout, rows the same dialogues."""
+    tallies: list[list[dict[str, Tally]]] = [[{} for _ in range(count)] for count in runs]
+    mus = [mu + (shifts[i] if i < len(shifts) else 0.0) for i in range(len(runs))]
+    for index in range(dialogues):
+        turns = int(rng.integers(3, 13))
+        difficulty = rng.normal()
+        changes = 1 + int(rng.poisson(4))
+        for found, skill_mu in zip(tallies, mus):
+            system = skill_mu + difficulty + SYSTEM_SPREAD * rng.normal()
+            for run in found:
+                skill = 1.0 / (1.0 + np.exp(-(system + RUN_SPREAD * rng.normal())))
+                chain = _chain(rng, skill, turns)
+                c, w, m = rng.multinomial(changes, [skill, (1 - skill) / 4, 3 * (1 - skill) / 4])
+                run[f"d{index:04d}"] = Tally(
+                    turns=turns,
+                    joint_hits=int(chain.sum()),
+                    correct=int(c),
+                    wrong=int(w),
+                    missed=int(m),
+                    overshot=int(rng.poisson(1)),
+                )
+    layout = Layout.of([tally for found in tallies for run in found for tally in run.values()])
+    return {f"S{i + 1}": [TallyMatrix.of(run, layout) for run in found] for i, found in enumerate(tallies)}
 
 
 def trade_variant(data: dict, seed: int, drop: float = 0.0, fix: float = 0.0, swap: float = 0.0) -> dict:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from dst_metrics.cli import main
 from dst_metrics.space.inputs import ALL_EXAMPLES, example_input
 
 from . import test_app_browser as space_browser
@@ -216,6 +217,35 @@ def test_uploaded_systems_another_baseline_and_a_download(visit, tmp_path, capsy
     assert downloaded == cli_output(capsys, files, "--markdown", "--baseline", "fix")
     shot(page, f"issue36-table-download-{width}")
     assert_legible(page, width)
+
+
+@requires_shared
+def test_uploaded_files_named_alike_are_runs_of_one_system(visit, tmp_path, capsys):
+    if not TRADE.is_file():
+        pytest.skip(f"needs {TRADE}")
+    files = trade_files(tmp_path)  # trade, fix, drop: the first two typed as runs of "T"
+    page = visit(ALL, width=1400)
+    upload = page.locator("#upload-systems")
+    upload.scroll_into_view_if_needed()
+    upload.locator("xpath=..").locator("input[type=file]").set_input_files([str(p) for p in files.values()])
+    wait_for_note(page, "family of m = 10 tests")
+    names = page.locator("#systems-names textarea")
+    names.fill("T\nT\nD")
+    names.blur()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#systems-table tbody tr')].map(r => r.dataset.system).join() === 'T,D'"
+    )
+    named = {f"{name}{index}": path for index, (name, path) in enumerate(zip("TTD", files.values()))}
+    capsys.readouterr()
+    argv = [*map(str, named.values()), *(w for name in "TTD" for w in ("--name", name)), "--json"]
+    assert main(["table", *argv]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert cli["names"] == ["T", "D"] and len(cli["runs"]["T"]) == 2
+    assert_drawn_is(page, cli)
+    assert page.locator('#systems-table tr[data-system="T"] td[data-runs="2"]').count() == len(cli["keys"])
+    wait_for_note(page, "the mean over a system")
+    shot(page, "issue46-table-runs-1400")
+    assert_legible(page, 1400)
 
 
 @requires_shared

@@ -14,6 +14,7 @@ import pytest
 from dst_metrics import Corpus, InputError, score
 from dst_metrics.cli import main
 from dst_metrics.options import OptionError
+from dst_metrics.readers import open_input
 from dst_metrics.report.html import systems_output
 from dst_metrics.space.inputs import ALL_EXAMPLES, SetInput, example_input
 from dst_metrics.space.systems import TableChoices, api_table, table_csv, table_view, write_exports
@@ -155,3 +156,34 @@ def test_the_csv_has_a_row_per_system_and_four_columns_per_figure():
     assert rows[0] == header and [row[0] for row in rows[1:]] == ["P1", "P2"]
     corpus = Corpus.from_reference_layout(json.loads(sets[0][1]))
     assert float(rows[1][1]) == score(corpus).scores["gca"]  # unrounded, as `score` gives it
+
+
+@requires_shared
+def test_sets_given_one_name_are_runs_of_one_system_as_on_the_command_line(systems, capsys, tmp_path):
+    # three runs of "T" (the TRADE part and two seeded variants), two of "D": the page's table, the /table
+    # endpoint and `dst-metrics table` with the same names give one table of two systems, means over runs
+    data = json.loads(systems["trade"].read_text())
+    paths = {}
+    for seed in (1, 2):
+        paths[f"t{seed}"] = tmp_path / f"t{seed}.json"
+        paths[f"t{seed}"].write_text(json.dumps(trade_variant(data, seed=seed, swap=0.05)))
+    files = [systems["trade"], paths["t1"], paths["t2"], systems["drop"], systems["fix"]]
+    names = ["T", "T", "T", "D", "D"]
+    view = table_view([SetInput(n, "", str(p), p.name) for n, p in zip(names, files)], TableChoices(), runs=True)
+    assert view.ok, view.status
+    assert view.table.names == ("T", "D") and view.status.startswith("Table of 2 systems (5 runs) on 40 dialogues")
+    capsys.readouterr()
+    argv = [*map(str, files), *(w for n in names for w in ("--name", n)), "--json"]
+    assert main(["table", *argv]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert_same_table(json.loads(systems_output(view.table, "json")), cli)
+    assert cli["runs"] == json.loads(systems_output(view.table, "json"))["runs"] and len(cli["runs"]["T"]) == 3
+    each = [score(open_input(str(p)).corpus).scores["jga"] for p in files[:3]]
+    assert cli["values"]["T"]["jga"] == pytest.approx(sum(each) / 3, rel=1e-12)
+    assert view.command.startswith("dst-metrics table trade.json t1.json t2.json drop.json fix.json --name T --name T")
+    assert 'data-runs="3"' in view.html and "± the sample standard deviation over a system" in view.html
+    texts = [p.read_text() for p in files]
+    api = api_table(texts, names, choices=TableChoices(resamples=50))
+    assert api["names"] == ["T", "D"] and len(api["runs"]["D"]) == 2
+    with pytest.raises(InputError, match="all runs of T"):
+        api_table(texts[:2], ["T", "T"])

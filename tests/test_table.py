@@ -9,6 +9,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import shutil
+import statistics
+import subprocess
 from html.parser import HTMLParser
 
 import numpy as np
@@ -26,7 +29,7 @@ from dst_metrics.stats import bootstrap_intervals, compare, systems_table
 from dst_metrics.stats.paired import smallest_p
 from dst_metrics.stats.table import SMALL_SAMPLE, SystemsTable, table_of_matrices
 from tests.conftest import REFERENCE, requires_shared
-from tests.simulation import simulate_systems, trade_variant
+from tests.simulation import simulate_runs, simulate_systems, trade_variant
 
 TRADE = REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json"
 TRADE_LAYOUT = REFERENCE / "trade" / "MLCSG_TRADE_reference_layout.json"
@@ -400,3 +403,207 @@ def test_cli_refuses_bad_choices_before_reading_any_file(capsys, tmp_path):
     ):
         status, _, err = run(capsys, *missing, *argv)
         assert status == 2 and message in err and len(err.strip().splitlines()) == 1, argv
+
+
+# --------------------------------------------------------------------------------------------
+# Runs per system (issue 46)
+
+
+def jga_of(matrix) -> float:
+    """JGA from a tally matrix's columns, written out here: joint hits over turns."""
+    total = matrix.rows.sum(axis=0)
+    return total[matrix.layout.scalars["joint_hits"]] / total[matrix.layout.scalars["turns"]]
+
+
+def test_a_system_s_value_is_the_mean_of_its_runs_and_its_sd_the_sample_sd():
+    runs = simulate_runs(np.random.default_rng(46), (3, 2, 1), 60)
+    table = table_of_matrices(runs, Options(), resamples=30)
+    assert table.names == ("S1", "S2", "S3") and [table.run_count(n) for n in table.names] == [3, 2, 1]
+    for name, found in runs.items():
+        each = [jga_of(m) for m in found]
+        assert table.values[name]["jga"] == pytest.approx(sum(each) / len(each), rel=1e-12)
+        if len(each) > 1:
+            assert table.spread[name]["jga"] == pytest.approx(statistics.stdev(each), rel=1e-9)
+            assert [run["jga"] for run in table.runs[name]] == pytest.approx(each, rel=1e-12)
+        else:
+            assert name not in table.spread  # no sd of a single run
+    assert "runs:3+2+1" in table.signature and table.has_runs
+    data = json.loads(json.dumps(table.as_dict()))
+    assert len(data["runs"]["S1"]) == 3 and data["spread"]["S2"]["jga"] == table.spread["S2"]["jga"]
+    low, high = table.intervals["S1"]["jga"]
+    assert low < table.values["S1"]["jga"] < high
+
+
+def test_copies_of_one_run_give_the_table_of_that_run():
+    # a system whose runs are all the same run: the mean is that run, the sd 0, the intervals and tests unchanged
+    single = simulated(systems=3, dialogues=70, seed=11, shifts=(0, 0.5))
+    copies = {name: [matrix] * count for (name, matrix), count in zip(single.items(), (3, 1, 2))}
+    one = table_of_matrices(single, Options(), resamples=40, seed=4)
+    many = table_of_matrices(copies, Options(), resamples=40, seed=4)
+    for name in one.names:
+        for key in FIVE:
+            assert many.values[name][key] == pytest.approx(one.values[name][key], rel=1e-12, abs=1e-15)
+            assert many.intervals[name][key] == pytest.approx(one.intervals[name][key], rel=1e-12, abs=1e-15)
+    assert all(sd == 0.0 for found in many.spread.values() for sd in found.values())
+    for test_one, test_many in zip(one.tests, many.tests, strict=True):
+        for key in FIVE:
+            assert test_many.figures[key].p == test_one.figures[key].p, (test_one.b, key)
+    assert not one.has_runs and one.runs == {} and "runs:" not in one.signature
+
+
+def test_null_tables_with_runs_have_a_false_mark_in_at_most_5_percent():
+    # every system from one process, with 3, 3 and 1 runs: any mark is false. 80 tables on 40 dialogues
+    # (benchmarks/sim_table.py --runs 3,3,1 runs 1,000 on 200 dialogues)
+    rng = np.random.default_rng(46)
+    any_mark = any_raw = 0
+    tables = 80
+    for repetition in range(tables):
+        runs = simulate_runs(rng, (3, 3, 1), 40)
+        table = table_of_matrices(runs, Options(), resamples=5, seed=repetition, pairs="all")
+        any_mark += any(f.significant for t in table.tests for f in t.figures.values())
+        any_raw += any(f.p <= 0.05 for t in table.tests for f in t.figures.values())
+    assert any_mark / tables <= 0.05
+    assert any_raw / tables > 0.10  # uncorrected, the 15 tests of a table often mark something
+
+
+def test_runs_that_differ_from_their_system_are_tested_as_one_system():
+    # S2's runs are better than S1's (shift 0.6 on the logit scale): marked; S3 is S1's process: not marked
+    runs = simulate_runs(np.random.default_rng(7), (3, 3, 2), 150, shifts=(0, 0.6, 0))
+    table = table_of_matrices(runs, Options(), resamples=20)
+    assert table.marks("S2", "jga") == "*" and table.marks("S3", "jga") == ""
+    assert table.tests[0].figures["jga"].diff == pytest.approx(table.values["S2"]["jga"] - table.values["S1"]["jga"])
+
+
+@requires_shared
+def test_runs_on_real_files_and_a_run_on_other_dialogues(capsys, trade_systems, tmp_path):
+    data = json.loads(TRADE.read_text())
+    paths = []
+    for seed in (1, 2, 3):
+        path = tmp_path / f"swap{seed}.json"
+        path.write_text(json.dumps(trade_variant(data, seed=seed, swap=0.02)))
+        paths.append(str(path))
+    fix, drop = str(trade_systems["fix3"][0]), str(trade_systems["drop5"][0])
+    names = ["--name", "A"] * 3 + ["--name", "B", "--name", "B"]
+    status, out, err = run(capsys, *paths, fix, drop, *names, "--bootstrap", "20", "--json")
+    assert status == 0, err
+    found = json.loads(out)
+    assert found["names"] == ["A", "B"] and len(found["runs"]["A"]) == 3 and len(found["runs"]["B"]) == 2
+    each = [score(open_input(path).corpus).scores["jga"] for path in paths]
+    assert found["values"]["A"]["jga"] == pytest.approx(sum(each) / 3, rel=1e-12)
+    assert found["spread"]["A"]["jga"] == pytest.approx(statistics.stdev(each), rel=1e-9)
+    status, out, _ = run(capsys, *paths, fix, drop, *names, "--bootstrap", "20", "--markdown", "--intervals")
+    assert status == 0 and "±" in out and "mean over a system's runs (A 3, B 2)" in out and "<" not in out
+    # a run without one dialogue: one line naming the run and the dialogue
+    short = dict(data)
+    dropped = sorted(short)[5]
+    del short[dropped]
+    (tmp_path / "short.json").write_text(json.dumps(short))
+    status, _, err = run(
+        capsys, paths[0], str(tmp_path / "short.json"), fix, "--name", "A", "--name", "A", "--name", "B"
+    )
+    assert status == 2 and len(err.strip().splitlines()) == 1
+    assert "A (run 2 of 2) and A (run 1 of 2) are not on one gold" in err and dropped in err
+    status, _, err = run(capsys, paths[0], paths[1], "--name", "A", "--name", "A")
+    assert status == 2 and "a table compares at least two systems; got the runs of one (A)" in err
+
+
+# --------------------------------------------------------------------------------------------
+# The LaTeX fits a column of a two-column article; the Markdown renders as a table
+
+
+ACL_ARTICLE = r"""\documentclass[11pt,twocolumn]{article}
+\usepackage[a4paper,margin=2.5cm,columnsep=0.6cm]{geometry}
+\usepackage{booktabs,tabularx}
+\begin{document}
+%s
+Some text of the article. %s
+\end{document}
+"""
+"""An ACL-like article: A4, two columns, 2.5 cm margins, 0.6 cm between the columns, 11 pt."""
+LONG_NAMES = ("RefPyDST (GPT-3.5)", "IC-DST (Codex-davinci)", "SDP-DST (T5-large)", "TRADE (GloVe+char)",
+              "SOM-DST (BERT-base)", "LDST (LLaMA-7B)")  # fmt: skip
+
+
+def overfull_boxes(latex: str, folder) -> list[str]:
+    """The Overfull \\hbox lines pdflatex logs for the table in the ACL-like article (pdflatex must run clean)."""
+    source = folder / "article.tex"
+    source.write_text(ACL_ARTICLE % (latex, "More text. " * 200))
+    done = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", source.name],
+        cwd=folder, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    log = (folder / "article.log").read_text(errors="replace")
+    assert done.returncode == 0, log[-2000:]
+    return [line for line in log.splitlines() if line.startswith("Overfull \\hbox")]
+
+
+@pytest.fixture(scope="module")
+def six_systems(trade_systems, tmp_path_factory) -> list:
+    """Six systems of the TRADE file (its variants and two more), named as long as real systems are."""
+    data = json.loads(TRADE.read_text())
+    corpora = [corpus for _, corpus in trade_systems.values()][:3]
+    folder = tmp_path_factory.mktemp("six")
+    for seed, changes in ((7, {"fix": 0.06}), (8, {"drop": 0.1}), (9, {"swap": 0.05})):
+        path = folder / f"{seed}.json"
+        path.write_text(json.dumps(trade_variant(data, seed=seed, **changes)))
+        corpora.append(open_input(str(path)).corpus)
+    return list(zip(LONG_NAMES, corpora))
+
+
+@requires_shared
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="needs pdflatex with booktabs (texlive-latex-recommended)")
+def test_the_latex_table_fits_a_column_of_an_acl_article(six_systems, tmp_path):
+    three = systems_table(six_systems[:3], resamples=50)
+    six = systems_table(six_systems, figures=[*FIVE, "aga"], resamples=50)
+    assert any(six.marks(name, "jga") for name in six.names)  # marks drawn, as a real table has them
+    for name, table in (("3x5", three), ("6x6", six)):
+        for intervals in (None, True):
+            latex = render.latex(table, intervals)
+            assert r"\begin{table}[t]" in latex and r"\begin{tabularx}{\columnwidth}" in latex
+            assert latex.startswith(f"% {table.signature}\n") and "texttt" not in latex
+            folder = tmp_path / f"{name}-{intervals}"
+            folder.mkdir()
+            assert overfull_boxes(latex, folder) == [], (name, intervals)
+    wide = render.latex(six, "ci", wide=True)
+    assert r"\begin{table*}[t]" in wide and r"\begin{tabularx}{\textwidth}" in wide
+    (tmp_path / "wide").mkdir()
+    assert overfull_boxes(wide, tmp_path / "wide") == []
+
+
+def test_the_latex_cells_hold_one_number_and_intervals_on_request(table):
+    plain = render.latex(table)
+    body = plain[plain.index(r"\midrule") : plain.index(r"\bottomrule")]
+    assert "[" not in body and r"\pm" not in body and len(re.findall(r"\d+\.\d\d", body)) == 4 * 5
+    spread = render.latex(table, "ci")
+    body = spread[spread.index(r"\midrule") : spread.index(r"\bottomrule")]
+    halves = [float(x) for x in re.findall(r"\$\\pm\$(\d+\.\d\d)", body)]
+    expected = [
+        100 * (table.intervals[n][k][1] - table.intervals[n][k][0]) / 2 for n in table.names for k in table.keys
+    ]
+    assert halves == pytest.approx(expected, abs=0.005)
+    assert r"$\pm$ half the width of the 95\% percentile bootstrap interval" in spread
+    assert r"\caption{Scores in percent of 4 systems on 120 dialogues" in spread
+
+
+def test_the_markdown_has_no_html_and_renders_as_a_table(table):
+    markdown_it = pytest.importorskip("markdown_it", reason="markdown-it-py renders the Markdown (comes with rich)")
+    every = table_of_matrices(simulated(systems=3, dialogues=150, seed=9, shifts=(0, 0, 1.2)), Options(),
+                              resamples=20, pairs="all")  # fmt: skip
+    for found in (table, every):
+        for intervals in (None, "ci"):
+            text = render.markdown(found, intervals)
+            tokens = markdown_it.MarkdownIt("commonmark").enable("table").parse(text)
+            assert not [t for t in tokens if t.type.startswith("html")], text
+            assert not any(c.type.startswith("html") for t in tokens for c in t.children or []), text
+            assert "<" not in text and "&#" not in text
+            rows = [t for t in tokens if t.type == "tr_open"]
+            cells = [t for t in tokens if t.type == "td_open"]
+            assert len(rows) == 1 + len(found.names) and len(cells) == len(found.names) * (1 + len(found.keys))
+            html = markdown_it.MarkdownIt("commonmark").enable("table").render(text)
+            assert "<em>" not in html  # no mark read as emphasis
+            for name in found.names:
+                for key in found.keys:
+                    mark = found.marks(name, key)
+                    if mark == "*":
+                        assert f"{100 * found.values[name][key]:.2f}*" in html.replace("</strong>", "")
+    assert "(ab)" in render.markdown(every)  # letters in parentheses: better than the systems a and b

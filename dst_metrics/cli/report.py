@@ -102,9 +102,9 @@ def file_extras(files: list[tuple], args: argparse.Namespace, options) -> list:
     return out
 
 
-def system_names(files: list[str], given: list[str] | None) -> list[str]:
-    """The names of the systems: those given (one per file), else the file names, else the paths
-    when two file names are equal."""
+def system_names(files: list[str], given: list[str] | None, runs: bool = False) -> list[str]:
+    """The names of the systems: those given (one per file; with `runs` a name may repeat: runs of one
+    system), else the file names, else the paths when two file names are equal."""
     from pathlib import Path
 
     from ..options import OptionError
@@ -112,7 +112,7 @@ def system_names(files: list[str], given: list[str] | None) -> list[str]:
     if given:
         if len(given) != len(files):
             raise OptionError(f"--name is given {len(given)} times for {len(files)} files; give it once per file")
-        if len(set(given)) != len(given):
+        if len(set(given)) != len(given) and not runs:
             raise OptionError("--name: every system needs its own name")
         return list(given)
     names = [Path(path).name for path in files]

@@ -1,7 +1,9 @@
 """``dst-metrics table FILE FILE…``: the comparison table of N systems on one gold, for a paper.
 
-Each file (any input format, mixed) is a system and a row: the chosen figures (``--figures``,
-default GCA, JGA, FGA, SA, slot F1) with bootstrap intervals; each system is tested against the
+Each file (any input format, mixed) is a system and a row, or a run of one: files given the same
+``--name`` are runs of one system, its row their mean. The chosen figures (``--figures``, default GCA,
+JGA, FGA, SA, slot F1), with ``--intervals`` their bootstrap intervals or the sd over runs; the LaTeX
+fits one column of a two-column article (``--wide``: a ``table*``). Each system is tested against the
 baseline (``--baseline NAME``, default the first) or every pair against every other (``--pairs
 all``), every test of the table corrected at once (``--correction``, Holm by default; the family
 size under the table); ``--primary jga`` tests that figure alone. Output: a terminal table, or
@@ -21,12 +23,15 @@ EXTRA = "stats"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments: the files, input options, the table's choices, the output."""
+    from ..report.systems import INTERVALS
     from ..stats.table import DEFAULT_FIGURES, PAIRS
     from . import common as cli
     from .compare import _keys, _level
 
-    parser.add_argument("files", nargs="+", metavar="FILE", help="prediction files, one per system, on one gold")
-    parser.add_argument("--name", action="append", metavar="NAME", help="a system's name, once per file (file names)")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="prediction files on one gold: systems or their runs")
+    parser.add_argument(
+        "--name", action="append", metavar="NAME", help="a system's name, once per file; a name repeated: runs (files)"
+    )
     cli.add_input_options(parser)
     cli.add_figure_options(parser)
     default = ",".join(DEFAULT_FIGURES)
@@ -49,6 +54,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profiles", metavar="NAMES", help="all, or comma-separated profiles: each system's JGA under each"
     )
+    parser.add_argument(
+        "--intervals",
+        nargs="?",
+        const=True,
+        choices=INTERVALS,
+        help="show each cell's spread: ci (bootstrap interval) or sd (over runs); alone: sd with runs, else ci",
+    )
+    parser.add_argument("--wide", action="store_true", help="LaTeX: a table* across both columns")
     outputs = parser.add_mutually_exclusive_group()
     for flag in ("markdown", "latex", "html", "json"):
         outputs.add_argument(f"--{flag}", action="store_true", help=f"write the table as {flag.capitalize()}")
@@ -84,8 +97,9 @@ def _profiles(text: str | None) -> list[str]:
 
 
 def terminal(table, matrix: str | None = None) -> str:
-    """The table for a terminal: aligned columns, marks and intervals, the notes under it."""
-    from ..report.systems import notes, profile_rows
+    """The table for a terminal: aligned columns, marks and intervals (with runs, and the sd over them), the
+    notes under it."""
+    from ..report.systems import notes, profile_rows, spread_note
     from .common import format_table
 
     header = ["system", *(table.label(key) for key in table.keys)]
@@ -94,10 +108,14 @@ def terminal(table, matrix: str | None = None) -> str:
         row = [name]
         for key in table.keys:
             value = f"{100 * table.values[name][key]:.2f}{table.marks(name, key)}"
+            sd = table.spread.get(name, {}).get(key)
+            value += "" if sd is None else f" ±{100 * sd:.2f}"
             bounds = table.intervals.get(name, {}).get(key)
             row.append(value if bounds is None else f"{value} [{100 * bounds[0]:.2f}, {100 * bounds[1]:.2f}]")
         rows.append(row)
-    parts = [format_table(header, rows), "", *notes(table, bold=False)]
+    lines = notes(table, bold=False)
+    lines[-1:-1] = [spread_note(table, "sd", True)] if table.has_runs else []
+    parts = [format_table(header, rows), "", *lines]
     if matrix:
         parts += ["", _matrix_text(table, matrix)]
     if table.profiles:
@@ -121,7 +139,7 @@ def render(table, args: argparse.Namespace) -> str:
     from ..report.html import systems_output
 
     kind = next((kind for kind in ("json", "markdown", "latex", "html") if getattr(args, kind)), None)
-    return systems_output(table, kind, args.matrix) if kind else terminal(table, args.matrix)
+    return systems_output(table, kind, args.matrix, args.intervals, args.wide) if kind else terminal(table, args.matrix)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -138,7 +156,9 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError(f"a table compares at least two systems; got {len(args.files)} file")
     check_output_folder(args.output, "the table")
     options = options_from_args(args)
-    names = system_names(args.files, args.name)
+    names = system_names(args.files, args.name, runs=True)
+    if len(set(names)) < 2:
+        raise OptionError(f"a table compares at least two systems; got the runs of one ({names[0]})")
     baseline = _baseline(args, names)
     if args.pairs == "all" and baseline is not None:
         raise OptionError("--baseline is for --pairs baseline; with --pairs all every pair is tested")

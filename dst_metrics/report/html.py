@@ -296,9 +296,12 @@ def build_report(
     return page(PAGE_TITLE, body)
 
 
-def systems_output(table: SystemsTable, kind: str, matrix: str | None = None) -> str:
+def systems_output(
+    table: SystemsTable, kind: str, matrix: str | None = None, intervals: str | bool | None = None, wide: bool = False
+) -> str:
     """The table of N systems as ``dst-metrics table`` writes it: `kind` is markdown, latex, json or html
-    (each with the pairwise matrix of `matrix` and the profiles when the table has them)."""
+    (each with the pairwise matrix of `matrix` and the profiles when the table has them); `intervals`
+    (``ci``, ``sd``, True: either as the table has runs) and `wide` as `systems.latex` takes them."""
     from . import systems
 
     if kind == "json":
@@ -312,4 +315,5 @@ def systems_output(table: SystemsTable, kind: str, matrix: str | None = None) ->
     profiles_part = systems.profiles_markdown if markdown else systems.profiles_latex
     extra = [matrix_part(table, matrix)] if matrix else []
     extra += [profiles_part(table)] if table.profiles else []
-    return "\n".join([(systems.markdown if markdown else systems.latex)(table), *extra])
+    main = systems.markdown(table, intervals) if markdown else systems.latex(table, intervals, wide)
+    return "\n".join([main, *extra])

@@ -1,10 +1,13 @@
-"""The table of N systems (`dst_metrics.stats.table.SystemsTable`) for papers and pages: Markdown,
-LaTeX (booktabs, the best value per column in bold, the marks explained in a footnote) and HTML;
+r"""The table of N systems (`dst_metrics.stats.table.SystemsTable`) for papers and pages: Markdown,
+LaTeX (booktabs, the best value per column in bold, the marks explained in a note) and HTML;
 the pairwise matrix of one figure; and each system's JGA under every compatibility profile.
 
-Figures are in percent with two decimals; a cell is ``59.75* [58.12, 61.40]``: the value, its mark
-(``*``: differs from the baseline; with every pair tested, the letters of the systems it is
-significantly better than) and its interval. Under every table: what the marks mean, the family
+Figures are in percent with two decimals; a cell is the value (a system with several runs: their
+mean) and its mark (``*``: differs from the baseline; with every pair tested, the letters of the
+systems it is significantly better than); with `intervals` (``ci`` or ``sd``) also the bootstrap
+interval or the sd over runs. The LaTeX table fits one column of a two-column article (``\columnwidth``,
+up to 6 figures; ``wide``: a ``table*`` across both), the interval as ``±`` half its width on a second
+line in small type, the signature as a ``%`` comment. Under every table: what the marks mean, the family
 the one correction ran over (its size m) and the warnings (few dialogues, p floor).
 """
 
@@ -16,16 +19,35 @@ from collections.abc import Callable
 from ..stats.table import SystemsTable
 from .draw import esc, pct, signed_pct
 from .draw import table as html_box
-from .tables import booktabs, latex_escape, markdown_escape, markdown_grid
+from .tables import LATEX_PACKAGES, booktabs, latex_escape, markdown_escape, markdown_grid
+
+INTERVALS: tuple[str, ...] = ("ci", "sd")
+"""What a cell's spread may be: the bootstrap interval, or the sample sd over a system's runs."""
 
 
 def _pct(value: float | None) -> str:
     return pct(value, "n/a")
 
 
-def _interval(table: SystemsTable, name: str, key: str) -> str:
-    bounds = table.intervals.get(name, {}).get(key)
-    return "" if bounds is None else f"[{_pct(bounds[0])}, {_pct(bounds[1])}]"
+def spread_kind(table: SystemsTable, intervals: str | bool | None) -> str:
+    """The spread the cells show: ``ci``, ``sd`` or '' (none); True: ``sd`` when some system has runs, else ``ci``."""
+    if intervals is True:
+        return "sd" if table.has_runs else "ci"
+    if intervals and intervals not in INTERVALS:
+        raise ValueError(f"intervals must be one of {', '.join(INTERVALS)}; got {intervals!r}")
+    return intervals or ""
+
+
+def _spread(table: SystemsTable, name: str, key: str, kind: str, bounds_form: bool) -> str:
+    """A cell's spread in points: ``±sd`` (``sd``), the interval's bounds (``ci`` with `bounds_form`) or
+    ``±`` half its width; '' when there is none (a single run's sd)."""
+    if kind == "sd":
+        sd = table.spread.get(name, {}).get(key)
+        return "" if sd is None else f"±{_pct(sd)}"
+    bounds = table.intervals.get(name, {}).get(key) if kind == "ci" else None
+    if bounds is None:
+        return ""
+    return f"[{_pct(bounds[0])}, {_pct(bounds[1])}]" if bounds_form else f"±{_pct((bounds[1] - bounds[0]) / 2)}"
 
 
 def _names_note(table: SystemsTable) -> str:
@@ -35,26 +57,42 @@ def _names_note(table: SystemsTable) -> str:
     return "systems' letters: " + "; ".join(f"{letter} = {name}" for name, letter in table.letters().items())
 
 
-def notes(table: SystemsTable, bold: bool = True) -> list[str]:
-    """The lines under the table: marks and family, letters, intervals, warnings (`bold`: and that
-    the best value of each column is in bold)."""
-    out = [*table.notes()]
-    for extra in (_names_note(table), table.interval_note()):
-        if extra:
-            out.insert(1, extra)
+def spread_note(table: SystemsTable, kind: str, bounds_form: bool) -> str:
+    """What the cells' spread is (empty without one)."""
+    if kind == "sd":
+        single = [name for name in table.names if table.run_count(name) == 1]
+        return "± the sample standard deviation over a system's runs" + (
+            f" (none for a single run: {', '.join(single)})" if single else ""
+        )
+    if kind == "ci":
+        return table.interval_note("in brackets the" if bounds_form else "± half the width of the")
+    return ""
+
+
+def notes(table: SystemsTable, bold: bool = True, kind: str = "ci", bounds_form: bool = True) -> list[str]:
+    """The lines under the table: marks and family, letters, runs, the spread `kind` (``ci``, ``sd``, ''),
+    warnings (`bold`: and that the best value of each column is in bold)."""
+    first, *warnings = table.notes()
+    extras = [_names_note(table), table.runs_note(), spread_note(table, kind, bounds_form)]
+    out = [first, *(extra for extra in extras if extra), *warnings]
     out.append("scores in percent; the best value of each column in bold" if bold else "scores in percent")
     return out
+
+
+def caption(table: SystemsTable) -> str:
+    """A short caption: how many systems, dialogues and turns, and (with runs) that values are means."""
+    turns = f" ({table.turns:,} turns)" if table.turns else ""
+    runs = ", each the mean over the system's runs" if table.has_runs else ""
+    return f"Scores in percent of {len(table.names)} systems on {table.dialogues:,} dialogues{turns}{runs}."
 
 
 # --------------------------------------------------------------------------------------------
 # Markdown
 
 
-def _cells(
-    table: SystemsTable, bold: str, mark: Callable[[str], str], interval: Callable[[str], str]
-) -> list[list[str]]:
-    """Each system's cells: its value in percent (in the `bold` format where it is the column's best), its
-    mark as `mark` writes it and its interval as `interval` writes it (both given '' when there is none)."""
+def _cells(table: SystemsTable, bold: str, mark: Callable[[str], str]) -> list[list[str]]:
+    """Each system's cells: its value in percent (in the `bold` format where it is the column's best) and its
+    mark as `mark` writes it (given '' when there is none)."""
     best = {key: table.best(key) for key in table.keys}
     rows = []
     for name in table.names:
@@ -62,29 +100,37 @@ def _cells(
         for key in table.keys:
             value = _pct(table.values[name][key])
             value = bold.format(value) if name in best[key] else value
-            row.append(value + mark(table.marks(name, key)) + interval(_interval(table, name, key)))
+            row.append(value + mark(table.marks(name, key)))
         rows.append(row)
     return rows
 
 
-def markdown(table: SystemsTable) -> str:
-    """The table in GitHub-flavoured Markdown, the notes and the signature under it."""
-    cells = _cells(
-        table,
-        "**{}**",
-        lambda mark: f"<sup>{mark.replace('*', '&#42;')}</sup>" if mark else "",
-        lambda interval: f" {interval}" if interval else "",
-    )
-    rows = [[markdown_escape(name), *found] for name, found in zip(table.names, cells)]
+def _markdown_mark(mark: str) -> str:
+    """A mark as plain Markdown: ``\\*``, or the letters in parentheses."""
+    if not mark:
+        return ""
+    return "\\*" if mark == "*" else f" ({mark})"
+
+
+def markdown(table: SystemsTable, intervals: str | bool | None = None) -> str:
+    """The table in GitHub-flavoured Markdown without HTML: plain marks, the spread `intervals` asks for
+    (``ci``: the bounds in brackets, ``sd``: ``± sd``; None: none), the notes (the legend) and the signature."""
+    kind = spread_kind(table, intervals)
+    cells = _cells(table, "**{}**", _markdown_mark)
+    rows = []
+    for name, found in zip(table.names, cells):
+        spreads = [_spread(table, name, key, kind, True) for key in table.keys]
+        rows.append([markdown_escape(name), *(c + (f" {s}" if s else "") for c, s in zip(found, spreads))])
     lines = markdown_grid(["System", *(markdown_escape(table.label(key)) for key in table.keys)], rows)
-    lines += ["", *(_markdown_note(note) + "  " for note in notes(table)), f"Signature: `{table.signature}`"]
+    lines += ["", *(_markdown_note(note) + "  " for note in notes(table, True, kind, True))]
+    lines.append(f"Signature: `{table.signature}`")
     return "\n".join(lines) + "\n"
 
 
 def _markdown_note(note: str) -> str:
-    """A note as Markdown text; a leading ``* `` escaped, so that it is no list item."""
+    """A note as Markdown text; a leading ``*`` escaped, so that it is no list item nor emphasis."""
     text = markdown_escape(note)
-    return "\\" + text if text.startswith("* ") else text
+    return "\\" + text if text.startswith("*") else text
 
 
 def matrix_markdown(table: SystemsTable, key: str) -> str:
@@ -183,22 +229,46 @@ def profiles_note(table: SystemsTable) -> str:
 
 
 def _latex_mark(mark: str) -> str:
-    return "" if not mark else (r"$^{*}$" if mark == "*" else rf"$^{{\mathrm{{{mark}}}}}$")
+    """A mark as a superscript; ``*`` without width (``\\rlap``: it hangs into the space between columns, so
+    that a column of a narrow table is no wider for it)."""
+    return "" if not mark else (r"\rlap{$^{*}$}" if mark == "*" else rf"$^{{\mathrm{{{mark}}}}}$")
 
 
-def latex(table: SystemsTable) -> str:
-    """A booktabs ``table``: the best value per column in \\textbf, marks as superscripts explained
-    in a footnote under the rules, the signature in the caption."""
-    cells = _cells(
-        table, r"\textbf{{{}}}", _latex_mark, lambda interval: rf" {{\scriptsize {interval}}}" if interval else ""
-    )
-    rows = [[latex_escape(name), *found] for name, found in zip(table.names, cells)]
-    footnote = " ".join(latex_escape(note[0].upper() + note[1:]) + "." for note in notes(table))
-    footnote = footnote.replace("* differs", r"$^{*}$ differs", 1)
+def latex(table: SystemsTable, intervals: str | bool | None = None, wide: bool = False) -> str:
+    """A booktabs table that fits one column of a two-column article (`wide`: a ``table*`` across the page):
+    one number per cell, the best of each column in \\textbf, marks as superscripts; with `intervals`
+    (``ci``, ``sd``; True: ``sd`` with runs, else ``ci``) each row's spreads on a second line in small type
+    (in one column ``±`` half the interval's width, across the page its bounds). Under the rules the notes in
+    a paragraph that wraps, a short caption; the signature as a ``% dst-metrics...`` comment above."""
+    kind = spread_kind(table, intervals)
+    cells = _cells(table, r"\textbf{{{}}}", _latex_mark)
+    rows = []
+    for name, found in zip(table.names, cells):
+        spreads = [_spread(table, name, key, kind, wide) for key in table.keys]
+        rows.append([_latex_name(name), *(_latex_cell(c, s) for c, s in zip(found, spreads))])
+    footnote = " ".join(latex_escape(note[0].upper() + note[1:]) + "." for note in notes(table, True, kind, wide))
+    footnote = footnote.replace("* differs", r"$^{*}$ differs", 1).replace("± ", r"$\pm$ ", 1)
     footnote = footnote.replace("Letters:", "Superscript letters:", 1)
     header = ["System", *(latex_escape(table.label(key)) for key in table.keys)]
-    under = [r"\par\smallskip", r"\parbox{\linewidth}{\footnotesize " + footnote + "}"]
-    return booktabs(header, rows, rf"Signature: \texttt{{{latex_escape(table.signature)}}}", under)
+    under = [r"\par\smallskip", r"\parbox{\linewidth}{\scriptsize " + footnote + "}"]
+    width = r"\textwidth" if wide else r"\columnwidth"
+    comments = [table.signature, f"needs {LATEX_PACKAGES}"]
+    return booktabs(header, rows, latex_escape(caption(table)), under, width=width, wide=wide, comments=comments)
+
+
+def _latex_name(name: str) -> str:
+    """A system's name for the first column: escaped, a line break allowed after ``+`` and ``/`` (TeX allows one
+    after ``-``), so that a long name wraps in a narrow column."""
+    return latex_escape(name).replace("+", r"+\allowbreak{}").replace("/", r"/\allowbreak{}")
+
+
+def _latex_cell(value: str, spread: str) -> str:
+    """A cell: the value alone, or over its spread in script type (a one-column tabular aligned on its first line,
+    as the name beside it)."""
+    if not spread:
+        return value
+    spread = r"$\pm$" + spread[1:] if spread.startswith("±") else spread
+    return rf"\begin{{tabular}}[t]{{@{{}}r@{{}}}}{value}\\{{\scriptsize {spread}}}\end{{tabular}}"
 
 
 def matrix_latex(table: SystemsTable, key: str) -> str:
@@ -224,19 +294,19 @@ def html_table(table: SystemsTable, matrix: str | None = None) -> str:
     """The table as an HTML fragment (cells carry ``data-value``, ``data-low``, ``data-high`` and
     ``data-mark``), its notes, and with `matrix` the pairwise matrix of that figure, and the profiles."""
     head = "".join(f"<th>{esc(h)}</th>" for h in ["System", *(table.label(key) for key in table.keys)])
-    cells = _cells(
-        table,
-        "<strong>{}</strong>",
-        lambda mark: f"<sup>{esc(mark)}</sup>" if mark else "",
-        lambda interval: f'<span class="ci">{esc(interval)}</span>' if interval else "",
-    )
+    cells = _cells(table, "<strong>{}</strong>", lambda mark: f"<sup>{esc(mark)}</sup>" if mark else "")
+    for name, found in zip(table.names, cells):
+        for index, key in enumerate(table.keys):
+            interval, sd = _spread(table, name, key, "ci", True), _spread(table, name, key, "sd", True)
+            found[index] += f' <span class="sd">{esc(sd)}</span>' if sd else ""
+            found[index] += f'<span class="ci">{esc(interval)}</span>' if interval else ""
     rows = []
     for name, found in zip(table.names, cells):
         tds = "".join(f"<td{_data(table, name, key)}>{cell}</td>" for key, cell in zip(table.keys, found))
         rows.append(f'<tr data-system="{esc(name)}"><th scope="row">{esc(name)}</th>{tds}</tr>')
     parts = [
         html_box(head, rows, f' id="systems-table" data-family-size="{table.family_size}"'),
-        *(f'<p class="{"warning" if _is_warning(note) else "note"}">{esc(note)}</p>' for note in notes(table)),
+        *(f'<p class="{"warning" if _is_warning(note) else "note"}">{esc(note)}</p>' for note in _html_notes(table)),
     ]
     if matrix:
         parts.append(matrix_html(table, matrix))
@@ -245,11 +315,24 @@ def html_table(table: SystemsTable, matrix: str | None = None) -> str:
     return "".join(parts)
 
 
+def _html_notes(table: SystemsTable) -> list[str]:
+    """The notes under the page's table: the intervals in brackets and, with runs, the sd over them."""
+    found = notes(table)
+    return [*found[:-1], spread_note(table, "sd", True), found[-1]] if table.has_runs else found
+
+
 def _data(table: SystemsTable, name: str, key: str) -> str:
-    """A cell's ``data-*`` attributes: key, value, mark and, with an interval, its bounds."""
+    """A cell's ``data-*`` attributes: key, value, mark and, with an interval, its bounds; with runs, their count
+    and sd."""
     value, bounds = table.values[name][key], table.intervals.get(name, {}).get(key)
     attributes = f' data-key="{esc(key)}" data-value="{value!r}" data-mark="{esc(table.marks(name, key))}"'
-    return attributes + ("" if bounds is None else f' data-low="{bounds[0]!r}" data-high="{bounds[1]!r}"')
+    attributes += "" if bounds is None else f' data-low="{bounds[0]!r}" data-high="{bounds[1]!r}"'
+    sd = table.spread.get(name, {}).get(key)
+    return (
+        attributes
+        + ("" if not table.has_runs else f' data-runs="{table.run_count(name)}"')
+        + ("" if sd is None else f' data-sd="{sd!r}"')
+    )
 
 
 def _is_warning(note: str) -> bool:

@@ -92,18 +92,49 @@ def _caption(data: ReportData, latex: bool) -> str:
             f"; in brackets the {level} {ci['method']} bootstrap interval over dialogues "
             f"({ci['resamples']} resamples, seed {ci['seed']})"
         ) + interval
-    if latex:
-        return latex_escape(f"Scores in percent{interval}. Signature: ") + rf"\texttt{{{latex_escape(data.signature)}}}"
+    if latex:  # the signature goes above the table as a comment (`latex_table`): a \texttt line never wraps
+        return latex_escape(f"Scores in percent{interval}.")
     return f"Scores in percent{interval}. Signature: `{data.signature}`"
 
 
-def booktabs(header: Sequence[str], rows: Iterable[Sequence[str]], caption: str, under: Sequence[str] = ()) -> str:
-    """A LaTeX booktabs ``table`` of cells written as given (escape them first): a left column, then
-    right-aligned ones; the lines of `under` below the rules, then the caption."""
+LATEX_PACKAGES = r"\usepackage{booktabs,tabularx}"
+"""What a table written with a `width` needs in the preamble (booktabs' rules, tabularx's X column)."""
+
+
+NARROW_COLUMNS = 6
+"""A table of a column's width in footnote type up to this many columns (the name and 5 figures), beyond in
+script type (6 figures fit a two-column article's column)."""
+
+
+def booktabs(
+    header: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    caption: str,
+    under: Sequence[str] = (),
+    *,
+    width: str = "",
+    wide: bool = False,
+    comments: Sequence[str] = (),
+) -> str:
+    r"""A LaTeX booktabs ``table`` (``table*`` when `wide`) of cells written as given (escape them first): a left
+    column, then right-aligned ones; the lines of `under` below the rules, then the caption; `comments` as
+    ``%`` lines above it. With a `width` (``\columnwidth``, ``\textwidth``) the table is a tabularx of that
+    width in small type (`NARROW_COLUMNS`) whose first column takes what the others leave, its text wrapping, and
+    half an em after the last column (for a mark written without width, ``\rlap``)."""
+    header = list(header)
+    environment = "table*" if wide else "table"
+    if width:
+        spec = r"@{}>{\raggedright\arraybackslash}X" + "r" * (len(header) - 1) + r"@{\hspace{0.5em}}"
+        size, space = (r"\small", "4pt") if wide or len(header) <= NARROW_COLUMNS else (r"\scriptsize", "3pt")
+        size = r"\footnotesize" if size == r"\small" and not wide else size
+        begin = [size, rf"\setlength{{\tabcolsep}}{{{space}}}", rf"\begin{{tabularx}}{{{width}}}{{{spec}}}"]
+        end = r"\end{tabularx}"
+    else:
+        begin, end = [r"\small", r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}"], r"\end{tabular}"
     return "\n".join([
-        r"\begin{table}[t]", r"\centering", r"\small", r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+        *(f"% {line}" for line in comments), rf"\begin{{{environment}}}[t]", r"\centering", *begin,
         r"\toprule", " & ".join(header) + r" \\", r"\midrule", *(" & ".join(row) + r" \\" for row in rows),
-        r"\bottomrule", r"\end{tabular}", *under, rf"\caption{{{caption}}}", r"\end{table}",
+        r"\bottomrule", end, *under, rf"\caption{{{caption}}}", rf"\end{{{environment}}}",
     ]) + "\n"  # fmt: skip
 
 
@@ -129,9 +160,10 @@ def _rows(data: ReportData, escape: Callable[[str], str], star: str, interval: s
 
 
 def latex_table(data: ReportData) -> str:
-    """A booktabs ``table`` with a caption holding the interval method and the signature."""
+    """A booktabs ``table`` with a caption holding the interval method, the signature as a ``%`` comment above."""
     header = ["System", *(latex_escape(data.labels[key]) for key in table_keys(data))]
-    return booktabs(header, _rows(data, latex_escape, "*", " {{\\scriptsize {}}}"), _caption(data, True))
+    rows = _rows(data, latex_escape, "*", " {{\\scriptsize {}}}")
+    return booktabs(header, rows, _caption(data, True), comments=[data.signature])
 
 
 def markdown_table(data: ReportData) -> str:

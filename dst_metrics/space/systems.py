@@ -56,20 +56,25 @@ def read_systems(
     value_matching: str = "exact",
     gold: SetInput | None = None,
     labels: list[str] | None = None,
+    runs: bool = False,
 ) -> list[PredictionSet]:
-    """Read every non-empty entry as one system (any format, mixed); `labels` name the entries in errors and
-    unnamed systems (default 1, 2, …); a repeated name gets its label."""
+    """Read every non-empty entry as one system or a run of one (any format, mixed); `labels` name the entries in
+    errors and unnamed systems (default 1, 2, …). With `runs`, a name typed for several entries makes them runs
+    of one system (as ``dst-metrics table --name``); a name repeated otherwise gets its label."""
     systems: list[PredictionSet] = []
     for index, entry in enumerate(entries):
         label = labels[index] if labels else str(index + 1)
         if entry.empty:
             continue
         found = read_prediction_set(label, entry, fmt, value_matching, gold)
-        if any(s.name == found.name for s in systems):
+        typed = runs and bool((entry.name or "").strip())
+        if not typed and any(s.name == found.name for s in systems):
             found = PredictionSet(f"{found.name} ({label})", found.corpus, found.layout, found.source)
         systems.append(found)
-    if len(systems) < 2:
-        raise InputError(f"a table compares at least two systems; {len(systems) or 'no'} prediction set given")
+    if len({s.name for s in systems}) < 2:
+        given = f"{len(systems) or 'no'} prediction set given"
+        given = f"{len(systems)} prediction sets given, all runs of {systems[0].name}" if len(systems) > 1 else given
+        raise InputError(f"a table compares at least two systems; {given}")
     return systems
 
 
@@ -131,26 +136,30 @@ def table_view(
     gold: SetInput | None = None,
     settings: tuple = ("official", "10/11", 0.5, 30, "exact"),
     labels: list[str] | None = None,
+    runs: bool = False,
 ) -> TableView:
     """Read the systems, build the table and draw it; bad input or choices give ok=False and the problem in
     `status`, in the library's words (nothing raises). `settings`: mode, α, λ, K and value matching (the
-    table scores with dst-metrics' own definitions: no compatibility profile)."""
+    table scores with dst-metrics' own definitions: no compatibility profile); `runs`: entries named alike are
+    runs of one system (`read_systems`)."""
     from dst_metrics.report.systems import html_table
 
     try:
         options = read_settings(*settings)
-        systems = read_systems(entries, fmt, options.value_matching, gold, labels)  # an empty gold: none
+        systems = read_systems(entries, fmt, options.value_matching, gold, labels, runs)  # an empty gold: none
         table = build_table(systems, options, choices)
     except ValueError as error:  # InputError, OptionError
         return TableView(False, str(error))
+    runs = f" ({len(systems)} runs)" if table.has_runs else ""
     status = (
-        f"Table of {len(table.names)} systems on {table.dialogues} dialogue{'s' * (table.dialogues != 1)} "
+        f"Table of {len(table.names)} systems{runs} on {table.dialogues} dialogue{'s' * (table.dialogues != 1)} "
         f"and {table.turns} turn{'s' * (table.turns != 1)}."
     )
     shown = TableChoices(table.keys, table.pairs, table.baseline, table.primary, table.correction,
                          table.resamples, table.seed)  # fmt: skip
     sources = [s.source for s in systems]
-    return TableView(True, status, table, html_table(table), command(sources, list(table.names), options, shown, fmt))
+    names = [s.name for s in systems]  # one per file: a name repeated for a system's runs
+    return TableView(True, status, table, html_table(table), command(sources, names, options, shown, fmt))
 
 
 def table_csv(table) -> str:
@@ -184,13 +193,14 @@ def api_table(
     choices: TableChoices = TableChoices(),
 ) -> dict:
     """The page's `/table` endpoint: N prediction sets (texts, any formats) on one gold -> the table as
-    ``dst-metrics table --json`` gives it. Bad input or choices raise ValueError naming the problem."""
+    ``dst-metrics table --json`` gives it; sets given the same name are runs of one system. Bad input or choices
+    raise ValueError naming the problem."""
     names = list(names or [])
     if names and len(names) != len(predictions):
         raise OptionError(f"names: give one per prediction set ({len(predictions)}); got {len(names)}")
     entries = [SetInput(names[i] if names else f"system {i + 1}", text) for i, text in enumerate(predictions)]
     options = read_settings(*settings)
-    systems = read_systems(entries, fmt, options.value_matching, pasted_gold(gold))
+    systems = read_systems(entries, fmt, options.value_matching, pasted_gold(gold), runs=bool(names))
     if choices.baseline and choices.baseline not in [s.name for s in systems]:
         raise OptionError(f"baseline must name one of the systems ({', '.join(s.name for s in systems)}); "
                           f"got {choices.baseline!r}")  # fmt: skip

@@ -1,9 +1,10 @@
 """The page's "Table of systems" section and its `/table` endpoint: layout and events only, every figure
 from `dst_metrics.space.systems` (the table is `dst-metrics table`'s, drawn by `report.systems`).
 
-The systems are the sets above (A–D) or prediction files uploaded in the section, one file per system;
-the visitor chooses the figures, each against a baseline or every pair, a primary figure tested alone
-and the correction (one over every test of the table). The exports are the command line's outputs.
+The systems are the sets above (A–D) or prediction files uploaded in the section, one file per system
+or per run (names typed one per file: a name repeated makes those files runs of one system); the visitor
+chooses the figures, each against a baseline or every pair, a primary figure tested alone and the correction
+(one over every test of the table). The exports are the command line's outputs.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ INTRO = (
     "A paper's main table: each system a row, the chosen figures with 95% bootstrap intervals over dialogues, "
     "and significance marks from **one** correction over every test the table makes (the family size is "
     "stated under it), as `dst-metrics table` prints it. The systems are the sets above, or prediction files "
-    "uploaded here (one file per system, any formats, on one gold; the gold box above serves "
+    "uploaded here (one file per system or per run: type the names, one per file, a name repeated for the runs of "
+    "one system, whose row is then their mean; any formats, on one gold; the gold box above serves "
     "predictions-only formats). It uses the options above (mode, α, λ, K, value matching) but always "
     "dst-metrics' own definitions: a compatibility profile chosen above applies to the figures above only, "
     "as `dst-metrics table` has no `--compat`."
@@ -101,6 +103,11 @@ class SystemsSection:
                         )  # fmt: skip
                         self.clear = gr.Button("Remove uploaded systems", size="sm", elem_id="empty-systems")
                     self.files_note = gr.HTML(elem_id="note-systems")
+                    self.names = gr.Textbox(
+                        label="Names of the uploaded files, one per line in order (a name repeated: runs of one "
+                        "system; empty: the file names)",
+                        lines=2, elem_id="systems-names",
+                    )  # fmt: skip
             self.choices_section()
             with gr.Row(elem_id="systems-run-row"):
                 self.make = gr.Button("Make the table", variant="primary", scale=0, min_width=200, elem_id="make-table")
@@ -145,7 +152,7 @@ class SystemsSection:
         page = self.page
         options = [page.mode, page.alpha, page.lam, page.k, page.matching]
         choices = [self.figures, self.pairs, self.baseline, self.primary, self.correction]
-        return [*page.data_inputs, *options, self.source, self.files, *choices, self.folder]
+        return [*page.data_inputs, *options, self.source, self.files, self.names, *choices, self.folder]
 
     @property
     def outputs(self) -> list:
@@ -155,18 +162,22 @@ class SystemsSection:
     def make_table(self, *values) -> tuple:
         """Read the systems, build and draw the table, write its downloads."""
         fmt, entries, gold, rest = self.page.read_data(values)
-        mode, alpha, lam, k, matching, source, files, figures, pairs, baseline, primary, correction, folder = rest
+        mode, alpha, lam, k, matching, source, files, names, figures, pairs, baseline, primary, correction, folder = (
+            rest
+        )
         figures = [key for _, key in figure_choices() if key in (figures or [])]  # in the registry's order
         primary = primary if primary in figures else EVERY_FIGURE
         primary_update = gr.update(choices=_primary_choices(figures), value=primary)
         labels = list(SET_LABELS)
-        if source == SOURCE_FILES:  # the uploaded files, numbered
-            entries = [SetInput("", "", f["path"], f["filename"]) for f in files or []]
+        if source == SOURCE_FILES:  # the uploaded files, numbered, named as typed
+            typed = [line.strip() for line in (names or "").splitlines()]
+            typed += [""] * (len(files or []) - len(typed))
+            entries = [SetInput(name, "", f["path"], f["filename"]) for f, name in zip(files or [], typed)]
             labels = [str(number) for number in range(1, len(entries) + 1)]
         choices = TableChoices(tuple(figures), pairs, baseline or None, primary or None, correction)
         try:
             view = table_view(entries, choices, fmt=fmt, gold=gold, settings=(mode, alpha, lam, k, matching),
-                              labels=labels)  # fmt: skip
+                              labels=labels, runs=source == SOURCE_FILES)  # fmt: skip
         except Exception as error:  # a bug, not bad input: said in the page
             view = TableView(False, views.internal_error(error))
         if not view.ok:  # said where the table was; the table and its downloads go (never a stale table)
@@ -196,7 +207,7 @@ class SystemsSection:
         """Every choice redraws the table at once (a later choice supersedes an earlier one still computing)."""
         options = {"trigger_mode": "always_last", "concurrency_limit": 1, "concurrency_id": "systems-table"}
         choices = (self.source, self.figures, self.pairs, self.baseline, self.primary, self.correction)
-        triggers = [self.make.click, *(choice.input for choice in choices)]
+        triggers = [self.make.click, *(choice.input for choice in choices), self.names.blur, self.names.submit]
         gr.on(triggers, self.make_table, self.inputs, self.outputs, **options)
         added = self.upload.upload(self.uploaded, [self.upload, self.files], [self.files, self.files_note, self.source])
         added.then(self.make_table, self.inputs, self.outputs, **options)

@@ -318,8 +318,11 @@ def randomization_p_pairs(
     part = {k: rows[k][np.ix_(active_rows, active_columns)] for k in used}
     if len(pairs) == 1:
         part = {pairs[0]: part[pairs[0][1]] - part[pairs[0][0]]}
-    # every partial sum of a product is a whole number of at most Σ|values|: below 2**24, float32 holds it exactly
-    small = all(float(np.abs(values).sum(axis=0).max(initial=0.0)) < FLOAT32_EXACT for values in part.values())
+    # a partial sum of a product of whole numbers is a whole number at most Σ|values|: below 2**24, exact in float32
+    small = all(
+        float(np.abs(values).sum(axis=0).max(initial=0.0)) < FLOAT32_EXACT and np.array_equal(values, np.round(values))
+        for values in part.values()
+    )  # whole numbers only: rows averaged over runs (the table's) are not
     dtype = np.float32 if small else np.float64
     part = {k: values.astype(dtype) for k, values in part.items()}
     batch = max(1, RESAMPLE_BATCH_CELLS // max(dialogues, 1))

@@ -9,6 +9,13 @@ rounds shared by the pairs), and ONE correction (Holm or Bonferroni, `paired.adj
 test the table makes: the family is pairs × figures tested (with a ``primary`` figure, pairs × 1),
 its size stated under the table. The rounds follow from that family size (`randomization_rounds`).
 
+**Runs.** A system may have several runs (files of one system: seeds, sampling, few-shot
+selections; `systems_table` takes them as corpora given the same name). Its value of a figure is the
+mean of its runs' values (each run's values and their sample sd are kept); its interval is that of the
+mean over runs, every run's figure computed on the same resampled dialogues; the randomization test
+of a pair runs on each dialogue's tallies averaged over each system's runs, a dialogue swapped whole
+(docs/statistics.md says why). With one run per system the table is what it was.
+
 ``profiles``: each system's JGA and the profile's headline figure under every compatibility
 profile (`dst_metrics.compat`), with the ranking by JGA under each, to show how the evaluator's
 convention moves the numbers. Below `SMALL_SAMPLE` dialogues the table says that its intervals and
@@ -124,6 +131,17 @@ class SystemsTable:
     primary: str | None = None
     profiles: tuple[ProfileColumns, ...] = ()  # with profiles: `OURS` first, then each profile's
     labels: dict[str, str] = field(default_factory=dict)
+    runs: dict[str, list[dict[str, float]]] = field(default_factory=dict)  # system -> each run's {key: value}
+    spread: dict[str, dict[str, float]] = field(default_factory=dict)  # system -> key -> sample sd over runs (2+ runs)
+
+    def run_count(self, name: str) -> int:
+        """How many runs `name`'s values are the mean of."""
+        return len(self.runs.get(name, ())) or 1
+
+    @property
+    def has_runs(self) -> bool:
+        """Whether some system has several runs."""
+        return any(self.run_count(name) > 1 for name in self.names)
 
     @property
     def pairs(self) -> str:
@@ -230,13 +248,23 @@ class SystemsTable:
             f"smallest adjusted p possible {self.p_floor:.3g}"
         )
 
-    def interval_note(self) -> str:
-        """How the intervals were made (empty without intervals)."""
+    def interval_note(self, form: str = "in brackets the") -> str:
+        """How the intervals were made, after `form` (empty without intervals)."""
         if not self.intervals:
             return ""
         return (
-            f"in brackets the {100 * self.interval_level:g}% {self.method} bootstrap interval over dialogues "
+            f"{form} {100 * self.interval_level:g}% {self.method} bootstrap interval over dialogues "
             f"({self.resamples} resamples, seed {self.seed})"
+        )
+
+    def runs_note(self) -> str:
+        """Which systems are means over runs and how they were tested (empty with one run per system)."""
+        if not self.has_runs:
+            return ""
+        counts = ", ".join(f"{name} {self.run_count(name)}" for name in self.names)
+        return (
+            f"each value the mean over a system's runs ({counts}); the tests on each dialogue's tallies averaged "
+            "over a system's runs"
         )
 
     def rankings_differ(self) -> list[str]:
@@ -309,7 +337,7 @@ def _check(
 
 
 def table_of_matrices(
-    matrices: Mapping[str, TallyMatrix],
+    matrices: Mapping[str, TallyMatrix | Sequence[TallyMatrix]],
     options: Options,
     *,
     figures: Sequence[str] = DEFAULT_FIGURES,
@@ -326,48 +354,94 @@ def table_of_matrices(
     turns: int = 0,
     signature: str = "",
 ) -> SystemsTable:
-    """`systems_table` of the systems' tally matrices ({name: matrix}, one layout, rows the same dialogues, one order).
+    """`systems_table` of the systems' tally matrices ({name: matrix}, or {name: [matrix of each run]};
+    one layout, rows the same dialogues, one order).
 
     One set of `resamples` bootstrap resamples (``default_rng(seed)``) gives every system's
     intervals and every pair's paired interval of its difference; the randomization tests of every
     pair share their rounds (`paired.randomization_p_pairs`, from the seed's second stream, as
-    `compare` draws them: with two systems and the same rounds, the p-values of `compare_matrices`)."""
-    names = list(matrices)
+    `compare` draws them: with two systems and the same rounds, the p-values of `compare_matrices`).
+    A system with several runs: its values are the means of its runs' values, its replicates the means
+    of its runs' replicates, and its rows in the test each dialogue's tallies averaged over its runs."""
+    runs = {name: [found] if isinstance(found, TallyMatrix) else list(found) for name, found in matrices.items()}
+    names = list(runs)
     figures = list(figures)
     _check(names, figures, pairs, primary, correction, level, rounds)
     check_settings(resamples, interval_level, method)
     check_figures(figures, options)
+    if any(not found for found in runs.values()):
+        raise OptionError("every system of a table needs at least one run")
     pair_list, baseline = _pairs_of(names, pairs, baseline)
     tested = [primary] if primary else figures
     family = len(pair_list) * len(tested)
     rounds = randomization_rounds(family, level) if rounds is None else int(rounds)
-    exact = {name: exact_figures(m.total, m.layout, options) for name, m in matrices.items()}
-    values = {name: {key: found[key] for key in figures} for name, found in exact.items()}
-    replicates, jackknife = resampled_figures(
-        matrices, options, figures, resamples, np.random.default_rng(seed), method
+    run_values = {
+        name: [{key: exact_figures(m.total, m.layout, options)[key] for key in figures} for m in found]
+        for name, found in runs.items()
+    }
+    values = {name: _mean_of(found, figures) for name, found in run_values.items()}
+    spread = {
+        name: {key: float(np.std([run[key] for run in found], ddof=1)) for key in figures}
+        for name, found in run_values.items()
+        if len(found) > 1
+    }
+    flat = {(name, index): m for name, found in runs.items() for index, m in enumerate(found)}
+    flat_replicates, flat_jackknife = resampled_figures(
+        flat, options, figures, resamples, np.random.default_rng(seed), method
     )
+    replicates = {name: _mean_arrays([flat_replicates[(name, i)] for i in range(len(runs[name]))]) for name in names}
+    jackknife = {
+        name: _mean_arrays([flat_jackknife[(name, i)] for i in range(len(runs[name]))]) if method == "bca" else None
+        for name in names
+    }
     bounds = {
         name: intervals_of(values[name], replicates[name], jackknife[name], method, interval_level) for name in names
     }
-    p_values = pair_p_values(matrices, pair_list, tested, options, rounds, seed)
+    averaged = {name: _averaged(found) for name, found in runs.items()}
+    p_values = pair_p_values(averaged, pair_list, tested, options, rounds, seed)
     adjusted = iter(adjust([found[key] for found in p_values for key in tested], correction))
     settings = (method, interval_level, level, family)
     tests = [
         PairTest(a, b, pair_diffs((a, b), found, adjusted, values, (replicates, jackknife), settings))
         for (a, b), found in zip(pair_list, p_values)
     ]
+    counts = [len(runs[name]) for name in names]
     signed = (
         f"|table:{pairs}{':' + baseline if pairs == 'baseline' else ''},{len(names)} systems"
+        f"{',runs:' + '+'.join(map(str, counts)) if max(counts) > 1 else ''}"
         f"|ci:{method},{resamples},seed:{seed},level:{interval_level:g}"
         f"|randomization:{rounds}|{correction}:{level:g},m:{family}"
     )
+    first = runs[names[0]][0]
     return SystemsTable(
         names=tuple(names), keys=tuple(figures), tested=tuple(tested), values=values, intervals=bounds,
         tests=tuple(tests), baseline=baseline, options=options, signature=(signature or options.signature()) + signed,
-        dialogues=len(matrices[names[0]].dialogue_ids), turns=turns, correction=correction, level=level,
+        dialogues=len(first.dialogue_ids), turns=turns, correction=correction, level=level,
         rounds=rounds, resamples=resamples, seed=seed, method=method, interval_level=interval_level, primary=primary,
         labels={key: figure_labels(options).get(key, key) for key in figures},
+        runs=run_values if max(counts) > 1 else {}, spread=spread,
     )  # fmt: skip
+
+
+def _mean_of(runs: Sequence[Mapping[str, float]], keys: Sequence[str]) -> dict[str, float]:
+    """{key: mean over runs}; one run's values as they are."""
+    if len(runs) == 1:
+        return dict(runs[0])
+    return {key: math.fsum(run[key] for run in runs) / len(runs) for key in keys}
+
+
+def _mean_arrays(runs: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """{key: elementwise mean over runs}; one run's arrays as they are."""
+    if len(runs) == 1:
+        return runs[0]
+    return {key: np.mean([run[key] for run in runs], axis=0) for key in runs[0]}
+
+
+def _averaged(runs: Sequence[TallyMatrix]) -> TallyMatrix:
+    """One matrix whose rows are each dialogue's tallies averaged over the runs (one run: that run)."""
+    if len(runs) == 1:
+        return runs[0]
+    return dataclasses.replace(runs[0], rows=np.mean([m.rows for m in runs], axis=0))
 
 
 def _pairs_of(names: list[str], pairs: str, baseline: str | None) -> tuple[list[tuple[str, str]], str | None]:
@@ -383,16 +457,29 @@ def _pairs_of(names: list[str], pairs: str, baseline: str | None) -> tuple[list[
 
 
 def _same_gold(named: Sequence[tuple[str, Corpus]]) -> None:
-    """InputError naming both systems and the dialogue (and turn) where a system's gold differs from the first's."""
-    first_name, first = named[0]
-    for name, corpus in named[1:]:
+    """InputError naming both systems (and runs) and the dialogue (and turn) where a corpus's dialogues or gold
+    differ from the first's."""
+    labels = _run_labels([name for name, _ in named])
+    first_label, first = labels[0], named[0][1]
+    for label, (_, corpus) in zip(labels[1:], named[1:]):
         try:
             check_same_gold(first, corpus)
         except InputError as error:
-            problem = error.problem.replace("the first input", first_name).replace("the second input", name)
+            problem = error.problem.replace("the first input", first_label).replace("the second input", label)
             raise InputError(
-                f"{name} and {first_name} are not on one gold: {problem}", dialogue=error.dialogue, turn=error.turn
+                f"{label} and {first_label} are not on one gold: {problem}", dialogue=error.dialogue, turn=error.turn
             ) from None
+
+
+def _run_labels(names: Sequence[str]) -> list[str]:
+    """Each corpus's label: its system's name, with ``run k`` where the system has several."""
+    total = {name: names.count(name) for name in names}
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if total[name] == 1 else f"{name} (run {seen[name]} of {total[name]})")
+    return out
 
 
 def systems_table(
@@ -412,10 +499,11 @@ def systems_table(
     interval_level: float = 0.95,
     profiles: Sequence[str] = (),
 ) -> SystemsTable:
-    """The table of N systems (``[(name, corpus), ...]``, every corpus on one gold) with intervals
-    and one correction over every test (see the module docstring). `profiles`: names of
-    compatibility profiles (``"all"`` alone: every one) whose JGA and headline figure to add."""
-    names = [name for name, _ in named_corpora]
+    """The table of N systems (``[(name, corpus), ...]``, every corpus on one gold; corpora given the same
+    name are runs of one system, any number each) with intervals and one correction over every test (see
+    the module docstring). `profiles`: names of compatibility profiles (``"all"`` alone: every one) whose
+    JGA and headline figure to add (with runs: of each system's first run)."""
+    names = list(dict.fromkeys(name for name, _ in named_corpora))
     _check(names, list(figures), pairs, primary, correction, level, rounds)
     options = corpus_options(named_corpora[0][1], options)
     if options.compat:
@@ -424,9 +512,12 @@ def systems_table(
         corpus_options(corpus, options)
     check_figures(figures, options)
     _same_gold(named_corpora)
-    matrices = dict(zip(names, system_matrices([corpus for _, corpus in named_corpora], options)))
+    every = system_matrices([corpus for _, corpus in named_corpora], options)
+    runs: dict[str, list[TallyMatrix]] = {name: [] for name in names}
+    for (name, _), matrix in zip(named_corpora, every):
+        runs[name].append(matrix)
     table = table_of_matrices(
-        matrices,
+        runs,
         options,
         figures=figures,
         baseline=baseline,
@@ -441,7 +532,11 @@ def systems_table(
         interval_level=interval_level,
         turns=sum(len(d) for d in named_corpora[0][1].dialogues),
     )
-    return _with_profiles(table, matrices, named_corpora, options, profiles) if profiles else table
+    if not profiles:
+        return table
+    firsts = {name: found[0] for name, found in runs.items()}
+    first_corpora = [next((n, c) for n, c in named_corpora if n == name) for name in names]
+    return _with_profiles(table, firsts, first_corpora, options, profiles)
 
 
 def _with_profiles(
