@@ -63,6 +63,7 @@ from .protocols_section import CSS as PROTOCOLS_CSS
 from .protocols_section import ProtocolsSection
 from .style import (
     CSS,
+    DESCRIPTION,
     HEAD,
     INTRO,
     METRIC_CARD,
@@ -840,4 +841,8 @@ def launch(demo: gr.Blocks) -> None:
         head=HEAD,
         max_file_size=f"{MAX_UPLOAD_MB}mb",
         state_session_capacity=SESSION_CAPACITY,
+        prevent_thread_lock=True,
     )
+    # gradio's page template writes og:description and twitter:description from this (empty for Blocks)
+    demo.config["simple_description"] = DESCRIPTION
+    demo.block_thread()

@@ -251,6 +251,10 @@ CSS = """
 .slot-table th { overflow-wrap: break-word; }
 .data-table td:not(.num):not(:first-child) { overflow-wrap: break-word; }
 .data-table td:first-child { overflow-wrap: break-word; }
+@media (max-width: 640px) {  /* a set's upload and empty buttons side by side: Score stays in two screens */
+  .set-buttons { flex-wrap: nowrap !important; }
+  .set-buttons > button { min-width: 0 !important; flex: 1 1 0 !important; }
+}
 @media (max-width: 640px) {
   .table-wrap > table th:first-child, .table-wrap > table td:first-child { max-width: 38vw; }
 }

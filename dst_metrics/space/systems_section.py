@@ -201,7 +201,9 @@ class SystemsSection:
             choices=list(view.table.names), value=view.table.baseline, interactive=view.table.baseline is not None
         )
         return (
-            views.status_html(view.status, True, "systems"), drawn(view.html), baseline_update, primary_update,
+            views.status_html(view.status, True, "systems"),
+            drawn(view.html) + views.signature_line(view.table.signature, "systems-signature"),
+            baseline_update, primary_update,
             gr.update(value=view.command, visible=True),
             gr.update(value=write_exports(view.table, folder), visible=True), folder, True,
         )  # fmt: skip
