@@ -251,6 +251,8 @@ CSS = """
 .slot-table th { overflow-wrap: break-word; }
 .data-table td:not(.num):not(:first-child) { overflow-wrap: break-word; }
 .data-table td:first-child { overflow-wrap: break-word; }
+#gold-formats-row { flex-wrap: wrap; }  /* side by side when each has 300 px, else stacked */
+#gold-formats-row > * { flex: 1 1 300px !important; min-width: min(300px, 100%) !important; }
 @media (max-width: 640px) {  /* a set's upload and empty buttons side by side: Score stays in two screens */
   .set-buttons { flex-wrap: nowrap !important; }
   .set-buttons > button { min-width: 0 !important; flex: 1 1 0 !important; }
