@@ -215,6 +215,8 @@ def test_uploaded_systems_another_baseline_and_a_download(visit, tmp_path, capsy
         page.locator('#systems-downloads a[download="table.md"]').click()
     downloaded = Path(caught.value.path()).read_text(encoding="utf-8")
     assert downloaded == cli_output(capsys, files, "--markdown", "--baseline", "fix")
+    signature = page.locator("#systems-signature").inner_text()  # the page carries its .md's line (issue 47)
+    assert signature.startswith("dst-metrics") and f"Signature: `{signature}`" in downloaded
     shot(page, f"issue36-table-download-{width}")
     assert_legible(page, width)
 

@@ -301,8 +301,13 @@ def set_intervals(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
     dialogue (nothing to resample)."""
     from dst_metrics.stats import bootstrap_intervals
 
-    if not out.ok or out.options.compat:
+    if not out.ok:
         return ""
+    if out.options.compat:
+        return (
+            f'<p class="note" id="intervals-compat">No intervals under the {views.esc(out.options.compat)} profile: '
+            "the bootstrap resamples dst-metrics' own definitions. Choose none for each set's intervals.</p>"
+        )
     if len(out.results[0].corpus) < 2:
         return '<p class="note" id="intervals-one">One dialogue: no interval (the bootstrap resamples dialogues).</p>'
     found = [bootstrap_intervals(r.corpus, out.options, resamples=resamples, seed=0) for r in out.results]

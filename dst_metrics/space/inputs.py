@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import shutil
 import uuid
 from collections.abc import Callable
@@ -415,9 +416,39 @@ def upload_paths(upload: str | list[str] | None) -> list[str]:
     return [upload] if isinstance(upload, str) else list(upload or [])
 
 
+EMPTY_OPTIONS = {
+    "lambda": "λ (FGA decay) is empty: type a number > 0, such as 0.5",
+    "k": "K (slots, for SA) is empty: type a whole number ≥ 1, such as 30",
+}
+
+
+def empty_option(fga_lambda: float | None, num_slots: float | None) -> str | None:
+    """What an emptied λ or K box should hold (the page's number boxes give None), or None when both are set."""
+    if fga_lambda is None:
+        return EMPTY_OPTIONS["lambda"]
+    return EMPTY_OPTIONS["k"] if num_slots is None else None
+
+
+API_TERMS = (
+    (re.compile(r"Prediction set A 'predictions'"), "parameter 'predictions'"),
+    (re.compile(r"Prediction set ([A-D]) '\1'"), lambda m: f"parameter '{m[1].lower()}'"),
+    (re.compile(r"Prediction set (\d+) '([^']*)'"), lambda m: f"predictions[{int(m[1]) - 1}] ({m[2]!r})"),
+    (re.compile(r"Gold 'pasted'"), "parameter 'gold'"),
+)
+"""The page's names of the inputs (set A, pasted gold) as an API client passed them: its parameters."""
+
+
+def api_message(message: str) -> str:
+    """`message` (the library's, naming the page's sets) in the API's terms: the parameter holding the data."""
+    for pattern, replacement in API_TERMS:
+        message = pattern.sub(replacement, message)
+    return message
+
+
 def endpoint(api: Callable) -> Callable:
     """`api` as a Space endpoint (its parameters and docstring make the API page): bad input or options
-    (ValueError, in the library's words) reach the client as a `gradio.Error`, without a traceback."""
+    (ValueError, in the library's words, the inputs named by `api_message`) reach the client as a
+    `gradio.Error`, without a traceback."""
 
     @functools.wraps(api)
     def answer(*args, **kwargs):
@@ -426,6 +457,6 @@ def endpoint(api: Callable) -> Callable:
         except ValueError as error:
             import gradio as gr
 
-            raise gr.Error(str(error), print_exception=False) from None
+            raise gr.Error(api_message(str(error)), print_exception=False) from None
 
     return answer

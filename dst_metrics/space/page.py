@@ -43,6 +43,7 @@ from .inputs import (
     SET_LABELS,
     UPLOAD_TYPES,
     SetInput,
+    empty_option,
     endpoint,
     example_input,
     example_key,
@@ -62,9 +63,11 @@ from .protocols_section import CSS as PROTOCOLS_CSS
 from .protocols_section import ProtocolsSection
 from .style import (
     CSS,
+    DESCRIPTION,
+    HEAD,
     INTRO,
     METRIC_CARD,
-    SCROLL_CUE_JS,
+    PAGE_JS,
     TRY_STATES_EXAMPLE,
     analysis_note,
     build_theme,
@@ -86,6 +89,7 @@ LAST = "always_last"
 QUEUE_CONCURRENCY = 2
 """Events run at once; the others wait in gradio's queue, so one large file blocks nobody else's page."""
 NOTHING_TO_SCORE = "Nothing to score yet: paste or upload a prediction set (A), or choose a preloaded example."
+NOT_YET_SCORED = "Not yet scored: click Score to score the data in the boxes (the figures of the last data are hidden)."
 ANALYSE_AT_ONCE_TURNS = 5000
 """Up to this many turns (all sets), the per-dialogue analysis comes with the figures; above, it follows them."""
 OWN_DATA_QUERY = "own"
@@ -121,7 +125,7 @@ TICKET_JS = (
 )
 """Numbers each computation in the order the browser asks for it (its last input, `ticket_no`): the
 server drops one that a later request has superseded, whatever order they finish in."""
-URL_JS = "(query) => { if (query) history.replaceState(null, '', '?' + query); }"
+URL_JS = "(query) => { history.replaceState(null, '', query ? '?' + query : location.pathname); }"
 """Writes the URL from `url_query`, which the server sets from what the shown figures were computed with."""
 SHOWN = ("metrics", "details", "signature", "bars", "slots", "command", "snippet")
 """The views of a computation: each an `Exploration` field, drawn in the `Page` widget of the same name."""
@@ -249,8 +253,8 @@ class Page:
             hint = " (optional, to compare with A)" if label != "A" else ""
             text = gr.Textbox(
                 label=f"Set {label}: data{hint}",
-                lines=7,
-                max_lines=7,
+                lines=3,
+                max_lines=8,
                 elem_id=f"data-{label.lower()}",
                 placeholder="Paste data in any input format, or upload a file",
             )
@@ -258,7 +262,7 @@ class Page:
 
     def inputs_section(self) -> None:
         gr.Markdown(INTRO)
-        with gr.Accordion("The metric card: Granular Change Accuracy", open=True, elem_id="metric-card"):
+        with gr.Accordion("The metric card: Granular Change Accuracy", open=False, elem_id="metric-card"):
             gr.Markdown(METRIC_CARD, elem_id="metric-card-text", latex_delimiters=[])
             with gr.Row(equal_height=False, elem_id="try-row"):
                 with gr.Column(scale=3, min_width=300):
@@ -270,8 +274,6 @@ class Page:
                 with gr.Column(scale=2, min_width=240):
                     self.try_button = gr.Button("Score these turns", size="sm", elem_id="try-score")
                     self.try_result = gr.HTML(try_states(TRY_STATES_EXAMPLE), elem_id="try-out")
-        with gr.Accordion("About the figures: what each means, install, cite", open=False, elem_id="card"):
-            gr.Markdown(card_markdown(), elem_id="card-text")
         with gr.Row(elem_id="source-row"):
             self.example = gr.Dropdown(
                 EXAMPLE_CHOICES, value=DEFAULT_EXAMPLE, label="Preloaded example", min_width=280, elem_id="example"
@@ -282,15 +284,23 @@ class Page:
         with gr.Row(equal_height=False, elem_id="sets-row"):
             for label in SET_LABELS[:2]:
                 self.set_column(label)
+        self.run_row()
         with gr.Accordion("A third and fourth system (sets C and D)", open=False, elem_id="more-sets"):
             with gr.Row(equal_height=False):
                 for label in SET_LABELS[2:]:
                     self.set_column(label)
-        with gr.Accordion("Gold file, for predictions-only formats", open=False, elem_id="gold-box"):
-            text = gr.Textbox(label="Gold: data", lines=5, max_lines=5, elem_id="data-gold")
-            self.gold = data_box("gold", "gold", None, text)
-        with gr.Accordion("Input formats", open=False):
-            gr.Markdown(format_help() + f"\n\nUploads may be up to {MAX_UPLOAD_MB} MB.")
+        with gr.Row(equal_height=False, elem_id="gold-formats-row"):  # two closed boxes on one line
+            with gr.Accordion("Gold file, for predictions-only formats", open=False, elem_id="gold-box"):
+                text = gr.Textbox(label="Gold: data", lines=5, max_lines=5, elem_id="data-gold")
+                self.gold = data_box("gold", "gold", None, text)
+            with gr.Accordion("Input formats", open=False, elem_id="formats-help"):
+                gr.Markdown(format_help() + f"\n\nUploads may be up to {MAX_UPLOAD_MB} MB.")
+
+    def run_row(self) -> None:
+        """Score and the status beside it, right under sets A and B: in the first screen."""
+        with gr.Row(elem_id="run-row"):
+            self.run = gr.Button("Score", variant="primary", min_width=120, scale=0, elem_id="score")
+            self.status = gr.HTML(elem_id="status", min_width=300)
 
     def options_section(self) -> None:
         with gr.Row(elem_id="options-row"):
@@ -333,9 +343,6 @@ class Page:
                 label="Another evaluator's conventions", min_width=280, elem_id="compat",
                 info="--compat: the figures that evaluator prints, computed its way (marked †); GCA keeps ours",
             )  # fmt: skip
-        with gr.Row(elem_id="run-row"):
-            self.run = gr.Button("Score", variant="primary", min_width=120, scale=0, elem_id="score")
-            self.status = gr.HTML(elem_id="status", min_width=300)
         # What the figures shown were computed with, as the URL's query (kept in the DOM, not shown).
         self.url_query = gr.Textbox(visible="hidden", elem_id="url-query", container=False)
         # This session's newest computation (an older one is dropped) and the figures shown.
@@ -357,17 +364,8 @@ class Page:
             with gr.Accordion("Every figure per domain (dst-metrics score --by domain)", open=False, elem_id="domains"):
                 self.by_domain = gr.HTML(elem_id="by-domain")
             self.signature = gr.HTML(elem_id="signature-box")
-        with gr.Column(visible=False, elem_id="compare-col") as self.compare_col:
-            gr.Markdown("## Is the difference real? Each set against A")
-            self.compare_table = gr.HTML(elem_id="compare")
-            with gr.Row(equal_height=False, visible=False) as self.pair_body:
-                with gr.Column(min_width=300):
-                    self.pair_scatter = gr.HTML(elem_id="pair-scatter", js_on_load=CLICK_JS)
-                with gr.Column(min_width=300):
-                    gr.Markdown("Per dialogue, B − A, the largest GCA differences first; click a row or a point.")
-                    self.pair_table = gr.HTML(elem_id="pair", js_on_load=CLICK_JS)
-        self.systems.layout()
-        self.protocols.layout()
+            with gr.Accordion("About the figures: what each means, install, cite", open=False, elem_id="card"):
+                gr.Markdown(card_markdown(), elem_id="card-text")
         with gr.Column(visible=False, elem_id="slots-col") as self.slots_col:
             gr.Markdown("## Per turn, per slot: how GCA counted each change (Figure 2 of the GCA paper)")
             with gr.Row():
@@ -378,6 +376,15 @@ class Page:
                         label="Show carried-over (unchanged) slots", value=False, elem_id="unchanged"
                     )
             self.slots = gr.HTML(elem_id="slots")
+        with gr.Column(visible=False, elem_id="compare-col") as self.compare_col:
+            gr.Markdown("## Is the difference real? Each set against A")
+            self.compare_table = gr.HTML(elem_id="compare")
+            with gr.Row(equal_height=False, visible=False) as self.pair_body:
+                with gr.Column(min_width=300):
+                    self.pair_scatter = gr.HTML(elem_id="pair-scatter", js_on_load=CLICK_JS)
+                with gr.Column(min_width=300):
+                    gr.Markdown("Per dialogue, B − A, the largest GCA differences first; click a row or a point.")
+                    self.pair_table = gr.HTML(elem_id="pair", js_on_load=CLICK_JS)
         with gr.Column(visible=False, elem_id="analysis-col") as self.analysis_col:
             gr.Markdown("## Per-dialogue GCA vs FGA (section 5.2 of the GCA paper)")
             self.note = gr.Markdown(elem_id="analysis-note")
@@ -397,6 +404,8 @@ class Page:
             gr.Markdown("## Confidences: are they calibrated? (DSTC2's figures, ECE, Brier, AUROC)")
             self.calibration = gr.HTML(elem_id="calibration")
         self.takeaway_section()
+        self.systems.layout()  # the protocol sections after the figures and the per-turn view
+        self.protocols.layout()
 
     def takeaway_section(self) -> None:
         """The command, the Python code and the downloads that reproduce the figures."""
@@ -410,8 +419,11 @@ class Page:
             self.prepare = gr.Button("Prepare the downloads", elem_id="prepare")
             self.downloads = gr.File(
                 label="Downloads (CSV and JSON hold fractions of 1, unrounded; the tables above show percent)",
-                file_count="multiple", interactive=False, elem_id="downloads",
-            )  # fmt: skip
+                file_count="multiple",
+                interactive=False,
+                visible=False,
+                elem_id="downloads",
+            )  # fmt: skip  (shown once prepared: no empty box before)
 
     # ---- handlers ------------------------------------------------------------------------
 
@@ -465,6 +477,7 @@ class Page:
             return {
                 self.status: views.status_html(result.status, False),
                 self.state: None,
+                self.url_query: "",  # the URL names no example once its figures are gone
                 **dict.fromkeys(self.columns, hidden),
             }
         shown = gr.update(visible=True)
@@ -477,7 +490,7 @@ class Page:
             self.dialogue: gr.update(choices=result.dialogue_ids, value=result.dialogue_id),
             self.compare_col: gr.update(visible=len(result.results) > 1),
             self.compare_table: '<p class="note" id="compare-pending">Computing the comparison…</p>',
-            self.downloads: None,
+            self.downloads: gr.update(value=None, visible=False),
             self.url_query: url,
             **self.analysis_updates(result),
         }
@@ -527,7 +540,8 @@ class Page:
             return self.skip()  # a later request of this session came first
         ticket["latest"] = number
         if not example and all(entry.empty for entry in entries) and gold.empty:  # e.g. a link of own data
-            return {**self.updates(Exploration(False, "")), self.status: views.status_html(NOTHING_TO_SCORE, True)}
+            nothing = {**self.updates(Exploration(False, "")), self.status: views.status_html(NOTHING_TO_SCORE, True)}
+            return {**nothing, self.url_query: gr.skip()}  # a link of own data keeps its options
         left: dict = {}
         if example and not shows_example(example, entries, fmt, gold):  # pasted or uploaded: own data
             renamed = left_example_names(example, entries)
@@ -537,7 +551,8 @@ class Page:
             left.update({self.example: None, self.example_note: OWN_DATA_NOTE})
             example = None
         try:
-            result = explore(
+            missing = empty_option(lam, k)  # an emptied number box: say what it takes, not "got None"
+            result = Exploration(False, missing, options_error=True) if missing else explore(
                 entries, fmt=fmt, gold=gold, mode=mode, alpha=alpha, fga_lambda=lam, num_slots=k,
                 value_matching=matching, top=top, show_unchanged=unchanged, dialogue_id=shown, compat=compat,
                 analyse=False,
@@ -614,7 +629,7 @@ class Page:
             entry = SetInput(set_name or "", value or "")
             if not (value or "").strip() or (example and shows_example_set(example, index, entry)):
                 return {box.note: gr.skip()}
-            out: dict = {box.file: None, box.note: ""}
+            out: dict = {box.file: None, box.note: "", **self.not_yet_scored()}
             if example:
                 out.update({self.example: None, self.example_note: OWN_DATA_NOTE})
                 for new_name in left_example_names(example, [SetInput()] * index + [entry]).values():
@@ -622,6 +637,14 @@ class Page:
             return out
 
         return handler
+
+    def not_yet_scored(self) -> dict:
+        """The figures shown no longer describe the boxes: hidden, the URL emptied and the status saying so."""
+        return {
+            self.status: views.status_html(NOT_YET_SCORED, True),
+            self.url_query: "",
+            **dict.fromkeys(self.columns, gr.update(visible=False)),
+        }
 
     def set_status(self, index: int):
         """After an upload: the result next to the upload button (the file, and what was read or the error
@@ -663,10 +686,11 @@ class Page:
     def prepare_downloads(self, result: Exploration | None, folder: str | None) -> tuple:
         """Write the downloads into the session's folder (made on first use, deleted with the session)."""
         if not isinstance(result, Exploration) or not result.ok:
-            return None, folder
+            return gr.update(value=None, visible=False), folder
         folder = folder or tempfile.mkdtemp(prefix="gca-explorer-")
         comparisons = [comparison.as_dict() for comparison in result.comparisons]
-        return exports.write_downloads(result.results, result.options, comparisons, folder), folder
+        written = exports.write_downloads(result.results, result.options, comparisons, folder)
+        return gr.update(value=written, visible=True), folder
 
     def from_url(self, request: gr.Request) -> dict:
         settings = url_settings(dict(request.query_params) if request else {})
@@ -751,7 +775,16 @@ class Page:
             box.text.change(
                 self.edited(index),
                 [self.example, box.name, box.text],
-                [self.example, self.example_note, box.file, box.note, box.name],
+                [
+                    self.example,
+                    self.example_note,
+                    box.file,
+                    box.note,
+                    box.name,
+                    self.status,
+                    self.url_query,
+                    *self.columns,
+                ],
                 queue=False,
                 show_progress="hidden",
             )
@@ -804,7 +837,12 @@ def launch(demo: gr.Blocks) -> None:
     demo.launch(
         theme=build_theme(),
         css=CSS + SYSTEMS_CSS + PROTOCOLS_CSS,
-        js=SCROLL_CUE_JS,
+        js=PAGE_JS,
+        head=HEAD,
         max_file_size=f"{MAX_UPLOAD_MB}mb",
         state_session_capacity=SESSION_CAPACITY,
+        prevent_thread_lock=True,
     )
+    # gradio's page template writes og:description and twitter:description from this (empty for Blocks)
+    demo.config["simple_description"] = DESCRIPTION
+    demo.block_thread()

@@ -14,14 +14,24 @@ from .inputs import AUTO_LABEL
 
 INTRO = """
 # GCA explorer
-Score dialogue-state-tracking predictions with **Granular Change Accuracy** (GCA) and the metrics it
-is compared with (JGA, FGA, SA, AGA, RSA, slot F1), compare systems, and see how GCA counts every
-change of the state. Pick one of the GCA paper's examples, or paste or upload your own data (set B
-and more to compare). Scores are percentages; the results appear below the options
+Score dialogue-state-tracking predictions with **Granular Change Accuracy** (GCA), JGA, FGA, SA, AGA, RSA and
+slot F1, compare systems, and see how GCA counts every change of the state: pick one of the GCA paper's examples,
+or paste or upload your own data (set B and more to compare), then **Score**. Scores are percentages
 ([jump to the scores](#scores-col)).
 """
 
 GCA_PAPER = "https://arxiv.org/abs/2403.11123"
+
+DESCRIPTION = (
+    "Score dialogue state tracking predictions with Granular Change Accuracy (GCA), JGA, FGA, SA and slot F1; "
+    "compare systems with significance tests and see, turn by turn, how GCA counts each change of the state."
+)
+HEAD = f"""<meta name="description" content="{DESCRIPTION}">
+<meta property="og:title" content="GCA explorer: Granular Change Accuracy for dialogue state tracking">
+<meta property="og:description" content="{DESCRIPTION}">
+<meta name="twitter:title" content="GCA explorer: Granular Change Accuracy for dialogue state tracking">
+<meta name="twitter:description" content="{DESCRIPTION}">"""
+"""The link preview (`gr.Blocks(head=...)`): what the Space is, not gradio's "Click to try out the app!"."""
 
 METRIC_CARD = """
 **Granular Change Accuracy (GCA)** judges each *change* of the dialogue state once, so one early mistake
@@ -159,16 +169,26 @@ def build_theme():
     """The default theme with system fonts: nothing to download."""
     import gradio as gr
 
+    buttons = {
+        f"button_primary_{part}{dark}": colour
+        for part, colour in (("background_fill", PRIMARY_BUTTON), ("background_fill_hover", PRIMARY_BUTTON_HOVER),
+                             ("text_color", "#FFFFFF"), ("border_color", PRIMARY_BUTTON))
+        for dark in ("", "_dark")
+    }  # fmt: skip
     return gr.themes.Default(font=[*THEME_FONTS, "sans-serif"], font_mono=[*MONO_FONTS, "monospace"]).set(
-        body_text_color_subdued=SUBDUED_TEXT, body_text_color_subdued_dark=SUBDUED_TEXT_DARK
+        body_text_color_subdued=SUBDUED_TEXT, body_text_color_subdued_dark=SUBDUED_TEXT_DARK, **buttons
     )
 
 
+PRIMARY_BUTTON = "#B93C0A"
+"""Score, Make the table, Compute CheckDST / SGD-X: white on it is 5.6:1 (gradio's orange, #F97316, is 2.8:1)."""
+PRIMARY_BUTTON_HOVER = "#8F2E08"
+"""The same under the pointer: 8.2:1."""
 SUBDUED_TEXT = "#5C5C66"
 """Footnotes, option hints and quiet cells: 6.5:1 on white (gradio's default, #BBBBC2, is 1.9:1; WCAG AA asks 4.5:1)."""
 SUBDUED_TEXT_DARK = "#A9A9B3"
 """The same in the dark theme: 7.9:1 on gradio's dark background."""
-SCROLL_CUE_JS = """() => {
+PAGE_JS = """() => {
   // Marks each table box wider than the page (.scrolls-right / .scrolls-left): the CSS shows a cue.
   let queued = false;
   const mark = () => { queued = false; document.querySelectorAll('.table-wrap').forEach((w) => {
@@ -179,6 +199,14 @@ SCROLL_CUE_JS = """() => {
   addEventListener('resize', later);
   document.addEventListener('scroll', later, true);
   later();
+  // In-page links scroll to their target: with <base href="./">, "#scores-col" would load "/" again
+  // (without the query, losing what the visitor pasted).
+  document.addEventListener('click', (event) => {
+    const link = event.target.closest && event.target.closest('a[href^="#"]');
+    if (!link) return;
+    event.preventDefault();
+    document.getElementById(link.getAttribute('href').slice(1))?.scrollIntoView({behavior: 'instant', block: 'start'});
+  }, true);
 }"""
 
 
@@ -193,7 +221,7 @@ CSS = """
 .note-ok { color: #0B5E2E; font-size: 13px; } .note-error { color: #7A1000; font-size: 13px; font-weight: 600; }
 .note { font-size: 14px; color: var(--body-text-color-subdued); }
 .table-wrap { overflow-x: auto; max-width: 100%; -webkit-overflow-scrolling: touch; }
-/* A table wider than its box says so (SCROLL_CUE_JS marks it): a line kept in view and a shadow at the edge. */
+/* A table wider than its box says so (PAGE_JS marks it): a line kept in view and a shadow at the edge. */
 .table-wrap.scrolls-right, .table-wrap.scrolls-left { box-shadow: inset -14px 0 10px -10px rgba(0, 0, 0, 0.35); }
 .table-wrap.scrolls-left:not(.scrolls-right) { box-shadow: inset 14px 0 10px -10px rgba(0, 0, 0, 0.35); }
 .table-wrap.scrolls-right::before, .table-wrap.scrolls-left::before {
@@ -223,6 +251,12 @@ CSS = """
 .slot-table th { overflow-wrap: break-word; }
 .data-table td:not(.num):not(:first-child) { overflow-wrap: break-word; }
 .data-table td:first-child { overflow-wrap: break-word; }
+#gold-formats-row { flex-wrap: wrap; }  /* side by side when each has 300 px, else stacked */
+#gold-formats-row > * { flex: 1 1 300px !important; min-width: min(300px, 100%) !important; }
+@media (max-width: 640px) {  /* a set's upload and empty buttons side by side: Score stays in two screens */
+  .set-buttons { flex-wrap: nowrap !important; }
+  .set-buttons > button { min-width: 0 !important; flex: 1 1 0 !important; }
+}
 @media (max-width: 640px) {
   .table-wrap > table th:first-child, .table-wrap > table td:first-child { max-width: 38vw; }
 }

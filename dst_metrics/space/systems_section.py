@@ -80,6 +80,10 @@ def drawn(html: str) -> str:
     return html.replace('<div class="scroll">', '<div class="scroll table-wrap">')
 
 
+FIRST_SYSTEM = ("the first system", "")
+"""The Baseline list before a table names its systems: says which is the baseline, not blank."""
+
+
 class SystemsSection:
     """The widgets of the section and their handlers; `page` is the `Page` whose sets and options it reads."""
 
@@ -115,12 +119,17 @@ class SystemsSection:
                 self.status = gr.HTML(elem_id="systems-status", min_width=260)
             self.view = gr.HTML(elem_id="systems-view")
             self.command = gr.Code(
-                language="shell", interactive=False, label="dst-metrics command", elem_id="systems-command"
-            )
+                language="shell",
+                interactive=False,
+                label="dst-metrics command",
+                visible=False,
+                lines=1,
+                elem_id="systems-command",
+            )  # shown with the table: no empty box before
             self.downloads = gr.File(
                 label="The table as dst-metrics table writes it (Markdown, LaTeX, JSON, HTML) and as CSV "
                 "(fractions of 1, unrounded)",
-                file_count="multiple", interactive=False, elem_id="systems-downloads",
+                file_count="multiple", interactive=False, visible=False, elem_id="systems-downloads",
             )  # fmt: skip
         self.files = gr.State([], time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
         self.folder = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
@@ -135,7 +144,10 @@ class SystemsSection:
             with gr.Column(scale=2, min_width=260):
                 self.pairs = gr.Radio(PAIRS_CHOICES, value="baseline", label="Tests", elem_id="systems-pairs")
                 self.baseline = gr.Dropdown(
-                    [], value=None, label="Baseline (the first system unless chosen)", elem_id="systems-baseline"
+                    [FIRST_SYSTEM],
+                    value=FIRST_SYSTEM[1],
+                    label="Baseline (the first system unless chosen)",
+                    elem_id="systems-baseline",
                 )
                 self.primary = gr.Dropdown(
                     _primary_choices(list(DEFAULT_FIGURES)), value=EVERY_FIGURE, elem_id="systems-primary",
@@ -183,14 +195,18 @@ class SystemsSection:
             view = TableView(False, views.internal_error(error))
         if not view.ok:  # said where the table was; the table and its downloads go (never a stale table)
             error = views.status_html(view.status, False, "systems")
-            return error, "", gr.update(), primary_update, "", None, folder, False
+            hidden = gr.update(value=None, visible=False)
+            return error, "", gr.update(), primary_update, hidden, hidden, folder, False
         folder = folder or tempfile.mkdtemp(prefix="gca-explorer-table-")
         baseline_update = gr.update(
             choices=list(view.table.names), value=view.table.baseline, interactive=view.table.baseline is not None
         )
         return (
-            views.status_html(view.status, True, "systems"), drawn(view.html), baseline_update, primary_update,
-            view.command, write_exports(view.table, folder), folder, True,
+            views.status_html(view.status, True, "systems"),
+            drawn(view.html) + views.signature_line(view.table.signature, "systems-signature"),
+            baseline_update, primary_update,
+            gr.update(value=view.command, visible=True),
+            gr.update(value=write_exports(view.table, folder), visible=True), folder, True,
         )  # fmt: skip
 
     def refresh(self, shown: bool, source: str, *values) -> tuple:
