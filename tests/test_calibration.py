@@ -397,19 +397,21 @@ def test_evaluate_reports_calibration_only_with_confidences(tmp_path):
 
 
 def test_reliability_diagram_draws_every_bin():
-    from dst_metrics.report.draw import RELIABILITY_SIZE, reliability_svg
+    pytest.importorskip("matplotlib", reason=needs("report", "matplotlib"))
+    from dst_metrics.report.plots import inline_svg, reliability_chart
 
     values = [("north", 0.9), ("north", 0.8), ("south", 0.7), ("north", 0.6), ("south", 0.5)]
     preds = [{"hotel": {"area": {"value": v, "confidence": c}}} for v, c in values]
     result = calibration(_corpus(preds, [{"hotel": {"area": "north"}}] * 5), bins=5)
-    svg = reliability_svg(result.as_dict()["reliability"]["slot"]["width"])
-    bars = re.findall(r'class="reliability-bar"[^>]* height="([\d.]+)"[^>]* data-accuracy="([\d.]+)"[^>]*'
-                      r' data-count="(\d+)"', svg)  # fmt: skip
+    figure, marks = reliability_chart("slot", result.as_dict()["reliability"]["slot"]["width"])
+    accuracy_axes, count_strip = figure.axes
     # (0.4, 0.6]: 0.5 south, 0.6 north; (0.6, 0.8]: 0.7 south, 0.8 north; (0.8, 1]: 0.9 north
-    assert [(float(a), int(c)) for _, a, c in bars] == [(0.5, 2), (0.5, 2), (1.0, 1)]
-    assert [float(h) for h, _, _ in bars] == [RELIABILITY_SIZE / 2, RELIABILITY_SIZE / 2, RELIABILITY_SIZE]
-    counts = [float(h) for h in re.findall(r'class="count-bar"[^>]* height="([\d.]+)"', svg)]
-    assert counts == [counts[0], counts[0], counts[0] / 2] and counts[0] > 0  # the bins' sizes 2, 2, 1
+    assert [bar.get_height() for bar in accuracy_axes.patches] == [0.5, 0.5, 1.0]  # each bin as tall as its accuracy
+    assert [bar.get_height() for bar in count_strip.patches] == [2, 2, 1]  # the bins' sizes
+    assert [round(bar.get_x(), 9) for bar in accuracy_axes.patches] == [0.4, 0.6, 0.8]  # each spans its bin
+    svg = inline_svg(figure, "reliability", "Reliability", marks)
+    bars = re.findall(r'class="reliability-bar" data-accuracy="([\d.]+)"[^>]* data-count="(\d+)"', svg)
+    assert [(float(a), int(c)) for a, c in bars] == [(0.5, 2), (0.5, 2), (1.0, 1)]  # each bar carries its data
 
 
 def test_example_file():

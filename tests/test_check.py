@@ -61,5 +61,5 @@ def test_gold_from_standard_input_is_read_once(capsys, monkeypatch):
     data = b'{"d1": {"0": {"gt": {"hotel-area": "north"}, "pr": {}}}}'
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
     lines = _lines(capsys, "-")
-    assert lines[0] == "-: gold scored against itself (1 turns, 1 dialogues)"
+    assert lines[0] == "-: gold scored against itself (1 turn, 1 dialogue)"
     assert "ours (corrected): every figure 100" in lines

@@ -745,6 +745,34 @@ class Page:
 
         return handler
 
+    def wire_set(self, index: int, box, set_widgets: list) -> None:
+        """The events of prediction set `index`: its upload, clear and text box."""
+        # The file is taken at once (never dropped), then scored as a computation like any other.
+        taken = box.upload.upload(
+            self.uploaded(index), [box.upload, self.example], [*set_widgets, self.example, self.example_note],
+            trigger_mode=LAST,
+        )  # fmt: skip
+        self.scored(taken).then(self.set_status(index), [box.file, self.ticket], box.note)
+        self.scored(box.clear.click(box.emptied, None, list(box.emptied()), trigger_mode=LAST))
+        # Typing in a box leaves the preloaded example and replaces an uploaded file.
+        # (`change`, not `input`: a paste that sets the whole box at once must leave the example too.)
+        box.text.change(
+            self.edited(index),
+            [self.example, box.name, box.text],
+            [
+                self.example,
+                self.example_note,
+                box.file,
+                box.note,
+                box.name,
+                self.status,
+                self.url_query,
+                *self.columns,
+            ],
+            queue=False,
+            show_progress="hidden",
+        )
+
     def wire(self, demo: gr.Blocks) -> None:
         demo.unload(self.closed(demo))
         set_widgets = [widget for box in self.sets for widget in box.emptied()]
@@ -763,31 +791,7 @@ class Page:
             gr.on(triggers, self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS, trigger_mode=LAST)
         )
         for index, box in enumerate(self.sets):
-            # The file is taken at once (never dropped), then scored as a computation like any other.
-            taken = box.upload.upload(
-                self.uploaded(index), [box.upload, self.example], [*set_widgets, self.example, self.example_note],
-                trigger_mode=LAST,
-            )  # fmt: skip
-            self.scored(taken).then(self.set_status(index), [box.file, self.ticket], box.note)
-            self.scored(box.clear.click(box.emptied, None, list(box.emptied()), trigger_mode=LAST))
-            # Typing in a box leaves the preloaded example and replaces an uploaded file.
-            # (`change`, not `input`: a paste that sets the whole box at once must leave the example too.)
-            box.text.change(
-                self.edited(index),
-                [self.example, box.name, box.text],
-                [
-                    self.example,
-                    self.example_note,
-                    box.file,
-                    box.note,
-                    box.name,
-                    self.status,
-                    self.url_query,
-                    *self.columns,
-                ],
-                queue=False,
-                show_progress="hidden",
-            )
+            self.wire_set(index, box, set_widgets)
         gold = self.gold
         self.scored(gold.upload.upload(self.gold_uploaded, gold.upload, list(gold.emptied()), trigger_mode=LAST))
         self.scored(gold.clear.click(gold.emptied, None, list(gold.emptied())))

@@ -332,6 +332,62 @@ def _check(
         )
 
 
+def _figures_of_runs(
+    runs: Mapping[str, Sequence[TallyMatrix]], figures: Sequence[str], options: Options
+) -> tuple[dict[str, list[dict[str, float]]], dict[str, dict[str, float]], dict[str, dict[str, float]]]:
+    """Each run's exact figures, each system's mean over its runs, and the sample sd over its runs (systems
+    with several runs only)."""
+    run_values = {
+        name: [{key: exact_figures(m.total, m.layout, options)[key] for key in figures} for m in found]
+        for name, found in runs.items()
+    }
+    values = {name: _mean_of(found, figures) for name, found in run_values.items()}
+    spread = {
+        name: {key: float(np.std([run[key] for run in found], ddof=1)) for key in figures}
+        for name, found in run_values.items()
+        if len(found) > 1
+    }
+    return run_values, values, spread
+
+
+def _replicates_of_runs(
+    runs: Mapping[str, Sequence[TallyMatrix]],
+    options: Options,
+    figures: Sequence[str],
+    resamples: int,
+    seed: int,
+    method: str,
+) -> tuple[dict, dict]:
+    """Each system's bootstrap replicates (and, for ``bca``, jackknife values): the means over its runs' own,
+    every run resampled with the same draws of dialogues."""
+    flat = {(name, index): m for name, found in runs.items() for index, m in enumerate(found)}
+    flat_replicates, flat_jackknife = resampled_figures(
+        flat, options, figures, resamples, np.random.default_rng(seed), method
+    )
+    replicates = {name: _mean_arrays([flat_replicates[(name, i)] for i in range(len(runs[name]))]) for name in runs}
+    jackknife = {
+        name: _mean_arrays([flat_jackknife[(name, i)] for i in range(len(runs[name]))]) if method == "bca" else None
+        for name in runs
+    }
+    return replicates, jackknife
+
+
+def _table_signature(
+    pairs: str,
+    baseline: str | None,
+    counts: list[int],
+    method: str,
+    resamples: int,
+    seed: int,
+    level: float,
+    tests: str,
+) -> str:
+    """The table's part of the signature: its pairs, systems and runs, its intervals, then `tests`."""
+    runs = f",runs:{'+'.join(map(str, counts))}" if max(counts) > 1 else ""
+    paired = f"{pairs}:{baseline}" if pairs == "baseline" else pairs
+    return f"|table:{paired},{len(counts)} systems{runs}|ci:{method},{resamples},seed:{seed},level:{level:g}{tests}"
+
+
 def table_of_matrices(
     matrices: Mapping[str, TallyMatrix | Sequence[TallyMatrix]],
     options: Options,
@@ -350,46 +406,24 @@ def table_of_matrices(
     turns: int = 0,
     signature: str = "",
 ) -> SystemsTable:
-    """`systems_table` of the systems' tally matrices ({name: matrix}, or {name: [matrix of each run]};
-    one layout, rows the same dialogues, one order).
-
-    One set of `resamples` bootstrap resamples (``default_rng(seed)``) gives every system's
-    intervals and every pair's paired interval of its difference; the randomization tests of every
-    pair share their rounds (`paired.randomization_p_pairs`, from the seed's second stream, as
-    `compare` draws them: with two systems and the same rounds, the p-values of `compare_matrices`).
-    A system with several runs: its values are the means of its runs' values, its replicates the means
-    of its runs' replicates, and its rows in the test each dialogue's tallies averaged over its runs."""
+    """`systems_table` of the systems' tally matrices ({name: matrix}, or {name: [matrix of each run]}; one
+    layout, rows the same dialogues, one order). One set of `resamples` bootstrap resamples (``default_rng(seed)``)
+    gives every interval; the randomization tests of every pair share their rounds (`paired.randomization_p_pairs`,
+    as `compare` draws them). A system with several runs: its values and replicates are the means of its runs',
+    and its rows in the test each dialogue's tallies averaged over its runs."""
     runs = {name: [found] if isinstance(found, TallyMatrix) else list(found) for name, found in matrices.items()}
-    names = list(runs)
-    figures = list(figures)
+    if not all(runs.values()):
+        raise OptionError("every system of a table needs at least one run")
+    names, figures = list(runs), list(figures)
     _check(names, figures, pairs, primary, correction, level, rounds)
     check_settings(resamples, interval_level, method)
     check_figures(figures, options)
-    if any(not found for found in runs.values()):
-        raise OptionError("every system of a table needs at least one run")
     pair_list, baseline = _pairs_of(names, pairs, baseline)
     tested = [primary] if primary else figures
     family = len(pair_list) * len(tested)
     rounds = randomization_rounds(family, level) if rounds is None else int(rounds)
-    run_values = {
-        name: [{key: exact_figures(m.total, m.layout, options)[key] for key in figures} for m in found]
-        for name, found in runs.items()
-    }
-    values = {name: _mean_of(found, figures) for name, found in run_values.items()}
-    spread = {
-        name: {key: float(np.std([run[key] for run in found], ddof=1)) for key in figures}
-        for name, found in run_values.items()
-        if len(found) > 1
-    }
-    flat = {(name, index): m for name, found in runs.items() for index, m in enumerate(found)}
-    flat_replicates, flat_jackknife = resampled_figures(
-        flat, options, figures, resamples, np.random.default_rng(seed), method
-    )
-    replicates = {name: _mean_arrays([flat_replicates[(name, i)] for i in range(len(runs[name]))]) for name in names}
-    jackknife = {
-        name: _mean_arrays([flat_jackknife[(name, i)] for i in range(len(runs[name]))]) if method == "bca" else None
-        for name in names
-    }
+    run_values, values, spread = _figures_of_runs(runs, figures, options)
+    replicates, jackknife = _replicates_of_runs(runs, options, figures, resamples, seed, method)
     bounds = {
         name: intervals_of(values[name], replicates[name], jackknife[name], method, interval_level) for name in names
     }
@@ -401,21 +435,15 @@ def table_of_matrices(
         PairTest(a, b, pair_diffs((a, b), found, adjusted, values, (replicates, jackknife), settings))
         for (a, b), found in zip(pair_list, p_values)
     ]
-    counts = [len(runs[name]) for name in names]
-    signed = (
-        f"|table:{pairs}{':' + baseline if pairs == 'baseline' else ''},{len(names)} systems"
-        f"{',runs:' + '+'.join(map(str, counts)) if max(counts) > 1 else ''}"
-        f"|ci:{method},{resamples},seed:{seed},level:{interval_level:g}"
-        f"|randomization:{rounds}|{correction}:{level:g},m:{family}"
-    )
-    first = runs[names[0]][0]
+    signed = _table_signature(pairs, baseline, [len(runs[name]) for name in names], method, resamples, seed,
+                              interval_level, f"|randomization:{rounds}|{correction}:{level:g},m:{family}")  # fmt: skip
     return SystemsTable(
         names=tuple(names), keys=tuple(figures), tested=tuple(tested), values=values, intervals=bounds,
         tests=tuple(tests), baseline=baseline, options=options, signature=(signature or options.signature()) + signed,
-        dialogues=len(first.dialogue_ids), turns=turns, correction=correction, level=level,
+        dialogues=len(runs[names[0]][0].dialogue_ids), turns=turns, correction=correction, level=level,
         rounds=rounds, resamples=resamples, seed=seed, method=method, interval_level=interval_level, primary=primary,
         labels={key: figure_labels(options).get(key, key) for key in figures},
-        runs=run_values if max(counts) > 1 else {}, spread=spread,
+        runs=run_values if spread else {}, spread=spread,
     )  # fmt: skip
 
 
