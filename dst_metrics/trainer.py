@@ -91,8 +91,9 @@ def score_generations(
     figures: dict[str, Any] = {key: scores[key] for key in figure_keys(chosen)}
     figures.update(_outcome_shares(parsed.values(), rows), outcomes=outcome_counts(parsed.values()))
     figures.update(malformed=malformed_counts(parsed.values()), signature=scores.signature)
-    for examples, count in ((unparsed_examples, show_unparsed), (reading_examples, show_readings)):
-        for line in examples(generations, dialogue_ids, turn_ids, parsed, count) if count else ():
+    for unparsed_only, count in ((True, show_unparsed), (False, show_readings)):
+        shown = generation_examples(generations, dialogue_ids, turn_ids, parsed, count, unparsed_only=unparsed_only)
+        for line in shown if count else ():
             print(line, file=sys.stderr)
     return figures
 
@@ -169,42 +170,26 @@ def _split_gold(record: dict, separator: str, linearized: LinearizedFormat | Non
     return split
 
 
-def unparsed_examples(
+def generation_examples(
     generations: Sequence[str],
     dialogue_ids: Sequence[object],
     turn_ids: Sequence[object],
     parsed: Mapping[int, ParsedState],
     limit: int,
+    *,
+    unparsed_only: bool = False,
 ) -> list[str]:
-    """Up to `limit` lines, one per unparsed generation in row order: its dialogue, turn and text
-    (cut at 200 characters), after a line with how many there are."""
-    rows = [row for row in sorted(parsed) if parsed[row].outcome == "unparsed"]
+    """Up to `limit` lines, one per generation in row order (with `unparsed_only`, per unparsed generation),
+    after a line with how many there are: its dialogue and turn, how it was read (outcome, style and the state
+    read, as JSON; not for `unparsed_only`) and its text, each cut at 200 characters."""
+    rows = [row for row in sorted(parsed) if not unparsed_only or parsed[row].outcome == "unparsed"]
     shown = f"; the first {limit}:" if len(rows) > limit else ":" if rows else ""
-    lines = [f"unparsed generations: {len(rows)} of {len(parsed)}{shown}"]
-    for row in rows[:limit]:
-        lines.append(f"  {_row_place(dialogue_ids, turn_ids, row)}: {_text(generations[row], 200)}")
-    return lines
-
-
-def reading_examples(
-    generations: Sequence[str],
-    dialogue_ids: Sequence[object],
-    turn_ids: Sequence[object],
-    parsed: Mapping[int, ParsedState],
-    limit: int,
-) -> list[str]:
-    """Up to `limit` lines, one per generation in row order: its dialogue and turn, its outcome and style, the
-    state read from it (JSON) and its text (cut at 200 characters), after a line with how many there are."""
-    rows = sorted(parsed)
-    shown = f"; the first {limit}:" if len(rows) > limit else ":"
-    lines = [f"generations read: {len(rows)}{shown}"]
+    head = f"unparsed generations: {len(rows)} of {len(parsed)}" if unparsed_only else f"generations read: {len(rows)}"
+    lines = [head + shown]
     for row in rows[:limit]:
         found = parsed[row]
-        state = json_text(dict(found.state), 200)
-        lines.append(
-            f"  {_row_place(dialogue_ids, turn_ids, row)}: {found.outcome} ({found.style}) {state} "
-            f"from {_text(generations[row], 200)}"
-        )
+        read = "" if unparsed_only else f"{found.outcome} ({found.style}) {json_text(dict(found.state), 200)} from "
+        lines.append(f"  {_row_place(dialogue_ids, turn_ids, row)}: {read}{_text(generations[row], 200)}")
     return lines
 
 
