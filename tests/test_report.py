@@ -341,7 +341,7 @@ def test_command_prints_markdown(capsys):
     [
         (["missing.json", "-o", "x.html"], "missing.json"),
         ([str(P1)], "nothing to write"),
-        ([str(P1), "--markdown", "--name", "a", "--name", "b"], "--name is given 2 times for 1 files"),
+        ([str(P1), "--markdown", "--name", "a", "--name", "b"], "--name is given 2 times for 1 file"),
         ([str(P1), "--markdown", "--bootstrap", "-3"], "--bootstrap"),
         ([str(P1), "--latex", "--markdown"], "not allowed with"),
         ([str(P1), "-o", "/nonexistent-folder/r.html", "--bootstrap", "0"], "/nonexistent-folder/r.html"),

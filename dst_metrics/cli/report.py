@@ -66,12 +66,14 @@ def add_protocol_options(parser: argparse.ArgumentParser) -> None:
 def per_file(flag: str, given: list | None, files: list[str]) -> list:
     """A per-FILE option's values in FILE order (None for each file when not given); OptionError naming
     `flag` when it is not given once per FILE."""
+    from ..errors import counted
     from ..options import OptionError
 
     if not given:
         return [None] * len(files)
     if len(given) != len(files):
-        raise OptionError(f"{flag} is given {len(given)} times for {len(files)} files; give it once per FILE")
+        times = counted(len(given), "time")
+        raise OptionError(f"{flag} is given {times} for {counted(len(files), 'file')}; give it once per FILE")
     return list(given)
 
 
@@ -107,11 +109,13 @@ def system_names(files: list[str], given: list[str] | None, runs: bool = False) 
     system), else the file names, else the paths when two file names are equal."""
     from pathlib import Path
 
+    from ..errors import counted
     from ..options import OptionError
 
     if given:
         if len(given) != len(files):
-            raise OptionError(f"--name is given {len(given)} times for {len(files)} files; give it once per file")
+            times, for_files = counted(len(given), "time"), counted(len(files), "file")
+            raise OptionError(f"--name is given {times} for {for_files}; give it once per file")
         if len(set(given)) != len(given) and not runs:
             raise OptionError("--name: every system needs its own name")
         return list(given)
