@@ -42,7 +42,7 @@ _START = (
     "score.add_arguments(common.CommandParser(prog='dst-metrics score'))\n"
 )
 _READ = (
-    "from pathlib import Path\nfrom dst_metrics.readers.door import Shard, _layout_dialogues\n"
+    "from pathlib import Path\nfrom dst_metrics.readers.inputs import Shard, _layout_dialogues\n"
     "dialogues = _layout_dialogues(Shard('reference', PATH, Path(PATH)))\n"
 )
 _BUILD = (
@@ -50,7 +50,7 @@ _BUILD = (
     "def built():\n    for d in dialogues:\n        builder.add(*d)\n        yield builder.dialogues.pop()\n"
 )
 _DIFF = (
-    "from dst_metrics.core import advance_side\n"
+    "from dst_metrics.core.tally import advance_side\n"
     "for dialogue in built():\n"
     "    for states in (dialogue.gold, dialogue.pred):\n"
     "        previous, prior, hyphen = None, {}, False\n"

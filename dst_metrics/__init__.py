@@ -16,12 +16,8 @@ from typing import TYPE_CHECKING
 from ._version import __version__
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` imports on first use
-    from .core import CORRECT, COUNT_TYPES, MISSED, OVERSHOT, WRONG, Tally, tally_corpus, tally_dialogue
-    from .corpus import Corpus, Dialogue
-    from .errors import InputError
-    from .figures import FIGURES, Figure, figure_keys
-    from .generation import parse_generation, parse_generations
-    from .metrics import (
+    from .core.figures import FIGURES, Figure, figure_keys
+    from .core.metrics import (
         aga,
         fga,
         gca,
@@ -31,6 +27,9 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` im
         slot_accuracy,
         slot_prf,
     )
+    from .core.tally import CORRECT, COUNT_TYPES, MISSED, OVERSHOT, WRONG, Tally, tally_corpus, tally_dialogue
+    from .corpus import Corpus, Dialogue
+    from .errors import InputError
     from .modules import module_path
     from .options import (
         DEFAULT_FGA_LAMBDA,
@@ -43,36 +42,37 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` im
         Options,
     )
     from .readers import load_reference_file, read
-    from .scoring import Report, Scores, score, score_tallies, tally_dialogues
+    from .readers.generation import parse_generation, parse_generations
+    from .readers.updates import accumulate, looks_like_updates
+    from .scoring.scores import Report, Scores, score, score_tallies, tally_dialogues
     from .states import LinearizedFormat, normalize_state, parse_linearized
     from .trainer import make_compute_metrics, score_generations
-    from .updates import accumulate, looks_like_updates
 
 _LAZY: dict[str, str] = {
-    "CORRECT": "core",
-    "COUNT_TYPES": "core",
-    "MISSED": "core",
-    "OVERSHOT": "core",
-    "WRONG": "core",
-    "Tally": "core",
-    "tally_corpus": "core",
-    "tally_dialogue": "core",
+    "CORRECT": "core.tally",
+    "COUNT_TYPES": "core.tally",
+    "MISSED": "core.tally",
+    "OVERSHOT": "core.tally",
+    "WRONG": "core.tally",
+    "Tally": "core.tally",
+    "tally_corpus": "core.tally",
+    "tally_dialogue": "core.tally",
     "Corpus": "corpus",
     "Dialogue": "corpus",
     "InputError": "errors",
-    "FIGURES": "figures",
-    "Figure": "figures",
-    "figure_keys": "figures",
-    "parse_generation": "generation",
-    "parse_generations": "generation",
-    "aga": "metrics",
-    "fga": "metrics",
-    "gca": "metrics",
-    "gca_rates": "metrics",
-    "jga": "metrics",
-    "rsa": "metrics",
-    "slot_accuracy": "metrics",
-    "slot_prf": "metrics",
+    "FIGURES": "core.figures",
+    "Figure": "core.figures",
+    "figure_keys": "core.figures",
+    "parse_generation": "readers.generation",
+    "parse_generations": "readers.generation",
+    "aga": "core.metrics",
+    "fga": "core.metrics",
+    "gca": "core.metrics",
+    "gca_rates": "core.metrics",
+    "jga": "core.metrics",
+    "rsa": "core.metrics",
+    "slot_accuracy": "core.metrics",
+    "slot_prf": "core.metrics",
     "module_path": "modules",
     "DEFAULT_FGA_LAMBDA": "options",
     "FGA_LAMBDA_GRID": "options",
@@ -84,18 +84,18 @@ _LAZY: dict[str, str] = {
     "Options": "options",
     "load_reference_file": "readers",
     "read": "readers",
-    "Report": "scoring",
-    "Scores": "scoring",
-    "score": "scoring",
-    "score_tallies": "scoring",
-    "tally_dialogues": "scoring",
+    "Report": "scoring.scores",
+    "Scores": "scoring.scores",
+    "score": "scoring.scores",
+    "score_tallies": "scoring.scores",
+    "tally_dialogues": "scoring.scores",
     "LinearizedFormat": "states",
     "normalize_state": "states",
     "parse_linearized": "states",
     "make_compute_metrics": "trainer",
     "score_generations": "trainer",
-    "accumulate": "updates",
-    "looks_like_updates": "updates",
+    "accumulate": "readers.updates",
+    "looks_like_updates": "readers.updates",
 }
 """Each public name and the submodule it comes from: imported when first used, so that importing
 the package (as ``dst-metrics --version`` does) costs nothing until a name is read."""

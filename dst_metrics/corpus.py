@@ -452,7 +452,7 @@ _SHARD: tuple[int, int, list[int]] | None = None  # (k, n, positions kept): see 
 def sharded(k: int, n: int) -> Iterator[list[int]]:
     """Within the block, every `CorpusBuilder` of this process keeps only the dialogues whose
     position (in the order they are added) is k modulo n, skipping the others before any work, and
-    the list yielded collects the positions kept (`dst_metrics.parallel` runs one process per share
+    the list yielded collects the positions kept (`dst_metrics.scoring.parallel` runs one process per share
     of a file and puts the dialogues back in order with them)."""
     global _SHARD
     positions: list[int] = []

@@ -34,7 +34,7 @@ BOOKING_PART = "book"
 
 def says_absent(value: str) -> bool:
     """Whether a generated value says its slot has no value: one of `ABSENT_VALUES` in any case and
-    spacing (``"not mentioned"``, ``"None"``, ``""``); `dst_metrics.generation` leaves such slots out."""
+    spacing (``"not mentioned"``, ``"None"``, ``""``); `dst_metrics.readers.generation` leaves such slots out."""
     return " ".join(value.lower().split()) in ABSENT_VALUES
 
 
@@ -57,7 +57,7 @@ def is_scored_mapping(raw: Mapping) -> bool:
 
 DELETE_MARKER = "[DELETE]"
 """The value that removes a slot in a turn update (IC-DST's and RefPyDST's; matched case-insensitively),
-as JSON null does (`dst_metrics.updates`)."""
+as JSON null does (`dst_metrics.readers.updates`)."""
 
 
 def is_deletion(value: object) -> bool:

@@ -1,12 +1,12 @@
 """Scoring generated states where they are made: a `Seq2SeqTrainer`'s ``compute_metrics``
 (`make_compute_metrics`) and any generation loop (vLLM, ``model.generate``: `score_generations`).
 
-Both read each generation with `dst_metrics.generation.parse_generation` (JSON, ``slot=value`` lines,
+Both read each generation with `dst_metrics.readers.generation.parse_generation` (JSON, ``slot=value`` lines,
 IC-DST's SQL, RefPyDST's python calls; never raising: an unparsed generation is an empty state),
 map each row back to its dialogue and turn, and score every figure of both `evaluate` modules in one
-pass over one corpus (`dst_metrics.scoring.score`), so the figures are exactly those of ``dst-metrics
+pass over one corpus (`dst_metrics.scoring.scores.score`), so the figures are exactly those of ``dst-metrics
 score`` on the same states. The result adds the share of generations of each outcome (``unparsed``:
-read by no style; ``empty``; ``truncated``, see `dst_metrics.generation.OUTCOMES`), each style's
+read by no style; ``empty``; ``truncated``, see `dst_metrics.readers.generation.OUTCOMES`), each style's
 count of each outcome (``outcomes``) and of malformed items (``malformed``), and the signature. Gold
 values written ``a|b`` in one string (IC-DST's and RefPyDST's data files) are read as alternatives
 with ``gold_alternatives_separator="|"`` (``altsep:pipe`` in the signature); without it, one warning
@@ -25,14 +25,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from . import ids
+from .core.figures import figure_keys
 from .corpus import Corpus
 from .errors import InputError, json_text
-from .figures import figure_keys
-from .generation import OUTCOMES, ParsedState, malformed_counts, outcome_counts, parse_generation
 from .options import Options, parse_gold_alternatives_separator, reading_parts
-from .scoring import score
+from .readers.generation import OUTCOMES, ParsedState, malformed_counts, outcome_counts, parse_generation
+from .readers.updates import apply_update, sample_looks_like_updates
+from .scoring.scores import score
 from .states import Alternatives, LinearizedFormat, normalize_state
-from .updates import apply_update, sample_looks_like_updates
 
 IGNORE_INDEX = -100
 """The label and padding id the Trainer writes where a sequence has no token."""

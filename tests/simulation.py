@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dst_metrics.core import Tally
+from dst_metrics.core.tally import Tally
 from dst_metrics.options import Options
 from dst_metrics.stats.matrix import Layout, TallyMatrix
 from dst_metrics.stats.paired import compare_matrices, mcnemar_tests

@@ -13,10 +13,10 @@ import pytest
 
 from dst_metrics import InputError, OptionError, Options, score
 from dst_metrics.cli import main
-from dst_metrics.examples import EXAMPLES
-from dst_metrics.figures import FIGURES, figure_keys, figure_labels
+from dst_metrics.core.figures import FIGURES, figure_keys, figure_labels
 from dst_metrics.options import parse_alpha, parse_lambda, parse_mode, parse_num_slots, parse_value_matching
 from dst_metrics.readers import READERS, detect, read, read_pair, read_with_format
+from dst_metrics.readers.examples import EXAMPLES
 from dst_metrics.report import draw, palette, plots
 from dst_metrics.space import explore as explore_module
 from dst_metrics.space import exports, inputs, scored, style, views
@@ -260,7 +260,7 @@ def test_options_reach_the_figures_and_the_signature():
 
 
 # --------------------------------------------------------------------------------------------
-# The figure registry (dst_metrics.figures) drives every table and the chart
+# The figure registry (dst_metrics.core.figures) drives every table and the chart
 
 
 def test_the_tables_show_every_registered_figure():
@@ -861,7 +861,7 @@ def test_each_sets_intervals_are_the_librarys():
 
 def test_every_figure_per_domain_is_the_command_lines():
     """Issue 23, item 10: the page's by-domain table holds `dst-metrics score --by domain`'s figures."""
-    from dst_metrics.breakdown import breakdown
+    from dst_metrics.analysis.breakdown import breakdown
 
     combined = inputs.example_input(inputs.ALL_EXAMPLES)
     result = explore(combined.sets)
@@ -985,7 +985,7 @@ def test_the_metric_card_quotes_the_trade_files_published_figures():
 
 
 def test_the_pages_mistakes_per_turn_are_the_librarys_and_the_analysis_may_follow_the_figures():
-    from dst_metrics.explain import mistakes_per_turn
+    from dst_metrics.analysis.explain import mistakes_per_turn
 
     corpus = _corpus_of(_all_text(1))
     for mode in ("official", "corrected"):
@@ -1007,7 +1007,7 @@ def test_the_pages_mistakes_per_turn_are_the_librarys_and_the_analysis_may_follo
 @requires_shared
 def test_the_pages_mistakes_per_turn_on_trades_file():
     from dst_metrics import read
-    from dst_metrics.explain import mistakes_per_turn
+    from dst_metrics.analysis.explain import mistakes_per_turn
 
     corpus = read(REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json")
     for dialogue in corpus.dialogues[:200]:

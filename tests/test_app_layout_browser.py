@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from dst_metrics.examples import EXAMPLES
+from dst_metrics.readers.examples import EXAMPLES
 
 from . import test_app_browser as space_browser
 from .test_app_browser import ARTIFACTS, WORDS_BROKEN_JS, _shot

@@ -1,17 +1,17 @@
-"""Figures per domain and per slot (dst_metrics.breakdown, ``dst-metrics score --by``)."""
+"""Figures per domain and per slot (dst_metrics.analysis.breakdown, ``dst-metrics score --by``)."""
 
 import json
 
 import pytest
 
 from dst_metrics import Corpus
-from dst_metrics.breakdown import breakdown, breakdown_reports, group_of
+from dst_metrics.analysis.breakdown import breakdown, breakdown_reports, group_of
+from dst_metrics.analysis.explain import domain_gca
 from dst_metrics.cli import main
-from dst_metrics.core import COUNT_TYPES
-from dst_metrics.explain import domain_gca
+from dst_metrics.core.tally import COUNT_TYPES
 from dst_metrics.options import Options
 from dst_metrics.readers import read
-from dst_metrics.scoring import score
+from dst_metrics.scoring.scores import score
 from tests.conftest import REFERENCE, requires_shared
 from tests.samples import GOLD, PRED
 
@@ -136,7 +136,7 @@ def test_reference_files_group_counts_add_up(mode):
 
 
 def test_sgd_services_group_into_domains():
-    from dst_metrics.breakdown import group_of
+    from dst_metrics.analysis.breakdown import group_of
 
     assert [group_of("Restaurants_1-city", by) for by in ("service", "domain", "slot")] == [
         "Restaurants_1",

@@ -1,4 +1,4 @@
-"""``dst-metrics check GOLD`` (`dst_metrics.selfcheck`): gold scored against itself under every
+"""``dst-metrics check GOLD`` (`dst_metrics.analysis.selfcheck`): gold scored against itself under every
 definition and profile; each figure 100 or the convention that keeps it below."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from dst_metrics import score
+from dst_metrics.analysis.selfcheck import UNEXPLAINED, check_gold, gold_against_itself, read_gold
 from dst_metrics.cli import main
 from dst_metrics.compat import PROFILES
-from dst_metrics.selfcheck import UNEXPLAINED, check_gold, gold_against_itself, read_gold
 from tests.conftest import REFERENCE, SGD, requires_shared
 
 MWZ24 = Path(__file__).parent / "fixtures" / "multiwoz24"

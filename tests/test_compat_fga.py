@@ -11,7 +11,7 @@ from dst_metrics.compat import PROFILES
 from dst_metrics.errors import InputError
 from dst_metrics.options import Options
 from dst_metrics.readers import read
-from dst_metrics.scoring import score
+from dst_metrics.scoring.scores import score
 from tests.conftest import REFERENCE, requires_shared
 
 FGA_KEYS = ("jga", "sa", "aga", "fga", "fga@0.25", "fga@0.5", "fga@0.75", "fga@1.0")

@@ -4,7 +4,7 @@
 - GCA paper (Aksu & Chen), Figure 1 (P1 vs P2), section 5.4 (the hypothetical dialogue),
   Figure 6 (MUL1110) and Figure 7 (SNG0779).
 
-The GCA paper's examples come from `dst_metrics.examples.EXAMPLES`; where ../shared is present
+The GCA paper's examples come from `dst_metrics.readers.examples.EXAMPLES`; where ../shared is present
 they are also checked against the reference files the official code scored.
 """
 
@@ -16,8 +16,8 @@ import math
 import pytest
 
 from dst_metrics import Corpus, load_reference_file, score
-from dst_metrics.examples import EXAMPLES
-from dst_metrics.explain import domain_gca, mistakes_per_turn, non_uniformity, tail_orientation
+from dst_metrics.analysis.explain import domain_gca, mistakes_per_turn, non_uniformity, tail_orientation
+from dst_metrics.readers.examples import EXAMPLES
 from tests.conftest import REFERENCE, requires_shared
 
 MODES = ("official", "corrected")

@@ -565,7 +565,7 @@ def test_the_string_reading_of_sa_and_rsa_is_exact_without_hyphenated_values(gol
     # Official SA/RSA read 'domain-slot-value' strings (slot = text before the last hyphen). With
     # no hyphen in any value that reading is the (slot, value) one, so the scorer may use the
     # string path for every state of a dialogue once a hyphenated value has appeared in it.
-    from dst_metrics.core import official_string_figures, turn_figures
+    from dst_metrics.core.tally import official_string_figures, turn_figures
 
     fast = turn_figures(gold, pred)
     slot_errors, relative_hits, relative_total = official_string_figures(gold, pred)
@@ -600,7 +600,7 @@ def test_tally_addition_adds_every_field():
 def test_each_sides_changes_are_the_pairs_a_plain_diff_finds(corpus):
     # advance_side computes a turn's changes as set operations on the maps; they must be exactly the pairs
     # side_changes lists, on maps built the plain way (official: every slot seen so far, absent -> "none")
-    from dst_metrics.core import advance_side, side_changes
+    from dst_metrics.core.tally import advance_side, side_changes
     from dst_metrics.states import INACTIVE_VALUES
 
     for dialogue in corpus.dialogues:
@@ -643,7 +643,7 @@ def test_tallies_pickle_and_deep_copy_to_equal_independent_tallies(corpus):
 )
 def test_fga_is_its_formula_in_any_order_of_the_distances(distances, lam):
     # metrics.fga caches each histogram's type-2 credit; the value is the formula's, summed exactly
-    from dst_metrics import metrics
+    from dst_metrics.core import metrics
 
     turns = sum(distances.values()) + 3
     expected = (2 + math.fsum(c * (1.0 - math.exp(-lam * d)) for d, c in distances.items())) / turns
@@ -662,7 +662,7 @@ _STATES = st.dictionaries(st.sampled_from(SLOT_NAMES + ("hotel-book-day",)), _ST
 def test_the_strings_figures_are_the_slots_figures_unless_a_value_has_a_hyphen(gold, pred):
     # compat profiles (fga, trade) read a turn as the code's strings only when `hyphenated` says the
     # reading can differ; where it says no, both readings give the same eight figures.
-    from dst_metrics.core import hyphenated, turn_figures
+    from dst_metrics.core.tally import hyphenated, turn_figures
     from dst_metrics.states import Alternatives
 
     gold = {slot: Alternatives(v) if isinstance(v, frozenset) else v for slot, v in gold.items()}
@@ -673,7 +673,7 @@ def test_the_strings_figures_are_the_slots_figures_unless_a_value_has_a_hyphen(g
 
 def test_a_hyphen_can_change_the_strings_figures():
     # the other side of the property above: `hyphenated` is not a check that never matters
-    from dst_metrics.core import hyphenated, turn_figures
+    from dst_metrics.core.tally import hyphenated, turn_figures
     from dst_metrics.states import Alternatives
 
     for gold, pred in (
@@ -698,7 +698,7 @@ def test_gca_is_its_exact_value_rounded_once(correct, wrong, missed, overshot, a
     # the last digit of 720 per-dialogue values of one file)
     from fractions import Fraction
 
-    from dst_metrics import metrics
+    from dst_metrics.core import metrics
 
     tally = Tally(correct=correct, wrong=wrong, missed=missed, overshot=overshot)
     predicted, gold, labelled = correct + wrong + overshot, correct + wrong + missed, correct + wrong

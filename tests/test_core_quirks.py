@@ -13,7 +13,7 @@ import math
 import pytest
 
 from dst_metrics import Corpus, score
-from dst_metrics.explain import explain_dialogue
+from dst_metrics.analysis.explain import explain_dialogue
 
 A = 10 / 11
 

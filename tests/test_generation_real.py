@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from dst_metrics.generation import OUTCOMES, STYLES, parse_generation, parse_generations
-from dst_metrics.updates import DELETE_MARKER
+from dst_metrics.readers.generation import OUTCOMES, STYLES, parse_generation, parse_generations
+from dst_metrics.readers.updates import DELETE_MARKER
 
 from .generations_table import ROWS
 

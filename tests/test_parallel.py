@@ -9,7 +9,7 @@ import pytest
 
 from dst_metrics.cli import main
 from dst_metrics.corpus import CorpusBuilder, sharded
-from dst_metrics.parallel import PARALLEL_MIN_BYTES, default_jobs
+from dst_metrics.scoring.parallel import PARALLEL_MIN_BYTES, default_jobs
 
 from .conftest import REFERENCE, requires_shared
 
@@ -123,7 +123,7 @@ def test_per_dialogue_figures_computed_in_the_workers_are_those_of_the_library(t
     import pickle
 
     from dst_metrics import read, score
-    from dst_metrics.figures import DialogueFigures
+    from dst_metrics.core.figures import DialogueFigures
     from dst_metrics.options import Options
 
     path = tmp_path / "layout.json"
@@ -163,8 +163,8 @@ def test_each_process_sums_its_share_of_a_profile_without_falling_back_to_one(pr
     from dst_metrics.compat import PROFILES
     from dst_metrics.compat.base import ProfileTap
     from dst_metrics.options import Options
-    from dst_metrics.parallel import tally_in_processes
     from dst_metrics.readers import open_input, read
+    from dst_metrics.scoring.parallel import tally_in_processes
 
     from .test_compat_convlab import convlab_samples
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from dst_metrics import Corpus, InputError, read
-from dst_metrics.core import Tally
+from dst_metrics.core.tally import Tally
 from dst_metrics.options import OptionError, Options
 from dst_metrics.stats import compare
 from dst_metrics.stats.matrix import Layout, TallyMatrix

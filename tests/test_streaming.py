@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 
 from dst_metrics import read, score
 from dst_metrics.cli import main
-from dst_metrics.core import Tally, tally_dialogue
+from dst_metrics.core.tally import Tally, tally_dialogue
 from dst_metrics.corpus import CorpusBuilder
 from dst_metrics.errors import InputError
 from dst_metrics.readers import Shard, resolve
-from dst_metrics.readers.door import STREAMED_FORMATS, stream_shard
-from dst_metrics.streaming import _fold, _ordered
+from dst_metrics.readers.inputs import STREAMED_FORMATS, stream_shard
+from dst_metrics.scoring.streaming import _fold, _ordered
 
 from .test_parallel import random_layout
 
@@ -311,7 +311,7 @@ def test_score_json_reads_an_input_with_confidences_once(capsys, monkeypatch, tm
     # a streamed input (or one scored in processes) with confidences is opened twice, its first 64 KiB to
     # detect the format and all of it once, and holds no block; with --calibration it is read whole, the
     # same way, once, and the block is `calibration --json`'s
-    from dst_metrics.readers.door import HEAD_BYTES
+    from dst_metrics.readers.inputs import HEAD_BYTES
 
     example = json.loads((REFERENCE_SAMPLE.parent / "confidences.json").read_text())
     copies = {f"{dialogue}#{copy}": turns for copy in range(200) for dialogue, turns in example.items()}

@@ -24,7 +24,7 @@ from dst_metrics.options import OptionError, Options
 from dst_metrics.readers import open_input
 from dst_metrics.report import systems as render
 from dst_metrics.report.html import systems_page
-from dst_metrics.scoring import score
+from dst_metrics.scoring.scores import score
 from dst_metrics.stats import bootstrap_intervals, compare, systems_table
 from dst_metrics.stats.paired import smallest_p
 from dst_metrics.stats.table import SMALL_SAMPLE, SystemsTable, table_of_matrices

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from dst_metrics import Corpus, Dialogue
 from dst_metrics import score as score_report
-from dst_metrics.core import Tally, tally_corpus, tally_dialogue, tally_each
+from dst_metrics.core.tally import Tally, tally_corpus, tally_dialogue, tally_each
 from dst_metrics.options import OptionError, Options
 from dst_metrics.readers import read
 from dst_metrics.states import Alternatives, State, values_match

@@ -1,4 +1,4 @@
-"""Turn-level updates (`dst_metrics.updates`): accumulation, its inverse, and the detector."""
+"""Turn-level updates (`dst_metrics.readers.updates`): accumulation, its inverse, and the detector."""
 
 from __future__ import annotations
 
@@ -10,11 +10,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dst_metrics import Corpus, score, updates
+from dst_metrics import Corpus, score
 from dst_metrics.cli import main
 from dst_metrics.errors import InputError, describe
-from dst_metrics.readers import read
-from dst_metrics.updates import FlatState, accumulate, apply_update, is_deletion, looks_like_updates, vanishing_share
+from dst_metrics.readers import read, updates
+from dst_metrics.readers.updates import (
+    FlatState,
+    accumulate,
+    apply_update,
+    is_deletion,
+    looks_like_updates,
+    vanishing_share,
+)
 from tests.conftest import REFERENCE, requires_shared
 
 FILES = [

@@ -13,7 +13,7 @@ from dst_metrics.corpus import snap_prediction
 from dst_metrics.fuzzy import fuzzy_match, partial_ratio
 from dst_metrics.hf_evaluate.arrow import corpus_from_arrow
 from dst_metrics.options import VALUE_MATCHINGS, OptionError, Options
-from dst_metrics.scoring import score
+from dst_metrics.scoring.scores import score
 from tests.arrow_rows import corpus_table
 
 MODES = ("official", "corrected")

@@ -1,4 +1,4 @@
-"""Zero-shot, leave-one-domain-out figures (`dst_metrics.zeroshot`, issue 34, item 1).
+"""Zero-shot, leave-one-domain-out figures (`dst_metrics.analysis.zeroshot`, issue 34, item 1).
 
 The expected figures were printed by TRADE's own code, run outside the project (github jasonwu0731/trade-dst):
 ``utils/utils_multiWOZ_DST.read_langs`` with ``-exceptd DOMAIN`` (and ``-onlyd DOMAIN``: the same test set) on
@@ -17,10 +17,7 @@ import sys
 import pytest
 
 from dst_metrics import Corpus
-from dst_metrics.errors import InputError
-from dst_metrics.options import OptionError, Options
-from dst_metrics.readers import read
-from dst_metrics.zeroshot import (
+from dst_metrics.analysis.zeroshot import (
     DOMAIN_SLOTS,
     DOMAINS,
     held_out,
@@ -28,6 +25,9 @@ from dst_metrics.zeroshot import (
     score_domains,
     score_held_out,
 )
+from dst_metrics.errors import InputError
+from dst_metrics.options import OptionError, Options
+from dst_metrics.readers import read
 from tests.conftest import REFERENCE, requires_shared
 from tests.test_turn_level import seeded_variant
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 FAMILY = "calibration"
-"""The family name of these figures (next to ``gca`` and ``turn`` of `dst_metrics.figures`)."""
+"""The family name of these figures (next to ``gca`` and ``turn`` of `dst_metrics.core.figures`)."""
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,14 @@
 """``dst-metrics check GOLD``: gold scored against itself under our definitions (both modes) and every
 compatibility profile; each figure 100, or one line with the convention that keeps it below
-(`dst_metrics.selfcheck`)."""
+(`dst_metrics.analysis.selfcheck`)."""
 
 from __future__ import annotations
 
 import argparse
 
+from ..analysis.selfcheck import check_gold, read_gold
 from ..compat import PROFILES
 from ..errors import counted
-from ..selfcheck import check_gold, read_gold
 
 HELP = "gold scored against itself under every profile: 100, or the convention that keeps a figure below"
 

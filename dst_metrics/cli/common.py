@@ -276,7 +276,7 @@ def run_parsed(args: argparse.Namespace, run: Callable[[argparse.Namespace], int
 
 def warn_of_updates(name: str) -> None:
     """The one-line warning on stderr when cumulative predictions look like turn updates (`updates`)."""
-    from ..updates import UPDATES_WARNING
+    from ..readers.updates import UPDATES_WARNING
 
     print(f"warning: {name}: {UPDATES_WARNING}", file=sys.stderr)
 

@@ -8,7 +8,7 @@ import difflib
 
 from ..corpus import Corpus, Dialogue
 from ..errors import InputError, json_text
-from ..scoring import score
+from ..scoring.scores import score
 from .common import add_input_options, format_table, options_from_args
 from .score import read_input
 
@@ -37,7 +37,7 @@ def _find_dialogue(corpus: Corpus, wanted: str | None, path: str) -> Dialogue:
 
 def run(args: argparse.Namespace) -> int:
     """Read FILE, print the dialogue's table of counted slots, its counts and GCA, and each domain's."""
-    from ..explain import domain_gca, explain_dialogue
+    from ..analysis.explain import domain_gca, explain_dialogue
 
     options = options_from_args(args)
     corpus = read_input(args.file, args)[0]

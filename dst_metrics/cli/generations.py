@@ -6,7 +6,7 @@ the generated text and the gold state, under the first of these names it has (or
 dialogue ``dialogue_id``/``ID``, turn ``turn_id``/``turn``, text ``generation``/``completion``/
 ``output``/``prediction``, gold ``gold``/``reference``/``slot_values``/``gt``/``target`` (IC-DST's and
 RefPyDST's running logs read as they are, with ``--prediction-states updates``: their completions are
-turn updates). The text is read with `dst_metrics.generation.parse_generation` and scored with
+turn updates). The text is read with `dst_metrics.readers.generation.parse_generation` and scored with
 `dst_metrics.trainer.score_generations`.
 """
 
@@ -17,11 +17,11 @@ import sys
 import warnings
 
 from .. import options as opts
+from ..core.figures import figure_labels
 from ..errors import InputError, counted, describe
-from ..figures import figure_labels
-from ..generation import OUTCOMES, STYLES
 from ..readers.base import decode_json
-from ..readers.door import guarded, text_file
+from ..readers.generation import OUTCOMES, STYLES
+from ..readers.inputs import guarded, text_file
 from .common import (
     dumps,
     figure_cell,

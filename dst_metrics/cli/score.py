@@ -13,17 +13,17 @@ import argparse
 import sys
 
 from .. import options as opts
-from ..breakdown import BY, breakdown
+from ..analysis.breakdown import BY, breakdown
+from ..analysis.zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains, score_held_out
 from ..compat import PROFILES
-from ..core import COUNT_TYPES
+from ..core.figures import FIGURES, figure_computer, figure_labels
+from ..core.tally import COUNT_TYPES
 from ..corpus import Corpus
-from ..distributed import ENGINES
-from ..engines import Request, read_whole, score_inputs
-from ..figures import FIGURES, figure_computer, figure_labels
 from ..options import OptionError, Options
 from ..readers import InputSpec
-from ..scoring import Report, Scores
-from ..zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains, score_held_out
+from ..scoring.distributed import ENGINES
+from ..scoring.engines import Request, read_whole, score_inputs
+from ..scoring.scores import Report, Scores
 from .common import (
     add_figure_options,
     add_input_options,

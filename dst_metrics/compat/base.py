@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from ..core import summed
+from ..core.tally import summed
 from ..corpus import Corpus, Dialogue
 from ..options import OptionError, Options
 
@@ -95,7 +95,7 @@ class Profile(msgspec.Struct, frozen=True):
     ``|compat:NAME`` (e.g. ``|sgd-match:fuzzy``).
 
     `self_check`: for each figure that is below 1 on gold scored against itself, the convention of
-    the evaluator that makes it so (``dst-metrics check``, `dst_metrics.selfcheck`).
+    the evaluator that makes it so (``dst-metrics check``, `dst_metrics.analysis.selfcheck`).
 
     `sums`, for a profile whose figures are sums over dialogues (`DialogueSums`; then `figures` is
     its `of_corpus`): the command line scores it while the input streams, in several processes."""

@@ -34,7 +34,7 @@ import functools
 import operator
 from dataclasses import dataclass, field
 
-from ..core import MERGE, histogram, integer
+from ..core.tally import MERGE, histogram, integer
 from ..corpus import Dialogue
 from ..options import Options
 from ..states import Alternatives

@@ -30,10 +30,10 @@ list of acceptable values holds the predicted value when that is one of them.
 
 from __future__ import annotations
 
-from ..core import Changes, Tally, hyphenated, side_changes, turn_figures
+from ..core.figures import FIGURES
+from ..core.tally import Changes, Tally, hyphenated, side_changes, turn_figures
 from ..corpus import Dialogue
 from ..errors import InputError
-from ..figures import FIGURES
 from ..options import Options
 from ..states import State, values_match
 from .base import DialogueSums, Profile, turn_results

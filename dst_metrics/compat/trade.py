@@ -24,7 +24,7 @@ predicted value when that is one of them (as in our official mode).
 
 from __future__ import annotations
 
-from ..core import hyphenated, turn_figures
+from ..core.tally import hyphenated, turn_figures
 from ..corpus import Corpus
 from ..options import Options
 from .base import Profile, precision_recall_f1, turn_results

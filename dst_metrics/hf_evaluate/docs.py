@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from ..figures import FIGURES
+from ..core.figures import FIGURES
 from ..options import Options
 from .arrow import EXAMPLE_TYPES
 
 MODULE_FAMILIES = {"gca_metric": ("gca",), "jga_fga_metrics": ("turn",), "dst_metrics_all": ("gca", "turn")}
-"""Which families of figures each module returns (`dst_metrics.figures.FAMILIES`): ``dst_metrics_all``
+"""Which families of figures each module returns (`dst_metrics.core.figures.FAMILIES`): ``dst_metrics_all``
 returns those of the other two in one pass."""
 
 
@@ -88,7 +88,7 @@ def returns_text(module: str, indent: str = "    ") -> str:
     return "".join(f"{indent}{line}\n" for line in _figure_lines(module))
 
 
-CARD_START = "<!-- figures: generated from dst_metrics.figures; do not edit by hand -->"
+CARD_START = "<!-- figures: generated from dst_metrics.core.figures; do not edit by hand -->"
 CARD_END = "<!-- end of figures -->"
 FEATURES_START = "<!-- features: generated from dst_metrics.hf_evaluate.arrow; do not edit by hand -->"
 FEATURES_END = "<!-- end of features -->"

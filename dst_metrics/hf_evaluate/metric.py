@@ -24,9 +24,9 @@ from packaging.specifiers import SpecifierSet
 
 from .._gc import gc_paused
 from ..calibration.metrics import calibration
-from ..figures import figure_keys
+from ..core.figures import figure_keys
 from ..options import OptionError, Options, reading_parts
-from ..scoring import score
+from ..scoring.scores import score
 from ..stats import bootstrap_intervals
 from ..stats.bootstrap import check_settings
 from .arrow import (
@@ -199,7 +199,7 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
 
     @property
     def families(self) -> tuple[str, ...]:
-        """The families of figures this module returns (`dst_metrics.figures.FAMILIES`)."""
+        """The families of figures this module returns (`dst_metrics.core.figures.FAMILIES`)."""
         return MODULE_FAMILIES[self.module]
 
     @abc.abstractmethod

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..core import tally_dialogue
+from ..core.tally import tally_dialogue
 from ..corpus import Corpus, Dialogue
 from ..errors import InputError
 from ..options import Options

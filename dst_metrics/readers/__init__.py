@@ -23,7 +23,7 @@ from typing import Any
 from ..corpus import Corpus
 from ..states import LinearizedFormat
 from .base import Fit, Reader, ReadRequest, Side
-from .door import (
+from .inputs import (
     FORMATS,
     READERS,
     InputSpec,

@@ -1,7 +1,7 @@
 """What a report shows, as plain data: one `SystemData` per prediction file and one
 `ComparisonData` per later file against the first, gathered by `collect` from `dst_metrics.stats`
 (intervals, comparison, the table of every system with one correction over all its tests, the GCA
-paper's analyses, turn positions) and `dst_metrics.breakdown`.
+paper's analyses, turn positions) and `dst_metrics.analysis.breakdown`.
 
 The renderers (`plots`, `html`, `tables`) read only these dataclasses, so they can be fed by
 hand (tests) or from the statistics API's objects (`system_data`, `comparison_data`).
@@ -14,10 +14,10 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..core import COUNT_TYPES
+from ..core.figures import FIGURES, figure_labels
+from ..core.tally import COUNT_TYPES
 from ..corpus import Corpus
 from ..errors import InputError
-from ..figures import FIGURES, figure_labels
 from ..options import Options
 from ..stats.analysis import DialogueAnalysis as DialoguePoint
 from ..stats.paired import FloorWarning
@@ -162,13 +162,13 @@ def comparison_data(comparison: object) -> ComparisonData:
 
 
 def _system(name: str, corpus: Corpus, options: Options, intervals: Mapping | None, analyses: bool) -> SystemData:
-    from ..scoring import score
+    from ..scoring.scores import score
 
     found = None if intervals is None else {key: (float(lo), float(hi)) for key, (lo, hi) in intervals.items()}
     scores = score(corpus, options).scores
     if not analyses:
         return SystemData(name=name, scores=scores, intervals=found)
-    from ..breakdown import breakdown
+    from ..analysis.breakdown import breakdown
     from ..stats import analyze, by_position
 
     analysis = analyze(corpus, options)

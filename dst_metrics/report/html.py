@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..figures import figure_of
+from ..core.figures import figure_of
 from ..stats.table import SystemsTable
 from .data import ComparisonData, ReportData, SystemData
 from .draw import data_attributes, esc, num, pct, signed_pct, swatch, table

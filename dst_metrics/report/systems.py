@@ -207,7 +207,7 @@ def profile_rows(table: SystemsTable) -> tuple[list[str], list[list[str]]]:
 
 
 def _key_label(key: str) -> str:
-    from ..figures import figure_labels
+    from ..core.figures import figure_labels
 
     return {"average_jga": "average JGA"}.get(key, figure_labels().get(key, key))
 

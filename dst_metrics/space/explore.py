@@ -14,9 +14,9 @@ import warnings
 from dataclasses import dataclass, field
 
 from dst_metrics import Options, score
-from dst_metrics.breakdown import breakdown
-from dst_metrics.core import CORRECT, tally_dialogue
-from dst_metrics.explain import non_uniformity, pearson, tail_orientation
+from dst_metrics.analysis.breakdown import breakdown
+from dst_metrics.analysis.explain import non_uniformity, pearson, tail_orientation
+from dst_metrics.core.tally import CORRECT, tally_dialogue
 from dst_metrics.options import OptionError
 from dst_metrics.report.draw import esc, num, pct, signed_pct
 from dst_metrics.report.plots import BarSet, Point, figures_chart, inline_svg, reliability_chart, scatter_chart
@@ -69,7 +69,7 @@ class Exploration:
 
 
 def turn_mistakes(dialogue, mode: str) -> list[int]:
-    """m_t of each turn (missed, wrong and overshot counts), as `dst_metrics.explain.mistakes_per_turn` gives
+    """m_t of each turn (missed, wrong and overshot counts), as `dst_metrics.analysis.explain.mistakes_per_turn` gives
     them, from GCA's walk alone: without the per-slot rows of the per-turn view (10x less work per turn)."""
     mistakes = [0] * len(dialogue)
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from dst_metrics import Corpus, InputError, Options
 from dst_metrics.compat import PROFILES
-from dst_metrics.examples import EXAMPLES
 from dst_metrics.readers import READERS, InputSpec, open_spec, resolve
+from dst_metrics.readers.examples import EXAMPLES
 
 SET_LABELS = ("A", "B", "C", "D")
 """The prediction sets the page takes: A, B to compare, C and D for a third and fourth system."""

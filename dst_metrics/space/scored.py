@@ -1,12 +1,12 @@
 """Scored prediction sets and the rows of figures the page shows, in the registry's order
-(`dst_metrics.figures.FIGURES`), with the page's number formats."""
+(`dst_metrics.core.figures.FIGURES`), with the page's number formats."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from dst_metrics import Corpus, Options, Report, score
-from dst_metrics.figures import FIGURES, figure_labels, figure_of
+from dst_metrics.core.figures import FIGURES, figure_labels, figure_of
 from dst_metrics.report.draw import pct
 
 from .inputs import PredictionSet

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dst_metrics import citations
 from dst_metrics._version import __version__
 from dst_metrics.compat import PROFILES
-from dst_metrics.figures import FIGURES
+from dst_metrics.core.figures import FIGURES
 from dst_metrics.readers import READERS
 
 from .inputs import AUTO_LABEL
@@ -70,7 +70,7 @@ TRY_STATES_EXAMPLE = (
 
 
 def card_markdown() -> str:
-    """The Space's card: what each figure means (from the registry `dst_metrics.figures.FIGURES`, not
+    """The Space's card: what each figure means (from the registry `dst_metrics.core.figures.FIGURES`, not
     retyped), how to install and load the modules, the other evaluators' profiles, how to cite GCA."""
     figures = "\n".join(
         f"| `{f.key}@λ` | {f.label}λ | {f.description} |"

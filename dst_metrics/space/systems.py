@@ -33,7 +33,7 @@ TABLE_FILE = "table"
 
 def figure_choices() -> list[tuple[str, str]]:
     """(label, key) of every figure a table may show (every non-count figure, registry order)."""
-    from dst_metrics.figures import figure_labels
+    from dst_metrics.core.figures import figure_labels
     from dst_metrics.stats.matrix import interval_figures
 
     labels = figure_labels(Options())

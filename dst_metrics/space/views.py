@@ -8,8 +8,8 @@ the table; clickable rows and points carry `data-dialogue`.
 from __future__ import annotations
 
 from dst_metrics import Dialogue, Options
-from dst_metrics.explain import SlotRow, explain_dialogue
-from dst_metrics.figures import figure_labels
+from dst_metrics.analysis.explain import SlotRow, explain_dialogue
+from dst_metrics.core.figures import figure_labels
 from dst_metrics.report.draw import esc, esc_name, num, pct, signed_pct, swatch, table
 from dst_metrics.report.palette import COUNT_COLORS
 
@@ -308,7 +308,7 @@ def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
 
 
 def by_domain_html(names: list[str], groups: list[dict], options: Options) -> str:
-    """Every main figure per domain (`dst_metrics.breakdown`, as ``dst-metrics score --by domain``): a
+    """Every main figure per domain (`dst_metrics.analysis.breakdown`, as ``dst-metrics score --by domain``): a
     row per (domain, set), a column per figure, in percent."""
     rows = main_rows(options)
     head = "".join(f'<th scope="col">{esc(row.label)}</th>' for row in rows)

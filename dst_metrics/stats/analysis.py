@@ -3,7 +3,7 @@ FGA follow it.
 
 Per dialogue: tail orientation TO (eq. 7-8: the mean turn index of the mistakes, minus the middle
 turn, over the number of turns) and non-uniformity NU (eq. 9-10: Σ_t |m_t - m/n| / (m/n)), where
-m_t counts the missed, wrong and overshot slots of turn t (`dst_metrics.explain`). Then Pearson's r
+m_t counts the missed, wrong and overshot slots of turn t (`dst_metrics.analysis.explain`). Then Pearson's r
 of per-dialogue GCA and FGA with each, and Zou's (2007) 95% interval for r(FGA, x) - r(GCA, x):
 two correlations that share the variable x, computed on the same dialogues (dependent, overlapping).
 Dialogues without any mistake have no TO or NU and are left out of the correlations. A figure that
@@ -17,11 +17,11 @@ import math
 from dataclasses import asdict, dataclass, field
 from statistics import NormalDist
 
+from ..analysis.explain import mistakes_per_turn, non_uniformity, pearson, tail_orientation
 from ..corpus import Corpus
 from ..errors import counted
-from ..explain import mistakes_per_turn, non_uniformity, pearson, tail_orientation
 from ..options import Options
-from ..scoring import corpus_options, score
+from ..scoring.scores import corpus_options, score
 
 ZOU_LEVEL = 0.95
 ZOU_MIN_DIALOGUES = 4

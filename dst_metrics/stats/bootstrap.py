@@ -19,7 +19,7 @@ import numpy as np
 from ..corpus import Corpus
 from ..options import OptionError, Options
 from ..progress import progress
-from ..scoring import check_num_slots, corpus_options, tally_dialogues
+from ..scoring.scores import check_num_slots, corpus_options, tally_dialogues
 from .matrix import Layout, TallyMatrix, exact_figures, figure_arrays
 
 METHODS: tuple[str, ...] = ("percentile", "bca")

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 
-from ..core import Tally, add_keys, sum_fields, tally_dialogue
+from ..core.figures import figure_of
+from ..core.tally import Tally, add_keys, sum_fields, tally_dialogue
 from ..corpus import Corpus, Dialogue
-from ..figures import figure_of
 from ..options import Options
-from ..scoring import corpus_options
+from ..scoring.scores import corpus_options
 
 HISTOGRAMS = sum_fields(Tally, add_keys)
 

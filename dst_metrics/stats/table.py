@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..core.figures import figure_labels, figure_of
 from ..corpus import Corpus
 from ..errors import InputError, counted
-from ..figures import figure_labels, figure_of
 from ..options import OptionError, Options
-from ..scoring import corpus_options
+from ..scoring.scores import corpus_options
 from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, check_settings, intervals_of, resampled_figures, system_matrices
 from .matrix import TallyMatrix, exact_figures
 from .paired import (

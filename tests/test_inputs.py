@@ -15,8 +15,8 @@ from dst_metrics.cli import main
 from dst_metrics.errors import InputError
 from dst_metrics.options import OptionError
 from dst_metrics.readers import InputSpec, open_input, read, read_pair, read_side
-from dst_metrics.readers import door as door_module
-from dst_metrics.streaming import tally_opened
+from dst_metrics.readers import inputs as inputs_module
+from dst_metrics.scoring.streaming import tally_opened
 
 from .fuzz import FIXTURES
 from .test_parallel import random_layout
@@ -103,8 +103,8 @@ def test_detection_happens_once_per_file(two_files, tmp_path, capsys, monkeypatc
     write_records(folder / "m.jsonl", random_layout(1, dialogues=2))
     (folder / "t.json").write_text(json.dumps(TRADE))
     calls = []
-    real = door_module.detect
-    monkeypatch.setattr(door_module, "detect", lambda data: calls.append(len(data)) or real(data))
+    real = inputs_module.detect
+    monkeypatch.setattr(inputs_module, "detect", lambda data: calls.append(len(data)) or real(data))
     for extra in ([], ["--per-dialogue"], ["--by", "slot"], ["--jobs", "2"], ["--ci", "--bootstrap", "5"]):
         calls.clear()
         status, found, err = run(capsys, str(folder), *extra)
@@ -199,7 +199,10 @@ def test_the_input_spec_reading_follows_its_settings_through_pickling_and_replac
 
 
 def test_parallel_no_longer_imports_the_command_line():
-    code = "import sys, dst_metrics.parallel, dst_metrics.distributed; print('dst_metrics.command_line' in sys.modules)"
+    code = (
+        "import sys, dst_metrics.scoring.parallel, dst_metrics.scoring.distributed;"
+        " print('dst_metrics.command_line' in sys.modules)"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from .core import Tally, tally_corpus, tally_each
-from .corpus import Dialogue
-from .readers import Opened
-from .readers.door import STREAMED_FORMATS, Folded
+from ..core.tally import Tally, tally_corpus, tally_each
+from ..corpus import Dialogue
+from ..readers import Opened
+from ..readers.inputs import STREAMED_FORMATS, Folded
 
 if TYPE_CHECKING:
-    from .compat.base import ProfileTap
+    from ..compat.base import ProfileTap
 
 __all__ = ["STREAMED_FORMATS", "tally_opened"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from .corpus import Corpus
+from ..corpus import Corpus
 
 
 def _accumulate(*updates: dict) -> tuple[dict, ...]:

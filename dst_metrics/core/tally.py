@@ -19,9 +19,9 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .corpus import Dialogue
-from .options import parse_mode
-from .states import INACTIVE_VALUES, NONE_VALUE, Alternatives, State, Value, values_match
+from ..corpus import Dialogue
+from ..options import parse_mode
+from ..states import INACTIVE_VALUES, NONE_VALUE, Alternatives, State, Value, values_match
 
 CORRECT = "correct"
 WRONG = "wrong"

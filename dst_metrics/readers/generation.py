@@ -71,7 +71,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from .states import BOOKING_PART, DELETE_MARKER, booking_slot, says_absent
+from ..states import BOOKING_PART, DELETE_MARKER, booking_slot, says_absent
 
 STYLES = ("json", "sql", "python", "lines")
 """The styles `parse_generation` reads, in the order ``auto`` tries them."""

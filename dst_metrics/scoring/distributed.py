@@ -8,7 +8,7 @@ error naming it and both shards, never counted twice. Nothing but tallies and id
 The figures are ``==`` to scoring the shards' dialogues in one process (tests/test_distributed.py),
 because tallies add up in any order.
 
-    from dst_metrics.distributed import score_shards
+    from dst_metrics.scoring.distributed import score_shards
     report = score_shards(["shards/part-000.jsonl", ...], Options())          # a local cluster
     report = score_shards(paths, Options(), scheduler="tcp://10.0.0.5:8786")  # a running cluster
 
@@ -25,16 +25,16 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from .core import Tally
-from .errors import InputError
-from .modules import needs_extra
-from .options import OptionError, Options
-from .readers import InputSpec, Shard, open_spec, resolve
-from .scoring import Report, score_tallies
+from ..core.tally import Tally
+from ..errors import InputError
+from ..modules import needs_extra
+from ..options import OptionError, Options
+from ..readers import InputSpec, Shard, open_spec, resolve
+from .scores import Report, score_tallies
 from .streaming import tally_opened
 
 ENGINES = ("local", "dask")
-"""``--engine``: this machine's processes (`dst_metrics.parallel`) or a Dask cluster."""
+"""``--engine``: this machine's processes (`dst_metrics.scoring.parallel`) or a Dask cluster."""
 SPLIT_EVERY = 8
 """Tallies added per reduction task (the tree's fan-in)."""
 ID_BUCKETS = 16

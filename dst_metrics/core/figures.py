@@ -1,6 +1,6 @@
 """The one registry of figures: what every output lists, in this order.
 
-Scores (`dst_metrics.scoring`), the command line's table and JSON keys, the `evaluate` modules'
+Scores (`dst_metrics.scoring.scores`), the command line's table and JSON keys, the `evaluate` modules'
 outputs, the Space's tables and the metric cards all read `FIGURES`. A new figure is one entry (or one `register` call):
 its key, label, family, table group, whether higher is better, a description, the function of
 (Tally, Options) that computes it, the options it uses and whether that function also computes B summed
@@ -18,9 +18,9 @@ from typing import Any
 
 import msgspec
 
+from ..options import Options
 from . import metrics
-from .core import Tally
-from .options import Options
+from .tally import Tally
 
 FAMILIES: dict[str, str] = {
     "gca": "Granular Change Accuracy, its four counts and four rates (module gca_metric)",

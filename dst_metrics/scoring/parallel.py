@@ -19,12 +19,12 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .core import Tally
-from .readers import Opened
+from ..core.tally import Tally
+from ..readers import Opened
 from .streaming import tally_opened
 
 if TYPE_CHECKING:
-    from .compat.base import ProfileTap
+    from ..compat.base import ProfileTap
 
 PARALLEL_MIN_BYTES = 8_000_000
 """Inputs smaller than this (about 50,000 turns of the reference layout) are scored in one process
@@ -79,7 +79,7 @@ def tally_in_processes(
     `compat.base.ProfileTap`), each process sums its share into a fresh copy and, on success only, `tap` merges
     them all. `watch` sees the dialogues of the share this process tallies (e.g. `updates.watch`: a sample
     without reading the input again)."""
-    from .pool import forkable, in_processes  # here, not at the top: `default_jobs` is asked on every run
+    from ..pool import forkable, in_processes  # here, not at the top: `default_jobs` is asked on every run
 
     if not forkable():
         return None

@@ -2,7 +2,7 @@
 paper), counts and GCA per domain, and the paper's section 5.2 measures of where mistakes fall.
 
 Everything here reads the same per-turn diff as the scores (`core.tally_dialogue`); the per-domain
-figures are `dst_metrics.breakdown`'s, the one per-domain computation.
+figures are `dst_metrics.analysis.breakdown`'s, the one per-domain computation.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from . import metrics
+from ..core import metrics
+from ..core.tally import CORRECT, COUNT_TYPES, SlotCount, check_mode, tally_dialogue
+from ..corpus import Dialogue
+from ..options import Options
+from ..states import INACTIVE_VALUES, NONE_VALUE, Alternatives, State, Value
 from .breakdown import domain_reports
-from .core import CORRECT, COUNT_TYPES, SlotCount, check_mode, tally_dialogue
-from .corpus import Dialogue
-from .options import Options
-from .states import INACTIVE_VALUES, NONE_VALUE, Alternatives, State, Value
 
 
 def display_value(value: Value | None) -> str | None:
@@ -93,7 +93,7 @@ def explain_dialogue(dialogue: Dialogue, mode: str = "official") -> list[SlotRow
 def domain_gca(
     dialogues: Iterable[Dialogue], mode: str = "official", alpha: float = metrics.OFFICIAL_ALPHA
 ) -> dict[str, dict[str, float]]:
-    """Per domain: the four counts and GCA computed from them (`dst_metrics.breakdown`)."""
+    """Per domain: the four counts and GCA computed from them (`dst_metrics.analysis.breakdown`)."""
     out = {}
     for domain, report in domain_reports(dialogues, Options(mode=mode, alpha=alpha)).items():
         out[domain] = {kind: report.scores[kind] for kind in (*COUNT_TYPES, "gca")}

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .corpus import Corpus, Dialogue
-from .options import Options
-from .scoring import Report, Scores, score
-from .states import State
+from ..corpus import Corpus, Dialogue
+from ..options import Options
+from ..scoring.scores import Report, Scores, score
+from ..states import State
 
 BY: tuple[str, ...] = ("domain", "service", "slot")
 """The groupings of `breakdown`."""

@@ -17,7 +17,7 @@ time and reads any other shard, or one that cannot stream, whole.
 Every failure to decode (invalid UTF-8 or JSON, numbers no float holds, nesting deeper than
 Python's recursion limit) in detection or in a reader becomes one `InputError` naming the file
 (and line, dialogue, turn where known). `InputSpec` is what to read, small, frozen and picklable:
-worker processes (`dst_metrics.parallel`) and Dask workers (`dst_metrics.distributed`) get it.
+worker processes (`dst_metrics.scoring.parallel`) and Dask workers (`dst_metrics.scoring.distributed`) get it.
 """
 
 from __future__ import annotations
@@ -628,7 +628,7 @@ class Opened(msgspec.Struct, frozen=True):
 
     def loaded(self) -> Opened:
         """This input with each file's bytes read now (a reference layout also cut into one undecoded
-        slice per dialogue): forked workers (`dst_metrics.parallel`) share them instead of each reading
+        slice per dialogue): forked workers (`dst_metrics.scoring.parallel`) share them instead of each reading
         the file. A file that cannot be read or cut is left to the reader, which names the problem."""
         return msgspec.structs.replace(self, shards=tuple(map(_loaded, self.shards)))
 
@@ -648,7 +648,7 @@ class Opened(msgspec.Struct, frozen=True):
         """`fold` of each shard's dialogues, shard after shard: streamed one dialogue at a time where
         the shard streams, else (or where streaming fails: that shard only) read whole and given to
         `fold` as its Corpus (which iterates its dialogues). With `share`
-        (k, n), only the dialogues at positions k modulo n of each shard (`dst_metrics.parallel`).
+        (k, n), only the dialogues at positions k modulo n of each shard (`dst_metrics.scoring.parallel`).
         A dialogue id in two shards raises InputError naming both."""
         if self.gold_shards:
             return [_fold_whole(self.shards[0], self.read, fold, share)]

@@ -8,23 +8,23 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from ._gc import without_gc
-from ._version import __version__
-from .core import Tally, tally_corpus, tally_dialogue, tally_each
-from .corpus import Corpus, Dialogue
-from .errors import json_text
-from .figures import compute_figures, figure_of
-from .options import OptionError, Options
+from .._gc import without_gc
+from .._version import __version__
+from ..core.figures import compute_figures, figure_of
+from ..core.tally import Tally, tally_corpus, tally_dialogue, tally_each
+from ..corpus import Corpus, Dialogue
+from ..errors import json_text
+from ..options import OptionError, Options
 
 if TYPE_CHECKING:  # the profiles are imported when one is asked for (`score`)
-    from .compat.base import Profile
+    from ..compat.base import Profile
 
 __all__ = ["Options", "Report", "Scores", "__version__", "corpus_options", "score", "score_tallies", "tally_dialogues"]
 
 
 class Scores(Mapping):
     """Every figure of one corpus or dialogue: a read-only mapping ``{key: value}`` in the
-    order of `dst_metrics.figures.FIGURES`, whose keys are also attributes (``scores.gca``).
+    order of `dst_metrics.core.figures.FIGURES`, whose keys are also attributes (``scores.gca``).
 
     Scores are fractions in [0, 1]; counts are integers. `fga_grid` is ``{λ: FGA}``. `signature`
     names every option; `signature_of(key)` only those that change one figure.
@@ -160,7 +160,7 @@ def score(
     options = corpus_options(corpus, options, **option_values)
     chosen = None
     if options.compat is not None:
-        from .compat import PROFILES  # the profiles and their readers, loaded when one is asked for
+        from ..compat import PROFILES  # the profiles and their readers, loaded when one is asked for
 
         chosen = PROFILES[options.compat]
     elif compat_inputs is not None:

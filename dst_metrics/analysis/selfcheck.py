@@ -16,15 +16,15 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .compat import PROFILES
-from .corpus import Corpus, Dialogue, decode_raw, first_alternatives
-from .errors import InputError
-from .figures import FIGURES
-from .options import MODES, OptionError, Options
-from .readers import READERS, InputSpec, Opened, read_sides, resolve
-from .readers.pairing import pair
-from .scoring import score
-from .states import Alternatives, normalize_state
+from ..compat import PROFILES
+from ..core.figures import FIGURES
+from ..corpus import Corpus, Dialogue, decode_raw, first_alternatives
+from ..errors import InputError
+from ..options import MODES, OptionError, Options
+from ..readers import READERS, InputSpec, Opened, read_sides, resolve
+from ..readers.pairing import pair
+from ..scoring.scores import score
+from ..states import Alternatives, normalize_state
 
 _RSA = "RSA scores a turn with no slot on either side 0 (the RSA paper's definition, kept in both modes)"
 _JTA = (

@@ -7,7 +7,7 @@ on either side scores 0 in both modes (the RSA paper's definition).
 
 Each formula is written once over `Columns`: one `Tally` (its Python ints, divided exactly, so the
 official figures keep every digit) or B summed tallies as arrays (`dst_metrics.stats.matrix`, for the
-bootstrap), in floats. The registry (`dst_metrics.figures`) names each formula once.
+bootstrap), in floats. The registry (`dst_metrics.core.figures`) names each formula once.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Protocol, TypeAlias
 
-from .core import Tally
-from .options import DEFAULT_FGA_LAMBDA, FGA_LAMBDA_GRID, MULTIWOZ_NUM_SLOTS, OFFICIAL_ALPHA
+from ..options import DEFAULT_FGA_LAMBDA, FGA_LAMBDA_GRID, MULTIWOZ_NUM_SLOTS, OFFICIAL_ALPHA
+from .tally import Tally
 
 __all__ = [
     "DEFAULT_FGA_LAMBDA",

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from . import ids
-from .corpus import Corpus, Dialogue
-from .errors import InputError, describe
-from .states import DELETE_MARKER, is_deletion, is_scored_mapping
+from .. import ids
+from ..corpus import Corpus, Dialogue
+from ..errors import InputError, describe
+from ..states import DELETE_MARKER, is_deletion, is_scored_mapping
 
 __all__ = [
     "DELETE_MARKER",

@@ -20,17 +20,17 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 import msgspec
 
-from ._gc import gc_paused
-from .compat import PROFILES
-from .compat.base import ProfileTap
-from .corpus import Corpus, Dialogue
-from .errors import counted
-from .figures import DialogueFigures
-from .options import OptionError, Options
-from .progress import progress
-from .readers import InputSpec, Opened, open_spec
-from .scoring import Report, score, score_tallies, with_profile_figures
-from .updates import sample_looks_like_updates, votes_say_updates, watch
+from .._gc import gc_paused
+from ..compat import PROFILES
+from ..compat.base import ProfileTap
+from ..core.figures import DialogueFigures
+from ..corpus import Corpus, Dialogue
+from ..errors import counted
+from ..options import OptionError, Options
+from ..progress import progress
+from ..readers import InputSpec, Opened, open_spec
+from ..readers.updates import sample_looks_like_updates, votes_say_updates, watch
+from .scores import Report, score, score_tallies, with_profile_figures
 
 __all__ = ["Request", "Scored", "engine_for", "read_whole", "score_inputs"]
 

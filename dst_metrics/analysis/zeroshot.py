@@ -22,11 +22,11 @@ import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .corpus import Corpus, Dialogue
-from .errors import InputError
-from .options import OptionError, Options
-from .scoring import Report, Scores, score
-from .states import State
+from ..corpus import Corpus, Dialogue
+from ..errors import InputError
+from ..options import OptionError, Options
+from ..scoring.scores import Report, Scores, score
+from ..states import State
 
 DOMAINS: tuple[str, ...] = ("hotel", "train", "restaurant", "attraction", "taxi")
 """MultiWOZ's five domains of the zero-shot experiments (TRADE's EXPERIMENT_DOMAINS), in their order."""

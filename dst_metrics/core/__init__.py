@@ -1,0 +1,1 @@
+"""The per-turn diff and tally, the figures' formulas and their registry."""

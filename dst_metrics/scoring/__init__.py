@@ -1,0 +1,1 @@
+"""Scoring a corpus, and the engines that score inputs: whole, streamed, in processes, on Dask."""
