@@ -1,4 +1,5 @@
-"""Shared test setup: offline hubs, and the ../shared folder (tests that need it skip without it); CI's stages
+"""Shared test setup: offline hubs, and the ../shared folder (tests that need it skip without it); the browser
+tests' served Space and Chromium, one of each per test process (tests/space_browser.py); CI's stages
 (`.ci/run`): the tests that passed, written to a file, and the next run deselecting them; the compiled path's
 tests marked."""
 
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from dst_metrics.modules import needs_extra
+
+from . import space_browser
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
@@ -52,6 +55,33 @@ class DevModule:
 
 
 scipy_stats = DevModule("scipy.stats")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium, launched once per test process; each test opens contexts of its own."""
+    with space_browser.chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="session")
+def space_server(tmp_path_factory):
+    """`python app.py` served once per test process (its url and its log); the tests' sessions are their own."""
+    with space_browser.served_app(tmp_path_factory.mktemp("space-server")) as server:
+        yield server
+
+
+@pytest.fixture
+def server_url(space_server) -> str:
+    return space_server.url
+
+
+@pytest.fixture
+def visit(browser, server_url):
+    """`space_browser.pages`: open the served page (query, width, height, ready) in a new context; the test
+    fails on a page error, a console error or a request outside the machine."""
+    with space_browser.pages(browser, server_url) as open_page:
+        yield open_page
 
 
 def compiled_modules() -> list[str]:
@@ -174,9 +204,10 @@ def deselect_passed(config: pytest.Config, items: list[pytest.Item]) -> None:
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups in the same hook
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``--dist loadgroup``), the tests of a file that use the same costly fixtures run in
-    one process, so that each fixture (a compiled package, a browser, a null simulation) is built once; every
-    other test goes to whichever process is free. The tests of `COMPILED_PATH_FILES` are marked
-    `compiled_path`; with ``--not-passed-in=FILE``, the tests that passed in FILE's run are deselected."""
+    one process, so that each fixture (a compiled package, a null simulation) is built once; every other test
+    goes to whichever process is free, the tests marked `slow` first (so that none of them starts last, while
+    the other process idles). The tests of `COMPILED_PATH_FILES` are marked `compiled_path`; with
+    ``--not-passed-in=FILE``, the tests that passed in FILE's run are deselected."""
     deselect_passed(config, items)
     for item in items:
         names = costly_fixtures(item)
@@ -184,3 +215,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(f"{item.path.stem}:{'+'.join(names)}"))
         if any(fnmatch.fnmatch(item.path.name, pattern) for pattern in COMPILED_PATH_FILES):
             item.add_marker(pytest.mark.compiled_path)
+    if hasattr(config, "workerinput"):  # a pytest-xdist process: its collection is the order of the work
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: the rest in order

@@ -1,6 +1,7 @@
 """The Space in a real browser: `python app.py` on a free port, driven by headless Debian Chromium
-through Playwright. Nothing downloads a browser; without /usr/bin/chromium or playwright the tests
-skip. Screenshots and the server log go to test-artifacts/space/ at the repository root.
+through Playwright (tests/space_browser.py: one server and one browser per test process, a new page per
+test). Nothing downloads a browser; without /usr/bin/chromium or playwright the tests skip. Screenshots and
+the server log go to test-artifacts/space/ at the repository root.
 
 Each test named after a defect of issue 11 checks what is drawn, not only text: the chart's bars
 against the table's figures, bounding boxes at phone width, uncaught page errors."""
@@ -8,12 +9,7 @@ against the table's figures, bounding boxes at phone width, uncaught page errors
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -24,130 +20,16 @@ from dst_metrics.space.scored import main_rows
 from dst_metrics.stats import compare
 from dst_metrics.stats.paired import FloorWarning
 
-from .conftest import REFERENCE, REPO, needs
+from .conftest import REFERENCE, REPO
+from .space_browser import ALL, DIRECT, IDLE_JS, WORDS_BROKEN_JS, choose, free_port, low_contrast, settle, shot
 from .test_app import _all_text
 
 FIRST = EXAMPLES["first_example"]
 
-CHROMIUM = Path(os.environ.get("DST_METRICS_CHROMIUM", "/usr/bin/chromium"))
-ARTIFACTS = REPO / "test-artifacts" / "space"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-LOCAL = ("http://127.0.0.1", "http://localhost", "data:", "blob:", "about:")
-
 pytestmark = pytest.mark.slow
-_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never via a proxy
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for(url: str, server: subprocess.Popen, log: Path, timeout: float = 120.0) -> None:
-    # returns as soon as the app answers: a long bound costs nothing, and a machine under load needs it
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"app.py exited with {server.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with _DIRECT.open(url, timeout=1) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    pytest.fail(f"app.py did not answer on {url} within {timeout} s:\n{log.read_text()[-3000:]}")
-
-
-@pytest.fixture(scope="module")
-def server_url(tmp_path_factory):
-    """`python app.py` on a free port (GRADIO_SERVER_PORT), always terminated afterwards; its temporary
-    files (uploads, the sessions' downloads) in pytest's temporary folder, not left in /tmp."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    port = _free_port()
-    scratch = tmp_path_factory.mktemp("space-server")
-    env = dict(
-        os.environ,
-        TMPDIR=str(scratch),
-        GRADIO_TEMP_DIR=str(scratch / "gradio"),
-        GRADIO_SERVER_PORT=str(port),
-        GRADIO_SERVER_NAME="127.0.0.1",
-        GRADIO_ANALYTICS_ENABLED="False",
-        NO_PROXY="127.0.0.1,localhost",
-        no_proxy="127.0.0.1,localhost",
-        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-    )
-    log = ARTIFACTS / "app-server.log"
-    with log.open("w") as out:
-        server = subprocess.Popen(
-            [sys.executable, str(REPO / "app.py")], cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT
-        )
-    try:
-        url = f"http://127.0.0.1:{port}/"
-        _wait_for(url, server, log)
-        yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"needs Debian chromium at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason=needs("dev", "playwright"))
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 MAIN = [row.key for row in main_rows(Options())]  # the chart's figures: gca, jga, fga, sa, aga, rsa, slot_f1
-ALL = "?example=all"
-
-
-@pytest.fixture
-def visit(browser, server_url):
-    """Open the page (query, width, height); at the end, no uncaught page error or console error
-    (issue 11, defect 8) and nothing loaded from the internet."""
-    contexts, errors, external = [], [], []
-
-    def open_page(query: str = "", width: int = 1400, height: int = 900, ready: str = '#metrics td[data-metric="gca"]'):
-        context = browser.new_context(viewport={"width": width, "height": height})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(60000)  # an upper bound, as in test_app_table_browser.py; loaded machines need it
-        page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-        page.on("request", lambda request: None if request.url.startswith(LOCAL) else external.append(request.url))
-        page.goto(server_url + query)
-        page.wait_for_selector(ready)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
-    assert errors == [], errors
-    assert external == [], f"the page loaded from the internet: {external}"
-
-
-def _choose(page, dropdown: str, option: str) -> None:
-    page.click(f"#{dropdown} input")
-    page.get_by_role("option", name=option, exact=True).click()
 
 
 def _cell(metric: str, name: str) -> str:
@@ -219,17 +101,12 @@ def _jsonl(example, prediction: str) -> str:
     )
 
 
+IN_VIEWPORT_JS = """(s) => { const r = document.querySelector(s).getBoundingClientRect();
+  return r.height > 0 && r.top >= -1 && r.top < innerHeight; }"""  # -1 px: sub-pixel layout
+
+
 def _in_viewport(page, selector: str) -> bool:
-    return page.evaluate(
-        "(s) => { const r = document.querySelector(s).getBoundingClientRect();"
-        " return r.height > 0 && r.top >= -1 && r.top < innerHeight; }",  # -1 px: sub-pixel layout
-        selector,
-    )
-
-
-def _shot(page, name: str) -> None:
-    page.wait_for_timeout(300)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    return page.evaluate(IN_VIEWPORT_JS, selector)
 
 
 def _corpus(side: int):
@@ -245,11 +122,11 @@ def _corpus(side: int):
 def test_defect1_chart_equals_table_after_every_change(visit, tmp_path):
     page = visit()
     _assert_chart_equals_table(page, ["P1", "P2"])
-    _choose(page, "example", "Figure 6: MultiWOZ dialogue MUL1110")
+    choose(page, "example", "Figure 6: MultiWOZ dialogue MUL1110")
     _wait_for_sets(page, ["prediction"])
     assert _figure(page, "gca", "prediction") == "31.43"
     _assert_chart_equals_table(page, ["prediction"])
-    _choose(page, "example", "All three paper dialogues as one corpus")
+    choose(page, "example", "All three paper dialogues as one corpus")
     _wait_for_figure(page, "dialogues", "P1", "3")
     _assert_chart_equals_table(page, ["P1", "P2"])
     page.locator("#name-a input").fill("sys1")
@@ -265,7 +142,7 @@ def test_defect1_chart_equals_table_after_every_change(visit, tmp_path):
     _upload(page, "b", tmp_path / "other.json", _all_text(1))
     _wait_for_sets(page, ["sys1", "other"])
     _assert_chart_equals_table(page, ["sys1", "other"])
-    _shot(page, "renamed-corrected-upload-1400")
+    shot(page, "renamed-corrected-upload-1400")
 
 
 def test_defect2_upload_leaves_the_example_and_says_so_next_to_the_button(visit, tmp_path):
@@ -279,14 +156,14 @@ def test_defect2_upload_leaves_the_example_and_says_so_next_to_the_button(visit,
     assert "mysys.jsonl" in note.inner_text()
     assert _in_viewport(page, "#note-a")
     _assert_chart_equals_table(page, ["mysys"])
-    _shot(page, "upload-1400")
+    shot(page, "upload-1400")
     other = json.dumps({"OTHER": FIRST.reference_layout("P2")["MUL0003"]})
     _upload(page, "b", tmp_path / "other.json", other)
     page.locator("#note-b").get_by_text("left out").wait_for()
     status = page.locator("#status-ok").inner_text()
     assert "Set B ('other') is left out: 'mysys' and 'other' do not cover the same dialogues" in status
     _assert_chart_equals_table(page, ["mysys"])  # A stays scored: a set that does not match never blocks it
-    _shot(page, "upload-set-aside-1400")
+    shot(page, "upload-set-aside-1400")
 
 
 def test_defect3_options_apply_when_leaving_the_box(visit):
@@ -313,17 +190,15 @@ def test_defect4_a_row_click_opens_the_dialogue_where_the_user_looks(visit):
     page = visit(ALL)
     page.locator("#disagreements tr[data-dialogue='SNG0779']").first.click()
     page.wait_for_function("() => document.querySelector('#slots').textContent.includes('Dialogue SNG0779')")
-    page.wait_for_timeout(300)
+    settle(page, IN_VIEWPORT_JS, "#slots-col")  # scrolled to
     assert _in_viewport(page, "#slots-col")
     scores = page.locator("#slots .dialogue-scores li[data-set='P1']").inner_text()
     assert "GCA 52.38" in scores and "JGA 83.33" in scores  # the dialogue's own figures (section 5.4)
     assert page.locator("#slots").get_by_text("no change").count() == 4  # four quiet turns, one row each
-    _shot(page, "row-click-1400")
+    shot(page, "row-click-1400")
 
 
 def test_defect5_scatter_draws_y_equals_x_whole_points_and_opens_them(visit):
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     page = visit(ALL)
     diagonal = page.evaluate(
         "() => { const b = document.querySelector('#scatter .diagonal path').getBBox(); return [b.width, b.height]; }"
@@ -354,10 +229,8 @@ def test_defect5_scatter_draws_y_equals_x_whole_points_and_opens_them(visit):
         const r = g.firstElementChild.getBoundingClientRect();
         return [g.dataset.x, g.dataset.y, r.left >= svg.left && r.right <= svg.right && r.top >= svg.top
         && r.bottom <= svg.bottom]; }); }"""
-    try:  # the new chart may still be laid out (or the page scrolling) when the table shows the figure
-        page.wait_for_function(f"() => ({placed})().every(p => p[2])", timeout=5000)
-    except PlaywrightTimeout:
-        pass  # the assertion below shows where the points are
+    # the new chart may still be laid out (or the page scrolling) when the table shows the figure
+    settle(page, f"() => {{ const p = ({placed})(); return p.length === 2 && p.every(q => q[2]); }}")
     inside = page.evaluate(placed)
     assert ["100.00", "100.00", True] in inside and all(whole for _, _, whole in inside), inside
 
@@ -395,7 +268,7 @@ def test_defect6_two_sets_compare_per_dialogue_and_line_up_by_turn(visit):
         for slot in slots:
             order.setdefault(slot, len(order))
     assert all(slots == sorted(slots, key=order.__getitem__) for slots in turns)  # one slot order in every turn
-    _shot(page, "three-dialogues-compare-1400")
+    shot(page, "three-dialogues-compare-1400")
 
 
 PHONE = {"width": 390, "height": 844}
@@ -442,24 +315,24 @@ BROKEN_WORDS_JS = """() => {
 def test_defect7_phone_width_nothing_cut_off_no_word_broken(visit, tmp_path):
     for query, name in (("", "first-example-390"), (ALL, "three-dialogues-390")):
         page = visit(query, **PHONE)
-        page.wait_for_timeout(500)
+        settle(page, CUT_OFF_JS)  # the charts laid out
         assert page.evaluate(CUT_OFF_JS) == []
         assert page.evaluate(BROKEN_WORDS_JS) == []
         width = page.locator("#example").bounding_box()["width"]
         assert width >= 300, width  # the example dropdown is not squeezed
         _assert_chart_equals_table(page, ["P1", "P2"])
-        _shot(page, name)
+        shot(page, name)
     _upload(page, "a", tmp_path / "phone_upload.jsonl", _jsonl(FIRST, "P2"))  # leaves the example
     _wait_for_sets(page, ["phone_upload"])
     page.locator("#note-a").get_by_text("read and scored").wait_for()
     assert page.evaluate(CUT_OFF_JS) == []
-    _shot(page, "upload-390")
+    shot(page, "upload-390")
     page.locator("#data-a textarea").fill('{"MUL0003": {"0": {"gt": ]')
     page.click("#score")
     page.locator("#status-error").wait_for()
-    page.wait_for_timeout(300)
+    settle(page, IN_VIEWPORT_JS, "#status-error")  # scrolled to
     assert _in_viewport(page, "#status-error") and page.evaluate(CUT_OFF_JS) == []
-    _shot(page, "invalid-json-390")
+    shot(page, "invalid-json-390")
 
 
 def test_defect8_errors_hide_views_without_page_errors_and_alpha_has_one_wording(visit):
@@ -485,7 +358,7 @@ def test_defect8_errors_hide_views_without_page_errors_and_alpha_has_one_wording
     page.click("#score")
     page.wait_for_function("() => document.querySelector('#status-error')?.textContent.includes('not valid JSON')")
     assert not page.locator("#bars").is_visible()
-    _shot(page, "invalid-json-1400")
+    shot(page, "invalid-json-1400")
     page.wait_for_timeout(500)  # a ResizeObserver error would arrive now; `visit` fails on any
 
 
@@ -509,13 +382,13 @@ def test_comparison_takeaway_and_url_state(visit):
     for name in ("figures.csv", "dialogues.csv", "dialogues.json", "table.tex", "table.md", "report.html"):
         assert page.locator(f"#downloads a[download='{name}']").count() == 1
     href = page.locator("#downloads a[download='figures.json']").get_attribute("href")
-    with _DIRECT.open(href, timeout=10) as response:
+    with DIRECT.open(href, timeout=10) as response:
         figures = json.loads(response.read())
     assert [s["set"] for s in figures["sets"]] == ["P1", "P2"]
     assert figures["sets"][0]["gca"] == score(_corpus(0)).scores.gca  # unrounded, as the library gives it
     assert figures["comparison"]["figures"]["gca"]["diff"] == pytest.approx(expected.figures["gca"].diff)
     assert "example=all" in page.url and "mode=official" in page.url
-    _shot(page, "takeaway-1400")
+    shot(page, "takeaway-1400")
 
     linked = visit("?example=hypothetical&mode=corrected&k=20&dialogue=SNG0779")
     _wait_for_signature(linked, "mode:corrected|alpha:10/11|lambda:0.5|K:20")
@@ -538,7 +411,7 @@ def test_confidences_show_calibration_at_both_widths(visit):
         _assert_chart_equals_table(page, ["scored"])
         if width == PHONE["width"]:
             assert page.evaluate(CUT_OFF_JS) == []
-        _shot(page, f"confidences-{width}")
+        shot(page, f"confidences-{width}")
 
 
 def test_predictions_only_upload_with_a_gold_folder(visit):
@@ -560,7 +433,7 @@ def test_predictions_only_upload_with_a_gold_folder(visit):
     _wait_for_figure(page, "gca", "dialogues_001", f"{100 * expected.gca:.2f}")
     assert _figure(page, "jga", "dialogues_001") == f"{100 * expected.jga:.2f}"
     assert "--gold set_gold_files" in page.locator("#command").inner_text()
-    _shot(page, "gold-folder-1400")
+    shot(page, "gold-folder-1400")
 
 
 def test_a_third_system_is_charted_and_compared_with_a(visit):
@@ -585,7 +458,7 @@ def test_a_third_system_is_charted_and_compared_with_a(visit):
     by_set = {name: {shape for other, shape, _ in shapes if other == name} for name, _, _ in shapes}
     assert len(by_set["C"]) == 1 and len(shapes) == 9 and all(width > 0 for *_, width in shapes)  # a third shape
     assert by_set["C"].isdisjoint(by_set["P1"] | by_set["P2"])
-    _shot(page, "three-systems-1400")
+    shot(page, "three-systems-1400")
 
 
 # --------------------------------------------------------------------------------------------
@@ -614,7 +487,7 @@ def test_issue23_quick_example_switches_and_uploads_settle_on_the_last_choice(vi
         "Figure 6: MultiWOZ dialogue MUL1110",
         "All three paper dialogues as one corpus",
     ):  # each chosen as soon as the dropdown closes, while the previous one still computes
-        _choose(page, "example", label)
+        choose(page, "example", label)
     _settled(page, ["P1", "P2"], "3")
     _assert_chart_equals_table(page, ["P1", "P2"])
     assert page.locator("#data-b textarea").input_value() != ""  # B's box holds the B that is drawn
@@ -626,7 +499,7 @@ def test_issue23_quick_example_switches_and_uploads_settle_on_the_last_choice(vi
     _settled(page, ["first", "second"], "3")
     _assert_chart_equals_table(page, ["first", "second"])
     page.locator("#compare table.compare-table[data-a='first']").wait_for()
-    _shot(page, "issue23-quick-clicks-1400")
+    shot(page, "issue23-quick-clicks-1400")
 
 
 @pytest.mark.parametrize("field, value", [("lambda", "-3"), ("lambda", "0"), ("k", "0")])
@@ -687,7 +560,7 @@ def test_issue23_tables_fit_at_1400_and_read_at_390_with_long_file_names(visit):
         page.keyboard.press("Enter")
         _wait_for_sets(page, [long_a, long_b])
         page.locator(f"#compare table.compare-table[data-a='{long_a}']").wait_for()
-        page.wait_for_timeout(500)
+        settle(page, IDLE_JS)  # every table drawn again with the new names
         tables = _table_widths(page)
         assert len(tables) >= 7, tables
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width  # no sideways page
@@ -700,12 +573,12 @@ def test_issue23_tables_fit_at_1400_and_read_at_390_with_long_file_names(visit):
                     assert 0 <= table["first"][0] and table["first"][1] <= width, table
         if width == 390:  # the per-turn cards: a long set name's label wraps beside its chips, none spills
             assert page.evaluate(CARD_CELLS_SPILL_JS) == []
-        _shot(page, f"issue23-long-names-{width}")
+        shot(page, f"issue23-long-names-{width}")
 
 
 def test_issue23_the_url_is_what_is_shown_and_reloading_restores_it(visit):
     page = visit(ALL)
-    _choose(page, "dialogue", "MUL1110")
+    choose(page, "dialogue", "MUL1110")
     page.wait_for_function("() => document.querySelector('#slots').textContent.includes('Dialogue MUL1110')")
     page.locator("#unchanged input").check()
     page.wait_for_function("() => location.search.includes('unchanged=1')")
@@ -745,23 +618,17 @@ def test_issue23_a_compatibility_profile_on_the_page(visit):
 
     page = visit(ALL)
     label = next(label for label, name in page_profiles() if name == "fnctod")
-    _choose(page, "compat", label)
+    choose(page, "compat", label)
     _wait_for_signature(page, "compat:fnctod")
     _assert_chart_equals_table(page, ["P1", "P2"])
     page.wait_for_function("() => location.search.includes('compat=fnctod')")
     page.locator("#compare-compat").wait_for()
     assert "--compat fnctod" in page.locator("#command").inner_text()
-    _shot(page, "issue23-compat-1400")
+    shot(page, "issue23-compat-1400")
 
 
 # --------------------------------------------------------------------------------------------
 # Issue 36: the Space, fourth version
-
-
-def _server_errors() -> int:
-    """Tracebacks the served app has logged so far (gradio logs an event's error there, not in the page)."""
-    log = ARTIFACTS / "app-server.log"
-    return log.read_text(errors="replace").count("Traceback") if log.exists() else 0
 
 
 def test_issue36_a_pasted_set_leaves_the_example_and_its_link_shows_no_other_figures(visit):
@@ -779,7 +646,7 @@ def test_issue36_a_pasted_set_leaves_the_example_and_its_link_shows_no_other_fig
     assert "Your own data" in page.locator("#example-note").inner_text()
     page.wait_for_function("() => location.search.includes('data=own')")
     assert "example=" not in page.url
-    _shot(page, "issue36-pasted-own-data-1400")
+    shot(page, "issue36-pasted-own-data-1400")
     # The link opens no figures at all (own data is never in a URL), and says why.
     shared = visit(page.url.removeprefix(page.url.split("?")[0]), ready="#status-ok")
     assert "Nothing to score yet" in shared.locator("#status-ok").inner_text()
@@ -787,7 +654,7 @@ def test_issue36_a_pasted_set_leaves_the_example_and_its_link_shows_no_other_fig
     assert (
         shared.locator('#metrics td[data-metric="gca"]').count() == 0 or not shared.locator("#scores-col").is_visible()
     )
-    _shot(shared, "issue36-own-data-link-1400")
+    shot(shared, "issue36-own-data-link-1400")
 
 
 def test_issue36_k_below_a_turns_slots_keeps_the_figures_and_k_must_be_whole(visit):
@@ -807,12 +674,12 @@ def test_issue36_k_below_a_turns_slots_keeps_the_figures_and_k_must_be_whole(vis
         assert page.locator("#scores-col").is_visible() and _figure(page, "gca", "P1") == gca
         _assert_chart_equals_table(page, ["P1", "P2"])
         assert "k=30" in page.url
-    _shot(page, "issue36-k-too-small-1400")
+    shot(page, "issue36-k-too-small-1400")
 
 
-def test_issue36_uploads_say_what_happened_at_their_button_and_the_server_logs_no_error(visit, tmp_path):
+def test_issue36_uploads_say_what_happened_at_their_button_and_the_server_logs_no_error(visit, space_server, tmp_path):
     page = visit()
-    before = _server_errors()
+    before = space_server.errors()
     one_turn = json.dumps({"dialogue_id": "D1", "turn_id": 0, "gt": {"hotel-area": "north"}, "pr": {}}) + "\n"
     _upload(page, "a", tmp_path / "one.jsonl", one_turn)
     page.locator("#note-a").get_by_text("read and scored (1 turn)").wait_for()
@@ -822,7 +689,7 @@ def test_issue36_uploads_say_what_happened_at_their_button_and_the_server_logs_n
         page.locator("#note-b-error").wait_for()
         assert "dst-metrics dstc2 --trackfile" in page.locator("#note-b-error").inner_text()
         assert "DSTC2 tracker output" in page.locator("#status-error").inner_text()
-        _shot(page, "issue36-dstc2-at-its-button-1400")
+        shot(page, "issue36-dstc2-at-its-button-1400")
         page.click("#empty-b")
     trade = REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json"
     if trade.exists():
@@ -831,59 +698,12 @@ def test_issue36_uploads_say_what_happened_at_their_button_and_the_server_logs_n
         from dst_metrics.space.inputs import page_profiles
 
         for label, name in page_profiles()[:3]:  # the profile changed after the upload (issue 36: 13 errors logged)
-            _choose(page, "compat", label)
+            choose(page, "compat", label)
             _wait_for_signature(page, f"compat:{name}")
     page.wait_for_timeout(1000)
-    assert _server_errors() == before, (ARTIFACTS / "app-server.log").read_text()[-3000:]
+    assert space_server.errors() == before, space_server.log.read_text()[-3000:]
 
 
-WORDS_BROKEN_JS = """() => {
-  // Every word on the page drawn on one line: a line may break only at a space or after - / _ , (no 'Tur|n').
-  const broken = [];
-  const walker = document.createTreeWalker(document.querySelector('gradio-app') || document.body, NodeFilter.SHOW_TEXT);
-  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
-    const parent = text.parentElement;
-    if (!parent || !parent.offsetParent || parent.closest('textarea, .cm-editor, svg, code, pre, [aria-hidden=true]')) {
-      continue;
-    }
-    const re = /\\S{2,}/g; let m;
-    while ((m = re.exec(text.data))) {
-      const range = document.createRange(); let top = null;
-      for (let i = 0; i < m[0].length; i++) {
-        range.setStart(text, m.index + i); range.setEnd(text, m.index + i + 1);
-        const box = range.getBoundingClientRect();
-        if (box.width === 0 && box.height === 0) continue;
-        if (top !== null && Math.abs(box.top - top) > 2 && !'-/_,.|=&:'.includes(m[0][i - 1])) {
-          broken.push(m[0].slice(0, i) + '|' + m[0].slice(i)); break;
-        }
-        top = box.top;
-      }
-    }
-  }
-  return broken;
-}"""
-LOW_CONTRAST_JS = """() => {
-  // Text below 4.5:1 against what is behind it (WCAG AA for normal text).
-  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => {
-    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
-  const behind = (e) => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
-    if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3); } return [255, 255, 255]; };
-  const low = [];
-  const walker = document.createTreeWalker(document.querySelector('gradio-app') || document.body, NodeFilter.SHOW_TEXT);
-  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
-    const e = text.parentElement;
-    if (!text.data.trim() || !e || !e.offsetParent) continue;
-    if (e.closest('svg, .cm-editor, footer, button, [aria-hidden=true]')) continue;
-    const style = getComputedStyle(e); const color = rgb(style.color);
-    if (color.length === 4 && color[3] < 1) continue;
-    const [a, b] = [lum(color), lum(behind(e))];
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    if (ratio < 4.5) low.push(`${text.data.trim().slice(0, 40)} (${style.color}, ${ratio.toFixed(2)}:1)`);
-  }
-  return [...new Set(low)];
-}"""
 CHART_TEXT_JS = """() => [...document.querySelectorAll('svg.chart')].filter(s => s.getBoundingClientRect().width > 0)
   .flatMap(s => { const scale = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
     return [...s.querySelectorAll('text')].map(t => ({text: t.textContent,
@@ -897,9 +717,9 @@ def test_issue36_legible_contrast_whole_words_chart_text_and_scroll_cues(visit, 
     _wait_for_sets(page, ["P1", "P2"])
     page.locator("#compare table.compare-table").first.wait_for()
     page.locator("#intervals table").first.wait_for()
-    page.wait_for_timeout(500)
-    _shot(page, f"issue36-legibility-{width}")
-    found = {name: page.evaluate(js) for name, js in (("broken", WORDS_BROKEN_JS), ("contrast", LOW_CONTRAST_JS))}
+    settle(page, IDLE_JS)
+    shot(page, f"issue36-legibility-{width}")
+    found = {"broken": page.evaluate(WORDS_BROKEN_JS), "contrast": low_contrast(page)}
     if width < 640:
         found["chart text"] = page.evaluate(CHART_TEXT_JS)
     assert found == {name: [] for name in found}
@@ -911,7 +731,7 @@ def test_issue36_a_profiles_figures_are_marked_and_beside_ours(visit, width):
 
     page = visit(ALL, width=width)
     label = next(label for label, name in page_profiles() if name == "fnctod")
-    _choose(page, "compat", label)
+    choose(page, "compat", label)
     _wait_for_signature(page, "compat:fnctod")
     table = page.locator("#compat-table")
     table.wait_for()
@@ -924,7 +744,7 @@ def test_issue36_a_profiles_figures_are_marked_and_beside_ours(visit, width):
     assert "†" in mark and page.locator(".compat-note").first.is_visible()
     assert page.locator("#metrics td[data-metric='gca'].compat").count() == 0  # GCA keeps ours
     _assert_chart_equals_table(page, ["P1", "P2"])
-    _shot(page, f"issue36-compat-side-by-side-{width}")
+    shot(page, f"issue36-compat-side-by-side-{width}")
 
 
 def test_issue36_the_api_is_score_and_compare_and_score_answers_from_a_client(server_url, monkeypatch):
@@ -971,8 +791,8 @@ def test_issue36_the_metric_card_comes_first_and_its_widget_scores_typed_turns(v
         "(t) => document.querySelector('#try-result')?.textContent.includes(t)", arg=f"GCA {100 * gca:.2f}"
     )
     assert "JGA 50.00" in page.locator("#try-result").inner_text()
-    assert page.evaluate(WORDS_BROKEN_JS) == [] and page.evaluate(LOW_CONTRAST_JS) == []
-    _shot(page, f"issue36-metric-card-{width}")
+    assert page.evaluate(WORDS_BROKEN_JS) == [] and low_contrast(page) == []
+    shot(page, f"issue36-metric-card-{width}")
 
 
 def test_issue36_a_closed_tab_leaves_no_session_behind(browser, tmp_path, monkeypatch):
@@ -982,7 +802,7 @@ def test_issue36_a_closed_tab_leaves_no_session_behind(browser, tmp_path, monkey
     from dst_metrics.space.page import build_demo
 
     demo = build_demo()
-    port = _free_port()
+    port = free_port()
     demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True)
     try:
         context = browser.new_context()

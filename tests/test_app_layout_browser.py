@@ -1,6 +1,6 @@
 """Issue 47 in Chromium: the first screen (data, Score, figures), the per-turn view before the protocol sections,
 in-page links that keep the visitor's data, a URL that names only what is shown, contrast of every text and
-button, no stray horizontal scroll, and the link preview. One server for the module (as test_app_browser.py)."""
+button, no stray horizontal scroll, and the link preview. The server and browser of tests/space_browser.py."""
 
 from __future__ import annotations
 
@@ -10,37 +10,10 @@ import pytest
 
 from dst_metrics.readers.examples import EXAMPLES
 
-from . import test_app_browser as space_browser
-from .test_app_browser import ARTIFACTS, WORDS_BROKEN_JS, _shot
+from .space_browser import ARTIFACTS, WORDS_BROKEN_JS, contrasts, shot
 
 pytestmark = pytest.mark.slow
-browser = space_browser.browser  # the fixtures: this module's own server, one browser
-server_url = space_browser.server_url
-visit = space_browser.visit
 
-CONTRAST_JS = """() => {
-  // Every visible text (buttons included) against its effective background: WCAG ratios by colour pair.
-  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => {
-    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
-  const behind = (e) => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
-    if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3); } return [255, 255, 255]; };
-  const found = {};
-  const walker = document.createTreeWalker(document.querySelector('gradio-app') || document.body, NodeFilter.SHOW_TEXT);
-  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-    const e = t.parentElement;
-    if (!t.data.trim() || !e || !e.offsetParent || e.closest('svg, .cm-editor, [aria-hidden=true]')) continue;
-    const style = getComputedStyle(e); const color = rgb(style.color);
-    if (color.length === 4 && color[3] < 1) continue;
-    const back = behind(e); const [a, b] = [lum(color), lum(back)];
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    const key = `${e.closest('button') ? 'button ' : ''}${style.color} on rgb(${back.join(', ')})`;
-    if (!(key in found) || ratio < found[key].ratio) {
-      found[key] = {ratio: +ratio.toFixed(2), text: t.data.trim().slice(0, 30)}; }
-  }
-  return found;
-}"""
 TOP_JS = """(s) => { const e = document.querySelector(s);
   return e && e.offsetParent ? e.getBoundingClientRect().top + scrollY : null; }"""
 BOTTOM_JS = """(s) => { const e = document.querySelector(s);
@@ -49,7 +22,8 @@ PLACEHOLDERS = ("#downloads", "#systems-command", "#systems-downloads", "#checkd
 
 
 def _contrast(page) -> dict:
-    found = page.evaluate(CONTRAST_JS)
+    """Every visible text, buttons and the footer included: by colour pair, its lowest contrast ratio."""
+    found = contrasts(page, "svg, .cm-editor, [aria-hidden=true]")
     (ARTIFACTS / f"issue47-contrast-{page.viewport_size['width']}.json").write_text(json.dumps(found, indent=1))
     return found
 
@@ -57,7 +31,7 @@ def _contrast(page) -> dict:
 @pytest.mark.parametrize(("width", "height"), [(1400, 900), (390, 844)])
 def test_issue47_first_screen_order_placeholders_contrast_and_preview(visit, width, height):
     page = visit(width=width, height=height)
-    _shot(page, f"issue47-first-{width}")
+    shot(page, f"issue47-first-{width}")
     top = {s: page.evaluate(TOP_JS, s) for s in ("#example", "#upload-a", "#score", "#metrics", "#slots-col")}
     score_bottom = page.evaluate(BOTTOM_JS, "#score")
     if width == 1400:  # data (example, paste, upload) and Score in the first screen, figures within 1.5 screens
@@ -113,10 +87,9 @@ def test_issue47_own_data_keeps_its_url_honest_and_the_jump_link_keeps_the_data(
     page.wait_for_function("() => location.search.includes('data=own')")
     page.locator('#metrics td[data-metric="gca"]').first.wait_for()
     assert "15.49" in page.locator("#metrics").inner_text()  # P2's published GCA (the GCA paper's Figure 1)
-    _shot(page, "issue47-own-data-1400")
+    shot(page, "issue47-own-data-1400")
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(300)
-    _shot(page, "issue47-own-data-390")
+    shot(page, "issue47-own-data-390")
     assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
     page.set_viewport_size({"width": 1400, "height": 900})
     assert page.evaluate(WORDS_BROKEN_JS.replace("-/_,.|=&:", "-/,.|=&:")) == []  # no break after `_` either

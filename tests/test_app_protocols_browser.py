@@ -1,5 +1,5 @@
-"""The Space's robustness section in a real browser (as tests/test_app_table_browser.py: `python app.py` on a free
-port of 127.0.0.1, headless Debian Chromium through Playwright, nothing from the network): what CheckDST and
+"""The Space's robustness section in a real browser (tests/space_browser.py: `python app.py` on a free port of
+127.0.0.1, headless Debian Chromium through Playwright, nothing from the network): what CheckDST and
 SGD-X draw after each interaction (choose sets, upload sets, upload SGD files, change the value matching,
 download) equals `dst-metrics checkdst` / `dst-metrics sgdx` on the same files, at 1400 and 390 px, with no
 sideways scrolling of the page; the `/checkdst` and `/sgdx` endpoints answer a `gradio_client` with the
@@ -14,18 +14,14 @@ import pytest
 
 from dst_metrics.space.protocols_section import ROLES
 
-from . import test_app_browser as space_browser
-from . import test_app_table_browser as table_browser
+from . import space_browser
 from .conftest import REFERENCE, SGD, requires_shared
 from .protocol_inputs import checkdst_perturbed, comparable, sgd_predictions
-from .test_app_browser import LOW_CONTRAST_JS, WORDS_BROKEN_JS, _choose, _shot
+from .space_browser import WORDS_BROKEN_JS, choose, low_contrast
 from .test_app_table_browser import example_files
 from .test_space_protocols import TRADE_NAME, assert_same_figures
 
 pytestmark = pytest.mark.slow
-browser = space_browser.browser  # the fixtures
-server_url = table_browser.server_url
-visit = table_browser.visit
 FIRST = "?example=first_example"
 CHECKDST_NAMES = ("original", "perturbed")
 SGDX_NAMES = ("original", "variants")
@@ -50,7 +46,7 @@ def cli_json(capsys, argv: list[str]) -> dict:
 
 def shot(page, name: str) -> None:
     """The whole page, and the section alone (name-section.png), under test-artifacts/space/."""
-    _shot(page, name)
+    space_browser.shot(page, name)
     page.locator("#protocols-col").screenshot(path=str(space_browser.ARTIFACTS / f"{name}-section.png"))
 
 
@@ -92,7 +88,7 @@ def assert_fits(page, width: int) -> None:
     """No sideways scrolling of the page, no word broken mid-word, every text at least 4.5:1."""
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     assert page.evaluate(WORDS_BROKEN_JS) == []
-    assert page.evaluate(LOW_CONTRAST_JS) == []
+    assert low_contrast(page) == []
 
 
 def wait_for_chips(page, names: list[str]) -> None:
@@ -128,12 +124,12 @@ def test_checkdst_of_the_example_sets_then_swapped_then_an_empty_set(visit, tmp_
     assert "dst-metrics checkdst set_a.json set_b.json" in page.locator("#checkdst-command").inner_text()
     shot(page, f"issue34-checkdst-example-{width}")
     assert_fits(page, width)
-    _choose(page, "checkdst-original", "B: P2")
-    _choose(page, "checkdst-perturbed", "A: P1")
+    choose(page, "checkdst-original", "B: P2")
+    choose(page, "checkdst-perturbed", "A: P1")
     swapped = cli_json(capsys, ["checkdst", *map(str, files[::-1]), "--json"])
     wait_for_cell(page, "#checkdst-table", "checkdst.jga_original", swapped["checkdst.jga_original"])
     assert_drawn_checkdst(page, swapped)
-    _choose(page, "checkdst-perturbed", "C")
+    choose(page, "checkdst-perturbed", "C")
     page.wait_for_selector("#checkdst-error")
     assert "set C is empty" in page.locator("#checkdst-error").inner_text()
     assert page.locator("#checkdst-table").count() == 0  # never a stale table

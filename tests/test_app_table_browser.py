@@ -1,5 +1,5 @@
-"""The Space's table of N systems in a real browser (as tests/test_app_browser.py: `python app.py` on a free
-port of 127.0.0.1, headless Debian Chromium through Playwright, nothing from the network): what the section
+"""The Space's table of N systems in a real browser (tests/space_browser.py: `python app.py` on a free port of
+127.0.0.1, headless Debian Chromium through Playwright, nothing from the network): what the section
 draws after each interaction (make the table, change the figures, change the baseline, upload systems,
 download an export) equals `dst-metrics table` on the same files, at 1400 and 390 px; and the `/table`
 endpoint answers a `gradio_client` with the command line's table. Screenshots go to test-artifacts/space/."""
@@ -7,9 +7,6 @@ endpoint answers a `gradio_client` with the command line's table. Screenshots go
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,74 +14,12 @@ import pytest
 from dst_metrics.cli import main
 from dst_metrics.space.inputs import ALL_EXAMPLES, example_input
 
-from . import test_app_browser as space_browser
-from .conftest import REPO, requires_shared
-from .test_app_browser import ALL, LOW_CONTRAST_JS, WORDS_BROKEN_JS, _choose, _shot
+from . import space_browser
+from .conftest import requires_shared
+from .space_browser import ALL, WORDS_BROKEN_JS, choose, low_contrast
 from .test_space_table import TRADE, assert_same_table, cli_output, trade_files
 
 pytestmark = pytest.mark.slow
-browser = space_browser.browser  # the fixture
-TIMEOUT_MS = 60000
-"""A table takes seconds on a busy machine (the page's own tests wait 20 s)."""
-START_SECONDS = 150.0
-
-
-@pytest.fixture(scope="module")
-def server_url(tmp_path_factory):
-    """`python app.py` on a free port of 127.0.0.1 as tests/test_app_browser.py starts it (its temporary files
-    in pytest's folder, its log in test-artifacts/space/), given longer to start; always terminated."""
-    space_browser.ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    port = space_browser._free_port()
-    scratch = tmp_path_factory.mktemp("space-table-server")
-    local = "127.0.0.1,localhost"
-    env = dict(
-        os.environ, TMPDIR=str(scratch), GRADIO_TEMP_DIR=str(scratch / "gradio"), GRADIO_SERVER_PORT=str(port),
-        GRADIO_SERVER_NAME="127.0.0.1", GRADIO_ANALYTICS_ENABLED="False", NO_PROXY=local, no_proxy=local,
-        PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-    )  # fmt: skip
-    log = space_browser.ARTIFACTS / "app-table-server.log"
-    with log.open("w") as out:
-        server = subprocess.Popen([sys.executable, str(REPO / "app.py")], cwd=REPO, env=env, stdout=out,
-                                  stderr=subprocess.STDOUT)  # fmt: skip
-    try:
-        url = f"http://127.0.0.1:{port}/"
-        space_browser._wait_for(url, server, log, timeout=START_SECONDS)
-        yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=10)
-
-
-@pytest.fixture
-def visit(browser, server_url):
-    """Open the page (query, width); at the end, no uncaught page error or console error and nothing
-    loaded from the internet (as tests/test_app_browser.py's `visit`, with longer waits)."""
-    contexts, errors, external = [], [], []
-
-    def open_page(query: str = "", width: int = 1400, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-        page.on(
-            "request",
-            lambda request: None if request.url.startswith(space_browser.LOCAL) else external.append(request.url),
-        )
-        page.goto(server_url + query)
-        page.wait_for_selector('#metrics td[data-metric="gca"]')
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
-    assert errors == [], errors
-    assert external == [], f"the page loaded from the internet: {external}"
 
 
 TABLE_JS = """() => {
@@ -102,7 +37,7 @@ TABLE_JS = """() => {
 
 def shot(page, name: str) -> None:
     """The whole page, and the table's section alone (name-section.png), under test-artifacts/space/."""
-    _shot(page, name)
+    space_browser.shot(page, name)
     page.locator("#systems-col").screenshot(path=str(space_browser.ARTIFACTS / f"{name}-section.png"))
 
 
@@ -140,7 +75,7 @@ def assert_legible(page, width: int) -> None:
     """No word broken mid-word, every text at least 4.5:1, and at phone width a table wider than the
     page scrolls in its box, with the page's cue, never the page sideways."""
     assert page.evaluate(WORDS_BROKEN_JS) == []
-    assert page.evaluate(LOW_CONTRAST_JS) == []
+    assert low_contrast(page) == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     box = page.locator("#systems-view .table-wrap").first
     if page.evaluate("(w) => w.scrollWidth > w.clientWidth + 1", box.element_handle()):
@@ -175,7 +110,7 @@ def test_table_of_the_sets_then_other_figures_then_another_baseline(visit, tmp_p
     wait_for_header(page, ["System", "GCA", "JGA", "FGA"])
     assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json", "--figures", "gca,jga,fga")))
     shot(page, f"issue36-table-figures-{width}")
-    _choose(page, "systems-baseline", "P2")
+    choose(page, "systems-baseline", "P2")
     wait_for_note(page, "differs from P2")
     cli = json.loads(cli_output(capsys, files, "--json", "--figures", "gca,jga,fga", "--baseline", "P2"))
     assert_drawn_is(page, cli)
@@ -184,7 +119,7 @@ def test_table_of_the_sets_then_other_figures_then_another_baseline(visit, tmp_p
     assert_legible(page, width)
     if width == 1400:  # other sets scored above: the table of the sets is made again, of them
         first = example_files(tmp_path / "first", "first_example")
-        _choose(page, "example", "Figure 1: the first example, P1 vs P2")
+        choose(page, "example", "Figure 1: the first example, P1 vs P2")
         wait_for_note(page, "only 1 dialogue (fewer than 20)")
         flags = ("--json", "--figures", "gca,jga,fga", "--baseline", "P2")
         assert_drawn_is(page, json.loads(cli_output(capsys, first, *flags)))
@@ -207,7 +142,7 @@ def test_uploaded_systems_another_baseline_and_a_download(visit, tmp_path, capsy
     assert page.locator("#systems-source input[value=files]").is_checked()  # the uploaded files are the systems
     assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json")))
     shot(page, f"issue36-table-uploaded-{width}")
-    _choose(page, "systems-baseline", "fix")
+    choose(page, "systems-baseline", "fix")
     wait_for_note(page, "differs from fix")
     assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json", "--baseline", "fix")))
     page.locator('#systems-downloads a[download="table.md"]').wait_for()

@@ -1,11 +1,11 @@
 """The report page in headless Debian Chromium (Playwright, nothing downloaded) at a desktop's
 1400 px and a phone's 390 px: every plot loads with a size, nothing is wider than the window
 except inside the tables' scroll boxes, the tables show the library's figures, and the page asks
-for nothing outside itself. Pages and screenshots go to test-artifacts/report/."""
+for nothing outside itself. Pages and screenshots go to test-artifacts/report/. Chromium is the session's
+(tests/conftest.py's `browser`)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,6 @@ from dst_metrics.stats import bootstrap_intervals, compare  # noqa: E402
 from .conftest import REPO, requires_shared  # noqa: E402
 from .test_report import P1, P2, RESTAURANT, with_gold_in  # noqa: E402
 
-CHROMIUM = Path(os.environ.get("DST_METRICS_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = REPO / "test-artifacts" / "report"
 WIDTHS = {"desktop": 1400, "phone": 390}
 HEIGHT = 900
@@ -52,21 +51,6 @@ LAYOUT_JS = """() => {
 }"""
 CELLS_JS = """() => [...document.querySelectorAll('#metrics td[data-figure]')].map(
   td => [td.dataset.system, td.dataset.figure, td.innerText.replace(/\\s+/g, ' ').trim()])"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"needs Debian chromium at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason=needs("dev", "playwright"))
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-gpu"]
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def expected_cells(named_corpora, seed: int) -> dict[tuple[str, str], str]:
