@@ -545,12 +545,8 @@ def reliability_plots(named_corpora: Sequence[tuple[str, object]]) -> list[Plot]
 # All of them
 
 PLOTTERS: tuple[Callable[[ReportData], Plot], ...] = (
-    figures_plot,
-    turn_accuracy_plot,
-    turn_counts_plot,
-    first_failure_plot,
-    gca_vs_fga_plot,
-)
+    figures_plot, turn_accuracy_plot, turn_counts_plot, first_failure_plot, gca_vs_fga_plot
+)  # fmt: skip
 """The plots drawn once for all systems, in page order (then TO/NU per system, then heat maps)."""
 
 

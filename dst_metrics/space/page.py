@@ -394,13 +394,10 @@ class Page:
             self.command = gr.Code(language="shell", interactive=False, elem_id="command", label="dst-metrics command")
             self.snippet = gr.Code(language="python", interactive=False, elem_id="snippet", label="Python")
             self.prepare = gr.Button("Prepare the downloads", elem_id="prepare")
-            self.downloads = gr.File(
+            self.downloads = gr.File(  # shown once prepared: no empty box before
                 label="Downloads (CSV and JSON hold fractions of 1, unrounded; the tables above show percent)",
-                file_count="multiple",
-                interactive=False,
-                visible=False,
-                elem_id="downloads",
-            )  # fmt: skip  (shown once prepared: no empty box before)
+                file_count="multiple", interactive=False, visible=False, elem_id="downloads",
+            )  # fmt: skip
 
     # ---- handlers ------------------------------------------------------------------------
 

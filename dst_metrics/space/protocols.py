@@ -111,13 +111,9 @@ def checkdst_view(
 
 
 def api_checkdst(
-    original: str,
-    perturbed: str,
-    gold: str = "",
-    fmt: str = AUTO,
-    mode: str = "official",
+    original: str, perturbed: str, gold: str = "", fmt: str = AUTO, mode: str = "official",
     value_matching: str = "exact",
-) -> dict:
+) -> dict:  # fmt: skip
     """CheckDST of two prediction sets as texts (any format; `gold` for predictions-only formats): every turn of
     `perturbed` paired with the same turn of `original`. `dst-metrics checkdst --json`'s object."""
     options = Options(mode=mode, value_matching=value_matching)

@@ -113,14 +113,10 @@ class SystemsSection:
                 self.make = gr.Button("Make the table", variant="primary", scale=0, min_width=200, elem_id="make-table")
                 self.status = gr.HTML(elem_id="systems-status", min_width=260)
             self.view = gr.HTML(elem_id="systems-view")
-            self.command = gr.Code(
-                language="shell",
-                interactive=False,
-                label="dst-metrics command",
-                visible=False,
-                lines=1,
+            self.command = gr.Code(  # shown with the table: no empty box before
+                language="shell", interactive=False, label="dst-metrics command", visible=False, lines=1,
                 elem_id="systems-command",
-            )  # fmt: skip  (shown with the table: no empty box before)
+            )  # fmt: skip
             self.downloads = gr.File(
                 label="The table as dst-metrics table writes it (Markdown, LaTeX, JSON, HTML) and as CSV "
                 "(fractions of 1, unrounded)",
