@@ -163,8 +163,8 @@ def read_prediction_set(
     data = input_bytes(entry, where)
     if is_dstc2_track(data):  # no reader takes it; else it would be misread as a reference layout
         raise InputError(DSTC2_TRACK_MESSAGE, source=where)
-    shards = resolve(data, fmt, where)  # the format detected here, once
-    formats = sorted({shard.format for shard in shards})
+    files = resolve(data, fmt, where)  # the format detected here, once
+    formats = sorted({file.format for file in files})
     used = formats[0] if len(formats) == 1 else AUTO
     if used in READERS:
         where += f" (read as {READERS[used].description}" + (", auto-detected)" if fmt == AUTO else ")")
