@@ -1,19 +1,8 @@
 """Scoring generated states where they are made: a `Seq2SeqTrainer`'s ``compute_metrics``
-(`make_compute_metrics`) and any generation loop (vLLM, ``model.generate``: `score_generations`).
-
-Both read each generation with `dst_metrics.readers.generation.parse_generation` (JSON, ``slot=value`` lines,
-IC-DST's SQL, RefPyDST's python calls; never raising: an unparsed generation is an empty state),
-map each row back to its dialogue and turn, and score every figure of both `evaluate` modules in one
-pass over one corpus (`dst_metrics.scoring.scores.score`), so the figures are exactly those of ``dst-metrics
-score`` on the same states. The result adds the share of generations of each outcome (``unparsed``:
-read by no style; ``empty``; ``truncated``, see `dst_metrics.readers.generation.OUTCOMES`), each style's
-count of each outcome (``outcomes``) and of malformed items (``malformed``), and the signature. Gold
-values written ``a|b`` in one string (IC-DST's and RefPyDST's data files) are read as alternatives
-with ``gold_alternatives_separator="|"`` (``altsep:pipe`` in the signature); without it, one warning
-says how many there are.
-
-Nothing here imports transformers or torch: the tokenizer needs ``batch_decode`` and
-``pad_token_id``, the Trainer's ``EvalPrediction`` its ``predictions``.
+(`make_compute_metrics`) and any generation loop (`score_generations`). Each generation is read with
+`readers.generation.parse_generation` (an unparsed one is an empty state) and mapped back to its dialogue
+and turn; the figures are those of ``dst-metrics score`` on the same states, with the share of generations
+of each outcome. Nothing here imports transformers or torch.
 """
 
 from __future__ import annotations
@@ -35,41 +24,26 @@ from .scoring.scores import score
 from .states import Alternatives, LinearizedFormat, normalize_state
 
 IGNORE_INDEX = -100
-"""The label and padding id the Trainer writes where a sequence has no token."""
+"""The id the Trainer writes where a sequence has no token."""
 
 
 def score_generations(
-    generations: Sequence[str],
-    dialogue_ids: Sequence[object],
-    turn_ids: Sequence[object],
-    references: Sequence[object],
-    *,
-    style: str = "auto",
-    schema: Iterable[str] | None = None,
-    prediction_states: str = "cumulative",
-    gold_alternatives: str = "any",
-    gold_alternatives_separator: str | None = None,
-    linearized: LinearizedFormat | None = None,
-    show_unparsed: int = 0,
-    show_readings: int = 0,
-    on_updates: Callable[[], None] | None = None,
-    **options: object,
-) -> dict[str, Any]:
-    """Every figure of generated states: row i is `generations[i]` for turn `turn_ids[i]` of
-    dialogue `dialogue_ids[i]`, whose gold state is `references[i]` (a state in any shape, a
-    linearized string read with `linearized`). Rows may come in any order.
+    generations: Sequence[str], dialogue_ids: Sequence[object], turn_ids: Sequence[object],
+    references: Sequence[object], *, style: str = "auto", schema: Iterable[str] | None = None,
+    prediction_states: str = "cumulative", gold_alternatives: str = "any",
+    gold_alternatives_separator: str | None = None, linearized: LinearizedFormat | None = None,
+    show_unparsed: int = 0, show_readings: int = 0, on_updates: Callable[[], None] | None = None, **options: object,
+) -> dict[str, Any]:  # fmt: skip
+    """Every figure of generated states: row i is `generations[i]` for turn `turn_ids[i]` of dialogue
+    `dialogue_ids[i]`, whose gold state is `references[i]` (any shape; a string read with `linearized`).
+    Rows may come in any order.
 
-    `style` and `schema` as `parse_generation` takes them; `prediction_states="updates"` when each
-    generation is the turn's update (accumulated in turn order; null or ``[DELETE]`` removes a slot);
-    `gold_alternatives_separator` (``"|"``): a gold value ``"a|b"`` is a or b; `show_unparsed`: print
-    that many unparsed generations, with their dialogue and turn, on stderr; `show_readings`: print how the
-    first that many generations were read (outcome, style, state and text). `on_updates` is called once
-    when cumulative predictions look like turn updates (`updates.sample_looks_like_updates`, as
-    ``dst-metrics score`` warns).
-    `options` as `Options` takes them (``mode``, ``alpha``, ``fga_lambda``, ``num_slots`` …).
-    Returns the figures (fractions), the share of generations of each outcome (``unparsed``,
-    ``empty``, ``truncated``), ``outcomes`` ({style: {outcome: generations}}), ``malformed`` ({style:
-    items skipped as no readable slot or value}) and ``signature``.
+    `style` and `schema` as `parse_generation` takes them; `prediction_states="updates"`: each generation is
+    its turn's update; `gold_alternatives_separator="|"`: a gold value ``"a|b"`` is a or b (without it, one
+    warning counts such values); `show_unparsed` / `show_readings`: print that many unparsed generations /
+    readings on stderr; `on_updates` is called when cumulative predictions look like updates; `options` as
+    `Options` takes them. Returns the figures (fractions), the share of generations of each outcome
+    (``unparsed``, ``empty``, ``truncated``), ``outcomes`` and ``malformed`` per style, and ``signature``.
 
     >>> figures = score_generations(
     ...     ['{"hotel-area": "north"}', "SELECT * FROM hotel WHERE area = 'north' AND stars = 4"],
@@ -99,15 +73,11 @@ def score_generations(
 
 
 def _generated_corpus(
-    predictions: list[dict],
-    gold: list[dict],
-    separator: str | None,
-    linearized: LinearizedFormat | None,
-    value_matching: str,
-    reading: Mapping[str, str],
-) -> Corpus:
-    """The Corpus of the parsed generations' turn records and their gold: gold values split at `separator`
-    into alternatives (said in the signature), else one warning where gold holds joined alternatives."""
+    predictions: list[dict], gold: list[dict], separator: str | None, linearized: LinearizedFormat | None,
+    value_matching: str, reading: Mapping[str, str],
+) -> Corpus:  # fmt: skip
+    """The Corpus of the parsed generations and their gold: gold values split at `separator` into alternatives,
+    else one warning where gold holds joined alternatives."""
     if separator is not None:
         gold = [{**record, "state": _split_gold(record, separator, linearized)} for record in gold]
     corpus = Corpus.from_turn_records(
@@ -120,7 +90,7 @@ def _generated_corpus(
 
 
 def _checked_rows(generations: Sequence[str], **columns: Sequence[object]) -> int:
-    """The number of generations, once every column holds one entry per generation (else InputError)."""
+    """The number of generations, once every column holds one per generation (else InputError)."""
     rows = len(generations)
     for name, column in columns.items():
         if len(column) != rows:
@@ -131,7 +101,7 @@ def _checked_rows(generations: Sequence[str], **columns: Sequence[object]) -> in
 
 
 def _outcome_shares(parsed: Iterable[ParsedState], rows: int) -> dict[str, float]:
-    """The share of the `rows` generations of each outcome but ``parsed``: ``empty``, ``truncated``, ``unparsed``."""
+    """The share of the `rows` generations of each outcome but ``parsed``."""
     found = [state.outcome for state in parsed]
     return {outcome: found.count(outcome) / rows for outcome in OUTCOMES[1:]}
 
@@ -140,7 +110,6 @@ JOINED_GOLD_WARNING = (
     "gold values holding '|' (IC-DST's and RefPyDST's data files write 'a|b' for a or b): {count}, each read as one "
     "value; gold_alternatives_separator='|' (--gold-alternatives-separator '|') reads them as alternatives"
 )
-"""The one warning when gold values hold ``|`` and no separator was given."""
 
 
 def _warn_of_joined_gold(corpus: Corpus) -> None:
@@ -155,7 +124,7 @@ def _warn_of_joined_gold(corpus: Corpus) -> None:
 
 
 def _split_gold(record: dict, separator: str, linearized: LinearizedFormat | None) -> dict[str, object]:
-    """A gold state with each value written ``a|b`` (`separator`) as its list of acceptable values."""
+    """A gold state with each value ``a|b`` (`separator`) as its list of acceptable values."""
     try:
         state = normalize_state(record["state"], gold=True, linearized=linearized, field="references")
     except InputError as error:
@@ -179,9 +148,8 @@ def generation_examples(
     *,
     unparsed_only: bool = False,
 ) -> list[str]:
-    """Up to `limit` lines, one per generation in row order (with `unparsed_only`, per unparsed generation),
-    after a line with how many there are: its dialogue and turn, how it was read (outcome, style and the state
-    read, as JSON; not for `unparsed_only`) and its text, each cut at 200 characters."""
+    """A line saying how many generations there are (with `unparsed_only`, unparsed ones), then up to `limit`
+    of them in row order: dialogue and turn, how it was read (not with `unparsed_only`) and the text."""
     rows = [row for row in sorted(parsed) if not unparsed_only or parsed[row].outcome == "unparsed"]
     shown = f"; the first {limit}:" if len(rows) > limit else ":" if rows else ""
     head = f"unparsed generations: {len(rows)} of {len(parsed)}" if unparsed_only else f"generations read: {len(rows)}"
@@ -202,17 +170,11 @@ def _text(generation: object, limit: int) -> str:
 
 
 def _records(
-    generations: Sequence[str],
-    dialogue_ids: Sequence[object],
-    turn_ids: Sequence[object],
-    references: Sequence[object],
-    style: str,
-    schema: Iterable[str] | None,
-    updates: bool,
-) -> tuple[list[dict], list[dict], dict[int, ParsedState]]:
-    """(predicted turn records, gold turn records, {row: its generation read}): each dialogue's
-    generations parsed in turn order, each given the predicted state before its turn (python-style
-    references)."""
+    generations: Sequence[str], dialogue_ids: Sequence[object], turn_ids: Sequence[object],
+    references: Sequence[object], style: str, schema: Iterable[str] | None, updates: bool,
+) -> tuple[list[dict], list[dict], dict[int, ParsedState]]:  # fmt: skip
+    """(predicted turn records, gold turn records, {row: its generation read}): each dialogue's generations
+    parsed in turn order, each given the state predicted before its turn."""
     by_dialogue: dict[str, list[tuple[int, int]]] = {}
     for row, (dialogue, turn) in enumerate(zip(dialogue_ids, turn_ids)):
         dialogue_id = ids.dialogue_id(dialogue, field=f"dialogue_ids[{row}]")
@@ -229,9 +191,8 @@ def _records(
 
 
 def decode_generations(predictions: Any, tokenizer: Any) -> list[str]:
-    """The texts of generated token ids (the Trainer's ``EvalPrediction.predictions`` with
-    ``predict_with_generate``): `IGNORE_INDEX` padding replaced by the tokenizer's pad id, special
-    tokens skipped."""
+    """The texts of generated token ids (``EvalPrediction.predictions`` with ``predict_with_generate``), padding
+    and special tokens skipped."""
     if isinstance(predictions, tuple):  # (generated ids, ...) from some models
         predictions = predictions[0]
     shape = getattr(predictions, "shape", None)
@@ -245,23 +206,13 @@ def decode_generations(predictions: Any, tokenizer: Any) -> list[str]:
 
 
 def make_compute_metrics(
-    tokenizer: Any,
-    eval_dataset: Any,
-    *,
-    reference_column: str = "target",
-    dialogue_column: str = "dialogue_id",
-    turn_column: str = "turn_id",
-    **settings: object,
-) -> Callable[[Any], dict[str, Any]]:
-    """A `Seq2SeqTrainer` ``compute_metrics`` (``predict_with_generate=True``): decode the generated
-    ids, parse them, map row i of the evaluation back to row i of `eval_dataset` (its
-    `dialogue_column`, `turn_column` and gold `reference_column`, a state or a linearized string)
-    and score every figure (`score_generations`, which takes `settings`: ``style``, ``schema``,
-    ``prediction_states``, ``mode`` …). Keys come back prefixed ``eval_`` by the Trainer.
-
-    `eval_dataset` is the dataset of the evaluation, in the Trainer's row order (a `datasets.Dataset`
-    or anything indexable by column name), before tokenization drops its columns.
-    """
+    tokenizer: Any, eval_dataset: Any, *, reference_column: str = "target", dialogue_column: str = "dialogue_id",
+    turn_column: str = "turn_id", **settings: object,
+) -> Callable[[Any], dict[str, Any]]:  # fmt: skip
+    """A `Seq2SeqTrainer` ``compute_metrics`` (``predict_with_generate=True``): decode the generated ids and
+    score them (`score_generations`, which takes `settings`) against row i of `eval_dataset` (its
+    `dialogue_column`, `turn_column` and gold `reference_column`). `eval_dataset` is the evaluated dataset in
+    the Trainer's row order, before tokenization drops its columns."""
     columns = {}
     for name in (dialogue_column, turn_column, reference_column):
         try:

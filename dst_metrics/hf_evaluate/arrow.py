@@ -1,15 +1,8 @@
-"""The Arrow codec of the `evaluate` modules: a Corpus as rows, one per turn, and back.
-
-Needs only pyarrow and numpy (not `evaluate` or `datasets`), so it is tested on its own. Each row
-holds a turn's predicted and gold side: the dialogue id, the turn id and the state as a list of
-slot/value entries (a gold entry may carry several acceptable values). States the core shares
-between consecutive turns are encoded once and shared again when decoded.
-
-evaluate stores one example per dialogue (or per part of a dialogue added in one batch), in the layout
-of `EXAMPLE_TYPES` (the modules' ``features``): `dialogue_examples` writes a corpus as such examples,
-Python rows that evaluate checks with its own ``add_batch``, and `encoded_examples` adds their Arrow
-array, which evaluate's writer stores as it is; `turns_of_examples` reads the examples
-evaluate gives back (as Arrow) as one row per turn again, and `hypotheses_of_examples` the confidences.
+"""The Arrow codec of the `evaluate` modules (pyarrow and numpy only). evaluate stores one example per dialogue
+(or per part added in one batch) in the layout of `EXAMPLE_TYPES`: `dialogue_examples` writes a corpus as
+such examples, `encoded_examples` adds their Arrow array, `turns_of_examples` reads the stored examples back
+as one row per turn and `corpus_from_arrow` makes the Corpus of those rows. States shared between turns are
+encoded once and shared again when decoded.
 """
 
 from __future__ import annotations
@@ -28,7 +21,7 @@ from ..errors import InputError
 from ..states import Alternatives, State, normalize_state
 
 STATE_TYPE = pa.list_(pa.struct([("slot", pa.string()), ("values", pa.list_(pa.string()))]))
-"""A state: its slot/value entries; ``values`` holds one value, or a gold slot's acceptable values."""
+"""A state's slot/value entries; ``values`` holds one value, or a gold slot's acceptable values."""
 TURN_TYPE = pa.struct([("dialogue_id", pa.string()), ("turn_id", pa.int64()), ("state", STATE_TYPE)])
 SCHEMA = pa.schema([("predictions", TURN_TYPE), ("references", TURN_TYPE)])
 """The rows the decoder reads: a turn's predicted and gold side (same dialogue and turn)."""
@@ -36,33 +29,22 @@ SCHEMA = pa.schema([("predictions", TURN_TYPE), ("references", TURN_TYPE)])
 HYPOTHESES_TYPE = pa.list_(
     pa.struct([("slot", pa.string()), ("values", pa.list_(pa.string())), ("confidences", pa.list_(pa.float64()))])
 )
-"""A predicted turn's slots given with confidences: each hypothesis value with its confidence (the None
-hypothesis holds ``1 - sum``; `dst_metrics.calibration.extract`)."""
+"""A predicted turn's slots given with confidences: each value with its confidence."""
+_DIALOGUE_FIELDS = [("dialogue_id", pa.string()), ("turn_ids", pa.list_(pa.int64())), ("states", pa.list_(STATE_TYPE))]
 EXAMPLE_TYPES = {
-    "predictions": pa.struct(
-        [
-            ("dialogue_id", pa.string()),
-            ("turn_ids", pa.list_(pa.int64())),
-            ("states", pa.list_(STATE_TYPE)),
-            ("hypotheses", pa.list_(HYPOTHESES_TYPE)),
-        ]
-    ),
-    "references": pa.struct(
-        [("dialogue_id", pa.string()), ("turn_ids", pa.list_(pa.int64())), ("states", pa.list_(STATE_TYPE))]
-    ),
+    "predictions": pa.struct([*_DIALOGUE_FIELDS, ("hypotheses", pa.list_(HYPOTHESES_TYPE))]),
+    "references": pa.struct(_DIALOGUE_FIELDS),
 }
-"""One evaluate example per side: a dialogue (all its turns, or those of one batch), its turn ids and the
-state after each turn; predictions also the `HYPOTHESES_TYPE` of each turn, or none at all when no value
-of the dialogue came with a confidence. The modules' ``features`` declare this layout."""
+"""An evaluate example per side (the modules' ``features``): a dialogue (or the turns of one batch), its turn
+ids and the state after each turn; predictions also each turn's hypotheses (none when no value had one)."""
 
 
 _NO_HYPOTHESES: list = []
 
 
 class StateEntries:
-    """The ``states`` of `dialogue_examples`: a list of entry dicts per state, one entry dict per
-    (slot, value) of a single value, shared by every state that holds it (evaluate copies nothing;
-    Arrow reads each reference). Kept from batch to batch by the metric, `clear` after ``compute()``."""
+    """The ``states`` of `dialogue_examples`: a list of entry dicts per state, one dict per (slot, value) shared
+    by every state that holds it. The metric keeps it from batch to batch and clears it after ``compute()``."""
 
     def __init__(self) -> None:
         self.entries: dict[tuple[str, str], dict] = {}
@@ -71,8 +53,8 @@ class StateEntries:
         self.entries.clear()
 
     def side(self, states: Iterable[State], made: dict[int, list[dict]]) -> list[list[dict]]:
-        """The entry lists of one side's states; `made` maps the id of each state object done so far
-        (of this corpus) to its list, as the core shares state objects between turns and sides."""
+        """The entry lists of one side's states; `made` maps the id of each state object done so far to its list
+        (the core shares state objects between turns and sides)."""
         out: list[list[dict]] = []
         get = self.entries.get
         previous = found = None
@@ -98,25 +80,22 @@ class StateEntries:
 
 
 class Examples(list):
-    """Evaluate examples of one side (`EXAMPLE_TYPES`) with their Arrow array, made once by
-    `encoded_examples`: evaluate checks the examples as Python, its writer is handed the array
-    (`metric.DialogueFeatures.encode_batch`) instead of converting every example again."""
+    """Evaluate examples of one side with their Arrow array: evaluate checks the examples as Python, its writer
+    takes the array (`metric.DialogueFeatures.encode_batch`) instead of converting every example again."""
 
     arrow: pa.Array
 
 
 def encoded_examples(examples: list[dict], side: str) -> Examples:
-    """`examples` of `side` (``predictions`` or ``references``) as `Examples`, their array of
-    `EXAMPLE_TYPES[side]` built by Arrow from the Python objects in one call."""
+    """`examples` of `side` as `Examples`, their array built by Arrow in one call."""
     out = Examples(examples)
     out.arrow = pa.array(examples, EXAMPLE_TYPES[side])
     return out
 
 
 def dialogue_examples(corpus: Corpus, entries: StateEntries | None = None) -> tuple[list[dict], list[dict]]:
-    """A validated corpus as evaluate examples in the layout of `EXAMPLE_TYPES`: (predictions,
-    references), one per dialogue. Predicted values with confidences (`Corpus.scores`) give the
-    hypotheses of the dialogue's turns. `entries`: the entry dicts of earlier batches, to share."""
+    """A validated corpus as evaluate examples, (predictions, references), one per dialogue; predicted values
+    with confidences give the turns' hypotheses. `entries`: the entry dicts of earlier batches, to share."""
     entries = entries or StateEntries()
     made: dict[int, list[dict]] = {}
     scores = corpus.scores
@@ -137,14 +116,8 @@ def dialogue_examples(corpus: Corpus, entries: StateEntries | None = None) -> tu
                     for scored in turns
                 ]
         references.append({"dialogue_id": name, "turn_ids": turn_ids, "states": entries.side(dialogue.gold, made)})
-        predictions.append(
-            {
-                "dialogue_id": name,
-                "turn_ids": turn_ids,
-                "states": entries.side(dialogue.pred, made),
-                "hypotheses": hypotheses,
-            }
-        )
+        predicted = entries.side(dialogue.pred, made)
+        predictions.append({"dialogue_id": name, "turn_ids": turn_ids, "states": predicted, "hypotheses": hypotheses})
     return predictions, references
 
 
@@ -155,16 +128,14 @@ def _combined(column: pa.ChunkedArray | pa.Array) -> pa.Array:
 
 
 def _examples(column: pa.ChunkedArray | pa.Array, side: str, names: tuple[str, ...]) -> list[pa.Array]:
-    """The fields `names` of a column of `EXAMPLE_TYPES[side]` (examples evaluate read back), checked;
-    only those fields are gathered from the column's chunks."""
+    """The fields `names` of a column of stored examples of `side`, checked; only those fields are gathered."""
     if not column.type.equals(EXAMPLE_TYPES[side]):
         raise InputError(f"the cached {side} are not dialogues of this dst-metrics version: {column.type}")
     return [_combined(pc.struct_field(column, name)) for name in names]
 
 
 def turns_of_examples(column: pa.ChunkedArray | pa.Array, side: str) -> pa.StructArray:
-    """The turns of evaluate examples of `side` (``predictions`` or ``references``, as Arrow) as one
-    `TURN_TYPE` row each, in order: what `corpus_from_arrow` reads."""
+    """The turns of stored examples of `side` as one `TURN_TYPE` row each, in order (`corpus_from_arrow` reads them)."""
     dialogue_ids, turn_ids, states = _examples(column, side, ("dialogue_id", "turn_ids", "states"))
     if not pc.list_value_length(turn_ids).equals(pc.list_value_length(states)):
         raise InputError(f"the cached {side} hold a dialogue whose turn_ids and states differ in number")
@@ -174,8 +145,7 @@ def turns_of_examples(column: pa.ChunkedArray | pa.Array, side: str) -> pa.Struc
 
 
 def hypotheses_of_examples(column: pa.ChunkedArray | pa.Array) -> ScoredPredictions | None:
-    """The confidences of predicted examples (as Arrow), as `ScoredPredictions`; None when no
-    predicted value carried one."""
+    """The confidences of stored predicted examples, or None when no value carried one."""
     dialogue_ids, turn_ids, hypotheses = _examples(column, "predictions", ("dialogue_id", "turn_ids", "hypotheses"))
     scored = np.flatnonzero(pc.list_value_length(hypotheses).to_numpy(zero_copy_only=False) > 0)
     if not len(scored):
@@ -202,8 +172,7 @@ def _codes(strings: pa.Array) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _folded(names: np.ndarray, matching: str) -> tuple[np.ndarray, np.ndarray]:
-    """(distinct values after folding under `matching`, code of each name among them): each distinct
-    value is folded once, by the core's own `normalize_state`."""
+    """(distinct values after folding under `matching`, code of each name among them), by `normalize_state`."""
     folded: dict[str, int] = {}
     remap = np.array(
         [
@@ -218,12 +187,8 @@ def _folded(names: np.ndarray, matching: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _decode_states(states: pa.ListArray, continues: np.ndarray, gold: bool, matching: str) -> list[State]:
-    """A list<struct<slot, values>> array back to normalized states (several values: Alternatives),
-    their values folded under `matching` (a `text_matching`).
-
-    `continues[i]` tells that row i is the turn after row i-1 in the same dialogue; such a row
-    equal to the previous one gets the previous state object, as `Corpus` shares them.
-    """
+    """A list<struct<slot, values>> array back to states (several values: Alternatives) folded under
+    `matching`. A row equal to the previous turn of its dialogue (`continues`) gets its state object."""
     offsets = states.offsets.to_numpy().astype(np.int64)
     offsets -= offsets[0]
     starts, ends = offsets[:-1], offsets[1:]
@@ -278,14 +243,9 @@ def corpus_from_arrow(
     prediction_states: str = "cumulative",
     gold_alternatives: str = "any",
 ) -> Corpus:
-    """The Corpus of rows in `SCHEMA` layout from any number of batches and processes.
-
-    Rows are grouped by dialogue id and ordered by turn id; a (dialogue_id, turn_id) that occurs
-    twice (e.g. added by two processes) raises InputError. Consecutive equal states of a dialogue
-    become one object, as `Corpus` builds them. Predicted turn updates (``prediction_states=
-    "updates"``) are accumulated and ``gold_alternatives="first"`` applied before fuzzy snapping, as
-    `CorpusBuilder` does; cumulative predictions holding a deletion raise InputError.
-    """
+    """The Corpus of rows in `SCHEMA` layout from any number of batches and processes: rows grouped by dialogue
+    id and ordered by turn id, then read as `CorpusBuilder` reads every input. A (dialogue_id, turn_id) that
+    occurs twice raises InputError."""
     reading = Reading(value_matching, None, prediction_states, gold_alternatives)  # checked before the rows are read
     pred = _combined(predictions)
     gold = _combined(references)
@@ -314,8 +274,7 @@ def corpus_from_arrow(
 
 
 def _sorted(pred: pa.StructArray, gold: pa.StructArray) -> tuple:
-    """Rows of a dialogue apart, or turns out of order, sorted by (dialogue_id, turn_id): what `_grouped`
-    gives; a (dialogue_id, turn_id) added twice raises InputError."""
+    """`_paired_rows` sorted by (dialogue_id, turn_id); a (dialogue_id, turn_id) added twice raises InputError."""
     order = pc.sort_indices(
         pa.table({"d": gold.field("dialogue_id"), "t": gold.field("turn_id")}),
         sort_keys=[("d", "ascending"), ("t", "ascending")],
@@ -336,8 +295,7 @@ def _sorted(pred: pa.StructArray, gold: pa.StructArray) -> tuple:
 
 
 def _grouped(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:
-    """The `_paired_rows` of rows that need no sorting: each dialogue's rows together with increasing
-    turn ids (as the evaluate examples give them, a dialogue per example). None otherwise."""
+    """The `_paired_rows` of rows that need no sorting (each dialogue's rows together, turn ids increasing)."""
     rows = _paired_rows(pred, gold)
     if rows is None:
         return None
@@ -350,9 +308,8 @@ def _grouped(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:
 
 
 def _paired_rows(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:
-    """(dialogue codes, dialogue names, turn ids, continues, predicted states, gold states) of rows whose
-    two sides hold the same turns in the same order (None otherwise); `continues[i]`: row i is in row
-    i-1's dialogue."""
+    """(dialogue codes, dialogue names, turn ids, continues, predicted states, gold states) of rows whose sides
+    hold the same turns in the same order, else None; `continues[i]`: row i is in row i-1's dialogue."""
     pred_ids, pred_turns, pred_states = pred.flatten()
     gold_ids, gold_turns, gold_states = gold.flatten()
     if not (pred_ids.equals(gold_ids) and pred_turns.equals(gold_turns)):
@@ -365,8 +322,7 @@ def _paired_rows(pred: pa.StructArray, gold: pa.StructArray) -> tuple | None:
 
 
 def _read_as_asked(dialogues: tuple[Dialogue, ...], reading: Reading) -> Corpus:
-    """The corpus of decoded dialogues as `CorpusBuilder` finishes every input (`CorpusBuilder.add_states`:
-    the reading conventions, fuzzy snapping); nulls of cumulative states refused."""
+    """The corpus of decoded dialogues, finished by `CorpusBuilder` as every input is."""
     if reading.prediction_states == "cumulative":
         check_no_deletions(dialogues)
     builder = CorpusBuilder(reading)

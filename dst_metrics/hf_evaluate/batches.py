@@ -1,17 +1,7 @@
-"""What ``add_batch()`` receives, checked with the core (the metric writes it as examples of its
-``features``).
-
-Input shapes accepted (both sides in the same shape):
-
-- dialogues: ``predictions`` and ``references`` are lists of dialogues, each a list of states in
-  any shape the core accepts, a linearized string included;
-- turn records ``{"dialogue_id": str, "turn_id": int, "state": state}``, in any order and over any
-  number of batches; the records of one batch must cover the same turns on both sides;
-- linearized strings, one per turn (``["hotel-area=north", ...]``, what a generative model gives per
-  example): ``dialogue_ids`` (one per string) groups them into dialogues, turns in the order given,
-  continued over batches; without it each string is a dialogue of one turn.
-
-Ids follow the rules of `dst_metrics.ids`, as in every reader.
+"""What ``add_batch()`` receives, checked with the core. Both sides come in one shape: lists of dialogues
+(each a list of states), turn records ``{"dialogue_id", "turn_id", "state"}`` in any order (a batch's
+records cover the same turns on both sides), or linearized strings, one per turn, grouped into dialogues
+by ``dialogue_ids`` (without it each string is a dialogue of one turn).
 """
 
 from __future__ import annotations
@@ -24,12 +14,11 @@ from ..errors import InputError, describe
 from ..states import LinearizedFormat
 
 INPUT_OPTIONS = ("dialogue_ids", "linearized")
-"""Keyword arguments of ``add_batch()`` (and of ``compute()`` with inputs) about reading inputs."""
+"""Keyword arguments of ``add_batch()`` (and ``compute()``) about reading inputs."""
 
 
 def linearized_format(value: LinearizedFormat | Mapping | None) -> LinearizedFormat | None:
-    """A `LinearizedFormat` from itself, a mapping of its fields (``{"slot_separator": ","}``) or
-    None (the default format ``slot=value; slot=value``)."""
+    """A `LinearizedFormat` from itself, a mapping of its fields, or None (the default format)."""
     if value is None or isinstance(value, LinearizedFormat):
         return value
     if isinstance(value, Mapping):
@@ -106,13 +95,9 @@ def _located(error: InputError, kind: str, predictions: list, references: list, 
 
 
 class TurnEncoder:
-    """Checks each ``add_batch()`` call with the core and encodes it as Arrow rows.
-
-    Every problem is an `InputError` raised before anything is written, naming the batch
-    (``batch 0`` is the first call since the last ``compute()``), the position in it, the
-    dialogue, the turn and the field. A (dialogue_id, turn_id) added twice, in one batch or two,
-    is an error; so is a turn record without a partner on the other side of its batch.
-    """
+    """Checks each ``add_batch()`` call with the core. A problem is an `InputError` raised before anything is
+    written, naming the batch (``batch 0``: the first since the last ``compute()``), the position in it, the
+    dialogue, the turn and the field; a (dialogue_id, turn_id) added twice is one."""
 
     def __init__(self, linearized: LinearizedFormat | Mapping | None = None, id_prefix: str = "") -> None:
         self.linearized = linearized_format(linearized)
@@ -136,12 +121,8 @@ class TurnEncoder:
         dialogue_ids: Sequence[str] | None = None,
         linearized: LinearizedFormat | Mapping | None = None,
     ) -> Corpus | None:
-        """Validate one batch and return it as a Corpus (None for an empty batch).
-
-        Dialogue-level input gets the dialogue ids `dialogue_ids`, or else running numbers
-        ``"0"``, ``"1"``, … over the batches (prefixed by the process id with several processes).
-        Linearized strings are turns: see the module.
-        """
+        """One batch checked, as a Corpus (None when empty). Dialogues get `dialogue_ids`, else running numbers
+        over the batches (prefixed by the process id with several processes)."""
         where = f"batch {self.batches}"
         fmt = linearized_format(linearized) or self.linearized
         predictions = _as_list(predictions, "predictions", where)
@@ -178,16 +159,10 @@ class TurnEncoder:
         return corpus
 
     def _corpus(
-        self,
-        kind: str,
-        predictions: list,
-        references: list,
-        dialogue_ids: Sequence[str] | None,
-        fmt: LinearizedFormat | None,
-        where: str,
-    ) -> tuple[Corpus, list[str]]:
-        """The batch's Corpus (validated by the core; its errors located in the batch) and the dialogue
-        ids given to dialogue-level input (running numbers without `dialogue_ids`)."""
+        self, kind: str, predictions: list, references: list, dialogue_ids: Sequence[str] | None,
+        fmt: LinearizedFormat | None, where: str,
+    ) -> tuple[Corpus, list[str]]:  # fmt: skip
+        """The batch's Corpus (its errors located in the batch) and the ids given to dialogues."""
         ids: list[str] = []
         try:
             if kind == "records":
@@ -198,20 +173,17 @@ class TurnEncoder:
                 ids = [f"{self.id_prefix}{self.dialogues + i}" for i in range(len(references))]
             else:
                 ids = [str(d) for d in dialogue_ids]
-            corpus = Corpus.from_dialogues(
+            return Corpus.from_dialogues(
                 predictions, references, dialogue_ids=ids, linearized=fmt, keep_deletions=True
-            )
-            return corpus, ids
+            ), ids
         except InputError as error:
             raise _located(error, kind, predictions, references, ids).within(where) from None
 
     def _strings(
         self, predictions: list, references: list, dialogue_ids: Sequence[str] | None, where: str
     ) -> tuple[list, list, dict[str, int] | None]:
-        """Linearized strings, one per turn, as turn records in the same positions: (predicted records,
-        gold records, each dialogue's next turn id after them). With
-        `dialogue_ids`, a string's turn id is the next of its dialogue's (over batches); without, each
-        string is turn 0 of a dialogue numbered as dialogue-level input is."""
+        """Linearized strings as turn records in the same positions, and each dialogue's next turn id after them.
+        With `dialogue_ids` a string is the next turn of its dialogue (over batches), else turn 0 of a dialogue."""
         for name, items in (("predictions", predictions), ("references", references)):
             for position, item in enumerate(items):
                 if not isinstance(item, str):

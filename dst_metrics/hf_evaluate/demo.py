@@ -1,5 +1,4 @@
-"""The small Gradio app of a module's Space (the ``app.py`` that `dst_metrics.release` writes into each
-module's Hub folder)."""
+"""The small Gradio app of a module's Space (its ``app.py``, written by `dst_metrics.release`)."""
 
 from __future__ import annotations
 
@@ -13,10 +12,8 @@ if TYPE_CHECKING:
 
 
 def build_demo(module: evaluate.EvaluationModule) -> gradio.Interface:
-    """A small Gradio app for a module's Space: JSON predictions/references and the options.
-
-    (evaluate's own ``launch_gradio_widget`` targets flat features and an older Gradio.)
-    """
+    """A module's Space: JSON predictions and references, and the mode (evaluate's ``launch_gradio_widget``
+    takes flat features only)."""
     import json
 
     import gradio as gr

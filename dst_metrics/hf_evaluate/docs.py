@@ -1,5 +1,5 @@
-"""The documentation the modules share, written from the figure registry: the arguments of
-``compute()`` and the list of figures each module returns (its docstring and its metric card)."""
+"""The modules' shared documentation, written from the figure registry: ``compute()``'s arguments and the
+figures each module returns (in its docstring and its metric card)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from ..options import Options
 from .arrow import EXAMPLE_TYPES
 
 MODULE_FAMILIES = {"gca_metric": ("gca",), "jga_fga_metrics": ("turn",), "dst_metrics_all": ("gca", "turn")}
-"""Which families of figures each module returns (`dst_metrics.core.figures.FAMILIES`): ``dst_metrics_all``
-returns those of the other two in one pass."""
+"""The families of figures each module returns."""
 
 
 def _type_text(kind: pa.DataType) -> str:
@@ -23,8 +22,7 @@ def _type_text(kind: pa.DataType) -> str:
 
 
 def features_text(indent: str = "    ") -> str:
-    """The modules' ``features`` (`arrow.EXAMPLE_TYPES`, the same as `metric.FEATURES`), one line per
-    side: what evaluate stores per example, ``[x]`` a list of x."""
+    """The modules' ``features`` (`arrow.EXAMPLE_TYPES`), a line per side; ``[x]``: a list of x."""
     return "".join(f"{indent}{side}: {_type_text(kind)}\n" for side, kind in EXAMPLE_TYPES.items())
 
 
@@ -68,12 +66,12 @@ INPUT_ARGS = """\
     dialogue_ids, linearized: how to read the inputs (see the metric card).
 Features:
 """ + _features_block("    ")
-"""The arguments every module documents (their `_KWARGS_DESCRIPTION` starts with it), and the features."""
+"""The arguments every module documents, and the features."""
 
 
 def _figure_lines(module: str, quote: str = "") -> list[str]:
-    """One line per figure `module` (a key of `MODULE_FAMILIES`) returns, in registry order, then the
-    signature's: its keys (each between `quote`s), what it is, its range and direction."""
+    """A line per figure `module` returns, in registry order, then the signature's: its keys, what it is, its
+    range and direction."""
     lines = []
     for figure in (figure for figure in FIGURES if figure.family in MODULE_FAMILIES[module]):
         kind = "an integer" if figure.is_count else "in [0, 1]"
@@ -84,7 +82,7 @@ def _figure_lines(module: str, quote: str = "") -> list[str]:
 
 
 def returns_text(module: str, indent: str = "    ") -> str:
-    """The ``Returns:`` lines of `module`'s docstring: one line per registered figure."""
+    """The ``Returns:`` lines of `module`'s docstring."""
     return "".join(f"{indent}{line}\n" for line in _figure_lines(module))
 
 
@@ -95,12 +93,12 @@ FEATURES_END = "<!-- end of features -->"
 
 
 def card_features() -> str:
-    """The metric card's block of the modules' features (between `FEATURES_START` and `FEATURES_END`)."""
+    """The metric card's block of the modules' features."""
     return f"{FEATURES_START}\n```text\n{features_text('')}```\n{FEATURES_END}"
 
 
 def card_figures(module: str) -> str:
-    """The metric card's list of output figures (between `CARD_START` and `CARD_END`)."""
+    """The metric card's list of output figures."""
     items = "".join(f"- {line}\n" for line in _figure_lines(module, "`"))
     return f"{CARD_START}\n{items}{CARD_END}"
 

@@ -1,14 +1,8 @@
-"""The ``evaluate.Metric`` base class of the dst-metrics modules (``gca_metric``, ``jga_fga_metrics``
-and ``dst_metrics_all``), on evaluate's public API only.
-
-`FEATURES` says what evaluate stores: one example per dialogue, its turns, each a list of
-``{slot, values}`` entries (and, for predictions, the values given with confidences). ``add_batch()``
-checks each batch with the core, whatever shape its states come in (nested, flat, linearized,
-alternatives, confidences), and writes it as such examples (`arrow.dialogue_examples`). The first
-batch goes to evaluate's own ``add_batch`` at once, later ones are kept until `FLUSH_TURNS` turns (or
-``compute()``). evaluate encodes, writes, gathers across processes and reads back these examples as for
-any metric (as Arrow: `DSTMetricInfo`); ``_compute`` reads the turns of every batch and process into
-one Corpus, once, and returns the figures of the module's families from the figure registry.
+"""The ``evaluate.Metric`` base class of the dst-metrics modules, on evaluate's public API only.
+``add_batch()`` checks each batch with the core and keeps it as examples of `FEATURES` (one per dialogue),
+handed to evaluate's own ``add_batch`` every `FLUSH_TURNS` turns. evaluate writes and gathers them across
+processes as for any metric and gives them back as Arrow; ``_compute`` reads them into one Corpus and
+returns the figures of the module's families.
 """
 
 from __future__ import annotations
@@ -44,40 +38,29 @@ from .docs import MODULE_FAMILIES
 
 
 class DialogueFeatures(datasets.Features):
-    """`datasets.Features` of examples `DSTMetric.add_batch` has already normalised
-    (`arrow.dialogue_examples`): ``encode_batch`` checks the columns and returns the examples as given,
-    or the Arrow array of `arrow.Examples` (what datasets would build from them: tests check it).
-
-    Every leaf of `FEATURES` is a ``Value`` (no ``ClassLabel``, ``Image`` or other feature that
-    encodes), whose encoding of a str, int or float is that same value: datasets' own
-    ``encode_batch``, a walk over every example, would return equal examples (tests check it). Copies
-    and pickles of these features are plain ``datasets.Features``, which encode as datasets does.
-    """
+    """`datasets.Features` of examples `DSTMetric.add_batch` has already normalised: ``encode_batch`` checks the
+    columns and returns the examples as given, or the Arrow array of `arrow.Examples`. Every leaf of `FEATURES`
+    is a ``Value``, which encodes a str, int or float as itself, so datasets' own ``encode_batch`` would return
+    equal examples (tests check both)."""
 
     def encode_batch(self, batch: dict) -> dict:
         if set(batch) != set(self):
             raise ValueError(f"Column mismatch between batch {set(batch)} and features {set(self)}")
-        # examples that carry their Arrow array (`arrow.Examples`): the array, which datasets' writer
-        # takes as it is (no second conversion of every example); any other examples as given
+        # examples that carry their Arrow array: the array, which datasets' writer takes as it is
         return {key: column.arrow if isinstance(column, Examples) else list(column) for key, column in batch.items()}
 
 
 FEATURES = DialogueFeatures.from_arrow_schema(pa.schema(EXAMPLE_TYPES.items()))
-"""What evaluate stores per example: `arrow.EXAMPLE_TYPES` as datasets' features, one side of a dialogue
-(all its turns, or those of one batch), its turn ids and the state after each turn (a ``List`` of
-``{slot, values}``; ``Sequence`` of a dict would store a dict of lists, the TFDS layout); predictions
-also each turn's values given with confidences (none at all when no value of the dialogue had one)."""
+"""What evaluate stores per example: `arrow.EXAMPLE_TYPES` as datasets' features."""
 FLUSH_TURNS = 8192
-"""Turns kept in memory before they are handed to evaluate's ``add_batch`` (few, large writes)."""
+"""Turns kept in memory before they are handed to evaluate's ``add_batch``."""
 CALIBRATION_FAMILY = "turn"
 """The modules of this family add the calibration figures when predicted values carry confidences."""
 EVALUATE_TESTED = ">=0.4.6,<0.5"
-"""evaluate versions the modules were tested with (pip's specifier, as in pyproject.toml)."""
 
 
 def check_evaluate_version(version: str = evaluate.__version__) -> None:
-    """Raise ImportError unless `version` is in the tested range `EVALUATE_TESTED`
-    (pre-releases of the upper bound, such as 0.5.0rc1, are outside it)."""
+    """Raise ImportError unless `version` is in the tested range (0.5.0rc1 is outside it)."""
     if not SpecifierSet(EVALUATE_TESTED).contains(version, prereleases=True):
         raise ImportError(
             f"dst-metrics' evaluate modules were tested with evaluate{EVALUATE_TESTED}; this is evaluate "
@@ -86,12 +69,11 @@ def check_evaluate_version(version: str = evaluate.__version__) -> None:
 
 
 BOOTSTRAP_OPTIONS = ("bootstrap", "seed", "ci_method")
-"""``compute()`` arguments of the intervals: resamples (None or 0: no intervals), seed, percentile|bca."""
+"""``compute()`` arguments of the intervals: resamples (None or 0: none), seed, percentile or bca."""
 
 
 def bootstrap_settings(kwargs: Mapping[str, object]) -> dict[str, object] | None:
-    """The `bootstrap_intervals` settings of ``compute()`` arguments (None without ``bootstrap``);
-    a bad value is an OptionError."""
+    """The `bootstrap_intervals` settings of ``compute()`` arguments (None without ``bootstrap``)."""
     if not kwargs.get("bootstrap"):
         return None
     seed = kwargs.get("seed", 0)
@@ -103,8 +85,7 @@ def bootstrap_settings(kwargs: Mapping[str, object]) -> dict[str, object] | None
 
 
 def with_intervals(figures: dict, corpus, options: Options, kwargs: Mapping[str, object]) -> dict:
-    """`figures` and the signature; with ``bootstrap=N``, also ``ci``: {figure: [low, high]} of the
-    figures listed (`dst_metrics.stats.bootstrap_intervals`) and the interval settings in the signature."""
+    """`figures` and the signature; with ``bootstrap=N`` also ``ci``: {figure: [low, high]}."""
     settings = bootstrap_settings(kwargs)
     if settings is None:
         return {**figures, "signature": options.signature()}
@@ -116,18 +97,13 @@ def with_intervals(figures: dict, corpus, options: Options, kwargs: Mapping[str,
 
 
 READING_OPTIONS = ("prediction_states", "gold_alternatives")
-"""``compute()`` keyword arguments about how the turns are read (`dst_metrics.corpus`): predictions as
-``cumulative`` states or turn ``updates`` (null or ``[DELETE]`` removes a slot), gold alternatives
-matched by ``any`` or the ``first``."""
+"""``compute()`` keyword arguments about how the turns are read (`dst_metrics.corpus.Reading`)."""
 
 
 def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...] | None, tuple[str, str]]:
-    """``compute()`` keyword arguments -> (Options, the figure names asked for or None, the reading:
-    (prediction_states, gold_alternatives)).
-
-    An unknown argument is a TypeError; a bad value an OptionError; an unknown figure a ValueError.
-    The interval arguments (`BOOTSTRAP_OPTIONS`) are checked by `bootstrap_settings`.
-    """
+    """``compute()`` keyword arguments -> (Options, the figures asked for or None, (prediction_states,
+    gold_alternatives)). An unknown argument is a TypeError, a bad value an OptionError, an unknown figure a
+    ValueError."""
     reading = (kwargs.get("prediction_states", "cumulative"), kwargs.get("gold_alternatives", "any"))
     reading_parts(*reading)
     values = {name: value for name, value in kwargs.items() if name not in (*BOOTSTRAP_OPTIONS, *READING_OPTIONS)}
@@ -151,13 +127,9 @@ def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...
 
 @dataclasses.dataclass
 class DSTMetricInfo(evaluate.MetricInfo):
-    """The MetricInfo of the dst-metrics modules: nested `FEATURES` read back as Arrow.
-
-    evaluate hands ``compute()`` the stored examples in ``format`` (``Dataset.set_format``), and
-    ``format="arrow"`` gives them as Arrow arrays, nested ones included, without a copy to Python.
-    MetricInfo refuses any format unless every feature is a flat ``Value`` (its check names the numpy
-    format, which cannot hold nested rows); this subclass keeps that check for every format but Arrow.
-    """
+    """The MetricInfo of the modules: the stored examples come back as Arrow (``format="arrow"``), nested ones
+    included. MetricInfo refuses a format unless every feature is a flat ``Value``; this subclass keeps that
+    check for every format but Arrow."""
 
     def __post_init__(self) -> None:
         if self.format != "arrow":
@@ -167,23 +139,15 @@ class DSTMetricInfo(evaluate.MetricInfo):
 def metric_info(*, description: str, citation: str, inputs_description: str) -> evaluate.MetricInfo:
     """The MetricInfo of a dst-metrics module: `FEATURES`, read back as Arrow (`DSTMetricInfo`)."""
     return DSTMetricInfo(
-        description=description,
-        citation=citation,
-        inputs_description=inputs_description,
-        features=FEATURES,
-        format="arrow",
-        codebase_urls=["https://github.com/cuthalionn/Granular_Change_Accuracy"],
+        description=description, citation=citation, inputs_description=inputs_description, features=FEATURES,
+        format="arrow", codebase_urls=["https://github.com/cuthalionn/Granular_Change_Accuracy"],
         reference_urls=["https://arxiv.org/abs/2403.11123"],
-    )
+    )  # fmt: skip
 
 
 class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
-    """Base of the dst-metrics modules: inputs, validation, Arrow rows, options.
-
-    A subclass sets `module` (its folder name, which picks its families of figures in
-    `MODULE_FAMILIES`) and implements ``_info`` (with `metric_info`). Init keyword: ``linearized``,
-    the default `LinearizedFormat` of string states.
-    """
+    """Base of the dst-metrics modules. A subclass sets `module` (its folder name, which picks its families of
+    figures) and implements ``_info`` with `metric_info`. ``linearized``: the `LinearizedFormat` of strings."""
 
     module: str = ""
 
@@ -199,7 +163,6 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
 
     @property
     def families(self) -> tuple[str, ...]:
-        """The families of figures this module returns (`dst_metrics.core.figures.FAMILIES`)."""
         return MODULE_FAMILIES[self.module]
 
     @abc.abstractmethod
@@ -207,12 +170,8 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         """The module's MetricInfo (see `metric_info`)."""
 
     def add_batch(self, *, predictions=None, references=None, **kwargs) -> None:
-        """Add a batch: lists of dialogues or of turn records, validated now with the core.
-
-        Keyword arguments: ``dialogue_ids`` (dialogue-level input), ``linearized`` (a
-        LinearizedFormat for string states). Bad input raises InputError naming the batch,
-        the position in it, the dialogue, the turn and the field.
-        """
+        """Add a batch (lists of dialogues, turn records or linearized strings), checked now with the core;
+        ``dialogue_ids`` and ``linearized`` as `batches.TurnEncoder.encode` takes them."""
         with gc_paused():  # millions of small dicts and lists, no cycle (dst_metrics._gc)
             corpus = self._encoder.encode(predictions, references, **kwargs)
             if corpus is not None:
@@ -228,8 +187,8 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         self.add_batch(predictions=[prediction], references=[reference], **kwargs)
 
     def _flush(self) -> None:
-        """Hand the pending examples to evaluate's ``add_batch``; with none pending, an empty batch
-        (it still opens the cache file and, with several processes, meets the others)."""
+        """Hand the pending examples to evaluate's ``add_batch`` (none: an empty batch, which still opens the cache
+        file and meets the other processes)."""
         self._opened = True
         predictions, references = self._pending
         self._pending, self._pending_turns = ([], []), 0
@@ -239,15 +198,9 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         )
 
     def compute(self, *, predictions=None, references=None, **kwargs) -> dict | None:
-        """Score everything added so far, plus `predictions`/`references` if given.
-
-        Options (see `dst_metrics.options.Options`): ``mode``, ``alpha``, ``fga_lambda`` (one or
-        several), ``fga_lambdas``, ``num_slots``, ``value_matching``; and ``figures``. With
-        ``bootstrap=N`` (and ``seed=0``, ``ci_method="percentile"`` or ``"bca"``) the result also has
-        ``ci``: {figure: [low, high]}, 95% bootstrap intervals over dialogues (`dst_metrics.stats`).
-        They are checked before the cached rows are read. Returns the figures on process 0 and None
-        on the other processes.
-        """
+        """Score everything added so far, plus `predictions`/`references` if given, under the `Options` given
+        as keywords; ``figures`` picks figures, ``bootstrap=N`` adds 95% intervals (``ci``). The figures on
+        process 0, None on the others."""
         inputs = {name: kwargs.pop(name) for name in INPUT_OPTIONS if name in kwargs}
         split_options(kwargs)  # checked before anything is read
         if predictions is not None or references is not None:
@@ -263,12 +216,8 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
     def _compute(self, *, predictions=None, references=None, **kwargs) -> dict:
         """Score the turns of every example and process (as Arrow) with the core."""
         options, names, reading = split_options(kwargs)
-        corpus = corpus_from_arrow(
-            turns_of_examples(predictions, "predictions"),
-            turns_of_examples(references, "references"),
-            options.value_matching,
-            *reading,
-        )
+        pred, gold = turns_of_examples(predictions, "predictions"), turns_of_examples(references, "references")
+        corpus = corpus_from_arrow(pred, gold, options.value_matching, *reading)
         options = options.replace(reading=corpus.reading)
         ours = score(corpus, options).scores  # a compat profile's figures replace ours
         figures = {key: ours[key] for key in figure_keys(options, self.families)}

@@ -1,10 +1,6 @@
-"""What a report shows, as plain data: one `SystemData` per prediction file and one
-`ComparisonData` per later file against the first, gathered by `collect` from `dst_metrics.stats`
-(intervals, comparison, the table of every system with one correction over all its tests, the GCA
-paper's analyses, turn positions) and `dst_metrics.analysis.breakdown`.
-
-The renderers (`plots`, `html`, `tables`) read only these dataclasses, so they can be fed by
-hand (tests) or from the statistics API's objects (`system_data`, `comparison_data`).
+"""What a report shows, as plain data: a `SystemData` per prediction file and a `ComparisonData` per later
+file against the first, gathered by `collect` from `dst_metrics.stats` and `analysis.breakdown`. The
+renderers (`plots`, `html`, `tables`) read only these dataclasses.
 """
 
 from __future__ import annotations
@@ -25,13 +21,11 @@ from ..stats.positions import PositionRow
 from ..stats.table import SystemsTable
 
 MISTAKE_TYPES: tuple[str, ...] = tuple(kind for kind in COUNT_TYPES if kind != "correct")
-"""The GCA count types that are mistakes: wrong, missed, overshot."""
 BREAKDOWNS: tuple[str, ...] = ("domain", "slot")
 """The groupings of the mistakes heat maps."""
 POSITION_FIELDS: tuple[str, ...] = ("turns", "jga", "rsa", *COUNT_TYPES, "first_failures")
-"""The per-turn-index figures of `by_position`, besides the index."""
+"""The figures of a `by_position` row besides its index."""
 DEFAULT_RESAMPLES = 1000
-"""Bootstrap resamples when none are given (randomization rounds: `stats.paired.randomization_rounds`)."""
 
 
 @dataclass(frozen=True)
@@ -50,9 +44,8 @@ class SystemData:
 
 @dataclass(frozen=True)
 class ComparisonData:
-    """System `name_b` against `name_a` (the first file): per figure a, b, diff (= b - a), ci,
-    p, p_adjusted, significant; McNemar's test of JGA clustered by dialogue; or `error` when they
-    cannot be compared. `family_size`: the figures p was adjusted over; `rounds`: randomization rounds."""
+    """System `name_b` against `name_a` (the first file): per figure a, b, diff (b - a), ci, p, p_adjusted,
+    significant; McNemar's test of JGA clustered by dialogue; or `error` when they cannot be compared."""
 
     name_a: str
     name_b: str
@@ -69,8 +62,8 @@ class ComparisonData:
 
 @dataclass(frozen=True)
 class ReportData:
-    """The whole report: systems in input order, comparisons with the first, the options, and
-    how the intervals were computed (None: no intervals)."""
+    """The whole report: systems in input order, comparisons with the first, the options, and how the
+    intervals were computed (None: no intervals)."""
 
     systems: Sequence[SystemData]
     options: Options
@@ -81,16 +74,11 @@ class ReportData:
 
     @property
     def labels(self) -> dict[str, str]:
-        """{figure key: label} under the report's options."""
         return figure_labels(self.options)
 
     def main_keys(self) -> list[str]:
-        """The headline figures (registry group ``main``), as in the command line's table."""
+        """The headline figures (registry group ``main``)."""
         return [key for f in FIGURES if f.group == "main" for key in f.keys(self.options)]
-
-
-# --------------------------------------------------------------------------------------------
-# From the statistics API's objects
 
 
 def _field(row: object, name: str) -> object:
@@ -98,7 +86,7 @@ def _field(row: object, name: str) -> object:
 
 
 def _rows(profile: object) -> list:
-    """The rows of a PositionProfile, or of its ``as_dict()`` (a list, or a dict holding ``rows``)."""
+    """The rows of a PositionProfile, of its ``as_dict()`` or of a list."""
     if isinstance(profile, Mapping):
         return list(profile["rows"])
     if isinstance(profile, Sequence):
@@ -107,8 +95,8 @@ def _rows(profile: object) -> list:
 
 
 def position_rows(profile: object) -> list[PositionRow]:
-    """`PositionRow`s of a `by_position` result (object, ``as_dict()`` or list of rows); a row
-    without a position field is at its index in the list."""
+    """`PositionRow`s of a `by_position` result (object, ``as_dict()`` or list of rows); a row without a
+    position is at its index in the list."""
     out = []
     for index, row in enumerate(_rows(profile)):
         position = next((_field(row, k) for k in ("position", "index", "t") if _has(row, k)), index)
@@ -157,10 +145,6 @@ def comparison_data(comparison: object) -> ComparisonData:
     return ComparisonData(name_a, name_b, found["figures"], found.get("mcnemar"), comparison.verdict(), **settings)
 
 
-# --------------------------------------------------------------------------------------------
-# Gathering
-
-
 def _system(name: str, corpus: Corpus, options: Options, intervals: Mapping | None, analyses: bool) -> SystemData:
     from ..scoring.scores import score
 
@@ -172,16 +156,12 @@ def _system(name: str, corpus: Corpus, options: Options, intervals: Mapping | No
     from ..stats import analyze, by_position
 
     analysis = analyze(corpus, options)
+    positions = position_rows(by_position(corpus, options))
+    mistakes = {by: mistake_counts(breakdown(corpus, options, by)) for by in BREAKDOWNS}
     return SystemData(
-        name=name,
-        scores=scores,
-        intervals=found,
-        positions=position_rows(by_position(corpus, options)),
-        dialogues=dialogue_points(analysis),
-        correlations=correlations(analysis),
-        zou=zou_intervals(analysis),
-        mistakes={by: mistake_counts(breakdown(corpus, options, by)) for by in BREAKDOWNS},
-    )
+        name, scores, found, positions, dialogue_points(analysis), correlations(analysis), zou_intervals(analysis),
+        mistakes,
+    )  # fmt: skip
 
 
 def _comparison(first: tuple[str, Corpus], other: tuple[str, Corpus], options: Options, resamples: int, seed: int):
@@ -204,10 +184,9 @@ def collect(
     seed: int = 0,
     analyses: bool = True,
 ) -> ReportData:
-    """Everything a report shows of one or more systems: figures with bootstrap intervals
-    (`resamples` 0: none), turn positions, section 5.2's analyses, mistakes per domain and slot,
-    and each later system compared with the first (needs `resamples` > 0 and the same gold).
-    Without `analyses`, only the figures and their intervals (enough for `tables`)."""
+    """Everything a report shows of one or more systems: figures with bootstrap intervals (`resamples` 0:
+    none), turn positions, section 5.2's analyses, mistakes per domain and slot, and each later system
+    compared with the first. Without `analyses`, only the figures and their intervals (enough for `tables`)."""
     if not named_corpora:
         raise ValueError("a report needs at least one system")
     from ..stats import bootstrap_intervals
@@ -224,15 +203,13 @@ def collect(
     ci = found[0]  # how the intervals were computed
     settings = None if ci is None else {name: getattr(ci, name) for name in ("method", "resamples", "seed", "level")}
     signature = options.signature() + ("" if ci is None else ci.signature_suffix)
-    return ReportData(
-        systems, options, comparisons, settings, signature, _table(named_corpora, options, resamples, seed)
-    )
+    table = _table(named_corpora, options, resamples, seed)
+    return ReportData(systems, options, comparisons, settings, signature, table)
 
 
 def _table(named_corpora: Sequence[tuple[str, Corpus]], options: Options, resamples: int, seed: int):
-    """The table of every system with the report's headline figures, each later system tested against
-    the first and Holm run over every test of the table; None with one system, without resamples,
-    with a compatibility profile or when the systems are not on one gold."""
+    """The table of every system's headline figures, each later system tested against the first, Holm over
+    every test; None with one system, without resamples, with a profile or when the gold differs."""
     if len(named_corpora) < 2 or not resamples or options.compat:
         return None
     from ..stats.table import systems_table

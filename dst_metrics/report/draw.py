@@ -1,7 +1,5 @@
-"""The HTML pieces of the report page (`report.html`, `report.systems`) and the Space
-(`dst_metrics.space`): escaping, number formats, tables in sideways-scrolling boxes, the systems' colour
-swatches and legends. The charts are `report.plots`' (matplotlib).
-"""
+"""HTML pieces of the report and the Space: escaping, number formats, tables in sideways-scrolling boxes and
+the systems' colour swatches."""
 
 from __future__ import annotations
 
@@ -12,9 +10,6 @@ from collections.abc import Iterable, Mapping
 
 from .palette import system_color
 
-# --------------------------------------------------------------------------------------------
-# Text and numbers
-
 
 def esc(text: object) -> str:
     """`text` escaped for HTML text and attributes."""
@@ -22,8 +17,7 @@ def esc(text: object) -> str:
 
 
 def esc_name(text: object) -> str:
-    """A set or file name for a table header: escaped, and breakable only after _ . - / (a long file
-    name wraps at its parts, never mid-word)."""
+    """A set or file name for a table header: escaped, breakable after _ . - / only."""
     return re.sub(r"([_./-])", r"\1<wbr>", esc(text))
 
 
@@ -52,8 +46,7 @@ def data_attributes(values: Mapping[str, object]) -> str:
 
 
 def table(head: str, rows: Iterable[str], attributes: str = "") -> str:
-    """A table (header cells `head`, body `rows` of ``<tr>``) in a box that scrolls sideways when
-    the page is narrower than the table; `attributes` go on the ``<table>``."""
+    """A table (header cells `head`, ``<tr>`` `rows`) in a box that scrolls sideways; `attributes` on ``<table>``."""
     return (
         f'<div class="table-wrap"><table{attributes}><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
@@ -61,5 +54,5 @@ def table(head: str, rows: Iterable[str], attributes: str = "") -> str:
 
 
 def swatch(index: int) -> str:
-    """The small square in the colour of system `index` (`palette.system_color`)."""
+    """A small square in the colour of system `index`."""
     return f'<span class="set-swatch" style="background:{system_color(index)}"></span>'

@@ -1,14 +1,6 @@
-"""The report as one self-contained HTML page: inline CSS, plots as inline SVG (`report.plots`), no script
-and nothing loaded from elsewhere, so it opens offline and can be mailed as one file.
-
-Sections: the figures of every system with their intervals, the protocols' figures (`report.protocols`),
-the table of every system (each later one tested against the first, one correction over every test of the
-table), the comparison of each later system with the first (difference, its interval, p, adjusted p,
-significance, McNemar's test of JGA), the GCA paper's section 5.2 correlations, the plots, any extra
-sections, and the signature.
-Tables sit in horizontally scrolling boxes, so the page reads at a phone's 390 px width.
-Table cells carry their unrounded figures as ``data-value`` (``data-low``/``data-high`` for the
-interval), for scripts and tests.
+"""The report as one self-contained HTML page: inline CSS, plots as inline SVG, no script and nothing loaded
+from elsewhere, so it opens offline. Tables scroll sideways on a phone; cells carry their unrounded figures
+as ``data-value`` (``data-low``, ``data-high`` for the interval).
 """
 
 from __future__ import annotations
@@ -16,13 +8,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..core.figures import figure_of
+from ..stats.paired import floor_warning
 from ..stats.table import SystemsTable
+from . import systems
 from .data import ComparisonData, ReportData, SystemData
 from .draw import data_attributes, esc, num, pct, signed_pct, swatch, table
-from .plots import Plot
+from .plots import Plot, render_plots
+from .protocols import protocols_section
 
 PAGE_TITLE = "DST evaluation report"
-"""The page's title and first heading."""
 PERCENT = 100.0
 CSS = """
 *{box-sizing:border-box}
@@ -66,10 +60,6 @@ def _number(key: str, value: float | int) -> str:
     return str(int(value)) if _is_count(key) else pct(value, "n/a")
 
 
-# --------------------------------------------------------------------------------------------
-# The figures
-
-
 def _figure_cell(system: SystemData, key: str) -> str:
     value = system.scores[key]
     data = {"system": system.name, "figure": key, "value": repr(value)}
@@ -82,8 +72,7 @@ def _figure_cell(system: SystemData, key: str) -> str:
 
 
 def figures_table(data: ReportData, keys: Sequence[str], table_id: str) -> str:
-    """One row per figure (label, key), one column per system; fractions in percent with their
-    interval below them."""
+    """A row per figure, a column per system; fractions in percent with their interval below them."""
     labels = data.labels
     head = "<th>figure</th>" + "".join(f"<th>{swatch(i)}{esc(s.name)}</th>" for i, s in enumerate(data.systems))
     rows = (
@@ -96,7 +85,7 @@ def figures_table(data: ReportData, keys: Sequence[str], table_id: str) -> str:
 
 
 def figures_section(data: ReportData) -> str:
-    """The headline figures and counts, then every figure in a folded table."""
+    """The headline figures and counts, then every other figure in a folded table."""
     main = [*data.main_keys(), "correct", "wrong", "missed", "overshot", "turns"]
     every = [key for key in data.systems[0].scores if key not in main]
     ci = data.ci
@@ -114,10 +103,6 @@ def figures_section(data: ReportData) -> str:
         + figures_table(data, every, "details")
         + "</details></section>"
     )
-
-
-# --------------------------------------------------------------------------------------------
-# Comparisons
 
 
 def _comparison_row(key: str, label: str, found: Mapping[str, object]) -> str:
@@ -138,11 +123,7 @@ def _comparison_row(key: str, label: str, found: Mapping[str, object]) -> str:
 
 
 def p_floor_warning(comparison: ComparisonData, rounds: int) -> str:
-    """A warning when no adjusted p can fall below the level: the smallest p is 1 / (rounds + 1) from
-    the rounds and 2 / 2^D from D dialogues (`stats.paired.smallest_p`), and the correction
-    multiplies it by the figures tested."""
-    from ..stats.paired import floor_warning
-
+    """A warning when no adjusted p can fall below the level (`stats.paired.floor_warning`)."""
     rounds = comparison.rounds or rounds
     tested = comparison.family_size or len(comparison.figures)
     if rounds <= 0 or not tested:
@@ -199,17 +180,13 @@ def comparison_section(data: ReportData) -> str:
     return f'<section id="comparison"><h2>Comparison with {first}</h2><p class="note">{note}</p>{body}</section>'
 
 
-# --------------------------------------------------------------------------------------------
-# Section 5.2, plots, page
-
-
 def _r(value: float | None) -> str:
     return num(value, 3, "n/a")
 
 
 def analysis_section(data: ReportData) -> str:
-    """Per system: Pearson's r of per-dialogue GCA and FGA with TO and NU, and Zou's interval
-    for r(FGA) − r(GCA) (GCA paper, section 5.2)."""
+    """Per system, Pearson's r of per-dialogue GCA and FGA with TO and NU, and Zou's interval of their
+    difference (GCA paper, section 5.2)."""
     head = "<th>system</th><th>measure</th><th>r(GCA)</th><th>r(FGA)</th><th>r(FGA) − r(GCA), 95% CI (Zou)</th>"
     rows = []
     for system in data.systems:
@@ -233,8 +210,7 @@ def analysis_section(data: ReportData) -> str:
 
 
 def plot_figure(plot: Plot) -> str:
-    """A plot as inline SVG (its ``<title>`` and aria-label the plot's title) under a caption: the title
-    drawn once, as the caption, and not in the plot."""
+    """A plot as inline SVG above its caption."""
     caption = esc(plot.caption or plot.title)
     return f'<figure id="plot-{esc(plot.name)}">{plot.svg}<figcaption>{caption}</figcaption></figure>'
 
@@ -249,14 +225,10 @@ def page(title: str, body: str) -> str:
 
 
 def systems_page(table: SystemsTable, matrix: str | None = None) -> str:
-    """A self-contained page holding the table of N systems (``dst-metrics table --html``), with the
-    pairwise matrix of `matrix` and the profiles when the table has them."""
-    from .systems import html_table
-
+    """The page of ``dst-metrics table --html``: the table, the pairwise matrix of `matrix` and the profiles."""
     title = f"Table of {len(table.names)} systems"
-    body = f"<h1>{esc(title)}</h1>{html_table(table, matrix)}<footer><p><code>{esc(table.signature)}</code></p>"
-    body += "</footer>"
-    return page(title, body)
+    footer = f"<footer><p><code>{esc(table.signature)}</code></p></footer>"
+    return page(title, f"<h1>{esc(title)}</h1>{systems.html_table(table, matrix)}{footer}")
 
 
 def build_report(
@@ -266,16 +238,9 @@ def build_report(
     extra_sections: Sequence[tuple[str, str]] = (),
     protocols: Sequence[tuple[str, object]] = (),
 ) -> str:
-    """The whole page. `plots` default to `plots.render_plots(data)`; `extra_sections` are
-    (title, HTML fragment) pairs placed after the plots (e.g. a reliability diagram); `protocols`,
-    (system name, `protocols.extras.Extras`) of each system, their section after the figures."""
-    from .protocols import protocols_section
-    from .systems import html_section
-
-    if plots is None:
-        from .plots import render_plots
-
-        plots = render_plots(data)
+    """The whole page. `plots` default to `plots.render_plots(data)`; `extra_sections`: (title, HTML) after the
+    plots; `protocols`: (system name, `protocols.extras.Extras`) of each system, shown after the figures."""
+    plots = render_plots(data) if plots is None else plots
     names = ", ".join(esc(s.name) for s in data.systems)
     extra = "".join(
         f'<section class="extra"><h2>{esc(title)}</h2>{fragment}</section>' for title, fragment in extra_sections
@@ -284,7 +249,7 @@ def build_report(
         f"<h1>{PAGE_TITLE}</h1><p>Systems: {names}.</p>"
         + figures_section(data)
         + protocols_section(protocols, data.signature)
-        + (html_section(data.table) if data.table is not None else "")
+        + (systems.html_section(data.table) if data.table is not None else "")
         + comparison_section(data)
         + analysis_section(data)
         + '<section id="plots"><h2>Plots</h2>'
@@ -299,11 +264,8 @@ def build_report(
 def systems_output(
     table: SystemsTable, kind: str, matrix: str | None = None, intervals: str | bool | None = None, wide: bool = False
 ) -> str:
-    """The table of N systems as ``dst-metrics table`` writes it: `kind` is markdown, latex, json or html
-    (each with the pairwise matrix of `matrix` and the profiles when the table has them); `intervals`
-    (``ci``, ``sd``, True: either as the table has runs) and `wide` as `systems.latex` takes them."""
-    from . import systems
-
+    """The table of N systems as ``dst-metrics table`` writes it: `kind` is markdown, latex, json or html, with
+    the pairwise matrix of `matrix` and the profiles; `intervals` and `wide` as `systems.latex` takes them."""
     if kind == "json":
         import msgspec
 

@@ -1,20 +1,8 @@
-"""Every chart of the report and the Space, drawn with matplotlib (Agg canvas, no pyplot state, no
-network; imported only when a chart is drawn). Each chart is drawn by one function here; the report
-shows it as inline SVG, the Space too, and ``--plots DIR`` writes it as PNG, PDF and SVG files.
-
-- ``figures``: the headline figures of every system as grouped bars, with their bootstrap intervals;
-- ``turn_accuracy``, ``turn_counts``, ``first_failure``: JGA and RSA, the four GCA counts, and the
-  dialogues whose JGA first becomes 0, per turn index (the RSA paper's Figure 1), with the turns at
-  each index in a strip below and the indices with fewer than `MIN_TURNS` turns greyed out;
-- ``gca_vs_fga``: per-dialogue GCA against FGA with the y = x line (GCA paper, section 5.2);
-- ``to_nu_<i>``: per-dialogue GCA and FGA against tail orientation and non-uniformity, with
-  the Pearson correlations in the legend (one plot per system);
-- ``mistakes_domain``, ``mistakes_slot``: heat maps of wrong / missed / overshot counts;
-- ``reliability-<i>``: the reliability diagram of a system with confidences.
-
-Colours come from `report.palette` (one per system everywhere). A chart has no title drawn in it: the
-page's caption (and the SVG's ``<title>``) names it, a paper's caption does in a paper. Marks whose data
-a reader or a test needs carry it in the inline SVG as ``data-*`` attributes (`inline_svg`).
+"""Every chart of the report and the Space, drawn with matplotlib (Agg canvas, no pyplot state; imported
+only when a chart is drawn). The report and the Space show a chart as inline SVG; ``--plots DIR`` writes it
+as PNG, PDF and SVG files. Colours come from `report.palette`. Charts carry no title: the page's caption
+and the SVG's ``<title>`` name them. Marks a reader or a test needs carry their data as ``data-*``
+attributes in the inline SVG (`inline_svg`).
 """
 
 from __future__ import annotations
@@ -24,10 +12,11 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..errors import counted
 from .data import MISTAKE_TYPES, ReportData, SystemData
-from .draw import esc
+from .draw import esc, num
 from .palette import (
     COUNT_COLORS,
     FEW_COLOR,
@@ -39,47 +28,35 @@ from .palette import (
     system_marker,
 )
 
-WIDTH_IN = 6.4
-"""Width of the report's plots, inches (at `PNG_DPI` the PNG is 960 pixels wide)."""
-HEIGHT_IN = 3.6
-"""Height of the line plots, inches."""
-FONT_PT = 10.0
-"""Font size of the report's plots, points."""
-SPACE_WIDTH_IN = 4.6
-"""Width of the Space's charts, inches: narrow, so that shrunk to a phone their text stays >= 11 px."""
-SPACE_FONT_PT = 13.0
-"""Font size of the Space's charts, points."""
+WIDTH_IN, HEIGHT_IN, FONT_PT = 6.4, 3.6, 10.0
+"""The report's plots: width and line-plot height in inches, font size in points."""
+SPACE_WIDTH_IN, SPACE_FONT_PT = 4.6, 13.0
+"""The Space's charts: narrow, so that on a phone their text stays at least 11 px."""
 PNG_DPI = 150
-"""Resolution of the PNG files."""
 SVG_HASH_SALT = "dst-metrics"
-"""Fixed salt of the SVG element ids (with the chart's name): the same data gives the same SVG bytes."""
+"""Fixed salt of the SVG element ids: the same data gives the same SVG bytes."""
 MIN_TURNS = 30
-"""Turn positions with fewer turns than this are greyed out: a percentage over fewer than 30 turns
-moves by more than 3 points with a single turn."""
+"""Turn positions with fewer turns are greyed out: one turn moves their percentage by over 3 points."""
 MAX_HEATMAP_ROWS = 30
-"""Slots shown in the slot heat map: the most mistaken ones."""
+"""The slot heat map shows the most mistaken slots only."""
 HEATMAP_ROW_IN = 0.26
-"""Height of one heat map row, inches."""
 POINT_SIZE = 22
-"""Marker area of the scatter plots, points²."""
 DENSITY_POINTS = 3000
-"""Above this many points a scatter draws their density: thousands of marks are megabytes of page
-and hide one another."""
+"""Above this many points a scatter draws their density (thousands of marks hide one another)."""
 DENSITY_BINS = 40
 NAME_LIMIT = 40
-"""System names longer than this are cut in the middle in plots."""
+"""System names longer than this are cut in the middle."""
 LEGEND_COLUMN_CHARACTERS = 36
-"""Legend labels longer than this are put in one column."""
+"""Legend labels longer than this put the legend in one column."""
 PERCENT = 100.0
+TICKS = [0, 25, 50, 75, 100]
 FORMATS = ("png", "pdf", "svg")
-"""The files `write_plots` writes per plot."""
+TURN_INDEX = "turn index (0 = first turn of a dialogue)"
 
 
 @dataclass(frozen=True)
 class Plot:
-    """One drawn chart: a file-name stem, its title (the page's caption and the SVG's ``<title>``),
-    the inline SVG markup for pages, the matplotlib figure (for `write_plots`' files) and a longer
-    caption for pages (empty: the title)."""
+    """A drawn chart: file-name stem, title, inline SVG, the matplotlib figure and a caption (empty: the title)."""
 
     name: str
     title: str
@@ -88,8 +65,13 @@ class Plot:
     caption: str = ""
 
     def file(self, kind: str) -> bytes:
-        """The chart as a file of `kind` (png, pdf or svg), reproducible: no dates, fixed ids."""
+        """The chart as png, pdf or svg bytes."""
         return save(self.figure, kind, self.name)
+
+    @classmethod
+    def of(cls, name: str, title: str, figure, marks: Mapping = {}, caption: str = "") -> Plot:
+        """The plot of `figure`, its SVG labelled `title`."""
+        return cls(name, title, inline_svg(figure, name, title, marks), figure, caption)
 
 
 def _rc(font: float) -> dict[str, object]:
@@ -120,36 +102,32 @@ def save(figure, kind: str, name: str = "") -> bytes:
 
 
 def inline_svg(figure, name: str, label: str, marks: Mapping[str, Mapping[str, object]] = {}) -> str:
-    """`figure` as SVG markup for a page: no XML prolog or metadata, ``class="chart NAME"``,
-    ``role="img"``, `label` as aria-label and ``<title>``. Each mark drawn with gid ``KEY`` of `marks`
-    gets the attributes ``marks[KEY]`` (``class``, ``tabindex``, ``role`` as given, others as ``data-*``)."""
+    """`figure` as SVG markup for a page (no prolog or metadata), with class ``chart NAME`` and `label` as
+    aria-label and ``<title>``. The mark drawn with gid KEY gets the attributes ``marks[KEY]``: ``class``,
+    ``tabindex`` and ``role`` as given, the others as ``data-*``."""
     text = save(figure, "svg", name).decode("utf-8").strip()
     text = text[text.index("<svg") :]
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
-    head = f'<svg class="chart {esc(name)}" role="img" aria-label="{esc(label)}"'
-    text = head + text[len("<svg") :]
+    text = f'<svg class="chart {esc(name)}" role="img" aria-label="{esc(label)}"' + text[len("<svg") :]
     text = text.replace(">", f"><title>{esc(label)}</title>", 1)
 
-    def attributes(key: str) -> str:
+    def group(match: re.Match) -> str:
+        key = match[1] or match[2]
+        if key not in marks:
+            return match[0]
         plain = ("class", "tabindex", "role")
-        return "".join(
+        found = "".join(
             f' {k if k in plain else "data-" + k.replace("_", "-")}="{esc(v)}"' for k, v in marks[key].items()
         )
+        return f'<g id="{key}"{found}>'
 
-    text = re.sub(r'<g id="([^"]+)">', lambda m: f'<g id="{m[1]}"{attributes(m[1])}>' if m[1] in marks else m[0], text)
-    if "<a xlink:href=" not in text:
-        return text
-    text = re.sub(  # a point of a scatter: matplotlib wraps it in a link to its url, the mark's key: a group
-        r'<a xlink:href="#([^"]+)" target="_blank">',
-        lambda m: f'<g id="{m[1]}"{attributes(m[1])}>' if m[1] in marks else m[0],
-        text,
-    )
+    # matplotlib wraps each point of a scatter in a link to its url, the mark's key: made a group
+    text = re.sub(r'<g id="([^"]+)">|<a xlink:href="#([^"]+)" target="_blank">', group, text)
     return text.replace("</a>", "</g>")  # matplotlib writes no other link
 
 
 def _legend_below(figure, axes, columns: int = 2) -> None:
-    """The legend of `axes` under the plot, out of the way of the data; one column when a label is long
-    (`LEGEND_COLUMN_CHARACTERS`), so that the legend is never wider than the plot."""
+    """The legend of `axes` under the plot; one column when a label is long, so that it is never wider."""
     handles, labels = axes.get_legend_handles_labels()
     if max(map(len, labels), default=0) > LEGEND_COLUMN_CHARACTERS:
         columns = 1
@@ -167,7 +145,7 @@ def _whole_numbers(axes, *, y: bool = False) -> None:
 
 
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
-    """`name` cut in the middle to at most `limit` characters (legends and titles stay readable)."""
+    """`name` cut in the middle to at most `limit` characters."""
     if len(name) <= limit:
         return name
     keep = limit - 1
@@ -190,10 +168,9 @@ class BarSet:
 def figures_chart(
     name: str, figures: Sequence[tuple[str, str]], sets: Sequence[BarSet], *, space: bool = False
 ) -> tuple[object, dict[str, dict[str, object]]]:
-    """Horizontal grouped bars on a 0-100 axis: one group per figure (key, label), one bar per set in its
-    system colour, the value written after each bar (after its interval, when drawn as an error bar).
-    The figure and its marks: each bar (class ``bar``, its figure, set and value as the table shows
-    it) and the plot area (class ``plot-area``), which the bars' lengths are measured against."""
+    """Horizontal grouped bars on a 0-100 axis: a group per figure (key, label), a bar per set in its colour,
+    the value written after the bar (and its interval). The figure and its marks: each bar (class ``bar``)
+    and the plot area (class ``plot-area``) that the bars' lengths are measured against."""
     import matplotlib
 
     width, font = (SPACE_WIDTH_IN, SPACE_FONT_PT) if space else (WIDTH_IN, FONT_PT)
@@ -223,9 +200,7 @@ def figures_chart(
                 axes.text(end + 1, y, f"{value:.2f}", va="center", fontsize=font if space else font * 0.8)
         axes.set_yticks(range(len(figures)), [label.split(" (")[0] for _, label in figures], fontweight="bold")
         axes.invert_yaxis()  # the first figure on top, as in the table
-        axes.set_xlim(0, PERCENT)
-        axes.set_xticks([0, 25, 50, 75, 100])
-        axes.set_xlabel("score (%)")
+        axes.set(xlim=(0, PERCENT), xticks=TICKS, xlabel="score (%)")
         axes.grid(axis="x", color="#DDDDDD", linewidth=0.6)
         axes.set_axisbelow(True)
         axes.spines[["top", "right"]].set_visible(False)
@@ -240,7 +215,7 @@ def figures_plot(data: ReportData) -> Plot:
     figure, marks = figures_chart("figures", [(key, labels[key]) for key in keys], sets)
     level = f"{PERCENT * float(data.ci['level']):g}% " if data.ci else ""
     title = f"Figures with {level}bootstrap intervals" if data.ci else "Figures (no intervals computed)"
-    return Plot("figures", title, inline_svg(figure, "figures", title, marks), figure)
+    return Plot.of("figures", title, figure, marks)
 
 
 # --------------------------------------------------------------------------------------------
@@ -257,12 +232,13 @@ def _few(system: SystemData) -> set[int]:
     return {row.position for row in system.positions if row.turns and row.turns < MIN_TURNS}
 
 
-def _position_figure(data: ReportData, legend_rows: int):
-    """A line plot over turn positions with a thin strip below it: the turns at each position (the most
-    over the systems), positions with fewer than `MIN_TURNS` turns greyed in both (each system's points
-    are greyed where it has fewer, `_line`)."""
+def _position_figure(data: ReportData, legend_rows: int, y_title: str, x_title: str = TURN_INDEX):
+    """A line plot over turn positions above a strip of the turns at each position (the most over the
+    systems); positions with fewer than `MIN_TURNS` turns greyed in both."""
     height = HEIGHT_IN + 0.6 + 0.2 * legend_rows  # the plot keeps its height whatever the legend's
     figure, (axes, strip) = _new_figure(height=height, height_ratios=[5, 1], sharex=True)
+    axes.set_ylabel(y_title)
+    strip.set_xlabel(x_title)
     turns: dict[int, int] = {}
     for system in data.systems:
         for row in system.positions:
@@ -283,7 +259,7 @@ def _position_figure(data: ReportData, legend_rows: int):
 
 
 def _line(axes, xs, ys, few: set[int], style: str, color: str, label: str | None, marker: str = ".") -> None:
-    """A series over turn positions; at positions in `few` (the system's own) its line faint and its points grey."""
+    """A series over turn positions, faint and grey at the positions in `few`."""
     axes.plot(xs, ys, style, color=color, alpha=0.3)
     strong = [math.nan if x in few else y for x, y in zip(xs, ys)]
     axes.plot(xs, strong, style, marker=marker, color=color, label=label)
@@ -294,25 +270,21 @@ def _line(axes, xs, ys, few: set[int], style: str, color: str, label: str | None
 
 def turn_accuracy_plot(data: ReportData) -> Plot:
     """JGA (solid) and RSA (dashed) of the turns at each turn index, in each system's colour."""
-    figure, axes, strip = _position_figure(data, 2 * len(data.systems) + 1)
+    figure, axes, _ = _position_figure(data, 2 * len(data.systems) + 1, "score at that index (%)")
     for index, system in enumerate(data.systems):
         few = _few(system)
         for name, style in (("jga", "-"), ("rsa", "--")):
             xs, ys = _positions(system, name)
             label = f"{short_name(system.name)}: {name.upper()}"
             _line(axes, xs, [PERCENT * y for y in ys], few, style, system_color(index), label)
-    strip.set_xlabel("turn index (0 = first turn of a dialogue)")
-    axes.set_ylabel("score at that index (%)")
     axes.set_ylim(0, PERCENT)
     _legend_below(figure, axes)
-    title = "JGA and RSA by turn position"
-    return Plot("turn_accuracy", title, inline_svg(figure, "turn_accuracy", title), figure)
+    return Plot.of("turn_accuracy", "JGA and RSA by turn position", figure)
 
 
 def turn_counts_plot(data: ReportData) -> Plot:
-    """The four GCA counts of the slots changed at each turn index: one colour per count type, one line
-    style per system."""
-    figure, axes, strip = _position_figure(data, len(COUNT_COLORS) + len(data.systems) + 1)
+    """The four GCA counts of the slots changed at each turn index: a colour per count type, a line style per system."""
+    figure, axes, _ = _position_figure(data, len(COUNT_COLORS) + len(data.systems) + 1, "changed slots counted")
     for index, system in enumerate(data.systems):
         few = _few(system)
         for kind, color in COUNT_COLORS.items():
@@ -323,34 +295,27 @@ def turn_counts_plot(data: ReportData) -> Plot:
     if len(data.systems) > 1:
         for index, system in enumerate(data.systems):
             axes.plot([], [], system_line_style(index), color=INK, label=short_name(system.name))
-    strip.set_xlabel("turn index (0 = first turn of a dialogue)")
-    axes.set_ylabel("changed slots counted")
     _whole_numbers(axes, y=True)
     _legend_below(figure, axes, columns=3)
-    title = "GCA counts by turn position"
-    return Plot("turn_counts", title, inline_svg(figure, "turn_counts", title), figure)
+    return Plot.of("turn_counts", "GCA counts by turn position", figure)
 
 
 def first_failure_plot(data: ReportData) -> Plot:
     """Dialogues whose JGA first becomes 0 at each turn index (the RSA paper's Figure 1)."""
-    figure, axes, strip = _position_figure(data, len(data.systems) + 1)
+    figure, axes, _ = _position_figure(
+        data, len(data.systems) + 1, "dialogues", "turn index where the dialogue's JGA first becomes 0"
+    )
     for index, system in enumerate(data.systems):
-        few = _few(system)
         xs, ys = _positions(system, "first_failures")
-        never = len(system.dialogues) - sum(ys) if system.dialogues else None
-        name = short_name(system.name)
-        label = (
-            name
-            if never is None
-            else f"{name} ({counted(never, 'dialogue')} never {'fails' if never == 1 else 'fail'})"
-        )
-        _line(axes, xs, ys, few, system_line_style(index), system_color(index), label, marker=system_marker(index))
-    strip.set_xlabel("turn index where the dialogue's JGA first becomes 0")
-    axes.set_ylabel("dialogues")
+        label = short_name(system.name)
+        if system.dialogues:
+            never = len(system.dialogues) - sum(ys)
+            label += f" ({counted(never, 'dialogue')} never {'fails' if never == 1 else 'fail'})"
+        style, color, marker = system_line_style(index), system_color(index), system_marker(index)
+        _line(axes, xs, ys, _few(system), style, color, label, marker=marker)
     _whole_numbers(axes, y=True)
     _legend_below(figure, axes)
-    title = "Where JGA first fails"
-    return Plot("first_failure", title, inline_svg(figure, "first_failure", title), figure)
+    return Plot.of("first_failure", "Where JGA first fails", figure)
 
 
 # --------------------------------------------------------------------------------------------
@@ -372,10 +337,9 @@ def scatter_chart(
     name: str, points: Sequence[Point], x_title: str, y_title: str, names: Sequence[str], *, space: bool = False
 ) -> tuple[object, dict[str, dict[str, object]], str]:
     """A square 0-100 scatter with the line y = x (mark class ``diagonal``), each system's points in its
-    colour and marker, `names` in the legend (one per system index present). Each point is a mark (class
-    ``point``, its dialogue, set and coordinates) a page can make clickable. Above `DENSITY_POINTS` points,
-    their density instead (mark class ``density`` with the number of points), and a note saying so.
-    The figure, its marks and the note (empty when the points are drawn)."""
+    colour and marker, `names` in the legend. Each point is a mark of class ``point`` that a page can make
+    clickable. Above `DENSITY_POINTS` points, their density instead (mark class ``density``) and a note
+    saying so. Returns the figure, its marks and the note (empty when the points are drawn)."""
     import matplotlib
 
     width, font = (SPACE_WIDTH_IN, SPACE_FONT_PT) if space else (WIDTH_IN * 0.75, FONT_PT)
@@ -417,15 +381,10 @@ def scatter_chart(
                         "class": "point", "tabindex": 0, "role": "button", "dialogue": p.dialogue,
                         "set": p.set_name, "x": f"{p.x:.2f}", "y": f"{p.y:.2f}", "marker": system_marker(index),
                     }  # fmt: skip
-        axes.set_xlim(-3, PERCENT + 3)
-        axes.set_ylim(-3, PERCENT + 3)
-        axes.set_aspect("equal")
-        axes.set_xticks([0, 25, 50, 75, 100])
-        axes.set_yticks([0, 25, 50, 75, 100])
+        limits = (-3, PERCENT + 3)
+        axes.set(xlim=limits, ylim=limits, aspect="equal", xticks=TICKS, yticks=TICKS, xlabel=x_title, ylabel=y_title)
         axes.grid(color="#DDDDDD", linewidth=0.6)
         axes.set_axisbelow(True)
-        axes.set_xlabel(x_title)
-        axes.set_ylabel(y_title)
         _legend_below(figure, axes, columns=1)
     return figure, marks, note
 
@@ -441,9 +400,7 @@ def gca_vs_fga_plot(data: ReportData) -> Plot:
     x_title = f"FGA of the dialogue (%, λ = {data.options.fga_lambda:g})"
     figure, marks, note = scatter_chart("gca_vs_fga", points, x_title, "GCA of the dialogue (%)", names)
     title = "GCA vs FGA per dialogue"
-    return Plot(
-        "gca_vs_fga", title, inline_svg(figure, "gca_vs_fga", title, marks), figure, note and f"{title}: {note}"
-    )
+    return Plot.of("gca_vs_fga", title, figure, marks, note and f"{title}: {note}")
 
 
 def _measure_panel(axes, system: SystemData, measure: str, label: str) -> None:
@@ -455,9 +412,7 @@ def _measure_panel(axes, system: SystemData, measure: str, label: str) -> None:
         legend = f"{metric.upper()} (r = {'n/a' if math.isnan(r) else f'{r:.2f}'})"
         color = FIGURE_COLORS[metric]
         axes.scatter(xs, ys, s=POINT_SIZE, marker=marker, alpha=0.6, color=color, label=legend)
-    axes.set_xlabel(label)
-    axes.set_ylabel("score of the dialogue (%)")
-    axes.set_ylim(-2, PERCENT + 2)
+    axes.set(xlabel=label, ylabel="score of the dialogue (%)", ylim=(-2, PERCENT + 2))
     zou = system.zou.get(measure)
     if zou and not math.isnan(zou["low"]):
         axes.set_title(f"r(FGA) − r(GCA): 95% CI [{zou['low']:.2f}, {zou['high']:.2f}] (Zou)", fontsize="small")
@@ -466,15 +421,13 @@ def _measure_panel(axes, system: SystemData, measure: str, label: str) -> None:
 
 
 def to_nu_plot(system: SystemData, index: int = 0) -> Plot:
-    """One system's per-dialogue GCA and FGA against the tail orientation (TO) and the non-uniformity
-    (NU) of its mistakes, with Pearson's r of each in the legend and Zou's interval for the difference of
-    the correlations above each panel."""
+    """One system's per-dialogue GCA and FGA against the tail orientation (TO) and non-uniformity (NU) of
+    its mistakes: Pearson's r in the legend, Zou's interval of their difference above each panel."""
     figure, (left, right) = _new_figure(height=HEIGHT_IN, columns=2)
     _measure_panel(left, system, "to", "tail orientation TO")
     _measure_panel(right, system, "nu", "non-uniformity NU")
     title = f"GCA and FGA vs TO and NU of the mistakes per dialogue: {system.name}"
-    name = f"to_nu_{index + 1}"
-    return Plot(name, title, inline_svg(figure, name, title), figure)
+    return Plot.of(f"to_nu_{index + 1}", title, figure)
 
 
 # --------------------------------------------------------------------------------------------
@@ -482,8 +435,7 @@ def to_nu_plot(system: SystemData, index: int = 0) -> Plot:
 
 
 def _heatmap_rows(data: ReportData, by: str) -> list[str]:
-    """Groups of any system; slots by their mistakes over all systems (most first), at most
-    `MAX_HEATMAP_ROWS`; domains by name."""
+    """Domains by name; slots by their mistakes over all systems, most first, at most `MAX_HEATMAP_ROWS`."""
     totals: dict[str, int] = {}
     for system in data.systems:
         for group, counts in system.mistakes.get(by, {}).items():
@@ -494,8 +446,7 @@ def _heatmap_rows(data: ReportData, by: str) -> list[str]:
 
 
 def mistakes_heatmap(data: ReportData, by: str = "domain") -> Plot:
-    """Heat map of wrong, missed and overshot counts per domain or slot (rows): one panel per system
-    (one colour scale for all, its bar a thin strip at the right), each cell labelled with its count."""
+    """Heat map of wrong, missed and overshot counts per domain or slot: a panel per system, one colour scale."""
     import matplotlib
 
     rows = _heatmap_rows(data, by)
@@ -521,7 +472,7 @@ def mistakes_heatmap(data: ReportData, by: str = "domain") -> Plot:
     bar.ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     shown = f" ({len(rows)} most mistaken)" if by == "slot" and len(rows) == MAX_HEATMAP_ROWS else ""
     title = f"Mistakes per {by}{shown}: wrong, missed and overshot changed slots"
-    return Plot(f"mistakes_{by}", title, inline_svg(figure, f"mistakes_{by}", title), figure)
+    return Plot.of(f"mistakes_{by}", title, figure)
 
 
 # --------------------------------------------------------------------------------------------
@@ -531,11 +482,9 @@ def mistakes_heatmap(data: ReportData, by: str = "domain") -> Plot:
 def reliability_chart(
     name: str, bins: Sequence[Sequence[float]], set_index: int = 0, *, space: bool = False
 ) -> tuple[object, dict[str, dict[str, object]]]:
-    """The reliability diagram of calibrated predictions: per confidence bin (low, high, count, mean
-    confidence, accuracy) a bar spanning the bin as tall as its accuracy, in the system's colour, a dot at
-    its mean confidence, the diagonal of perfect calibration, and a thin strip below with the bins' sizes.
-    The figure and its marks: each accuracy bar (class ``reliability-bar``, its accuracy, confidence and
-    count)."""
+    """The reliability diagram: per confidence bin (low, high, count, mean confidence, accuracy) a bar as tall
+    as its accuracy and a dot at its mean confidence, the diagonal, and a strip of the bins' sizes below.
+    Returns the figure and its marks (class ``reliability-bar``)."""
     import matplotlib
 
     width, font = (SPACE_WIDTH_IN, SPACE_FONT_PT) if space else (WIDTH_IN * 0.6, FONT_PT)
@@ -554,9 +503,7 @@ def reliability_chart(
             }  # fmt: skip
             axes.plot([confidence], [accuracy], "o", color=color, markersize=4)
             strip.bar([low], [count], high - low, align="edge", color="#777777", linewidth=0)
-        axes.set_xlim(0, 1)
-        axes.set_ylim(0, 1)
-        axes.set_ylabel("accuracy")
+        axes.set(xlim=(0, 1), ylim=(0, 1), ylabel="accuracy")
         axes.grid(color="#DDDDDD", linewidth=0.6)
         axes.set_axisbelow(True)
         strip.set_ylabel("slots", rotation=0, ha="right", va="center")
@@ -567,12 +514,10 @@ def reliability_chart(
 
 
 def reliability_plots(named_corpora: Sequence[tuple[str, object]]) -> list[Plot]:
-    """A reliability diagram (slot level, equal-width bins) per system whose predictions carry confidences
-    (`Corpus.scores`, see `dst_metrics.calibration`), in the system's colour; none for the others. The
-    caption gives the slot ECE and the registry's peer-protocol figures (SLT 2024's)."""
+    """A reliability diagram (slot level, equal-width bins) per system whose predictions carry confidences;
+    the caption gives the slot ECE and SLT 2024's figures."""
     from ..calibration.figures import CALIBRATION_FIGURES
     from ..calibration.metrics import calibration
-    from .draw import num
 
     plots = []
     for index, (name, corpus) in enumerate(named_corpora):
@@ -592,7 +537,7 @@ def reliability_plots(named_corpora: Sequence[tuple[str, object]]) -> list[Plot]
             f"{title}: bars, the accuracy of the top value per confidence bin (ECE {ece}{peers}); dots, the bin's mean "
             "confidence; dashed, perfect calibration; below, the bins' sizes"
         )
-        plots.append(Plot(key, title, inline_svg(figure, key, title, marks), figure, caption))
+        plots.append(Plot.of(key, title, figure, marks, caption))
     return plots
 
 
@@ -600,12 +545,8 @@ def reliability_plots(named_corpora: Sequence[tuple[str, object]]) -> list[Plot]
 # All of them
 
 PLOTTERS: tuple[Callable[[ReportData], Plot], ...] = (
-    figures_plot,
-    turn_accuracy_plot,
-    turn_counts_plot,
-    first_failure_plot,
-    gca_vs_fga_plot,
-)
+    figures_plot, turn_accuracy_plot, turn_counts_plot, first_failure_plot, gca_vs_fga_plot
+)  # fmt: skip
 """The plots drawn once for all systems, in page order (then TO/NU per system, then heat maps)."""
 
 
@@ -618,16 +559,10 @@ def render_plots(data: ReportData) -> list[Plot]:
 
 
 def write_plots(plots: Sequence[Plot], folder: str) -> list[str]:
-    """Write each plot as ``NAME.png``, ``NAME.pdf`` and ``NAME.svg`` into `folder` (made if missing);
-    the paths."""
-    from pathlib import Path
-
+    """Write each plot as ``NAME.png``, ``NAME.pdf`` and ``NAME.svg`` into `folder` (made if missing); the paths."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    written = []
     for plot in plots:
         for kind in FORMATS:
-            path = out / f"{plot.name}.{kind}"
-            path.write_bytes(plot.file(kind))
-            written.append(str(path))
-    return written
+            (out / f"{plot.name}.{kind}").write_bytes(plot.file(kind))
+    return [str(out / f"{plot.name}.{kind}") for plot in plots for kind in FORMATS]

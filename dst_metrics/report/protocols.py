@@ -1,10 +1,6 @@
-"""The protocols' figures in the report (`protocols.extras.Extras` of each system): one table per family
-(CheckDST, SGD-X, calibration) with the registries' labels and descriptions, one column per system, and
-the family's signature (the report's with its part): as an HTML section (drawn with `report.draw`) and as
-LaTeX / Markdown tables (one row per system, `tables.booktabs` / `tables.markdown_grid`).
-
-Rates are in percent; SGD-X's schema sensitivity (a coefficient of variation) and the calibration errors
-(L2, ECE, Brier: lower is better) as fractions with four decimals, as their own commands print them.
+"""The protocols' figures in the report (`protocols.extras.Extras` of each system): a table per family
+(CheckDST, SGD-X, calibration) from the registries, a column per system, and the family's signature; as an
+HTML section and as LaTeX / Markdown tables. Rates in percent, the rest as fractions with four decimals.
 """
 
 from __future__ import annotations
@@ -18,14 +14,12 @@ from .draw import data_attributes, esc, num, pct, table
 from .tables import booktabs, latex_escape, markdown_escape, markdown_grid
 
 TITLES = {"checkdst": "CheckDST", "sgdx": "SGD-X", "calibration": "Calibration"}
-"""Each family's heading, in the order the report shows them."""
 NamedExtras = Sequence[tuple[str, Extras]]
-"""(system name, what the protocols add to it) of each system, in input order."""
 
 
 @dataclass(frozen=True)
 class Row:
-    """One figure of a family's table: key, label, description and whether it is shown in percent."""
+    """One figure of a family's table."""
 
     key: str
     label: str
@@ -40,8 +34,7 @@ def _values(extras: Extras, family: str) -> dict:
 
 
 def family_rows(named: NamedExtras, family: str) -> list[Row]:
-    """The figures of `family` from its registry (`protocols`, `calibration.figures`), in its order; SGD-X's
-    labelled for the number of schema variants of the first system that has them (as `_part`)."""
+    """The figures of `family` from its registry, in its order; SGD-X's labelled for the first system's variants."""
     if family == "calibration":
         from ..calibration.figures import CALIBRATION_FIGURES
 
@@ -85,9 +78,8 @@ def _cell(name: str, row: Row, values: dict) -> str:
 
 
 def protocols_section(named: NamedExtras, signature: str) -> str:
-    """The HTML section: per family a note (what it was computed over), the table and its signature
-    (`signature` without its intervals' part, as these figures have none, and with the family's part); empty
-    when no system has any."""
+    """The HTML section: per family what it was computed over, the table and its signature (the report's,
+    without the intervals' part, with the family's); empty when no system has any."""
     signature = re.sub(r"\|ci:[^|]*", "", signature)
     found = families(named)
     if not found:
@@ -114,8 +106,7 @@ def protocols_section(named: NamedExtras, signature: str) -> str:
 
 
 def _grid(named: NamedExtras, family: str, escape) -> tuple[list[str], list[list[str]]]:
-    """A paper's table: one row per system, a column per figure some system has (e.g. no seen/unseen
-    columns without a train schema)."""
+    """A paper's table: a row per system, a column per figure some system has."""
     rows = [
         row
         for row in family_rows(named, family)

@@ -1,14 +1,8 @@
-r"""The table of N systems (`dst_metrics.stats.table.SystemsTable`) for papers and pages: Markdown,
-LaTeX (booktabs, the best value per column in bold, the marks explained in a note) and HTML;
-the pairwise matrix of one figure; and each system's JGA under every compatibility profile.
-
-Figures are in percent with two decimals; a cell is the value (a system with several runs: their
-mean) and its mark (``*``: differs from the baseline; with every pair tested, the letters of the
-systems it is significantly better than); with `intervals` (``ci`` or ``sd``) also the bootstrap
-interval or the sd over runs. The LaTeX table fits one column of a two-column article (``\columnwidth``,
-up to 6 figures; ``wide``: a ``table*`` across both), the interval as ``±`` half its width on a second
-line in small type, the signature as a ``%`` comment. Under every table: what the marks mean, the family
-the one correction ran over (its size m) and the warnings (few dialogues, p floor).
+r"""The table of N systems (`stats.table.SystemsTable`) as Markdown, LaTeX (booktabs) and HTML, with the
+pairwise matrix of one figure and each system's JGA under every compatibility profile. A cell is the value
+in percent (a system with runs: their mean), its mark (``*``: differs from the baseline; with every pair
+tested, the letters of the systems it beats) and, with `intervals`, its bootstrap interval or the sd over
+runs. The LaTeX table fits one column of a two-column article (``wide``: ``table*``).
 """
 
 from __future__ import annotations
@@ -22,7 +16,7 @@ from .draw import table as html_box
 from .tables import LATEX_PACKAGES, booktabs, latex_escape, markdown_escape, markdown_grid
 
 INTERVALS: tuple[str, ...] = ("ci", "sd")
-"""What a cell's spread may be: the bootstrap interval, or the sample sd over a system's runs."""
+"""A cell's spread: the bootstrap interval, or the sample sd over a system's runs."""
 
 
 def _pct(value: float | None) -> str:
@@ -30,7 +24,7 @@ def _pct(value: float | None) -> str:
 
 
 def spread_kind(table: SystemsTable, intervals: str | bool | None) -> str:
-    """The spread the cells show: ``ci``, ``sd`` or '' (none); True: ``sd`` when some system has runs, else ``ci``."""
+    """The cells' spread: ``ci``, ``sd`` or '' (none); True: ``sd`` when some system has runs, else ``ci``."""
     if intervals is True:
         return "sd" if table.has_runs else "ci"
     if intervals and intervals not in INTERVALS:
@@ -39,8 +33,8 @@ def spread_kind(table: SystemsTable, intervals: str | bool | None) -> str:
 
 
 def _spread(table: SystemsTable, name: str, key: str, kind: str, bounds_form: bool) -> str:
-    """A cell's spread in points: ``±sd`` (``sd``), the interval's bounds (``ci`` with `bounds_form`) or
-    ``±`` half its width; '' when there is none (a single run's sd)."""
+    """A cell's spread in points: ``±sd``, the interval's bounds (`bounds_form`) or ``±`` half its width; ''
+    when there is none."""
     if kind == "sd":
         sd = table.spread.get(name, {}).get(key)
         return "" if sd is None else f"±{_pct(sd)}"
@@ -70,8 +64,8 @@ def spread_note(table: SystemsTable, kind: str, bounds_form: bool) -> str:
 
 
 def notes(table: SystemsTable, bold: bool = True, kind: str = "ci", bounds_form: bool = True) -> list[str]:
-    """The lines under the table: marks and family, letters, runs, the spread `kind` (``ci``, ``sd``, ''),
-    warnings (`bold`: and that the best value of each column is in bold)."""
+    """The lines under the table: marks and family, letters, runs, the spread `kind`, warnings, and (`bold`)
+    that the best value of each column is in bold."""
     first, *warnings = table.notes()
     extras = [_names_note(table), table.runs_note(), spread_note(table, kind, bounds_form)]
     out = [first, *(extra for extra in extras if extra), *warnings]
@@ -80,19 +74,14 @@ def notes(table: SystemsTable, bold: bool = True, kind: str = "ci", bounds_form:
 
 
 def caption(table: SystemsTable) -> str:
-    """A short caption: how many systems, dialogues and turns, and (with runs) that values are means."""
+    """A short caption: how many systems, dialogues and turns, and whether values are means over runs."""
     turns = f" ({table.turns:,} turns)" if table.turns else ""
     runs = ", each the mean over the system's runs" if table.has_runs else ""
     return f"Scores in percent of {len(table.names)} systems on {table.dialogues:,} dialogues{turns}{runs}."
 
 
-# --------------------------------------------------------------------------------------------
-# Markdown
-
-
 def _cells(table: SystemsTable, bold: str, mark: Callable[[str], str]) -> list[list[str]]:
-    """Each system's cells: its value in percent (in the `bold` format where it is the column's best) and its
-    mark as `mark` writes it (given '' when there is none)."""
+    """Each system's cells: its value in percent (`bold` where it is the column's best) and its `mark`."""
     best = {key: table.best(key) for key in table.keys}
     rows = []
     for name in table.names:
@@ -113,8 +102,8 @@ def _markdown_mark(mark: str) -> str:
 
 
 def markdown(table: SystemsTable, intervals: str | bool | None = None) -> str:
-    """The table in GitHub-flavoured Markdown without HTML: plain marks, the spread `intervals` asks for
-    (``ci``: the bounds in brackets, ``sd``: ``± sd``; None: none), the notes (the legend) and the signature."""
+    """The table in GitHub-flavoured Markdown without HTML: plain marks, the spread `intervals` asks for (``ci``:
+    the bounds in brackets, ``sd``: ``± sd``), the notes and the signature."""
     kind = spread_kind(table, intervals)
     cells = _cells(table, "**{}**", _markdown_mark)
     rows = []
@@ -128,7 +117,7 @@ def markdown(table: SystemsTable, intervals: str | bool | None = None) -> str:
 
 
 def _markdown_note(note: str) -> str:
-    """A note as Markdown text; a leading ``*`` escaped, so that it is no list item nor emphasis."""
+    """A note as Markdown text; a leading ``*`` escaped (no list item, no emphasis)."""
     text = markdown_escape(note)
     return "\\" + text if text.startswith("*") else text
 
@@ -142,8 +131,8 @@ def matrix_markdown(table: SystemsTable, key: str) -> str:
 
 
 def matrix_cells(table: SystemsTable, key: str, diagonal: str, write: Callable[[str], str]) -> list[list[str]]:
-    """The matrix's cells, row minus column: `diagonal` on the diagonal, elsewhere the difference in points
-    (`write` writes it) with ``*`` when the pair was tested on `key` and differs, ``(n.t.)`` untested."""
+    """The matrix's cells, row minus column in points (`write` writes them), ``*`` where significant,
+    ``(n.t.)`` untested; `diagonal` on the diagonal."""
     return [
         [diagonal if row == column else write(_matrix_cell(table, column, row, key)) for column in table.names]
         for row in table.names
@@ -180,13 +169,8 @@ def profiles_markdown(table: SystemsTable) -> str:
     return "\n".join(lines) + f"\n\n{markdown_escape(profiles_note(table))}\n"
 
 
-# --------------------------------------------------------------------------------------------
-# Profiles
-
-
 def profile_rows(table: SystemsTable) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the profiles table: each system's JGA (rank) ours and under each profile,
-    and each profile's headline figure."""
+    """Header and rows of the profiles table (`profiles_markdown`)."""
     header = ["System"]
     columns = []
     for profile in table.profiles:
@@ -224,22 +208,15 @@ def profiles_note(table: SystemsTable) -> str:
     return text + (f"; left out: {', '.join(left)}" if left else "")
 
 
-# --------------------------------------------------------------------------------------------
-# LaTeX
-
-
 def _latex_mark(mark: str) -> str:
-    """A mark as a superscript; ``*`` without width (``\\rlap``: it hangs into the space between columns, so
-    that a column of a narrow table is no wider for it)."""
+    """A mark as a superscript; ``*`` without width (``\\rlap``), so that a narrow column is no wider for it."""
     return "" if not mark else (r"\rlap{$^{*}$}" if mark == "*" else rf"$^{{\mathrm{{{mark}}}}}$")
 
 
 def latex(table: SystemsTable, intervals: str | bool | None = None, wide: bool = False) -> str:
-    """A booktabs table that fits one column of a two-column article (`wide`: a ``table*`` across the page):
-    one number per cell, the best of each column in \\textbf, marks as superscripts; with `intervals`
-    (``ci``, ``sd``; True: ``sd`` with runs, else ``ci``) each row's spreads on a second line in small type
-    (in one column ``±`` half the interval's width, across the page its bounds). Under the rules the notes in
-    a paragraph that wraps, a short caption; the signature as a ``% dst-metrics...`` comment above."""
+    """A booktabs table for one column of a two-column article (`wide`: ``table*``): the best of each column in
+    bold, marks as superscripts, with `intervals` each spread on a second line in small type (``±`` half the
+    interval in one column, its bounds when wide); the notes and a caption below, the signature as a comment."""
     kind = spread_kind(table, intervals)
     cells = _cells(table, r"\textbf{{{}}}", _latex_mark)
     rows = []
@@ -257,14 +234,12 @@ def latex(table: SystemsTable, intervals: str | bool | None = None, wide: bool =
 
 
 def _latex_name(name: str) -> str:
-    """A system's name for the first column: escaped, a line break allowed after ``+`` and ``/`` (TeX allows one
-    after ``-``), so that a long name wraps in a narrow column."""
+    """A system's name, escaped, with line breaks allowed after ``+`` and ``/`` (TeX allows one after ``-``)."""
     return latex_escape(name).replace("+", r"+\allowbreak{}").replace("/", r"/\allowbreak{}")
 
 
 def _latex_cell(value: str, spread: str) -> str:
-    """A cell: the value alone, or over its spread in script type (a one-column tabular aligned on its first line,
-    as the name beside it)."""
+    """A cell: the value alone, or above its spread in script type (a tabular aligned on its first line)."""
     if not spread:
         return value
     spread = r"$\pm$" + spread[1:] if spread.startswith("±") else spread
@@ -286,13 +261,9 @@ def profiles_latex(table: SystemsTable) -> str:
     return booktabs([latex_escape(h) for h in header], cells, latex_escape(profiles_note(table)))
 
 
-# --------------------------------------------------------------------------------------------
-# HTML
-
-
 def html_table(table: SystemsTable, matrix: str | None = None) -> str:
-    """The table as an HTML fragment (cells carry ``data-value``, ``data-low``, ``data-high`` and
-    ``data-mark``), its notes, and with `matrix` the pairwise matrix of that figure, and the profiles."""
+    """The table as HTML (cells carry ``data-value``, ``data-low``, ``data-high``, ``data-mark``), its notes,
+    the pairwise matrix of figure `matrix` and the profiles."""
     head = "".join(f"<th>{esc(h)}</th>" for h in ["System", *(table.label(key) for key in table.keys)])
     cells = _cells(table, "<strong>{}</strong>", lambda mark: f"<sup>{esc(mark)}</sup>" if mark else "")
     for name, found in zip(table.names, cells):
@@ -316,14 +287,13 @@ def html_table(table: SystemsTable, matrix: str | None = None) -> str:
 
 
 def _html_notes(table: SystemsTable) -> list[str]:
-    """The notes under the page's table: the intervals in brackets and, with runs, the sd over them."""
+    """The notes under the HTML table: the intervals and, with runs, the sd over them."""
     found = notes(table)
     return [*found[:-1], spread_note(table, "sd", True), found[-1]] if table.has_runs else found
 
 
 def _data(table: SystemsTable, name: str, key: str) -> str:
-    """A cell's ``data-*`` attributes: key, value, mark and, with an interval, its bounds; with runs, their count
-    and sd."""
+    """A cell's ``data-*`` attributes: key, value, mark, interval bounds, runs and sd."""
     value, bounds = table.values[name][key], table.intervals.get(name, {}).get(key)
     attributes = f' data-key="{esc(key)}" data-value="{value!r}" data-mark="{esc(table.marks(name, key))}"'
     attributes += "" if bounds is None else f' data-low="{bounds[0]!r}" data-high="{bounds[1]!r}"'

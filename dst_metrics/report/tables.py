@@ -1,8 +1,6 @@
-"""The figures as a table for papers: LaTeX (booktabs) or Markdown, one row per system, the
-headline figures in percent with two decimals (as in the GCA paper's tables) and, when they were
-computed, each figure's bootstrap interval in brackets after it: ``59.75 [58.12, 61.40]``; a later
-system's figure that differs significantly from the first system's (the paired test, after one
-correction over every test of the table: `ReportData.table`) is marked ``*``.
+"""The figures as a table for papers, LaTeX (booktabs) or Markdown: a row per system, the headline figures in
+percent with their bootstrap interval in brackets, ``59.75 [58.12, 61.40]``, and ``*`` where a later system
+differs significantly from the first (after one correction over every test of `ReportData.table`).
 """
 
 from __future__ import annotations
@@ -14,18 +12,9 @@ from .draw import pct
 
 PERCENT = 100.0
 LATEX_SPECIALS: dict[str, str] = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-"""Characters LaTeX reads as commands, and how a table writes them."""
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}  # fmt: skip
 
 
 def latex_escape(text: str) -> str:
@@ -56,8 +45,7 @@ def _interval(system: SystemData, key: str) -> str:
 
 
 def _significant(data: ReportData, system: SystemData, key: str) -> bool:
-    """Whether `system` (a later one) differs significantly from the first system on `key`: by the
-    table's tests, corrected over every test of the table, where the report has them."""
+    """Whether a later `system` differs significantly from the first on `key` (by the table's tests if any)."""
     if data.table is not None:
         return key in data.table.tested and data.table.differs(system.name, key)
     for comparison in data.comparisons:
@@ -98,12 +86,9 @@ def _caption(data: ReportData, latex: bool) -> str:
 
 
 LATEX_PACKAGES = r"\usepackage{booktabs,tabularx}"
-"""What a table written with a `width` needs in the preamble (booktabs' rules, tabularx's X column)."""
-
-
+"""What a table written with a `width` needs in the preamble."""
 NARROW_COLUMNS = 6
-"""A table of a column's width in footnote type up to this many columns (the name and 5 figures), beyond in
-script type (6 figures fit a two-column article's column)."""
+"""Up to this many columns a table of a column's width is in footnote type, beyond in script type."""
 
 
 def booktabs(
@@ -116,11 +101,10 @@ def booktabs(
     wide: bool = False,
     comments: Sequence[str] = (),
 ) -> str:
-    r"""A LaTeX booktabs ``table`` (``table*`` when `wide`) of cells written as given (escape them first): a left
-    column, then right-aligned ones; the lines of `under` below the rules, then the caption; `comments` as
-    ``%`` lines above it. With a `width` (``\columnwidth``, ``\textwidth``) the table is a tabularx of that
-    width in small type (`NARROW_COLUMNS`) whose first column takes what the others leave, its text wrapping, and
-    half an em after the last column (for a mark written without width, ``\rlap``)."""
+    r"""A booktabs ``table`` (``table*`` when `wide`) of escaped cells: a left column, then right-aligned ones;
+    `under` below the rules, then the caption; `comments` as ``%`` lines above. With a `width`
+    (``\columnwidth``) a tabularx of that width whose first column wraps, with half an em after the last
+    column for marks written without width."""
     header = list(header)
     environment = "table*" if wide else "table"
     if width:
@@ -139,15 +123,14 @@ def booktabs(
 
 
 def markdown_grid(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
-    """The lines of a GitHub-flavoured Markdown table of cells written as given (escape them first):
-    a left column, then right-aligned ones."""
+    """The lines of a Markdown table of escaped cells: a left column, then right-aligned ones."""
     lines = ["| " + " | ".join(header) + " |", "| --- |" + " ---: |" * (len(header) - 1)]
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
 def _rows(data: ReportData, escape: Callable[[str], str], star: str, interval: str) -> list[list[str]]:
-    """Each system's row: its name (`escape`d), then per column its value, `star` where it differs
-    significantly from the first system, and its interval in the format `interval` (when computed)."""
+    """Each system's row: its name, then per column its value, `star` where it differs significantly from the
+    first system, and its interval formatted by `interval`."""
     rows = []
     for system in data.systems:
         cells = [escape(system.name)]

@@ -1,10 +1,6 @@
-"""One input, everything the page shows for it: `explore` reads and scores the sets and lays
-out every view as plain data (HTML strings and SVG); `compare_sets` adds the statistical
-comparison of two sets (`dst_metrics.stats.compare`). Nothing here imports gradio.
-
-The charts are `dst_metrics.report.plots`' (matplotlib, as inline SVG; the report draws with them too), drawn on
-the server from the same numbers as the tables, so a chart can never show other figures than its table (or keep an
-old axis)."""
+"""Everything the page shows for one input, as plain data (HTML and SVG strings): `explore` reads and scores
+the sets, `compare_sets` compares each later set with A. The charts are `report.plots`', drawn on the server
+from the same numbers as the tables. Nothing here imports gradio."""
 
 from __future__ import annotations
 
@@ -17,6 +13,7 @@ from dst_metrics import Options, score
 from dst_metrics.analysis.breakdown import breakdown
 from dst_metrics.analysis.explain import non_uniformity, pearson, tail_orientation
 from dst_metrics.core.tally import CORRECT, tally_dialogue
+from dst_metrics.errors import counted
 from dst_metrics.options import OptionError
 from dst_metrics.report.draw import esc, num, pct, signed_pct
 from dst_metrics.report.plots import BarSet, Point, figures_chart, inline_svg, reliability_chart, scatter_chart
@@ -69,8 +66,8 @@ class Exploration:
 
 
 def turn_mistakes(dialogue, mode: str) -> list[int]:
-    """m_t of each turn (missed, wrong and overshot counts), as `dst_metrics.analysis.explain.mistakes_per_turn` gives
-    them, from GCA's walk alone: without the per-slot rows of the per-turn view (10x less work per turn)."""
+    """The mistakes of each turn (wrong, missed, overshot), as `analysis.explain.mistakes_per_turn` counts them,
+    from GCA's walk alone (10 times less work than the per-slot rows)."""
     mistakes = [0] * len(dialogue)
 
     def observe(position: int, turn_id: object, gold: dict, pred: dict, counted: list) -> None:
@@ -81,27 +78,18 @@ def turn_mistakes(dialogue, mode: str) -> list[int]:
 
 
 def dialogue_rows(results: list[ScoredSet], mode: str) -> list[dict]:
-    """Per set and dialogue: turns, mistakes, GCA and FGA (fractions), FGA − GCA, and the paper's
-    tail orientation (TO) and non-uniformity (NU) of the mistakes."""
+    """Per set and dialogue: turns, mistakes, GCA and FGA (fractions), FGA − GCA, and the tail orientation (TO)
+    and non-uniformity (NU) of the mistakes."""
     rows = []
     for index, r in enumerate(results):
         for dialogue in r.corpus.dialogues:
             scores = r.report.dialogues[dialogue.dialogue_id]
             mistakes = turn_mistakes(dialogue, mode)
-            rows.append(
-                {
-                    "set": r.name,
-                    "set_index": index,
-                    "dialogue": dialogue.dialogue_id,
-                    "turns": len(dialogue),
-                    "mistakes": sum(mistakes),
-                    "GCA": scores.gca,
-                    "FGA": scores.fga,
-                    "FGA - GCA": scores.fga - scores.gca,
-                    "TO": tail_orientation(mistakes),
-                    "NU": non_uniformity(mistakes),
-                }
-            )
+            rows.append({
+                "set": r.name, "set_index": index, "dialogue": dialogue.dialogue_id, "turns": len(dialogue),
+                "mistakes": sum(mistakes), "GCA": scores.gca, "FGA": scores.fga, "FGA - GCA": scores.fga - scores.gca,
+                "TO": tail_orientation(mistakes), "NU": non_uniformity(mistakes),
+            })  # fmt: skip
     return rows
 
 
@@ -114,8 +102,7 @@ DISAGREEMENT_CELLS = {
 
 
 def disagreement_rows(rows: list[dict], top: int = DEFAULT_TOP) -> list[tuple[str, list[str]]]:
-    """The `top` (set, dialogue) pairs where GCA and FGA differ most (section 5.2), as table
-    cells; ties keep corpus order."""
+    """The `top` (set, dialogue) pairs where GCA and FGA differ most, as table cells; ties keep corpus order."""
     ordered = sorted(rows, key=lambda row: -abs(row["FGA - GCA"]))[: max(0, int(top))]
     return [(row["dialogue"], [shown(row[key]) for key, shown in DISAGREEMENT_CELLS.values()]) for row in ordered]
 
@@ -138,52 +125,31 @@ def pair_rows(a: ScoredSet, b: ScoredSet, top: int) -> list[tuple[str, list[str]
     ids = [d.dialogue_id for d in a.corpus.dialogues]
     diffs = {i: {k: b.report.dialogues[i][k] - a.report.dialogues[i][k] for k in views.DIALOGUE_FIGURES} for i in ids}
     ordered = sorted(ids, key=lambda i: -abs(diffs[i]["gca"]))[: max(0, int(top))]
-    return [
-        (
-            i,
-            [i, pct(a.report.dialogues[i].gca), pct(b.report.dialogues[i].gca)]
-            + [signed_pct(diffs[i][k]) for k in views.DIALOGUE_FIGURES],
-        )
-        for i in ordered
-    ]
+    cells = {i: [pct(a.report.dialogues[i].gca), pct(b.report.dialogues[i].gca)] for i in ordered}
+    return [(i, [i, *cells[i], *(signed_pct(diffs[i][k]) for k in views.DIALOGUE_FIGURES)]) for i in ordered]
 
 
 def _status(results: list[ScoredSet]) -> str:
     corpus = results[0].corpus
     layouts = {format_label(r.layout) for r in results}
-    read_as = (
-        f"read as {layouts.pop()}"
-        if len(layouts) == 1
-        else "; ".join(f"{r.name} read as {format_label(r.layout)}" for r in results)
-    )
-    plural = "s" if len(results) > 1 else ""
+    read_as = "; ".join(f"{r.name} read as {format_label(r.layout)}" for r in results)
+    read_as = f"read as {layouts.pop()}" if len(layouts) == 1 else read_as
+    names = ", ".join(r.name for r in results)
     return (
-        f"Scored {len(results)} prediction set{plural} ({', '.join(r.name for r in results)}) on "
-        f"{len(corpus)} dialogue{'s' if len(corpus) > 1 else ''} and {corpus.num_turns} "
-        f"turn{'s' if corpus.num_turns > 1 else ''}, {read_as}."
+        f"Scored {counted(len(results), 'prediction set')} ({names}) on {counted(len(corpus), 'dialogue')} and "
+        f"{counted(corpus.num_turns, 'turn')}, {read_as}."
     )
 
 
 def explore(
-    entries: list[SetInput | tuple[str, str]],
-    *,
-    fmt: str = AUTO,
-    gold: SetInput | None = None,
-    mode: str = "official",
-    alpha: str | float = "10/11",
-    fga_lambda: float = 0.5,
-    num_slots: float = 30,
-    value_matching: str = "exact",
-    top: int = DEFAULT_TOP,
-    show_unchanged: bool = False,
-    dialogue_id: str | None = None,
-    compat: str | None = None,
-    analyse: bool = True,
-) -> Exploration:
-    """Read, score and lay out up to four sets (`SetInput`, or (name, text) pairs); the per-turn
-    view shows `dialogue_id` if the corpus has it, else its first dialogue. Bad input or options
-    give ok=False and the problem in `status`; nothing raises. `analyse=False` leaves the views of
-    `analyse_sets` for later (the page shows the figures first)."""
+    entries: list[SetInput | tuple[str, str]], *, fmt: str = AUTO, gold: SetInput | None = None,
+    mode: str = "official", alpha: str | float = "10/11", fga_lambda: float = 0.5, num_slots: float = 30,
+    value_matching: str = "exact", top: int = DEFAULT_TOP, show_unchanged: bool = False,
+    dialogue_id: str | None = None, compat: str | None = None, analyse: bool = True,
+) -> Exploration:  # fmt: skip
+    """Read, score and lay out up to four sets (`SetInput`, or (name, text) pairs); the per-turn view shows
+    `dialogue_id`, else the first dialogue. Bad input or options give ok=False and the problem in `status`;
+    nothing raises. `analyse=False` leaves the views of `analyse_sets` for later."""
     entries = [e if isinstance(e, SetInput) else SetInput(name=e[0] or "", text=e[1] or "") for e in entries]
     try:
         options = read_settings(mode, alpha, fga_lambda, num_slots, value_matching, compat)
@@ -208,10 +174,8 @@ def explore(
         side = views.compat_side_by_side_html([r.name for r in results], ours, theirs, options.compat)
         out.details = side + out.details
     out.signature = views.signature_line(results[0].report.signature, "signature")
-    figure, marks = figures_chart(
-        "bars", [(row.key, row.label) for row in main_rows(options)],
-        [BarSet(r.name, r.report.scores) for r in results], space=True,
-    )  # fmt: skip
+    bars = [BarSet(r.name, r.report.scores) for r in results]
+    figure, marks = figures_chart("bars", [(row.key, row.label) for row in main_rows(options)], bars, space=True)
     out.bars = inline_svg(figure, "bars", "Main figures in percent, one bar per prediction set", marks)
     out.dialogue_ids = [d.dialogue_id for d in results[0].corpus.dialogues]
     out.dialogue_id = dialogue_id if dialogue_id in out.dialogue_ids else out.dialogue_ids[0]
@@ -224,8 +188,7 @@ def explore(
 
 
 def analyse_sets(out: Exploration, top: int = DEFAULT_TOP) -> Exploration:
-    """The views that walk every dialogue again (per-dialogue analysis, calibration, every figure per
-    domain): `explore` lays them out unless told not to, and the page fills them after the figures."""
+    """The views that walk every dialogue again: the per-dialogue analysis, calibration, every figure per domain."""
     if not out.ok or out.analysed:
         return out
     if len(out.dialogue_ids) > 1:
@@ -238,8 +201,7 @@ def analyse_sets(out: Exploration, top: int = DEFAULT_TOP) -> Exploration:
 
 
 def calibration_view(results: list[ScoredSet]) -> str:
-    """The calibration figures and reliability diagrams of the sets whose predictions carry
-    confidences (`dst_metrics.calibration`); empty when none does."""
+    """The calibration figures and reliability diagrams of the sets whose predictions carry confidences."""
     figures = calibrated(results)
     if not figures:
         return ""
@@ -255,17 +217,15 @@ def calibration_view(results: list[ScoredSet]) -> str:
 
 
 def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
-    """The per-dialogue views: GCA against FGA (scatter, largest disagreements, correlations)
-    and, with two sets, B against A per dialogue."""
+    """The per-dialogue views: GCA against FGA (scatter, largest disagreements, correlations) and B against A."""
     results = out.results
     rows = dialogue_rows(results, out.options.mode)
     out.dialogue_rows = rows
     points = [Point(100 * r["FGA"], 100 * r["GCA"], r["set_index"], r["set"], r["dialogue"]) for r in rows]
     names = [r.name for r in results]
     out.scatter = scatter_html("scatter", points, "FGA (%)", "GCA (%)", names, "Per-dialogue GCA against FGA")
-    out.disagreements = views.clickable_table(
-        list(DISAGREEMENT_CELLS), disagreement_rows(rows, top), "disagreements-table", 2
-    )
+    found = disagreement_rows(rows, top)
+    out.disagreements = views.clickable_table(list(DISAGREEMENT_CELLS), found, "disagreements-table", 2)
     out.correlations = views.correlations_html(*correlation_rows(results, rows))
     if len(results) > 1:
         a, b = results[0], results[1]
@@ -277,28 +237,23 @@ def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
             f'<p class="note">Each point is a dialogue: above the line y = x {views.esc(b.name)} scored it higher, '
             f"below it {views.esc(a.name)}.</p>"
         )
+        legend = ["", f"each point a dialogue: x = {a.name}, y = {b.name}"]  # in B's colour
         out.pair_scatter = caption + scatter_html(
-            "pair-scatter",
-            pair_points,
-            f"GCA of {a.name} (%)",
-            f"GCA of {b.name} (%)",
-            ["", f"each point a dialogue: x = {a.name}, y = {b.name}"],  # in B's colour
+            "pair-scatter", pair_points, f"GCA of {a.name} (%)", f"GCA of {b.name} (%)", legend,
             "Per-dialogue GCA of B against A",
-        )
+        )  # fmt: skip
         columns = ["Dialogue", f"GCA {a.name}", f"GCA {b.name}", "Δ GCA", "Δ JGA", "Δ FGA"]
         out.pair_table = views.clickable_table(columns, pair_rows(a, b, top), "pair-table", 1)
 
 
 def scatter_html(name: str, points: list[Point], x_title: str, y_title: str, names: list[str], label: str) -> str:
-    """A scatter of dialogues (`report.plots.scatter_chart`) as inline SVG, its points clickable, or the note
-    saying that their density is drawn instead."""
+    """A scatter of dialogues as inline SVG, its points clickable (or their density, with a note)."""
     figure, marks, note = scatter_chart(name, points, x_title, y_title, names, space=True)
     return inline_svg(figure, name, label, marks) + (f'<p class="note density-note">{esc(note)}</p>' if note else "")
 
 
 def set_intervals(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
-    """Each set's bootstrap intervals of the main figures as HTML (`dst_metrics.stats`), or a note for one
-    dialogue (nothing to resample)."""
+    """Each set's bootstrap intervals of the main figures as HTML, or a note for one dialogue."""
     from dst_metrics.stats import bootstrap_intervals
 
     if not out.ok:
@@ -315,8 +270,7 @@ def set_intervals(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
 
 
 def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
-    """Each later set compared with A (`dst_metrics.stats.compare`) as HTML; the comparisons are kept
-    in `out` (`comparison` is A against B)."""
+    """Each later set compared with A as HTML; the comparisons are kept in `out`."""
     from dst_metrics.stats import compare
     from dst_metrics.stats.paired import FloorWarning
 
@@ -363,16 +317,9 @@ def _summary(comparison) -> str:
 
 
 def api_score(
-    predictions: str,
-    gold: str = "",
-    fmt: str = AUTO,
-    mode: str = "official",
-    alpha: str = "10/11",
-    fga_lambda: float = 0.5,
-    num_slots: float = 30,
-    value_matching: str = "exact",
-    compat: str = "",
-) -> dict:
+    predictions: str, gold: str = "", fmt: str = AUTO, mode: str = "official", alpha: str = "10/11",
+    fga_lambda: float = 0.5, num_slots: float = 30, value_matching: str = "exact", compat: str = "",
+) -> dict:  # fmt: skip
     """Score one prediction set, pasted as text in any input format (`fmt`: auto or a reader's name; `gold`:
     for formats holding predictions only). Returns {"figures": {key: value}, "signature", "dialogues",
     "turns", "format"}; figures are fractions of 1, counts are integers."""
@@ -391,17 +338,9 @@ def api_score(
 
 
 def api_compare(
-    a: str,
-    b: str,
-    gold: str = "",
-    fmt: str = AUTO,
-    mode: str = "official",
-    alpha: str = "10/11",
-    fga_lambda: float = 0.5,
-    num_slots: float = 30,
-    value_matching: str = "exact",
-    resamples: int = COMPARE_RESAMPLES,
-) -> dict:
+    a: str, b: str, gold: str = "", fmt: str = AUTO, mode: str = "official", alpha: str = "10/11",
+    fga_lambda: float = 0.5, num_slots: float = 30, value_matching: str = "exact", resamples: int = COMPARE_RESAMPLES,
+) -> dict:  # fmt: skip
     """Compare two prediction sets on the same dialogues (paired randomization test, bootstrap intervals,
     Holm over every figure): dst_metrics.stats.compare's result as JSON."""
     from dst_metrics.stats import compare
@@ -416,9 +355,8 @@ def api_compare(
 
 
 def try_states(text: str, mode: str = "official", alpha: str = "10/11") -> str:
-    """The card's try-it widget: one turn per line, ``gold state | predicted state`` (states written
-    ``hotel-area=north; hotel-stars=4``), read as one dialogue with the linearized reader -> GCA, JGA and FGA
-    with GCA's counts, as HTML; a problem is said, never raised."""
+    """The card's try-it widget: one turn per line, ``gold state | predicted state``, read as one dialogue ->
+    GCA, JGA and FGA with GCA's counts, as HTML; a problem is said, never raised."""
     lines = [line for line in (text or "").splitlines() if line.strip()]
     rows = []
     for number, line in enumerate(lines, start=1):

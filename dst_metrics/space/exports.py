@@ -1,6 +1,5 @@
-"""Take the results away: the figures as CSV and JSON (corpus and per dialogue), the LaTeX and Markdown
-tables and the HTML report of `dst_metrics.report`, and the exact ``dst-metrics`` command and Python code
-that reproduce the figures from the files."""
+"""Take the results away: the figures as CSV and JSON, the report's tables and page, and the command and
+Python code that reproduce the figures."""
 
 from __future__ import annotations
 
@@ -18,11 +17,11 @@ from .inputs import AUTO, SET_LABELS
 from .scored import ScoredSet, calibrated, main_rows, metric_rows
 
 PASTED_FILE = "set_{label}.json"
-"""The file name the command uses for a pasted set (the page says to save it under that name)."""
+"""The file name the command gives a pasted set."""
 
 
 def file_names(results: list[ScoredSet]) -> list[str]:
-    """The file each set is read from in the command: its uploaded file's name, or set_a.json …"""
+    """The file each set is read from in the command: its uploaded file's name, or set_a.json, …"""
     return [
         r.source if r.source != "pasted" else PASTED_FILE.format(label=label.lower())
         for label, r in zip(SET_LABELS, results)
@@ -44,9 +43,8 @@ def shell_line(words: list[str]) -> str:
 
 
 def command_line(results: list[ScoredSet], options: Options, fmt: str = AUTO, gold: str | None = None) -> str:
-    """The ``dst-metrics score`` command that prints these figures (``--json --per-dialogue`` gives them all)
-    and, with several sets, the ``dst-metrics compare`` command of each later set against A (the page's
-    intervals and p-values)."""
+    """The ``dst-metrics score`` command of these figures and the ``dst-metrics compare`` command of each later
+    set against A."""
     reading = (["--format", fmt] if fmt != AUTO else []) + (["--gold", gold] if gold else [])
     files = file_names(results)
     commands = [["dst-metrics", "score", *files, *reading, *option_arguments(options)]]
@@ -105,8 +103,7 @@ def dialogue_records(results: list[ScoredSet]) -> list[dict]:
 
 
 def calibration_records(results: list[ScoredSet]) -> dict | None:
-    """{set: calibration figures and reliability bins} of the sets whose predictions carry
-    confidences (`dst_metrics.calibration`), or None when none does."""
+    """{set: calibration figures and bins} of the sets whose predictions carry confidences, or None."""
     return {r.name: c.as_dict() for _, r, c in calibrated(results)} or None
 
 
@@ -123,9 +120,7 @@ REPORT_RESAMPLES = 1000
 
 
 def report_files(results: list[ScoredSet], options: Options) -> dict[str, str]:
-    """The paper tables of `dst_metrics.report` (``table.md``, ``table.tex``: the main figures in percent with
-    intervals, and ``*`` where a later set differs significantly from A) and its self-contained HTML report
-    (figures with bootstrap intervals, comparisons, plots)."""
+    """The report's paper tables (``table.md``, ``table.tex``) and its HTML page."""
     from dst_metrics.report import build_report, collect
     from dst_metrics.report.tables import latex_table, markdown_table
 
@@ -136,9 +131,8 @@ def report_files(results: list[ScoredSet], options: Options) -> dict[str, str]:
 def write_downloads(
     results: list[ScoredSet], options: Options, comparisons: list[dict] | None = None, folder: str | None = None
 ) -> list[str]:
-    """Write every download into a fresh temporary folder (gradio serves and later deletes it);
-    `comparisons` are `Comparison.as_dict()` of each later set against A; `folder` (the session's)
-    replaces a fresh one. Returns the paths."""
+    """Write every download into `folder` (else a new temporary one); `comparisons`: `Comparison.as_dict()`
+    of each later set against A. Returns the paths."""
     folder = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="gca-explorer-"))
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.iterdir():  # the session's earlier downloads

@@ -1,9 +1,6 @@
-"""What the visitor gives: options, prediction sets (pasted or uploaded, in any registered
-format), an optional gold file for formats that hold predictions only, and the paper's examples.
-
-Everything is read through the library's front door (`dst_metrics.readers.open_input`: detection,
-folders, pairing and every error message); this module adds the page's limits (sizes), the names of
-the sets, and the check that every set is scored against the same gold.
+"""What the visitor gives: options, prediction sets (pasted or uploaded, in any format), a gold file for
+formats that hold predictions only, and the paper's examples. The library reads them (`readers.open_spec`);
+this module adds the page's size limits, the sets' names and the check that every set has the same gold.
 """
 
 from __future__ import annotations
@@ -23,15 +20,11 @@ from dst_metrics.readers import READERS, InputSpec, open_spec, resolve
 from dst_metrics.readers.examples import EXAMPLES
 
 SET_LABELS = ("A", "B", "C", "D")
-"""The prediction sets the page takes: A, B to compare, C and D for a third and fourth system."""
 MAX_PASTE_BYTES = 5_000_000
-"""Pasted text larger than this is refused (upload such data as a file)."""
 MAX_UPLOAD_MB = 50
-"""The upload size limit, given to gradio (`launch(max_file_size=...)`) and named in the page."""
 MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1_000_000
 SESSION_STATE_SECONDS = 1800
-"""A session's results and uploads (the page's and its sections' states) are dropped after 30 minutes without
-a new computation, and at once when its tab closes (`page.Page.closed`)."""
+"""A session's results and uploads are dropped after 30 minutes without a computation, or when its tab closes."""
 AUTO = "auto"
 AUTO_LABEL = "auto-detect"
 UPLOAD_TYPES = [".json", ".jsonl", ".tsv", ".txt"]
@@ -39,8 +32,7 @@ UPLOAD_TYPES = [".json", ".jsonl", ".tsv", ".txt"]
 ALL_EXAMPLES = "all"
 CONFIDENCES = "confidences"
 _EXAMPLE_FOLDERS = (Path.cwd() / "examples", Path(__file__).resolve().parents[2] / "examples")
-"""Where the Space's example files are: beside app.py in the Space's folder (the Hub runs it from there,
-`python -m dst_metrics.release hub` copies them), or in a clone's top level."""
+"""Where the example files are: beside app.py in the Space's folder, or in a clone's top level."""
 CONFIDENCES_FILE = next(
     (folder / "confidences.json" for folder in _EXAMPLE_FOLDERS if (folder / "confidences.json").is_file()),
     _EXAMPLE_FOLDERS[-1] / "confidences.json",
@@ -56,29 +48,16 @@ if CONFIDENCES_FILE.is_file():  # in a clone and in the Space's folder; an insta
 
 
 def read_settings(
-    mode: str,
-    alpha: str | float | None,
-    fga_lambda: float | None,
-    num_slots: float | None,
-    value_matching: str,
+    mode: str, alpha: str | float | None, fga_lambda: float | None, num_slots: float | None, value_matching: str,
     compat: str | None = None,
-) -> Options:
-    """The library's `Options` from the option widgets; a bad value raises `OptionError` in the
-    library's words (the page adds none of its own, so α is worded one way everywhere). `compat`: a
-    compatibility profile's name, or None / "" for dst-metrics' own definitions."""
-    return Options(
-        mode=mode,
-        alpha=alpha,
-        fga_lambda=fga_lambda,
-        num_slots=num_slots,
-        value_matching=value_matching,
-        compat=compat or None,
-    )
+) -> Options:  # fmt: skip
+    """The library's `Options` from the option widgets (a bad value raises `OptionError`); `compat` "": none."""
+    options = {"fga_lambda": fga_lambda, "num_slots": num_slots, "value_matching": value_matching}
+    return Options(mode=mode, alpha=alpha, **options, compat=compat or None)
 
 
 def page_profiles() -> list[tuple[str, str]]:
-    """The compatibility profiles the page offers, (label, name): every one that scores a corpus alone
-    (``sgd`` also reads SGD dialogue files and their schema: the command line's)."""
+    """(label, name) of the compatibility profiles that score a corpus alone (not ``sgd``: it reads schemas)."""
     return [
         (f"{name}: {profile.description}", name) for name, profile in PROFILES.items() if profile.cli_inputs is None
     ]
@@ -91,8 +70,7 @@ def format_label(name: str) -> str:
 
 @dataclass(frozen=True)
 class SetInput:
-    """One set as the page holds it: the name typed, pasted text, and an uploaded file (its path on
-    the server and its name). Pasted text wins over a file."""
+    """One set as the page holds it: name, pasted text and uploaded file (path, name). Pasted text wins."""
 
     name: str = ""
     text: str = ""
@@ -101,7 +79,6 @@ class SetInput:
 
     @property
     def empty(self) -> bool:
-        """No text and no file."""
         return not (self.text or "").strip() and not self.path
 
 
@@ -116,13 +93,12 @@ class PredictionSet:
 
 
 def name_from_file(filename: str) -> str:
-    """A set's name from its file: the file name without its extension ('t5_restaurant')."""
+    """A set's name from its file: the file name without its extension."""
     return Path(filename).stem or filename
 
 
 def input_bytes(entry: SetInput, where: str) -> bytes | Path:
-    """The data of an entry within the page's limits: pasted text as bytes, else the path of the
-    uploaded file (or of the folder of several uploaded files), read by the front door."""
+    """An entry's data within the page's limits: pasted text as bytes, else the uploaded file's or folder's path."""
     if entry.text or not entry.path:  # pasted text (empty: the library says so)
         data = (entry.text or "").encode("utf-8")
         if len(data) > MAX_PASTE_BYTES:
@@ -152,8 +128,7 @@ DSTC2_TRACK_MESSAGE = (
 
 
 def is_dstc2_track(data: bytes | Path) -> bool:
-    """Whether `data` (text or a file) looks like a DSTC2 tracker output: a JSON object with "sessions"
-    whose turns carry "goal-labels" (read from its first 64 kB only)."""
+    """Whether `data` (text or a file) starts like a DSTC2 tracker output: "sessions" with "goal-labels"."""
     try:
         if isinstance(data, Path):
             if data.is_dir():
@@ -169,8 +144,7 @@ def is_dstc2_track(data: bytes | Path) -> bool:
 
 
 def folder_of(paths: list[str], label: str) -> tuple[str, str]:
-    """Several uploaded files as one folder beside them (in gradio's upload cache, deleted with it):
-    (its path, its name in the page and in the command, e.g. 'set_b_files')."""
+    """Several uploaded files as one folder beside them: (its path, its name such as 'set_b_files')."""
     name = f"set_{label.lower()}_files"
     folder = Path(paths[0]).parent.parent / f"{name}-{uuid.uuid4().hex[:12]}"
     folder.mkdir()
@@ -182,15 +156,15 @@ def folder_of(paths: list[str], label: str) -> tuple[str, str]:
 def read_prediction_set(
     label: str, entry: SetInput, fmt: str = AUTO, value_matching: str = "exact", gold: SetInput | None = None
 ) -> PredictionSet:
-    """Read one set through the front door; with `gold`, a format holding predictions only is paired
-    with it by dialogue and turn. An InputError names the set and the format it was read as."""
+    """Read one set; with `gold`, a format holding predictions only is paired with it by dialogue and turn.
+    An InputError names the set and the format it was read as."""
     shown = (entry.name or "").strip() or (name_from_file(entry.filename) if entry.filename else label)
     where = f"Prediction set {label} {shown!r}"
     data = input_bytes(entry, where)
     if is_dstc2_track(data):  # no reader takes it; else it would be misread as a reference layout
         raise InputError(DSTC2_TRACK_MESSAGE, source=where)
-    shards = resolve(data, fmt, where)  # the format detected here, once
-    formats = sorted({shard.format for shard in shards})
+    files = resolve(data, fmt, where)  # the format detected here, once
+    formats = sorted({file.format for file in files})
     used = formats[0] if len(formats) == 1 else AUTO
     if used in READERS:
         where += f" (read as {READERS[used].description}" + (", auto-detected)" if fmt == AUTO else ")")
@@ -204,15 +178,10 @@ def read_prediction_set(
             source=where,
         )
     gold_where = "Gold " + repr(gold.filename or "pasted") if paired else None
-    spec = InputSpec(
-        data,
-        used,
-        input_bytes(gold, gold_where) if paired else None,
-        value_matching=value_matching,
-        name=where,
-        gold_name=gold_where,
+    gold_data = input_bytes(gold, gold_where) if paired else None
+    opened = open_spec(
+        InputSpec(data, used, gold_data, value_matching=value_matching, name=where, gold_name=gold_where)
     )
-    opened = open_spec(spec)
     source = entry.filename if not entry.text and entry.filename else "pasted"
     return PredictionSet(shown, opened.corpus, opened.format.split(",")[0], source)
 
@@ -260,10 +229,9 @@ def read_prediction_sets(
     gold: SetInput | None = None,
     set_aside: list[str] | None = None,
 ) -> list[PredictionSet]:
-    """Read up to four sets (A, B, C, D). A is required; an empty later set is left out; every
-    later set must match A (`check_comparable`): else an error, or, given `set_aside`, the set is left
-    out and the reason appended there (the page: a new A is never blocked by an older B); a repeated
-    name gets its letter."""
+    """Read up to four sets (A required, an empty later set left out); a later set that does not match A
+    (`check_comparable`) is an error or, given `set_aside`, left out with the reason appended there. A
+    repeated name gets its letter."""
     sets: list[PredictionSet] = []
     for label, entry in zip(SET_LABELS, entries):
         if label != SET_LABELS[0] and entry.empty:
@@ -298,7 +266,7 @@ def format_reference_layout(layout: dict) -> str:
 
 @dataclass(frozen=True)
 class ExampleInput:
-    """What choosing a preloaded example puts in the sets: (name, text) per set, and a note."""
+    """What a preloaded example puts in the sets: (name, text) per set, and a note."""
 
     sets: list[tuple[str, str]]
     description: str
@@ -340,8 +308,7 @@ def example_input(key: str) -> ExampleInput:
 
 
 OWN_DATA = "own data"
-"""What a set holding the visitor's data (not the example's) is named, when it still had the example's name: 'own
-data', then 'own data B', ..."""
+"""The name of a set that left the example but still had its name ('own data', then 'own data B', ...)."""
 OWN_DATA_NOTE = "**Your own data.** Pasted or uploaded sets are never put in the page's URL."
 
 
@@ -355,9 +322,8 @@ def _holds(example: ExampleInput, index: int, entry: SetInput) -> bool:
 
 
 def shows_example(key: str | None, entries: list[SetInput], fmt: str = AUTO, gold: SetInput | None = None) -> bool:
-    """Whether the sets hold exactly the preloaded example `key` (its text in each set, no upload, no gold,
-    auto-detected format): only then may the URL name the example, so that a shared link shows the same
-    figures as the page that made it."""
+    """Whether the sets hold exactly the preloaded example `key` (no upload, no gold, auto-detected format):
+    only then may the URL name the example."""
     if not example_key(key) or fmt != AUTO or (gold is not None and not gold.empty):
         return False
     example = example_input(key)
@@ -370,8 +336,7 @@ def shows_example_set(key: str, index: int, entry: SetInput) -> bool:
 
 
 def left_example_names(key: str | None, entries: list[SetInput]) -> dict[int, str]:
-    """The sets that left example `key` (their text is not the example's) but still carry its set name:
-    index -> their new name (`OWN_DATA`), so that no column names the example over other data."""
+    """{index: new name (`OWN_DATA`)} of the sets that left example `key` but still carry its set name."""
     if not example_key(key):
         return {}
     example = example_input(key)
@@ -389,8 +354,8 @@ def example_key(key: str | None) -> str | None:
 
 
 def remove_session_file(value: dict | str | list | None) -> None:
-    """Delete what a session kept on the server (an uploaded file or folder, a downloads folder, or a list of
-    them: {"path"} or (path, name) each) when gradio deletes the session's state (`gr.State(delete_callback=...)`)."""
+    """Delete what a session kept on the server when gradio deletes its state: a file or folder, {"path"},
+    (path, name), or a list of them."""
     for item in value if isinstance(value, list) else [value]:
         path = item.get("path") if isinstance(item, dict) else item[0] if isinstance(item, (list, tuple)) else item
         if not path:
@@ -402,7 +367,7 @@ def remove_session_file(value: dict | str | list | None) -> None:
 
 
 def set_input(name: str | None, text: str | None, file: dict | None) -> SetInput:
-    """A set from the page's widgets: its name, its text and its uploaded file ({"path", "filename"} or None)."""
+    """A set from the page's widgets: name, text and uploaded file ({"path", "filename"} or None)."""
     return SetInput(name or "", text or "", file["path"] if file else None, file["filename"] if file else None)
 
 
@@ -423,7 +388,7 @@ EMPTY_OPTIONS = {
 
 
 def empty_option(fga_lambda: float | None, num_slots: float | None) -> str | None:
-    """What an emptied λ or K box should hold (the page's number boxes give None), or None when both are set."""
+    """What an emptied λ or K box should hold (the boxes give None), or None when both are set."""
     if fga_lambda is None:
         return EMPTY_OPTIONS["lambda"]
     return EMPTY_OPTIONS["k"] if num_slots is None else None
@@ -435,20 +400,19 @@ API_TERMS = (
     (re.compile(r"Prediction set (\d+) '([^']*)'"), lambda m: f"predictions[{int(m[1]) - 1}] ({m[2]!r})"),
     (re.compile(r"Gold 'pasted'"), "parameter 'gold'"),
 )
-"""The page's names of the inputs (set A, pasted gold) as an API client passed them: its parameters."""
+"""The page's names of the inputs as an API client's parameters."""
 
 
 def api_message(message: str) -> str:
-    """`message` (the library's, naming the page's sets) in the API's terms: the parameter holding the data."""
+    """`message`, naming the page's sets, in the API's terms: the parameter holding the data."""
     for pattern, replacement in API_TERMS:
         message = pattern.sub(replacement, message)
     return message
 
 
 def endpoint(api: Callable) -> Callable:
-    """`api` as a Space endpoint (its parameters and docstring make the API page): bad input or options
-    (ValueError, in the library's words, the inputs named by `api_message`) reach the client as a
-    `gradio.Error`, without a traceback."""
+    """`api` as a Space endpoint: a ValueError (bad input or options) reaches the client as a `gradio.Error`
+    in the API's terms (`api_message`), without a traceback."""
 
     @functools.wraps(api)
     def answer(*args, **kwargs):

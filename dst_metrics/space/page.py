@@ -1,9 +1,7 @@
-"""The Gradio page: layout and events only. Every event calls `explore`, `compare_sets`,
-`views` or `exports`; nothing here computes a figure.
+"""The Gradio page: layout and events only; nothing here computes a figure.
 
-State in the URL: ``?example=first_example&mode=corrected&alpha=0.9&lambda=1&k=30&match=exact
-&unchanged=1&dialogue=MUL0003`` reproduces a view of a preloaded example (own data stays in the
-visitor's session and is never written anywhere else).
+The URL holds what is shown (``?example=first_example&mode=corrected&alpha=0.9&dialogue=MUL0003``) for a
+preloaded example; the visitor's own data stays in their session and never enters a URL.
 """
 
 from __future__ import annotations
@@ -81,19 +79,18 @@ log = logging.getLogger("gca-explorer")
 
 DEFAULT_EXAMPLE = "first_example"
 SESSION_FILES_SECONDS = 3600
-"""Uploaded files and downloads are deleted after an hour (`gr.Blocks(delete_cache=...)`)."""
+"""Uploaded files and downloads are deleted after an hour."""
 SESSION_CAPACITY = 200
-"""Sessions whose page state gradio keeps (`launch(state_session_capacity=...)`; its default is 10,000, each
-holding the last HTML of every view): the oldest go first."""
+"""Sessions whose page state gradio keeps (its default, 10,000, holds every view's HTML of each)."""
 LAST = "always_last"
 QUEUE_CONCURRENCY = 2
-"""Events run at once; the others wait in gradio's queue, so one large file blocks nobody else's page."""
+"""Events run at once; the others wait in gradio's queue."""
 NOTHING_TO_SCORE = "Nothing to score yet: paste or upload a prediction set (A), or choose a preloaded example."
 NOT_YET_SCORED = "Not yet scored: click Score to score the data in the boxes (the figures of the last data are hidden)."
 ANALYSE_AT_ONCE_TURNS = 5000
 """Up to this many turns (all sets), the per-dialogue analysis comes with the figures; above, it follows them."""
 OWN_DATA_QUERY = "own"
-"""`data=own` in a URL: the page that made it showed the visitor's own data, which no URL holds."""
+"""`data=own` in a URL: the page that made it showed the visitor's own data."""
 OWN_LINK_NOTE = (
     "**This link was made from someone's own data**, which is never put in a URL: paste or upload the "
     "same files to see its figures (the options below are the link's), or choose an example."
@@ -123,12 +120,11 @@ TICKET_JS = (
     "(...values) => { window.gcaTicket = (window.gcaTicket || 0) + 1;"
     " values[values.length - 1] = window.gcaTicket; return values; }"
 )
-"""Numbers each computation in the order the browser asks for it (its last input, `ticket_no`): the
-server drops one that a later request has superseded, whatever order they finish in."""
+"""Numbers each computation in the order the browser asks for it (`ticket_no`): the server drops a computation
+that a later one has superseded, whatever order they finish in."""
 URL_JS = "(query) => { history.replaceState(null, '', query ? '?' + query : location.pathname); }"
-"""Writes the URL from `url_query`, which the server sets from what the shown figures were computed with."""
 SHOWN = ("metrics", "details", "signature", "bars", "slots", "command", "snippet")
-"""The views of a computation: each an `Exploration` field, drawn in the `Page` widget of the same name."""
+"""The views of a computation: each an `Exploration` field shown in the `Page` widget of the same name."""
 ANALYSED = ("scatter", "disagreements", "correlations", "calibration", "by_domain")
 """The same, of the views that `analyse_sets` lays out."""
 
@@ -140,8 +136,7 @@ def _file_note(file: dict | None) -> str:
 
 
 def release_memory(_: object = None) -> None:
-    """Collect and hand freed memory back to the system (glibc keeps a freed heap otherwise); the
-    `delete_callback` of the states that hold a session's results."""
+    """Collect and hand freed memory back to the system (glibc keeps it otherwise): when a session's results go."""
     gc.collect()
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
@@ -162,9 +157,8 @@ def _uploaded_file(upload: str | list[str] | None, label: str) -> dict | None:
 
 
 def url_query(result: Exploration | None, example: str | None, dialogue_id: str | None, unchanged: bool) -> str:
-    """The query string of what is shown: the options the figures were computed with (not the
-    widgets), the example (own data never enters the URL), the dialogue of the per-turn view and the
-    unchanged-slots toggle; "" when nothing was scored."""
+    """The query string of what is shown: the options the figures were computed with, the example, the dialogue
+    of the per-turn view and the unchanged-slots toggle; "" when nothing was scored."""
     if not isinstance(result, Exploration) or not result.ok:
         return ""
     options = result.options
@@ -183,8 +177,8 @@ def url_query(result: Exploration | None, example: str | None, dialogue_id: str 
 
 
 def url_settings(query: dict) -> dict:
-    """The page's settings from URL query parameters (unknown or bad values keep the defaults;
-    the options are checked when scored, like typed ones); `data=own` opens no example (example None)."""
+    """The page's settings from URL query parameters (bad values keep the defaults; the options are checked when
+    scored); `data=own` opens no example."""
     example = example_key(query.get("example")) if "example" in query else DEFAULT_EXAMPLE
     own = query.get("data") == OWN_DATA_QUERY and "example" not in query
     return {
@@ -209,8 +203,7 @@ def _float(text: str | None, default: float) -> float:
 
 @dataclasses.dataclass
 class DataBox:
-    """A set's or the gold's widgets: its name (a set's only), data box, the state holding its uploaded file
-    (several files make one folder: SGD, MultiWOZ 2.2 dialogues_*.json), note, upload and empty buttons."""
+    """A set's or the gold's widgets: name (a set's only), data box, uploaded file's state, note and buttons."""
 
     name: gr.Textbox | None
     text: gr.Textbox
@@ -220,12 +213,12 @@ class DataBox:
     clear: gr.Button
 
     def emptied(self) -> dict:
-        """Name, text, file and note emptied: what choosing an example, an upload or the empty button fill."""
+        """Name, text, file and note emptied."""
         return {**({self.name: ""} if self.name else {}), self.text: "", self.file: None, self.note: ""}
 
 
 def data_box(words: str, key: str, name: gr.Textbox | None, text: gr.Textbox, **row) -> DataBox:
-    """The `DataBox` of `name` and `text`: its upload and empty buttons (in a row made with `row`), note and state."""
+    """The `DataBox` of `name` and `text`, with its buttons (in a row made with `row`), note and state."""
     with gr.Row(**row):
         upload = gr.UploadButton(
             f"Upload {words}", file_types=UPLOAD_TYPES, file_count="multiple", size="sm", elem_id=f"upload-{key}"
@@ -252,12 +245,9 @@ class Page:
             name = gr.Textbox(label=f"Set {label}: name", max_lines=1, elem_id=f"name-{label.lower()}")
             hint = " (optional, to compare with A)" if label != "A" else ""
             text = gr.Textbox(
-                label=f"Set {label}: data{hint}",
-                lines=3,
-                max_lines=8,
-                elem_id=f"data-{label.lower()}",
+                label=f"Set {label}: data{hint}", lines=3, max_lines=8, elem_id=f"data-{label.lower()}",
                 placeholder="Paste data in any input format, or upload a file",
-            )
+            )  # fmt: skip
             self.sets.append(data_box(f"set {label}", label.lower(), name, text, elem_classes=["set-buttons"]))
 
     def inputs_section(self) -> None:
@@ -305,21 +295,13 @@ class Page:
     def options_section(self) -> None:
         with gr.Row(elem_id="options-row"):
             self.mode = gr.Radio(
-                ["official", "corrected"],
-                value="official",
-                label="Mode",
-                min_width=200,
-                elem_id="mode",
+                ["official", "corrected"], value="official", label="Mode", min_width=200, elem_id="mode",
                 info="official: as the published code, quirks included",
-            )
+            )  # fmt: skip
             self.alpha = gr.Textbox(
-                value="10/11",
-                label="α (GCA value weight)",
-                max_lines=1,
-                min_width=140,
-                elem_id="alpha",
+                value="10/11", label="α (GCA value weight)", max_lines=1, min_width=140, elem_id="alpha",
                 info="e.g. 10/11 or 0.9; applies on Enter or leaving the box",
-            )
+            )  # fmt: skip
             # No minimum on λ and K: gradio's own range check would cover every result with an error pill;
             # the library checks them and the page says why, in its own words, keeping the last figures.
             self.lam = gr.Number(
@@ -331,13 +313,9 @@ class Page:
                 info="whole number ≥ 1; applies on Enter or leaving the box",
             )  # fmt: skip
             self.matching = gr.Radio(
-                list(VALUE_MATCHINGS),
-                value="exact",
-                label="Value matching",
-                min_width=240,
-                elem_id="matching",
+                list(VALUE_MATCHINGS), value="exact", label="Value matching", min_width=240, elem_id="matching",
                 info="normalized: case and spacing; fuzzy: partial matches too",
-            )
+            )  # fmt: skip
             self.compat = gr.Dropdown(
                 [("none: dst-metrics' own definitions", "")] + page_profiles(), value="",
                 label="Another evaluator's conventions", min_width=280, elem_id="compat",
@@ -372,9 +350,8 @@ class Page:
                 with gr.Column(scale=3, min_width=240):
                     self.dialogue = gr.Dropdown(label="Dialogue", choices=[], elem_id="dialogue")
                 with gr.Column(scale=2, min_width=240):
-                    self.unchanged = gr.Checkbox(
-                        label="Show carried-over (unchanged) slots", value=False, elem_id="unchanged"
-                    )
+                    label = "Show carried-over (unchanged) slots"
+                    self.unchanged = gr.Checkbox(label=label, value=False, elem_id="unchanged")
             self.slots = gr.HTML(elem_id="slots")
         with gr.Column(visible=False, elem_id="compare-col") as self.compare_col:
             gr.Markdown("## Is the difference real? Each set against A")
@@ -417,13 +394,10 @@ class Page:
             self.command = gr.Code(language="shell", interactive=False, elem_id="command", label="dst-metrics command")
             self.snippet = gr.Code(language="python", interactive=False, elem_id="snippet", label="Python")
             self.prepare = gr.Button("Prepare the downloads", elem_id="prepare")
-            self.downloads = gr.File(
+            self.downloads = gr.File(  # shown once prepared: no empty box before
                 label="Downloads (CSV and JSON hold fractions of 1, unrounded; the tables above show percent)",
-                file_count="multiple",
-                interactive=False,
-                visible=False,
-                elem_id="downloads",
-            )  # fmt: skip  (shown once prepared: no empty box before)
+                file_count="multiple", interactive=False, visible=False, elem_id="downloads",
+            )  # fmt: skip
 
     # ---- handlers ------------------------------------------------------------------------
 
@@ -457,8 +431,8 @@ class Page:
 
     @property
     def columns(self) -> list:
-        """The result columns: those a result shows, then those it shows when there is something to compare or
-        calibrate; all hidden when nothing scored."""
+        """The result columns: those every result shows, then those shown when there is something to compare or
+        calibrate."""
         return [self.scores_col, self.slots_col, self.analysis_col, self.takeaway_col, self.compare_col,
                 self.calibration_col]  # fmt: skip
 
@@ -467,8 +441,8 @@ class Page:
         return {self.status: gr.skip()}
 
     def updates(self, result: Exploration, previous: Exploration | None = None, url: str = "") -> dict:
-        """Every output of a computation: the views, or the error with every view hidden; bad options
-        after a good result leave that result's figures in place, under a message saying so."""
+        """Every output of a computation: the views, or the error with every view hidden; bad options after a good
+        result leave its figures in place, under a message saying so."""
         if not result.ok and result.options_error and isinstance(previous, Exploration) and previous.ok:
             kept = f"{result.status}. The figures below are still those of the last options that scored."
             return {self.status: views.status_html(kept, False)}
@@ -596,7 +570,7 @@ class Page:
         return out
 
     def uploaded(self, index: int):
-        """An upload into set `index`, named after its file; one into A leaves the example, emptying its other sets."""
+        """An upload into set `index`, named after its file; one into A leaves the example and empties its sets."""
         box = self.sets[index]
 
         def handler(upload: str | list[str] | None, example: str | None) -> dict:
@@ -620,9 +594,8 @@ class Page:
         return {self.gold.text: "", self.gold.file: file, self.gold.note: _file_note(file)}
 
     def edited(self, index: int):
-        """Text typed or pasted into set `index`: it replaces an uploaded file and leaves the preloaded
-        example (dropdown, note and, if it still has the example's name, the set's name say "own data").
-        Nothing happens when the text is the example's own (choosing an example fills the boxes) or empty."""
+        """Text typed or pasted into set `index` replaces an uploaded file and leaves the preloaded example (a set
+        still named as in the example is renamed); nothing happens when the text is the example's own or empty."""
         box = self.sets[index]
 
         def handler(example: str | None, set_name: str | None, value: str | None) -> dict:
@@ -639,7 +612,7 @@ class Page:
         return handler
 
     def not_yet_scored(self) -> dict:
-        """The figures shown no longer describe the boxes: hidden, the URL emptied and the status saying so."""
+        """The figures shown no longer describe the boxes: hidden, the URL emptied, the status saying so."""
         return {
             self.status: views.status_html(NOT_YET_SCORED, True),
             self.url_query: "",
@@ -647,8 +620,8 @@ class Page:
         }
 
     def set_status(self, index: int):
-        """After an upload: the result next to the upload button (the file, and what was read or the error
-        itself); nothing when a later computation superseded this upload's."""
+        """After an upload: beside its button, the file and what was read or the error; nothing when a later
+        computation superseded this upload's."""
 
         def handler(file: dict | None, ticket: dict) -> str | dict:
             number, ok, status, turns = ticket.get("last", (None, False, "", 0))
@@ -659,12 +632,9 @@ class Page:
             if ok:
                 counted = f"{turns:,} turn" + ("" if turns == 1 else "s")
                 return _file_note(file) + f' <span class="note-ok">read and scored ({counted})</span>'
-            return (
-                _file_note(file)
-                + f' <span class="note-error" id="note-{SET_LABELS[index].lower()}-error">could not be scored: '
-                + views.esc(status)
-                + "</span>"
-            )
+            element = f"note-{SET_LABELS[index].lower()}-error"
+            error = f'<span class="note-error" id="{element}">could not be scored: {views.esc(status)}</span>'
+            return f"{_file_note(file)} {error}"
 
         return handler
 
@@ -684,7 +654,7 @@ class Page:
         return dialogue_id, *self.open_dialogue(result, dialogue_id, unchanged, example)
 
     def prepare_downloads(self, result: Exploration | None, folder: str | None) -> tuple:
-        """Write the downloads into the session's folder (made on first use, deleted with the session)."""
+        """Write the downloads into the session's folder (made on first use)."""
         if not isinstance(result, Exploration) or not result.ok:
             return gr.update(value=None, visible=False), folder
         folder = folder or tempfile.mkdtemp(prefix="gca-explorer-")
@@ -704,7 +674,7 @@ class Page:
 
     @property
     def url_widgets(self) -> dict:
-        """The widgets a URL sets (`url_settings`), by their setting's name; the dialogue's choices come too."""
+        """The widgets a URL sets (`url_settings`), by their setting's name."""
         return {
             "example": self.example, "mode": self.mode, "alpha": self.alpha, "lambda": self.lam, "k": self.k,
             "match": self.matching, "unchanged": self.unchanged, "compat": self.compat,
@@ -713,8 +683,8 @@ class Page:
     # ---- events --------------------------------------------------------------------------
 
     def after(self, event) -> None:
-        """After a computation: show an error where it is seen, then fill the comparison and, for a large input,
-        the analysis, side by side (the URL follows `url_query`)."""
+        """After a computation: scroll an error into view, then fill the comparison and, for a large input, the
+        analysis, at the same time."""
         shown = event.then(None, None, None, js=SHOW_ERROR_JS)
         shown.then(self.compare, [self.state, self.ticket], [self.compare_table, self.intervals])
         shown.then(self.analyse, [self.state, self.ticket, self.top], self.analysis_outputs)  # at the same time
@@ -728,8 +698,7 @@ class Page:
         return computed
 
     def closed(self, demo: gr.Blocks):
-        """When a tab closes: its session's states are deleted (uploads and downloads with them) and the
-        page state gradio keeps for it dropped, so memory goes back at once, not an hour later."""
+        """When a tab closes: its session's states, files and page state go at once, not an hour later."""
 
         def handler(request: gr.Request) -> None:
             holder = getattr(demo, "state_holder", None)
@@ -756,22 +725,11 @@ class Page:
         self.scored(box.clear.click(box.emptied, None, list(box.emptied()), trigger_mode=LAST))
         # Typing in a box leaves the preloaded example and replaces an uploaded file.
         # (`change`, not `input`: a paste that sets the whole box at once must leave the example too.)
+        outputs = [self.example, self.example_note, box.file, box.note, box.name, self.status, self.url_query]
         box.text.change(
-            self.edited(index),
-            [self.example, box.name, box.text],
-            [
-                self.example,
-                self.example_note,
-                box.file,
-                box.note,
-                box.name,
-                self.status,
-                self.url_query,
-                *self.columns,
-            ],
-            queue=False,
+            self.edited(index), [self.example, box.name, box.text], [*outputs, *self.columns], queue=False,
             show_progress="hidden",
-        )
+        )  # fmt: skip
 
     def wire(self, demo: gr.Blocks) -> None:
         demo.unload(self.closed(demo))
@@ -814,8 +772,8 @@ class Page:
 
 
 PUBLIC_API = ("score", "compare", "table", "checkdst", "sgdx")
-"""The endpoints a client calls (`gradio_client.Client(url).predict(text, api_name="/score")`); every event of
-the page itself is private: not on the API page, not callable by the client libraries."""
+"""The endpoints a client calls (`gradio_client.Client(url).predict(text, api_name="/score")`); the page's own
+events are private."""
 
 
 def build_demo() -> gr.Blocks:
@@ -839,14 +797,9 @@ def launch(demo: gr.Blocks) -> None:
     """Serve the page (port from GRADIO_SERVER_PORT) with the upload size limit."""
     logging.basicConfig(level=logging.WARNING)
     demo.launch(
-        theme=build_theme(),
-        css=CSS + SYSTEMS_CSS + PROTOCOLS_CSS,
-        js=PAGE_JS,
-        head=HEAD,
-        max_file_size=f"{MAX_UPLOAD_MB}mb",
-        state_session_capacity=SESSION_CAPACITY,
-        prevent_thread_lock=True,
-    )
+        theme=build_theme(), css=CSS + SYSTEMS_CSS + PROTOCOLS_CSS, js=PAGE_JS, head=HEAD,
+        max_file_size=f"{MAX_UPLOAD_MB}mb", state_session_capacity=SESSION_CAPACITY, prevent_thread_lock=True,
+    )  # fmt: skip
     # gradio's page template writes og:description and twitter:description from this (empty for Blocks)
     demo.config["simple_description"] = DESCRIPTION
     demo.block_thread()

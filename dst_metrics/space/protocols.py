@@ -1,8 +1,6 @@
-"""The page's robustness protocols: CheckDST (`dst-metrics checkdst`: two of the sets A–D, one the original
-predictions, the other the predictions on perturbed dialogues) and SGD-X (`dst-metrics sgdx`: SGD prediction
-files on the original schema and on its variants, scored against uploaded gold dialogues and schema). Each
-gives the figures as the command's ``--json`` gives them (same keys, fractions), their HTML table, the command
-that prints them and a JSON download. Nothing here imports gradio.
+"""The page's robustness protocols, CheckDST (two of the sets: original and perturbed predictions) and SGD-X
+(SGD files on the original schema and its variants): the figures as the command's ``--json`` gives them, their
+HTML table, the command and a JSON download. No gradio here.
 """
 
 from __future__ import annotations
@@ -25,15 +23,13 @@ from .inputs import AUTO, SET_LABELS, SetInput, pasted_gold, read_prediction_set
 from .views import signature_line
 
 SGD_MATCHINGS: tuple[tuple[str, str], ...] = (("fuzzy (the SGD evaluator's)", "fuzzy"), ("exact", "exact"))
-"""SGD-X's value matching, as ``dst-metrics sgdx --value-matching`` takes it (fuzzy by default)."""
 SGD_FILE_PATTERN = re.compile(r"dialogues_.*\.json")
 EXPORT_FILES = {"checkdst": "checkdst.json", "sgdx": "sgdx.json"}
 
 
 @dataclass
 class ProtocolView:
-    """One protocol's result as the page shows it: the figures (the command's ``--json`` object), their
-    HTML, the command that prints them; or the problem in `status` (ok False)."""
+    """A protocol's result as the page shows it, or the problem in `status` (ok False)."""
 
     ok: bool
     status: str
@@ -42,12 +38,8 @@ class ProtocolView:
     command: str = ""
 
 
-# --------------------------------------------------------------------------------------------
-# CheckDST
-
-
 def set_choices(names: Sequence[str]) -> list[tuple[str, str]]:
-    """(label, set letter) of the sets A–D, labelled with their names where they have one."""
+    """(label, set letter) of the sets A–D, with their names."""
     return [(f"{label}: {name}" if name else label, label) for label, name in zip(SET_LABELS, names)]
 
 
@@ -55,8 +47,7 @@ def checkdst_figures_of(
     original: SetInput, perturbed: SetInput, options: Options, fmt: str = AUTO, gold: SetInput | None = None,
     labels: tuple[str, str] = ("original", "perturbed"),
 ) -> dict:  # fmt: skip
-    """``dst-metrics checkdst --json``'s object of two sets: ``original`` and ``perturbed`` (their names),
-    every figure of `protocols.checkdst.FIGURES`, ``checkdst.pairs`` and ``signature``."""
+    """``dst-metrics checkdst --json``'s object of two sets."""
     sides = []
     for label, entry in zip(labels, (original, perturbed)):
         if entry.empty:
@@ -68,8 +59,7 @@ def checkdst_figures_of(
 
 
 def checkdst_html(found: dict) -> str:
-    """The CheckDST table: each figure's label, its value in percent and what it counts, the pairs and the
-    signature; each value cell carries its key and unrounded fraction (``data-key``, ``data-value``)."""
+    """The CheckDST table: each figure in percent and what it counts, the pairs and the signature."""
     rows = [
         f'<tr><th title="{esc(entry.description)}">{esc(entry.label)}</th>'
         f"{_cell(entry.key, found[entry.key], pct(found[entry.key]))}<td>{esc(entry.description)}</td></tr>"
@@ -92,16 +82,11 @@ def checkdst_html(found: dict) -> str:
 
 
 def checkdst_view(
-    entries: list[SetInput],
-    original: str,
-    perturbed: str,
-    *,
-    fmt: str = AUTO,
-    gold: SetInput | None = None,
+    entries: list[SetInput], original: str, perturbed: str, *, fmt: str = AUTO, gold: SetInput | None = None,
     settings: tuple = ("official", "exact"),
-) -> ProtocolView:
-    """CheckDST of set `original` against set `perturbed` (letters A–D of `entries`); bad input gives ok=False
-    and the problem in `status`, in the library's words (nothing raises). `settings`: mode, value matching."""
+) -> ProtocolView:  # fmt: skip
+    """CheckDST of set `original` against set `perturbed` (letters A–D); bad input gives ok=False and the
+    problem in `status`. `settings`: mode and value matching."""
     try:
         letters = {label: index for index, label in enumerate(SET_LABELS[: len(entries)])}
         if original not in letters or perturbed not in letters:
@@ -126,13 +111,9 @@ def checkdst_view(
 
 
 def api_checkdst(
-    original: str,
-    perturbed: str,
-    gold: str = "",
-    fmt: str = AUTO,
-    mode: str = "official",
+    original: str, perturbed: str, gold: str = "", fmt: str = AUTO, mode: str = "official",
     value_matching: str = "exact",
-) -> dict:
+) -> dict:  # fmt: skip
     """CheckDST of two prediction sets as texts (any format; `gold` for predictions-only formats): every turn of
     `perturbed` paired with the same turn of `original`. `dst-metrics checkdst --json`'s object."""
     options = Options(mode=mode, value_matching=value_matching)
@@ -140,13 +121,9 @@ def api_checkdst(
     return checkdst_figures_of(*sides, options, fmt, pasted_gold(gold))
 
 
-# --------------------------------------------------------------------------------------------
-# SGD-X
-
-
 @dataclass(frozen=True)
 class SgdxFiles:
-    """The uploads of SGD-X: each a list of (server path, file name); `variants` one file per variant."""
+    """The uploads of SGD-X, each a list of (server path, file name); one file per variant."""
 
     original: list[tuple[str, str]] = field(default_factory=list)
     variants: list[tuple[str, str]] = field(default_factory=list)
@@ -156,8 +133,8 @@ class SgdxFiles:
 
 
 def one_path(files: list[tuple[str, str]], what: str, folder: Path, name: str) -> tuple[str, str]:
-    """(path the reader takes, its name in the command) of uploaded SGD files: one file as it is, several as
-    one folder `name` in `folder` (named dialogues_*.json there, as the SGD reader reads a folder)."""
+    """(path, name in the command) of uploaded SGD files: one file as it is, several as a folder `name` in
+    `folder` (as dialogues_*.json, which the SGD reader reads)."""
     if not files:
         raise InputError(f"SGD-X needs {what}: upload it")
     if len(files) == 1:
@@ -177,8 +154,8 @@ def _schema(files: list[tuple[str, str]], what: str) -> tuple[str, str] | None:
 
 
 def sgdx_figures_of(files: SgdxFiles, fuzzy: bool = True, scratch: Path | None = None) -> tuple[dict, list[str]]:
-    """``dst-metrics sgdx --json``'s object of the uploads (`original`, `variants` with the files' names) and the
-    command's file arguments; several files of one side are joined in a folder under `scratch`."""
+    """``dst-metrics sgdx --json``'s object of the uploads and the command's file arguments; several files of
+    one side are joined in a folder under `scratch`."""
     if len(files.variants) < 2:
         raise InputError(
             f"schema sensitivity needs at least 2 schema variants (one prediction file each); "
@@ -212,8 +189,7 @@ def _renamed(message: str, files: list[tuple[str, str]]) -> str:
 
 
 def _cell(key: str, value: object, shown: str) -> str:
-    """A figure's cell: `shown`, with its key and its value as JSON (``data-key``, ``data-value``: ``null`` for
-    None, a float written as Python writes it)."""
+    """A figure's cell: `shown`, with its key and its value as JSON (``data-key``, ``data-value``)."""
     return f'<td class="num"{data_attributes({"key": key, "value": json.dumps(value)})}>{shown}</td>'
 
 
@@ -223,8 +199,7 @@ def _sgdx_cell(entry: sgdx.SgdxFigure, found: dict) -> str:
 
 
 def sgdx_html(found: dict) -> str:
-    """The SGD-X table as ``dst-metrics sgdx`` prints it (a row per split; JGA, AGA in percent, SS as a
-    fraction); each cell carries its key and unrounded value (``data-key``, ``data-value``)."""
+    """The SGD-X table as ``dst-metrics sgdx`` prints it: a row per split, JGA and AGA in percent, SS a fraction."""
     variants = len(found["variants"])
     header, splits = sgdx.table(variants)
     head = "".join(f"<th>{esc(name)}</th>" for name in header)
@@ -248,8 +223,7 @@ def sgdx_html(found: dict) -> str:
 
 
 def sgdx_view(files: SgdxFiles, value_matching: str = "fuzzy", scratch: Path | None = None) -> ProtocolView:
-    """SGD-X of the uploads; a missing file, fewer than 2 variants or bad input give ok=False and the problem
-    in `status`, in the library's words (nothing raises)."""
+    """SGD-X of the uploads; a missing file or bad input gives ok=False and the problem in `status`."""
     fuzzy = value_matching != "exact"
     try:
         found, words = sgdx_figures_of(files, fuzzy, scratch)
@@ -262,12 +236,7 @@ def sgdx_view(files: SgdxFiles, value_matching: str = "fuzzy", scratch: Path | N
 
 
 def api_sgdx(
-    original: str,
-    variants: list[str],
-    gold: str,
-    schema: str,
-    train_schema: str = "",
-    value_matching: str = "fuzzy",
+    original: str, variants: list[str], gold: str, schema: str, train_schema: str = "", value_matching: str = "fuzzy"
 ) -> dict:
     """SGD-X of SGD dialogue files as texts: the predictions on the original schema, on each variant (at least
     2), the gold dialogues, schema.json and optionally the train schema. `dst-metrics sgdx --json`'s object."""
@@ -286,10 +255,6 @@ def api_sgdx(
             saved("schema.json", schema), saved("train_schema.json", train_schema),
         )  # fmt: skip
         return sgdx_figures_of(files, value_matching != "exact", Path(folder))[0]
-
-
-# --------------------------------------------------------------------------------------------
-# Downloads
 
 
 def write_export(found: dict, protocol: str, folder: str | Path) -> str:

@@ -1,10 +1,5 @@
-"""The page's "Robustness" section and its `/checkdst` and `/sgdx` endpoints: layout and events only, every
-figure from `dst_metrics.space.protocols` (`dst-metrics checkdst`'s and `dst-metrics sgdx`'s).
-
-CheckDST pairs two of the sets above (A–D): the predictions on the original dialogues and those on perturbed
-copies of them. SGD-X takes SGD files uploaded here: the predictions on the original schema, one file per
-schema variant, the gold dialogues and the schemas. Each gives its table, its signature, the command that
-prints it and a JSON download with the command's keys.
+"""The page's "Robustness" section: layout and events only, the figures from `space.protocols`. CheckDST
+pairs two of the sets above (original and perturbed dialogues); SGD-X takes SGD files uploaded here.
 """
 
 from __future__ import annotations
@@ -54,7 +49,6 @@ ROLES = {
     "schema": "Test schema.json",
     "train_schema": "Train schema (optional)",
 }
-"""The SGD-X uploads: role -> the button's words."""
 CSS = """
 .protocol-run-row { align-items: center; flex-wrap: wrap; }
 .protocol-run-row > .protocol-status { flex: 1 1 260px !important; min-width: min(260px, 100%) !important; }
@@ -70,12 +64,10 @@ CSS = """
 #sgdx-files-note { gap: 2px; }
 #sgdx-files-note p.sgdx-role { margin: 0; font-size: 14px; overflow-wrap: anywhere; }
 """
-"""The section's own styles (added to the page's at launch)."""
 FORGET_CHOSEN_FILES_JS = (
     "() => { document.querySelectorAll('#sgdx-uploads input[type=file]').forEach((i) => { i.value = ''; }); }"
 )
-"""After the files are removed, the same files may be chosen again (a file input fires no change for the file
-it already holds)."""
+"""Lets the same files be chosen again after they are removed (a file input fires no change otherwise)."""
 
 
 def role_note(role: str, files: list) -> str:
@@ -86,19 +78,19 @@ def role_note(role: str, files: list) -> str:
 
 
 def downloads(folder: str | None) -> dict:
-    """The downloads box: the section's JSON files written so far (CheckDST's, SGD-X's); hidden when none."""
+    """The downloads box: the section's JSON files written so far; hidden when none."""
     found = [str(Path(folder) / name) for name in EXPORT_FILES.values() if folder and (Path(folder) / name).is_file()]
     return gr.update(value=found or None, visible=bool(found))
 
 
 def shown_command(command: str) -> dict:
-    """A command box: the command, hidden when there is none (no empty box before a result)."""
+    """A command box, hidden when there is no command."""
     return gr.update(value=command, visible=bool(command))
 
 
 def shown(protocol: str, compute: Callable[[str], ProtocolView], folder: str | None) -> tuple:
-    """`compute(folder)`'s view (a bug is said in the page), its JSON written or an older one removed (never a
-    stale download): the status, the table, the command box, the downloads box and the session's folder."""
+    """`compute(folder)`'s view, its JSON written (or an older one removed): the status, the table, the command
+    box, the downloads box and the session's folder. A bug is said in the page."""
     folder = folder or tempfile.mkdtemp(prefix="gca-explorer-protocols-")
     try:
         view = compute(folder)
@@ -120,7 +112,7 @@ class ProtocolsSection:
         self.uploads: dict[str, gr.UploadButton] = {}
 
     def layout(self) -> None:
-        """The section: CheckDST of two sets, SGD-X of uploaded files, and the JSON downloads."""
+        """CheckDST of two sets, SGD-X of uploaded files, and the JSON downloads."""
         with gr.Column(elem_id="protocols-col"):
             gr.Markdown("## Robustness: perturbed dialogues (CheckDST) and schema variants (SGD-X)")
             gr.Markdown(INTRO, elem_id="protocols-intro")
@@ -131,11 +123,9 @@ class ProtocolsSection:
                 file_count="multiple", interactive=False, visible=False, elem_id="protocols-downloads",
             )  # fmt: skip
         self.folder = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
-        # one state per role: uploads of different roles in quick succession never overwrite each other
-        self.role_files = {
-            role: gr.State([], time_to_live=SESSION_STATE_SECONDS, delete_callback=remove_session_file)
-            for role in ROLES
-        }
+        # a state per role: uploads of different roles in quick succession never overwrite each other
+        state = {"time_to_live": SESSION_STATE_SECONDS, "delete_callback": remove_session_file}
+        self.role_files = {role: gr.State([], **state) for role in ROLES}
         self.shown = gr.State(False, time_to_live=SESSION_STATE_SECONDS)
 
     def checkdst_layout(self) -> None:
@@ -213,8 +203,8 @@ class ProtocolsSection:
         return html, table, command, *updates, files, folder, True
 
     def compute_sgdx(self, *values) -> tuple:
-        """SGD-X of the uploaded files (each role's, then the matching and the downloads folder): the table,
-        the command and the JSON download (or the problem)."""
+        """SGD-X of the uploaded files (each role's, then the matching and the folder): the table, the command and
+        the JSON download (or the problem)."""
         uploads, (matching, folder) = values[: len(ROLES)], values[len(ROLES) :]
         files = SgdxFiles(*(list(files or []) for files in uploads))
         return shown("sgdx", lambda scratch: sgdx_view(files, matching, Path(scratch)), folder)
@@ -228,7 +218,7 @@ class ProtocolsSection:
 
     @staticmethod
     def uploaded(role: str):
-        """An upload's handler: variants are added to those uploaded; any other role's files are replaced."""
+        """An upload's handler: variants are added to those uploaded, any other role's files replaced."""
 
         def handler(upload: str | list[str] | None, files: list) -> tuple:
             added = [(path, Path(path).name) for path in upload_paths(upload)]
@@ -252,8 +242,7 @@ class ProtocolsSection:
         return self.compute_checkdst(*values)
 
     def wire(self) -> None:
-        """A choice or a click computes at once (a later request supersedes an earlier one still computing);
-        an upload recomputes SGD-X once every file it needs is there."""
+        """A choice or a click computes at once; an upload computes SGD-X once every file it needs is there."""
         options = {"trigger_mode": "always_last", "concurrency_limit": 1}
         triggers = [self.run_checkdst.click, self.original.input, self.perturbed.input]
         gr.on(triggers, self.compute_checkdst, self.checkdst_inputs, self.checkdst_outputs,

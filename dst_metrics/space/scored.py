@@ -1,5 +1,4 @@
-"""Scored prediction sets and the rows of figures the page shows, in the registry's order
-(`dst_metrics.core.figures.FIGURES`), with the page's number formats."""
+"""Scored prediction sets and the rows of figures the page shows, in the registry's order."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from dst_metrics.report.draw import pct
 from .inputs import PredictionSet
 
 DIALOGUES_ROW = ("dialogues", "Dialogues", "number of dialogues scored")
-"""The page's one row of its own (beside the registry's `turns`)."""
+"""The page's own row, beside the registry's `turns`."""
 
 
 @dataclass(frozen=True)
@@ -49,8 +48,7 @@ def metric_label(key: str, label: str, options: Options) -> str:
 
 @dataclass(frozen=True)
 class MetricRow:
-    """One row of the figure tables: key, label, registry group ('main', 'counts', 'detail'),
-    what it measures, and whether it is a count."""
+    """One row of the figure tables."""
 
     key: str
     label: str
@@ -60,8 +58,7 @@ class MetricRow:
 
 
 def metric_rows(options: Options) -> list[MetricRow]:
-    """Every key of every registered figure under `options`, in registry order, with the page's
-    Dialogues row just before `turns`."""
+    """Every key of every registered figure under `options`, with the page's Dialogues row before `turns`."""
     labels = figure_labels(options)
     rows = [
         MetricRow(key, metric_label(key, labels[key], options), figure.group, figure.description, figure.is_count)
@@ -80,7 +77,7 @@ def main_rows(options: Options) -> list[MetricRow]:
 
 
 def figure_text(result: ScoredSet, key: str) -> str:
-    """One figure of a set as shown: percent with 2 decimals, counts (and the Dialogues row) as integers."""
+    """One figure of a set as shown: percent with 2 decimals, counts as integers."""
     if key == DIALOGUES_ROW[0]:
         return str(len(result.corpus))
     value = result.report.scores[key]

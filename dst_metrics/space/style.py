@@ -1,6 +1,4 @@
-"""The page's words and looks: the introduction, the input formats' help, the notes, the theme
-and the CSS (phone width included: stacked controls, card-style per-turn rows, tables that
-scroll sideways inside their box)."""
+"""The page's words and looks: the introduction, the formats' help, the notes, the theme and the CSS."""
 
 from __future__ import annotations
 
@@ -31,7 +29,7 @@ HEAD = f"""<meta name="description" content="{DESCRIPTION}">
 <meta property="og:description" content="{DESCRIPTION}">
 <meta name="twitter:title" content="GCA explorer: Granular Change Accuracy for dialogue state tracking">
 <meta name="twitter:description" content="{DESCRIPTION}">"""
-"""The link preview (`gr.Blocks(head=...)`): what the Space is, not gradio's "Click to try out the app!"."""
+"""The link preview: what the Space is, not gradio's "Click to try out the app!"."""
 
 METRIC_CARD = """
 **Granular Change Accuracy (GCA)** judges each *change* of the dialogue state once, so one early mistake
@@ -58,20 +56,19 @@ a weighted harmonic mean of the four rates; corpus GCA sums the counts over dial
   Tracking*, LREC-COLING 2024 ([arXiv:2403.11123](https://arxiv.org/abs/2403.11123)); BibTeX under *About the
   figures*
 """
-"""The metric card shown first, as the `evaluate` metric Spaces do: formula, inputs and outputs, published
-values (the GCA paper's, `../shared/reference`), limitations, citation."""
+"""The metric card shown first, as `evaluate`'s metric Spaces do."""
 
 TRY_STATES_EXAMPLE = (
     "hotel-area=north | hotel-area=north\n"
     "hotel-area=north; hotel-stars=4 | hotel-area=south; hotel-stars=4\n"
     "hotel-area=north; hotel-stars=4; hotel-day=monday | hotel-area=south; hotel-stars=4; hotel-day=monday"
 )
-"""The try-it widget's first text: three turns, gold | predicted, one wrong area carried over."""
+"""The try-it widget's first text: three turns, one wrong area carried over."""
 
 
 def card_markdown() -> str:
-    """The Space's card: what each figure means (from the registry `dst_metrics.core.figures.FIGURES`, not
-    retyped), how to install and load the modules, the other evaluators' profiles, how to cite GCA."""
+    """The Space's card: what each figure means (from the registry), how to install and use, the profiles, how
+    to cite GCA."""
     figures = "\n".join(
         f"| `{f.key}@λ` | {f.label}λ | {f.description} |"
         if f.per_lambda
@@ -180,14 +177,10 @@ def build_theme():
     )
 
 
-PRIMARY_BUTTON = "#B93C0A"
-"""Score, Make the table, Compute CheckDST / SGD-X: white on it is 5.6:1 (gradio's orange, #F97316, is 2.8:1)."""
-PRIMARY_BUTTON_HOVER = "#8F2E08"
-"""The same under the pointer: 8.2:1."""
-SUBDUED_TEXT = "#5C5C66"
-"""Footnotes, option hints and quiet cells: 6.5:1 on white (gradio's default, #BBBBC2, is 1.9:1; WCAG AA asks 4.5:1)."""
-SUBDUED_TEXT_DARK = "#A9A9B3"
-"""The same in the dark theme: 7.9:1 on gradio's dark background."""
+# Contrast (WCAG AA asks 4.5:1): white on the primary buttons 5.6:1 (gradio's orange 2.8:1), 8.2:1 under the
+# pointer; subdued text 6.5:1 on white (gradio's 1.9:1), 7.9:1 on the dark theme's background.
+PRIMARY_BUTTON, PRIMARY_BUTTON_HOVER = "#B93C0A", "#8F2E08"
+SUBDUED_TEXT, SUBDUED_TEXT_DARK = "#5C5C66", "#A9A9B3"
 PAGE_JS = """() => {
   // Marks each table box wider than the page (.scrolls-right / .scrolls-left): the CSS shows a cue.
   let queued = false;
@@ -256,8 +249,6 @@ CSS = """
 @media (max-width: 640px) {  /* a set's upload and empty buttons side by side: Score stays in two screens */
   .set-buttons { flex-wrap: nowrap !important; }
   .set-buttons > button { min-width: 0 !important; flex: 1 1 0 !important; }
-}
-@media (max-width: 640px) {
   .table-wrap > table th:first-child, .table-wrap > table td:first-child { max-width: 38vw; }
 }
 .metrics-table { margin-bottom: 10px; }

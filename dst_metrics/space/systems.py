@@ -1,7 +1,5 @@
-"""The page's table of N systems (`dst-metrics table`): each system a row, the chosen figures with
-intervals, every test of the table corrected at once. The table is `dst_metrics.stats.systems_table`'s,
-drawn by `dst_metrics.report.systems.html_table`, and exported as the command line writes it
-(`report.html.systems_output`: Markdown, LaTeX, JSON, HTML) and as CSV. Nothing here imports gradio.
+"""The page's table of N systems (``dst-metrics table``): `stats.systems_table`, drawn by
+`report.systems.html_table` and exported as the command line writes it and as CSV. No gradio here.
 """
 
 from __future__ import annotations
@@ -19,20 +17,19 @@ from dst_metrics.report.html import systems_output
 from .exports import option_arguments, shell_line, write_files
 from .inputs import AUTO, PredictionSet, SetInput, pasted_gold, read_prediction_set, read_settings
 
-TABLE_RESAMPLES = 1000
-"""Bootstrap resamples of the intervals: `dst-metrics table`'s default (``--bootstrap 1000``, seed 0)."""
-TABLE_SEED = 0
+TABLE_RESAMPLES, TABLE_SEED = 1000, 0
+"""``dst-metrics table``'s defaults."""
 PAIRS_CHOICES: list[tuple[str, str]] = [("each against the baseline", "baseline"), ("every pair", "all")]
 CORRECTIONS: tuple[str, ...] = ("holm", "bonferroni")
 EVERY_FIGURE = ""
-"""The primary-figure choice that tests every figure of the table."""
+"""The primary-figure choice that tests every figure."""
 EXPORTS: dict[str, str] = {"markdown": "md", "latex": "tex", "json": "json", "html": "html"}
-"""The command line's outputs written for download: flag -> file extension (and ``table.csv``)."""
+"""The command line's outputs written for download: flag -> file extension."""
 TABLE_FILE = "table"
 
 
 def figure_choices() -> list[tuple[str, str]]:
-    """(label, key) of every figure a table may show (every non-count figure, registry order)."""
+    """(label, key) of every figure a table may show, in registry order."""
     from dst_metrics.core.figures import figure_labels
     from dst_metrics.stats.matrix import interval_figures
 
@@ -42,7 +39,7 @@ def figure_choices() -> list[tuple[str, str]]:
 
 @dataclass
 class TableView:
-    """One table as the page shows it: the table, its HTML, or the problem in `status` (ok False)."""
+    """A table as the page shows it, or the problem in `status` (ok False)."""
 
     ok: bool
     status: str
@@ -52,16 +49,12 @@ class TableView:
 
 
 def read_systems(
-    entries: list[SetInput],
-    fmt: str = AUTO,
-    value_matching: str = "exact",
-    gold: SetInput | None = None,
-    labels: list[str] | None = None,
-    runs: bool = False,
-) -> list[PredictionSet]:
-    """Read every non-empty entry as one system or a run of one (any format, mixed); `labels` name the entries in
-    errors and unnamed systems (default 1, 2, …). With `runs`, a name typed for several entries makes them runs
-    of one system (as ``dst-metrics table --name``); a name repeated otherwise gets its label."""
+    entries: list[SetInput], fmt: str = AUTO, value_matching: str = "exact", gold: SetInput | None = None,
+    labels: list[str] | None = None, runs: bool = False,
+) -> list[PredictionSet]:  # fmt: skip
+    """Read every non-empty entry as a system (any formats); `labels` name the entries in errors and unnamed
+    systems (default 1, 2, …). With `runs`, a name typed for several entries makes them runs of one system;
+    a name repeated otherwise gets its label."""
     systems: list[PredictionSet] = []
     for index, entry in enumerate(entries):
         label = labels[index] if labels else str(index + 1)
@@ -103,22 +96,16 @@ class TableChoices:
 
 
 def build_table(systems: list[PredictionSet], options: Options, choices: TableChoices):
-    """`systems_table` of the systems read (the baseline falls back to the first when it names none of them)."""
+    """`systems_table` of the systems read (a baseline naming none of them falls back to the first)."""
     from dst_metrics.stats.table import systems_table
 
     names = [s.name for s in systems]
     baseline = choices.baseline if choices.pairs == "baseline" and choices.baseline in names else None
     return systems_table(
-        [(s.name, s.corpus) for s in systems],
-        options,
-        figures=list(choices.figures),
-        baseline=baseline,
-        pairs=choices.pairs,
-        primary=choices.primary or None,
-        correction=choices.correction,
-        resamples=int(choices.resamples),
-        seed=int(choices.seed),
-    )
+        [(s.name, s.corpus) for s in systems], options, figures=list(choices.figures), baseline=baseline,
+        pairs=choices.pairs, primary=choices.primary or None, correction=choices.correction,
+        resamples=int(choices.resamples), seed=int(choices.seed),
+    )  # fmt: skip
 
 
 def command(sources: list[str], names: list[str], options: Options, choices: TableChoices, fmt: str = AUTO) -> str:
@@ -130,19 +117,11 @@ def command(sources: list[str], names: list[str], options: Options, choices: Tab
 
 
 def table_view(
-    entries: list[SetInput],
-    choices: TableChoices,
-    *,
-    fmt: str = AUTO,
-    gold: SetInput | None = None,
-    settings: tuple = ("official", "10/11", 0.5, 30, "exact"),
-    labels: list[str] | None = None,
-    runs: bool = False,
-) -> TableView:
+    entries: list[SetInput], choices: TableChoices, *, fmt: str = AUTO, gold: SetInput | None = None,
+    settings: tuple = ("official", "10/11", 0.5, 30, "exact"), labels: list[str] | None = None, runs: bool = False,
+) -> TableView:  # fmt: skip
     """Read the systems, build the table and draw it; bad input or choices give ok=False and the problem in
-    `status`, in the library's words (nothing raises). `settings`: mode, α, λ, K and value matching (the
-    table scores with dst-metrics' own definitions: no compatibility profile); `runs`: entries named alike are
-    runs of one system (`read_systems`)."""
+    `status` (nothing raises). `settings`: mode, α, λ, K and value matching (no compatibility profile)."""
     from dst_metrics.report.systems import html_table
 
     try:
@@ -164,7 +143,7 @@ def table_view(
 
 
 def table_csv(table) -> str:
-    """One row per system: each figure's value, interval bounds (fractions of 1, unrounded) and mark."""
+    """A row per system: each figure's value, interval bounds (fractions, unrounded) and mark."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["system", *(f"{key}{part}" for key in table.keys for part in ("", "_low", "_high", "_mark"))])
@@ -179,23 +158,17 @@ def table_csv(table) -> str:
 
 
 def write_exports(table, folder: str | Path) -> list[str]:
-    """Write the table's downloads into `folder`: Markdown, LaTeX, JSON and HTML as the command line writes
-    them, and CSV; their paths."""
+    """Write the table's downloads into `folder` (Markdown, LaTeX, JSON, HTML and CSV); their paths."""
     files = {f"{TABLE_FILE}.{extension}": systems_output(table, flag) for flag, extension in EXPORTS.items()}
     return write_files({**files, f"{TABLE_FILE}.csv": table_csv(table)}, folder)
 
 
 def api_table(
-    predictions: list[str],
-    names: list[str] | None = None,
-    gold: str = "",
-    fmt: str = AUTO,
-    settings: tuple = ("official", "10/11", 0.5, 30, "exact"),
-    choices: TableChoices = TableChoices(),
-) -> dict:
-    """The page's `/table` endpoint: N prediction sets (texts, any formats) on one gold -> the table as
-    ``dst-metrics table --json`` gives it; sets given the same name are runs of one system. Bad input or choices
-    raise ValueError naming the problem."""
+    predictions: list[str], names: list[str] | None = None, gold: str = "", fmt: str = AUTO,
+    settings: tuple = ("official", "10/11", 0.5, 30, "exact"), choices: TableChoices = TableChoices(),
+) -> dict:  # fmt: skip
+    """The `/table` endpoint: N prediction sets (texts, any formats) on one gold -> ``dst-metrics table --json``;
+    sets given the same name are runs of one system. Bad input or choices raise ValueError."""
     names = list(names or [])
     if names and len(names) != len(predictions):
         raise OptionError(f"names: give one per prediction set ({len(predictions)}); got {len(names)}")

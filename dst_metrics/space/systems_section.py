@@ -1,10 +1,6 @@
-"""The page's "Table of systems" section and its `/table` endpoint: layout and events only, every figure
-from `dst_metrics.space.systems` (the table is `dst-metrics table`'s, drawn by `report.systems`).
-
-The systems are the sets above (A–D) or prediction files uploaded in the section, one file per system
-or per run (names typed one per file: a name repeated makes those files runs of one system); the visitor
-chooses the figures, each against a baseline or every pair, a primary figure tested alone and the correction
-(one over every test of the table). The exports are the command line's outputs.
+"""The page's "Table of systems" section and its `/table` endpoint: layout and events only; the table is
+`space.systems`' (``dst-metrics table``'s). The systems are the sets above or files uploaded here, one per
+system or per run (a name typed twice makes runs of one system).
 """
 
 from __future__ import annotations
@@ -59,8 +55,7 @@ CSS = """
 #systems-view p.note { color: var(--body-text-color); }
 #systems-view p.warning { color: #7A1000; font-weight: 600; }
 """
-"""The section's own styles (added to the page's at launch); the table box gets the page's scroll cue
-(`table-wrap`, marked by the page's script when it is wider than the page)."""
+"""The section's own styles, added to the page's at launch."""
 
 
 def _files_note(files: list[dict]) -> str:
@@ -76,12 +71,12 @@ def _primary_choices(figures: list[str]) -> list[tuple[str, str]]:
 
 
 def drawn(html: str) -> str:
-    """`report.systems.html_table`'s HTML with the page's scroll cue on its table boxes."""
+    """`report.systems.html_table`'s HTML with the page's scroll cue on its tables."""
     return html.replace('<div class="scroll">', '<div class="scroll table-wrap">')
 
 
 FIRST_SYSTEM = ("the first system", "")
-"""The Baseline list before a table names its systems: says which is the baseline, not blank."""
+"""The Baseline list before a table names its systems."""
 
 
 class SystemsSection:
@@ -91,7 +86,7 @@ class SystemsSection:
         self.page = page
 
     def layout(self) -> None:
-        """The section: where the systems come from, the table's choices, the table and its downloads."""
+        """Where the systems come from, the table's choices, the table and its downloads."""
         with gr.Column(elem_id="systems-col"):
             gr.Markdown("## Table of systems: every system a row, for a paper")
             gr.Markdown(INTRO, elem_id="systems-intro")
@@ -118,14 +113,10 @@ class SystemsSection:
                 self.make = gr.Button("Make the table", variant="primary", scale=0, min_width=200, elem_id="make-table")
                 self.status = gr.HTML(elem_id="systems-status", min_width=260)
             self.view = gr.HTML(elem_id="systems-view")
-            self.command = gr.Code(
-                language="shell",
-                interactive=False,
-                label="dst-metrics command",
-                visible=False,
-                lines=1,
+            self.command = gr.Code(  # shown with the table: no empty box before
+                language="shell", interactive=False, label="dst-metrics command", visible=False, lines=1,
                 elem_id="systems-command",
-            )  # shown with the table: no empty box before
+            )  # fmt: skip
             self.downloads = gr.File(
                 label="The table as dst-metrics table writes it (Markdown, LaTeX, JSON, HTML) and as CSV "
                 "(fractions of 1, unrounded)",
@@ -144,11 +135,9 @@ class SystemsSection:
             with gr.Column(scale=2, min_width=260):
                 self.pairs = gr.Radio(PAIRS_CHOICES, value="baseline", label="Tests", elem_id="systems-pairs")
                 self.baseline = gr.Dropdown(
-                    [FIRST_SYSTEM],
-                    value=FIRST_SYSTEM[1],
-                    label="Baseline (the first system unless chosen)",
+                    [FIRST_SYSTEM], value=FIRST_SYSTEM[1], label="Baseline (the first system unless chosen)",
                     elem_id="systems-baseline",
-                )
+                )  # fmt: skip
                 self.primary = gr.Dropdown(
                     _primary_choices(list(DEFAULT_FIGURES)), value=EVERY_FIGURE, elem_id="systems-primary",
                     label="Primary figure (tested alone, as a paper declares one)",
@@ -175,9 +164,8 @@ class SystemsSection:
     def make_table(self, *values) -> tuple:
         """Read the systems, build and draw the table, write its downloads."""
         fmt, entries, gold, rest = self.page.read_data(values)
-        mode, alpha, lam, k, matching, source, files, names, figures, pairs, baseline, primary, correction, folder = (
-            rest
-        )
+        settings = tuple(rest[:5])  # mode, α, λ, K, value matching
+        source, files, names, figures, pairs, baseline, primary, correction, folder = rest[5:]
         figures = [key for _, key in figure_choices() if key in (figures or [])]  # in the registry's order
         primary = primary if primary in figures else EVERY_FIGURE
         primary_update = gr.update(choices=_primary_choices(figures), value=primary)
@@ -189,7 +177,7 @@ class SystemsSection:
             labels = [str(number) for number in range(1, len(entries) + 1)]
         choices = TableChoices(tuple(figures), pairs, baseline or None, primary or None, correction)
         try:
-            view = table_view(entries, choices, fmt=fmt, gold=gold, settings=(mode, alpha, lam, k, matching),
+            view = table_view(entries, choices, fmt=fmt, gold=gold, settings=settings,
                               labels=labels, runs=source == SOURCE_FILES)  # fmt: skip
         except Exception as error:  # a bug, not bad input: said in the page
             view = TableView(False, views.internal_error(error))
@@ -216,12 +204,12 @@ class SystemsSection:
         return self.make_table(*values)
 
     def uploaded(self, upload: str | list[str] | None, files: list[dict]) -> tuple:
-        """Uploaded systems are added to those already uploaded (one file per system); the table takes them."""
+        """Uploaded systems are added to those already uploaded; the table takes them."""
         files = [*(files or []), *({"path": p, "filename": Path(p).name} for p in upload_paths(upload))]
         return files, _files_note(files), SOURCE_FILES
 
     def wire(self) -> None:
-        """Every choice redraws the table at once (a later choice supersedes an earlier one still computing)."""
+        """Every choice redraws the table at once; a later choice supersedes an earlier one still computing."""
         options = {"trigger_mode": "always_last", "concurrency_limit": 1, "concurrency_id": "systems-table"}
         choices = (self.source, self.figures, self.pairs, self.baseline, self.primary, self.correction)
         triggers = [self.make.click, *(choice.input for choice in choices), self.names.blur, self.names.submit]
@@ -232,28 +220,16 @@ class SystemsSection:
         self.after_scoring(emptied)
 
     def after_scoring(self, event) -> None:
-        """Chain the table's refresh after `event` (a computation of the page's sets, or the uploads removed)."""
+        """Redraw the table after `event` (the page's sets scored, or the uploads removed)."""
         event.then(self.refresh, [self.shown, self.source, *self.inputs], self.outputs)
 
 
 def table_endpoint(
-    predictions: list[str],
-    names: list[str] | None = None,
-    gold: str = "",
-    fmt: str = AUTO,
-    mode: str = "official",
-    alpha: str = "10/11",
-    fga_lambda: float = 0.5,
-    num_slots: float = 30,
-    value_matching: str = "exact",
-    figures: str = ",".join(DEFAULT_FIGURES),
-    baseline: str = "",
-    pairs: str = "baseline",
-    primary: str = "",
-    correction: str = "holm",
-    resamples: int = 1000,
-    seed: int = 0,
-) -> dict:
+    predictions: list[str], names: list[str] | None = None, gold: str = "", fmt: str = AUTO, mode: str = "official",
+    alpha: str = "10/11", fga_lambda: float = 0.5, num_slots: float = 30, value_matching: str = "exact",
+    figures: str = ",".join(DEFAULT_FIGURES), baseline: str = "", pairs: str = "baseline", primary: str = "",
+    correction: str = "holm", resamples: int = 1000, seed: int = 0,
+) -> dict:  # fmt: skip
     """The table of N systems (prediction sets as texts, any formats, on one gold; `names` one per set):
     `dst-metrics table --json`'s output. `figures`: comma-separated keys; `pairs`: baseline or all;
     `primary`: one figure tested alone; `correction`: holm or bonferroni, over every test of the table."""

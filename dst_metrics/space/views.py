@@ -1,8 +1,5 @@
-"""The page's HTML views: figure tables, status lines, the per-turn view of Figure 2 (every set
-side by side, aligned by turn and slot), the per-dialogue tables and the comparison of two sets.
-
-Every table sits in a `.table-wrap` box that scrolls sideways when the page is narrower than
-the table; clickable rows and points carry `data-dialogue`.
+"""The page's HTML views: figure tables, status lines, the per-turn view of Figure 2 (every set side by side),
+the per-dialogue tables and the comparison of two sets. Clickable rows and points carry `data-dialogue`.
 """
 
 from __future__ import annotations
@@ -16,8 +13,7 @@ from dst_metrics.report.palette import COUNT_COLORS
 from .scored import ScoredSet, figure_text, main_rows, metric_rows
 
 TABLE_CAPTIONS = {"main": "Metric", "counts": "GCA counts", "detail": "More figures"}
-# Count type -> (background, text colour, symbol). `palette.COUNT_COLORS` with text contrast >= 4.5:1;
-# the symbol and the word repeat the colour.
+# Count type -> (background, text colour with contrast >= 4.5:1, symbol)
 COUNT_STYLES: dict[str, tuple[str, str, str]] = {
     "correct": (COUNT_COLORS["correct"], "#FFFFFF", "✓"),
     "wrong": (COUNT_COLORS["wrong"], "#000000", "✗"),
@@ -35,8 +31,7 @@ DIALOGUE_FIGURES = ("gca", "jga", "fga")
 
 
 def metrics_html(results: list[ScoredSet], options: Options, group: str = "main") -> str:
-    """One registry group's figures as a table, a column per set; each cell carries
-    data-metric and data-set; each row label is titled with what the figure measures."""
+    """One registry group's figures as a table, a column per set; cells carry data-metric and data-set."""
     head = "".join(f'<th scope="col">{swatch(i)}{esc_name(r.name)}</th>' for i, r in enumerate(results))
     rows = [row for row in metric_rows(options) if row.group == group]
     body = []
@@ -65,8 +60,7 @@ def metrics_html(results: list[ScoredSet], options: Options, group: str = "main"
 
 
 def compat_side_by_side_html(names: list[str], ours: list, theirs: list, profile: str) -> str:
-    """Each figure the profile gives (registry order, then its own, such as FnCTOD's average JGA): per set,
-    dst-metrics' value, the evaluator's and the difference, in percent."""
+    """Each figure the profile replaces: per set, dst-metrics' value, the evaluator's and the difference (%)."""
     labels = figure_labels()
     order = {key: i for i, key in enumerate(labels)}
     keys = [k for k in theirs[0] if theirs[0].replaced(k) and isinstance(theirs[0][k], (int, float))]
@@ -104,7 +98,7 @@ def signature_line(signature: str, element_id: str) -> str:
 
 
 def status_html(message: str, ok: bool, element_id: str = "status") -> str:
-    """A status line: what was done, or the problem with the input (never a traceback)."""
+    """A status line: what was done, or the problem with the input."""
     if not message:
         return ""
     if ok:
@@ -121,7 +115,7 @@ def file_chips(names: list[str]) -> str:
 
 
 def internal_error(error: Exception) -> str:
-    """How the page words a bug (not bad input): the exception's type and message, never a traceback."""
+    """How the page words a bug: the exception's type and message, never a traceback."""
     return f"internal error ({type(error).__name__}: {error})"
 
 
@@ -177,8 +171,8 @@ def dialogue_figures_html(results: list[ScoredSet], dialogue_id: str) -> str:
 
 
 def slot_view_html(results: list[ScoredSet], dialogue_id: str | None, mode: str, show_unchanged: bool) -> str:
-    """Figure 2 of the GCA paper for one dialogue: per turn, per slot, the gold value and each set's
-    prediction and count types side by side, aligned by turn, slots in one stable order."""
+    """Figure 2 of the GCA paper for one dialogue: per turn and slot, the gold value and each set's prediction
+    and count types side by side."""
     if not results:
         return ""
     corpus = results[0].corpus
@@ -191,14 +185,11 @@ def slot_view_html(results: list[ScoredSet], dialogue_id: str | None, mode: str,
         for i, r in enumerate(results)
     )
     body = _slot_rows(results, dialogues[0], tables, show_unchanged)
+    head = f'<th scope="col">Turn</th><th scope="col">Slot</th><th scope="col">Gold</th>{head}'
     return (
         f'<div class="slot-view" data-dialogue="{esc(dialogue_id)}"><p class="slot-title">Dialogue '
         f"<b>{esc(dialogue_id)}</b> ({mode} mode)</p>{dialogue_figures_html(results, dialogue_id)}{legend_html()}"
-        + table(
-            f'<th scope="col">Turn</th><th scope="col">Slot</th><th scope="col">Gold</th>{head}',
-            body,
-            ' class="slot-table"',
-        )
+        + table(head, body, ' class="slot-table"')
         + "</div>"
     )
 
@@ -243,8 +234,7 @@ def _slot_rows(results: list[ScoredSet], dialogue: Dialogue, tables: list[list[S
 
 
 def clickable_table(columns: list[str], rows: list[tuple[str, list[str]]], table_id: str, numeric_from: int) -> str:
-    """A table whose rows open their dialogue (`data-dialogue`) when clicked; cells from column
-    `numeric_from` on are right-aligned numbers."""
+    """A table whose rows open their dialogue when clicked; cells from column `numeric_from` on are numbers."""
     head = "".join(f'<th scope="col">{esc_name(c)}</th>' for c in columns)
     body = "".join(
         f'<tr class="clickable" tabindex="0" data-dialogue="{esc(dialogue)}">'
@@ -269,9 +259,8 @@ def correlations_html(columns: list[str], rows: list[tuple[str, list[float]]]) -
 
 
 def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
-    """`dst_metrics.stats.compare`'s result as a table: per main figure A, B, B − A with its
-    confidence interval, the p value (adjusted across the m figures of the family, m in the header)
-    and whether it is significant; B is set number `index_b` (its colour)."""
+    """A `stats.compare` result as a table: per main figure A, B, B − A with its interval, the adjusted p and
+    whether it is significant; B is set number `index_b`."""
     name_a, name_b = comparison.names
     level = 100 * (1 - comparison.level)
     adjusted = f"p ({esc(comparison.correction)}, m = {len(comparison.figures)} figures)"
@@ -308,8 +297,7 @@ def comparison_html(comparison, options: Options, index_b: int = 1) -> str:
 
 
 def by_domain_html(names: list[str], groups: list[dict], options: Options) -> str:
-    """Every main figure per domain (`dst_metrics.analysis.breakdown`, as ``dst-metrics score --by domain``): a
-    row per (domain, set), a column per figure, in percent."""
+    """Every main figure per domain (``dst-metrics score --by domain``): a row per domain and set, in percent."""
     rows = main_rows(options)
     head = "".join(f'<th scope="col">{esc(row.label)}</th>' for row in rows)
     domains = sorted({domain for found in groups for domain in found})
@@ -330,8 +318,7 @@ def by_domain_html(names: list[str], groups: list[dict], options: Options) -> st
 
 
 def intervals_html(names: list[str], intervals: list, options: Options) -> str:
-    """Each set's bootstrap interval of each main figure (`dst_metrics.stats.bootstrap_intervals`), a
-    column per set, with how they were made; one dialogue gets a note instead (nothing to resample)."""
+    """Each set's bootstrap interval of each main figure, a column per set, with how they were made."""
     if not intervals:
         return ""
     first = intervals[0]
@@ -355,9 +342,7 @@ def _p(p: float) -> str:
 
 
 def calibration_html(names: list[str], results: list) -> str:
-    """The calibration figures (`dst_metrics.calibration`) of the sets that carry confidences: a
-    row per figure (slot decisions, the joint state of each turn, then SLT 2024's pair figures, whose
-    row title carries their signature part), a column per set."""
+    """The calibration figures of the sets that carry confidences: a row per figure, a column per set."""
     from dst_metrics.calibration.figures import CALIBRATION_FIGURES
 
     head = "".join(f'<th scope="col">{esc_name(n)}</th>' for n in names)
