@@ -68,7 +68,7 @@ import ast
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from ..states import BOOKING_PART, DELETE_MARKER, booking_slot, says_absent
@@ -867,21 +867,6 @@ def parse_generation(
     return ParsedState({}, UNPARSED if style == "auto" else style, "unparsed")
 
 
-@dataclass(frozen=True)
-class ParsedGenerations:
-    """Many generations read: each `ParsedState`, the share `unparsed` (read by no style, or every slot
-    malformed; an empty text is not), how many were read in each style, each style's count of each outcome
-    (``outcomes["python"]["empty"]``), how many slots the schema dropped, and each style's count of
-    malformed items (``malformed["json"]``, `malformed_counts`)."""
-
-    states: tuple[ParsedState, ...]
-    unparsed: float
-    styles: dict[str, int]
-    dropped: int
-    outcomes: dict[str, dict[str, int]]
-    malformed: dict[str, int]
-
-
 def outcome_counts(states: Iterable[ParsedState]) -> dict[str, dict[str, int]]:
     """{style: {outcome: generations}} of parsed states (outcomes in the order of `OUTCOMES`)."""
     counts: dict[str, Counter] = {}
@@ -898,20 +883,3 @@ def malformed_counts(states: Iterable[ParsedState]) -> dict[str, int]:
     for state in states:
         counts[state.style] += state.malformed
     return dict(counts)
-
-
-def parse_generations(
-    texts: Sequence[str], style: str = "auto", schema: Iterable[str] | None = None
-) -> ParsedGenerations:
-    """`parse_generation` over `texts`, with the share of them that did not parse (0 for none)."""
-    names = frozenset(schema) if schema is not None else None
-    states = tuple(parse_generation(text, style, names) for text in texts)
-    failed = sum(not state.parsed for state in states)
-    return ParsedGenerations(
-        states,
-        failed / len(states) if states else 0.0,
-        dict(Counter(state.style for state in states)),
-        sum(len(state.dropped) for state in states),
-        outcome_counts(states),
-        malformed_counts(states),
-    )
