@@ -1,10 +1,8 @@
-"""The column-wise scorer: the official rows from one pass over the turns and a few numpy operations.
+"""The column-wise DSTC2 scorer: the official rows from one pass over the turns and a few numpy operations.
 
-Every turn yields one item per *column* and label scheme (`dst_metrics.dstc2.items`). A component is
-a set of columns; its ``add`` calls are the items of those columns, masked by the schedule, in
-row-major (turn, column) order, which is the official call order. Sums run sequentially in that
-order (``cumsum``), as the official ``+=`` does; Updates compare each item with the previous item of
-the same session; ROC sorts stably by score. The literal procedure this is tested against is
+A component's ``add`` calls are the items of its columns (`dst_metrics.dstc2.items`), masked by the
+schedule, in row-major (turn, column) order, which is the official call order: sums run in that
+order (``cumsum``), as the official ``+=`` does. Tested against the literal procedure,
 tests/fixtures/dstc2/reference_scorer.py.
 """
 
