@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` im
         Options,
     )
     from .readers import load_reference_file, read
-    from .readers.generation import parse_generation, parse_generations
+    from .readers.generation import parse_generation
     from .readers.updates import accumulate, looks_like_updates
     from .scoring.scores import Report, Scores, score, score_tallies, tally_dialogues
     from .states import LinearizedFormat, normalize_state, parse_linearized
@@ -64,7 +64,6 @@ _LAZY: dict[str, str] = {
     "Figure": "core.figures",
     "figure_keys": "core.figures",
     "parse_generation": "readers.generation",
-    "parse_generations": "readers.generation",
     "aga": "core.metrics",
     "fga": "core.metrics",
     "gca": "core.metrics",
@@ -151,7 +150,6 @@ __all__ = [
     "module_path",
     "normalize_state",
     "parse_generation",
-    "parse_generations",
     "parse_linearized",
     "read",
     "rsa",

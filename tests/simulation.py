@@ -101,27 +101,10 @@ def simulate_systems(
 ) -> dict[str, TallyMatrix]:
     """`systems` trackers on the same `dialogues` dialogues, each dialogue's turns and difficulty
     shared (as `simulate_pair`): system i's skill is mu + shifts[i] (no shifts: all from one process,
-    every pair the null). {"S1": matrix, ...}, one layout, rows the same dialogues."""
-    tallies: list[dict[str, Tally]] = [{} for _ in range(systems)]
-    mus = [mu + (shifts[i] if i < len(shifts) else 0.0) for i in range(systems)]
-    for index in range(dialogues):
-        turns = int(rng.integers(3, 13))
-        difficulty = rng.normal()
-        changes = 1 + int(rng.poisson(4))
-        for found, skill_mu in zip(tallies, mus):
-            skill = 1.0 / (1.0 + np.exp(-(skill_mu + difficulty + SYSTEM_SPREAD * rng.normal())))
-            chain = _chain(rng, skill, turns)
-            c, w, m = rng.multinomial(changes, [skill, (1 - skill) / 4, 3 * (1 - skill) / 4])
-            found[f"d{index:04d}"] = Tally(
-                turns=turns,
-                joint_hits=int(chain.sum()),
-                correct=int(c),
-                wrong=int(w),
-                missed=int(m),
-                overshot=int(rng.poisson(1)),
-            )
-    layout = Layout.of([tally for found in tallies for tally in found.values()])
-    return {f"S{index + 1}": TallyMatrix.of(found, layout) for index, found in enumerate(tallies)}
+    every pair the null). {"S1": matrix, ...}, one layout, rows the same dialogues. `simulate_runs`
+    with one run per system and no run effect (no draw is made for it)."""
+    runs = simulate_runs(rng, (1,) * systems, dialogues, mu, shifts, run_spread=0.0)
+    return {name: found[0] for name, found in runs.items()}
 
 
 RUN_SPREAD = 0.4
@@ -129,13 +112,18 @@ RUN_SPREAD = 0.4
 
 
 def simulate_runs(
-    rng: np.random.Generator, runs: tuple[int, ...], dialogues: int, mu: float = -0.4, shifts: tuple[float, ...] = ()
+    rng: np.random.Generator,
+    runs: tuple[int, ...],
+    dialogues: int,
+    mu: float = -0.4,
+    shifts: tuple[float, ...] = (),
+    run_spread: float = RUN_SPREAD,
 ) -> dict[str, list[TallyMatrix]]:
     """Systems with several runs each (``runs[i]`` of system i) on the same `dialogues` dialogues: as
     `simulate_systems`, system i has its effect v_ki ~ N(0, 0.8²) in dialogue k, and each of its runs adds its own
-    w_kir ~ N(0, 0.4²) (a seed, a sampling: runs of one system agree more than two systems do), so run r's skill
-    there is logistic(mu + shifts[i] + u_k + v_ki + w_kir). No shifts: every system from one process, every pair
-    the null. {"S1": [matrix of each run], ...}, one layout, rows the same dialogues."""
+    w_kir ~ N(0, run_spread²) (a seed, a sampling: runs of one system agree more than two systems do), so run r's
+    skill there is logistic(mu + shifts[i] + u_k + v_ki + w_kir); run_spread 0 draws no w. No shifts: every system
+    from one process, every pair the null. {"S1": [matrix of each run], ...}, one layout, rows the same dialogues."""
     tallies: list[list[dict[str, Tally]]] = [[{} for _ in range(count)] for count in runs]
     mus = [mu + (shifts[i] if i < len(shifts) else 0.0) for i in range(len(runs))]
     for index in range(dialogues):
@@ -145,7 +133,8 @@ def simulate_runs(
         for found, skill_mu in zip(tallies, mus):
             system = skill_mu + difficulty + SYSTEM_SPREAD * rng.normal()
             for run in found:
-                skill = 1.0 / (1.0 + np.exp(-(system + RUN_SPREAD * rng.normal())))
+                logit = system + run_spread * rng.normal() if run_spread else system
+                skill = 1.0 / (1.0 + np.exp(-logit))
                 chain = _chain(rng, skill, turns)
                 c, w, m = rng.multinomial(changes, [skill, (1 - skill) / 4, 3 * (1 - skill) / 4])
                 run[f"d{index:04d}"] = Tally(

@@ -1,4 +1,4 @@
-"""DSTC2.md sections 2 and 6, rule by rule: `normalise_dist` and the ROC curve (`dst_metrics.dstc2.stats`), and
+"""DSTC2.md sections 2 and 6, rule by rule: `normalise_dist` (`dst_metrics.dstc2.stats`), the ROC curve and
 the official per-object accumulators of the reference scorer (tests/fixtures/dstc2/reference_scorer.py).
 
 Every expected value is derived by hand in the comment next to it.
@@ -7,11 +7,23 @@ Every expected value is derived by hand in the comment next to it.
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
-from dst_metrics.dstc2.stats import STAT_NAMES, normalise_dist, roc_curve
-from tests.fixtures.dstc2.reference_scorer import MRR, ROC, Accuracy, Probs, Updates, new_stats, top_independent
+from dst_metrics.dstc2.stats import STAT_NAMES, normalise_dist
+from dst_metrics.dstc2.stats import roc_results as package_roc_results
+from tests.fixtures.dstc2.reference_scorer import (
+    MRR,
+    ROC,
+    Accuracy,
+    Probs,
+    Updates,
+    new_stats,
+    roc_curve,
+    roc_results,
+    top_independent,
+)
 
 # ---------------------------------------------------------------- section 2: normalise_dist
 
@@ -203,6 +215,18 @@ def test_roc_figures():
     assert results["roc.v1_ca05"] == results["roc.v1_ca20"] == 0.25
     # CA v2 @20%: FA rate 2/2, 1/2, 0/2 -> first <= .2 at i=0: TA rate 1/2
     assert results["roc.v2_ca05"] == results["roc.v2_ca20"] == 0.5
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_package_roc_rows_are_the_literal_ones(seed):
+    # dstc2.stats.roc_results (calibration's) against the literal curve and rows, ties and short lists included
+    draw = random.Random(seed)
+    for _ in range(300):
+        n = draw.randrange(0, 20)
+        correct = [draw.random() < draw.random() for _ in range(n)]
+        scores = [draw.randrange(5) / 4 if draw.random() < 0.5 else draw.random() for _ in range(n)]
+        assert package_roc_results(correct, scores) == roc_results(correct, scores)
+    assert package_roc_results([True, False, True, False], [0.9, 0.5, 0.5, 0.1])["roc.v1_eer"] == 0.5
 
 
 def test_roc_v2_undefined_when_all_tops_right_or_wrong():

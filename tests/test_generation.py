@@ -6,6 +6,8 @@ from __future__ import annotations
 import doctest
 import json
 import keyword
+from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -16,11 +18,28 @@ from dst_metrics.readers.generation import (
     STYLES,
     UNPARSED,
     ParsedState,
+    malformed_counts,
     normalize_slot_name,
+    outcome_counts,
     parse_generation,
-    parse_generations,
 )
 from dst_metrics.states import says_absent
+
+
+def parse_generations(texts, style="auto", schema=None):
+    """`parse_generation` over `texts` with what `dst_metrics.trainer.score_generations` reports of them:
+    the share unparsed, the count of each style, of each style's outcomes and malformed items, and the
+    slots the schema dropped."""
+    states = [parse_generation(text, style, None if schema is None else frozenset(schema)) for text in texts]
+    return SimpleNamespace(
+        states=states,
+        unparsed=sum(not state.parsed for state in states) / len(states) if states else 0.0,
+        styles=dict(Counter(state.style for state in states)),
+        dropped=sum(len(state.dropped) for state in states),
+        outcomes=outcome_counts(states),
+        malformed=malformed_counts(states),
+    )
+
 
 TABLE = [
     # json

@@ -9,10 +9,11 @@ import json
 
 import pytest
 
-from dst_metrics.readers.generation import OUTCOMES, STYLES, parse_generation, parse_generations
+from dst_metrics.readers.generation import OUTCOMES, STYLES, parse_generation
 from dst_metrics.readers.updates import DELETE_MARKER
 
 from .generations_table import ROWS
+from .test_generation import parse_generations
 
 
 def test_the_table_covers_every_outcome_and_style():

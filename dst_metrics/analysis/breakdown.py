@@ -1,16 +1,9 @@
 """Every figure per domain or per slot (``dst-metrics score --by domain|slot``).
 
-Definition: the figures of a group g (a domain, or one slot) are the figures of the corpus whose
-gold and predicted states are restricted to g's slots, over the dialogues where g has a slot on
-either side in some turn (any value, an explicit ``none`` included), every turn of those dialogues
-counting. The domain of a slot is the part of its name before the first hyphen (``hotel`` of
-``hotel-book day``; an SGD service such as ``Restaurants_1``); a slot name without a hyphen is its
-own domain.
-
-So JGA of ``hotel`` is the share of turns of the hotel dialogues whose hotel slots are all right,
-RSA counts only hotel slots, and SA keeps K = `Options.num_slots`. GCA judges each slot on its own,
-so the groups' counts (correct, wrong, missed, overshot) add up to the corpus counts, in both
-modes. Domains are listed by name; slots most often missed or overshot first (then by name).
+The figures of a group (a domain, or one slot) are those of the corpus with gold and predicted states
+restricted to the group's slots, over the dialogues where the group has a slot on either side in some
+turn. A slot's domain is its name up to the first hyphen. GCA's counts of the groups add up to the
+corpus's. Domains are listed by name; slots most often missed or overshot first, then by name.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""Explanations: each turn's slots with their GCA count type (the view of Figure 2 of the GCA
-paper), counts and GCA per domain, and the paper's section 5.2 measures of where mistakes fall.
-
-Everything here reads the same per-turn diff as the scores (`core.tally_dialogue`); the per-domain
-figures are `dst_metrics.analysis.breakdown`'s, the one per-domain computation.
+"""Explanations: each turn's slots with their GCA count type (Figure 2 of the GCA paper), counts and
+GCA per domain (`dst_metrics.analysis.breakdown`'s), and the paper's section 5.2 measures of where
+mistakes fall, all from the per-turn comparison the scores use (`core.tally_dialogue`).
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
 """Gold scored against itself (``dst-metrics check GOLD``): every figure of our own definitions, in
-both modes, and of every compatibility profile, with the reason wherever one is not 100.
-
-A perfect tracker's output is the gold state, with one value where gold lists several acceptable
-values (the first). Some figures are still below 1 on such output, by the convention of the
-definition or evaluator that computes them (mwzeval's issue 13 reports it for mwzeval): each such
-figure gets one line naming that convention (`REASONS`, `Profile.self_check`), or says that no
-convention explains it.
+both modes, and of every compatibility profile, each one below 100 with the convention that makes it
+so (`REASONS`, `Profile.self_check`) or a line saying that no convention explains it.
 """
 
 from __future__ import annotations

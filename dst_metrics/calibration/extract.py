@@ -1,24 +1,11 @@
-"""Predicted values that carry confidences: split into plain predictions and scored hypotheses.
+"""Predicted values that carry confidences, split into plain predictions and scored hypotheses.
 
-A predicted slot value may be given, in any state shape the core reads (nested, flat, triples), as
-
-* one value with its confidence: ``{"value": "north", "confidence": 0.83}`` (``"score"`` also works), or
-* a list of scored values: ``[{"value": "north", "score": 0.6}, {"value": "south", "score": 0.3}]``.
-
-`split_scored_state` turns such a state into the *plain* state every existing figure reads (the top
-hypothesis of each slot) and the scored hypotheses of its slots, which `ScoredPredictions` keeps per
-(dialogue, turn, slot). The conventions are DSTC2's (``docs/calibration.md``):
-
-* the mass the values leave, ``1 - sum``, is the **None hypothesis** (the slot is inactive); an
-  explicit inactive value (``"none"``, ``""``) adds its score to it;
-* the top hypothesis is the highest score, the first given winning ties and None losing every tie,
-  so ``{"value": "north", "confidence": 0.4}`` predicts *no value* (None holds 0.6); a slot whose top
-  is None is left out of the plain state;
-* scores are numbers in [0, 1] whose sum is at most 1 (+ `SUM_TOLERANCE`); anything else is an
-  `InputError` naming the field (e.g. ``pr.hotel.area[1].score``).
-
-The core calls this only for a predicted state it could not read as plain values (`corpus.CorpusBuilder`),
-so files without confidences take exactly the path they took before.
+A predicted value may be ``{"value": "north", "confidence": 0.83}`` (``"score"`` also works) or a list
+of such objects, in any state shape the core reads. `split_scored_state` gives the plain state (each
+slot's top hypothesis) and the scored hypotheses, which `ScoredPredictions` keeps per (dialogue, turn,
+slot). The conventions are DSTC2's: ``1 - sum`` is the None hypothesis, None loses every tie, scores
+outside [0, 1] or summing above 1 are an `InputError` naming the field (``docs/calibration.md``). The
+core calls this only for a predicted state it could not read as plain values.
 """
 
 from __future__ import annotations

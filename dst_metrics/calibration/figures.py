@@ -1,15 +1,9 @@
 """The registry of the ``calibration`` family: what `metrics.calibration` reports, in this order.
 
-Each figure has a key (``<level>_<name>``: level ``slot`` pools every scored (turn, slot), ``joint``
-takes each turn's joint as the product of its slots' marginals), a label for tables, a description
-and whether higher is better. The command line (``dst-metrics calibration``), the ``jga_fga_metrics``
-`evaluate` module and the report list it. Values are fractions, None where undefined (DSTC2's ``-``:
-ROC and AUROC need both right and wrong decisions). Definitions: ``docs/calibration.md``.
-
-After them, a peer's protocol as a small family of its own: ``slt2024_ece`` and ``slt2024_auroc``,
-SLT 2024's ECE (bin centres) and AUROC of the predicted (slot, value) pairs, computed by
-`dst_metrics.calibration.slt2024` in `SLT2024_BINS` bins whatever ``--bins`` is; their ``signature``
-is the protocol's part of the signature (`slt2024_signature`), empty for ours.
+Each figure has a key (``<level>_<name>``, level ``slot`` or ``joint``), a label, a description and
+whether higher is better. Values are fractions, None where undefined. After them come SLT 2024's
+``slt2024_ece`` and ``slt2024_auroc`` (`dst_metrics.calibration.slt2024`, `SLT2024_BINS` bins whatever
+``--bins`` is), whose ``signature`` is the protocol's part of the signature. Definitions: ``docs/calibration.md``.
 """
 
 from __future__ import annotations

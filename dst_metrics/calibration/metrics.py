@@ -1,23 +1,12 @@
 """Calibration figures of predictions that carry confidences (conventions: ``docs/calibration.md``).
 
-Every turn scores the slots named on either side: the union of the gold slots and the predicted slots
-(plain or scored). A scored slot's distribution is DSTC2's ``normalise_dist`` of its hypotheses (the
-None hypothesis holding the rest); a plain predicted value is that value with score 1; a slot the
-prediction leaves out is None with score 1. The label is the gold value, or None when gold leaves
-the slot out or gives an inactive value (``none``, ``""``); of a gold slot's acceptable values, the one
-the distribution ranks highest.
-
-* **slot** figures pool every (turn, slot) decision; **joint** figures take each turn's joint as the
-  product of its slots' marginals (DSTC2's independent form; the label is the turn's gold state);
-  ``joint_ece_min`` (beside the registry's figures) is the joint's ECE with the turn's confidence the
-  minimum over its slots of the top's score, in 10 equal-width bins (ConvLab-3 SetSUMBT's
-  joint-goal ECE);
-* ``slt2024_ece`` and ``slt2024_auroc`` are SLT 2024's figures of the predicted (slot, value) pairs
-  (`slt2024.slt2024_figures`; their decisions, bins and AUROC, not the ones above);
-* accuracy, L2, MRR and ROC v2 CA05 are DSTC2's (``acc``, ``l2``, ``mrr``, ``roc.v2_ca05``): each
-  decision is the item of one official ``add`` call (`dst_metrics.dstc2.items`), summed in call order;
-* ECE (equal-width and equal-mass bins), Brier score and AUROC are those of the binary event "the
-  top hypothesis is right" against its score (the top's confidence).
+Every turn scores the union of its gold and predicted slots. A slot's distribution is DSTC2's
+``normalise_dist`` of its hypotheses (a plain value has score 1; a slot left out is None with
+score 1); the label is the gold value, None when gold leaves the slot out or gives an inactive value.
+**slot** figures pool every (turn, slot) decision; **joint** figures take each turn's joint as the
+product of its slots' marginals. Accuracy, L2, MRR and ROC v2 CA05 are DSTC2's, each decision the item
+of one official ``add`` call (`dst_metrics.dstc2.items`); ECE, Brier score and AUROC are those of "the
+top hypothesis is right" against its score; ``slt2024_*`` come from `slt2024.slt2024_figures`.
 """
 
 from __future__ import annotations

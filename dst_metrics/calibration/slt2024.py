@@ -1,21 +1,9 @@
 """The ``slt2024`` calibration profile: ECE and AUROC as "Confidence Estimation for LLM-based Dialogue
-State Tracking" (Sun et al., SLT 2024) computes them (github jennycs0830/Confidence_Score_DST,
-``evaluation_minicons.py``: ``plot_reliability`` and ``plot_roc_curve``). Differences from our ECE:
+State Tracking" (Sun et al., SLT 2024; github jennycs0830/Confidence_Score_DST, ``evaluation_minicons.py``)
+computes them. A decision is one predicted (slot, value) pair that carries a confidence; ECE compares
+each equal-width bin's accuracy with the bin's centre; AUROC is scikit-learn's. Every sum is numpy's
+pairwise summation (`numpy_sum`), so the figures equal theirs to the last digit. Conventions:
 ``docs/compat.md``, section "Confidence Estimation for LLM-based DST".
-
-* a **decision** is one predicted (slot, value) pair that carries a confidence (their ``pair_*``
-  dictionaries): in a corpus, every scored slot of every turn, its top active value and that value's
-  score (slots given as plain values are not decisions; a scored slot whose values are all inactive
-  is none); it is right when the turn's gold value of that slot is that value (exactly; one of a
-  gold slot's acceptable values);
-* **ECE**: ``bins`` equal-width bins on ``numpy.linspace(0, 1, bins + 1)``; a bin's weight is its
-  share of ``numpy.histogram``'s counts (bins ``[low, high)``, the last closed, confidences outside
-  [0, 1] left out) and its accuracy the share of right decisions with ``low < c <= high`` (0 when
-  none), compared with the bin's **centre**, not the mean confidence of its decisions;
-* **AUROC**: scikit-learn's ``auc(*roc_curve(labels, confidences)[:2])``: the trapezoids under the
-  ROC curve with collinear points dropped, summed as numpy sums.
-
-Every sum is numpy's pairwise summation (`numpy_sum`), so the figures equal theirs to the last digit.
 """
 
 from __future__ import annotations

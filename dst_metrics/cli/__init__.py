@@ -1,12 +1,8 @@
 """The command line: ``dst-metrics COMMAND …`` and ``python -m dst_metrics``.
 
-`COMMANDS` names each command's module, imported only when that command runs (``dst-metrics
---version`` imports nothing but the version; ``dst-metrics score`` no other command's module). A
-command module has ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int`` (the exit
-status), and optionally ``requirements(args)`` (the optional dependencies that run needs, from
-`common.requires`) or ``EXTRA`` (the extra every run needs); what the commands share is
-`dst_metrics.cli.common`. Printing commands end
-quietly when the reader of their output stops early (`BROKEN_PIPE_STATUS`).
+`COMMANDS` names each command's module, imported only when that command runs. A command module has
+``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int`` (the exit status), and may have
+``requirements(args)`` or ``EXTRA`` (the optional dependencies it needs).
 """
 
 from __future__ import annotations

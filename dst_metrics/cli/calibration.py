@@ -1,16 +1,8 @@
 """``dst-metrics calibration FILE [--gold PATH] [--bins 10] [--by-slot] [--compat slt2024] [--json]``: the
-calibration figures of a prediction file whose values carry confidences (`dst_metrics.calibration`).
-
-Without ``--json``: a table with one row per level (slot, joint; ``--by-slot`` adds one per slot name)
-and the equal-width reliability bins of the slot level. With ``--json``: one object with ``file``,
-``format``, every figure of `figures.CALIBRATION_FIGURES` (and after ``joint_ece`` ``joint_ece_min``,
-SetSUMBT's joint-goal ECE; SLT 2024's ``slt2024_ece`` and ``slt2024_auroc`` in 10 bins whatever
-``--bins`` is, with their part of the signature), ``slots``, ``turns``, ``bins``,
-``confidences``, ``reliability``, ``signature`` and with ``--by-slot`` ``by_slot``. Bad input or
-options: one line, exit status 2 (`dst_metrics.cli.main`). ``--compat slt2024``: instead, ECE and AUROC
-of the predicted (slot, value) pairs as SLT 2024's confidence-estimation code computes them
-(`calibration.slt2024`; JSON: ``pair_ece``, ``pair_auroc``, ``pairs``, ``right``, ``bins``,
-``reliability`` as ``[centre, count, accuracy]`` rows).
+calibration figures of a prediction file whose values carry confidences (`dst_metrics.calibration`):
+a table per level (slot, joint; ``--by-slot`` one row per slot) with the slot level's reliability bins,
+or with ``--json`` one object (the keys are listed in docs/calibration.md). ``--compat slt2024``: ECE
+and AUROC of the predicted (slot, value) pairs as SLT 2024's code computes them.
 """
 
 from __future__ import annotations

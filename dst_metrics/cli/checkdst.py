@@ -1,11 +1,7 @@
-"""``dst-metrics checkdst ORIG PERTURBED [input options] [--json]``: CheckDST's figures of original /
-perturbed prediction pairs (`dst_metrics.protocols.checkdst`): each turn of PERTURBED paired with the
-same dialogue and turn of ORIG, each file read as ``dst-metrics score`` reads it (the input options,
-``--gold`` included, apply to both).
-
-Without ``--json``: the figures in percent. With ``--json``: one object with ``original``, ``perturbed``,
-every figure of `protocols.checkdst.FIGURES` (``checkdst.cjga`` …; fractions, null where undefined),
-``checkdst.pairs`` and ``signature``.
+"""``dst-metrics checkdst ORIG PERTURBED [input options] [--json]``: CheckDST's figures
+(`dst_metrics.protocols.checkdst`) of each turn of PERTURBED paired with the same turn of ORIG, both read
+as ``dst-metrics score`` reads them: in percent, or with ``--json`` every figure of
+`protocols.checkdst.FIGURES` (fractions, null where undefined) with ``checkdst.pairs`` and ``signature``.
 """
 
 from __future__ import annotations

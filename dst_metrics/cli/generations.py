@@ -1,13 +1,10 @@
 """``dst-metrics generations FILE``: score a run log of generated text (an LLM tracker's completions)
 against its gold states, every figure plus how each generation was read.
 
-FILE is a JSON list of turn records or JSON Lines of them; each record has a dialogue id, a turn id,
-the generated text and the gold state, under the first of these names it has (or the one given):
-dialogue ``dialogue_id``/``ID``, turn ``turn_id``/``turn``, text ``generation``/``completion``/
-``output``/``prediction``, gold ``gold``/``reference``/``slot_values``/``gt``/``target`` (IC-DST's and
-RefPyDST's running logs read as they are, with ``--prediction-states updates``: their completions are
-turn updates). The text is read with `dst_metrics.readers.generation.parse_generation` and scored with
-`dst_metrics.trainer.score_generations`.
+FILE is a JSON list or JSON Lines of turn records, each with a dialogue id, a turn id, the generated
+text and the gold state under the first of `FIELDS`' names it has (IC-DST's and RefPyDST's running
+logs read as they are). The text is read with `dst_metrics.readers.generation.parse_generation` and
+scored with `dst_metrics.trainer.score_generations`.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""``dst-metrics report FILE... -o report.html [--plots DIR] [--bootstrap N] [--seed S] [--latex | --markdown]``.
-
-One self-contained HTML page of one or more prediction files (figures with bootstrap intervals,
-each later file compared with the first, the plots); ``--plots DIR`` also writes every plot as PNG,
-PDF and SVG; ``--latex`` / ``--markdown`` print the figures as a table for a paper. ``--perturbed P`` and
-``--schema-variants V1 … V5`` (each once per FILE) and predictions with confidences add the protocols'
-figures (CheckDST, SGD-X, calibration: `report.protocols`). Only argparse is imported here; numpy and
-matplotlib are imported when the command runs.
+"""``dst-metrics report FILE... -o report.html``: one self-contained HTML page of one or more prediction
+files (figures with bootstrap intervals, each later file compared with the first, the plots), or
+``--latex`` / ``--markdown`` tables; ``--perturbed`` and ``--schema-variants`` add the protocols' figures.
+numpy and matplotlib are imported when the command runs (docs/report.md).
 """
 
 from __future__ import annotations

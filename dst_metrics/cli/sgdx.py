@@ -1,11 +1,7 @@
-"""``dst-metrics sgdx ORIG V1 … V5 --gold GOLD [--schema S] [--train-schema T] [--value-matching exact] [--json]``:
-SGD-X schema sensitivity (`dst_metrics.protocols.sgdx`) of SGD prediction files or folders, the original
-schema's first, then one per schema variant, each scored against the same gold.
-
-Without ``--json``: a table, one row per split (all, seen, unseen), JGA and AGA of the original schema,
-their mean over the variants and SS, in percent (SS as a fraction). With ``--json``: one object with
-``original``, ``variants``, every figure of `protocols.sgdx.FIGURES` (``sgdx.all.ss_jga`` …; fractions,
-null where a split has no frame), ``sgdx.<split>.frames`` and ``signature``.
+"""``dst-metrics sgdx ORIG V1 … V5 --gold GOLD [--schema S] [--train-schema T] [--json]``: SGD-X schema
+sensitivity (`dst_metrics.protocols.sgdx`) of SGD predictions on the original schema and on each variant,
+scored against the same gold: a table per split (all, seen, unseen), or with ``--json`` every figure of
+`protocols.sgdx.FIGURES` (fractions, null where a split has no frame) with ``signature``.
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
 """``dst-metrics table FILE FILE…``: the comparison table of N systems on one gold, for a paper.
 
-Each file (any input format, mixed) is a system and a row, or a run of one: files given the same
-``--name`` are runs of one system, its row their mean. The chosen figures (``--figures``, default GCA,
-JGA, FGA, SA, slot F1), with ``--intervals`` their bootstrap intervals or the sd over runs; the LaTeX
-fits one column of a two-column article (``--wide``: a ``table*``). Each system is tested against the
-baseline (``--baseline NAME``, default the first) or every pair against every other (``--pairs
-all``), every test of the table corrected at once (``--correction``, Holm by default; the family
-size under the table); ``--primary jga`` tests that figure alone. Output: a terminal table, or
-``--markdown``, ``--latex``, ``--html``, ``--json`` (``-o FILE`` writes it there); ``--matrix KEY``
-adds the pairwise matrix of one figure, ``--profiles all`` each system's JGA under every
-compatibility profile.
+Each file is a system, or a run of one (files given the same ``--name``). The chosen figures with
+their intervals, each system tested against the baseline or every pair, every test corrected at
+once; output as a terminal table, Markdown, LaTeX, HTML or JSON (docs/statistics.md).
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """Compatibility profiles: the figures other evaluators print, from the same inputs.
 
-A profile reproduces one public evaluator's conventions for the figures it computes (JGA, slot
-P/R/F1, SA, AGA, FGA, …), so a researcher who published with it can switch without the numbers
-moving. ``dst-metrics score --compat NAME`` (``Options(compat=NAME)``) puts the profile's figures
-under the usual keys (``jga``, ``slot_f1``, …) and names the profile in the signature; GCA and the
-figures the evaluator does not compute keep our definitions. ``shared/COMPAT.md`` states each
-evaluator's conventions as measured. A new profile is a module defining a `Profile` (`base`) and one
-entry in `PROFILES` below.
+``dst-metrics score --compat NAME`` (``Options(compat=NAME)``) puts a profile's figures under the usual
+keys and names the profile in the signature; GCA and the figures the evaluator lacks keep our
+definitions. Each evaluator's conventions: docs/compat.md. A new profile is a module defining a
+`Profile` (`base`) and one entry in `PROFILES` below.
 """
 
 from __future__ import annotations

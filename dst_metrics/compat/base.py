@@ -82,23 +82,12 @@ class ProfileTap:
 
 
 class Profile(msgspec.Struct, frozen=True):
-    """One evaluator's conventions: `figures` gives {key: value} for the keys it replaces (and
-    any it adds), computed from a corpus under `options` (scores as fractions).
-
-    `cli_inputs`, for a profile that reads more than a corpus holds (``sgd``: the dialogue files and
-    the schema), is called with the prediction path and the files as keywords (``gold``, ``schema``,
-    ``train_schema``, ``fuzzy``, ``by``: `engines.Request.compat_files`) and returns those inputs;
-    `figures` then takes them as a third argument (`compute`).
-
-    `signature_fields`, for a profile whose figures depend on more than the options (``sgd``: its
-    own value matching), gives from its figures the fields the signature holds before
-    ``|compat:NAME`` (e.g. ``|sgd-match:fuzzy``).
-
-    `self_check`: for each figure that is below 1 on gold scored against itself, the convention of
-    the evaluator that makes it so (``dst-metrics check``, `dst_metrics.analysis.selfcheck`).
-
-    `sums`, for a profile whose figures are sums over dialogues (`DialogueSums`; then `figures` is
-    its `of_corpus`): the command line scores it while the input streams, in several processes."""
+    """One evaluator's conventions: `figures` gives {key: value} for the keys it replaces or adds,
+    from a corpus under `options`. `cli_inputs` returns the files a profile reads beside the corpus
+    (``sgd``: the dialogue files and schemas), which `figures` takes as a third argument;
+    `signature_fields` gives the signature's fields before ``|compat:NAME``; `self_check` the reason
+    each figure is below 1 on gold scored against itself; `sums` a profile whose figures are sums over
+    dialogues (`DialogueSums`), scored while the input streams."""
 
     name: str
     description: str

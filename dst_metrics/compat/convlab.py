@@ -1,31 +1,7 @@
 """Profile ``convlab``: JGA and slot P/R/F1 as ConvLab-3's DST evaluation computes them
-(``convlab/dst/evaluate_unified_datasets.py``, PyPI ``convlab`` 3.0.1; ``shared/COMPAT.md``).
-
-Its conventions, as measured by running that code:
-
-- only ``""`` is inactive; ``none``, ``dontcare`` are ordinary values;
-- values are compared after lower-casing and removing **all** white space ("guest house" =
-  "GuestHouse"); ``|`` separates alternatives on both sides and any overlap matches (a gold list
-  of acceptable values is such a set of alternatives too);
-- only the domain/slot pairs of the gold state are visited: a predicted slot outside them never
-  counts. Per visited slot: gold and prediction active and matching -> TP; both active and
-  different -> one FP and one FN; gold active only -> FN; prediction active only -> FP;
-- JGA ("accuracy"): share of turns where no visited slot is an FP or FN; precision or recall
-  with a zero denominator is 0, F1 too when P + R = 0.
-
-Which slots are visited: the unified format lists every slot of its domains, ``""`` when unset;
-our ConvLab readers drop the unset slots and keep the listed ones in `Corpus.listed_gold_slots`,
-which are then the visited slots of every turn (the unified format writes one template of slots
-into every state, so a turn's listed slots are the corpus's), with every slot set in some gold state
-(a folder mixing formats: ConvLab-3 visits a gold state's own slots always). Layouts that list only
-active slots (the GCA reference layout, TRADE, data.json) have no such list: then every domain-slot
-seen in the corpus's gold states is visited, ``""`` where absent, which is what the unified format
-would hold (its ontology, as far as the corpus shows it). A gold state that still holds ``""``
-values (a corpus built by hand) has its own keys visited, as ConvLab-3 does.
-
-The counts are sums over dialogues (`Sums`, `base.DialogueSums`): the command line scores the
-profile while reading in several processes, and the visited slots, a fact of the whole corpus, are
-applied when the sums are complete.
+(``convlab/dst/evaluate_unified_datasets.py``, PyPI ``convlab`` 3.0.1). Its conventions, and which
+slots are visited: ``docs/compat.md``. The counts are sums over dialogues (`Sums`), so the profile
+scores while reading in several processes; the visited slots are applied when the sums are complete.
 """
 
 from __future__ import annotations

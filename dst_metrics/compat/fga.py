@@ -1,31 +1,6 @@
 """Profile ``fga``: JGA, SA, AGA and FGA as the official FGA code prints them (Dey et al., 2022;
-github SuvodipDey/FGA, ``compute_accuracy_trade_somdst.py``; ``shared/COMPAT.md``).
-
-Its conventions, as measured by running that code:
-
-- every ``domain-slot-value`` item of a turn counts, **the value ``none`` included**: a predicted
-  ``none`` is a wrong extra item and a gold ``none`` an item to recall (our official mode drops
-  ``none``); ``""`` is an ordinary value in both;
-- JGA: the turn's gold and predicted items are the same set; AGA: |G ∩ P| / |G| over turns with a
-  gold item; SA: (K - missed - wrong) / K with K = `Options.num_slots` (the code fixes 30) and the
-  slot of an item read up to its last hyphen (TRADE's reading, shared with our official mode);
-- FGA: a wrong turn is a type-1 error (score 0) when it is the dialogue's first turn, the previous
-  turn was right, or the turn's own new gold items are not all predicted or its new predicted items
-  not all gold; otherwise it scores 1 - exp(-λ·d), d = int(turn key) - key of the last type-1 error
-  (-1 before any);
-- a corpus without a single gold item makes the code divide by zero (AGA over no turn): here an
-  InputError says so.
-
-Turn order: the code walks the turns in the order the file lists them; a Corpus holds them in the
-order of their ids. They agree on every file that lists turns in order (all reference files do).
-JGA, SA and AGA are sums over turns and do not depend on the order. FGA does: on a file listing
-turn 1 before turn 0, the code takes turn 1 as the first turn and compares turn 0 with it, and its
-d = int(turn key) - last error key can then be 0 or negative (a "type-2" score of 0 or below 0:
-two turns listed 1, 0 print FGA -85.91 at λ = 1 where the ordered file prints 31.61). The profile
-walks turns by id, the only order in which d is a distance.
-
-Beyond the code (which needs strings and would fail): numbers are read as their text, and a gold
-list of acceptable values holds the predicted value when that is one of them.
+github SuvodipDey/FGA, ``compute_accuracy_trade_somdst.py``). Its conventions and its turn order:
+``docs/compat.md``.
 """
 
 from __future__ import annotations

@@ -1,45 +1,11 @@
-"""FnCTOD's DST figures: overall JGA, slot P/R/F1, per-domain JGA and F1 for its five domains and
-their mean, "average JGA" (Li et al., 2024; github facebookresearch/FnCTOD at 243fa2f:
-``src/multiwoz/utils/compute_joint_acc.py`` ``compute_jacc``, called by ``src/multiwoz/inference.py``
-with ``ignore_dontcare_in_pred=True``; cleaning in ``src/multiwoz/utils/dst.py``; the belief span
-written by ``paser_dict_to_bs`` in ``src/multiwoz/utils/utils.py``). See ``docs/compat.md``.
+"""FnCTOD's DST figures (Li et al., 2024; github facebookresearch/FnCTOD at 243fa2f, ``compute_jacc``):
+overall JGA, slot P/R/F1, per-domain JGA and F1 for its five domains and their mean ("average JGA").
 
-The ``fnctod`` profile (``dst-metrics score --compat fnctod``) puts its overall JGA and slot P/R/F1
-under our keys, adds ``average_jga`` and, under ``fnctod``, each domain's JGA, F1 and turns. What
-FnCTOD does, read from that code and checked by running it on the project's reference files
-(``tests/test_compat_fnctod.py``):
-
-- each state is written as a belief span ``[domain] slot value slot value ...`` with UBAR's slot
-  names (``book people`` -> ``people``, ``book day`` -> ``day``, ``book stay`` -> ``stay``,
-  ``book time`` -> ``time``, ``leaveat`` -> ``leave``, ``arriveby`` -> ``arrive``); only the
-  informable slots of its seven domains are written, empty values are not; then the span is read
-  back by splitting on whitespace: a token that is a domain starts a domain, a token that is one of
-  its 24 slot names starts a slot, so **a value holding such a token is cut** there (``name`` ``the
-  people's ...`` is safe, a value ``day trip`` is not) and whitespace inside values is collapsed;
-- every ``domain->slot->value`` string containing ``none``, ``not mentioned`` or ``not present``
-  anywhere is dropped, on both sides (before and after the value fixes below);
-- value fixes: a table of typo fixes (``center`` -> ``centre``, ``guesthouse`` -> ``guest house``,
-  ``""`` -> ``none``…) on **predictions only** (the gold branch looks the slot name up in that table
-  instead of the value and never matches); then on both sides ``fix_mismatch_jason``-style rules by
-  slot (a leading ``the`` and the character after it are cut, as ``value[4:]``, so ``theatre``
-  becomes ``tre`` on both sides; area ``no`` -> ``north``; ``free`` parking/internet -> ``yes``…)
-  and a fixed list of name and time renames;
-- predicted strings containing ``dontcare``, ``dont care`` or ``do not care`` are dropped (gold
-  keeps them: a gold ``dontcare`` slot is never matched);
-- JGA: the share of turns whose two sets of strings are equal; slot precision/recall: micro over
-  turns of the two sets, F1 from those;
-- per-domain JGA: for each of ``restaurant, taxi, hotel, attraction, train``, over the turns of the
-  dialogues whose domains include it, equality of that domain's ``slot->value`` strings (empty values
-  left out here, though they count in the overall JGA); per-domain F1: mean over those turns of the
-  turn's F1 (1 when both sides are empty, 0 when only one is); a domain without turns has JGA 0;
-- "average JGA": the mean of the five per-domain JGAs (FnCTOD's paper tables; the code prints the
-  five), **a domain without turns counting 0**.
-
-A dialogue's domains are FnCTOD's ``all_domains`` of its last turn: the turn-domain labels of the
-dialogue (UBAR's ``dspn``), which a corpus does not carry: here they are the domains of every gold
-slot of the dialogue unless `dialogue_domains` gives them. Where FnCTOD would crash (a domain
-outside its seven, a value holding ``->``) the domain is skipped / the string split at its first two
-``->``. Figures are fractions, unrounded.
+States are written as FnCTOD's belief spans and read back, cleaned with its typo table, value fixes
+and renames, and compared as sets of ``[domain]->slot->value`` strings. Each convention, and the
+figures measured against FnCTOD's own code, is in ``docs/compat.md``. Where FnCTOD would crash (a
+domain outside its seven, a value holding ``->``) the domain is skipped or the string split at its
+first two ``->``. Figures are fractions, unrounded.
 """
 
 from __future__ import annotations
@@ -361,13 +327,9 @@ def _domain_items(items: set[str], domain: str) -> set[str]:
 def fnctod_figures(
     corpus: Corpus, *, dialogue_domains: Mapping[str, Iterable[str]] | None = None
 ) -> dict[str, float | int]:
-    """FnCTOD's figures of a corpus: ``jga``, ``slot_precision``, ``slot_recall``, ``slot_f1``,
-    ``average_jga``, and per domain ``jga_<domain>``, ``f1_<domain>``, ``turns_<domain>`` (the
-    turns it counted) for `DOMAINS` (see the module for its conventions).
-
-    `dialogue_domains`: each dialogue's domains (FnCTOD's ``all_domains``, without brackets); by
-    default the domains of the dialogue's gold slots.
-    """
+    """``jga``, ``slot_precision``, ``slot_recall``, ``slot_f1``, ``average_jga`` and per domain of
+    `DOMAINS` ``jga_<domain>``, ``f1_<domain>``, ``turns_<domain>``. `dialogue_domains`: each dialogue's
+    domains (FnCTOD's ``all_domains``); by default the domains of its gold slots."""
     turns = joint = hits = n_pred = n_gold = 0
     domain_joint = dict.fromkeys(DOMAINS, 0)
     domain_turns = dict.fromkeys(DOMAINS, 0)

@@ -1,32 +1,6 @@
 """Profile ``mwzeval``: JGA and slot P/R/F1 as MultiWOZ_Evaluation computes them (Nekvinda & Dušek,
-2021; github Tomiinek/MultiWOZ_Evaluation: ``mwzeval/metrics.py`` ``get_dst``, ``mwzeval/utils.py``
-``parse_state``, ``mwzeval/normalization.py``; ``shared/COMPAT.md``).
-
-Its conventions, read from that code and checked by running it (see the tests):
-
-- gold: a slot whose value, or any of its acceptable values, is ``dontcare`` is dropped; a list
-  keeps its first value (MultiWOZ 2.2's gold as mwzeval parses it; it drops empty domains, which
-  changes nothing since slots are compared one by one). mwzeval's gold never holds an
-  inactive slot, so a gold ``none`` or ``""`` is dropped too; predictions are kept as given
-  (a predicted ``dontcare`` or ``none`` is a false positive);
-- slot names: ``domain-slot`` is read as (domain, slot) at its first hyphen; the slot is lower-cased
-  without spaces, ``arriveby`` -> ``arrive``, ``leaveat`` -> ``leave``; two slots that become one
-  keep the later value;
-- values, on both sides, by slot (`normalize_value`): names, destinations and departures
-  lower-cased with ``&`` as ``and`` and a fixed list of renames; ``type`` renames
-  (``guest house`` -> ``guesthouse``…); food typo fixes; ``arrive``/``leave`` times to ``HH:MM``;
-  parking and internet ``free`` -> ``yes``; other slots as they are (``book time`` is not a time
-  for mwzeval: its slot is ``booktime``);
-- two values match when fuzzywuzzy's ``partial_ratio`` > 95 (`partial_ratio`: rebuilt from
-  rapidfuzz's parts, since ``rapidfuzz.fuzz.partial_ratio`` scores some pairs higher and moves
-  the attraction T5 file's JGA from 34.18 to 34.24); a substring scores 100 (``chinese`` matches
-  ``chinese food``);
-- a turn is jointly right when the key sets are equal and every value matches; slot P/R/F1 are
-  micro over turns (a wrong value is one FP and one FN) with mwzeval's 1e-10 smoothing; all four
-  are fractions here (mwzeval prints JGA and F1 x100).
-
-Where mwzeval would crash (a time such as ``:30pm`` that its ``int()`` cannot read) the value is
-kept as it is at that point.
+2021; github Tomiinek/MultiWOZ_Evaluation, ``mwzeval/metrics.py`` ``get_dst``). Its conventions:
+``docs/compat.md``.
 """
 
 from __future__ import annotations

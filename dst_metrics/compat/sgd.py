@@ -1,40 +1,7 @@
 """Profile ``sgd``: the official SGD evaluator's figures (DSTC8; github google-research/google-research,
-``schema_guided_dst/metrics.py`` and ``evaluate.py``; ``shared/COMPAT.md``).
-
-It scores SGD / MultiWOZ 2.2 dialogue files (`dst_metrics.readers.sgd`) with the test schema and
-the train schema, which a Corpus does not hold, so `sgd_metrics` reads the files themselves:
-
-- every frame of a gold USER turn is scored against the prediction's frame of the same service
-  (the prediction must have the same dialogues, services, turns, speakers and utterances);
-- every slot of the service's schema gets a score: both inactive 1, one inactive 0; categorical:
-  the prediction's first value equals the **first** gold value; non-categorical: the best over the
-  gold values of fuzzywuzzy's ``token_sort_ratio / 100`` (lower-cased, characters 128-255 dropped,
-  non-word characters made spaces, tokens sorted, Indel ratio rounded to a whole percent), or exact
-  equality without fuzzy matching; `fuzzy` ``True`` (or ``"levenshtein"``) is fuzzywuzzy with
-  python-Levenshtein, ``"difflib"`` its pure-Python fallback (what the evaluator's requirements.txt
-  installs: on partial matches its ratios differ, e.g. 12 instead of 24 for "11th of this month" vs
-  "Friday next week");
-- per frame: average goal accuracy (mean over the gold-active slots; none active: not counted),
-  joint goal accuracy (the **product** of all slot scores), both also over categorical and
-  non-categorical slots alone; requested-slots F1/precision/recall (multisets; nothing on either
-  side is 1); active-intent accuracy; slot-tagging F1/precision/recall of non-categorical spans
-  when the predicted frame has ``slots``;
-- groups: ``#ALL_SERVICES``, each service, each domain (the service name up to its first ``_``),
-  ``#SEEN_SERVICES`` (in the train schema too) / ``#UNSEEN_SERVICES``; each figure is the mean over
-  the group's frames that have it (a figure no frame has is left out); with `joint_across_turns`
-  (the evaluator's ``joint_acc_across_turn``, off by default) the joint figures are multiplied over
-  the frames of a turn first (where a service is its own domain, MultiWOZ 2.2's ``hotel``, the
-  evaluator lists that group twice: the mean is unchanged, but across turns each frame's joint
-  figures are multiplied in twice, as here).
-
-On the command line (``dst-metrics score PRED --gold GOLD --compat sgd [--schema S] [--train-schema T]``)
-the profile's `cli_inputs` names these files, which `figures` takes as its inputs; ``--schema`` defaults to
-``GOLD/schema.json`` and ``--train-schema`` to ``GOLD/../train/schema.json`` (the DSTC8 layout),
-when they exist; without a train schema there are no seen/unseen groups. Fuzzy matching is on
-unless ``--value-matching exact`` is given. The figures go under ``sgd`` ({group: {figure: value}});
-``jga`` and ``aga`` become ``#ALL_SERVICES``'s; ``sgd_value_matching`` says ``fuzzy`` or ``exact``,
-and so does the signature (``…|match:exact|sgd-match:fuzzy|compat:sgd``: our figures' matching, then
-the evaluator's).
+``schema_guided_dst/metrics.py`` and ``evaluate.py``). It scores SGD / MultiWOZ 2.2 dialogue files with
+the test and train schemas, which a Corpus does not hold, so `sgd_metrics` reads the files themselves.
+Its conventions: ``docs/compat.md``.
 """
 
 from __future__ import annotations

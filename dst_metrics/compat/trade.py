@@ -1,25 +1,6 @@
 """Profile ``trade``: JGA, slot accuracy and F1 as TRADE's ``evaluate_metrics`` computes them (Wu et
-al., 2019; github jasonwu0731/trade-dst, ``models/TRADE.py``: ``evaluate_metrics``, ``compute_acc``,
-``compute_prf``; copied by many trackers; ``shared/COMPAT.md``).
-
-Its conventions, read from that code:
-
-- each turn's gold and prediction are sets of ``domain-slot-value`` strings, **the value ``none``
-  included** (and ``""``, written ``hotel-area-``);
-- JGA: the share of turns whose two sets are equal;
-- SA (TRADE's "turn accuracy", key ``sa``): (K - missed - wrong) / K with K = `Options.num_slots`
-  (TRADE's 30 slots), missed = gold strings not predicted, wrong = predicted strings not in gold
-  whose slot, the string up to its **last** hyphen, is not a missed string's; mean over turns;
-- F1 (key ``slot_f1``): per turn, F1 of the two sets when gold is not empty (0 when precision +
-  recall is 0); with empty gold, 1 when the prediction is empty too, else 0; **mean over turns**.
-  TRADE computes per-turn precision and recall but does not report them: ``slot_precision`` and
-  ``slot_recall`` keep our definitions.
-
-Its SA and F1 are float sums in file order, which this profile repeats turn by turn to reproduce the
-printed digits; so it is not a sum of integers over dialogues (`base.DialogueSums`) and scores in one process.
-
-Beyond the code (which sees strings only): a gold list of acceptable values is written with the
-predicted value when that is one of them (as in our official mode).
+al., 2019; github jasonwu0731/trade-dst, ``models/TRADE.py``). Its conventions: ``docs/compat.md``. Its
+SA and F1 are float sums in file order, repeated here turn by turn, so the profile scores in one process.
 """
 
 from __future__ import annotations

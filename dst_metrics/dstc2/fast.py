@@ -1,10 +1,8 @@
-"""The column-wise scorer: the official rows from one pass over the turns and a few numpy operations.
+"""The column-wise DSTC2 scorer: the official rows from one pass over the turns and a few numpy operations.
 
-Every turn yields one item per *column* and label scheme (`dst_metrics.dstc2.items`). A component is
-a set of columns; its ``add`` calls are the items of those columns, masked by the schedule, in
-row-major (turn, column) order, which is the official call order. Sums run sequentially in that
-order (``cumsum``), as the official ``+=`` does; Updates compare each item with the previous item of
-the same session; ROC sorts stably by score. The literal procedure this is tested against is
+A component's ``add`` calls are the items of its columns (`dst_metrics.dstc2.items`), masked by the
+schedule, in row-major (turn, column) order, which is the official call order: sums run in that
+order (``cumsum``), as the official ``+=`` does. Tested against the literal procedure,
 tests/fixtures/dstc2/reference_scorer.py.
 """
 
@@ -17,7 +15,7 @@ import numpy as np
 from .components import Row, evaluations, rows_of
 from .items import FIELDS, NONE_ID, Columns, TablePart
 from .prepare import PreparedSession
-from .stats import CA_THRESHOLDS, NEGLOGP_FLOOR
+from .stats import NEGLOGP_FLOOR, roc_rows
 
 
 class _Table:
@@ -133,34 +131,17 @@ def _update_results(top: np.ndarray, label: np.ndarray, sessions: np.ndarray) ->
 
 
 def _roc_results(correct: np.ndarray, scores: np.ndarray) -> dict[str, float | None]:
+    """`roc_results` with numpy: the same points, the same rows."""
     n = correct.size
-    out: dict[str, float | None] = dict.fromkeys(
-        ["roc.v1_eer"] + [f"roc.v{v}_ca{name}" for v in (1, 2) for name, _ in CA_THRESHOLDS]
-    )
     if n <= 2:
-        return out
+        return roc_rows([], [])
     order = np.argsort(-scores, kind="stable")
     sorted_scores = scores[order]
     cumulative = np.cumsum(correct[order])
-    n_true = int(cumulative[-1])
-    n_false = n - n_true
     changes = np.nonzero(sorted_scores[1 : n - 1] != sorted_scores[: n - 2])[0] + 1
     points = np.concatenate(([0], changes, [n - 1]))[::-1]
     ta = cumulative[points]
-    fa = points + 1 - ta
-    fr = n_true - ta
-    out["roc.v1_eer"] = _first(fr >= fa, (fr + fa) / n)
-    for name, threshold in CA_THRESHOLDS:
-        out[f"roc.v1_ca{name}"] = _first(fa / n <= threshold, ta / n)
-    if n_true and n_false:
-        for name, threshold in CA_THRESHOLDS:
-            out[f"roc.v2_ca{name}"] = _first(fa / n_false <= threshold, ta / n_true)
-    return out
-
-
-def _first(condition: np.ndarray, values: np.ndarray) -> float | None:
-    hits = np.flatnonzero(condition)
-    return float(values[hits[0]]) if hits.size else None
+    return roc_rows(ta.tolist(), (points + 1 - ta).tolist())
 
 
 def score_parts(parts: list[TablePart], informable: list[str], requestable: list[str]) -> tuple[list[Row], int]:

@@ -1,12 +1,9 @@
-"""The official scorer's ``add`` calls as items, in plain Python: the column-wise scorer's
-(`dst_metrics.dstc2.fast`) and the calibration figures' (`dst_metrics.calibration.metrics`).
+"""The official scorer's ``add`` calls as items, in plain Python, for the column-wise scorer
+(`dst_metrics.dstc2.fast`) and the calibration figures (`dst_metrics.calibration.metrics`).
 
-Every turn yields one item per *column* (each informable slot, each requestable slot, the method,
-the joint, the independent joint) and label scheme: whether the top hypothesis is right, its score,
-the score of the right hypothesis, the L2 terms, the reciprocal rank, and the top and label as
-interned ids (`FIELDS`). A `TablePart` holds the items of consecutive sessions as flat arrays of the
-standard library's `array` module (no numpy: a worker process of `dst_metrics.dstc2.pipeline`
-never imports it, and the parts pickle as bytes).
+Every turn yields one item per column (each informable and requestable slot, the method, the joint,
+the independent joint) and label scheme, its quantities in `FIELDS`. A `TablePart` holds the items of
+consecutive sessions in `array` buffers, so a worker process never imports numpy and parts pickle as bytes.
 """
 
 from __future__ import annotations

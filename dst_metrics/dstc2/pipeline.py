@@ -1,17 +1,10 @@
 """``dst-metrics dstc2`` from files to `Scores`, in one process or split across processes.
 
-`score_files` reads the flist, the ontology and the track file, then either runs the steps one after
-the other (read every session, `check_track`, `score`) or, with ``jobs > 1``, cuts the sessions into
-chunks of consecutive sessions, which `jobs` processes (`dst_metrics.pool`) claim from a shared
-counter until none is left (so they finish together whatever their speed): each chunk is read,
-checked, prepared and turned into an `items.TablePart` by the process that claimed it (the workers
-are forked first and read the track file themselves), and the parent joins the parts in session
-order and scores them. The rows are ``==`` to one process's (tests/test_dstc2_pipeline.py): every
-sum runs over the joined items in the same order, and the interned ids of a part are compared only
-within a session.
-Whenever anything fails in a run (a file that cannot be read, a track file that cannot be scored, a
-worker that dies), the whole input is scored again in one process, so errors and their order are
-exactly those of one process.
+`score_files` reads the flist, the ontology and the track file. With ``jobs > 1`` the sessions are cut
+into chunks that worker processes (`dst_metrics.pool`) claim one after another; each chunk is read,
+checked and turned into an `items.TablePart`, and the parent joins the parts in session order and
+scores them, so the rows equal one process's (tests/test_dstc2_pipeline.py). When anything fails,
+the whole input is scored again in one process, so errors and their order are those of one process.
 """
 
 from __future__ import annotations

@@ -5,13 +5,16 @@
 * Each ``add`` call's quantities (top right, its score, L2 terms, reciprocal rank) are
   `dst_metrics.dstc2.items`' `plain_item` and `independent_item`; the DSTC2 scorer sums them with numpy
   (`dst_metrics.dstc2.fast`), the calibration figures in plain Python (`dst_metrics.calibration.metrics`).
-* `roc_results(correct, scores)`: ``roc.v1_eer``, ``roc.v1_ca05/10/20``, ``roc.v2_ca05/10/20`` in plain
-  Python (calibration needs no numpy; `dst_metrics.dstc2.fast` computes the same rows with numpy).
+* `roc_rows(ta, fa)`: ``roc.v1_eer``, ``roc.v1_ca05/10/20``, ``roc.v2_ca05/10/20`` from the ROC's
+  operating points, which `roc_results` builds in plain Python (for calibration, without numpy) and
+  `dst_metrics.dstc2.fast` with numpy.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
+from itertools import accumulate
 from operator import itemgetter
 from typing import Any
 
@@ -44,6 +47,7 @@ STAT_NAMES: tuple[str, ...] = (
     "roc.v2_ca20",
 )
 """The 15 stat rows of one component, in the official CSV order."""
+ROC_NAMES = STAT_NAMES[8:]
 
 
 def normalise_dist(pairs: Sequence[tuple[Hyp, float]], on_warning: Callable[[str], None] | None = None) -> Dist:
@@ -72,43 +76,39 @@ def normalise_dist(pairs: Sequence[tuple[Hyp, float]], on_warning: Callable[[str
 _score = itemgetter(1)
 
 
-def roc_curve(correct: Sequence[bool], scores: Sequence[float]) -> list[tuple[int, int, int, int]]:
-    """The official operating points ``(TA, FA, TR, FR)``, from "accept all" towards "accept the top one".
+def roc_rows(ta: Sequence[int], fa: Sequence[int]) -> dict[str, float | None]:
+    """The seven ROC rows from the operating points: at point k, ``ta[k]`` right and ``fa[k]`` wrong
+    items are accepted, points from "accept all" towards "accept the top one" (DSTC2.md section 6).
+    Each row is its first point that meets the condition, None where none does. Along the points FA
+    falls and FR rises, so each condition turns true once and a bisection finds it."""
+    out: dict[str, float | None] = dict.fromkeys(ROC_NAMES)
+    if not len(ta):
+        return out
+    n_true, n_false = int(ta[0]), int(fa[0])
+    n = n_true + n_false
+    points = range(len(ta))
 
-    Items are stably sorted by descending score; a point accepts items 0..i where i is 0, the first
-    index of each later run of equal scores (among the first N-1 items) and N-1. Empty when N <= 2.
-    """
-    n = len(scores)
-    if n <= 2:
-        return []
-    order = sorted(range(n), key=lambda i: -scores[i])
-    sorted_scores = [scores[i] for i in order]
-    cumulative: list[int] = []
-    accepted_correct = 0
-    for i in order:
-        accepted_correct += bool(correct[i])
-        cumulative.append(accepted_correct)
-    n_true = accepted_correct
-    n_false = n - n_true
-    points = [0] + [i for i in range(1, n - 1) if sorted_scores[i] != sorted_scores[i - 1]] + [n - 1]
-    curve = []
-    for i in reversed(points):
-        ta = cumulative[i]
-        fa = i + 1 - ta
-        curve.append((ta, fa, n_false - fa, n_true - ta))
-    return curve
+    def first(condition: Callable[[int], bool], value: Callable[[int], float]) -> float | None:
+        k = bisect_left(points, True, key=condition)
+        return value(k) if k < len(points) else None
+
+    out["roc.v1_eer"] = first(lambda k: n_true - ta[k] >= fa[k], lambda k: (n_true - ta[k] + fa[k]) / n)
+    for name, t in CA_THRESHOLDS:
+        out[f"roc.v1_ca{name}"] = first(lambda k, t=t: fa[k] / n <= t, lambda k: ta[k] / n)
+        if n_true and n_false:
+            out[f"roc.v2_ca{name}"] = first(lambda k, t=t: fa[k] / n_false <= t, lambda k: ta[k] / n_true)
+    return out
 
 
 def roc_results(correct: Sequence[bool], scores: Sequence[float]) -> dict[str, float | None]:
-    """The seven ROC rows of one stat object from its items (in call order): each the first point of
-    `roc_curve` that meets its condition, None where none does (so always with N <= 2)."""
+    """The seven ROC rows of items in call order, in plain Python (calibration needs no numpy): items
+    stably sorted by descending score; a point accepts items 0..i, i being N-1, the first index of each
+    run of equal scores after the first item (among the first N-1 items) and 0. No points when N <= 2."""
     n = len(scores)
-    curve = roc_curve(correct, scores)
-    out: dict[str, float | None] = {"roc.v1_eer": next(((fr + fa) / n for _, fa, _, fr in curve if fr >= fa), None)}
-    for name, threshold in CA_THRESHOLDS:
-        out[f"roc.v1_ca{name}"] = next((ta / n for ta, fa, _, _ in curve if fa / n <= threshold), None)
-    for name, threshold in CA_THRESHOLDS:
-        out[f"roc.v2_ca{name}"] = next(
-            (ta / (ta + fr) for ta, fa, tr, fr in curve if ta + fr and fa + tr and fa / (fa + tr) <= threshold), None
-        )
-    return out
+    if n <= 2:
+        return roc_rows([], [])
+    order = sorted(range(n), key=lambda i: -scores[i])
+    cumulative = list(accumulate(bool(correct[i]) for i in order))
+    points = [n - 1, *(i for i in range(n - 2, 0, -1) if scores[order[i]] != scores[order[i - 1]]), 0]
+    ta = [cumulative[i] for i in points]
+    return roc_rows(ta, [i + 1 - right for i, right in zip(points, ta)])

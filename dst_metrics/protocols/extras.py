@@ -1,15 +1,7 @@
-"""The protocols' figures beside a file's own, for ``dst-metrics report`` (`extra_figures`); each family's
-own command is its way in on its own (``dst-metrics checkdst``, ``sgdx``, ``calibration``; ``dst-metrics
-score --calibration`` adds `calibration_block`).
-
-- CheckDST (`checkdst`): with the predictions on perturbed dialogues, ``checkdst.*`` of (input, perturbed);
-- SGD-X (`sgdx`): with the predictions on schema variants (SGD inputs), ``sgdx.<split>.*`` of (input, variants);
-- calibration (`dst_metrics.calibration`): when the input's predictions carry confidences, the calibration
-  figures (ours and SLT 2024's ``slt2024_ece`` / ``slt2024_auroc``) as ``dst-metrics calibration --json``
-  gives them; without confidences, none.
-
-Each family adds its part of the signature (``checkdst|pairs:turn``, ``sgdx|variants:5|sgd-match:fuzzy``,
-``calibration|bins:10|slt2024|bins:10``), appended to the input's signature in that order.
+"""The protocols' figures beside a file's own, for ``dst-metrics report`` (`extra_figures`): CheckDST's
+(``checkdst.*``, with predictions on perturbed dialogues), SGD-X's (``sgdx.<split>.*``, with predictions
+on schema variants) and the calibration figures (when predictions carry confidences). Each family's
+part of the signature is appended to the input's, in that order.
 """
 
 from __future__ import annotations

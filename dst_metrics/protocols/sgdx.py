@@ -1,20 +1,11 @@
-"""SGD-X schema sensitivity (Lee et al., AAAI 2022): a tracker's predictions on the original SGD schema and
-on schema variants v1 … v5, scored frame by frame as the SGD evaluator scores them, summed up as the
-reference code does (github alexcoca/robust-dst-v2, ``scripts/compute_sgd_x_metrics.py``).
+"""SGD-X schema sensitivity (Lee et al., AAAI 2022): predictions on the original SGD schema and on
+variants v1 … v5, scored frame by frame as the SGD evaluator scores them, summed as the reference code
+does (github alexcoca/robust-dst-v2, ``scripts/compute_sgd_x_metrics.py``).
 
-Per frame (every gold frame of a USER turn, `dst_metrics.compat.sgd`): JGA (the product of the slots'
-scores, fuzzy for non-categorical slots) and AGA (the mean over gold-active slots; none active: no AGA).
-Over the frames of a split (``all``; ``seen`` / ``unseen``: the frame's service is / is not in both the
-train and the test schema, as the SGD evaluator splits them):
-
-- ``jga_original`` = mean JGA of the original predictions;
-- ``jga_variants`` = mean JGA over every frame of every variant (the paper's JGA v1-5);
-- ``ss_jga`` = nanmean over frames of std / mean of the frame's JGA across the variants (std with n - 1;
-  a frame whose mean is 0 is nan, left out): the schema sensitivity;
-- the same three for AGA, over the frames that have one.
-
-Sums are numpy's (`numpy_sums`), so every figure equals the reference code's to the last bit. Figures are
-fractions; None where a split has no frame. Differences from the reference script: docs/compat.md.
+Per split (``all``, ``seen``, ``unseen``): ``jga_original``, ``jga_variants`` (mean over every frame of
+every variant) and ``ss_jga`` (nanmean over frames of std / mean of the frame's JGA across variants,
+std with n - 1), and the same three for AGA. Sums are numpy's (`numpy_sums`), so every figure equals
+the reference code's to the last bit; None where a split has no frame. Differences: docs/compat.md.
 """
 
 from __future__ import annotations

@@ -1,65 +1,12 @@
 """Read a dialogue state out of a model's generated text, whatever style it was prompted for and
-however the model wrapped it (docs/compat.md has a table of every style and wrapper).
+however the model wrapped it (a code fence, a label such as ``SQL:`` or ``State:``, prose around it).
 
-Wrappers, taken off first: a code fence (```sql, ```json, ```python …; its language is tried
-first; an unclosed fence is a generation cut short), a label (``SQL:``, ``State:``, ``Belief
-state:``, ``Answer:``, ``Output:`` … at the start of a line: the text after the last one), and
-prose before or after the statement (each style finds its own statement in the text).
-
-Styles (`STYLES`), detected in this order by ``style="auto"``:
-
-- ``json``: an object, flat ``{"hotel-area": "north"}``, nested ``{"hotel": {"area": "north"}}`` or in
-  MultiWOZ's own shape (``{"hotel": {"semi": {...}, "book": {"people": "2"}}}``, or ``book`` beside
-  the slots: a booking slot is named as the MultiWOZ reader names it, ``hotel-book people``;
-  ``booked`` ignored), a list of ``{"domain", "slot", "value"}`` objects, any of them under one key
-  (``{"belief_state": ...}``); python's single-quoted dict syntax is read too. An answer holding
-  several objects gives the state it presents: the first object after a state label (``Updated
-  state``, ``Belief state``, ``State:``), else the first; the others are counted in
-  `ParsedState.ignored`. ``{}`` is no change, in every style;
-- ``sql``: IC-DST's SQL (github Yushi-Hu/IC-DST ``utils/sql.py``), read as IC-DST reads it, its
-  prompt's ``SELECT * FROM`` + the completion: so a bare completion ``hotel WHERE area = north``
-  is read, and ``SELECT * FROM`` with nothing after it is no change. Several tables with qualified
-  columns (``FROM hotel AS T1, taxi AS T2 WHERE T1.area = ...``; an unqualified column belongs to
-  the first table, as in IC-DST's parser); values quoted or bare (IC-DST's own prompt writes
-  ``name = a and b guest house``); a column list (``SELECT stars FROM hotel WHERE ...``) is no
-  condition; several statements (``;``) are all read. Statements that change rows state slots too:
-  ``UPDATE hotel SET book_people = 7 WHERE name = 'acorn'`` (each assignment and condition a slot
-  of the table) and ``INSERT INTO taxi (depart_time, destination) VALUES ('10:30', 'ely')`` (each
-  column given the value at its place; no column list, or values that do not pair with the columns:
-  every value malformed; rows after the first ignored). A ``?`` or ``NULL`` value is no value:
-  skipped and counted malformed. Operators ``=``, ``LIKE`` (``%`` stripped),
-  ``<``, ``>``, ``<=``, ``>=`` give the value, as in IC-DST; ``IN (a, b)`` gives its first value (a
-  predicted slot holds one value, as a JSON list gives its first); ``!=``, ``<>``, ``NOT LIKE``,
-  ``NOT IN``, ``IS [NOT] NULL``, a condition after ``OR``, ``LIMIT``/``ORDER BY``/``GROUP BY`` and
-  text after a closing quote are no slot value: skipped and counted in `ParsedState.ignored`;
-- ``python``: RefPyDST's calls (github jlab-nlp/RefPyDST ``prompt_formats/python``):
-  ``hotel = find_hotel(area="north", price_range="cheap")``, ``state.hotel = agent.find_hotel(...)``,
-  ``Hotel(...)``, attribute assignments ``hotel.area = "north"``, several statements, prose lines
-  around them; ``update({})`` and ``pass`` are no change (an ``update`` of a dict literal reads
-  the dict, which RefPyDST ignores); ``del state.hotel.type`` deletes the slot (see `deletions`);
-  an argument that refers to a slot (``destination=state.hotel.name``) takes its value from
-  earlier in the text, else from the state before the turn (`parse_generation`'s ``context``), as
-  RefPyDST resolves it; a reference to a slot in neither drops that argument only (counted
-  malformed; RefPyDST sets the slot to nothing too). A call of no domain is not this style. The
-  text is parsed (``ast``), never run;
-- ``lines``: ``domain-slot=value`` items separated by ``;``, newlines or commas (``:`` also
-  separates a slot from its value; ``domain.slot`` is read as ``domain-slot``).
-
-What each generation counts as (`OUTCOMES`, `ParsedState.outcome`): ``parsed`` (read in a style;
-a no-change statement is parsed and empty), ``empty`` (the model wrote nothing: no change),
-``truncated`` (cut short by the token limit and salvaged: JSON and python keep every complete
-slot, SQL drops the dangling condition) and ``unparsed`` (text nothing could read, style
-``none``; or text in a style whose every slot was malformed, under that style: an empty state).
-
-Slot names become MultiWOZ's: lower case, ``_`` as a space, then `SLOT_ALIASES` (``price_range`` ->
-``pricerange``, ``leave_at`` -> ``leaveat``, ``arrive_by`` -> ``arriveby``, ``book_people`` -> ``book
-people``, RefPyDST's ``depart_time``, ``leave_from``, ``food_type``, ``book_number_of_days``…).
-With a `schema` (``domain-slot`` names), a slot outside it is tried as ``book <slot>`` and otherwise
-dropped and counted. Values are kept as written (stripped, outer quotes removed); numbers become
-strings, booleans ``yes``/``no``; ``null`` is no value. A value that says the slot is unset
-(``"not mentioned"``, ``"none"``, ``""``, any case: `dst_metrics.states.says_absent`, the values the
-MultiWOZ reader drops and ``none``) leaves the slot out, in a turn update too (it is no deletion).
-Parsing never raises.
+Styles (`STYLES`), tried in this order by ``style="auto"``: ``json`` (flat, nested, MultiWOZ's own
+shape, a list of slots; python's dict syntax too), ``sql`` (IC-DST's SQL, read as IC-DST reads it,
+and statements that change rows), ``python`` (RefPyDST's calls, parsed with ``ast``, never run) and
+``lines`` (``domain-slot=value`` items). Each generation counts as one of `OUTCOMES`. Slot names
+become MultiWOZ's (`SLOT_ALIASES`); a value saying the slot is unset leaves it out. Parsing never
+raises. docs/compat.md has every style and wrapper in a table, with what each generation gives.
 """
 
 from __future__ import annotations
@@ -68,7 +15,7 @@ import ast
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from ..states import BOOKING_PART, DELETE_MARKER, booking_slot, says_absent
@@ -867,21 +814,6 @@ def parse_generation(
     return ParsedState({}, UNPARSED if style == "auto" else style, "unparsed")
 
 
-@dataclass(frozen=True)
-class ParsedGenerations:
-    """Many generations read: each `ParsedState`, the share `unparsed` (read by no style, or every slot
-    malformed; an empty text is not), how many were read in each style, each style's count of each outcome
-    (``outcomes["python"]["empty"]``), how many slots the schema dropped, and each style's count of
-    malformed items (``malformed["json"]``, `malformed_counts`)."""
-
-    states: tuple[ParsedState, ...]
-    unparsed: float
-    styles: dict[str, int]
-    dropped: int
-    outcomes: dict[str, dict[str, int]]
-    malformed: dict[str, int]
-
-
 def outcome_counts(states: Iterable[ParsedState]) -> dict[str, dict[str, int]]:
     """{style: {outcome: generations}} of parsed states (outcomes in the order of `OUTCOMES`)."""
     counts: dict[str, Counter] = {}
@@ -898,20 +830,3 @@ def malformed_counts(states: Iterable[ParsedState]) -> dict[str, int]:
     for state in states:
         counts[state.style] += state.malformed
     return dict(counts)
-
-
-def parse_generations(
-    texts: Sequence[str], style: str = "auto", schema: Iterable[str] | None = None
-) -> ParsedGenerations:
-    """`parse_generation` over `texts`, with the share of them that did not parse (0 for none)."""
-    names = frozenset(schema) if schema is not None else None
-    states = tuple(parse_generation(text, style, names) for text in texts)
-    failed = sum(not state.parsed for state in states)
-    return ParsedGenerations(
-        states,
-        failed / len(states) if states else 0.0,
-        dict(Counter(state.style for state in states)),
-        sum(len(state.dropped) for state in states),
-        outcome_counts(states),
-        malformed_counts(states),
-    )

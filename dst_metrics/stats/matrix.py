@@ -1,12 +1,9 @@
 """Per-dialogue tallies as one integer matrix, and every figure computed from summed rows at once.
 
-A `Tally` is a set of integer sums, some of them histograms (dicts). `TallyMatrix` flattens the
-tallies of D dialogues into a D x F array: one column per scalar field and one per histogram key
-seen in any of them. Any selection of dialogues with repetition (a bootstrap resample: a count per
-dialogue) then sums to one row, ``counts @ matrix``, and `figure_arrays` computes every figure of
-the registry from B such rows with numpy, by each entry's formula (`Figure.vectorised`: its `compute`
-takes columns; another figure is computed on a rebuilt Tally, row by row). Sums are held as float64,
-exact for integers below 2**53.
+`TallyMatrix` flattens the tallies of D dialogues into a D x F array (a column per scalar field and
+per histogram key). A bootstrap resample, a count per dialogue, sums to one row ``counts @ matrix``,
+and `figure_arrays` computes every figure of the registry from B such rows. Sums are float64, exact
+for integers below 2**53.
 """
 
 from __future__ import annotations

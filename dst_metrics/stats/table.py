@@ -1,26 +1,12 @@
 """The comparison table of N systems on one gold: a paper's main table, with its tests corrected once.
 
-Each system is a row: the chosen figures (default GCA, JGA, FGA, SA, slot F1; any non-count figure
-of the registry) with bootstrap intervals over dialogues (one set of resamples for every system, as
-`bootstrap.resampled_sums` draws them). The pairs tested are each system against a baseline
-(default the first) or every pair (``pairs="all"``); each pair's paired approximate randomization
-p of each figure tested comes from `paired.randomization_p_pairs` (the test of `compare`, its
-rounds shared by the pairs), and ONE correction (Holm or Bonferroni, `paired.adjust`) runs over every
-test the table makes: the family is pairs × figures tested (with a ``primary`` figure, pairs × 1),
-its size stated under the table. The rounds follow from that family size (`randomization_rounds`).
-
-**Runs.** A system may have several runs (files of one system: seeds, sampling, few-shot
-selections; `systems_table` takes them as corpora given the same name). Its value of a figure is the
-mean of its runs' values (each run's values and their sample sd are kept); its interval is that of the
-mean over runs, every run's figure computed on the same resampled dialogues; the randomization test
-of a pair runs on each dialogue's tallies averaged over each system's runs, a dialogue swapped whole
-(docs/statistics.md says why). With one run per system the table is what it was.
-
-``profiles``: each system's JGA and the profile's headline figure under every compatibility
-profile (`dst_metrics.compat`), with the ranking by JGA under each, to show how the evaluator's
-convention moves the numbers. Below `SMALL_SAMPLE` dialogues the table says that its intervals and
-tests are unreliable; the smallest adjusted p it can give is `paired.smallest_adjusted_p` of the
-rounds, the family and the number of dialogues.
+Each system is a row: the chosen figures with bootstrap intervals over dialogues (one set of
+resamples for every system). Each system is tested against a baseline, or every pair
+(``pairs="all"``), by paired approximate randomization (`paired.randomization_p_pairs`), and one
+correction (`paired.adjust`) runs over every test of the table: pairs × figures tested. A system
+with several runs has the mean of its runs' figures (docs/statistics.md). ``profiles`` adds each
+system's JGA under every compatibility profile. Below `SMALL_SAMPLE` dialogues the table says that
+its intervals and tests are unreliable.
 """
 
 from __future__ import annotations
@@ -150,7 +136,7 @@ class SystemsTable:
 
     @property
     def family_size(self) -> int:
-        """The number of tests the one correction ran over: pairs × figures tested."""
+        """The number of tests the correction ran over: pairs × figures tested."""
         return sum(len(test.figures) for test in self.tests)
 
     @property
@@ -186,7 +172,7 @@ class SystemsTable:
         return None
 
     def beaten(self, name: str, key: str) -> list[str]:
-        """The systems `name` is significantly better than on `key` (after the one correction)."""
+        """The systems `name` is significantly better than on `key` (after the table's correction)."""
         higher = figure_of(key).higher_is_better is not False
         out = []
         for other in self.names:
