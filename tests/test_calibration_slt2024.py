@@ -185,7 +185,7 @@ def test_command_line_json() -> None:
 def test_registry_figures_equal_the_profile_and_the_peer() -> None:
     """``slt2024_ece`` / ``slt2024_auroc`` of the calibration registry (`calibration.figures`) are the
     profile's ``pair_ece`` / ``pair_auroc`` (the peer's printed figures), in 10 bins whatever --bins is."""
-    from dst_metrics.calibration.figures import figure
+    from dst_metrics.calibration.figures import CALIBRATION_FIGURES
     from dst_metrics.calibration.metrics import calibration
 
     path = str(REPO / "examples" / "confidences.json")
@@ -194,6 +194,7 @@ def test_registry_figures_equal_the_profile_and_the_peer() -> None:
     registry = calibration(read(path)).figures
     assert (registry["slt2024_ece"], registry["slt2024_auroc"]) == (profile["pair_ece"], profile["pair_auroc"])
     assert (registry["slt2024_ece"], registry["slt2024_auroc"]) == PEER_EXAMPLE[2:]
+    figure = {entry.key: entry for entry in CALIBRATION_FIGURES}.__getitem__
     assert figure("slt2024_ece").label == "ECE (SLT 2024)" and not figure("slt2024_ece").higher_is_better
     assert figure("slt2024_auroc").label == "AUROC (SLT 2024)" and figure("slt2024_auroc").higher_is_better
     for bins in ("10", "5"):

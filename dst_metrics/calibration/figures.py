@@ -83,16 +83,3 @@ CALIBRATION_FIGURES: tuple[CalibrationFigure, ...] = (
 def signature_parts() -> str:
     """The distinct signature parts of the registry's figures, joined by ``|`` (``slt2024|bins:10``)."""
     return "|".join(dict.fromkeys(entry.signature for entry in CALIBRATION_FIGURES if entry.signature))
-
-
-def calibration_keys() -> list[str]:
-    """The keys of `CALIBRATION_FIGURES`, in order."""
-    return [figure.key for figure in CALIBRATION_FIGURES]
-
-
-def figure(key: str) -> CalibrationFigure:
-    """The figure with this key (KeyError naming the known keys otherwise)."""
-    for entry in CALIBRATION_FIGURES:
-        if entry.key == key:
-            return entry
-    raise KeyError(f"unknown calibration figure {key!r}; known: {calibration_keys()}")

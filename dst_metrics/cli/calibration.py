@@ -16,24 +16,14 @@ CALIBRATION_PROFILES = ("slt2024",)  # calibration.slt2024.PROFILE
 DEFAULT_BINS = 10  # the same as metrics.DEFAULT_BINS (kept here so parsing imports nothing heavy)
 
 
-def _bins(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number at least 1, got {text!r}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command's arguments: FILE, the shared input options, --bins and --json."""
-    from .common import add_input_options
+    from .common import add_input_options, whole_number
 
     parser.add_argument("file", metavar="FILE")
     add_input_options(parser)
     parser.add_argument(
-        "--bins", type=_bins, default=DEFAULT_BINS, help=f"bins of ECE and the diagram ({DEFAULT_BINS})"
+        "--bins", type=whole_number, default=DEFAULT_BINS, help=f"bins of ECE and the diagram ({DEFAULT_BINS})"
     )
     parser.add_argument("--by-slot", action="store_true", help="also each slot name's figures (JSON: by_slot)")
     parser.add_argument(

@@ -1,10 +1,6 @@
-"""``dst-metrics compare A B``: paired comparison of two systems' predictions on the same gold.
-
-Prints, for every figure of the family, A, B, B - A with its paired-bootstrap interval, the
-randomization p-value and the p-value corrected over the family (its size in the header), then
-McNemar's test of JGA on turns clustered by dialogue, the dialogues that differ most, and a final
-line naming the significant differences (``--json``: one object, `Comparison.as_dict`). When the
-randomization rounds asked for (``--rounds``) cannot reach the level, one warning line on stderr.
+"""``dst-metrics compare A B``: paired comparison of two systems' predictions on the same gold: every
+figure's difference with its interval, p and corrected p, McNemar's test of JGA clustered by dialogue,
+the dialogues that differ most and a line naming the significant differences (``--json``: one object).
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
-"""``dst-metrics dstc2``: score a DSTC2 tracker output as the official score.py and report.py do.
-
-Reads the sessions the flist names (default ``<dataroot>/<dataset>.flist``) under ``--dataroot``,
-the ontology and the track file; checks the track file (`check`); prints report.py's tables and
-featured metrics (or, with ``--json``, ``{component: {stat: {"schedule,scheme": value}}, "featured":
-..., "basic": ..., "skipped": [...]}``); ``--scorefile`` writes the official ``score.csv``. Warnings
-go to stderr, one line each; ``--strict`` makes the first one an error (exit 2).
+"""``dst-metrics dstc2``: score a DSTC2 tracker output as the official score.py and report.py do:
+check the track file, then print report.py's tables (or ``--json``); ``--scorefile`` writes the
+official ``score.csv``. Warnings go to stderr; ``--strict`` makes the first one an error (exit 2).
 """
 
 from __future__ import annotations

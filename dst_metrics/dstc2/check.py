@@ -1,14 +1,9 @@
 """Checking a tracker output file against the data, as the official ``check_track.py`` does, with places.
 
-`check_track(track, sessions, ontology, dataset, source=...)` raises `InputError` for what cannot be
-scored at all (a wrong JSON type anywhere the scorer reads, a score that is not a finite number) and
-returns `Problem`s for what ``check_track.py`` reports but the official scorer still scores: session
-or turn counts that differ from the data (scored position by position up to the shorter), session
-ids that differ, scores outside [0, 1], distributions summing above 1 (renormalised), unknown slots
-and values, a missing or wrong ``dataset``/``wall-time``. A turn without ``goal-labels``,
-``requested-slots`` or ``method-label``, or with a goal slot that is not informable, is a problem
-too: the official scorer stops scoring that session there (the scorer does the same and lists it).
-With ``strict=True`` the first problem is raised as an `InputError`.
+`check_track` raises `InputError` for what cannot be scored at all (a wrong JSON type where the scorer
+reads, a score that is not a finite number) and returns a `Problem` for each thing ``check_track.py``
+reports but the official scorer still scores (counts or ids that differ from the data, scores outside
+[0, 1], unknown slots and values, ...). With ``strict=True`` the first problem is raised.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """Is tracker B significantly better than A, as the DSTC2 paper (section 5) tested (``dst-metrics dstc2-compare``).
 
-Both track files are scored on the same data; for each featured component (goal.joint, requested.all,
-method at schedule 2, scheme A) accuracy is compared with McNemar's exact test over the scored turns
-(the ``add`` calls: each is right or wrong for each tracker) and L2 with the paired t-test over the
-same calls. The p-values are Bonferroni-corrected for the number of tests (6) and compared with
-``--level`` (default 0.01, the paper's). ROC v2 CA05 is listed without a test (it is not a mean over
-calls). Both trackers must score every turn of the data: a missing session or turn, or a session the
-official scorer would stop early, is an error (the pairs would not match).
+For each featured component, accuracy is compared with McNemar's exact test and L2 with the paired
+t-test over the same ``add`` calls, Bonferroni-corrected for the 6 tests (``--level``, default 0.01).
+ROC v2 CA05 is listed without a test. Both trackers must score every turn of the data.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 """Reading DSTC2 sessions (flist, ``log.json``, ``label.json``), the ontology and tracker output files.
-
-Only the fields the official scorer reads are decoded (DSTC2.md section 1): the session id, each log
-turn's system dialog acts and live SLU hypotheses, each label turn's goal labels, method label,
-requested slots and ``semantics.json``. Sessions are listed by an flist whose lines are paths
-relative to the data root (split on ``/``); a session is the position-wise zip of its log and label
-turns. Malformed data files raise `InputError` naming the file.
+Only the fields the official scorer reads are decoded (DSTC2.md section 1); a session is the
+position-wise zip of its log and label turns. Malformed data files raise `InputError` naming the file.
 """
 
 from __future__ import annotations

@@ -1,13 +1,6 @@
-"""The DSTC2 official scorer's distributions and ROC rows (../shared/DSTC2.md sections 2 and 6).
-
-* `normalise_dist(pairs)`: a tracker's ``[(hypothesis, score), ...]`` → renormalised when the scores
-  sum above 1, with the ``(None, residual)`` entry appended, stably sorted by descending score.
-* Each ``add`` call's quantities (top right, its score, L2 terms, reciprocal rank) are
-  `dst_metrics.dstc2.items`' `plain_item` and `independent_item`; the DSTC2 scorer sums them with numpy
-  (`dst_metrics.dstc2.fast`), the calibration figures in plain Python (`dst_metrics.calibration.metrics`).
-* `roc_rows(ta, fa)`: ``roc.v1_eer``, ``roc.v1_ca05/10/20``, ``roc.v2_ca05/10/20`` from the ROC's
-  operating points, which `roc_results` builds in plain Python (for calibration, without numpy) and
-  `dst_metrics.dstc2.fast` with numpy.
+"""The DSTC2 official scorer's distributions and ROC rows (../shared/DSTC2.md sections 2 and 6):
+`normalise_dist` and the ROC rows (`roc_rows`) from the operating points, which `roc_results` builds in
+plain Python (calibration needs no numpy) and `dst_metrics.dstc2.fast` with numpy.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """The GCA paper's section 5.2 analyses: where a dialogue's mistakes fall, and how strongly GCA and
-FGA follow it.
-
-Per dialogue: tail orientation TO (eq. 7-8: the mean turn index of the mistakes, minus the middle
-turn, over the number of turns) and non-uniformity NU (eq. 9-10: Σ_t |m_t - m/n| / (m/n)), where
-m_t counts the missed, wrong and overshot slots of turn t (`dst_metrics.analysis.explain`). Then Pearson's r
-of per-dialogue GCA and FGA with each, and Zou's (2007) 95% interval for r(FGA, x) - r(GCA, x):
-two correlations that share the variable x, computed on the same dialogues (dependent, overlapping).
-Dialogues without any mistake have no TO or NU and are left out of the correlations. A figure that
-cannot be computed (r needs 2 such dialogues with varying values, Zou's interval 4) is NaN, with the
-reason in `Analysis.undefined`.
+FGA follow it: per dialogue, tail orientation TO (eq. 7-8) and non-uniformity NU (eq. 9-10) of its
+mistakes; Pearson's r of per-dialogue GCA and FGA with each, and Zou's (2007) 95% interval for
+r(FGA, x) - r(GCA, x). Dialogues without a mistake are left out; a figure that cannot be computed is
+NaN, with the reason in `Analysis.undefined`.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""Bootstrap confidence intervals of every figure, resampling whole dialogues.
-
-Dialogues are the unit of dependence: a resample draws D dialogues with replacement from the D of
-the corpus (sorted by id, so a seed gives the same resample whatever order they came in), never
-turns apart. A resample is a vector of counts per dialogue (multinomial, D draws of 1/D); B of them
-times the D x F tally matrix are B summed tallies, and `matrix.figure_arrays` turns them into B
-values of every figure at once. Intervals are percentile or BCa (bias-corrected and accelerated,
-Efron 1987; the acceleration from the jackknife over dialogues).
+"""Bootstrap confidence intervals of every figure, resampling whole dialogues (sorted by id, so a seed
+gives the same resample in any input order). A resample is a count per dialogue; B of them times the
+tally matrix are B summed tallies, which `matrix.figure_arrays` turns into B values of every figure.
+Intervals are percentile or BCa (Efron 1987; the acceleration from the jackknife over dialogues).
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """Paired comparison of two systems on the same gold: is B's figure really different from A's?
 
-For every figure of the family (every non-count figure once: ``fga@λ`` at the λ of ``fga`` is
-``fga``): A, B, diff = B - A; a paired bootstrap interval of the difference (the same resampled
-dialogues for both systems); a p-value from paired approximate randomization (each dialogue's two
-outputs swapped with probability 1/2; p = (1 + #{|diff*| >= |diff|}) / (1 + R)), R chosen from the
-family size m and the level so that the smallest p, 1/(R+1), is at most level/(10 m); Holm's
-(default) or Bonferroni's correction across the family. JGA also gets McNemar's test clustered by
-dialogue (Durkalski et al. 2003) and, for comparison with DSTC2-style reports only, McNemar's exact
-test on turns taken as independent (optimistic: it never decides significance).
+For every figure: A, B, diff = B - A, a paired bootstrap interval of the difference, a p-value from
+paired approximate randomization (each dialogue's two outputs swapped with probability 1/2), with
+enough rounds for the family size and level, and Holm's (default) or Bonferroni's correction across
+the family. JGA also gets McNemar's test clustered by dialogue (Durkalski et al. 2003) and, for
+DSTC2-style reports only, McNemar's exact test on turns taken as independent (it never decides).
 """
 
 from __future__ import annotations
