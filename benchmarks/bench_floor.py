@@ -42,8 +42,8 @@ _START = (
     "score.add_arguments(common.CommandParser(prog='dst-metrics score'))\n"
 )
 _READ = (
-    "from pathlib import Path\nfrom dst_metrics.readers.inputs import Shard, _layout_dialogues\n"
-    "dialogues = _layout_dialogues(Shard('reference', PATH, Path(PATH)))\n"
+    "from pathlib import Path\nfrom dst_metrics.readers.inputs import InputFile, _layout_dialogues\n"
+    "dialogues = _layout_dialogues(InputFile('reference', PATH, Path(PATH)))\n"
 )
 _BUILD = (
     "from dst_metrics.corpus import CorpusBuilder\nbuilder = CorpusBuilder('exact')\n"

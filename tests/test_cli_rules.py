@@ -299,11 +299,11 @@ def test_compat_sgd_table_shows_the_evaluators_figures_and_the_signature_of_json
 def test_the_sgd_profiles_signature_names_its_matching_in_python_too(fuzzy, matching):
     from dst_metrics import score
     from dst_metrics.compat.sgd import SgdInputs
-    from dst_metrics.readers import read_pair
+    from dst_metrics.readers import read
 
     gold, pred = SGD / "sgd_gold", SGD / "sgd_pred"
     inputs = SgdInputs(str(pred), str(gold), str(gold / "schema.json"), str(gold / "train_schema.json"), fuzzy)
-    report = score(read_pair(pred, gold), compat="sgd", compat_inputs=inputs)
+    report = score(read(pred, gold=gold), compat="sgd", compat_inputs=inputs)
     assert report.signature.endswith(f"|match:exact|sgd-match:{matching}|compat:sgd")
     assert report.scores["sgd_value_matching"] == matching
 

@@ -163,7 +163,8 @@ def test_each_process_sums_its_share_of_a_profile_without_falling_back_to_one(pr
     from dst_metrics.compat import PROFILES
     from dst_metrics.compat.base import ProfileTap
     from dst_metrics.options import Options
-    from dst_metrics.readers import open_input, read
+    from dst_metrics.readers import read
+    from dst_metrics.readers.inputs import InputSpec, resolve_input
     from dst_metrics.scoring.parallel import tally_in_processes
 
     from .test_compat_convlab import convlab_samples
@@ -173,6 +174,8 @@ def test_each_process_sums_its_share_of_a_profile_without_falling_back_to_one(pr
     path.write_text(json.dumps(convlab_samples(layout) if profile == "convlab" else layout))
     options = Options(compat=profile)
     tap = ProfileTap(PROFILES[profile].sums, options)
-    tallies = tally_in_processes(open_input(path, stream=True), "official", 3, per_dialogue=False, tap=tap)
+    tallies = tally_in_processes(
+        resolve_input(InputSpec(path), stream=True), "official", 3, per_dialogue=False, tap=tap
+    )
     assert tallies is not None and tallies[0].turns == read(path).num_turns
     assert tap.figures() == PROFILES[profile].figures(read(path), options)

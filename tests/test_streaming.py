@@ -17,8 +17,8 @@ from dst_metrics.cli import main
 from dst_metrics.core.tally import Tally, tally_dialogue
 from dst_metrics.corpus import CorpusBuilder
 from dst_metrics.errors import InputError
-from dst_metrics.readers import Shard, resolve
-from dst_metrics.readers.inputs import STREAMED_FORMATS, stream_shard
+from dst_metrics.readers import InputFile
+from dst_metrics.readers.inputs import STREAMED_FORMATS, resolve, stream_file
 from dst_metrics.scoring.streaming import _fold, _ordered
 
 from .test_parallel import random_layout
@@ -56,7 +56,7 @@ def stream_tally(
     layout only), only the dialogues at positions k modulo n are built and tallied."""
     if share is not None and format != "reference":
         raise ValueError("a share of the dialogues is streamed from the reference layout only")
-    found = stream_shard(Shard(format, path, path=Path(path)), _fold(mode, per_dialogue), value_matching, share)
+    found = stream_file(InputFile(format, path, path=Path(path)), _fold(mode, per_dialogue), value_matching, share)
     if found is None:
         return None
     if dialogue_ids is not None:

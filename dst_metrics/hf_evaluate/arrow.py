@@ -286,7 +286,9 @@ def corpus_from_arrow(
     "updates"``) are accumulated and ``gold_alternatives="first"`` applied before fuzzy snapping, as
     `CorpusBuilder` does; cumulative predictions holding a deletion raise InputError.
     """
-    reading = Reading(value_matching, None, prediction_states, gold_alternatives)  # checked before the rows are read
+    reading = Reading(
+        value_matching=value_matching, prediction_states=prediction_states, gold_alternatives=gold_alternatives
+    )  # checked before the rows are read
     pred = _combined(predictions)
     gold = _combined(references)
     if len(gold) == 0:

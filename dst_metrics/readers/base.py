@@ -18,9 +18,9 @@ from ..errors import InputError, describe
 T = TypeVar("T")
 
 
-# `Fit` and `Reader`: frozen msgspec Structs, not dataclasses, as `engines.Request`: a Struct class is made in
+# `ReaderFit` and `Reader`: frozen msgspec Structs, not dataclasses, as `engines.Request`: a Struct class is made in
 # microseconds, a dataclass in about a millisecond of every command's start.
-class Fit(msgspec.Struct, frozen=True):
+class ReaderFit(msgspec.Struct, frozen=True):
     """How well an input's beginning fits a format: 2 fits, 1 close (`missing` says what is off), 0 not."""
 
     level: int
@@ -37,7 +37,7 @@ class ReadRequest(msgspec.Struct, frozen=True):
 
     def __post_init__(self) -> None:
         if isinstance(self.reading, str):
-            msgspec.structs.force_setattr(self, "reading", Reading(self.reading))
+            msgspec.structs.force_setattr(self, "reading", Reading(value_matching=self.reading))
 
     def text(self) -> str:
         """The data as text (UTF-8); invalid UTF-8 raises InputError."""
@@ -65,7 +65,7 @@ class Side(msgspec.Struct, frozen=True):
     source: str | None = None
     ids: str = "exact"
     turns: str = "id"
-    format: str = ""  # the reader's name, set by `door.read_shard_side`
+    format: str = ""  # the reader's name, set by `inputs.read_file_side`
     flat: bool = False
     unset: str | None = None
     convention: str | None = None
@@ -82,7 +82,7 @@ class Reader(msgspec.Struct, frozen=True):
 
     name: str
     description: str
-    sniff: Callable[[str], Fit]
+    sniff: Callable[[str], ReaderFit]
     read: Callable[[ReadRequest], Corpus] | None = None
     read_side: Callable[[ReadRequest, str], Side] | None = None
 

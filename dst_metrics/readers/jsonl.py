@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import ids
 from ..corpus import GOLD_FIELD, PRED_FIELD, Corpus
 from ..errors import InputError, describe
-from .base import Fit, Reader, ReadRequest, decode_json
+from .base import Reader, ReaderFit, ReadRequest, decode_json
 from .lines import TurnLines
 
 FIELDS = ("dialogue_id", "turn_id", GOLD_FIELD, PRED_FIELD)
@@ -33,23 +33,23 @@ def read_jsonl(request: ReadRequest) -> Corpus:
     return turns.corpus()
 
 
-def sniff(head: str) -> Fit:
+def sniff(head: str) -> ReaderFit:
     """The first non-blank line alone is a JSON object with a dialogue_id."""
     stripped = head.lstrip()
     if stripped[:1] != "{":
-        return Fit(0)
+        return ReaderFit(0)
     first, newline, _ = stripped.partition("\n")
     if not newline and '"dialogue_id"' not in first:
-        return Fit(0)  # one line (or a head cut inside its first line) without the key: not decoded
+        return ReaderFit(0)  # one line (or a head cut inside its first line) without the key: not decoded
     try:
         value = decode_json(first.encode("utf-8"))
     except InputError:
-        return Fit(0)
+        return ReaderFit(0)
     if isinstance(value, dict) and "dialogue_id" in value:
-        return Fit(2)
+        return ReaderFit(2)
     if isinstance(value, dict) and newline:
-        return Fit(1, "its first line has no dialogue_id")
-    return Fit(0)
+        return ReaderFit(1, "its first line has no dialogue_id")
+    return ReaderFit(0)
 
 
 READER = Reader("jsonl", 'JSON Lines of turns {"dialogue_id", "turn_id", "gt", "pr"}', sniff, read_jsonl)

@@ -16,8 +16,8 @@ from .. import ids
 from ..corpus import LAYOUT, Corpus, CorpusBuilder, corpus_from_layout
 from ..errors import InputError
 from .base import (
-    Fit,
     Reader,
+    ReaderFit,
     ReadRequest,
     check_unique_keys,
     decode_object,
@@ -65,14 +65,14 @@ def read_reference(request: ReadRequest) -> Corpus:
     return corpus_from_layout(data, request.reading)
 
 
-def sniff(head: str) -> Fit:
+def sniff(head: str) -> ReaderFit:
     """One JSON object whose first line is not a turn record of JSON Lines."""
     start = head.lstrip()[:1]
     if start == "[":
-        return Fit(1, "it is a JSON array, not an object")
+        return ReaderFit(1, "it is a JSON array, not an object")
     if start != "{":
-        return Fit(0)
-    return Fit(2)
+        return ReaderFit(0)
+    return ReaderFit(2)
 
 
 READER = Reader("reference", "the reference layout JSON " + LAYOUT, sniff, read_reference)

@@ -20,7 +20,7 @@ from .. import ids
 from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, describe, json_text
 from ..states import split_slot_string
-from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_object, typed_decode
+from .base import Reader, ReaderFit, ReadRequest, check_unique_keys, decode_object, typed_decode
 
 GOLD = "turn_belief"
 PRED = "pred_bs_ptr"
@@ -143,10 +143,10 @@ def first_turn_keys(head: str, prefix: re.Pattern) -> set[str] | None:
     return set(turn) if isinstance(turn, dict) else None
 
 
-def sniff(head: str) -> Fit:
+def sniff(head: str) -> ReaderFit:
     """An object whose first dialogue's first turn is an object with turn_belief or pred_bs_ptr."""
     keys = first_turn_keys(head, _FIRST_TURN)
-    return Fit(2) if keys and (GOLD in keys or PRED in keys) else Fit(0)
+    return ReaderFit(2) if keys and (GOLD in keys or PRED in keys) else ReaderFit(0)
 
 
 READER = Reader("trade", "TRADE's prediction file " + LAYOUT, sniff, read_trade)

@@ -29,7 +29,7 @@ from ..core.tally import Tally
 from ..errors import InputError
 from ..modules import needs_extra
 from ..options import OptionError, Options
-from ..readers import InputSpec, Shard, open_spec, resolve
+from ..readers.inputs import InputFile, InputSpec, resolve, resolve_input
 from .scores import Report, score_tallies
 from .streaming import tally_opened
 
@@ -41,7 +41,7 @@ ID_BUCKETS = 16
 """The dialogue ids are checked for repeats in this many tasks, each over one hash bucket of every shard."""
 
 
-def shards_of(source: str, format: str = "auto") -> tuple[Shard, ...]:
+def shards_of(source: str, format: str = "auto") -> tuple[InputFile, ...]:
     """The shards of `source` as the front door resolves them (`dst_metrics.readers.resolve`): the file
     itself, or every file of a folder (sorted, hidden files skipped), each with its format detected."""
     if not os.path.exists(source):
@@ -49,13 +49,13 @@ def shards_of(source: str, format: str = "auto") -> tuple[Shard, ...]:
     return resolve(source, format)
 
 
-def _resolved(paths: Sequence[str | Shard], format: str) -> list[Shard]:
+def _resolved(paths: Sequence[str | InputFile], format: str) -> list[InputFile]:
     """Every shard of `paths`, its format detected here once (the workers read it as given)."""
-    return [shard for path in paths for shard in ((path,) if isinstance(path, Shard) else shards_of(path, format))]
+    return [shard for path in paths for shard in ((path,) if isinstance(path, InputFile) else shards_of(path, format))]
 
 
 def score_shards(
-    paths: Sequence[str | Shard],
+    paths: Sequence[str | InputFile],
     options: Options,
     *,
     format: str = "auto",
@@ -98,7 +98,7 @@ def _tally_and_buckets(spec: InputSpec, mode: str) -> tuple[Tally, list[list[str
     string hash differs from process to process)."""
     import zlib  # Dask only: not at every `dst-metrics score`'s start
 
-    (tally, _), folded = tally_opened(open_spec(spec, stream=True), mode)
+    (tally, _), folded = tally_opened(resolve_input(spec, stream=True), mode)
     buckets: list[list[str]] = [[] for _ in range(ID_BUCKETS)]
     for found in folded:
         for dialogue_id in found.dialogue_ids:

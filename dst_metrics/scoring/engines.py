@@ -28,7 +28,7 @@ from ..corpus import Corpus, Dialogue
 from ..errors import counted
 from ..options import OptionError, Options
 from ..progress import progress
-from ..readers import InputSpec, Opened, open_spec
+from ..readers.inputs import InputSpec, ResolvedInput, resolve_input
 from ..readers.updates import sample_looks_like_updates, votes_say_updates, watch
 from .scores import Report, score, score_tallies, with_profile_figures
 
@@ -108,10 +108,10 @@ def _warn(spec: InputSpec, votes: list[bool], on_updates: Callable[[str], None] 
         on_updates(spec.name or str(spec.source))
 
 
-def read_whole(spec: InputSpec, on_updates: Callable[[str], None] | None = None) -> Opened:
+def read_whole(spec: InputSpec, on_updates: Callable[[str], None] | None = None) -> ResolvedInput:
     """`spec` opened and read whole, its first dialogues watched for turn updates (`on_updates`)."""
     with gc_paused():
-        opened = open_spec(spec)
+        opened = resolve_input(spec)
     if on_updates and spec.prediction_states == "cumulative" and sample_looks_like_updates(opened.corpus.dialogues):
         on_updates(spec.name or str(spec.source))
     return opened
@@ -139,8 +139,8 @@ def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, vie
     processes (`parallel`)."""
     from .streaming import tally_opened
 
-    opened = open_spec(spec, stream=True)
-    alone = opened.streams and (jobs == 1 or all(shard.format == "jsonl" for shard in opened.shards))
+    opened = resolve_input(spec, stream=True)
+    alone = opened.streams and (jobs == 1 or all(shard.format == "jsonl" for shard in opened.files))
     votes: list[bool] = []
 
     def seen(dialogues: Iterable[Dialogue]) -> Iterator[Dialogue]:
@@ -172,7 +172,7 @@ def _streamed(specs: Sequence[InputSpec], options: Options, request: Request, jo
     out = []
     for spec, (total, by_dialogue), how, tap in found:
         name = spec.name or str(spec.source)
-        whole = lambda spec=spec: open_spec(spec).corpus.dialogues  # noqa: E731 - only to name a too wide turn
+        whole = lambda spec=spec: resolve_input(spec).corpus.dialogues  # noqa: E731 - only to name a too wide turn
         report = score_tallies((total, {} if view else by_dialogue), options, source=name, dialogues=whole)
         if profile is not None and tap is not None:
             report = with_profile_figures(report, profile, tap.figures())

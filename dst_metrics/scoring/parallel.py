@@ -1,8 +1,8 @@
 """Scoring one input in several processes (``dst-metrics score --jobs N``).
 
-Each worker process gets the opened input (`dst_metrics.readers.Opened`: the `InputSpec` and its
+Each worker process gets the opened input (`dst_metrics.readers.ResolvedInput`: the `InputSpec` and its
 shards, formats already detected, each file's bytes read once by the parent before it forks:
-`Opened.loaded`) and builds and tallies only its share of each shard's dialogues: those whose
+`ResolvedInput.loaded`) and builds and tallies only its share of each shard's dialogues: those whose
 position is k modulo N. The reference layout is streamed (the file cut once, by the parent, into one
 undecoded slice per dialogue; only the share's slices decoded); other formats are decoded whole and
 `corpus.sharded` skips the other dialogues before any work. The parent adds the tallies (`Tally`
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..core.tally import Tally
-from ..readers import Opened
+from ..readers import ResolvedInput
 from .streaming import tally_opened
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def default_jobs(paths: list[str]) -> int:
 
 
 def _tally_share(
-    opened: Opened,
+    opened: ResolvedInput,
     mode: str,
     k: int,
     n: int,
@@ -64,7 +64,7 @@ def _tally_share(
 
 
 def tally_in_processes(
-    opened: Opened,
+    opened: ResolvedInput,
     mode: str,
     jobs: int,
     per_dialogue: bool,

@@ -1,6 +1,6 @@
 """Scoring without holding the corpus: each dialogue is built, tallied and dropped.
 
-The front door (`dst_metrics.readers.open_input` with ``stream=True``) streams two formats:
+`dst_metrics.readers.ResolvedInput.read_stream` streams two formats:
 - JSON Lines turn records, read line by line: the turns of one dialogue on consecutive lines make a
   dialogue, so the peak memory is that of the largest dialogue (plus one id per dialogue, to catch an
   id that comes back later);
@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from ..core.tally import Tally, tally_corpus, tally_each
 from ..corpus import Dialogue
-from ..readers import Opened
-from ..readers.inputs import STREAMED_FORMATS, Folded
+from ..readers import ResolvedInput
+from ..readers.inputs import STREAMED_FORMATS, FileResult
 
 if TYPE_CHECKING:
     from ..compat.base import ProfileTap
@@ -58,23 +58,23 @@ def _tap_of(fold: Callable, tap: ProfileTap) -> Callable:
     return lambda dialogues: _tapped(fold, tap.fresh(), dialogues)
 
 
-def _ordered(folded: Folded) -> dict[str, Tally]:
+def _ordered(folded: FileResult) -> dict[str, Tally]:
     """A shard's per-dialogue tallies in the order reading it whole gives (JSON Lines: by id)."""
     by_dialogue = folded.result[1]
-    return dict(sorted(by_dialogue.items())) if folded.streamed and folded.shard.format == "jsonl" else by_dialogue
+    return dict(sorted(by_dialogue.items())) if folded.streamed and folded.file.format == "jsonl" else by_dialogue
 
 
 def tally_opened(
-    opened: Opened,
+    opened: ResolvedInput,
     mode: str,
     per_dialogue: bool = False,
     share: tuple[int, int] | None = None,
     watch: Callable[[Iterator[Dialogue]], Iterator[Dialogue]] | None = None,
     view: Callable[[Tally], object] | None = None,
     tap: ProfileTap | None = None,
-) -> tuple[tuple[Tally, dict[str, Tally]], list[Folded]]:
+) -> tuple[tuple[Tally, dict[str, Tally]], list[FileResult]]:
     """((corpus tally, each dialogue's tally in the order reading whole gives), each shard's fold) of
-    an opened input: its shards streamed where they can be, else read whole (`Opened.fold_shards`).
+    an opened input: its shards streamed where they can be, else read whole (`ResolvedInput.read_stream`).
     `watch` sees the dialogues on their way to the tally (e.g. `updates.watch`); with `view`, each
     dialogue's ``view(tally)`` stands for its tally (e.g. its figures, computed where it was tallied);
     `tap` gets the sums of every dialogue (`compat.base.ProfileTap`; each shard's in a fresh copy, merged)."""
@@ -83,7 +83,7 @@ def tally_opened(
         fold = _watched(fold, watch)
     if tap is not None:
         fold = _tap_of(fold, tap)
-    folded = opened.fold_shards(fold, share)
+    folded = opened.read_stream(fold, share)
     total, by_dialogue = Tally(), {}
     for found in folded:
         total = total + found.result[0]

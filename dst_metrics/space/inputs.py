@@ -1,7 +1,7 @@
 """What the visitor gives: options, prediction sets (pasted or uploaded, in any registered
 format), an optional gold file for formats that hold predictions only, and the paper's examples.
 
-Everything is read through the library's front door (`dst_metrics.readers.open_input`: detection,
+Everything is read as the library reads it (`dst_metrics.readers.resolve_input`: detection,
 folders, pairing and every error message); this module adds the page's limits (sizes), the names of
 the sets, and the check that every set is scored against the same gold.
 """
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from dst_metrics import Corpus, InputError, Options
 from dst_metrics.compat import PROFILES
-from dst_metrics.readers import READERS, InputSpec, open_spec, resolve
 from dst_metrics.readers.examples import EXAMPLES
+from dst_metrics.readers.inputs import READERS, InputSpec, resolve, resolve_input
 
 SET_LABELS = ("A", "B", "C", "D")
 """The prediction sets the page takes: A, B to compare, C and D for a third and fourth system."""
@@ -212,7 +212,7 @@ def read_prediction_set(
         name=where,
         gold_name=gold_where,
     )
-    opened = open_spec(spec)
+    opened = resolve_input(spec)
     source = entry.filename if not entry.text and entry.filename else "pasted"
     return PredictionSet(shown, opened.corpus, opened.format.split(",")[0], source)
 
