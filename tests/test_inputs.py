@@ -17,7 +17,7 @@ from dst_metrics.options import OptionError
 from dst_metrics.readers import inputs as inputs_module
 from dst_metrics.readers import read
 from dst_metrics.readers.inputs import InputSpec, resolve_input
-from dst_metrics.scoring.streaming import tally_opened
+from dst_metrics.scoring.streaming import Tallying, tally_input
 from tests.samples import read_side
 
 from .fuzz import FIXTURES
@@ -94,7 +94,8 @@ def test_streamed_and_whole_reads_give_equal_figures_and_only_the_file_that_cann
     opened = resolve_input(InputSpec(folder), stream=True)
     assert opened.corpus is None and opened.format == "jsonl+reference"
     for mode in ("official", "corrected"):
-        (total, by_dialogue), folded = tally_opened(opened, mode, per_dialogue=True)
+        tallies, folded = tally_input(opened, Tallying(mode, per_dialogue=True))
+        total, by_dialogue = tallies.total, tallies.dialogues
         assert [f.streamed for f in folded] == [True, True, False]
         whole = score(read(folder), mode=mode, per_dialogue=True)
         assert total == whole.tally and list(by_dialogue.items()) == list(whole.dialogue_tallies.items())

@@ -161,11 +161,11 @@ def test_each_process_sums_its_share_of_a_profile_without_falling_back_to_one(pr
     # result, say): the figures would still be right, so this checks the workers' own path ran, on the
     # build under test (.ci/run runs it compiled too)
     from dst_metrics.compat import PROFILES
-    from dst_metrics.compat.base import ProfileTap
     from dst_metrics.options import Options
     from dst_metrics.readers import read
     from dst_metrics.readers.inputs import InputSpec, resolve_input
     from dst_metrics.scoring.parallel import tally_in_processes
+    from dst_metrics.scoring.streaming import Tallying
 
     from .test_compat_convlab import convlab_samples
 
@@ -173,9 +173,9 @@ def test_each_process_sums_its_share_of_a_profile_without_falling_back_to_one(pr
     path = tmp_path / "input.json"
     path.write_text(json.dumps(convlab_samples(layout) if profile == "convlab" else layout))
     options = Options(compat=profile)
-    tap = ProfileTap(PROFILES[profile].sums, options)
+    sums = PROFILES[profile].sums
     tallies = tally_in_processes(
-        resolve_input(InputSpec(path), stream=True), "official", 3, per_dialogue=False, tap=tap
+        resolve_input(InputSpec(path), stream=True), Tallying(profile=sums, options=options), 3
     )
-    assert tallies is not None and tallies[0].turns == read(path).num_turns
-    assert tap.figures() == PROFILES[profile].figures(read(path), options)
+    assert tallies is not None and tallies.total.turns == read(path).num_turns
+    assert sums.figures(tallies.sums, options) == PROFILES[profile].figures(read(path), options)

@@ -105,8 +105,6 @@ def add_interval_options(sub: argparse.ArgumentParser, *, flag: bool = True) -> 
 def options_from_args(args: argparse.Namespace) -> Options:
     """The `Options` of parsed arguments (fields a command does not offer keep their defaults)."""
     values = {"mode": args.mode, "alpha": args.alpha, "value_matching": args.value_matching}
-    if getattr(args, "prediction_states", None):  # a corpus read whole says it too (`Corpus.reading`)
-        values["reading"] = opts.reading_parts(args.prediction_states, args.gold_alternatives)
     for name in ("fga_lambda", "num_slots", "compat"):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)

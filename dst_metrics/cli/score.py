@@ -282,13 +282,13 @@ def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
 
 
 def input_spec(path: str, args: argparse.Namespace) -> InputSpec:
-    """What `path` is read as: the input options (--format, --gold, --gold-format, --value-matching)."""
+    """What `path` is read as: the input options (--format, --gold, --gold-format, --value-matching, ...)."""
     return InputSpec(
         path,
-        args.format,
-        args.gold,
-        args.gold_format,
-        args.value_matching,
+        format=args.format,
+        gold=args.gold,
+        gold_format=args.gold_format,
+        value_matching=args.value_matching,
         name=path,
         gold_name=args.gold,
         prediction_states=args.prediction_states,
@@ -299,8 +299,8 @@ def input_spec(path: str, args: argparse.Namespace) -> InputSpec:
 
 def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
     """The corpus of `path` (with --gold: paired with it) and the format(s) it was read in."""
-    opened = read_whole(input_spec(path, args), warn_of_updates)
-    return opened.corpus, opened.format
+    resolved = read_whole(input_spec(path, args), warn_of_updates)
+    return resolved.corpus, resolved.format
 
 
 def sgd_fuzzy(args: argparse.Namespace) -> bool:
@@ -311,11 +311,23 @@ def sgd_fuzzy(args: argparse.Namespace) -> bool:
 
 def request_of(args: argparse.Namespace) -> Request:
     """The `engines.Request` of ``dst-metrics score``'s arguments: what the engine is chosen from."""
-    kept = (("--by", args.by), ("--ci", args.ci), ("--calibration", args.calibration))
-    keep = tuple(flag for flag, given in kept if given)
-    files = {"gold": args.gold, "schema": args.schema, "train_schema": args.train_schema, "by": args.by}
-    files["fuzzy"] = sgd_fuzzy(args)
-    return Request(args.per_dialogue, args.json, keep, args.engine, args.jobs, args.scheduler, files, warn_of_updates)
+    kept = {"--by": args.by, "--ci": args.ci, "--calibration": args.calibration}
+    return Request(
+        per_dialogue=args.per_dialogue,
+        dialogue_figures=args.json,
+        keep_corpus=tuple(flag for flag, given in kept.items() if given),
+        engine=args.engine,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        compat_files={
+            "gold": args.gold,
+            "schema": args.schema,
+            "train_schema": args.train_schema,
+            "by": args.by,
+            "fuzzy": sgd_fuzzy(args),
+        },
+        on_updates=warn_of_updates,
+    )
 
 
 def _print_calibration(path: str, block: dict | None) -> None:
@@ -331,7 +343,7 @@ def _print_calibration(path: str, block: dict | None) -> None:
     print(f"signature: {block['signature']}")
 
 
-def _run_held_out(args: argparse.Namespace, options: Options) -> int:
+def _run_held_out(args: argparse.Namespace, options: Options, specs: list[InputSpec]) -> int:
     """--domain: each file's held-out domain (`zeroshot`), or with ``all`` a row per domain and the average."""
     for flag, given in (("--by", args.by), ("--ci", args.ci), ("--per-dialogue", args.per_dialogue),
                         ("--engine dask", args.engine == "dask"), ("--calibration", args.calibration)):  # fmt: skip
@@ -340,7 +352,8 @@ def _run_held_out(args: argparse.Namespace, options: Options) -> int:
     if args.dialogue_domains and args.protocol != "trade":
         raise OptionError("--dialogue-domains selects dialogues under --protocol trade only")
     domains = read_dialogue_domains(args.dialogue_domains) if args.dialogue_domains else None
-    read_as = {path: read_input(path, args) for path in args.files}  # every file checked first
+    read_as = {spec.name: read_whole(spec, warn_of_updates) for spec in specs}  # every file checked first
+    read_as = {path: (resolved.corpus, resolved.format) for path, resolved in read_as.items()}
     if args.domain != "all":
         reports = [
             (path, score_held_out(corpus, args.domain, args.protocol, options, domains))
@@ -370,9 +383,10 @@ def _run_held_out(args: argparse.Namespace, options: Options) -> int:
 def run(args: argparse.Namespace) -> int:
     """Read and check every file, score each, print the table (or one JSON line per file)."""
     options = options_from_args(args)
+    specs = [input_spec(path, args) for path in args.files]
     if args.domain:
-        return _run_held_out(args, options)
-    scored = score_inputs([input_spec(path, args) for path in args.files], options, request_of(args))
+        return _run_held_out(args, options, specs)
+    scored = score_inputs(specs, options, request_of(args))
     reports = [(found.name, found.report) for found in scored]
     corpora = [(found.name, found.corpus) for found in scored if found.corpus is not None]
     dialogue_figures = {found.name: found.dialogue_figures for found in scored if found.dialogue_figures is not None}
@@ -388,7 +402,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals, calibration)
         return 0
-    dialogue_figures_of = figure_computer(options, per_dialogue=True)  # the keys of _columns(options, True)[:-1]
     for index, (path, report) in enumerate(reports):
         record = {"file": path, "format": read_as[path], **report.scores.as_dict()}
         record["signatures"] = report.scores.signatures()  # each figure's: only the options that change it
@@ -399,11 +412,8 @@ def run(args: argparse.Namespace) -> int:
             record["signatures"] = {key: signature + suffix for key, signature in record["signatures"].items()}
         if args.by:
             record["by"] = {group: dict(s) for group, s in groups[index].items()}
-        if args.per_dialogue and path in dialogue_figures:
+        if args.per_dialogue:
             record["dialogues"] = dialogue_figures[path]
-        elif args.per_dialogue:
-            tallies = report.dialogue_tallies
-            record["dialogues"] = {dialogue_id: dialogue_figures_of(tally) for dialogue_id, tally in tallies.items()}
         if calibration and calibration[index] is not None:
             record["calibration"] = calibration[index]
             record["signature"] += calibrated

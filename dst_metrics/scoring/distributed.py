@@ -31,7 +31,7 @@ from ..modules import needs_extra
 from ..options import OptionError, Options
 from ..readers.inputs import InputFile, InputSpec, resolve, resolve_input
 from .scores import Report, score_tallies
-from .streaming import tally_opened
+from .streaming import Tallying, tally_input
 
 ENGINES = ("local", "dask")
 """``--engine``: this machine's processes (`dst_metrics.scoring.parallel`) or a Dask cluster."""
@@ -98,12 +98,12 @@ def _tally_and_buckets(spec: InputSpec, mode: str) -> tuple[Tally, list[list[str
     string hash differs from process to process)."""
     import zlib  # Dask only: not at every `dst-metrics score`'s start
 
-    (tally, _), folded = tally_opened(resolve_input(spec, stream=True), mode)
+    tallies, files = tally_input(resolve_input(spec, stream=True), Tallying(mode))
     buckets: list[list[str]] = [[] for _ in range(ID_BUCKETS)]
-    for found in folded:
-        for dialogue_id in found.dialogue_ids:
+    for file in files:
+        for dialogue_id in file.dialogue_ids:
             buckets[zlib.crc32(dialogue_id.encode()) % ID_BUCKETS].append(dialogue_id)
-    return tally, buckets
+    return tallies.total, buckets
 
 
 def _bucket(shard: tuple[Tally, list[list[str]]], index: int) -> list[str]:
