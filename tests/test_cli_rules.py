@@ -229,6 +229,16 @@ OPTION_CASES = [
     ("report", ["report", P1, "--markdown", "--schema", "schema.json"], "--schema needs --schema-variants"),
     ("report", ["report", P1, "--markdown", "--train-schema", "t.json"], "--train-schema needs --schema-variants"),
     ("score", ["score", P1, "--jobs", "2", "--calibration"], JOBS_NEED),
+    ("score", ["score", P1, "--domain", "hotel", "--by", "slot"], "--by cannot be combined with --domain"),
+    ("score", ["score", P1, "--domain", "all", "--ci"], "--ci cannot be combined with --domain"),
+    ("score", ["score", P1, "--domain", "hotel", "--per-dialogue"], "--per-dialogue cannot be combined with --domain"),
+    ("score", ["score", P1, "--domain", "taxi", "--engine", "dask"], "--engine dask cannot be combined with --domain"),
+    ("score", ["score", P1, "--domain", "hotel", "--calibration"], "--calibration cannot be combined with --domain"),
+    (
+        "score",
+        ["score", P1, "--domain", "hotel", "--protocol", "active-turns", "--dialogue-domains", "d.json"],
+        "--dialogue-domains selects dialogues under --protocol trade only",
+    ),
 ]
 
 

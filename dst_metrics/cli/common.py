@@ -178,6 +178,23 @@ OPTION_NEEDS: tuple[OptionNeed, ...] = (
     OptionNeed(
         "--seed", "seed", "needs --bootstrap above 0 (0: no resampling)", lambda a: a.bootstrap > 0, ("report",)
     ),
+    *(
+        OptionNeed(option, dest, f"{flag}cannot be combined with --domain", holds, ("score",))
+        for option, dest, flag, holds in (
+            ("--by", "by", "", lambda a: not a.domain),
+            ("--ci", "ci", "", lambda a: not a.domain),
+            ("--per-dialogue", "per_dialogue", "", lambda a: not a.domain),
+            ("--engine", "engine", "dask ", lambda a: not a.domain or a.engine != "dask"),
+            ("--calibration", "calibration", "", lambda a: not a.domain),
+        )
+    ),
+    OptionNeed(
+        "--dialogue-domains",
+        "dialogue_domains",
+        "selects dialogues under --protocol trade only",
+        lambda a: a.protocol == "trade",
+        ("score",),
+    ),
 )
 """Every option of every command that has no effect without another (one row each, checked by `check_option_needs`)."""
 

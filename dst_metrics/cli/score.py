@@ -16,7 +16,7 @@ from .. import options as opts
 from ..analysis.breakdown import BY, breakdown
 from ..analysis.zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains, score_held_out
 from ..compat import PROFILES
-from ..core.figures import FIGURES, figure_computer, figure_labels
+from ..core.figures import FIGURES, figure_labels
 from ..core.tally import COUNT_TYPES
 from ..corpus import Corpus
 from ..options import OptionError, Options
@@ -99,18 +99,6 @@ def _columns(options: Options, per_dialogue: bool) -> list[str]:
     return [*keys, "turns"]
 
 
-def dialogue_figures(report: Report) -> dict[str, Scores]:
-    """Each dialogue's per-dialogue figures and turns only (what `--per-dialogue` lists), from its tally."""
-    signature = report.signature
-    figures = figure_computer(report.options, per_dialogue=True)
-    out = {}
-    for dialogue_id, tally in report.dialogue_tallies.items():
-        values = figures(tally)
-        values["turns"] = tally.turns
-        out[dialogue_id] = Scores(values, signature)
-    return out
-
-
 def _figure_table(
     first: str,
     rows: list[tuple[str, Scores]],
@@ -190,7 +178,7 @@ def _print_score_tables(
     if per_dialogue:
         for path, report in reports:
             print(f"\n{path}: each dialogue")
-            print(_figure_table("dialogue", list(dialogue_figures(report).items()), options, _columns(options, True)))
+            print(_figure_table("dialogue", list(report.dialogues.items()), options, _columns(options, True)))
     for (path, _), file_groups in zip(reports, groups):
         print(f"\n{path}: by {by}")
         keys = [*_columns(options, False)[:-1], *COUNT_TYPES, "turns"]  # the headline figures, the GCA counts
@@ -315,7 +303,7 @@ def request_of(args: argparse.Namespace) -> Request:
     return Request(
         per_dialogue=args.per_dialogue,
         dialogue_figures=args.json,
-        keep_corpus=tuple(flag for flag, given in kept.items() if given),
+        needs_whole_corpus=tuple(flag for flag, given in kept.items() if given),
         engine=args.engine,
         jobs=args.jobs,
         scheduler=args.scheduler,
@@ -345,32 +333,25 @@ def _print_calibration(path: str, block: dict | None) -> None:
 
 def _run_held_out(args: argparse.Namespace, options: Options, specs: list[InputSpec]) -> int:
     """--domain: each file's held-out domain (`zeroshot`), or with ``all`` a row per domain and the average."""
-    for flag, given in (("--by", args.by), ("--ci", args.ci), ("--per-dialogue", args.per_dialogue),
-                        ("--engine dask", args.engine == "dask"), ("--calibration", args.calibration)):  # fmt: skip
-        if given:
-            raise OptionError(f"{flag} cannot be combined with --domain")
-    if args.dialogue_domains and args.protocol != "trade":
-        raise OptionError("--dialogue-domains selects dialogues under --protocol trade only")
     domains = read_dialogue_domains(args.dialogue_domains) if args.dialogue_domains else None
-    read_as = {spec.name: read_whole(spec, warn_of_updates) for spec in specs}  # every file checked first
-    read_as = {path: (resolved.corpus, resolved.format) for path, resolved in read_as.items()}
+    read = {spec.name: read_whole(spec, warn_of_updates) for spec in specs}  # every file checked first
     if args.domain != "all":
         reports = [
-            (path, score_held_out(corpus, args.domain, args.protocol, options, domains))
-            for path, (corpus, _) in read_as.items()
+            (path, score_held_out(found.corpus, args.domain, args.protocol, options, domains))
+            for path, found in read.items()
         ]
         if not args.json:
-            formats = {path: how for path, (_, how) in read_as.items()}
+            formats = {path: found.format for path, found in read.items()}
             _print_score_tables(reports, reports[0][1].options, False, None, [], formats)
         for path, report in reports if args.json else ():
-            record = {"file": path, "format": read_as[path][1], **report.scores.as_dict()}
+            record = {"file": path, "format": read[path].format, **report.scores.as_dict()}
             record["signatures"] = report.scores.signatures()
             sys.stdout.write(dumps(record) + "\n")
         return 0
-    for path, (corpus, how) in read_as.items():
-        rows = score_domains(corpus, args.protocol, options, domains)
+    for path, found in read.items():
+        rows = score_domains(found.corpus, args.protocol, options, domains)
         if args.json:
-            record = {"file": path, "format": how, "protocol": args.protocol}
+            record = {"file": path, "format": found.format, "protocol": args.protocol}
             record.update({name: scores.as_dict() for name, scores in rows.items()})
             sys.stdout.write(dumps(record) + "\n")
             continue

@@ -3,8 +3,8 @@ by one rule, `engine_for`:
 
 - ``dask`` when asked for: each input is the shards of one corpus, tallied on Dask (`distributed`);
 - ``whole`` when a figure needs the corpus in this process: gold apart (its corpus says how it was
-  read), a compat profile that is not sums over dialogues, or the caller keeps the corpus
-  (`Request.keep_corpus`: breakdowns, intervals, calibration);
+  read), a compat profile that is not sums over dialogues, or a flag of the caller that needs the
+  corpus (`Request.needs_whole_corpus`: breakdowns, intervals, calibration);
 - ``stream`` otherwise: each input's files streamed where they stream, else read whole one file at
   a time (`streaming`), or in `jobs` processes (`parallel`) for large inputs.
 
@@ -42,13 +42,13 @@ __all__ = ["Request", "Scored", "engine_for", "read_whole", "score_inputs"]
 # millisecond of every command's start (its methods compiled from source).
 class Request(msgspec.Struct, frozen=True):
     """How to score beyond the `Options`: each dialogue's figures (`per_dialogue`; with `dialogue_figures`
-    computed where it was tallied), the flags that keep the corpus (``("--by",)``), the engine (``local``,
+    computed where it was tallied), the flags that need the corpus read whole (``("--by",)``), the engine (``local``,
     ``dask``), `jobs` (None chooses), a Dask `scheduler`, a profile's files (`Profile.cli_inputs`' keywords),
     and `on_updates`, called with an input's name when its cumulative predictions look like updates."""
 
     per_dialogue: bool = False
     dialogue_figures: bool = False
-    keep_corpus: tuple[str, ...] = ()
+    needs_whole_corpus: tuple[str, ...] = ()
     engine: str = "local"
     jobs: int | None = None
     scheduler: str | None = None
@@ -75,7 +75,7 @@ def engine_for(specs: Sequence[InputSpec], options: Options, request: Request) -
         refused = {
             "--gold": spec.gold is not None,
             "--per-dialogue": request.per_dialogue,
-            **dict.fromkeys(request.keep_corpus, True),
+            **dict.fromkeys(request.needs_whole_corpus, True),
             "--compat": options.compat is not None,
             "--prediction-states updates": spec.prediction_states != "cumulative",
             "--gold-alternatives first": spec.gold_alternatives != "any",
@@ -85,7 +85,7 @@ def engine_for(specs: Sequence[InputSpec], options: Options, request: Request) -
                 raise OptionError(f"{flag} needs the whole corpus in one process; it cannot run on --engine dask")
         return "dask", request.jobs or 0
     summed = options.compat is None or PROFILES[options.compat].sums is not None  # a profile of sums streams
-    if not summed or request.keep_corpus or spec.gold is not None:
+    if not summed or request.needs_whole_corpus or spec.gold is not None:
         return "whole", 1
     if request.jobs is not None:
         return "stream", request.jobs
