@@ -42,16 +42,11 @@ ID_BUCKETS = 16
 
 
 def shards_of(source: str, format: str = "auto") -> tuple[InputFile, ...]:
-    """The shards of `source` as the front door resolves them (`dst_metrics.readers.resolve`): the file
-    itself, or every file of a folder (sorted, hidden files skipped), each with its format detected."""
+    """The shards of `source` as `dst_metrics.readers.resolve` finds them: the file itself, or every file of a
+    folder (sorted, hidden files skipped), each with its format detected."""
     if not os.path.exists(source):
         raise InputError("no such file or folder", source=source)
     return resolve(source, format)
-
-
-def _resolved(paths: Sequence[str | InputFile], format: str) -> list[InputFile]:
-    """Every shard of `paths`, its format detected here once (the workers read it as given)."""
-    return [shard for path in paths for shard in ((path,) if isinstance(path, InputFile) else shards_of(path, format))]
 
 
 def score_shards(
@@ -70,7 +65,8 @@ def score_shards(
         raise OptionError("--compat reads whole corpora in one process; it cannot run on --engine dask")
     if not paths:
         raise InputError("no shard to score")
-    resolved = _resolved(paths, format)  # every shard resolved before any task
+    # every shard resolved before any task, its format detected here once (the workers read it as given)
+    resolved = [one for path in paths for one in ((path,) if isinstance(path, InputFile) else shards_of(path, format))]
     if client is None:
         with dask_client(scheduler, workers) as connected:
             return score_shards(resolved, options, client=connected)
@@ -93,7 +89,7 @@ def score_shards(
 
 
 def _tally_and_buckets(spec: InputSpec, mode: str) -> tuple[Tally, list[list[str]]]:
-    """One shard's tally (streamed where it can be, else read whole: the front door) and its dialogue ids
+    """One shard's tally (streamed where it can be, else read whole: `streaming.tally_input`) and its dialogue ids
     split into `ID_BUCKETS` lists by a hash that is the same in every process (CRC-32: Python's own
     string hash differs from process to process)."""
     import zlib  # Dask only: not at every `dst-metrics score`'s start

@@ -64,7 +64,7 @@ def tally_in_processes(resolved: ResolvedInput, tallying: Tallying, jobs: int) -
     ids = [dialogue_id for found in shares for _, file_ids, _ in found for dialogue_id in file_ids]
     if not ids or len(set(ids)) != len(ids):
         return None  # an empty input or a repeated id: one process raises the error
-    tallies = add_up(part for found in shares for part, _, _ in found)
+    tallies = add_up([part for found in shares for part, _, _ in found])
     if tallying.per_dialogue:
         order = _input_order(shares)
         if order is None:
