@@ -305,11 +305,11 @@ def corpus_from_layout(data: object, reading: Reading | str = "exact") -> Corpus
         raise InputError(f"expected an object {LAYOUT}, got {describe(data)}")
     for name, turns in data.items():
         dialogue_id = ids.dialogue_id(name, field=None)
-        builder.add(dialogue_id, *_layout_turns(dialogue_id, turns))
+        builder.add(dialogue_id, *layout_turns(dialogue_id, turns))
     return builder.corpus()
 
 
-def _layout_turns(dialogue_id: str, turns: object) -> tuple[list[int], list, list]:
+def layout_turns(dialogue_id: str, turns: object) -> tuple[list[int], list, list]:
     """Turn ids, gold states and predicted states of one dialogue of the layout."""
     if not isinstance(turns, Mapping):
         raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=dialogue_id)
