@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from .._gc import gc_paused
-from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, corpus_from_layout, sharded
+from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, corpus_from_layout, only_share
 from ..errors import InputError
 from ..options import OptionError
 from ..states import Alternatives, LinearizedFormat
@@ -608,8 +608,8 @@ def _consume_whole(
     consume: Callable[[Iterable[Dialogue]], T],
     share: tuple[int, int] | None,
 ) -> FileResult:
-    """`consume` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`corpus.sharded`)."""
-    with sharded(*share) if share else nullcontext() as positions:
+    """`consume` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`corpus.only_share`)."""
+    with only_share(*share) if share else nullcontext() as positions:
         corpus = read()
     dialogue_ids = [dialogue.dialogue_id for dialogue in corpus.dialogues]
     positions = positions or list(range(len(dialogue_ids)))
