@@ -608,7 +608,7 @@ def _consume_whole(
     consume: Callable[[Iterable[Dialogue]], T],
     share: tuple[int, int] | None,
 ) -> FileResult:
-    """`consume` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`corpus.only_share`)."""
+    """`consume` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`only_share`)."""
     with only_share(*share) if share else nullcontext() as positions:
         corpus = read()
     dialogue_ids = [dialogue.dialogue_id for dialogue in corpus.dialogues]
