@@ -257,7 +257,7 @@ def text_file(path: str | os.PathLike, where: str | None = None) -> bytes:
 
 
 def _input_file(head: bytes, format: str, where: str | None, path: Path | None = None) -> InputFile:
-    """The file of a file (`path`, whose first bytes are `head`) or of data in memory (all of it in
+    """The `InputFile` of a file (`path`, whose first bytes are `head`) or of data in memory (all of it in
     `head`), its format detected with ``auto``; data meant as JSON (a .json or .jsonl file, or data
     starting with ``{`` or ``[``) that no format recognizes raises its JSON decoding error."""
     head = _checked_head(head, where)
@@ -329,7 +329,7 @@ def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple
 
 
 def _folder_files(folder: Path, format: str, where: str) -> tuple[InputFile, ...]:
-    """A folder a format reads whole (SGD / MultiWOZ 2.2, MultiWOZ 2.1), else one file per path."""
+    """A folder a format reads whole (SGD / MultiWOZ 2.2, MultiWOZ 2.1), else one `InputFile` per file."""
     heads: dict[Path, bytes] = {}
 
     def head(path: Path) -> bytes:
@@ -518,8 +518,8 @@ T = TypeVar("T")
 
 
 class FileResult(msgspec.Struct, frozen=True):
-    """What `ResolvedInput.read_stream` gives per file: the consume's result, the dialogue ids in the order
-    the consume saw them, their positions in the file (k + n·i under a share) and whether it streamed."""
+    """What `ResolvedInput.read_stream` gives per file: what `consume` returned, the dialogue ids in the
+    order `consume` saw them, their positions in the file (k + n·i under a share) and whether it streamed."""
 
     file: InputFile
     result: Any
