@@ -309,25 +309,31 @@ def corpus_from_layout(data: object, reading: Reading | str = "exact") -> Corpus
     return builder.corpus()
 
 
-def layout_turns(dialogue_id: str, turns: object) -> tuple[list[int], list, list]:
-    """Turn ids, gold states and predicted states of one dialogue of the layout."""
+def layout_turns(
+    dialogue_id: str, turns: object, fields: tuple[str, str] = ("gt", "pr")
+) -> tuple[list[int], list, list]:
+    """Turn ids, gold states and predicted states of one dialogue ``{turn_id: {gold field: state, predicted
+    field: state}}`` (`fields`: the reference layout's ``gt`` and ``pr``, or another format's names)."""
     if not isinstance(turns, Mapping):
         raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=dialogue_id)
     turn_ids = ids.turn_ids(turns, dialogue_id)
     values = turns.values()
+    gold, pred = fields
     try:  # the common case, checked in bulk; any problem is found and named below
-        return turn_ids, [t[GOLD_FIELD] for t in values], [t[PRED_FIELD] for t in values]
+        return turn_ids, [t[gold] for t in values], [t[pred] for t in values]
     except (TypeError, KeyError):
         pass
     for turn_id, turn in zip(turn_ids, values):
         if not isinstance(turn, Mapping):
             raise InputError(
-                f'a turn must be an object with "gt" and "pr", got {describe(turn)}', dialogue=dialogue_id, turn=turn_id
+                f"a turn must be an object with {gold} and {pred}, got {describe(turn)}",
+                dialogue=dialogue_id,
+                turn=turn_id,
             )
-        for side in (GOLD_FIELD, PRED_FIELD):
-            if side not in turn:
-                raise InputError(f"the turn has no {side} state", dialogue=dialogue_id, turn=turn_id, field=side)
-    raise AssertionError("unreachable: a turn without gt or pr was not found")  # pragma: no cover
+        for field in fields:
+            if field not in turn:
+                raise InputError(f"the turn has no {field}", dialogue=dialogue_id, turn=turn_id, field=field)
+    raise AssertionError("unreachable: a turn without a state was not found")  # pragma: no cover
 
 
 # --------------------------------------------------------------------------------------------
