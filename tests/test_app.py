@@ -153,7 +153,7 @@ def test_detection_names_the_closest_format(text, fragments):
         ("", "auto", ["the input is empty"]),
         ("  \n", "auto", ["only white space"]),
         ("[]", "reference", ["expected an object", "got an array"]),
-        ('{"d": {"0": {"gt": {}}}}', "reference", ['dialogue "d", turn 0, field pr:', "no pr state"]),
+        ('{"d": {"0": {"gt": {}}}}', "reference", ['dialogue "d", turn 0, field pr:', "the turn has no pr"]),
         ('{"dialogue_id": "d", "turn_id": 0, "gt": {}}', "jsonl", ["line 1, field pr:", "no pr"]),
         (
             '{"dialogue_id": "d", "turn_id": 0, "gt": {}, "pr": {}}\n{"dialogue_id": "d", "turn_id": 0, "gt": {},'

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from dst_metrics.cli import main
-from dst_metrics.corpus import CorpusBuilder, sharded
+from dst_metrics.corpus import CorpusBuilder, only_share
 from dst_metrics.scoring.parallel import PARALLEL_MIN_BYTES, default_jobs
 
 from .conftest import REFERENCE, requires_shared
@@ -93,14 +93,14 @@ def test_errors_are_those_of_one_process(tmp_path, capsys):
     assert messages[2] == messages[3] and "a" in messages[2]
 
 
-def test_a_sharded_builder_keeps_its_share_and_their_positions():
-    with sharded(1, 3) as positions:
+def test_a_builder_under_a_share_keeps_its_share_and_their_positions():
+    with only_share(1, 3) as positions:
         builder = CorpusBuilder()
         for index in range(8):
             builder.add(f"d{index}", [0], [{"hotel-area": "north"}], [{}])
         corpus = builder.corpus()
     assert [d.dialogue_id for d in corpus] == ["d1", "d4", "d7"] and positions == [1, 4, 7]
-    assert CorpusBuilder().shard is None  # outside the block: every dialogue
+    assert CorpusBuilder().share is None  # outside the block: every dialogue
 
 
 def test_small_inputs_use_one_process(tmp_path):
@@ -140,7 +140,7 @@ def test_per_dialogue_figures_computed_in_the_workers_are_those_of_the_library(t
 
 def test_a_reader_may_pass_over_the_dialogues_its_share_leaves_out():
     # readers/convlab.py asks `keeps` and builds no state for the others: positions stay those of `add`
-    with sharded(1, 2) as positions:
+    with only_share(1, 2) as positions:
         builder = CorpusBuilder()
         assert [builder.keeps(position) for position in range(4)] == [False, True, False, True]
         builder.pass_over()

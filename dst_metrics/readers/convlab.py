@@ -244,7 +244,7 @@ def _fast_groups(samples: list) -> dict[str, list] | None:
 
 def read_samples(request: ReadRequest) -> Corpus:
     """Both sides of a ConvLab-3 predictions.json (see the module). Under a share of the dialogues
-    (`corpus.sharded`: ``--jobs``), only the share's states are decoded and checked."""
+    (`corpus.only_share`: ``--jobs``), only the share's states are decoded and checked."""
     samples = typed_decode(_SAMPLES, request.data)
     groups = _fast_groups(samples) if samples else None
     if groups is None:

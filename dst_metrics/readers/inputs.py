@@ -32,13 +32,12 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from functools import cached_property, partial
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
-from .. import ids
 from .._gc import gc_paused
-from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, sharded
+from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, corpus_from_layout, only_share
 from ..errors import InputError
 from ..options import OptionError
 from ..states import Alternatives, LinearizedFormat
@@ -49,7 +48,6 @@ from .base import (
     ReadRequest,
     Side,
     check_json,
-    check_unique_keys,
     decode_problem,
     read_file,
 )
@@ -222,13 +220,13 @@ class InputSpec(msgspec.Struct, frozen=True, dict=True):  # dict: room for the c
 class InputFile:
     """One part of a source read by one reader: a file, a folder its format reads as one (`path`),
     or data in memory (`data`); `name` is how messages name it. A file read ahead (`ResolvedInput.loaded`)
-    has both its `path` and its `data` (without BOM), and a reference layout its `layout` too."""
+    has both its `path` and its `data` (without BOM), and a reference layout its `slices` too."""
 
     format: str
     name: str | None
     path: Path | None = None
     data: bytes | None = None
-    layout: dict[str, msgspec.Raw] | None = dataclasses.field(default=None, repr=False, compare=False)
+    slices: dict[str, msgspec.Raw] | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def request(self, reading: Reading | str = "exact") -> ReadRequest:
         """The reader's request: the bytes (a file read now, BOM removed; a folder: none)."""
@@ -259,7 +257,7 @@ def text_file(path: str | os.PathLike, where: str | None = None) -> bytes:
 
 
 def _input_file(head: bytes, format: str, where: str | None, path: Path | None = None) -> InputFile:
-    """The file of a file (`path`, whose first bytes are `head`) or of data in memory (all of it in
+    """The `InputFile` of a file (`path`, whose first bytes are `head`) or of data in memory (all of it in
     `head`), its format detected with ``auto``; data meant as JSON (a .json or .jsonl file, or data
     starting with ``{`` or ``[``) that no format recognizes raises its JSON decoding error."""
     head = _checked_head(head, where)
@@ -331,7 +329,7 @@ def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple
 
 
 def _folder_files(folder: Path, format: str, where: str) -> tuple[InputFile, ...]:
-    """A folder a format reads whole (SGD / MultiWOZ 2.2, MultiWOZ 2.1), else one file per path."""
+    """A folder a format reads whole (SGD / MultiWOZ 2.2, MultiWOZ 2.1), else one `InputFile` per file."""
     heads: dict[Path, bytes] = {}
 
     def head(path: Path) -> bytes:
@@ -500,92 +498,15 @@ def _format_label(files: tuple[InputFile, ...]) -> str:
 # Streaming: raw dialogues of a file, one at a time
 
 
-class NotStreamable(Exception):
-    """A file must be read whole: its dialogues are not one after another, or something in it is off
-    (reading it whole names the problem)."""
-
-
-class _Record(reference.RawTurn):
-    dialogue_id: str | int
-    turn_id: str | int
-
-
-_RECORD = msgspec.json.Decoder(_Record)
-_LAYOUT = msgspec.json.Decoder(dict[str, msgspec.Raw])
-_DIALOGUE = msgspec.json.Decoder(dict[str, reference.RawTurn])
-_NUMBERED_DIALOGUE = msgspec.json.Decoder(dict[Annotated[int, msgspec.Meta(ge=0)], reference.RawTurn])
-"""A dialogue whose turn ids are all plain digit strings ("0", "12": no sign, leading zero or
-space), decoded with the ids as ints; any other id fails it and the dialogue goes through `_DIALOGUE`."""
-
-RawDialogue = tuple[str, list[int], list, list]
-
-
-def _record_dialogues(file: InputFile) -> Iterator[RawDialogue]:
-    """(dialogue id, turn ids, gold raws, predicted raws) per run of consecutive JSON Lines of one dialogue
-    (the file's lines, or those of its bytes read ahead: `ResolvedInput.loaded`)."""
-    seen: set[str] = set()
-    current, turns, golds, preds = None, [], [], []
+def _record_dialogues(file: InputFile) -> Iterator[reference.RawDialogue]:
+    """`jsonl.record_dialogues` of the file's lines (or of its bytes read ahead: `ResolvedInput.loaded`)."""
     with open(file.path, "rb") if file.data is None else io.BytesIO(file.data) as handle:
         if handle.read(len(BOM)) != BOM:  # a byte order mark is skipped, as reading whole does
             handle.seek(0)
-        for line in handle:
-            if not line.strip():
-                continue
-            try:
-                record = _RECORD.decode(line)
-            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-                raise NotStreamable from None
-            dialogue_id = ids.dialogue_id(record.dialogue_id, field=None)
-            if dialogue_id != current:
-                if current is not None:
-                    yield current, turns, golds, preds
-                if dialogue_id in seen:
-                    raise NotStreamable  # its lines are not consecutive
-                seen.add(dialogue_id)
-                current, turns, golds, preds = dialogue_id, [], [], []
-            turns.append(ids.turn_id(record.turn_id, dialogue=dialogue_id))
-            golds.append(record.gt)
-            preds.append(record.pr)
-    if current is not None:
-        yield current, turns, golds, preds
+        yield from jsonl.record_dialogues(handle, file.name)
 
 
-def _layout_dialogues(file: InputFile, share: tuple[int, int] | None = None) -> Iterator[RawDialogue]:
-    """(dialogue id, turn ids, gold raws, predicted raws) of each dialogue of a reference-layout file
-    (cut into one undecoded slice per dialogue, unless `ResolvedInput.loaded` cut it); with `share` (k, n),
-    only of those at positions k modulo n (the others are never decoded). A key given twice raises
-    NotStreamable at the end."""
-    data = file.request().data if file.data is None else file.data  # as reading whole reads it
-    try:
-        dialogues = _LAYOUT.decode(data) if file.layout is None else file.layout
-    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-        raise NotStreamable from None
-    kept = 0
-    for position, (dialogue_id, raw) in enumerate(dialogues.items()):
-        if not dialogue_id:
-            raise NotStreamable
-        if share is not None and position % share[1] != share[0]:
-            kept += bytes(raw).count(b'"gt"')  # not decoded: its turns counted by their key (C speed)
-            continue
-        try:
-            turns = _NUMBERED_DIALOGUE.decode(raw)
-            turn_ids = list(turns)
-        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-            try:
-                turns = _DIALOGUE.decode(raw)
-            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-                raise NotStreamable from None
-            turn_ids = ids.turn_ids(turns, dialogue_id)
-        kept += len(turns)
-        values = turns.values()
-        yield dialogue_id, turn_ids, [t.gt for t in values], [t.pr for t in values]
-    try:
-        check_unique_keys(data, b'"gt"', kept, None)
-    except InputError:
-        raise NotStreamable from None
-
-
-def _built(builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str]) -> Iterator[Dialogue]:
+def _built(builder: CorpusBuilder, raws: Iterator[reference.RawDialogue], ids_seen: list[str]) -> Iterator[Dialogue]:
     """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder."""
     for dialogue_id, turns, golds, preds in raws:
         builder.add(dialogue_id, turns, golds, preds)
@@ -597,8 +518,8 @@ T = TypeVar("T")
 
 
 class FileResult(msgspec.Struct, frozen=True):
-    """What `ResolvedInput.read_stream` gives per file: the consume's result, the dialogue ids in the order
-    the consume saw them, their positions in the file (k + n·i under a share) and whether it streamed."""
+    """What `ResolvedInput.read_stream` gives per file: what `consume` returned, the dialogue ids in the
+    order `consume` saw them, their positions in the file (k + n·i under a share) and whether it streamed."""
 
     file: InputFile
     result: Any
@@ -675,10 +596,10 @@ def _loaded(file: InputFile) -> InputFile:
         return file
     try:
         data = file.request().data
-        layout = _LAYOUT.decode(data) if file.format == "reference" else None
+        slices = reference.cut(data, file.name) if file.format == "reference" else None
     except (InputError, *DECODE_ERRORS):
         return file
-    return dataclasses.replace(file, data=data, layout=layout)
+    return dataclasses.replace(file, data=data, slices=slices)
 
 
 def _consume_whole(
@@ -687,8 +608,8 @@ def _consume_whole(
     consume: Callable[[Iterable[Dialogue]], T],
     share: tuple[int, int] | None,
 ) -> FileResult:
-    """`consume` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`corpus.sharded`)."""
-    with sharded(*share) if share else nullcontext() as positions:
+    """`consume` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`only_share`)."""
+    with only_share(*share) if share else nullcontext() as positions:
         corpus = read()
     dialogue_ids = [dialogue.dialogue_id for dialogue in corpus.dialogues]
     positions = positions or list(range(len(dialogue_ids)))
@@ -702,8 +623,8 @@ def stream_file(
     share: tuple[int, int] | None = None,
 ) -> FileResult | None:
     """`consume` of the dialogues of one file streamed (each built as its turn comes); None when it must be
-    read whole (see `NotStreamable`; any problem, named by reading it whole, and a share of the dialogues
-    of another format than the reference layout)."""
+    read whole: JSON Lines whose dialogues' lines are apart (`jsonl.NotConsecutive`), a share of the
+    dialogues of another format than the reference layout, and any problem (reading whole names it)."""
     if not _streams(file) or (share is not None and file.format != "reference"):
         return None
     layout = file.format == "reference"
@@ -711,9 +632,13 @@ def stream_file(
     builder = CorpusBuilder(reading)
     try:
         with gc_paused():
-            raws = _layout_dialogues(file, share) if layout else _record_dialogues(file)
+            if layout:
+                data = file.request().data if file.data is None else file.data  # as reading whole reads it
+                raws = reference.layout_dialogues(data, file.name, file.slices, share)
+            else:
+                raws = _record_dialogues(file)
             result = consume(_built(builder, raws, seen))
-    except (NotStreamable, InputError, *DECODE_ERRORS):
+    except (jsonl.NotConsecutive, InputError, *DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
     if not seen and share is None:
         return None  # nothing in it: read whole, which says so
@@ -734,7 +659,7 @@ def resolve_input(spec: InputSpec, *, stream: bool = False) -> ResolvedInput:
     if isinstance(spec.source, dict) and spec.format in ("auto", "reference") and spec.gold is None:
         if spec.source and all(isinstance(turns, dict) for turns in spec.source.values()):
             with guarded(spec.name), gc_paused():  # a reference-layout dict: read as it is, no JSON round trip
-                corpus = reference.corpus_from_layout(spec.source, spec.reading)
+                corpus = corpus_from_layout(spec.source, spec.reading)
             return ResolvedInput(spec, (InputFile("reference", spec.name),), (), corpus)
     files = resolve(spec.source, spec.format, spec.name)
     gold_files = () if spec.gold is None else resolve(spec.gold, spec.gold_format, spec.gold_name)

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 
 import msgspec
 
 from .. import ids
-from ..corpus import Corpus, CorpusBuilder
+from ..corpus import Corpus, CorpusBuilder, layout_turns
 from ..errors import InputError, describe, json_text
 from ..states import split_slot_string
 from .base import Reader, ReaderFit, ReadRequest, check_unique_keys, decode_object, typed_decode
@@ -108,21 +107,7 @@ def _read_general(request: ReadRequest) -> Corpus:
     builder, states = CorpusBuilder(request.reading), _States()
     for name, turns in data.items():
         dialogue_id = ids.dialogue_id(name, field=None)
-        if not isinstance(turns, Mapping):
-            raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=dialogue_id)
-        turn_ids = ids.turn_ids(turns, dialogue_id)
-        for turn_id, turn in zip(turn_ids, turns.values()):
-            if not isinstance(turn, Mapping):
-                raise InputError(
-                    f"a turn must be an object with {GOLD} and {PRED}, got {describe(turn)}",
-                    dialogue=dialogue_id,
-                    turn=turn_id,
-                )
-            for field in (GOLD, PRED):
-                if field not in turn:
-                    raise InputError(f"the turn has no {field}", dialogue=dialogue_id, turn=turn_id, field=field)
-        values = turns.values()
-        _add(builder, states, dialogue_id, turn_ids, [t[GOLD] for t in values], [t[PRED] for t in values])
+        _add(builder, states, dialogue_id, *layout_turns(dialogue_id, turns, (GOLD, PRED)))
     return builder.corpus()
 
 

@@ -5,7 +5,7 @@ files, formats already detected, each file's bytes read once by the parent befor
 `ResolvedInput.loaded`) and builds and tallies only its share of each file's dialogues: those whose
 position is k modulo N. The reference layout is streamed (the file cut once, by the parent, into one
 undecoded slice per dialogue; only the share's slices decoded); other formats are decoded whole and
-`corpus.sharded` skips the other dialogues before any work. The parent adds the tallies (`Tally`
+`corpus.only_share` skips the other dialogues before any work. The parent adds the tallies (`Tally`
 merges by ``+``, so the figures are ``==`` to one process's) and puts per-dialogue tallies back in
 input order. The processes are `pool`'s (N - 1 forked workers, the parent scoring the first share
 itself; nothing is pickled but the small results); where ``fork`` is unavailable, or a worker fails,
