@@ -8,7 +8,7 @@ costs and the cumulative time what any scorer doing that much work in Python pay
 
   1. the interpreter alone;
   2. + start-up of the score command (imports, the argument parser);
-  3. + reading the file: one undecoded slice per turn side (`readers.door._layout_dialogues`);
+  3. + reading the file: one undecoded slice per turn side (`readers.reference.layout_dialogues`);
   4. + building the states: each changed state decoded and flattened (`CorpusBuilder`);
   5. + the one diff per changed side (`core.advance_side`), nothing counted;
   6. ``dst-metrics score FILE --jobs 1 --json``: every figure (counts, turn figures, FGA, output).
@@ -42,8 +42,8 @@ _START = (
     "score.add_arguments(common.CommandParser(prog='dst-metrics score'))\n"
 )
 _READ = (
-    "from pathlib import Path\nfrom dst_metrics.readers.inputs import Shard, _layout_dialogues\n"
-    "dialogues = _layout_dialogues(Shard('reference', PATH, Path(PATH)))\n"
+    "from pathlib import Path\nfrom dst_metrics.readers.reference import layout_dialogues\n"
+    "dialogues = layout_dialogues(Path(PATH).read_bytes(), PATH)\n"
 )
 _BUILD = (
     "from dst_metrics.corpus import CorpusBuilder\nbuilder = CorpusBuilder('exact')\n"

@@ -23,7 +23,7 @@ order every reader gives them back), written to a temporary folder in each forma
                  turns, the user turns' ``state`` with only active slots listed).
 
 For each format: whether the corpus read equals (==) the reference reader's, the median µs per turn of
-`read` (or `read_pair` for the one-sided formats, both files read) over --runs, its ratio to the
+`read` (with ``gold=`` for the one-sided formats, both files read) over --runs, its ratio to the
 reference reader, and the tracemalloc peak of one read. Target (the issue): the readers of the large
 formats within 2x of the reference-layout reader per turn.
 """
@@ -41,7 +41,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from dst_metrics import Corpus  # noqa: E402
-from dst_metrics.readers import READERS, read, read_pair  # noqa: E402
+from dst_metrics.readers import READERS, read  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import median_us_per_turn, peak_mb, repeated_source  # noqa: E402  (the same timing as the core's benchmark)
@@ -264,7 +264,7 @@ def main() -> int:
         def reader_of(names: tuple[str, ...], files: tuple[Path, ...]):
             if len(names) == 1:
                 return lambda: read(files[0], names[0])
-            return lambda: read_pair(files[0], files[1], format=names[0], gold_format=names[1])
+            return lambda: read(files[0], gold=files[1], format=names[0], gold_format=names[1])
 
         reference = read(reference_path, "reference")
         assert reference.num_turns == turns
@@ -289,7 +289,7 @@ def main() -> int:
             equal = "yes" if not problem else "NO"
             print(f"{label:<21} {size:6.1f} {equal:<13} {us:8.2f} {ratio:6.2f} {peak:8.0f}  {verdict}")
         print()
-        print("µs/turn: median time of read(path, format) (read_pair(pred, gold, ...) for the paired formats, both")
+        print("µs/turn: median time of read(path, format) (read(pred, gold=gold, ...) for the paired formats, both")
         print("files) per turn; x ref: its ratio to the reference reader; peak MB: tracemalloc peak of one read.")
         for note in notes:
             print(note)

@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import fresh_process, median_seconds, peak_mb  # noqa: E402  (the benchmarks' one timing function)
 
-from dst_metrics.readers import open_input  # noqa: E402
+from dst_metrics.readers import read  # noqa: E402
 from dst_metrics.stats import systems_table  # noqa: E402
 from tests.simulation import trade_variant  # noqa: E402
 
@@ -62,7 +62,7 @@ def main() -> int:
         return 1
     with tempfile.TemporaryDirectory() as folder:
         paths = write_systems(Path(folder), args.systems)
-        corpora = [(f"S{i + 1}", open_input(str(path)).corpus) for i, path in enumerate(paths)]
+        corpora = [(f"S{i + 1}", read(str(path))) for i, path in enumerate(paths)]
         dialogues = len(corpora[0][1].dialogues)
         print(f"{args.systems} systems × {dialogues} dialogues, {args.resamples} resamples, {os.cpu_count()} cores")
         for pairs in ("baseline", "all"):

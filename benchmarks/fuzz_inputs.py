@@ -6,7 +6,7 @@ prints a table reader x hostile kind -> counts of exit 0 / exit 2 / other (a tra
 status, a message of several lines) and the slowest run. The mutants are those of tests/fuzz.py
 (truncated, bytes flipped, 100,000 ``[`` inside a value, UTF-16, NUL bytes, values swapped for
 1e400/NaN/null/arrays, keys given twice), seeded: the same table on every machine. ``--through door``
-reads through `dst_metrics.readers.open_input` instead; ``--subprocess`` runs each mutant as
+reads through `dst_metrics.readers.resolve_input` instead; ``--subprocess`` runs each mutant as
 ``python -m dst_metrics score`` (slow: one process each). Any ``other`` is listed below the table.
 """
 

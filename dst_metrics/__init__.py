@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` im
         OptionError,
         Options,
     )
-    from .readers import load_reference_file, read
+    from .readers import read, read_stream
     from .readers.generation import parse_generation
     from .readers.updates import accumulate, looks_like_updates
     from .scoring.scores import Report, Scores, score, score_tallies, tally_dialogues
@@ -81,8 +81,8 @@ _LAZY: dict[str, str] = {
     "VALUE_MATCHINGS": "options",
     "OptionError": "options",
     "Options": "options",
-    "load_reference_file": "readers",
     "read": "readers",
+    "read_stream": "readers",
     "Report": "scoring.scores",
     "Scores": "scoring.scores",
     "score": "scoring.scores",
@@ -144,7 +144,6 @@ __all__ = [
     "gca",
     "gca_rates",
     "jga",
-    "load_reference_file",
     "looks_like_updates",
     "make_compute_metrics",
     "module_path",
@@ -152,6 +151,7 @@ __all__ = [
     "parse_generation",
     "parse_linearized",
     "read",
+    "read_stream",
     "rsa",
     "score",
     "score_generations",

@@ -1,4 +1,4 @@
-"""The data model and the one way into it: a corpus of dialogues, each with turn ids and normalized
+"""The data model and how every reader builds it: a corpus of dialogues, each with turn ids and normalized
 gold and predicted states. No file reading here (see `dst_metrics.readers`); the constructors take
 Python objects and validate everything before any figure is computed: a bad state, a missing side,
 an unpaired or duplicated turn raises `InputError` naming the dialogue, turn and field.
@@ -133,9 +133,14 @@ class Corpus:
         """Build from parallel lists of dialogues, each a list of states (turn ids 0, 1, ...);
         `prediction_states`, `gold_alternatives` and `keep_deletions` as `CorpusBuilder` takes them."""
         builder = CorpusBuilder(
-            Reading(value_matching, linearized, prediction_states or "cumulative", gold_alternatives or "any",
-                    keep_deletions=keep_deletions)
-        )  # fmt: skip
+            Reading(
+                value_matching=value_matching,
+                linearized=linearized,
+                prediction_states=prediction_states or "cumulative",
+                gold_alternatives=gold_alternatives or "any",
+                keep_deletions=keep_deletions,
+            )
+        )
         if len(predictions) != len(references):
             raise InputError(f"{len(predictions)} predicted dialogues but {len(references)} reference dialogues")
         names = range(len(references)) if dialogue_ids is None else list(dialogue_ids)
@@ -173,9 +178,14 @@ class Corpus:
         order. Every (dialogue_id, turn_id) must appear exactly once on each side. Dialogues come
         out sorted by id, so the result does not depend on the order of the records."""
         builder = CorpusBuilder(
-            Reading(value_matching, linearized, prediction_states or "cumulative", gold_alternatives or "any",
-                    keep_deletions=keep_deletions)
-        )  # fmt: skip
+            Reading(
+                value_matching=value_matching,
+                linearized=linearized,
+                prediction_states=prediction_states or "cumulative",
+                gold_alternatives=gold_alternatives or "any",
+                keep_deletions=keep_deletions,
+            )
+        )
         pred_by_key = index_turn_records(predictions, "predictions")
         gold_by_key = index_turn_records(references, "references")
         for keys, other, name in ((pred_by_key, gold_by_key, "references"), (gold_by_key, pred_by_key, "predictions")):
@@ -204,12 +214,17 @@ class Corpus:
     ) -> Corpus:
         """Build from the parsed reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}``
         (see `dst_metrics.readers.reference`)."""
-        chosen = Reading(value_matching, linearized, prediction_states or "cumulative", gold_alternatives or "any")
+        chosen = Reading(
+            value_matching=value_matching,
+            linearized=linearized,
+            prediction_states=prediction_states or "cumulative",
+            gold_alternatives=gold_alternatives or "any",
+        )
         return corpus_from_layout(data, chosen)
 
 
-class Reading(msgspec.Struct, frozen=True):  # a Struct: its class is made in µs, a dataclass's in ~1 ms of each start
-    """How an input is read, decided once (the front door's `InputSpec`, a constructor's arguments)
+class Reading(msgspec.Struct, frozen=True, kw_only=True):  # a Struct: made in µs (a dataclass: ~1 ms of each start)
+    """How an input is read, decided once (`readers.InputSpec`, a constructor's arguments)
     and carried to `CorpusBuilder`: the value matching states are folded under, the `LinearizedFormat`
     of string states, predictions as ``cumulative`` states or turn ``updates``, gold alternatives
     matched by ``any`` or the ``first``, with gold apart only the gold dialogues predicted
@@ -290,29 +305,35 @@ def corpus_from_layout(data: object, reading: Reading | str = "exact") -> Corpus
         raise InputError(f"expected an object {LAYOUT}, got {describe(data)}")
     for name, turns in data.items():
         dialogue_id = ids.dialogue_id(name, field=None)
-        builder.add(dialogue_id, *_layout_turns(dialogue_id, turns))
+        builder.add(dialogue_id, *layout_turns(dialogue_id, turns))
     return builder.corpus()
 
 
-def _layout_turns(dialogue_id: str, turns: object) -> tuple[list[int], list, list]:
-    """Turn ids, gold states and predicted states of one dialogue of the layout."""
+def layout_turns(
+    dialogue_id: str, turns: object, fields: tuple[str, str] = ("gt", "pr")
+) -> tuple[list[int], list, list]:
+    """Turn ids, gold states and predicted states of one dialogue ``{turn_id: {gold field: state, predicted
+    field: state}}`` (`fields`: the reference layout's ``gt`` and ``pr``, or another format's names)."""
     if not isinstance(turns, Mapping):
         raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=dialogue_id)
     turn_ids = ids.turn_ids(turns, dialogue_id)
     values = turns.values()
+    gold, pred = fields
     try:  # the common case, checked in bulk; any problem is found and named below
-        return turn_ids, [t[GOLD_FIELD] for t in values], [t[PRED_FIELD] for t in values]
+        return turn_ids, [t[gold] for t in values], [t[pred] for t in values]
     except (TypeError, KeyError):
         pass
     for turn_id, turn in zip(turn_ids, values):
         if not isinstance(turn, Mapping):
             raise InputError(
-                f'a turn must be an object with "gt" and "pr", got {describe(turn)}', dialogue=dialogue_id, turn=turn_id
+                f"a turn must be an object with {gold} and {pred}, got {describe(turn)}",
+                dialogue=dialogue_id,
+                turn=turn_id,
             )
-        for side in (GOLD_FIELD, PRED_FIELD):
-            if side not in turn:
-                raise InputError(f"the turn has no {side} state", dialogue=dialogue_id, turn=turn_id, field=side)
-    raise AssertionError("unreachable: a turn without gt or pr was not found")  # pragma: no cover
+        for field in fields:
+            if field not in turn:
+                raise InputError(f"the turn has no {field}", dialogue=dialogue_id, turn=turn_id, field=field)
+    raise AssertionError("unreachable: a turn without a state was not found")  # pragma: no cover
 
 
 # --------------------------------------------------------------------------------------------
@@ -445,22 +466,22 @@ def check_no_deletions(dialogues: Iterable[Dialogue]) -> None:
                 )
 
 
-_SHARD: tuple[int, int, list[int]] | None = None  # (k, n, positions kept): see `sharded`
+_SHARE: tuple[int, int, list[int]] | None = None  # (k, n, positions kept): see `only_share`
 
 
 @contextmanager
-def sharded(k: int, n: int) -> Iterator[list[int]]:
+def only_share(k: int, n: int) -> Iterator[list[int]]:
     """Within the block, every `CorpusBuilder` of this process keeps only the dialogues whose
     position (in the order they are added) is k modulo n, skipping the others before any work, and
     the list yielded collects the positions kept (`dst_metrics.scoring.parallel` runs one process per share
     of a file and puts the dialogues back in order with them)."""
-    global _SHARD
+    global _SHARE
     positions: list[int] = []
-    previous, _SHARD = _SHARD, (k, n, positions)
+    previous, _SHARE = _SHARE, (k, n, positions)
     try:
         yield positions
     finally:
-        _SHARD = previous
+        _SHARE = previous
 
 
 class CorpusBuilder:
@@ -479,7 +500,7 @@ class CorpusBuilder:
         `unset`, for gold and for predictions: the value the format writes for an unset slot
         (ConvLab-3's ``""``), dropped from the states, or None; the gold slots listed are kept in
         `Corpus.listed_gold_slots`. `notes` are further signature parts the corpus gets (`Corpus.reading`)."""
-        reading = Reading(reading) if isinstance(reading, str) else reading
+        reading = Reading(value_matching=reading) if isinstance(reading, str) else reading
         self.reading = reading
         self.notes: list[str] = list(reading.parts)
         self.updates = reading.prediction_states == "updates"
@@ -487,8 +508,8 @@ class CorpusBuilder:
         self.first = reading.gold_alternatives == "first"
         self.flat = flat
         self.unset = unset
-        self.shard = _SHARD
-        self.added = 0  # dialogues given to `add`, kept or not (sharded)
+        self.share = _SHARE
+        self.added = 0  # dialogues given to `add`, kept or not (only_share)
         self.listed: set[str] | None = set() if unset[0] is not None else None
         self.matching = reading.value_matching
         self.folding = text_matching(self.matching)
@@ -499,11 +520,11 @@ class CorpusBuilder:
 
     def add(self, dialogue_id: str, turn_ids: list[int], golds: list, preds: list) -> None:
         """Validate and normalize one dialogue; turns are put in the order of their ids."""
-        if self.shard is not None:
+        if self.share is not None:
             position, self.added = self.added, self.added + 1
             if not self.keeps(position):
                 return
-            self.shard[2].append(position)
+            self.share[2].append(position)
         if not turn_ids:
             raise InputError("the dialogue has no turns", dialogue=dialogue_id)
         if any(after <= before for before, after in zip(turn_ids, turn_ids[1:])):
@@ -541,12 +562,12 @@ class CorpusBuilder:
 
     def keeps(self, position: int) -> bool:
         """Whether the dialogue given `position`-th to this builder (0: the first) is kept: always,
-        unless only a share of them is (`sharded`). A reader that asks may `pass_over` the others."""
-        return self.shard is None or position % self.shard[1] == self.shard[0]
+        unless only a share of them is (`only_share`). A reader that asks may `pass_over` the others."""
+        return self.share is None or position % self.share[1] == self.share[0]
 
     def pass_over(self) -> None:
         """Count the next dialogue as given and left out of the share, without its turns (`keeps`)."""
-        if self.shard is None or self.keeps(self.added):
+        if self.share is None or self.keeps(self.added):
             raise ValueError("only a dialogue the share leaves out is passed over: `add` it")
         self.added += 1
 
@@ -558,7 +579,7 @@ class CorpusBuilder:
 
     def corpus(self) -> Corpus:
         """The dialogues added so far; an empty corpus or a repeated dialogue id is an InputError."""
-        if not self.dialogues and not (self.shard is not None and self.added):  # a share may be empty
+        if not self.dialogues and not (self.share is not None and self.added):  # a share may be empty
             raise InputError("the corpus is empty: there is no dialogue to score")
         seen = set()
         for dialogue in self.dialogues:

@@ -6,7 +6,7 @@ JSON Lines and linearized lines are written from examples/; any other reader's i
 tests/fixtures/ or examples/ that detection names it) truncated, with bytes flipped, with 100,000 ``[``
 nested inside a value, re-encoded as UTF-16, with NUL bytes, with a value swapped for 1e400, NaN, null, an
 array, …, and with a key of an object (a dialogue id, a turn id, a field) given twice. `outcome` reads one
-through the front door (`open_input`) or the command line (`main([...])`, in this process) and says how it
+through `resolve_input` or the command line (`main([...])`, in this process) and says how it
 ended: ``ok`` (a result; exit 0), ``input-error`` (one located line; exit 2) or ``other: …`` (anything else:
 a bug).
 Used by tests/test_fuzz_inputs.py and benchmarks/fuzz_inputs.py.
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from dst_metrics.cli import main
 from dst_metrics.errors import InputError
-from dst_metrics.readers import READERS, detect, open_input
+from dst_metrics.readers.inputs import READERS, InputSpec, detect, resolve_input
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -218,7 +218,7 @@ def outcome(reader: str, mutant: Path, through: str = "door") -> str:
     predictions, gold = _paths(reader, mutant)
     if through == "door":
         try:
-            open_input(predictions, gold=gold)
+            resolve_input(InputSpec(predictions, gold=gold))
         except InputError as error:
             return "input-error" if "\n" not in str(error) else f"other: a message of several lines: {error!r}"
         except Exception as error:  # noqa: BLE001 - what the fuzz looks for

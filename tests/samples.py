@@ -24,3 +24,18 @@ def gold_copy(source, target, share: float = 0.1, seed: int = 0):
             turn["pr"] = turn["gt"]
     target.write_text(json.dumps(data))
     return target
+
+
+def read_side(source, side: str, format: str = "auto", *, name: str | None = None):
+    """One side (``"gold"`` or ``"pred"``) of a one-sided format's file or folder, as pairing reads it."""
+    from dst_metrics.readers.inputs import read_sides, resolve
+
+    return read_sides(resolve(source, format, name), side)
+
+
+def read_with_format(source, format: str = "auto", **options):
+    """(Corpus, the name of the format read) of `source`, as `dst_metrics.read` reads it."""
+    from dst_metrics.readers.inputs import InputSpec, resolve_input
+
+    resolved = resolve_input(InputSpec(source, format, **options))
+    return resolved.corpus, resolved.format

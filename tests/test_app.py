@@ -15,7 +15,7 @@ from dst_metrics import InputError, OptionError, Options, score
 from dst_metrics.cli import main
 from dst_metrics.core.figures import FIGURES, figure_keys, figure_labels
 from dst_metrics.options import parse_alpha, parse_lambda, parse_mode, parse_num_slots, parse_value_matching
-from dst_metrics.readers import READERS, detect, read, read_pair, read_with_format
+from dst_metrics.readers import READERS, detect, read
 from dst_metrics.readers.examples import EXAMPLES
 from dst_metrics.report import draw, palette, plots
 from dst_metrics.space import explore as explore_module
@@ -32,6 +32,7 @@ from dst_metrics.space.explore import (
 from dst_metrics.space.inputs import SetInput, read_prediction_sets
 from dst_metrics.space.page import url_settings
 from dst_metrics.states import Alternatives
+from tests.samples import read_with_format
 
 from .conftest import REFERENCE, REPO, requires_shared
 
@@ -152,7 +153,7 @@ def test_detection_names_the_closest_format(text, fragments):
         ("", "auto", ["the input is empty"]),
         ("  \n", "auto", ["only white space"]),
         ("[]", "reference", ["expected an object", "got an array"]),
-        ('{"d": {"0": {"gt": {}}}}', "reference", ['dialogue "d", turn 0, field pr:', "no pr state"]),
+        ('{"d": {"0": {"gt": {}}}}', "reference", ['dialogue "d", turn 0, field pr:', "the turn has no pr"]),
         ('{"dialogue_id": "d", "turn_id": 0, "gt": {}}', "jsonl", ["line 1, field pr:", "no pr"]),
         (
             '{"dialogue_id": "d", "turn_id": 0, "gt": {}, "pr": {}}\n{"dialogue_id": "d", "turn_id": 0, "gt": {},'
@@ -495,7 +496,7 @@ def test_gold_upload_pairs_predictions_only_formats():
     assert not alone.ok and "holds predictions only" in alone.status and "'Gold'" in alone.status
     result = explore([entry], gold=SetInput("gold", "", str(gold_file), gold_file.name))
     assert result.ok, result.status
-    expected = score(read_pair(pred_file, gold_file)).scores
+    expected = score(read(pred_file, gold=gold_file)).scores
     assert shown(result, "gca", "sgd") == draw.pct(expected.gca)
     assert shown(result, "jga", "sgd") == draw.pct(expected.jga)
     assert "--gold dialogues_001.json" in result.command
@@ -767,7 +768,7 @@ def test_confidences_give_the_calibration_figures_and_a_reliability_diagram(tmp_
 
 def test_several_uploaded_files_are_read_as_one_folder(tmp_path):
     """SGD and MultiWOZ 2.2 come as folders of dialogues_*.json: several files uploaded at once are
-    one folder, paired with the gold folder as `read_pair` pairs them."""
+    one folder, paired with the gold folder as `read(..., gold=...)` pairs them."""
     fixtures = REPO / "tests" / "fixtures" / "sgd"
     uploads = []
     for side in ("sgd_pred", "sgd_gold"):
@@ -785,7 +786,7 @@ def test_several_uploaded_files_are_read_as_one_folder(tmp_path):
     ]
     result = explore([SetInput("", "", pred_folder, pred_name)], gold=SetInput("", "", gold_folder, gold_name))
     assert result.ok, result.status
-    expected = score(read_pair(fixtures / "sgd_pred", fixtures / "sgd_gold")).scores
+    expected = score(read(fixtures / "sgd_pred", gold=fixtures / "sgd_gold")).scores
     assert shown(result, "gca", "set_a_files") == draw.pct(expected.gca)
     assert result.command.startswith("dst-metrics score set_a_files --gold set_gold_files")
 

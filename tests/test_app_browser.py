@@ -417,7 +417,7 @@ def test_confidences_show_calibration_at_both_widths(visit):
 def test_predictions_only_upload_with_a_gold_folder(visit):
     """An SGD prediction file is paired with the gold uploaded as several files (a folder)."""
     from dst_metrics import score
-    from dst_metrics.readers import read_pair
+    from dst_metrics.readers import read
 
     fixtures = REPO / "tests" / "fixtures" / "sgd"
     page = visit()
@@ -429,7 +429,7 @@ def test_predictions_only_upload_with_a_gold_folder(visit):
     page.get_by_text("Gold file, for predictions-only formats").click()
     gold_files = [str(p) for p in sorted((fixtures / "sgd_gold").glob("*.json"))]
     page.locator("#upload-gold").locator("xpath=..").locator("input[type=file]").set_input_files(gold_files)
-    expected = score(read_pair(fixtures / "sgd_pred", fixtures / "sgd_gold")).scores
+    expected = score(read(fixtures / "sgd_pred", gold=fixtures / "sgd_gold")).scores
     _wait_for_figure(page, "gca", "dialogues_001", f"{100 * expected.gca:.2f}")
     assert _figure(page, "jga", "dialogues_001") == f"{100 * expected.jga:.2f}"
     assert "--gold set_gold_files" in page.locator("#command").inner_text()

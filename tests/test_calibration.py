@@ -429,8 +429,9 @@ def test_example_file():
 
 
 def test_one_sided_mwzeval_predictions_carry_confidences():
-    from dst_metrics.readers import pair, read_side
+    from dst_metrics.readers import pair
     from dst_metrics.readers.base import Side
+    from tests.samples import read_side
 
     from .conftest import REPO
 

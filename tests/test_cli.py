@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dst_metrics import FIGURES, Options, load_reference_file, score
+from dst_metrics import FIGURES, Options, read, score
 from dst_metrics.cli import main
 from dst_metrics.cli.common import display_width
 from dst_metrics.readers.examples import EXAMPLES
@@ -78,7 +78,7 @@ def test_per_dialogue_figures_match_the_corpus_of_one_dialogue(capsys):
 
 def test_options_reach_the_scores_and_the_signature(capsys):
     (corrected,) = run_json(capsys, P1, "--mode", "corrected", "--num-slots", "10", "--fga-lambda", "1.0")
-    expected = score(load_reference_file(P1), mode="corrected", num_slots=10, fga_lambda=1.0).scores
+    expected = score(read(P1, "reference"), mode="corrected", num_slots=10, fga_lambda=1.0).scores
     assert corrected["sa"] == expected.sa and corrected["fga"] == expected.fga == corrected["fga@1.0"]
     assert "mode:corrected" in corrected["signature"] and "K:10" in corrected["signature"]
     assert "lambda:1" in corrected["signature"]
@@ -213,7 +213,7 @@ def test_no_traceback_in_a_fresh_process(tmp_path):
 
 
 def test_a_byte_order_mark_and_json_lines_are_read(tmp_path, capsys):
-    expected = score(load_reference_file(P1)).scores
+    expected = score(read(P1, "reference")).scores
     bom = tmp_path / "bom.json"
     bom.write_bytes(b"\xef\xbb\xbf" + Path(P1).read_bytes())
     lines = tmp_path / "turns.jsonl"
@@ -232,9 +232,9 @@ def test_a_byte_order_mark_and_json_lines_are_read(tmp_path, capsys):
 
 def test_alpha_as_a_fraction_and_the_version(capsys):
     (record,) = run_json(capsys, P1, "--alpha", "10/11")
-    assert record["gca"] == score(load_reference_file(P1)).scores.gca and "alpha:10/11" in record["signature"]
+    assert record["gca"] == score(read(P1, "reference")).scores.gca and "alpha:10/11" in record["signature"]
     (record,) = run_json(capsys, P1, "--alpha", "0.5")
-    assert "alpha:0.5" in record["signature"] and record["gca"] != score(load_reference_file(P1)).scores.gca
+    assert "alpha:0.5" in record["signature"] and record["gca"] != score(read(P1, "reference")).scores.gca
     status, out, _ = run_cli(["--version"], capsys)
     assert status == 0 and out.startswith("dst-metrics ") and out.split()[1][0].isdigit()
 
@@ -344,7 +344,7 @@ def test_a_dash_reads_standard_input_as_every_unix_tool_does():
     assert piped.returncode == 0, piped.stderr
     (record,) = [json.loads(line) for line in piped.stdout.decode().splitlines()]
     assert round(100 * record["gca"], 2) == 73.33 and record["file"] == "-"
-    assert record["gca"] == score(load_reference_file(P1)).scores.gca
+    assert record["gca"] == score(read(P1, "reference")).scores.gca
 
 
 def test_a_format_asked_for_that_does_not_fit_names_what_the_data_looks_like(tmp_path, capsys):
@@ -375,11 +375,11 @@ def test_gold_from_a_file_holding_both_sides_takes_its_gold_and_says_so(tmp_path
     merged = {
         d: {t: {"gt": other[d][t]["gt"], "pr": turn["pr"]} for t, turn in ts.items()} for d, ts in pred_layout.items()
     }
-    expected = score(load_reference_file(_write(tmp_path / "merged.json", merged))).scores
+    expected = score(read(_write(tmp_path / "merged.json", merged), "reference")).scores
     assert (
         record["gca"] == expected.gca
         and record["jga"] == expected.jga
-        and record["gca"] != score(load_reference_file(str(gold_file))).scores.gca
+        and record["gca"] != score(read(str(gold_file), "reference")).scores.gca
     )
     assert "gold:gold-side-of-reference" in record["signature"]
     assert "pred:pred-side-of-reference" in record["signature"]

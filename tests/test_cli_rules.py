@@ -229,6 +229,16 @@ OPTION_CASES = [
     ("report", ["report", P1, "--markdown", "--schema", "schema.json"], "--schema needs --schema-variants"),
     ("report", ["report", P1, "--markdown", "--train-schema", "t.json"], "--train-schema needs --schema-variants"),
     ("score", ["score", P1, "--jobs", "2", "--calibration"], JOBS_NEED),
+    ("score", ["score", P1, "--domain", "hotel", "--by", "slot"], "--by cannot be combined with --domain"),
+    ("score", ["score", P1, "--domain", "all", "--ci"], "--ci cannot be combined with --domain"),
+    ("score", ["score", P1, "--domain", "hotel", "--per-dialogue"], "--per-dialogue cannot be combined with --domain"),
+    ("score", ["score", P1, "--domain", "taxi", "--engine", "dask"], "--engine dask cannot be combined with --domain"),
+    ("score", ["score", P1, "--domain", "hotel", "--calibration"], "--calibration cannot be combined with --domain"),
+    (
+        "score",
+        ["score", P1, "--domain", "hotel", "--protocol", "active-turns", "--dialogue-domains", "d.json"],
+        "--dialogue-domains selects dialogues under --protocol trade only",
+    ),
 ]
 
 
@@ -299,11 +309,11 @@ def test_compat_sgd_table_shows_the_evaluators_figures_and_the_signature_of_json
 def test_the_sgd_profiles_signature_names_its_matching_in_python_too(fuzzy, matching):
     from dst_metrics import score
     from dst_metrics.compat.sgd import SgdInputs
-    from dst_metrics.readers import read_pair
+    from dst_metrics.readers import read
 
     gold, pred = SGD / "sgd_gold", SGD / "sgd_pred"
     inputs = SgdInputs(str(pred), str(gold), str(gold / "schema.json"), str(gold / "train_schema.json"), fuzzy)
-    report = score(read_pair(pred, gold), compat="sgd", compat_inputs=inputs)
+    report = score(read(pred, gold=gold), compat="sgd", compat_inputs=inputs)
     assert report.signature.endswith(f"|match:exact|sgd-match:{matching}|compat:sgd")
     assert report.scores["sgd_value_matching"] == matching
 

@@ -16,13 +16,13 @@ from hypothesis import strategies as st
 
 from dst_metrics import Corpus, score
 from dst_metrics.compat import PROFILES
-from dst_metrics.compat.base import ProfileTap
 from dst_metrics.compat.convlab import KEYS, SUMS, Sums, figures, pred_options, squeeze
-from dst_metrics.corpus import sharded
+from dst_metrics.corpus import only_share
 from dst_metrics.options import Options
 from dst_metrics.readers import read
 from dst_metrics.readers.base import ReadRequest
 from dst_metrics.readers.convlab import read_samples
+from dst_metrics.scoring.streaming import Tallying, add_up
 from tests.conftest import REFERENCE, requires_shared
 
 
@@ -282,17 +282,17 @@ def test_the_command_line_sums_the_profile_in_any_number_of_processes(seed, tmp_
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 10**6), st.integers(1, 4))
 def test_the_sums_of_every_share_add_up_to_the_whole(seed, n):
-    # each share of the samples read as a worker reads it (`sharded`), summed by a tap, listed gold
-    # slots included, then merged: the counts of the whole corpus
+    # each share of the samples read as a worker reads it (`only_share`), summed as it is tallied, listed
+    # gold slots included, then added up: the counts of the whole corpus
     from tests.test_parallel import random_layout
 
     data = json.dumps(convlab_samples(random_layout(seed, dialogues=1 + seed % 6))).encode()
     whole = counts(read_samples(ReadRequest(data, "predictions.json")))
-    total = ProfileTap(SUMS, Options(compat="convlab"))
+    tallying = Tallying(profile=SUMS, options=Options(compat="convlab"))
+    parts = []
     for k in range(n):
-        with sharded(k, n):
+        with only_share(k, n):
             share = read_samples(ReadRequest(data, "predictions.json"))
-        tap = total.fresh()
-        assert [d.dialogue_id for d in tap(share)] == [d.dialogue_id for d in share]
-        total.merge(tap.sums)
-    assert total.sums.counts() == whole
+        parts.append(tallying(share))
+        assert parts[-1].total.turns == share.num_turns  # every dialogue passed on to the tally
+    assert add_up(parts).sums.counts() == whole

@@ -233,17 +233,19 @@ def test_the_official_figures_in_two_processes(name, capsys):
     assert record == {**record, **_profile_figures(score(read(REFERENCE / name), compat="fga").scores)}
 
 
-def test_a_profile_tap_pickles_empty_and_merges_by_addition():
+def test_a_profiles_sums_are_tallied_on_the_way_pickle_and_add_up():
     import pickle
 
-    from dst_metrics.compat.base import ProfileTap
+    from dst_metrics.scoring.streaming import Tallying, add_up
 
     corpus = Corpus.from_dialogues([[{"hotel-area": "north"}, {"hotel-area": "none"}]], [[{"hotel-area": "north"}] * 2])
-    tap = ProfileTap(PROFILES["fga"].sums, Options(compat="fga"))
-    assert [d.dialogue_id for d in tap(iter(corpus.dialogues))] == [d.dialogue_id for d in corpus.dialogues]
-    assert tap.sums.turns == 2
-    copy = pickle.loads(pickle.dumps(tap))
-    assert copy.sums.turns == 0 and copy.options == tap.options  # a worker starts from nothing
-    copy.merge(tap.sums)
-    copy.merge(tap.sums)
-    assert copy.sums.turns == 4 and copy.figures()["jga"] == tap.figures()["jga"] == 0.5
+    sums, options = PROFILES["fga"].sums, Options(compat="fga")
+    once = Tallying(profile=sums, options=options)(iter(corpus.dialogues))
+    assert once.total.turns == once.sums.turns == 2
+    copy = pickle.loads(pickle.dumps(once))  # as a worker process sends it back
+    assert copy == once
+    twice = add_up([once, copy])
+    assert (
+        twice.sums.turns == 4
+        and sums.figures(twice.sums, options)["jga"] == sums.figures(once.sums, options)["jga"] == 0.5
+    )

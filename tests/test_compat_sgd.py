@@ -32,7 +32,7 @@ from dst_metrics.compat.sgd import (
     token_sort_ratio,
 )
 from dst_metrics.options import OptionError
-from dst_metrics.readers import read_pair
+from dst_metrics.readers import read
 from dst_metrics.readers.sgd import Frame
 from tests.conftest import REPO, SGD, requires_shared
 
@@ -235,7 +235,7 @@ def test_cli_errors_are_one_line(tmp_path: Path, capsys):
 
 
 def test_score_without_the_files_says_how_to_give_them():
-    corpus = read_pair(SGD_PRED, SGD_GOLD)
+    corpus = read(SGD_PRED, gold=SGD_GOLD)
     with pytest.raises(OptionError, match="the sgd profile scores SGD dialogue files with their schema"):
         score(corpus, compat="sgd")
     schema, train = schemas(SGD_GOLD)
@@ -376,7 +376,7 @@ def test_real_files_with_a_perturbation_score_what_we_derive(real):
 @requires_shared
 def test_real_files_our_figures_see_the_same_changes(real):
     dialogues, _, folder, changed = real
-    scores = score(read_pair(folder, SGD)).scores
+    scores = score(read(folder, gold=SGD)).scores
     # Our turn state carries each service's last frame over: a changed frame's turn is wrong, and
     # so is any later turn before the service's next frame; a dropped requested slot or a wrong
     # intent is no state change.

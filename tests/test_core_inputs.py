@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from dst_metrics import Corpus, InputError, LinearizedFormat, load_reference_file, read, score
+from dst_metrics import Corpus, InputError, LinearizedFormat, read, score
 from tests.conftest import SGD, requires_shared
 
 NORTH = {"hotel": {"area": "north"}}
@@ -326,7 +326,7 @@ def test_a_file_that_is_not_json(tmp_path):
     path = tmp_path / "predictions.json"
     path.write_text('{"d1": {"0": {"gt": {}, "pr": {}}')  # unterminated
     with pytest.raises(InputError) as caught:
-        load_reference_file(path)
+        read(path, "reference")
     assert_names(caught.value, source=str(path))
     assert "JSON" in str(caught.value)
     assert "line 1, column 34" in str(caught.value)  # the end of the truncated document
@@ -341,7 +341,7 @@ def test_a_bad_state_in_a_file_names_the_file_dialogue_turn_and_field(tmp_path):
         json.dumps({"d1": {"0": {"gt": {}, "pr": {}}}, "d2": {"4": {"gt": {"hotel-area": None}, "pr": {}}}})
     )
     with pytest.raises(InputError) as caught:
-        load_reference_file(path)
+        read(path, "reference")
     assert_names(caught.value, source=str(path), dialogue="d2", turn=4, field="gt.hotel-area")
 
 

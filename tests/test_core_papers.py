@@ -15,7 +15,7 @@ import math
 
 import pytest
 
-from dst_metrics import Corpus, load_reference_file, score
+from dst_metrics import Corpus, read, score
 from dst_metrics.analysis.explain import domain_gca, mistakes_per_turn, non_uniformity, tail_orientation
 from dst_metrics.readers.examples import EXAMPLES
 from tests.conftest import REFERENCE, requires_shared
@@ -253,7 +253,7 @@ def test_mul1110(mode):
 @requires_shared
 @pytest.mark.parametrize("mode", MODES)
 def test_sng0779(mode):
-    scores = score(load_reference_file(REFERENCE / "paper_sample_dials/predictions/sample_2.json"), mode=mode)
+    scores = score(read(REFERENCE / "paper_sample_dials/predictions/sample_2.json", "reference"), mode=mode)
     scores = scores.scores
     assert (percent(scores.gca), percent(scores.fga)) == (75.0, 34.84)
     # "it predicts three out of five slots correctly": area is missed, name overshot.
@@ -293,7 +293,7 @@ EXAMPLE_FILES = [
 def test_examples_match_the_reference_files(name, prediction, stem):
     folder, file = stem.split("/")
     path = REFERENCE / folder / "predictions" / f"{file}.json"
-    reference = load_reference_file(path)
+    reference = read(path, "reference")
     example = EXAMPLES[name].corpus(prediction)
     assert len(reference) == len(example) == 1
     ours, theirs = example.dialogues[0], reference.dialogues[0]

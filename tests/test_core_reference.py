@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from dst_metrics import Corpus, load_reference_file, score
+from dst_metrics import Corpus, read, score
 from tests.conftest import REFERENCE, requires_shared
 
 pytestmark = requires_shared
@@ -39,7 +39,7 @@ PUBLISHED_KEYS = ("JGA", "SA", "AGA", "RSA", "FGA_0.25", "FGA_0.5", "FGA_0.75", 
 
 @pytest.fixture(scope="module")
 def corpora():
-    return {path: load_reference_file(path) for path in REFERENCE_FILES}
+    return {path: read(path, "reference") for path in REFERENCE_FILES}
 
 
 def test_all_reference_files_are_present():
@@ -65,7 +65,7 @@ TRADE = REFERENCE.parent / "reference" / "trade"
 def test_the_trade_file_in_the_reference_layout_reproduces_the_official_figures():
     # shared/reference/trade: 999 MultiWOZ test dialogues, 7,368 turns, with what the official
     # GCA code printed for them (its JGA 51.95 drops the 11 gold `none` items).
-    corpus = load_reference_file(TRADE / "MLCSG_TRADE_reference_layout.json")
+    corpus = read(TRADE / "MLCSG_TRADE_reference_layout.json", "reference")
     assert (len(corpus), corpus.num_turns) == (999, 7368)
     published = json.loads((TRADE / "MLCSG_TRADE_reference_layout.published.json").read_text())
     scores = score(corpus).scores
@@ -93,16 +93,16 @@ def test_default_mode_is_official(corpora):
     [("T5_result_zeroshot_attraction", 395, 3110), ("T5_result_zeroshot_rest", 437, 3359)],
 )
 def test_t5_files_have_the_sizes_given_in_spec(name, dialogues, turns):
-    corpus = load_reference_file(REFERENCE / "t5_zeroshot" / "predictions" / f"{name}.json")
+    corpus = read(REFERENCE / "t5_zeroshot" / "predictions" / f"{name}.json", "reference")
     assert len(corpus) == dialogues
     assert corpus.num_turns == turns
     assert score(corpus).scores.turns == turns
 
 
 def test_the_reference_layout_and_the_loader_agree():
-    # load_reference_file == read the JSON with the standard library + from_reference_layout.
+    # read(path, "reference") == read the JSON with the standard library + from_reference_layout.
     for path in REFERENCE_FILES:
-        via_loader = load_reference_file(path)
+        via_loader = read(path, "reference")
         via_layout = Corpus.from_reference_layout(json.loads(path.read_text()))
         assert via_loader == via_layout, path
 

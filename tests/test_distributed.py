@@ -15,9 +15,9 @@ distributed = pytest.importorskip("distributed", reason=needs("distributed", "da
 from dst_metrics.cli import main  # noqa: E402
 from dst_metrics.errors import InputError  # noqa: E402
 from dst_metrics.options import Options  # noqa: E402
-from dst_metrics.readers import read_with_format  # noqa: E402
 from dst_metrics.scoring.distributed import score_shards, shards_of  # noqa: E402
 from dst_metrics.scoring.scores import score  # noqa: E402
+from tests.samples import read_with_format  # noqa: E402
 
 SLOTS = ["hotel-area", "hotel-name", "train-day", "taxi-leaveat", "restaurant-food", "attraction-type"]
 VALUES = ["north", "south", "centre", "a|b", "friday", "dontcare", "none"]

@@ -1,6 +1,6 @@
 """Hostile mutants of every reader's fixture (tests/fuzz.py) end in a result or one located line.
 
-Through the front door (`open_input`) and the command line (`main`, in this process, plus a few
+Through `resolve_input` and the command line (`main`, in this process, plus a few
 subprocesses): a Corpus or exit 0, else one InputError line naming the file or exit 2, never another
 exception or a traceback, never more than 20 s; and the two ways agree on every mutant.
 """
@@ -14,7 +14,7 @@ import time
 import pytest
 
 from dst_metrics.errors import InputError
-from dst_metrics.readers import READERS, open_input
+from dst_metrics.readers.inputs import READERS, InputSpec, resolve_input
 
 from .fuzz import KINDS, _paths, fixtures, mutants, outcome
 
@@ -51,7 +51,7 @@ def test_every_mutant_ends_in_a_result_or_one_located_input_error(reader, tmp_pa
         if outcomes[0] == "input-error":
             predictions, gold = _paths(reader, path)
             with pytest.raises(InputError) as caught:
-                open_input(predictions, gold=gold)
+                resolve_input(InputSpec(predictions, gold=gold))
             named = [str(p) for p in (predictions, gold) if p is not None]
             assert any(str(caught.value).startswith(p) for p in named), str(caught.value)  # the file comes first
     assert ended.get("input-error", 0) >= len(files) // 3  # the mutants are hostile: most are refused

@@ -1,4 +1,4 @@
-"""The front door (`dst_metrics.readers.open_input`): folders, detection once, duplicate keys, objects."""
+"""Reading an input (`dst_metrics.readers.inputs`): folders, detection once, duplicate keys, objects."""
 
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ from dst_metrics import score
 from dst_metrics.cli import main
 from dst_metrics.errors import InputError
 from dst_metrics.options import OptionError
-from dst_metrics.readers import InputSpec, open_input, read, read_pair, read_side
 from dst_metrics.readers import inputs as inputs_module
-from dst_metrics.scoring.streaming import tally_opened
+from dst_metrics.readers import read
+from dst_metrics.readers.inputs import InputSpec, resolve_input
+from dst_metrics.scoring.streaming import Tallying, tally_input
+from tests.samples import read_side
 
 from .fuzz import FIXTURES
 from .test_parallel import random_layout
@@ -89,12 +91,13 @@ def test_streamed_and_whole_reads_give_equal_figures_and_only_the_file_that_cann
     write_records(folder / "b.jsonl", {d: layout[d] for d in ids[5:10]}, order=lambda r: r[::-1])
     lines = {d: layout[d] for d in ids[10:]}  # lines of a dialogue apart: this file cannot stream
     write_records(folder / "c.jsonl", lines, order=lambda r: sorted(r, key=lambda x: x["turn_id"]))
-    opened = open_input(folder, stream=True)
+    opened = resolve_input(InputSpec(folder), stream=True)
     assert opened.corpus is None and opened.format == "jsonl+reference"
     for mode in ("official", "corrected"):
-        (total, by_dialogue), folded = tally_opened(opened, mode, per_dialogue=True)
+        tallies, folded = tally_input(opened, Tallying(mode, per_dialogue=True))
+        total, by_dialogue = tallies.total, tallies.dialogues
         assert [f.streamed for f in folded] == [True, True, False]
-        whole = score(open_input(folder).corpus, mode=mode, per_dialogue=True)
+        whole = score(read(folder), mode=mode, per_dialogue=True)
         assert total == whole.tally and list(by_dialogue.items()) == list(whole.dialogue_tallies.items())
 
 
@@ -112,7 +115,7 @@ def test_detection_happens_once_per_file(two_files, tmp_path, capsys, monkeypatc
         assert len(calls) == 4, extra  # a.json, m.jsonl, t.json, z.json: once each
         assert found[0]["format"] == "jsonl+reference+trade"
     calls.clear()
-    open_input(folder / "a.json", stream=True).fold_shards(list)
+    resolve_input(InputSpec(folder / "a.json"), stream=True).read_stream(list)
     assert len(calls) == 1
 
 
@@ -167,12 +170,12 @@ def test_a_dialogue_id_twice_is_an_error_on_every_path(tmp_path, capsys):
 def test_python_objects_go_through_the_door(tmp_path):
     layout = random_layout(5, dialogues=3)
     records = [{"dialogue_id": d, "turn_id": int(t), **v} for d, turns in layout.items() for t, v in turns.items()]
-    assert open_input(layout).corpus == read(json.dumps(layout))
+    assert read(layout) == read(json.dumps(layout))
     by_id = lambda corpus: sorted(corpus, key=lambda d: d.dialogue_id)  # noqa: E731 - JSON Lines sort by id
-    assert by_id(open_input(records).corpus) == by_id(read(json.dumps(layout)))
-    assert open_input(records).format == "jsonl"
+    assert by_id(read(records)) == by_id(read(json.dumps(layout)))
+    assert resolve_input(InputSpec(records)).format == "jsonl"
     with pytest.raises(InputError, match="not JSON data"):
-        open_input([{"dialogue_id": "d", "turn_id": 0, "gt": {"a-b": float("nan")}, "pr": {}}])
+        read([{"dialogue_id": "d", "turn_id": 0, "gt": {"a-b": float("nan")}, "pr": {}}])
 
 
 def test_the_input_spec_is_small_frozen_and_picklable(tmp_path):
@@ -240,12 +243,12 @@ def test_a_one_sided_folder_of_several_files_pairs_as_one_side(tmp_path):
     folder.mkdir()
     (folder / "one.json").write_text(json.dumps(dialogues[:1]))
     (folder / "two.json").write_text(json.dumps(dialogues[1:]))
-    opened = open_input(folder, gold=gold)
+    opened = resolve_input(InputSpec(folder, gold=gold))
     assert opened.format == "convlab-unified, gold multiwoz21"
-    assert opened.corpus == read_pair(FIXTURES / "convlab" / "dialogues.json", gold) == read_pair(folder, gold)
+    assert opened.corpus == read(FIXTURES / "convlab" / "dialogues.json", gold=gold) == read(folder, gold=gold)
     (folder / "three.json").write_text(json.dumps(dialogues[:1]))
     with pytest.raises(InputError, match=r'three.json, dialogue "MUL0003.json": the dialogue is also in .*one.json'):
-        read_pair(folder, gold)
+        read(folder, gold=gold)
 
 
 @pytest.mark.parametrize(
@@ -256,7 +259,7 @@ def test_a_one_sided_folder_of_several_files_pairs_as_one_side(tmp_path):
 def test_one_json_scalar_is_named_as_json_not_as_the_closest_format(text, said):
     """Issue 23, item 7: bytes that are JSON say so, rather than "looks closest to linearized lines"."""
     with pytest.raises(InputError) as caught:
-        open_input(text.encode())  # bytes: a string would be a path
+        read(text.encode())  # bytes: a string would be a path
     assert str(caught.value) == f"the data is {said}, not DST data (an object of dialogues, or turn records)"
 
 
@@ -293,10 +296,10 @@ def test_a_json_array_that_no_format_reads_names_its_first_invalid_byte_or_the_c
     path = tmp_path / "list.json"
     path.write_bytes(b'[{"a": 1}, {"b": "caf\xe9"}]')
     with pytest.raises(InputError, match=r"list\.json: not UTF-8 text at line 1, column 22"):
-        open_input(path)
+        resolve_input(InputSpec(path))
     path.write_bytes(b'[{"a": 1},\n {"b": [1, 2,]}]')
     with pytest.raises(InputError, match=r"list\.json: not valid JSON at line 2, column 14: "):
-        open_input(path)
+        resolve_input(InputSpec(path))
     path.write_text(json.dumps([{"a": [1, {"b": "c"}]}] * 100))
     with pytest.raises(InputError, match=r"list\.json: the data looks closest to .* but it is a JSON array"):
-        open_input(path)
+        resolve_input(InputSpec(path))

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from dst_metrics.cli import main
-from dst_metrics.corpus import CorpusBuilder, sharded
+from dst_metrics.corpus import CorpusBuilder, only_share
 from dst_metrics.scoring.parallel import PARALLEL_MIN_BYTES, default_jobs
 
 from .conftest import REFERENCE, requires_shared
@@ -93,14 +93,14 @@ def test_errors_are_those_of_one_process(tmp_path, capsys):
     assert messages[2] == messages[3] and "a" in messages[2]
 
 
-def test_a_sharded_builder_keeps_its_share_and_their_positions():
-    with sharded(1, 3) as positions:
+def test_a_builder_under_a_share_keeps_its_share_and_their_positions():
+    with only_share(1, 3) as positions:
         builder = CorpusBuilder()
         for index in range(8):
             builder.add(f"d{index}", [0], [{"hotel-area": "north"}], [{}])
         corpus = builder.corpus()
     assert [d.dialogue_id for d in corpus] == ["d1", "d4", "d7"] and positions == [1, 4, 7]
-    assert CorpusBuilder().shard is None  # outside the block: every dialogue
+    assert CorpusBuilder().share is None  # outside the block: every dialogue
 
 
 def test_small_inputs_use_one_process(tmp_path):
@@ -140,7 +140,7 @@ def test_per_dialogue_figures_computed_in_the_workers_are_those_of_the_library(t
 
 def test_a_reader_may_pass_over_the_dialogues_its_share_leaves_out():
     # readers/convlab.py asks `keeps` and builds no state for the others: positions stay those of `add`
-    with sharded(1, 2) as positions:
+    with only_share(1, 2) as positions:
         builder = CorpusBuilder()
         assert [builder.keeps(position) for position in range(4)] == [False, True, False, True]
         builder.pass_over()
@@ -161,10 +161,11 @@ def test_each_process_sums_its_share_of_a_profile_without_falling_back_to_one(pr
     # result, say): the figures would still be right, so this checks the workers' own path ran, on the
     # build under test (.ci/run runs it compiled too)
     from dst_metrics.compat import PROFILES
-    from dst_metrics.compat.base import ProfileTap
     from dst_metrics.options import Options
-    from dst_metrics.readers import open_input, read
+    from dst_metrics.readers import read
+    from dst_metrics.readers.inputs import InputSpec, resolve_input
     from dst_metrics.scoring.parallel import tally_in_processes
+    from dst_metrics.scoring.streaming import Tallying
 
     from .test_compat_convlab import convlab_samples
 
@@ -172,7 +173,9 @@ def test_each_process_sums_its_share_of_a_profile_without_falling_back_to_one(pr
     path = tmp_path / "input.json"
     path.write_text(json.dumps(convlab_samples(layout) if profile == "convlab" else layout))
     options = Options(compat=profile)
-    tap = ProfileTap(PROFILES[profile].sums, options)
-    tallies = tally_in_processes(open_input(path, stream=True), "official", 3, per_dialogue=False, tap=tap)
-    assert tallies is not None and tallies[0].turns == read(path).num_turns
-    assert tap.figures() == PROFILES[profile].figures(read(path), options)
+    sums = PROFILES[profile].sums
+    tallies = tally_in_processes(
+        resolve_input(InputSpec(path), stream=True), Tallying(profile=sums, options=options), 3
+    )
+    assert tallies is not None and tallies.total.turns == read(path).num_turns
+    assert sums.figures(tallies.sums, options) == PROFILES[profile].figures(read(path), options)

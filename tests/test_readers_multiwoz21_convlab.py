@@ -16,11 +16,12 @@ import pytest
 
 from dst_metrics import InputError, score
 from dst_metrics.cli import main
-from dst_metrics.readers import READERS, detect, read, read_pair, read_side, read_with_format
+from dst_metrics.readers import READERS, detect, read
 from dst_metrics.readers.base import Side
 from dst_metrics.readers.multiwoz21 import CONVENTION
 from dst_metrics.readers.pairing import pair
 from tests.conftest import REPO
+from tests.samples import read_side, read_with_format
 
 FIXTURES = REPO / "tests" / "fixtures" / "convlab"
 DATA_JSON = FIXTURES / "data.json"
@@ -108,7 +109,7 @@ def test_data_json_gold_pairs_with_mwzeval_predictions_by_loose_id_and_position(
         d.lower().removesuffix(".json"): [{"state": layout[d][t]["pr"]} for t in sorted(layout[d])] for d in IDS
     }
     (tmp_path / "pred.json").write_text(json.dumps(predictions), encoding="utf-8")
-    assert read_pair(tmp_path / "pred.json", DATA_JSON) == read(REFERENCE_LAYOUT)
+    assert read(tmp_path / "pred.json", gold=DATA_JSON) == read(REFERENCE_LAYOUT)
 
 
 def test_predictions_json_without_dialogue_ids_splits_dialogues_where_utt_idx_restarts():

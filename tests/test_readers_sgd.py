@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from dst_metrics import InputError, score
-from dst_metrics.readers import detect, read, read_pair, read_side
+from dst_metrics.readers import detect, read
 from dst_metrics.readers.sgd import load_dialogues, slot_name
 from dst_metrics.states import Alternatives
 from tests.conftest import REPO, SGD, requires_shared
+from tests.samples import read_side
 
 FIXTURES = REPO / "tests" / "fixtures" / "sgd"
 SGD_GOLD, SGD_PRED = FIXTURES / "sgd_gold", FIXTURES / "sgd_pred"
@@ -50,7 +51,7 @@ def test_predictions_keep_the_first_value_only():
 
 
 def test_multiwoz22_pair_scores_what_we_derive_by_hand():
-    corpus = read_pair(MWZ_PRED, MWZ_GOLD)
+    corpus = read(MWZ_PRED, gold=MWZ_GOLD)
     (dialogue,) = corpus.dialogues
     assert dialogue.dialogue_id == "MUL0123.json" and dialogue.turn_ids == (0, 1, 2)
     name = dialogue.gold[1]["restaurant-name"]
@@ -74,13 +75,13 @@ def test_sgd_folder_carries_each_service_state_over_and_skips_the_schemas():
 
 
 def test_sgd_folder_pair_scores_what_we_derive_by_hand():
-    corpus = read_pair(SGD_PRED, SGD_GOLD)
+    corpus = read(SGD_PRED, gold=SGD_GOLD)
     assert corpus.num_turns == 6
     # Equal turns: 2_00000 turn 0 only. 1_00000: "san jose" (exact), "Chez Panisse and Co", "cheap";
     # 2_00000 turn 1 lacks has_laundry_service (which stays missing in turn 2, which also adds
     # has_seating_outdoors). JGA 1/6.
     assert score(corpus).scores.jga == pytest.approx(1 / 6)
-    one_file = read_pair(SGD_PRED / "dialogues_001.json", SGD_GOLD / "dialogues_001.json")
+    one_file = read(SGD_PRED / "dialogues_001.json", gold=SGD_GOLD / "dialogues_001.json")
     assert one_file == corpus
 
 
@@ -91,7 +92,7 @@ def test_a_one_sided_format_alone_asks_for_gold():
 
 @requires_shared
 def test_gold_against_itself_on_the_real_sgd_files_is_perfect():
-    corpus = read_pair(SGD, SGD)
+    corpus = read(SGD, gold=SGD)
     assert (len(corpus), corpus.num_turns) == (384, 2235)  # USER turns of the three test files
     scores = score(corpus).scores
     assert (scores.jga, scores.gca, scores.aga, scores.fga) == (1.0, 1.0, 1.0, 1.0)
@@ -196,4 +197,4 @@ def test_predictions_must_pair_with_gold_turn_by_turn(tmp_path: Path):
     path = tmp_path / "dialogues_001.json"
     path.write_text(json.dumps(gold))
     with pytest.raises(InputError, match='dialogue "1_00000", turn 2: this turn has no partner in the gold'):
-        read_pair(SGD_PRED, path)
+        read(SGD_PRED, gold=path)

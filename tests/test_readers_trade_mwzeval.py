@@ -16,12 +16,13 @@ import pytest
 
 from dst_metrics import InputError, score
 from dst_metrics.cli import main
-from dst_metrics.readers import READERS, detect, read, read_side, read_with_format
+from dst_metrics.readers import READERS, detect, read
 from dst_metrics.readers.base import Side
 from dst_metrics.readers.mwzeval import sniff as mwzeval_sniff
 from dst_metrics.readers.pairing import pair
 from dst_metrics.readers.trade import sniff as trade_sniff
 from tests.conftest import REFERENCE, REPO, requires_shared
+from tests.samples import read_side, read_with_format
 
 FIXTURES = REPO / "tests" / "fixtures" / "trade_mwzeval"
 TRADE = FIXTURES / "trade.json"

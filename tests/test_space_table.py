@@ -14,7 +14,7 @@ import pytest
 from dst_metrics import Corpus, InputError, score
 from dst_metrics.cli import main
 from dst_metrics.options import OptionError
-from dst_metrics.readers import open_input
+from dst_metrics.readers import read
 from dst_metrics.report.html import systems_output
 from dst_metrics.space.inputs import ALL_EXAMPLES, SetInput, example_input
 from dst_metrics.space.systems import TableChoices, api_table, table_csv, table_view, write_exports
@@ -178,7 +178,7 @@ def test_sets_given_one_name_are_runs_of_one_system_as_on_the_command_line(syste
     cli = json.loads(capsys.readouterr().out)
     assert_same_table(json.loads(systems_output(view.table, "json")), cli)
     assert cli["runs"] == json.loads(systems_output(view.table, "json"))["runs"] and len(cli["runs"]["T"]) == 3
-    each = [score(open_input(str(p)).corpus).scores["jga"] for p in files[:3]]
+    each = [score(read(str(p))).scores["jga"] for p in files[:3]]
     assert cli["values"]["T"]["jga"] == pytest.approx(sum(each) / 3, rel=1e-12)
     assert view.command.startswith("dst-metrics table trade.json t1.json t2.json drop.json fix.json --name T --name T")
     assert 'data-runs="3"' in view.html and "± the sample standard deviation over a system" in view.html

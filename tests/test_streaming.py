@@ -17,16 +17,16 @@ from dst_metrics.cli import main
 from dst_metrics.core.tally import Tally, tally_dialogue
 from dst_metrics.corpus import CorpusBuilder
 from dst_metrics.errors import InputError
-from dst_metrics.readers import Shard, resolve
-from dst_metrics.readers.inputs import STREAMED_FORMATS, stream_shard
-from dst_metrics.scoring.streaming import _fold, _ordered
+from dst_metrics.readers import InputFile
+from dst_metrics.readers.inputs import STREAMED_FORMATS, resolve, stream_file
+from dst_metrics.scoring.streaming import Tallying, _in_reading_order
 
 from .test_parallel import random_layout
 
 REFERENCE_SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "mul1110.json"
 
 
-# Streaming one file, as the front door does (`streaming.tally_opened`), for the tests here and test_compiled.py
+# Streaming one file, as `streaming.tally_input` does, for the tests here and test_compiled.py
 
 
 def streamable(path: str, format: str = "auto") -> str | None:
@@ -56,12 +56,14 @@ def stream_tally(
     layout only), only the dialogues at positions k modulo n are built and tallied."""
     if share is not None and format != "reference":
         raise ValueError("a share of the dialogues is streamed from the reference layout only")
-    found = stream_shard(Shard(format, path, path=Path(path)), _fold(mode, per_dialogue), value_matching, share)
+    tallying = Tallying(mode, per_dialogue)
+    found = stream_file(InputFile(format, path, path=Path(path)), tallying, value_matching, share)
     if found is None:
         return None
     if dialogue_ids is not None:
         dialogue_ids.extend(found.dialogue_ids)
-    return found.result[0], _ordered(found)
+    tallies = _in_reading_order(found)
+    return tallies.total, tallies.dialogues
 
 
 def write_records(path, layout: dict, order=None) -> None:

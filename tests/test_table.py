@@ -21,7 +21,7 @@ from dst_metrics import InputError
 from dst_metrics.cli import main
 from dst_metrics.compat import PROFILES
 from dst_metrics.options import OptionError, Options
-from dst_metrics.readers import open_input
+from dst_metrics.readers import read
 from dst_metrics.report import systems as render
 from dst_metrics.report.html import systems_page
 from dst_metrics.scoring.scores import score
@@ -59,7 +59,7 @@ def trade_systems(tmp_path_factory):
         path = folder / f"{name}.json"
         path.write_text(json.dumps(trade_variant(data, seed=len(paths), **changes)))
         paths[name] = path
-    return {name: (path, open_input(str(path)).corpus) for name, path in paths.items()}
+    return {name: (path, read(str(path))) for name, path in paths.items()}
 
 
 def named(systems: dict) -> list:
@@ -99,12 +99,12 @@ def test_a_two_system_table_tests_as_compare_does(trade_systems):
 @requires_shared
 def test_a_mixed_format_table_on_one_gold_and_the_error_when_gold_differs(trade_systems):
     # the TRADE file and the same predictions in the GCA reference layout: one gold, equal figures
-    mixed = [("trade", trade_systems["TRADE"][1]), ("layout", open_input(str(TRADE_LAYOUT)).corpus)]
+    mixed = [("trade", trade_systems["TRADE"][1]), ("layout", read(str(TRADE_LAYOUT)))]
     table = systems_table(mixed, resamples=20)
     assert table.values["trade"] == table.values["layout"]
     assert all(not f.significant and f.p == 1.0 for f in table.tests[0].figures.values())
     # the two T5 files are on different gold (attraction-only and restaurant-only states)
-    t5 = [(path.name, open_input(str(path)).corpus) for path in sorted(T5.glob("*.json"))]
+    t5 = [(path.name, read(str(path))) for path in sorted(T5.glob("*.json"))]
     with pytest.raises(InputError, match="are not on one gold") as caught:
         systems_table(t5, resamples=20)
     assert "T5_result_zeroshot_rest.json" in str(caught.value) and "dialogue" in str(caught.value)
@@ -488,7 +488,7 @@ def test_runs_on_real_files_and_a_run_on_other_dialogues(capsys, trade_systems, 
     assert status == 0, err
     found = json.loads(out)
     assert found["names"] == ["A", "B"] and len(found["runs"]["A"]) == 3 and len(found["runs"]["B"]) == 2
-    each = [score(open_input(path).corpus).scores["jga"] for path in paths]
+    each = [score(read(path)).scores["jga"] for path in paths]
     assert found["values"]["A"]["jga"] == pytest.approx(sum(each) / 3, rel=1e-12)
     assert found["spread"]["A"]["jga"] == pytest.approx(statistics.stdev(each), rel=1e-9)
     status, out, _ = run(capsys, *paths, fix, drop, *names, "--bootstrap", "20", "--markdown", "--intervals")
@@ -546,7 +546,7 @@ def six_systems(trade_systems, tmp_path_factory) -> list:
     for seed, changes in ((7, {"fix": 0.06}), (8, {"drop": 0.1}), (9, {"swap": 0.05})):
         path = folder / f"{seed}.json"
         path.write_text(json.dumps(trade_variant(data, seed=seed, **changes)))
-        corpora.append(open_input(str(path)).corpus)
+        corpora.append(read(str(path)))
     return list(zip(LONG_NAMES, corpora))
 
 

@@ -16,7 +16,7 @@ from ..core.figures import FIGURES
 from ..corpus import Corpus, Dialogue, decode_raw, first_alternatives
 from ..errors import InputError
 from ..options import MODES, OptionError, Options
-from ..readers import READERS, InputSpec, Opened, read_sides, resolve
+from ..readers.inputs import READERS, InputSpec, ResolvedInput, read_sides, resolve
 from ..readers.pairing import pair
 from ..scoring.scores import score
 from ..states import Alternatives, normalize_state
@@ -67,10 +67,10 @@ def read_gold(source: object, format: str = "auto", *, value_matching: str = "ex
     `gold_against_itself`): a format of gold and predictions is read whole; a gold-only format
     (data.json, SGD dialogues, ConvLab-3's unified dialogues) is paired with its own states. The
     source is resolved (formats detected, standard input read) once."""
-    shards = resolve(source, format)
-    if all(READERS[shard.format].read is not None for shard in shards):
-        return Opened(InputSpec(source, format, value_matching=value_matching), shards).read()
-    gold = read_sides(shards, "gold")
+    files = resolve(source, format)
+    if all(READERS[file.format].read is not None for file in files):
+        return ResolvedInput(InputSpec(source, format, value_matching=value_matching), files).read()
+    gold = read_sides(files, "gold")
     as_predicted = {
         dialogue_id: {turn: _first_values(raw, dialogue_id, turn) for turn, raw in turns.items()}
         for dialogue_id, turns in gold.states.items()

@@ -105,8 +105,6 @@ def add_interval_options(sub: argparse.ArgumentParser, *, flag: bool = True) -> 
 def options_from_args(args: argparse.Namespace) -> Options:
     """The `Options` of parsed arguments (fields a command does not offer keep their defaults)."""
     values = {"mode": args.mode, "alpha": args.alpha, "value_matching": args.value_matching}
-    if getattr(args, "prediction_states", None):  # a corpus read whole says it too (`Corpus.reading`)
-        values["reading"] = opts.reading_parts(args.prediction_states, args.gold_alternatives)
     for name in ("fga_lambda", "num_slots", "compat"):
         if getattr(args, name, None) is not None:
             values[name] = getattr(args, name)
@@ -179,6 +177,23 @@ OPTION_NEEDS: tuple[OptionNeed, ...] = (
     ),
     OptionNeed(
         "--seed", "seed", "needs --bootstrap above 0 (0: no resampling)", lambda a: a.bootstrap > 0, ("report",)
+    ),
+    *(
+        OptionNeed(option, dest, f"{flag}cannot be combined with --domain", holds, ("score",))
+        for option, dest, flag, holds in (
+            ("--by", "by", "", lambda a: not a.domain),
+            ("--ci", "ci", "", lambda a: not a.domain),
+            ("--per-dialogue", "per_dialogue", "", lambda a: not a.domain),
+            ("--engine", "engine", "dask ", lambda a: not a.domain or a.engine != "dask"),
+            ("--calibration", "calibration", "", lambda a: not a.domain),
+        )
+    ),
+    OptionNeed(
+        "--dialogue-domains",
+        "dialogue_domains",
+        "selects dialogues under --protocol trade only",
+        lambda a: a.protocol == "trade",
+        ("score",),
     ),
 )
 """Every option of every command that has no effect without another (one row each, checked by `check_option_needs`)."""

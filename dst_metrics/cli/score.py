@@ -16,7 +16,7 @@ from .. import options as opts
 from ..analysis.breakdown import BY, breakdown
 from ..analysis.zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains, score_held_out
 from ..compat import PROFILES
-from ..core.figures import FIGURES, figure_computer, figure_labels
+from ..core.figures import FIGURES, figure_labels
 from ..core.tally import COUNT_TYPES
 from ..corpus import Corpus
 from ..options import OptionError, Options
@@ -99,18 +99,6 @@ def _columns(options: Options, per_dialogue: bool) -> list[str]:
     return [*keys, "turns"]
 
 
-def dialogue_figures(report: Report) -> dict[str, Scores]:
-    """Each dialogue's per-dialogue figures and turns only (what `--per-dialogue` lists), from its tally."""
-    signature = report.signature
-    figures = figure_computer(report.options, per_dialogue=True)
-    out = {}
-    for dialogue_id, tally in report.dialogue_tallies.items():
-        values = figures(tally)
-        values["turns"] = tally.turns
-        out[dialogue_id] = Scores(values, signature)
-    return out
-
-
 def _figure_table(
     first: str,
     rows: list[tuple[str, Scores]],
@@ -190,7 +178,7 @@ def _print_score_tables(
     if per_dialogue:
         for path, report in reports:
             print(f"\n{path}: each dialogue")
-            print(_figure_table("dialogue", list(dialogue_figures(report).items()), options, _columns(options, True)))
+            print(_figure_table("dialogue", list(report.dialogues.items()), options, _columns(options, True)))
     for (path, _), file_groups in zip(reports, groups):
         print(f"\n{path}: by {by}")
         keys = [*_columns(options, False)[:-1], *COUNT_TYPES, "turns"]  # the headline figures, the GCA counts
@@ -282,13 +270,13 @@ def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
 
 
 def input_spec(path: str, args: argparse.Namespace) -> InputSpec:
-    """What `path` is read as: the input options (--format, --gold, --gold-format, --value-matching)."""
+    """What `path` is read as: the input options (--format, --gold, --gold-format, --value-matching, ...)."""
     return InputSpec(
         path,
-        args.format,
-        args.gold,
-        args.gold_format,
-        args.value_matching,
+        format=args.format,
+        gold=args.gold,
+        gold_format=args.gold_format,
+        value_matching=args.value_matching,
         name=path,
         gold_name=args.gold,
         prediction_states=args.prediction_states,
@@ -299,8 +287,8 @@ def input_spec(path: str, args: argparse.Namespace) -> InputSpec:
 
 def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
     """The corpus of `path` (with --gold: paired with it) and the format(s) it was read in."""
-    opened = read_whole(input_spec(path, args), warn_of_updates)
-    return opened.corpus, opened.format
+    resolved = read_whole(input_spec(path, args), warn_of_updates)
+    return resolved.corpus, resolved.format
 
 
 def sgd_fuzzy(args: argparse.Namespace) -> bool:
@@ -311,11 +299,23 @@ def sgd_fuzzy(args: argparse.Namespace) -> bool:
 
 def request_of(args: argparse.Namespace) -> Request:
     """The `engines.Request` of ``dst-metrics score``'s arguments: what the engine is chosen from."""
-    kept = (("--by", args.by), ("--ci", args.ci), ("--calibration", args.calibration))
-    keep = tuple(flag for flag, given in kept if given)
-    files = {"gold": args.gold, "schema": args.schema, "train_schema": args.train_schema, "by": args.by}
-    files["fuzzy"] = sgd_fuzzy(args)
-    return Request(args.per_dialogue, args.json, keep, args.engine, args.jobs, args.scheduler, files, warn_of_updates)
+    kept = {"--by": args.by, "--ci": args.ci, "--calibration": args.calibration}
+    return Request(
+        per_dialogue=args.per_dialogue,
+        dialogue_figures=args.json,
+        needs_whole_corpus=tuple(flag for flag, given in kept.items() if given),
+        engine=args.engine,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        compat_files={
+            "gold": args.gold,
+            "schema": args.schema,
+            "train_schema": args.train_schema,
+            "by": args.by,
+            "fuzzy": sgd_fuzzy(args),
+        },
+        on_updates=warn_of_updates,
+    )
 
 
 def _print_calibration(path: str, block: dict | None) -> None:
@@ -331,33 +331,27 @@ def _print_calibration(path: str, block: dict | None) -> None:
     print(f"signature: {block['signature']}")
 
 
-def _run_held_out(args: argparse.Namespace, options: Options) -> int:
+def _run_held_out(args: argparse.Namespace, options: Options, specs: list[InputSpec]) -> int:
     """--domain: each file's held-out domain (`zeroshot`), or with ``all`` a row per domain and the average."""
-    for flag, given in (("--by", args.by), ("--ci", args.ci), ("--per-dialogue", args.per_dialogue),
-                        ("--engine dask", args.engine == "dask"), ("--calibration", args.calibration)):  # fmt: skip
-        if given:
-            raise OptionError(f"{flag} cannot be combined with --domain")
-    if args.dialogue_domains and args.protocol != "trade":
-        raise OptionError("--dialogue-domains selects dialogues under --protocol trade only")
     domains = read_dialogue_domains(args.dialogue_domains) if args.dialogue_domains else None
-    read_as = {path: read_input(path, args) for path in args.files}  # every file checked first
+    read = {spec.name: read_whole(spec, warn_of_updates) for spec in specs}  # every file checked first
     if args.domain != "all":
         reports = [
-            (path, score_held_out(corpus, args.domain, args.protocol, options, domains))
-            for path, (corpus, _) in read_as.items()
+            (path, score_held_out(found.corpus, args.domain, args.protocol, options, domains))
+            for path, found in read.items()
         ]
         if not args.json:
-            formats = {path: how for path, (_, how) in read_as.items()}
+            formats = {path: found.format for path, found in read.items()}
             _print_score_tables(reports, reports[0][1].options, False, None, [], formats)
         for path, report in reports if args.json else ():
-            record = {"file": path, "format": read_as[path][1], **report.scores.as_dict()}
+            record = {"file": path, "format": read[path].format, **report.scores.as_dict()}
             record["signatures"] = report.scores.signatures()
             sys.stdout.write(dumps(record) + "\n")
         return 0
-    for path, (corpus, how) in read_as.items():
-        rows = score_domains(corpus, args.protocol, options, domains)
+    for path, found in read.items():
+        rows = score_domains(found.corpus, args.protocol, options, domains)
         if args.json:
-            record = {"file": path, "format": how, "protocol": args.protocol}
+            record = {"file": path, "format": found.format, "protocol": args.protocol}
             record.update({name: scores.as_dict() for name, scores in rows.items()})
             sys.stdout.write(dumps(record) + "\n")
             continue
@@ -370,9 +364,10 @@ def _run_held_out(args: argparse.Namespace, options: Options) -> int:
 def run(args: argparse.Namespace) -> int:
     """Read and check every file, score each, print the table (or one JSON line per file)."""
     options = options_from_args(args)
+    specs = [input_spec(path, args) for path in args.files]
     if args.domain:
-        return _run_held_out(args, options)
-    scored = score_inputs([input_spec(path, args) for path in args.files], options, request_of(args))
+        return _run_held_out(args, options, specs)
+    scored = score_inputs(specs, options, request_of(args))
     reports = [(found.name, found.report) for found in scored]
     corpora = [(found.name, found.corpus) for found in scored if found.corpus is not None]
     dialogue_figures = {found.name: found.dialogue_figures for found in scored if found.dialogue_figures is not None}
@@ -388,7 +383,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         _print_score_tables(reports, options, args.per_dialogue, args.by, groups, read_as, intervals, calibration)
         return 0
-    dialogue_figures_of = figure_computer(options, per_dialogue=True)  # the keys of _columns(options, True)[:-1]
     for index, (path, report) in enumerate(reports):
         record = {"file": path, "format": read_as[path], **report.scores.as_dict()}
         record["signatures"] = report.scores.signatures()  # each figure's: only the options that change it
@@ -399,11 +393,8 @@ def run(args: argparse.Namespace) -> int:
             record["signatures"] = {key: signature + suffix for key, signature in record["signatures"].items()}
         if args.by:
             record["by"] = {group: dict(s) for group, s in groups[index].items()}
-        if args.per_dialogue and path in dialogue_figures:
+        if args.per_dialogue:
             record["dialogues"] = dialogue_figures[path]
-        elif args.per_dialogue:
-            tallies = report.dialogue_tallies
-            record["dialogues"] = {dialogue_id: dialogue_figures_of(tally) for dialogue_id, tally in tallies.items()}
         if calibration and calibration[index] is not None:
             record["calibration"] = calibration[index]
             record["signature"] += calibrated

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import msgspec
 
-from ..core.tally import summed
 from ..corpus import Corpus, Dialogue
 from ..options import OptionError, Options
 
@@ -18,8 +17,8 @@ class DialogueSums(msgspec.Struct, frozen=True):
     profile's figures. The sums are a dataclass whose fields declare how they merge, as `core.Tally`'s do
     (`core.integer`, `core.histogram`, or a merge of their own under `core.MERGE`), and two sums (of other
     dialogues, e.g. another process's) merge by `core.summed`: so the figures are the same in any order
-    of the dialogues and any split into processes. Each function is defined at module level (a
-    `ProfileTap` pickles it by name)."""
+    of the dialogues and any split into processes (`scoring.streaming.Tallying` sums them as an input is
+    read). Each function is defined at module level, so that the sums pickle by name."""
 
     new: Callable[[], Any]
     add: Callable[[Any, Dialogue, Options], None]
@@ -39,46 +38,6 @@ class DialogueSums(msgspec.Struct, frozen=True):
         sums = self.new()
         self.add_corpus(sums, corpus, options)
         return self.figures(sums, options)
-
-
-class ProfileTap:
-    """A profile's sums of the dialogues passing through it on their way to the tally (``tap(dialogues)``
-    yields them as they come): the `tap` of `streaming.tally_opened` and of `parallel.tally_in_processes`,
-    where each shard or process sums into a `fresh` tap and the caller `merge`s their sums by ``+``."""
-
-    __slots__ = ("definition", "options", "sums")
-
-    def __init__(self, definition: DialogueSums, options: Options) -> None:
-        self.definition = definition
-        self.options = options
-        self.sums = definition.new()
-
-    def __call__(self, dialogues: Iterable[Dialogue]) -> Iterator[Dialogue]:
-        """The dialogues, each summed on its way; a shard read whole comes as its Corpus, summed with
-        what its reader found beyond the dialogues (`DialogueSums.add_corpus`)."""
-        if isinstance(dialogues, Corpus):
-            self.definition.add_corpus(self.sums, dialogues, self.options)
-            yield from dialogues
-            return
-        add, sums, options = self.definition.add, self.sums, self.options
-        for dialogue in dialogues:
-            add(sums, dialogue, options)
-            yield dialogue
-
-    def fresh(self) -> ProfileTap:
-        """A tap of the same profile and options, with nothing summed."""
-        return ProfileTap(self.definition, self.options)
-
-    def merge(self, sums: Any) -> None:
-        """Add sums of other dialogues (another tap's `sums`), as their fields declare."""
-        self.sums = summed(self.sums, sums)
-
-    def figures(self) -> dict[str, object]:
-        """The profile's figures of the dialogues summed so far."""
-        return self.definition.figures(self.sums, self.options)
-
-    def __reduce__(self) -> tuple:  # a worker process gets an empty tap
-        return ProfileTap, (self.definition, self.options)
 
 
 class Profile(msgspec.Struct, frozen=True):

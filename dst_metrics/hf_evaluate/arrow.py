@@ -246,7 +246,9 @@ def corpus_from_arrow(
     """The Corpus of rows in `SCHEMA` layout from any number of batches and processes: rows grouped by dialogue
     id and ordered by turn id, then read as `CorpusBuilder` reads every input. A (dialogue_id, turn_id) that
     occurs twice raises InputError."""
-    reading = Reading(value_matching, None, prediction_states, gold_alternatives)  # checked before the rows are read
+    reading = Reading(
+        value_matching=value_matching, prediction_states=prediction_states, gold_alternatives=gold_alternatives
+    )  # checked before the rows are read
     pred = _combined(predictions)
     gold = _combined(references)
     if len(gold) == 0:

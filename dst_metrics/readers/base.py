@@ -6,21 +6,18 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TypeVar
 
 import msgspec
 
 from ..corpus import Corpus, Reading
 from ..errors import InputError, describe
 
-T = TypeVar("T")
 
-
-# `Fit` and `Reader`: frozen msgspec Structs, not dataclasses, as `engines.Request`: a Struct class is made in
+# `ReaderFit` and `Reader`: frozen msgspec Structs, not dataclasses, as `engines.Request`: a Struct class is made in
 # microseconds, a dataclass in about a millisecond of every command's start.
-class Fit(msgspec.Struct, frozen=True):
+class ReaderFit(msgspec.Struct, frozen=True):
     """How well an input's beginning fits a format: 2 fits, 1 close (`missing` says what is off), 0 not."""
 
     level: int
@@ -37,7 +34,7 @@ class ReadRequest(msgspec.Struct, frozen=True):
 
     def __post_init__(self) -> None:
         if isinstance(self.reading, str):
-            msgspec.structs.force_setattr(self, "reading", Reading(self.reading))
+            msgspec.structs.force_setattr(self, "reading", Reading(value_matching=self.reading))
 
     def text(self) -> str:
         """The data as text (UTF-8); invalid UTF-8 raises InputError."""
@@ -65,7 +62,7 @@ class Side(msgspec.Struct, frozen=True):
     source: str | None = None
     ids: str = "exact"
     turns: str = "id"
-    format: str = ""  # the reader's name, set by `door.read_shard_side`
+    format: str = ""  # the reader's name, set by `inputs.read_file_side`
     flat: bool = False
     unset: str | None = None
     convention: str | None = None
@@ -82,7 +79,7 @@ class Reader(msgspec.Struct, frozen=True):
 
     name: str
     description: str
-    sniff: Callable[[str], Fit]
+    sniff: Callable[[str], ReaderFit]
     read: Callable[[ReadRequest], Corpus] | None = None
     read_side: Callable[[ReadRequest, str], Side] | None = None
 
@@ -193,70 +190,6 @@ def check_json(data: bytes, source: str | None = None, *, one_line: bool = False
             decoder.decode(b"", final=True)
     except (msgspec.DecodeError, UnicodeDecodeError):
         decode_json(data, source, one_line=one_line)
-
-
-class LazyObject(Mapping):
-    """A JSON object whose values stay raw JSON (msgspec.Raw) until one is asked for: a reader's checking
-    path walks its dialogues one at a time and stops at the first wrong one having decoded only those
-    before it (junk is refused in the time reading its first dialogue takes, not decoding it all).
-    `decode` is the decoding of one value; a value whose decoding fails raises the error of decoding
-    the whole `data` (`decode_json`: its line and column)."""
-
-    def __init__(self, raws: dict[str, msgspec.Raw], data: bytes, source: str | None) -> None:
-        self.raws, self.data, self.source = raws, data, source
-
-    def __getitem__(self, key: str) -> object:
-        try:
-            return msgspec.json.decode(self.raws[key])
-        except (msgspec.DecodeError, UnicodeDecodeError):
-            decode_json(self.data, self.source)  # raises, naming the line and column
-            raise
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.raws)
-
-    def __len__(self) -> int:
-        return len(self.raws)
-
-    def end_of(self, key: str) -> int:
-        """The offset in `data` just past the value of `key` (found value by value from the first), or the end
-        of `data` when the values are not in key order (a key given twice keeps its place and its last value)."""
-        end = 0
-        for name, raw in self.raws.items():
-            text = bytes(raw)
-            found = self.data.find(text, end)
-            if found < 0:
-                return len(self.data)
-            end = found + len(text)
-            if name == key:
-                break
-        return end
-
-
-_OBJECT_OF_RAWS = msgspec.json.Decoder(dict[str, msgspec.Raw])
-
-
-def read_object(
-    data: bytes, source: str | None, read: Callable[[Mapping], T], id_levels: int = 2, depth: int = 3
-) -> T | None:
-    """`read` of JSON `data` holding one object, given as a `LazyObject` (its values decoded as `read`
-    reaches them), where no object of the top `depth` levels gives a key twice (`check_unique_keys`);
-    None when `data` is no JSON object (the caller's `decode_object` names the problem). An InputError
-    of `read` at one value is raised unless a key is given twice before the end of that value (that
-    error comes first, as it comes first in the file)."""
-    raws = typed_decode(_OBJECT_OF_RAWS, data)
-    if raws is None:
-        return None
-    lazy = LazyObject(raws, data, source)
-    try:
-        result = read(lazy)
-    except InputError as error:
-        if error.dialogue is not None and str(error.dialogue) in raws:
-            end = lazy.end_of(str(error.dialogue))
-            check_unique_keys(data[:end] + b"}" if end < len(data) else data, b"", None, source, id_levels, depth)
-        raise
-    check_unique_keys(data, b"", None, source, id_levels, depth)
-    return result
 
 
 def first_json_line(data: bytes) -> dict | None:

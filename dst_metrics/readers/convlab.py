@@ -35,7 +35,17 @@ from .._gc import without_gc
 from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, describe
 from ..states import is_scored_mapping
-from .base import Fit, NotCommon, Reader, ReadRequest, Side, decode_json, decode_object, decoded_on_change, typed_decode
+from .base import (
+    NotCommon,
+    Reader,
+    ReaderFit,
+    ReadRequest,
+    Side,
+    decode_json,
+    decode_object,
+    decoded_on_change,
+    typed_decode,
+)
 
 UNSET_VALUE = ""
 """What the unified format writes for an unset slot; the readers drop such slots (see the module)."""
@@ -234,7 +244,7 @@ def _fast_groups(samples: list) -> dict[str, list] | None:
 
 def read_samples(request: ReadRequest) -> Corpus:
     """Both sides of a ConvLab-3 predictions.json (see the module). Under a share of the dialogues
-    (`corpus.sharded`: ``--jobs``), only the share's states are decoded and checked."""
+    (`corpus.only_share`: ``--jobs``), only the share's states are decoded and checked."""
     samples = typed_decode(_SAMPLES, request.data)
     groups = _fast_groups(samples) if samples else None
     if groups is None:
@@ -374,20 +384,20 @@ def _has(head: str, key: str) -> bool:
     return f'"{key}"' in head and re.search(rf'"{key}"\s*:', head) is not None  # the substring test is fast
 
 
-def sniff_samples(head: str) -> Fit:
+def sniff_samples(head: str) -> ReaderFit:
     """An array whose samples have utt_idx, state and predictions."""
     if head.lstrip()[:1] != "[" or not _has(head, "utt_idx") or _has(head, "turns"):
-        return Fit(0)
+        return ReaderFit(0)
     if not _has(head, "predictions"):
-        return Fit(1, "its samples have no predictions")
-    return Fit(2)
+        return ReaderFit(1, "its samples have no predictions")
+    return ReaderFit(2)
 
 
-def sniff_dialogues(head: str) -> Fit:
+def sniff_dialogues(head: str) -> ReaderFit:
     """An array (or object) of dialogues whose turns have speaker and utt_idx."""
     if head.lstrip()[:1] not in ("[", "{") or _has(head, "predictions"):
-        return Fit(0)
-    return Fit(2) if all(_has(head, key) for key in ("turns", "speaker", "utt_idx")) else Fit(0)
+        return ReaderFit(0)
+    return ReaderFit(2) if all(_has(head, key) for key in ("turns", "speaker", "utt_idx")) else ReaderFit(0)
 
 
 READER = Reader("convlab", f"ConvLab-3 DST predictions.json {SAMPLES}", sniff_samples, read_samples)

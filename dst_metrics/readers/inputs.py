@@ -1,18 +1,18 @@
-"""The front door for input: what a source is, its format, its files and its pairing, decided once.
+"""Reading an input: what a source is, its files, each file's format and the pairing with gold, decided once.
 
->>> from dst_metrics.readers import open_input
->>> opened = open_input('{"d1": {"0": {"gt": {"hotel-area": "north"}, "pr": {}}}}')
->>> opened.format, opened.corpus.num_turns
-('reference', 1)
+>>> from dst_metrics.readers import read
+>>> read('{"d1": {"0": {"gt": {"hotel-area": "north"}, "pr": {}}}}').num_turns
+1
 
 A source is a path, a folder, bytes, text, or Python objects (a reference-layout dict, a list of
-turn records). It resolves into `Shard`s, each with its format (``auto``: detected here, once per
-file): a file is one shard; a folder is one corpus whose shards are its files, every file read,
-except the folders a format reads as one (SGD / MultiWOZ 2.2 ``dialogues_*.json``, MultiWOZ 2.1's
-``data.json``). A file that is not DST data is an error naming it, and so is a dialogue id found in
-two files. `open_input` reads the shards whole into one Corpus; `Opened.fold_shards` streams the
-shards of a format that streams (JSON Lines turn records, the reference layout) one dialogue at a
-time and reads any other shard, or one that cannot stream, whole.
+turn records). `resolve` turns it into `InputFile`s, each with its format (``auto``: detected here,
+once per file). A folder is one corpus whose input files are its files, except the folders a format
+reads as one (SGD / MultiWOZ 2.2 ``dialogues_*.json``, MultiWOZ 2.1's ``data.json``). A file that is
+not DST data is an error naming it, and so is a dialogue id found in two files.
+
+`read` reads every file whole into one Corpus. `read_stream` gives each file's dialogues to a
+function one dialogue at a time where the format streams (JSON Lines turn records, the reference
+layout) and the file's dialogues follow one another; any other file is read whole.
 
 Every failure to decode (invalid UTF-8 or JSON, numbers no float holds, nesting deeper than
 Python's recursion limit) in detection or in a reader becomes one `InputError` naming the file
@@ -32,13 +32,12 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from functools import cached_property, partial
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
-from .. import ids
 from .._gc import gc_paused
-from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, sharded
+from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, corpus_from_layout, only_share
 from ..errors import InputError
 from ..options import OptionError
 from ..states import Alternatives, LinearizedFormat
@@ -49,7 +48,6 @@ from .base import (
     ReadRequest,
     Side,
     check_json,
-    check_unique_keys,
     decode_problem,
     read_file,
 )
@@ -78,7 +76,7 @@ READERS: dict[str, Reader] = {
 FORMATS: tuple[str, ...] = ("auto", *READERS)
 """The values of ``format``: ``auto`` or a reader's name."""
 STREAMED_FORMATS = ("jsonl", "reference")
-"""The formats whose files `Opened.fold_shards` streams one dialogue at a time."""
+"""The formats whose files `ResolvedInput.read_stream` streams one dialogue at a time."""
 
 
 @contextmanager
@@ -198,8 +196,13 @@ class InputSpec(msgspec.Struct, frozen=True, dict=True):  # dict: room for the c
     def reading(self) -> Reading:
         """The reading settings above as one `corpus.Reading`, carried to every `CorpusBuilder` of this input
         (made, and so checked, on creation)."""
-        settings = (self.value_matching, self.linearized, self.prediction_states, self.gold_alternatives)
-        return Reading(*settings, self.only_predicted)
+        return Reading(
+            value_matching=self.value_matching,
+            linearized=self.linearized,
+            prediction_states=self.prediction_states,
+            gold_alternatives=self.gold_alternatives,
+            only_predicted=self.only_predicted,
+        )
 
     def __post_init__(self) -> None:
         for value in (self.format, self.gold_format):
@@ -214,16 +217,16 @@ class InputSpec(msgspec.Struct, frozen=True, dict=True):  # dict: room for the c
 
 
 @dataclasses.dataclass(frozen=True)
-class Shard:
+class InputFile:
     """One part of a source read by one reader: a file, a folder its format reads as one (`path`),
-    or data in memory (`data`); `name` is how messages name it. A file read ahead (`Opened.loaded`)
-    has both its `path` and its `data` (without BOM), and a reference layout its `layout` too."""
+    or data in memory (`data`); `name` is how messages name it. A file read ahead (`ResolvedInput.loaded`)
+    has both its `path` and its `data` (without BOM), and a reference layout its `slices` too."""
 
     format: str
     name: str | None
     path: Path | None = None
     data: bytes | None = None
-    layout: dict[str, msgspec.Raw] | None = dataclasses.field(default=None, repr=False, compare=False)
+    slices: dict[str, msgspec.Raw] | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def request(self, reading: Reading | str = "exact") -> ReadRequest:
         """The reader's request: the bytes (a file read now, BOM removed; a folder: none)."""
@@ -253,8 +256,8 @@ def text_file(path: str | os.PathLike, where: str | None = None) -> bytes:
     return data
 
 
-def _shard(head: bytes, format: str, where: str | None, path: Path | None = None) -> Shard:
-    """The shard of a file (`path`, whose first bytes are `head`) or of data in memory (all of it in
+def _input_file(head: bytes, format: str, where: str | None, path: Path | None = None) -> InputFile:
+    """The `InputFile` of a file (`path`, whose first bytes are `head`) or of data in memory (all of it in
     `head`), its format detected with ``auto``; data meant as JSON (a .json or .jsonl file, or data
     starting with ``{`` or ``[``) that no format recognizes raises its JSON decoding error."""
     head = _checked_head(head, where)
@@ -268,7 +271,7 @@ def _shard(head: bytes, format: str, where: str | None, path: Path | None = None
             if meant_as_json and _encoding_problem(head[:HEAD_BYTES]) is None:
                 _raise_json_problem(path or head, where, lines=suffix == ".jsonl")
             raise
-    return Shard(format, where, path=path, data=None if path else head)
+    return InputFile(format, where, path=path, data=None if path else head)
 
 
 def _raise_json_problem(source: Path | bytes, where: str | None, lines: bool = False) -> None:
@@ -301,8 +304,8 @@ def _object_data(source: dict | list | tuple) -> bytes:
         raise InputError(f"the objects are not JSON data: {error}") from None
 
 
-def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple[Shard, ...]:
-    """The shards of `source` (see the module), each with its format (detected once with ``auto``)."""
+def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple[InputFile, ...]:
+    """The files of `source` (see the module), each with its format (detected once with ``auto``)."""
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {format!r}")
     if isinstance(source, str) and source == "-":  # standard input, as in every Unix tool
@@ -315,48 +318,48 @@ def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple
         except UnicodeEncodeError as error:  # a lone surrogate: no UTF-8 text holds it
             raise InputError(f"the text is not valid Unicode (character {error.start})", source=name) from None
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return (_shard(bytes(source), format, name),)
+        return (_input_file(bytes(source), format, name),)
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"a source is a path, bytes, text or JSON-like objects, got {type(source).__name__}")
     path = Path(source)
     where = name or str(source)
     if path.is_dir():
-        return _folder_shards(path, format, where)
-    return (_shard(read_file(path, where, HEAD_BYTES), format, where, path),)
+        return _folder_files(path, format, where)
+    return (_input_file(read_file(path, where, HEAD_BYTES), format, where, path),)
 
 
-def _folder_shards(folder: Path, format: str, where: str) -> tuple[Shard, ...]:
-    """A folder a format reads whole (SGD / MultiWOZ 2.2, MultiWOZ 2.1), else one shard per file."""
+def _folder_files(folder: Path, format: str, where: str) -> tuple[InputFile, ...]:
+    """A folder a format reads whole (SGD / MultiWOZ 2.2, MultiWOZ 2.1), else one `InputFile` per file."""
     heads: dict[Path, bytes] = {}
 
-    def head(file: Path) -> bytes:
-        if file not in heads:
-            heads[file] = read_file(file, str(file), HEAD_BYTES)
-        return heads[file]
+    def head(path: Path) -> bytes:
+        if path not in heads:
+            heads[path] = read_file(path, str(path), HEAD_BYTES)
+        return heads[path]
 
-    def is_format(file: Path, wanted: str) -> bool:
+    def is_format(path: Path, wanted: str) -> bool:
         if format != "auto":
             return format == wanted
-        found = _detected_quietly(head(file))
-        detections[file] = found
+        found = _detected_quietly(head(path))
+        detections[path] = found
         return found == wanted
 
     detections: dict[Path, str | None] = {}
     dialogue_files = [f for f in sorted(folder.glob(sgd.FILE_PATTERN)) if f.name != sgd.METRICS_OUTPUT]
     if format in ("sgd", "mwzeval") or (dialogue_files and is_format(dialogue_files[0], "sgd")):
-        return (Shard(format if format != "auto" else "sgd", where, path=folder),)
+        return (InputFile(format if format != "auto" else "sgd", where, path=folder),)
     data_json = folder / "data.json"
     if format == "multiwoz21" or (data_json.is_file() and is_format(data_json, "multiwoz21")):
-        return (Shard("multiwoz21", where, path=folder),)
+        return (InputFile("multiwoz21", where, path=folder),)
     files = sorted(f for f in folder.iterdir() if not f.name.startswith(".") and f.is_file())
     if not files:
-        raise InputError("the folder holds no file", source=where)
-    shards = []
-    for file in files:
-        name = os.path.join(where, file.name)
-        start = heads[file] if file in heads else read_file(file, name, HEAD_BYTES)
-        shards.append(_shard(start, detections.get(file) or format, name, file))  # detected above: not again
-    return tuple(shards)
+        raise InputError("the folder holds no path", source=where)
+    found = []
+    for path in files:
+        name = os.path.join(where, path.name)
+        start = heads[path] if path in heads else read_file(path, name, HEAD_BYTES)
+        found.append(_input_file(start, detections.get(path) or format, name, path))  # detected above: not again
+    return tuple(found)
 
 
 def _detected_quietly(head: bytes) -> str | None:
@@ -370,59 +373,59 @@ def _detected_quietly(head: bytes) -> str | None:
 # Reading whole
 
 
-def read_shard(shard: Shard, reading: Reading | str = "exact") -> Corpus:
-    """The Corpus of one shard of a format holding gold and predictions, read as `reading` says."""
-    reader = READERS[shard.format]
+def read_file_corpus(file: InputFile, reading: Reading | str = "exact") -> Corpus:
+    """The Corpus of one file of a format holding gold and predictions, read as `reading` says."""
+    reader = READERS[file.format]
     if reader.read is None:
         raise InputError(
             f"this is {reader.description}, which holds one side only: give the other side with --gold "
-            "(read_pair(predictions, gold) in Python)",
-            source=shard.name,
+            "(read(predictions, gold=gold) in Python)",
+            source=file.name,
         )
     try:
-        with guarded(shard.name), gc_paused():
-            return reader.read(shard.request(reading))
+        with guarded(file.name), gc_paused():
+            return reader.read(file.request(reading))
     except InputError as error:
-        raise _in_another_format(shard, error) from None
+        raise _in_another_format(file, error) from None
 
 
-def _in_another_format(shard: Shard, error: InputError) -> InputError:
+def _in_another_format(file: InputFile, error: InputError) -> InputError:
     """`error`, a reader's failure to decode its data, or, where the format was asked for (``--format NAME``)
     and the data is another format's ("Input data was truncated" of JSON Lines on one JSON document), an
     error saying so: what the data looks like, and the flag to read it with."""
     if "not valid JSON" not in str(error):
         return error
-    head = shard.data[:HEAD_BYTES] if shard.data is not None else read_file(shard.path, shard.name, HEAD_BYTES)
+    head = file.data[:HEAD_BYTES] if file.data is not None else read_file(file.path, file.name, HEAD_BYTES)
     found = _detected_quietly(head)
-    if found is None or found == shard.format:
+    if found is None or found == file.format:
         return error
     return InputError(
-        f"the data does not look like {READERS[shard.format].description}: it looks like "
+        f"the data does not look like {READERS[file.format].description}: it looks like "
         f"{READERS[found].description}; use --format {found} or leave --format auto",
-        source=shard.name,
+        source=file.name,
     )
 
 
-def read_shard_side(shard: Shard, side: str) -> Side:
-    """One side (``"gold"`` or ``"pred"``) of one shard of a one-sided format, or of a format holding
+def read_file_side(file: InputFile, side: str) -> Side:
+    """One side (``"gold"`` or ``"pred"``) of one file of a one-sided format, or of a format holding
     both sides (`side_of_pair`)."""
-    reader = READERS[shard.format]
+    reader = READERS[file.format]
     if reader.read_side is None:
-        return side_of_pair(shard, side)
-    with guarded(shard.name):
-        return msgspec.structs.replace(reader.read_side(shard.request(), side), format=reader.name)
+        return side_of_pair(file, side)
+    with guarded(file.name):
+        return msgspec.structs.replace(reader.read_side(file.request(), side), format=reader.name)
 
 
-def side_of_pair(shard: Shard, side: str) -> Side:
-    """One side of a shard whose format holds gold and predictions together, paired with another file's
+def side_of_pair(file: InputFile, side: str) -> Side:
+    """One side of a file whose format holds gold and predictions together, paired with another file's
     other side (``--gold``): the side not used is left aside, and the signature says so
     (``gold:gold-side-of-FORMAT``, ``pred:pred-side-of-FORMAT``)."""
-    corpus = read_shard(shard)
+    corpus = read_file_corpus(file)
     states = {
         dialogue.dialogue_id: dict(zip(dialogue.turn_ids, map(_plain_state, getattr(dialogue, side))))
         for dialogue in corpus.dialogues
     }
-    return Side(states, shard.name, format=shard.format, convention=f"{side}:{side}-side-of-{shard.format}")
+    return Side(states, file.name, format=file.format, convention=f"{side}:{side}-side-of-{file.format}")
 
 
 def _plain_state(state: dict) -> dict:
@@ -430,21 +433,21 @@ def _plain_state(state: dict) -> dict:
     return {slot: list(value.order) if isinstance(value, Alternatives) else value for slot, value in state.items()}
 
 
-def _claim(owner: dict[str, Shard], dialogue_ids: Iterable[str], shard: Shard) -> None:
-    """Record `shard` as where each id is; an id already in another shard raises InputError naming both."""
+def _claim(owner: dict[str, InputFile], dialogue_ids: Iterable[str], file: InputFile) -> None:
+    """Record `file` as where each id is; an id already in another file raises InputError naming both."""
     for dialogue_id in dialogue_ids:
-        first = owner.setdefault(dialogue_id, shard)
-        if first is not shard:
-            raise InputError(f"the dialogue is also in {first.name}", dialogue=dialogue_id, source=shard.name)
+        first = owner.setdefault(dialogue_id, file)
+        if first is not file:
+            raise InputError(f"the dialogue is also in {first.name}", dialogue=dialogue_id, source=file.name)
 
 
-def merge_corpora(parts: list[tuple[Shard, Corpus]]) -> Corpus:
-    """One Corpus of the shards' corpora, in shard order; a dialogue id in two shards raises InputError."""
+def merge_corpora(parts: list[tuple[InputFile, Corpus]]) -> Corpus:
+    """One Corpus of the files' corpora, in file order; a dialogue id in two files raises InputError."""
     if len(parts) == 1:
         return parts[0][1]
-    owner: dict[str, Shard] = {}
-    for shard, corpus in parts:
-        _claim(owner, (dialogue.dialogue_id for dialogue in corpus.dialogues), shard)
+    owner: dict[str, InputFile] = {}
+    for file, corpus in parts:
+        _claim(owner, (dialogue.dialogue_id for dialogue in corpus.dialogues), file)
     listed = [corpus.listed_gold_slots for _, corpus in parts if corpus.listed_gold_slots is not None]
     scored = [corpus.scores for _, corpus in parts if corpus.scores is not None]
     scores = None
@@ -461,18 +464,18 @@ def merge_corpora(parts: list[tuple[Shard, Corpus]]) -> Corpus:
     )
 
 
-def read_sides(shards: Iterable[Shard], side: str) -> Side:
-    """One side (``"gold"`` or ``"pred"``) of `shards`, read shard by shard (`read_shard_side`) and merged."""
-    return merge_sides([(shard, read_shard_side(shard, side)) for shard in shards])
+def read_sides(files: Iterable[InputFile], side: str) -> Side:
+    """One side (``"gold"`` or ``"pred"``) of `files`, read file by file (`read_file_side`) and merged."""
+    return merge_sides([(file, read_file_side(file, side)) for file in files])
 
 
-def merge_sides(parts: list[tuple[Shard, Side]]) -> Side:
-    """One Side of the shards' sides; a dialogue id in two shards raises InputError."""
+def merge_sides(parts: list[tuple[InputFile, Side]]) -> Side:
+    """One Side of the files' sides; a dialogue id in two files raises InputError."""
     if len(parts) == 1:
         return parts[0][1]
-    owner: dict[str, Shard] = {}
-    for shard, side in parts:
-        _claim(owner, side.states, shard)
+    owner: dict[str, InputFile] = {}
+    for file, side in parts:
+        _claim(owner, side.states, file)
     sides = [side for _, side in parts]
     unset = {side.unset for side in sides}
     return Side(
@@ -487,100 +490,23 @@ def merge_sides(parts: list[tuple[Shard, Side]]) -> Side:
     )
 
 
-def _format_label(shards: tuple[Shard, ...]) -> str:
-    return "+".join(sorted({shard.format for shard in shards}))
+def _format_label(files: tuple[InputFile, ...]) -> str:
+    return "+".join(sorted({file.format for file in files}))
 
 
 # --------------------------------------------------------------------------------------------
 # Streaming: raw dialogues of a file, one at a time
 
 
-class NotStreamable(Exception):
-    """A shard must be read whole: its dialogues are not one after another, or something in it is off
-    (reading it whole names the problem)."""
-
-
-class _Record(reference.RawTurn):
-    dialogue_id: str | int
-    turn_id: str | int
-
-
-_RECORD = msgspec.json.Decoder(_Record)
-_LAYOUT = msgspec.json.Decoder(dict[str, msgspec.Raw])
-_DIALOGUE = msgspec.json.Decoder(dict[str, reference.RawTurn])
-_NUMBERED_DIALOGUE = msgspec.json.Decoder(dict[Annotated[int, msgspec.Meta(ge=0)], reference.RawTurn])
-"""A dialogue whose turn ids are all plain digit strings ("0", "12": no sign, leading zero or
-space), decoded with the ids as ints; any other id fails it and the dialogue goes through `_DIALOGUE`."""
-
-RawDialogue = tuple[str, list[int], list, list]
-
-
-def _record_dialogues(shard: Shard) -> Iterator[RawDialogue]:
-    """(dialogue id, turn ids, gold raws, predicted raws) per run of consecutive JSON Lines of one dialogue
-    (the file's lines, or those of its bytes read ahead: `Opened.loaded`)."""
-    seen: set[str] = set()
-    current, turns, golds, preds = None, [], [], []
-    with open(shard.path, "rb") if shard.data is None else io.BytesIO(shard.data) as handle:
+def _record_dialogues(file: InputFile) -> Iterator[reference.RawDialogue]:
+    """`jsonl.record_dialogues` of the file's lines (or of its bytes read ahead: `ResolvedInput.loaded`)."""
+    with open(file.path, "rb") if file.data is None else io.BytesIO(file.data) as handle:
         if handle.read(len(BOM)) != BOM:  # a byte order mark is skipped, as reading whole does
             handle.seek(0)
-        for line in handle:
-            if not line.strip():
-                continue
-            try:
-                record = _RECORD.decode(line)
-            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-                raise NotStreamable from None
-            dialogue_id = ids.dialogue_id(record.dialogue_id, field=None)
-            if dialogue_id != current:
-                if current is not None:
-                    yield current, turns, golds, preds
-                if dialogue_id in seen:
-                    raise NotStreamable  # its lines are not consecutive
-                seen.add(dialogue_id)
-                current, turns, golds, preds = dialogue_id, [], [], []
-            turns.append(ids.turn_id(record.turn_id, dialogue=dialogue_id))
-            golds.append(record.gt)
-            preds.append(record.pr)
-    if current is not None:
-        yield current, turns, golds, preds
+        yield from jsonl.record_dialogues(handle, file.name)
 
 
-def _layout_dialogues(shard: Shard, share: tuple[int, int] | None = None) -> Iterator[RawDialogue]:
-    """(dialogue id, turn ids, gold raws, predicted raws) of each dialogue of a reference-layout file
-    (cut into one undecoded slice per dialogue, unless `Opened.loaded` cut it); with `share` (k, n),
-    only of those at positions k modulo n (the others are never decoded). A key given twice raises
-    NotStreamable at the end."""
-    data = shard.request().data if shard.data is None else shard.data  # as reading whole reads it
-    try:
-        dialogues = _LAYOUT.decode(data) if shard.layout is None else shard.layout
-    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-        raise NotStreamable from None
-    kept = 0
-    for position, (dialogue_id, raw) in enumerate(dialogues.items()):
-        if not dialogue_id:
-            raise NotStreamable
-        if share is not None and position % share[1] != share[0]:
-            kept += bytes(raw).count(b'"gt"')  # not decoded: its turns counted by their key (C speed)
-            continue
-        try:
-            turns = _NUMBERED_DIALOGUE.decode(raw)
-            turn_ids = list(turns)
-        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-            try:
-                turns = _DIALOGUE.decode(raw)
-            except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-                raise NotStreamable from None
-            turn_ids = ids.turn_ids(turns, dialogue_id)
-        kept += len(turns)
-        values = turns.values()
-        yield dialogue_id, turn_ids, [t.gt for t in values], [t.pr for t in values]
-    try:
-        check_unique_keys(data, b'"gt"', kept, None)
-    except InputError:
-        raise NotStreamable from None
-
-
-def _built(builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[str]) -> Iterator[Dialogue]:
+def _built(builder: CorpusBuilder, raws: Iterator[reference.RawDialogue], ids_seen: list[str]) -> Iterator[Dialogue]:
     """Each dialogue built (validated, normalized) as its turn comes, then dropped by the builder."""
     for dialogue_id, turns, golds, preds in raws:
         builder.add(dialogue_id, turns, golds, preds)
@@ -591,11 +517,11 @@ def _built(builder: CorpusBuilder, raws: Iterator[RawDialogue], ids_seen: list[s
 T = TypeVar("T")
 
 
-class Folded(msgspec.Struct, frozen=True):
-    """What `Opened.fold_shards` gives per shard: the fold's result, the dialogue ids in the order
-    the fold saw them, their positions in the shard (k + n·i under a share) and whether it streamed."""
+class FileResult(msgspec.Struct, frozen=True):
+    """What `ResolvedInput.read_stream` gives per file: what `consume` returned, the dialogue ids in the
+    order `consume` saw them, their positions in the file (k + n·i under a share) and whether it streamed."""
 
-    shard: Shard
+    file: InputFile
     result: Any
     dialogue_ids: list[str]
     positions: list[int]
@@ -603,152 +529,196 @@ class Folded(msgspec.Struct, frozen=True):
 
 
 # --------------------------------------------------------------------------------------------
-# The door
+# Reading an input
 
 
-class Opened(msgspec.Struct, frozen=True):
-    """A source opened (`open_input`): its spec, its shards (and gold's), the format read and, unless
-    opened to stream, its Corpus."""
+class ResolvedInput(msgspec.Struct, frozen=True):
+    """A source resolved (`resolve_input`): its spec, its files (and gold's), the format read and, unless
+    resolved to stream, its Corpus."""
 
     spec: InputSpec
-    shards: tuple[Shard, ...]
-    gold_shards: tuple[Shard, ...] = ()
+    files: tuple[InputFile, ...]
+    gold_files: tuple[InputFile, ...] = ()
     corpus: Corpus | None = None
 
     @property
     def format(self) -> str:
         """The format(s) read: ``reference``; ``jsonl+reference`` for a folder of both; ``sgd, gold sgd``."""
-        label = _format_label(self.shards)
-        return f"{label}, gold {_format_label(self.gold_shards)}" if self.gold_shards else label
+        label = _format_label(self.files)
+        return f"{label}, gold {_format_label(self.gold_files)}" if self.gold_files else label
 
     @property
     def streams(self) -> bool:
-        """Whether some shard can stream (`STREAMED_FORMATS`, a file, no gold)."""
-        return not self.gold_shards and any(_streams(shard) for shard in self.shards)
+        """Whether some file can stream (`STREAMED_FORMATS`, a file, no gold)."""
+        return not self.gold_files and any(_streams(file) for file in self.files)
 
-    def loaded(self) -> Opened:
+    def loaded(self) -> ResolvedInput:
         """This input with each file's bytes read now (a reference layout also cut into one undecoded
         slice per dialogue): forked workers (`dst_metrics.scoring.parallel`) share them instead of each reading
         the file. A file that cannot be read or cut is left to the reader, which names the problem."""
-        return msgspec.structs.replace(self, shards=tuple(map(_loaded, self.shards)))
+        return msgspec.structs.replace(self, files=tuple(map(_loaded, self.files)))
 
     def read(self) -> Corpus:
-        """The Corpus of every shard read whole (paired with gold where there is gold)."""
+        """The Corpus of every file read whole (paired with gold where there is gold)."""
         if self.corpus is not None:
             return self.corpus
-        if self.gold_shards:
-            pred, gold = read_sides(self.shards, "pred"), read_sides(self.gold_shards, "gold")
+        if self.gold_files:
+            pred, gold = read_sides(self.files, "pred"), read_sides(self.gold_files, "gold")
             with gc_paused():
                 return pair(gold, pred, self.spec.reading)
-        return merge_corpora([(s, read_shard(s, self.spec.reading)) for s in self.shards])
+        return merge_corpora([(s, read_file_corpus(s, self.spec.reading)) for s in self.files])
 
-    def fold_shards(
-        self, fold: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None
-    ) -> list[Folded]:
-        """`fold` of each shard's dialogues, shard after shard: streamed one dialogue at a time where
-        the shard streams, else (or where streaming fails: that shard only) read whole and given to
-        `fold` as its Corpus (which iterates its dialogues). With `share`
-        (k, n), only the dialogues at positions k modulo n of each shard (`dst_metrics.scoring.parallel`).
-        A dialogue id in two shards raises InputError naming both."""
-        if self.gold_shards:
-            return [_fold_whole(self.shards[0], self.read, fold, share)]
-        folded: list[Folded] = []
-        owner: dict[str, Shard] = {}
+    def read_stream(
+        self, consume: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None
+    ) -> list[FileResult]:
+        """`consume` of each file's dialogues, file after file: streamed one dialogue at a time where
+        the file streams, else (or where streaming fails: that file only) read whole and given to
+        `consume` as its Corpus (which iterates its dialogues). With `share`
+        (k, n), only the dialogues at positions k modulo n of each file (`dst_metrics.scoring.parallel`).
+        A dialogue id in two files raises InputError naming both."""
+        if self.gold_files:
+            return [_consume_whole(self.files[0], self.read, consume, share)]
+        results: list[FileResult] = []
+        owner: dict[str, InputFile] = {}
         reading = self.spec.reading
-        for shard in self.shards:
-            found = stream_shard(shard, fold, reading, share)
+        for file in self.files:
+            found = stream_file(file, consume, reading, share)
             if found is None:
-                found = _fold_whole(shard, partial(read_shard, shard, reading), fold, share)
-            _claim(owner, found.dialogue_ids, shard)
-            folded.append(found)
-        return folded
+                found = _consume_whole(file, partial(read_file_corpus, file, reading), consume, share)
+            _claim(owner, found.dialogue_ids, file)
+            results.append(found)
+        return results
 
 
-def _loaded(shard: Shard) -> Shard:
-    """`shard` with its file's bytes (and a reference layout's slices) read ahead: `Opened.loaded`."""
-    if shard.data is not None or shard.path is None or not shard.path.is_file():
-        return shard
+def _loaded(file: InputFile) -> InputFile:
+    """`file` with its file's bytes (and a reference layout's slices) read ahead: `ResolvedInput.loaded`."""
+    if file.data is not None or file.path is None or not file.path.is_file():
+        return file
     try:
-        data = shard.request().data
-        layout = _LAYOUT.decode(data) if shard.format == "reference" else None
+        data = file.request().data
+        slices = reference.cut(data, file.name) if file.format == "reference" else None
     except (InputError, *DECODE_ERRORS):
-        return shard
-    return dataclasses.replace(shard, data=data, layout=layout)
+        return file
+    return dataclasses.replace(file, data=data, slices=slices)
 
 
-def _fold_whole(
-    shard: Shard,
+def _consume_whole(
+    file: InputFile,
     read: Callable[[], Corpus],
-    fold: Callable[[Iterable[Dialogue]], T],
+    consume: Callable[[Iterable[Dialogue]], T],
     share: tuple[int, int] | None,
-) -> Folded:
-    """`fold` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`corpus.sharded`)."""
-    with sharded(*share) if share else nullcontext() as positions:
+) -> FileResult:
+    """`consume` of the Corpus `read` gives, read whole; with `share`, of the share's dialogues (`only_share`)."""
+    with only_share(*share) if share else nullcontext() as positions:
         corpus = read()
     dialogue_ids = [dialogue.dialogue_id for dialogue in corpus.dialogues]
     positions = positions or list(range(len(dialogue_ids)))
-    return Folded(shard, fold(corpus), dialogue_ids, positions, False)
+    return FileResult(file, consume(corpus), dialogue_ids, positions, False)
 
 
-def stream_shard(
-    shard: Shard,
-    fold: Callable[[Iterable[Dialogue]], T],
+def stream_file(
+    file: InputFile,
+    consume: Callable[[Iterable[Dialogue]], T],
     reading: Reading | str = "exact",
     share: tuple[int, int] | None = None,
-) -> Folded | None:
-    """`fold` of the dialogues of one shard streamed (each built as its turn comes); None when it must be
-    read whole (see `NotStreamable`; any problem, named by reading it whole, and a share of the dialogues
-    of another format than the reference layout)."""
-    if not _streams(shard) or (share is not None and shard.format != "reference"):
+) -> FileResult | None:
+    """`consume` of the dialogues of one file streamed (each built as its turn comes); None when it must be
+    read whole: JSON Lines whose dialogues' lines are apart (`jsonl.NotConsecutive`), a share of the
+    dialogues of another format than the reference layout, and any problem (reading whole names it)."""
+    if not _streams(file) or (share is not None and file.format != "reference"):
         return None
-    layout = shard.format == "reference"
+    layout = file.format == "reference"
     seen: list[str] = []
     builder = CorpusBuilder(reading)
     try:
         with gc_paused():
-            raws = _layout_dialogues(shard, share) if layout else _record_dialogues(shard)
-            result = fold(_built(builder, raws, seen))
-    except (NotStreamable, InputError, *DECODE_ERRORS):
+            if layout:
+                data = file.request().data if file.data is None else file.data  # as reading whole reads it
+                raws = reference.layout_dialogues(data, file.name, file.slices, share)
+            else:
+                raws = _record_dialogues(file)
+            result = consume(_built(builder, raws, seen))
+    except (jsonl.NotConsecutive, InputError, *DECODE_ERRORS):
         return None  # read whole: it names the problem, or accepts what streaming cannot
     if not seen and share is None:
         return None  # nothing in it: read whole, which says so
     k, n = share or (0, 1)
     positions = [k + n * i for i in range(len(seen))]
-    return Folded(shard, result, seen, positions, True)
+    return FileResult(file, result, seen, positions, True)
 
 
-def _streams(shard: Shard) -> bool:
-    return shard.format in STREAMED_FORMATS and shard.path is not None and shard.path.is_file()
+def _streams(file: InputFile) -> bool:
+    return file.format in STREAMED_FORMATS and file.path is not None and file.path.is_file()
 
 
-def open_spec(spec: InputSpec, *, stream: bool = False) -> Opened:
-    """`open_input` of an `InputSpec`."""
+def resolve_input(spec: InputSpec, *, stream: bool = False) -> ResolvedInput:
+    """`spec`'s source resolved into its files, each with its format (detected once with ``auto``), and,
+    unless `stream`, read whole into its Corpus (`ResolvedInput.corpus`); with `stream`, nothing is read
+    yet (`ResolvedInput.read_stream` reads it). Bad input raises one InputError naming the file (or
+    `name`), line, dialogue, turn and field."""
     if isinstance(spec.source, dict) and spec.format in ("auto", "reference") and spec.gold is None:
         if spec.source and all(isinstance(turns, dict) for turns in spec.source.values()):
             with guarded(spec.name), gc_paused():  # a reference-layout dict: read as it is, no JSON round trip
-                corpus = reference.corpus_from_layout(spec.source, spec.reading)
-            return Opened(spec, (Shard("reference", spec.name),), (), corpus)
-    shards = resolve(spec.source, spec.format, spec.name)
-    gold_shards = () if spec.gold is None else resolve(spec.gold, spec.gold_format, spec.gold_name)
-    if not gold_shards:
-        one_sided = [shard for shard in shards if READERS[shard.format].read is None]
+                corpus = corpus_from_layout(spec.source, spec.reading)
+            return ResolvedInput(spec, (InputFile("reference", spec.name),), (), corpus)
+    files = resolve(spec.source, spec.format, spec.name)
+    gold_files = () if spec.gold is None else resolve(spec.gold, spec.gold_format, spec.gold_name)
+    if not gold_files:
+        one_sided = [file for file in files if READERS[file.format].read is None]
         if one_sided:
-            read_shard(one_sided[0])  # raises: this format needs --gold
-    opened = Opened(spec, shards, gold_shards)
+            read_file_corpus(one_sided[0])  # raises: this format needs --gold
+    opened = ResolvedInput(spec, files, gold_files)
     return opened if stream else msgspec.structs.replace(opened, corpus=opened.read())
 
 
-def open_input(source: Any, format: str = "auto", *, stream: bool = False, **options: Any) -> Opened:
-    """Open `source` (a path, folder, bytes, text or Python objects; with ``gold=``, a format holding
-    predictions only paired with it by dialogue and turn): its format detected once per file with
-    ``auto``, its files resolved into shards, and, unless `stream`, its Corpus read (`Opened.corpus`).
-    With `stream`, nothing is read yet: `Opened.fold_shards` streams the shards that stream.
+def read(
+    source: Any,
+    format: str = "auto",
+    *,
+    value_matching: str = "exact",
+    linearized: LinearizedFormat | None = None,
+    name: str | None = None,
+    gold: Any = None,
+    gold_format: str = "auto",
+    prediction_states: str = "cumulative",
+    gold_alternatives: str = "any",
+    only_predicted: bool = False,
+) -> Corpus:
+    """Read a corpus from a path, a folder, bytes, text or Python objects in `format` (one of `FORMATS`;
+    ``auto`` detects it, once per file); a format holding predictions only is paired with `gold` by
+    dialogue and turn.
 
-    `options` are `InputSpec`'s fields by keyword: ``gold``, ``gold_format``, ``value_matching``,
-    ``linearized``, ``name``, ``gold_name`` and the reading conventions ``prediction_states``
-    (``updates``: accumulated into states), ``gold_alternatives`` (``first``) and ``only_predicted``
-    (gold dialogues without predictions left out), which the corpus's signature names unless default.
+    Reading conventions: ``prediction_states="updates"`` accumulates turn updates into states (null
+    or ``[DELETE]`` removes a slot), ``gold_alternatives="first"`` keeps a gold slot's first acceptable
+    value, ``only_predicted=True`` scores only the gold dialogues the predictions cover; the
+    signature names each (`Corpus.reading`).
 
-    Bad input raises one InputError naming the file (or `name`), line, dialogue, turn and field.
+    A UTF-8 byte order mark is skipped; empty input, undecodable input or a bad turn raises
+    InputError naming the file (or `name`), line, dialogue, turn and field.
     """
-    return open_spec(InputSpec(source, format, **options), stream=stream)
+    spec = InputSpec(
+        source,
+        format,
+        gold=gold,
+        gold_format=gold_format,
+        value_matching=value_matching,
+        linearized=linearized,
+        name=name,
+        prediction_states=prediction_states,
+        gold_alternatives=gold_alternatives,
+        only_predicted=only_predicted,
+    )
+    return resolve_input(spec).corpus
+
+
+def read_stream(
+    source: Any, consume: Callable[[Iterable[Dialogue]], T], format: str = "auto", **options: Any
+) -> list[FileResult]:
+    """`consume` of the dialogues of each file of `source`, file after file, one dialogue at a time where
+    the file streams (JSON Lines, the reference layout); each other file is read whole and given to
+    `consume` as its Corpus. `options` are `read`'s keywords. Returns one `FileResult` per file.
+
+    >>> [found.result for found in read_stream('{"d1": {"0": {"gt": {}, "pr": {}}}}', len)]
+    [1]
+    """
+    return resolve_input(InputSpec(source, format, **options), stream=True).read_stream(consume)

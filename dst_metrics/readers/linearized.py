@@ -10,7 +10,7 @@ from .. import ids
 from ..corpus import GOLD_FIELD, PRED_FIELD, Corpus
 from ..errors import InputError, counted
 from ..states import parse_linearized
-from .base import Fit, Reader, ReadRequest
+from .base import Reader, ReaderFit, ReadRequest
 from .lines import TurnLines
 
 FIELDS = ("dialogue_id", "turn_id", "gold", "pred")
@@ -64,16 +64,16 @@ def _parsed(cache: dict, text: str, field: str, dialogue_id: str, turn_id: int, 
     return state
 
 
-def sniff(head: str) -> Fit:
+def sniff(head: str) -> ReaderFit:
     """The first data line has four TAB-separated fields."""
     for _, line in _data_lines(head):
         if line.lstrip()[:1] in ("{", "["):
-            return Fit(0)
+            return ReaderFit(0)
         count = len(line.split("\t"))
         if count == len(FIELDS):
-            return Fit(2)
-        return Fit(1, f"its first data line has {counted(count, 'TAB-separated field')}, not 4")
-    return Fit(0)
+            return ReaderFit(2)
+        return ReaderFit(1, f"its first data line has {counted(count, 'TAB-separated field')}, not 4")
+    return ReaderFit(0)
 
 
 READER = Reader(

@@ -33,7 +33,7 @@ from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
 from ..states import BOOKING_PART, UNSET_VALUES, booking_slot
-from .base import Fit, NotCommon, Reader, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change
+from .base import NotCommon, Reader, ReaderFit, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change
 
 CONVENTION = "gold:mwz-data(drop=not-mentioned+empty,keep=dontcare+none)"
 """The signature part of gold read here (MultiWOZ 2.1 to 2.4's data.json): ``not mentioned`` and
@@ -206,9 +206,9 @@ def metadata_state(metadata: dict, field: str = "metadata") -> dict[str, str]:
     return state
 
 
-def sniff(head: str) -> Fit:
+def sniff(head: str) -> ReaderFit:
     """An object whose first value is an object starting with "goal" or "log"."""
-    return Fit(2) if _HEAD.match(head) else Fit(0)
+    return ReaderFit(2) if _HEAD.match(head) else ReaderFit(0)
 
 
 READER = Reader("multiwoz21", f"MultiWOZ 2.1 data.json gold {LAYOUT}", sniff, read_side=read_data_json)

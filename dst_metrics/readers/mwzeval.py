@@ -20,7 +20,7 @@ from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
 from ..states import normalize_state, plain_state
-from .base import Fit, Reader, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change
+from .base import Reader, ReaderFit, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change
 from .trade import first_turn_keys
 
 STATE = "state"
@@ -120,14 +120,14 @@ def _carries_confidences(state: object, dialogue_id: str, position: int) -> bool
 _FIRST_TURN = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\[\s*(?=\{)')
 
 
-def sniff(head: str) -> Fit:
+def sniff(head: str) -> ReaderFit:
     """An object whose first dialogue is an array of turn objects; 2 when the first turn has a state."""
     keys = first_turn_keys(head, _FIRST_TURN)
     if keys is None:
-        return Fit(0)
+        return ReaderFit(0)
     if STATE in keys:
-        return Fit(2)
-    return Fit(1, 'its turns have no "state" (mwzeval predictions need the predicted state)')
+        return ReaderFit(2)
+    return ReaderFit(1, 'its turns have no "state" (mwzeval predictions need the predicted state)')
 
 
 READER = Reader("mwzeval", "mwzeval's predictions " + LAYOUT, sniff, read_side=read_mwzeval_side)

@@ -61,7 +61,7 @@ def pair(
     """The Corpus of `gold` and `pred`, matched by dialogue and turn (see the module), read as
     `reading` says (`corpus.Reading`). With its `only_predicted`, gold dialogues without predictions
     are left out and the corpus's signature says how many were scored (``subset:predicted(scored/gold)``)."""
-    reading = Reading(reading) if isinstance(reading, str) else reading
+    reading = Reading(value_matching=reading) if isinstance(reading, str) else reading
     only_predicted = reading.only_predicted
     builder = CorpusBuilder(reading, flat=(gold.flat, pred.flat), unset=(gold.unset, pred.unset))
     by_position = "position" in (gold.turns, pred.turns)

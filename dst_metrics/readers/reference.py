@@ -1,30 +1,24 @@
 """The GCA reference layout: one JSON object ``{dialogue_id: {turn_id: {"gt": state, "pr": state}}}``.
 
-This is what the official GCA code reads and what ``shared/reference`` holds. The fast path keeps
-every state as raw JSON and decodes only the states that differ from the previous turn's; any
-other shape goes through `dst_metrics.corpus.corpus_from_layout`, whose errors name the dialogue, turn and field,
-one dialogue decoded at a time (`base.read_object`): the first wrong one ends the reading.
+This is what the official GCA code reads and what ``shared/reference`` holds. `layout_dialogues` is
+its one decoder: it cuts the data into one undecoded slice per dialogue and decodes each slice when
+its turn comes, every state kept as raw JSON (`CorpusBuilder` decodes only the states that differ
+from the turn before). Reading whole collects every dialogue, then builds them; streaming
+(`inputs.stream_file`) builds each as it comes. A dialogue of another shape raises the InputError
+naming its dialogue, turn and field, unless a key given twice before its end comes first.
 """
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Iterator
+from typing import Annotated
 
 import msgspec
 
 from .. import ids
-from ..corpus import LAYOUT, Corpus, CorpusBuilder, corpus_from_layout
+from ..corpus import LAYOUT, Corpus, CorpusBuilder, layout_turns
 from ..errors import InputError
-from .base import (
-    Fit,
-    Reader,
-    ReadRequest,
-    check_unique_keys,
-    decode_object,
-    first_json_line,
-    read_object,
-    typed_decode,
-)
+from .base import Reader, ReaderFit, ReadRequest, check_unique_keys, decode_json, decode_object, first_json_line
 
 
 class RawTurn(msgspec.Struct):
@@ -34,45 +28,118 @@ class RawTurn(msgspec.Struct):
     pr: msgspec.Raw
 
 
-_RAW_LAYOUT = msgspec.json.Decoder(dict[str, dict[str, RawTurn]])
+_SLICES = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_TURNS = msgspec.json.Decoder(dict[str, RawTurn])
+_NUMBERED_TURNS = msgspec.json.Decoder(dict[Annotated[int, msgspec.Meta(ge=0)], RawTurn])
+"""A dialogue whose turn ids are all plain digit strings ("0", "12": no sign, leading zero or
+space), decoded with the ids as ints; any other id fails it and the dialogue goes through `_TURNS`."""
+_FAILED = (msgspec.DecodeError, UnicodeDecodeError)
+
+RawDialogue = tuple[str, list[int], list, list]
+"""(dialogue id, turn ids, gold states, predicted states), the states raw JSON or decoded."""
 
 
-def read_reference(request: ReadRequest) -> Corpus:
-    """Read the layout from bytes: raw states decoded only where they change (see the module)."""
-    layout = typed_decode(_RAW_LAYOUT, request.data)
-    if layout is not None:  # else another shape (or a bad number), or invalid JSON: the general path names it
-        check_unique_keys(request.data, b'"gt"', sum(map(len, layout.values())), request.source)
-        builder = CorpusBuilder(request.reading)
-        for dialogue_id, turns in layout.items():
-            if not dialogue_id:
-                ids.dialogue_id(dialogue_id, field=None)  # raises: an empty id
-            values = turns.values()
-            builder.add(dialogue_id, ids.turn_ids(turns, dialogue_id), [t.gt for t in values], [t.pr for t in values])
-        return builder.corpus()
-    corpus = read_object(request.data, request.source, partial(corpus_from_layout, reading=request.reading))
-    if corpus is not None:  # dialogue by dialogue: junk is refused at its first dialogue
-        return corpus
+def cut(data: bytes, source: str | None) -> dict[str, msgspec.Raw]:
+    """The dialogues of `data` as undecoded slices, by id; data that is no JSON object raises InputError."""
     try:
-        data = decode_object(request.data, request.source, None)
+        return _SLICES.decode(data)
+    except _FAILED:
+        pass
+    try:
+        decode_object(data, source, LAYOUT)  # raises: invalid JSON, or JSON other than an object
     except InputError:
-        if first_json_line(request.data) is not None:
+        if first_json_line(data) is not None:
             raise InputError(
                 "this is not one JSON document but JSON Lines (one object per line): read it with format "
                 '"jsonl" (or "auto")',
-                source=request.source,
+                source=source,
             ) from None
         raise
-    return corpus_from_layout(data, request.reading)
+    raise AssertionError("unreachable: a JSON object that msgspec does not cut")  # pragma: no cover
 
 
-def sniff(head: str) -> Fit:
+def layout_dialogues(
+    data: bytes,
+    source: str | None,
+    slices: dict[str, msgspec.Raw] | None = None,
+    share: tuple[int, int] | None = None,
+) -> Iterator[RawDialogue]:
+    """Each dialogue of the layout in `data` (cut by `cut` unless `slices` are given), decoded when it
+    comes; with `share` (k, n), only those at positions k modulo n (the others are never decoded). A
+    dialogue id, turn id or field given twice raises InputError at the end (at the dialogue, when that
+    dialogue is wrong and the key comes before its end)."""
+    if slices is None:
+        slices = cut(data, source)
+    kept = 0
+    for position, (dialogue_id, raw) in enumerate(slices.items()):
+        if share is not None and position % share[1] != share[0]:
+            kept += bytes(raw).count(b'"gt"')  # not decoded: its turns counted by their key (C speed)
+            continue
+        try:
+            dialogue = _decoded(dialogue_id, raw, data, source)
+        except InputError:
+            _check_keys_before(dialogue_id, slices, data, source)
+            raise
+        kept += len(dialogue[1])
+        yield dialogue
+    check_unique_keys(data, b'"gt"', kept, source)
+
+
+def _decoded(dialogue_id: str, raw: msgspec.Raw, data: bytes, source: str | None) -> RawDialogue:
+    """One dialogue's turn ids and raw states; one of another shape raises InputError naming the problem."""
+    if not dialogue_id:
+        ids.dialogue_id(dialogue_id, field=None)  # raises: an empty id
+    try:
+        turns = _NUMBERED_TURNS.decode(raw)
+        turn_ids = list(turns)
+    except _FAILED:
+        try:
+            turns = _TURNS.decode(raw)
+        except _FAILED:
+            try:
+                plain = msgspec.json.decode(raw)
+            except _FAILED:
+                decode_json(data, source)  # raises, naming the line and column
+                raise
+            return dialogue_id, *layout_turns(dialogue_id, plain)
+        turn_ids = ids.turn_ids(turns, dialogue_id)
+    values = turns.values()
+    return dialogue_id, turn_ids, [t.gt for t in values], [t.pr for t in values]
+
+
+def _check_keys_before(dialogue_id: str, slices: dict[str, msgspec.Raw], data: bytes, source: str | None) -> None:
+    """Raise the InputError of a key given twice before the end of dialogue `dialogue_id`, if any (it
+    comes first in the file). The end is found slice by slice from the first; where the slices are not
+    in file order (an id given twice keeps its first place), all of `data` is checked."""
+    end = 0
+    for name, raw in slices.items():
+        text = bytes(raw)
+        found = data.find(text, end)
+        if found < 0:
+            end = len(data)
+            break
+        end = found + len(text)
+        if name == dialogue_id:
+            break
+    check_unique_keys(data[:end] + b"}" if end < len(data) else data, b"", None, source)
+
+
+def read_reference(request: ReadRequest) -> Corpus:
+    """Read the layout from bytes: every dialogue cut and checked (`layout_dialogues`), then built."""
+    builder = CorpusBuilder(request.reading)
+    for dialogue in list(layout_dialogues(request.data, request.source)):
+        builder.add(*dialogue)
+    return builder.corpus()
+
+
+def sniff(head: str) -> ReaderFit:
     """One JSON object whose first line is not a turn record of JSON Lines."""
     start = head.lstrip()[:1]
     if start == "[":
-        return Fit(1, "it is a JSON array, not an object")
+        return ReaderFit(1, "it is a JSON array, not an object")
     if start != "{":
-        return Fit(0)
-    return Fit(2)
+        return ReaderFit(0)
+    return ReaderFit(2)
 
 
 READER = Reader("reference", "the reference layout JSON " + LAYOUT, sniff, read_reference)

@@ -33,7 +33,7 @@ import msgspec
 from .. import ids
 from .._gc import gc_paused
 from ..errors import InputError, describe
-from .base import Fit, Reader, ReadRequest, Side, decode_json, read_file
+from .base import Reader, ReaderFit, ReadRequest, Side, decode_json, read_file
 
 FILE_PATTERN = "dialogues_*.json"
 METRICS_OUTPUT = "dialogues_and_metrics.json"  # what the SGD evaluator writes into the prediction folder
@@ -417,14 +417,14 @@ def _typed_dialogues(files: list) -> dict[str, SgdDialogue] | None:
     return dialogues
 
 
-def sniff(head: str) -> Fit:
+def sniff(head: str) -> ReaderFit:
     """A JSON array whose first dialogue has a dialogue_id and turns with frames (not ConvLab's utt_idx)."""
     stripped = head.lstrip()
     if stripped[:1] != "[" or stripped[1:].lstrip()[:1] != "{" or '"dialogue_id"' not in head or '"utt_idx"' in head:
-        return Fit(0)
+        return ReaderFit(0)
     if '"turns"' not in head or '"frames"' not in head:
-        return Fit(1, "its dialogues have no turns with frames")
-    return Fit(2)
+        return ReaderFit(1, "its dialogues have no turns with frames")
+    return ReaderFit(2)
 
 
 READER = Reader(

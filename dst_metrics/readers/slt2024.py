@@ -17,7 +17,7 @@ import json
 
 from .. import ids
 from ..errors import InputError, describe
-from .base import Fit, Reader, ReadRequest, Side
+from .base import Reader, ReaderFit, ReadRequest, Side
 
 COLUMNS = ("id", "gt_domain", "total_state", "pair_confidence")
 """The columns read (the header must name them; the others are ignored)."""
@@ -95,15 +95,15 @@ def read_slt2024_side(request: ReadRequest, side: str) -> Side:
     return Side(states, request.source, ids="loose", turns="position", convention=CONVENTION)
 
 
-def sniff(head: str) -> Fit:
+def sniff(head: str) -> ReaderFit:
     """A CSV whose header names id, gt_domain and the pair columns."""
     first = head.lstrip("\ufeff").split("\n", 1)[0].replace('"', "")
     names = first.strip().split(",")
     if names[:2] != ["id", "gt_domain"]:
-        return Fit(0)
+        return ReaderFit(0)
     if all(column in names for column in COLUMNS):
-        return Fit(2)
-    return Fit(1, f"its header lacks {', '.join(c for c in COLUMNS if c not in names)}")
+        return ReaderFit(2)
+    return ReaderFit(1, f"its header lacks {', '.join(c for c in COLUMNS if c not in names)}")
 
 
 READER = Reader(

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 
 import msgspec
 
 from .. import ids
-from ..corpus import Corpus, CorpusBuilder
+from ..corpus import Corpus, CorpusBuilder, layout_turns
 from ..errors import InputError, describe, json_text
 from ..states import split_slot_string
-from .base import Fit, Reader, ReadRequest, check_unique_keys, decode_object, typed_decode
+from .base import Reader, ReaderFit, ReadRequest, check_unique_keys, decode_object, typed_decode
 
 GOLD = "turn_belief"
 PRED = "pred_bs_ptr"
@@ -108,21 +107,7 @@ def _read_general(request: ReadRequest) -> Corpus:
     builder, states = CorpusBuilder(request.reading), _States()
     for name, turns in data.items():
         dialogue_id = ids.dialogue_id(name, field=None)
-        if not isinstance(turns, Mapping):
-            raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=dialogue_id)
-        turn_ids = ids.turn_ids(turns, dialogue_id)
-        for turn_id, turn in zip(turn_ids, turns.values()):
-            if not isinstance(turn, Mapping):
-                raise InputError(
-                    f"a turn must be an object with {GOLD} and {PRED}, got {describe(turn)}",
-                    dialogue=dialogue_id,
-                    turn=turn_id,
-                )
-            for field in (GOLD, PRED):
-                if field not in turn:
-                    raise InputError(f"the turn has no {field}", dialogue=dialogue_id, turn=turn_id, field=field)
-        values = turns.values()
-        _add(builder, states, dialogue_id, turn_ids, [t[GOLD] for t in values], [t[PRED] for t in values])
+        _add(builder, states, dialogue_id, *layout_turns(dialogue_id, turns, (GOLD, PRED)))
     return builder.corpus()
 
 
@@ -143,10 +128,10 @@ def first_turn_keys(head: str, prefix: re.Pattern) -> set[str] | None:
     return set(turn) if isinstance(turn, dict) else None
 
 
-def sniff(head: str) -> Fit:
+def sniff(head: str) -> ReaderFit:
     """An object whose first dialogue's first turn is an object with turn_belief or pred_bs_ptr."""
     keys = first_turn_keys(head, _FIRST_TURN)
-    return Fit(2) if keys and (GOLD in keys or PRED in keys) else Fit(0)
+    return ReaderFit(2) if keys and (GOLD in keys or PRED in keys) else ReaderFit(0)
 
 
 READER = Reader("trade", "TRADE's prediction file " + LAYOUT, sniff, read_trade)

@@ -29,9 +29,9 @@ from ..core.tally import Tally
 from ..errors import InputError
 from ..modules import needs_extra
 from ..options import OptionError, Options
-from ..readers import InputSpec, Shard, open_spec, resolve
+from ..readers.inputs import InputFile, InputSpec, resolve, resolve_input
 from .scores import Report, score_tallies
-from .streaming import tally_opened
+from .streaming import Tallying, tally_input
 
 ENGINES = ("local", "dask")
 """``--engine``: this machine's processes (`dst_metrics.scoring.parallel`) or a Dask cluster."""
@@ -41,21 +41,16 @@ ID_BUCKETS = 16
 """The dialogue ids are checked for repeats in this many tasks, each over one hash bucket of every shard."""
 
 
-def shards_of(source: str, format: str = "auto") -> tuple[Shard, ...]:
-    """The shards of `source` as the front door resolves them (`dst_metrics.readers.resolve`): the file
-    itself, or every file of a folder (sorted, hidden files skipped), each with its format detected."""
+def shards_of(source: str, format: str = "auto") -> tuple[InputFile, ...]:
+    """The shards of `source` as `dst_metrics.readers.resolve` finds them: the file itself, or every file of a
+    folder (sorted, hidden files skipped), each with its format detected."""
     if not os.path.exists(source):
         raise InputError("no such file or folder", source=source)
     return resolve(source, format)
 
 
-def _resolved(paths: Sequence[str | Shard], format: str) -> list[Shard]:
-    """Every shard of `paths`, its format detected here once (the workers read it as given)."""
-    return [shard for path in paths for shard in ((path,) if isinstance(path, Shard) else shards_of(path, format))]
-
-
 def score_shards(
-    paths: Sequence[str | Shard],
+    paths: Sequence[str | InputFile],
     options: Options,
     *,
     format: str = "auto",
@@ -70,7 +65,8 @@ def score_shards(
         raise OptionError("--compat reads whole corpora in one process; it cannot run on --engine dask")
     if not paths:
         raise InputError("no shard to score")
-    resolved = _resolved(paths, format)  # every shard resolved before any task
+    # every shard resolved before any task, its format detected here once (the workers read it as given)
+    resolved = [one for path in paths for one in ((path,) if isinstance(path, InputFile) else shards_of(path, format))]
     if client is None:
         with dask_client(scheduler, workers) as connected:
             return score_shards(resolved, options, client=connected)
@@ -93,17 +89,17 @@ def score_shards(
 
 
 def _tally_and_buckets(spec: InputSpec, mode: str) -> tuple[Tally, list[list[str]]]:
-    """One shard's tally (streamed where it can be, else read whole: the front door) and its dialogue ids
+    """One shard's tally (streamed where it can be, else read whole: `streaming.tally_input`) and its dialogue ids
     split into `ID_BUCKETS` lists by a hash that is the same in every process (CRC-32: Python's own
     string hash differs from process to process)."""
     import zlib  # Dask only: not at every `dst-metrics score`'s start
 
-    (tally, _), folded = tally_opened(open_spec(spec, stream=True), mode)
+    tallies, files = tally_input(resolve_input(spec, stream=True), Tallying(mode))
     buckets: list[list[str]] = [[] for _ in range(ID_BUCKETS)]
-    for found in folded:
-        for dialogue_id in found.dialogue_ids:
+    for file in files:
+        for dialogue_id in file.dialogue_ids:
             buckets[zlib.crc32(dialogue_id.encode()) % ID_BUCKETS].append(dialogue_id)
-    return tally, buckets
+    return tallies.total, buckets
 
 
 def _bucket(shard: tuple[Tally, list[list[str]]], index: int) -> list[str]:

@@ -1,36 +1,39 @@
-"""Scoring inputs (files, folders, data; gold apart): the one entry the command line uses, the
-engine chosen inside, for every flag, by one rule (`engine_for`):
+"""Scoring inputs (files, folders, data; gold apart): the entry of the command line. The engine is chosen
+by one rule, `engine_for`:
 
 - ``dask`` when asked for: each input is the shards of one corpus, tallied on Dask (`distributed`);
 - ``whole`` when a figure needs the corpus in this process: gold apart (its corpus says how it was
-  read), a compat profile that is not sums over dialogues, or the caller keeps the corpus
-  (`Request.keep_corpus`: breakdowns, intervals, calibration); the corpus is scored by `scoring.score`;
-- ``stream`` otherwise: each input's shards streamed where they stream, else read whole one shard at
+  read), a compat profile that is not sums over dialogues, or a flag of the caller that needs the
+  corpus (`Request.needs_whole_corpus`: breakdowns, intervals, calibration);
+- ``stream`` otherwise: each input's files streamed where they stream, else read whole one file at
   a time (`streaming`), or in `jobs` processes (`parallel`) for large inputs.
 
-Every input is read (tallied) before any figure is computed; the figures are the same whichever
-engine runs. Each input is opened once and its dialogues read once; only a failure reads again (a
-shard that stops streaming is read whole; a turn too wide for ``num_slots`` is located by reading
-the input again, as the error is raised).
+Every engine but Dask tallies the dialogues with one `streaming.Tallying` and turns the tallies into
+figures the same way (`_scored`). Every input is read and tallied before any figure is computed, and
+the figures are the same whichever engine runs. Each input is opened once and its dialogues read once;
+only a failure reads again (a file that stops streaming is read whole; a turn too wide for
+``num_slots`` is located by reading the input again, as the error is raised).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
 from .._gc import gc_paused
 from ..compat import PROFILES
-from ..compat.base import ProfileTap
+from ..compat.base import Profile
 from ..core.figures import DialogueFigures
-from ..corpus import Corpus, Dialogue
+from ..corpus import Corpus
 from ..errors import counted
 from ..options import OptionError, Options
 from ..progress import progress
-from ..readers import InputSpec, Opened, open_spec
-from ..readers.updates import sample_looks_like_updates, votes_say_updates, watch
-from .scores import Report, score, score_tallies, with_profile_figures
+from ..readers.inputs import InputSpec, ResolvedInput, resolve_input
+from ..readers.updates import sample_looks_like_updates, votes_say_updates
+from .parallel import default_jobs, tally_in_processes
+from .scores import Report, corpus_options, score_tallies, with_profile_figures
+from .streaming import Tallies, Tallying, tally_input
 
 __all__ = ["Request", "Scored", "engine_for", "read_whole", "score_inputs"]
 
@@ -39,13 +42,13 @@ __all__ = ["Request", "Scored", "engine_for", "read_whole", "score_inputs"]
 # millisecond of every command's start (its methods compiled from source).
 class Request(msgspec.Struct, frozen=True):
     """How to score beyond the `Options`: each dialogue's figures (`per_dialogue`; with `dialogue_figures`
-    computed where it was tallied), the flags that keep the corpus (``("--by",)``), the engine (``local``,
+    computed where it was tallied), the flags that need the corpus read whole (``("--by",)``), the engine (``local``,
     ``dask``), `jobs` (None chooses), a Dask `scheduler`, a profile's files (`Profile.cli_inputs`' keywords),
     and `on_updates`, called with an input's name when its cumulative predictions look like updates."""
 
     per_dialogue: bool = False
     dialogue_figures: bool = False
-    keep_corpus: tuple[str, ...] = ()
+    needs_whole_corpus: tuple[str, ...] = ()
     engine: str = "local"
     jobs: int | None = None
     scheduler: str | None = None
@@ -64,29 +67,28 @@ class Scored(msgspec.Struct, frozen=True):
     dialogue_figures: dict | None = None
 
 
-DASK_REFUSED = ("--gold", "--per-dialogue", "--compat", "--prediction-states updates", "--gold-alternatives first")
-
-
 def engine_for(specs: Sequence[InputSpec], options: Options, request: Request) -> tuple[str, int]:
-    """(engine, processes per input) of `specs` under `options` and `request`: the one rule (see the
-    module); a flag Dask cannot honour is an OptionError naming it."""
+    """(engine, processes per input) of `specs` under `options` and `request` (see the module); a flag
+    Dask cannot honour is an OptionError naming it."""
     spec = specs[0]
     if request.engine == "dask":
-        given = (spec.gold is not None, request.per_dialogue, *[True] * len(request.keep_corpus),
-                 options.compat is not None, spec.prediction_states != "cumulative",
-                 spec.gold_alternatives != "any")  # fmt: skip
-        flags = (*DASK_REFUSED[:2], *request.keep_corpus, *DASK_REFUSED[2:])
-        for flag, refused in zip(flags, given):
-            if refused:
+        refused = {
+            "--gold": spec.gold is not None,
+            "--per-dialogue": request.per_dialogue,
+            **dict.fromkeys(request.needs_whole_corpus, True),
+            "--compat": options.compat is not None,
+            "--prediction-states updates": spec.prediction_states != "cumulative",
+            "--gold-alternatives first": spec.gold_alternatives != "any",
+        }
+        for flag, given in refused.items():
+            if given:
                 raise OptionError(f"{flag} needs the whole corpus in one process; it cannot run on --engine dask")
         return "dask", request.jobs or 0
     summed = options.compat is None or PROFILES[options.compat].sums is not None  # a profile of sums streams
-    if not summed or request.keep_corpus or spec.gold is not None:
+    if not summed or request.needs_whole_corpus or spec.gold is not None:
         return "whole", 1
     if request.jobs is not None:
         return "stream", request.jobs
-    from .parallel import default_jobs
-
     return "stream", default_jobs([s.source for s in specs if isinstance(s.source, str)])
 
 
@@ -98,86 +100,72 @@ def score_inputs(specs: Sequence[InputSpec], options: Options, request: Request 
     engine, jobs = engine_for(specs, options, request)
     if engine == "dask":
         return _on_dask(specs, options, request)
-    if engine == "whole":
-        return _whole(specs, options, request)
-    return _streamed(specs, options, request, jobs)
-
-
-def _warn(spec: InputSpec, votes: list[bool], on_updates: Callable[[str], None] | None) -> None:
-    if on_updates and spec.prediction_states == "cumulative" and votes_say_updates(votes):
-        on_updates(spec.name or str(spec.source))
-
-
-def read_whole(spec: InputSpec, on_updates: Callable[[str], None] | None = None) -> Opened:
-    """`spec` opened and read whole, its first dialogues watched for turn updates (`on_updates`)."""
-    with gc_paused():
-        opened = open_spec(spec)
-    if on_updates and spec.prediction_states == "cumulative" and sample_looks_like_updates(opened.corpus.dialogues):
-        on_updates(spec.name or str(spec.source))
-    return opened
-
-
-def _compat_inputs(name: str, options: Options, request: Request) -> object:
-    profile = PROFILES.get(options.compat)
-    return profile.cli_inputs(name, **request.compat_files) if profile and profile.cli_inputs else None
-
-
-def _whole(specs: Sequence[InputSpec], options: Options, request: Request) -> list[Scored]:
-    """Every input read whole (all checked first), then each scored (`scoring.score`)."""
-    opened = [read_whole(spec, request.on_updates) for spec in progress(specs, unit="files", desc="reading")]
-    out = []
-    for spec, found in zip(specs, progress(opened, unit="files", desc="scoring")):
-        name = spec.name or str(spec.source)
-        inputs = _compat_inputs(name, options, request)
-        report = score(found.corpus, options, per_dialogue=request.per_dialogue, compat_inputs=inputs, source=name)
-        out.append(Scored(name, report, found.format, found.corpus))
-    return out
-
-
-def _tallies(spec: InputSpec, options: Options, request: Request, jobs: int, view, tap) -> tuple:
-    """(tallies, format) of one input, opened and read once: streamed (`streaming`) or in `jobs`
-    processes (`parallel`)."""
-    from .streaming import tally_opened
-
-    opened = open_spec(spec, stream=True)
-    alone = opened.streams and (jobs == 1 or all(shard.format == "jsonl" for shard in opened.shards))
-    votes: list[bool] = []
-
-    def seen(dialogues: Iterable[Dialogue]) -> Iterator[Dialogue]:
-        passed: list[bool] = []  # a pass that stops part way (the shard read whole after it) does not vote
-        yield from watch(dialogues, passed)
-        votes.extend(passed)
-
-    tallies = None
-    if jobs > 1 and not alone:  # the layout and whole reads: processes, when several
-        from .parallel import tally_in_processes
-
-        tallies = tally_in_processes(opened, options.mode, jobs, request.per_dialogue, view, tap, seen)
-        if tallies is None:
-            votes.clear()  # read again in one process: its votes count
-    if tallies is None:
-        tallies, _ = tally_opened(opened, options.mode, request.per_dialogue, watch=seen, view=view, tap=tap)
-    _warn(spec, votes, request.on_updates)
-    return tallies, opened.format
-
-
-def _streamed(specs: Sequence[InputSpec], options: Options, request: Request, jobs: int) -> list[Scored]:
-    """Every input tallied (a profile's sums on the way: `compat.base.ProfileTap`), then each scored."""
-    view = DialogueFigures(options) if request.per_dialogue and request.dialogue_figures else None
     profile = PROFILES[options.compat] if options.compat else None
-    found = []
-    for spec in progress(specs, unit="files", desc="scoring"):
-        tap = ProfileTap(profile.sums, options) if profile is not None and profile.sums is not None else None
-        found.append((spec, *_tallies(spec, options, request, jobs, view, tap), tap))
-    out = []
-    for spec, (total, by_dialogue), how, tap in found:
-        name = spec.name or str(spec.source)
-        whole = lambda spec=spec: open_spec(spec).corpus.dialogues  # noqa: E731 - only to name a too wide turn
-        report = score_tallies((total, {} if view else by_dialogue), options, source=name, dialogues=whole)
-        if profile is not None and tap is not None:
-            report = with_profile_figures(report, profile, tap.figures())
-        out.append(Scored(name, report, how, None, by_dialogue if view else None))
-    return out
+    tallying = Tallying(
+        options.mode,
+        request.per_dialogue,
+        figures=DialogueFigures(options) if request.per_dialogue and request.dialogue_figures else None,
+        profile=profile.sums if profile is not None else None,
+        options=options,
+        vote_updates=engine == "stream" and request.on_updates is not None,
+    )
+    read = [_read(spec, tallying, engine, jobs, request) for spec in progress(specs, unit="files", desc="reading")]
+    return [_scored(spec, *found, tallying, options, request, profile) for spec, found in zip(specs, read)]
+
+
+def read_whole(spec: InputSpec, on_updates: Callable[[str], None] | None = None) -> ResolvedInput:
+    """`spec` read whole, its first dialogues checked for turn updates (`on_updates` is called with its name)."""
+    with gc_paused():
+        resolved = resolve_input(spec)
+    if on_updates and spec.prediction_states == "cumulative" and sample_looks_like_updates(resolved.corpus.dialogues):
+        on_updates(spec.name or str(spec.source))
+    return resolved
+
+
+def _read(
+    spec: InputSpec, tallying: Tallying, engine: str, jobs: int, request: Request
+) -> tuple[Tallies, str, Corpus | None]:
+    """(tallies, the format(s) read, the corpus if read whole) of one input."""
+    if engine == "whole":
+        resolved = read_whole(spec, request.on_updates)
+        with gc_paused():
+            return tallying(resolved.corpus), resolved.format, resolved.corpus
+    resolved = resolve_input(spec, stream=True)
+    tallies = tally_in_processes(resolved, tallying, jobs)
+    if tallies is None:
+        tallies, _ = tally_input(resolved, tallying)
+    if request.on_updates and spec.prediction_states == "cumulative" and votes_say_updates(tallies.votes):
+        request.on_updates(spec.name or str(spec.source))
+    return tallies, resolved.format, None
+
+
+def _scored(
+    spec: InputSpec,
+    tallies: Tallies,
+    format: str,
+    corpus: Corpus | None,
+    tallying: Tallying,
+    options: Options,
+    request: Request,
+    profile: Profile | None,
+) -> Scored:
+    """The figures of one input's tallies: ours, then a profile's in place of ours."""
+    name = spec.name or str(spec.source)
+    if corpus is not None:
+        options = corpus_options(corpus, options)
+        whole = lambda: corpus.dialogues  # noqa: E731 - only to name a too wide turn
+    else:
+        options = options.replace(reading=spec.reading.parts)  # how the input was read, as a corpus says it
+        whole = lambda: resolve_input(spec).corpus.dialogues  # noqa: E731
+    figures = tallies.dialogues if tallying.figures is not None else None
+    by_dialogue = tallies.dialogues if figures is None else {}
+    report = score_tallies((tallies.total, by_dialogue), options, source=name, dialogues=whole)
+    if profile is not None and profile.sums is not None:
+        report = with_profile_figures(report, profile, profile.sums.figures(tallies.sums, options))
+    elif profile is not None:
+        inputs = profile.cli_inputs(name, **request.compat_files) if profile.cli_inputs else None
+        report = with_profile_figures(report, profile, profile.compute(corpus, options, inputs))
+    return Scored(name, report, format, corpus, figures)
 
 
 def _on_dask(specs: Sequence[InputSpec], options: Options, request: Request) -> list[Scored]:

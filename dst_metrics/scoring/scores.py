@@ -174,7 +174,7 @@ def score(
 
 def with_profile_figures(report: Report, profile: Profile, theirs: dict[str, object]) -> Report:
     """`report` with a compatibility profile's figures in place of ours (`score` with ``compat``; the
-    command line, which may sum them while the input streams: `compat.base.ProfileTap`)."""
+    command line, which may sum them while the input streams: `streaming.Tallying`)."""
     options = report.options
     signature = report.signature
     if profile.signature_fields is not None:  # before the profile's name, which ends the signature

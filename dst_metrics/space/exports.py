@@ -58,9 +58,8 @@ def command_line(results: list[ScoredSet], options: Options, fmt: str = AUTO, go
 def python_snippet(results: list[ScoredSet], options: Options, gold: str | None = None) -> str:
     """Python code that reads the same files and prints the same figures and signature."""
     files = file_names(results)
-    reader = f"read_pair(path, {gold!r})" if gold else "read(path)"
+    reader = f"read(path, gold={gold!r})" if gold else "read(path)"
     lines = ["from dst_metrics import Options, read, score"]
-    lines += ["from dst_metrics.readers import read_pair"] if gold else []
     lines += [
         "",
         f"options = Options(mode={options.mode!r}, alpha={format_number(options.alpha)!r}, "

@@ -1,5 +1,5 @@
 """What the visitor gives: options, prediction sets (pasted or uploaded, in any format), a gold file for
-formats that hold predictions only, and the paper's examples. The library reads them (`readers.open_spec`);
+formats that hold predictions only, and the paper's examples. The library reads them (`readers.inputs.resolve_input`);
 this module adds the page's size limits, the sets' names and the check that every set has the same gold.
 """
 
@@ -16,8 +16,8 @@ from pathlib import Path
 
 from dst_metrics import Corpus, InputError, Options
 from dst_metrics.compat import PROFILES
-from dst_metrics.readers import READERS, InputSpec, open_spec, resolve
 from dst_metrics.readers.examples import EXAMPLES
+from dst_metrics.readers.inputs import READERS, InputSpec, resolve, resolve_input
 
 SET_LABELS = ("A", "B", "C", "D")
 MAX_PASTE_BYTES = 5_000_000
@@ -179,7 +179,7 @@ def read_prediction_set(
         )
     gold_where = "Gold " + repr(gold.filename or "pasted") if paired else None
     gold_data = input_bytes(gold, gold_where) if paired else None
-    opened = open_spec(
+    opened = resolve_input(
         InputSpec(data, used, gold_data, value_matching=value_matching, name=where, gold_name=gold_where)
     )
     source = entry.filename if not entry.text and entry.filename else "pasted"
