@@ -378,7 +378,7 @@ def test_comparison_takeaway_and_url_state(visit):
     command = page.locator("#command").inner_text()
     assert "dst-metrics score set_a.json set_b.json --mode official --alpha 10/11 --fga-lambda 0.5" in command
     page.click("#prepare")
-    page.locator("#downloads a[download='figures.json']").wait_for(timeout=90000)  # the report draws its plots
+    page.locator("#downloads a[download='figures.json']").wait_for()  # the report draws its plots
     for name in ("figures.csv", "dialogues.csv", "dialogues.json", "table.tex", "table.md", "report.html"):
         assert page.locator(f"#downloads a[download='{name}']").count() == 1
     href = page.locator("#downloads a[download='figures.json']").get_attribute("href")
@@ -694,7 +694,7 @@ def test_issue36_uploads_say_what_happened_at_their_button_and_the_server_logs_n
     trade = REFERENCE / "trade" / "MLCSG_all_prediction_TRADE.json"
     if trade.exists():
         page.locator("#upload-a").locator("xpath=..").locator("input[type=file]").set_input_files(str(trade))
-        page.locator("#note-a").get_by_text("read and scored (7,368 turns)").wait_for(timeout=60000)
+        page.locator("#note-a").get_by_text("read and scored (7,368 turns)").wait_for()
         from dst_metrics.space.inputs import page_profiles
 
         for label, name in page_profiles()[:3]:  # the profile changed after the upload (issue 36: 13 errors logged)
