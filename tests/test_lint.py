@@ -42,7 +42,7 @@ def test_library_functions_are_short():
     # loop of the core (one pass over a dialogue, kept in one piece for speed).
     import ast
 
-    allowed = {("core.py", "walk")}
+    allowed = {("tally.py", "walk")}
     long = []
     for path in sorted((REPO / "dst_metrics").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
