@@ -117,8 +117,17 @@ class _Dialogue(msgspec.Struct, gc=False):
     services: list[str] = None
 
 
+class _DecodedState(_State, gc=False):
+    slot_values: dict[str, _Values]
+
+
+class _DecodedFrame(_Frame, gc=False):  # a frame with its slot values decoded (`load_dialogues`)
+    state: _DecodedState
+
+
 _DIALOGUES = msgspec.json.Decoder(list[_Dialogue])
 _FRAMES = msgspec.json.Decoder(list[_Frame])
+_DECODED_FRAMES = msgspec.json.Decoder(list[_DecodedFrame])
 _SLOT_VALUES = msgspec.json.Decoder(dict[str, _Values])
 
 
@@ -200,11 +209,11 @@ def _dialogues(files: Iterable[tuple[bytes, str | None]]) -> Iterator[tuple[str,
             yield dialogue_id, dialogue, where
 
 
-def _frames(turn: _Turn, field: str, place: dict) -> list[_Frame]:
+def _frames(turn: _Turn, field: str, place: dict, decoder: msgspec.json.Decoder = _FRAMES) -> list:
     """A USER turn's frames (`field`: the turn's), decoded; a missing one or a service's second frame raises."""
     if turn.frames is None:
         raise InputError("there is no frames", field=f"{field}.frames", **place)
-    frames = _decode(_FRAMES, turn.frames, f"{field}.frames", **place)
+    frames = _decode(decoder, turn.frames, f"{field}.frames", **place)
     if len(frames) > 1:
         services: set[str] = set()
         for position, frame in enumerate(frames):
@@ -229,15 +238,13 @@ def load_dialogues(path: str | Path, source: str | None = None) -> dict[str, Sgd
                 if turn.speaker == "USER":
                     place = {"dialogue": dialogue_id, "turn": users, "source": where}
                     users += 1
-                    for index, frame in enumerate(_frames(turn, f"turns[{position}]", place)):
-                        field = f"turns[{position}].frames[{index}].state.slot_values"
+                    for frame in _frames(turn, f"turns[{position}]", place, _DECODED_FRAMES):
                         state, spans = frame.state, frame.slots
                         spans = (
                             None if spans is None else [(span.slot, span.start, span.exclusive_end) for span in spans]
                         )
-                        slot_values = _decode(_SLOT_VALUES, state.slot_values, field, **place)
                         by_service[frame.service] = Frame(
-                            frame.service, slot_values, state.active_intent, state.requested_slots, spans
+                            frame.service, state.slot_values, state.active_intent, state.requested_slots, spans
                         )
                 turns.append(Turn(turn.speaker, turn.utterance, by_service))
             services = None if dialogue.services is None else tuple(dialogue.services)
