@@ -16,6 +16,9 @@ Conventions:
 - gold keeps every value of a slot's list, in order, as acceptable values (a list of one value is
   read as that value); predictions keep the first value only, as the SGD evaluator reads them.
 
+Each file is decoded once, by msgspec into typed structs (a USER turn's frames when they are read); what
+msgspec rejects becomes an InputError naming the file, dialogue, USER turn and field.
+
 `load_dialogues` gives the frames themselves (intents, requested slots, spans), which the ``sgd``
 compatibility profile scores.
 """
@@ -164,9 +167,9 @@ def _decode(decoder: msgspec.json.Decoder, data: msgspec.Raw, field: str, **plac
         raise _located(message, path, msgspec.json.decode(data), field, **place) from None
 
 
-def _file_problem(error: msgspec.DecodeError, data: bytes, where: str | None) -> InputError:
+def _file_problem(error: Exception, data: bytes, where: str | None) -> InputError:
     """What msgspec rejected in a dialogue file, located: the file, dialogue and field."""
-    parsed = decode_json(data, where)  # invalid JSON raises here
+    parsed = decode_json(data, where)  # invalid or too deeply nested JSON raises here
     if not isinstance(parsed, list):
         return InputError(f"expected a JSON array of dialogues {LAYOUT}, got {describe(parsed)}", source=where)
     message, index, path = re.fullmatch(r"(.*) - at `\$\[(\d+)\](.*)", str(error)).groups()
@@ -197,7 +200,7 @@ def _dialogues(files: Iterable[tuple[bytes, str | None]]) -> Iterator[tuple[str,
     for data, where in files:
         try:
             dialogues = _DIALOGUES.decode(data)
-        except msgspec.DecodeError as error:  # ValidationError is a DecodeError
+        except (msgspec.DecodeError, RecursionError) as error:  # ValidationError is a DecodeError
             raise _file_problem(error, data, where) from None
         for dialogue in dialogues:
             dialogue_id = dialogue.dialogue_id
