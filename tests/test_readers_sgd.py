@@ -198,3 +198,19 @@ def test_predictions_must_pair_with_gold_turn_by_turn(tmp_path: Path):
     path.write_text(json.dumps(gold))
     with pytest.raises(InputError, match='dialogue "1_00000", turn 2: this turn has no partner in the gold'):
         read(SGD_PRED, gold=path)
+
+
+def test_a_turn_of_another_speaker_is_kept_and_its_frames_are_not_read(tmp_path: Path):
+    # Any speaker is valid; only USER turns' frames are read, so another speaker's frames may have any shape.
+    user = {"speaker": "USER", "utterance": "hi", "frames": [_FRAME]}
+    with_other = [{"speaker": "ASSISTANT", "utterance": "hello", "frames": [{"service": 7}]}, user]
+    both = []
+    for name, turns in (("with.json", with_other), ("without.json", [user])):
+        path = tmp_path / name
+        path.write_text(json.dumps([{"dialogue_id": "d", "turns": turns}]))
+        both.append(path)
+    assert read_side(both[0], "gold", "sgd").states == read_side(both[1], "gold", "sgd").states
+    assert read_side(both[0], "gold", "sgd").states == {"d": {0: {"Restaurants_2-location": "San Jose"}}}
+    turns = load_dialogues(both[0])["d"].turns
+    assert [turn.speaker for turn in turns] == ["ASSISTANT", "USER"] and turns[0].frames == {}
+    assert turns[1].frames["Restaurants_2"].slot_values == {"location": ["San Jose"]}

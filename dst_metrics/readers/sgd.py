@@ -16,6 +16,9 @@ Conventions:
 - gold keeps every value of a slot's list, in order, as acceptable values (a list of one value is
   read as that value); predictions keep the first value only, as the SGD evaluator reads them.
 
+Each file is decoded once, by msgspec into typed structs (a USER turn's frames when they are read); what
+msgspec rejects becomes an InputError naming the file, dialogue, USER turn and field.
+
 `load_dialogues` gives the frames themselves (intents, requested slots, spans), which the ``sgd``
 compatibility profile scores.
 """
@@ -24,7 +27,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -85,15 +87,57 @@ def dialogue_files(path: Path, source: str | None = None) -> list[Path]:
 
 _KINDS = {"str": "a string", "int": "a whole number", "array": "an array", "object": "an object"}
 _STEP = re.compile(r"\.(\w+)|\[(\d+)\]|(\[\.\.\.\])")
+_Values = Annotated[list[str], msgspec.Meta(min_length=1)]
 
 
-def _convert(raw: object, kind: type, field: str, **place: object) -> object:
-    """`raw` (JSON as python) as `kind`; what msgspec rejects raises an InputError at its place
-    (`place`: dialogue, turn and source; `field`: where `raw` is) naming the value found there."""
-    try:
-        return msgspec.convert(raw, kind)
-    except msgspec.ValidationError as error:
-        message, _, path = str(error).partition(" - at `$")
+class _Span(msgspec.Struct, gc=False):
+    slot: str
+    start: int
+    exclusive_end: int
+
+
+class _State(msgspec.Struct, gc=False):
+    slot_values: msgspec.Raw  # decoded (`_SLOT_VALUES`) only when its bytes differ from the service's last ones
+    requested_slots: list[str] = None
+    active_intent: str = None
+
+
+class _Frame(msgspec.Struct, gc=False):
+    service: str
+    state: _State
+    slots: list[_Span] = None
+
+
+class _Turn(msgspec.Struct, gc=False):
+    speaker: str
+    utterance: str = None
+    frames: msgspec.Raw = None  # decoded (`_FRAMES`) for USER turns only
+
+
+class _Dialogue(msgspec.Struct, gc=False):
+    dialogue_id: str | int
+    turns: list[_Turn]
+    services: list[str] = None
+
+
+class _DecodedState(_State, gc=False):
+    slot_values: dict[str, _Values]
+
+
+class _DecodedFrame(_Frame, gc=False):  # a frame with its slot values decoded (`load_dialogues`)
+    state: _DecodedState
+
+
+_DIALOGUES = msgspec.json.Decoder(list[_Dialogue])
+_FRAMES = msgspec.json.Decoder(list[_Frame])
+_DECODED_FRAMES = msgspec.json.Decoder(list[_DecodedFrame])
+_SLOT_VALUES = msgspec.json.Decoder(dict[str, _Values])
+
+
+def _located(message: str, path: str, raw: object, field: str, **place: object) -> InputError:
+    """msgspec's `message` about what is at `path` (its ``.turns[1].speaker`` form) in `raw` (the JSON
+    it decoded, as python) as an InputError at its place (`place`: dialogue, turn and source; `field`:
+    where `raw` is) naming the value found there."""
     for name, index, any_key in _STEP.findall(path):
         if any_key:  # a value of slot_values (msgspec names no key): the first invalid one
             name = next(key for key, values in raw.items() if not _valid_values(values))
@@ -107,38 +151,36 @@ def _convert(raw: object, kind: type, field: str, **place: object) -> object:
         message = f"expected a non-empty array of strings, got {describe(raw)}"
     elif expected:
         message = f"expected {_KINDS.get(expected[1], expected[1])}, got {describe(raw)}"
-    raise InputError(message, field=field, **place)
+    return InputError(message, field=field, **place)
 
 
 def _valid_values(values: object) -> bool:
     return isinstance(values, list) and bool(values) and all(type(value) is str for value in values)
 
 
-def _dialogue(raw: object, index: int, source: str | None) -> SgdDialogue:
-    """One dialogue of a file decoded generically, checked by msgspec a turn at a time (`_convert`)."""
+def _decode(decoder: msgspec.json.Decoder, data: msgspec.Raw, field: str, **place: object) -> object:
+    """Part of a dialogue (frames or slot values) decoded; what msgspec rejects raises a located InputError."""
+    try:
+        return decoder.decode(data)
+    except msgspec.ValidationError as error:
+        message, _, path = str(error).partition(" - at `$")
+        raise _located(message, path, msgspec.json.decode(data), field, **place) from None
+
+
+def _file_problem(error: Exception, data: bytes, where: str | None) -> InputError:
+    """What msgspec rejected in a dialogue file, located: the file, dialogue and field."""
+    parsed = decode_json(data, where)  # invalid or too deeply nested JSON raises here
+    if not isinstance(parsed, list):
+        return InputError(f"expected a JSON array of dialogues {LAYOUT}, got {describe(parsed)}", source=where)
+    message, index, path = re.fullmatch(r"(.*) - at `\$\[(\d+)\](.*)", str(error)).groups()
+    raw = parsed[int(index)]
     if not isinstance(raw, dict):
         message = f"a dialogue must be an object with dialogue_id and turns, got {describe(raw)}"
-        raise InputError(message, field=f"[{index}]", source=source)
+        return InputError(message, field=f"[{index}]", source=where)
     if "dialogue_id" not in raw:
-        raise InputError("the dialogue has no dialogue_id", field=f"[{index}].dialogue_id", source=source)
-    place = {"dialogue": ids.dialogue_id(raw["dialogue_id"], source=source), "source": source}
-    head = _convert(raw, _Head, "", **place)
-    turns: list[Turn] = []
-    users = 0  # USER turns before this one
-    for position, raw_turn in enumerate(head.turns):
-        field = f"turns[{position}]"
-        turn = _convert(raw_turn, _AnyTurn, field, **place)
-        frames: dict[str, Frame] = {}
-        if turn.speaker == "USER":
-            user = _convert(raw_turn, _UserTurn, field, turn=users, **place)
-            frames = _typed_frames(user)
-            if isinstance(frames, int):
-                message = f"a second frame of service {user.frames[frames].service!r}"
-                raise InputError(message, turn=users, field=f"{field}.frames[{frames}]", **place)
-            users += 1
-        turns.append(Turn(turn.speaker, turn.utterance, frames))
-    services = None if head.services is None else tuple(head.services)
-    return SgdDialogue(place["dialogue"], services, tuple(turns), source)
+        return InputError("the dialogue has no dialogue_id", field=f"[{index}].dialogue_id", source=where)
+    dialogue = ids.dialogue_id(raw["dialogue_id"], source=where)
+    return _located(message, path, raw, "", dialogue=dialogue, source=where)
 
 
 def _files(path: Path | None, source: str | None, data: bytes | None = None) -> Iterator[tuple[bytes, str | None]]:
@@ -151,167 +193,73 @@ def _files(path: Path | None, source: str | None, data: bytes | None = None) -> 
         yield read_file(file, where), where
 
 
-def _checked_dialogues(files: Iterable[tuple[bytes, str | None]]) -> dict[str, SgdDialogue]:
-    """The dialogues of the files the checking way: each value checked and located (errors name their place)."""
-    dialogues: dict[str, SgdDialogue] = {}
+def _dialogues(files: Iterable[tuple[bytes, str | None]]) -> Iterator[tuple[str, _Dialogue, str | None]]:
+    """(id, dialogue, source) of every dialogue of the files, each file decoded once; bad input raises
+    a located InputError."""
+    seen: set[str] = set()
     for data, where in files:
-        parsed = decode_json(data, where)
-        if not isinstance(parsed, list):
-            raise InputError(f"expected a JSON array of dialogues {LAYOUT}, got {describe(parsed)}", source=where)
-        for dialogue in (_dialogue(raw, index, where) for index, raw in enumerate(parsed)):
-            if dialogue.dialogue_id in dialogues:
-                raise InputError("the dialogue id is used twice", dialogue=dialogue.dialogue_id, source=where)
-            dialogues[dialogue.dialogue_id] = dialogue
-    return dialogues
+        try:
+            dialogues = _DIALOGUES.decode(data)
+        except (msgspec.DecodeError, RecursionError) as error:  # ValidationError is a DecodeError
+            raise _file_problem(error, data, where) from None
+        for dialogue in dialogues:
+            dialogue_id = dialogue.dialogue_id
+            if type(dialogue_id) is not str or not dialogue_id:
+                dialogue_id = ids.dialogue_id(dialogue_id, source=where)
+            if dialogue_id in seen:
+                raise InputError("the dialogue id is used twice", dialogue=dialogue_id, source=where)
+            seen.add(dialogue_id)
+            yield dialogue_id, dialogue, where
+
+
+def _frames(turn: _Turn, field: str, place: dict, decoder: msgspec.json.Decoder = _FRAMES) -> list:
+    """A USER turn's frames (`field`: the turn's), decoded; a missing one or a service's second frame raises."""
+    if turn.frames is None:
+        raise InputError("there is no frames", field=f"{field}.frames", **place)
+    frames = _decode(decoder, turn.frames, f"{field}.frames", **place)
+    if len(frames) > 1:
+        services: set[str] = set()
+        for position, frame in enumerate(frames):
+            if frame.service in services:
+                message = f"a second frame of service {frame.service!r}"
+                raise InputError(message, field=f"{field}.frames[{position}]", **place)
+            services.add(frame.service)
+    return frames
 
 
 def load_dialogues(path: str | Path, source: str | None = None) -> dict[str, SgdDialogue]:
     """Every dialogue of a dialogue file or folder, by id; bad input raises a located InputError."""
     path = Path(path)
     source = source or str(path)
+    found: dict[str, SgdDialogue] = {}
     with gc_paused():
-        typed = _typed_files(_files(path, source), _DECODER)  # a problem: the files read again, and checked
-        found = (None if typed is None else _typed_dialogues(typed)) or _checked_dialogues(_files(path, source))
+        for dialogue_id, dialogue, where in _dialogues(_files(path, source)):
+            turns = []
+            users = 0  # USER turns before this one
+            for position, turn in enumerate(dialogue.turns):
+                by_service: dict[str, Frame] = {}
+                if turn.speaker == "USER":
+                    place = {"dialogue": dialogue_id, "turn": users, "source": where}
+                    users += 1
+                    for frame in _frames(turn, f"turns[{position}]", place, _DECODED_FRAMES):
+                        state, spans = frame.state, frame.slots
+                        spans = (
+                            None if spans is None else [(span.slot, span.start, span.exclusive_end) for span in spans]
+                        )
+                        by_service[frame.service] = Frame(
+                            frame.service, state.slot_values, state.active_intent, state.requested_slots, spans
+                        )
+                turns.append(Turn(turn.speaker, turn.utterance, by_service))
+            services = None if dialogue.services is None else tuple(dialogue.services)
+            found[dialogue_id] = SgdDialogue(dialogue_id, services, tuple(turns), where)
     if not found:
         raise InputError("there is no dialogue", source=source)
     return found
 
 
-def user_states(dialogue: SgdDialogue, side: str) -> dict[int, dict[str, object]]:
-    """{USER turn position: flat state} (see the module for the conventions)."""
-    current: dict[str, dict[str, list[str]]] = {}
-    states = {}
-    for turn in dialogue.turns:
-        if turn.speaker != "USER":
-            continue
-        for frame in turn.frames.values():
-            current[frame.service] = frame.slot_values
-        state: dict[str, object] = {}
-        for service, slots in current.items():
-            for slot, values in slots.items():
-                state[slot_name(service, slot)] = values if side == "gold" and len(values) > 1 else values[0]
-        states[len(states)] = state
-    return states
-
-
-def _checked_side(files: Iterable[tuple[bytes, str | None]], side: str) -> dict[str, dict[int, dict[str, object]]]:
-    states = {}
-    for dialogue_id, dialogue in _checked_dialogues(files).items():
-        states[dialogue_id] = user_states(dialogue, side)
-        if not states[dialogue_id]:
-            raise InputError("the dialogue has no USER turn", dialogue=dialogue_id, source=dialogue.source)
-    return states
-
-
-def read_sgd_side(request: ReadRequest, side: str) -> Side:
-    """One side from a dialogue file (the request's bytes) or folder (its path)."""
-    with gc_paused():
-        folder = request.path is not None and request.path.is_dir()
-        files = partial(_files, request.path, request.source, None if folder else request.data)
-        typed = _typed_files(files(), _SIDE_DECODER)
-        states = (None if typed is None else _typed_states(typed, side == "gold")) or _checked_side(files(), side)
-    if folder and not states:
-        raise InputError("there is no dialogue", source=request.source)
-    return Side(states, request.source, flat=True)
-
-
-# --------------------------------------------------------------------------------------------
-# The fast path: msgspec decodes into typed structs, validating as it goes. Anything it rejects
-# (or any dialogue id, frame or turn problem found after) sends the input to the checking path
-# above, which reads it again and names the problem, so both paths accept and give the same.
-
-_Values = Annotated[list[str], msgspec.Meta(min_length=1)]
-
-
-class _Span(msgspec.Struct, gc=False):
-    slot: str
-    start: int
-    exclusive_end: int
-
-
-class _State(msgspec.Struct, gc=False):
-    slot_values: dict[str, _Values]
-    requested_slots: list[str] = None
-    active_intent: str = None
-
-
-class _Frame(msgspec.Struct, gc=False):
-    service: str
-    state: _State
-    slots: list[_Span] = None
-
-
-class _Turn(msgspec.Struct, tag_field="speaker", kw_only=True, gc=False):
-    utterance: str = None
-
-
-class _UserTurn(_Turn, tag="USER"):
-    frames: list[_Frame]
-
-
-class _OtherTurn(_Turn, tag="SYSTEM"):
-    pass
-
-
-class _AnyTurn(msgspec.Struct, gc=False):
-    """A turn of any speaker, as the checking path reads it before a USER turn's frames."""
-
-    speaker: str
-    utterance: str = None
-
-
-class _Head(msgspec.Struct, gc=False):
-    turns: list
-    services: list[str] = None
-
-
-class _Dialogue(msgspec.Struct, gc=False):
-    dialogue_id: str | int
-    turns: list[_UserTurn | _OtherTurn]
-    services: list[str] = None
-
-
-_DECODER = msgspec.json.Decoder(list[_Dialogue])
-
-
-# One side's states need no frame but its slot values, kept undecoded (msgspec.Raw) so that a
-# frame repeated from the previous turn is recognised by its bytes and decoded once.
-class _SideState(_State):
-    slot_values: msgspec.Raw
-
-
-class _SideFrame(_Frame):
-    state: _SideState
-
-
-class _SideUserTurn(_Turn, tag="USER"):
-    frames: msgspec.Raw  # decoded (`_FRAMES_DECODER`) only when they differ from the previous turn's
-
-
-class _SideDialogue(_Dialogue):
-    turns: list[_SideUserTurn | _OtherTurn]
-
-
-_SIDE_DECODER = msgspec.json.Decoder(list[_SideDialogue])
-_FRAMES_DECODER = msgspec.json.Decoder(list[_SideFrame])
-_SLOT_VALUES_DECODER = msgspec.json.Decoder(dict[str, _Values])
-
-
-def _typed_files(files: Iterable[tuple[bytes, str | None]], decoder: msgspec.json.Decoder) -> list | None:
-    """[(dialogues, source)] of each file decoded; None when msgspec rejects any (the checking path
-    then names the problem)."""
-    try:
-        return [(decoder.decode(data), where) for data, where in files]
-    except msgspec.DecodeError:  # ValidationError is a DecodeError
-        return None
-
-
-def _typed_id(raw: str | int) -> str | None:
-    return raw if type(raw) is str else str(raw)
-
-
 def _flat(service: str, slot_values: dict, names: dict, gold: bool) -> dict:
-    """A frame's slot values under our slot names (`names`: {service: {slot: name}}, kept across frames)."""
+    """A frame's slot values under our slot names (`names`: {service: {slot: name}}, kept across frames);
+    gold keeps a list of several values, a list of one value is that value, predictions keep the first."""
     known = names.get(service)
     if known is None:
         known = names[service] = {}
@@ -326,95 +274,50 @@ def _flat(service: str, slot_values: dict, names: dict, gold: bool) -> dict:
         return _flat(service, slot_values, names, gold)
 
 
-def _typed_user_states(dialogue: _SideDialogue, names: dict, gold: bool) -> dict[int, dict] | None:
-    """`user_states` of a typed dialogue; None when a USER turn has two frames of one service or
-    slot values msgspec rejects. A turn whose frames all repeat their service's previous bytes
-    shares the previous turn's state object."""
-    raws: dict[str, bytes] = {}
-    current: dict[str, dict] = {}
+def _user_states(dialogue_id: str, dialogue: _Dialogue, where: str | None, names: dict, gold: bool) -> dict[int, dict]:
+    """{USER turn position: flat state}: the last frame of every service so far. Only frames and slot
+    values whose bytes changed are decoded; a turn whose frames repeat the previous turn's shares its state."""
+    raws: dict[str, bytes] = {}  # each service's last slot values, undecoded
+    current: dict[str, dict] = {}  # each service's last flat state
     states: dict[int, dict] = {}
     state: dict = {}
-    previous_frames = None
-    for turn in dialogue.turns:
-        if type(turn) is not _SideUserTurn:
+    previous = None
+    for position, turn in enumerate(dialogue.turns):
+        if turn.speaker != "USER":
             continue
-        if turn.frames != previous_frames or not states:
-            previous_frames = turn.frames
-            try:
-                changed = _advance(_FRAMES_DECODER.decode(turn.frames), raws, current, names, gold)
-            except msgspec.DecodeError:
-                return None
-            if changed is None:
-                return None
-            if (changed or not states) and len(current) == 1:
+        if turn.frames != previous or not states:
+            previous, changed = turn.frames, not states
+            place = {"dialogue": dialogue_id, "turn": len(states), "source": where}
+            for index, frame in enumerate(_frames(turn, f"turns[{position}]", place)):
+                raw = frame.state.slot_values
+                if raws.get(frame.service) != raw:
+                    field = f"turns[{position}].frames[{index}].state.slot_values"
+                    slot_values = _decode(_SLOT_VALUES, raw, field, **place)
+                    raws[frame.service], changed = raw, True
+                    current[frame.service] = _flat(frame.service, slot_values, names, gold)
+            if changed and len(current) == 1:
                 (state,) = current.values()  # one service: its flat state (replaced, never changed, later)
-            elif changed or not states:
+            elif changed:
                 state = {key: value for flat in current.values() for key, value in flat.items()}
         states[len(states)] = state
+    if not states:
+        raise InputError("the dialogue has no USER turn", dialogue=dialogue_id, source=where)
     return states
 
 
-def _advance(frames: list, raws: dict, current: dict, names: dict, gold: bool) -> bool | None:
-    """Bring `current` ({service: flat state}) to a USER turn's frames, decoding only the slot values
-    whose bytes changed; whether any did; None when two frames have one service."""
-    changed = False
-    for frame in frames:
-        raw = frame.state.slot_values
-        if raws.get(frame.service) != raw:
-            raws[frame.service] = raw
-            current[frame.service] = _flat(frame.service, _SLOT_VALUES_DECODER.decode(raw), names, gold)
-            changed = True
-    if len(frames) > 1 and len({frame.service for frame in frames}) < len(frames):
-        return None
-    return changed
-
-
-def _typed_states(files: list, gold: bool) -> dict[str, dict[int, dict]] | None:
-    """{dialogue id: {USER turn position: flat state}}; None on any problem (see above)."""
-    states: dict[str, dict[int, dict]] = {}
+def read_sgd_side(request: ReadRequest, side: str) -> Side:
+    """One side from a dialogue file (the request's bytes) or folder (its path)."""
+    folder = request.path is not None and request.path.is_dir()
     names: dict[str, dict[str, str]] = {}
-    for dialogues, _ in files:
-        for dialogue in dialogues:
-            dialogue_id = _typed_id(dialogue.dialogue_id)
-            if not dialogue_id or dialogue_id in states:
-                return None
-            turns = states[dialogue_id] = _typed_user_states(dialogue, names, gold)
-            if not turns:
-                return None
-    return states
-
-
-def _typed_frames(turn: _UserTurn) -> dict[str, Frame] | int:
-    """A USER turn's frames by service; the position of a frame whose service an earlier one has."""
-    frames = {}
-    for position, frame in enumerate(turn.frames):
-        if frame.service in frames:
-            return position
-        state, spans = frame.state, frame.slots
-        spans = None if spans is None else [(span.slot, span.start, span.exclusive_end) for span in spans]
-        frames[frame.service] = Frame(
-            frame.service, state.slot_values, state.active_intent, state.requested_slots, spans
-        )
-    return frames
-
-
-def _typed_dialogues(files: list) -> dict[str, SgdDialogue] | None:
-    """`load_dialogues` from typed files; None on any problem (see above)."""
-    dialogues: dict[str, SgdDialogue] = {}
-    for found, source in files:
-        for dialogue in found:
-            dialogue_id = _typed_id(dialogue.dialogue_id)
-            if not dialogue_id or dialogue_id in dialogues:
-                return None
-            turns = []
-            for turn in dialogue.turns:
-                frames = _typed_frames(turn) if type(turn) is _UserTurn else {}
-                if type(frames) is int:
-                    return None
-                turns.append(Turn("USER" if type(turn) is _UserTurn else "SYSTEM", turn.utterance, frames))
-            services = None if dialogue.services is None else tuple(dialogue.services)
-            dialogues[dialogue_id] = SgdDialogue(dialogue_id, services, tuple(turns), source)
-    return dialogues
+    with gc_paused():
+        files = _files(request.path, request.source, None if folder else request.data)
+        states = {
+            dialogue_id: _user_states(dialogue_id, dialogue, where, names, side == "gold")
+            for dialogue_id, dialogue, where in _dialogues(files)
+        }
+    if folder and not states:
+        raise InputError("there is no dialogue", source=request.source)
+    return Side(states, request.source, flat=True)
 
 
 def sniff(head: str) -> ReaderFit:
