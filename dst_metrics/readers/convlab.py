@@ -196,9 +196,10 @@ def _check_samples(data: object) -> None:
 
 
 def _turn(utt_idx: object, field: str) -> int:
+    """A utt_idx other than an int >= 0 checked (`ids.turn_id`); `field` locates the sample or turn."""
     if utt_idx is _UNSET:
         raise InputError("it has no utt_idx", field=field)
-    return utt_idx if utt_idx.__class__ is int and utt_idx >= 0 else ids.turn_id(utt_idx, field=f"{field}.utt_idx")
+    return ids.turn_id(utt_idx, field=f"{field}.utt_idx")
 
 
 def _sample_groups(samples: list[_Sample]) -> dict[str, list[int]]:
@@ -208,16 +209,23 @@ def _sample_groups(samples: list[_Sample]) -> dict[str, list[int]]:
     groups: dict[str, list[int]] = {}
     previous = group = None
     for index, sample in enumerate(samples):
-        utt_idx = sample.utt_idx = _turn(sample.utt_idx, f"[{index}]")
+        utt_idx = sample.utt_idx
+        if utt_idx.__class__ is not int or utt_idx < 0:
+            utt_idx = sample.utt_idx = _turn(utt_idx, f"[{index}]")
         if not named:
             if previous is None or utt_idx <= previous:
                 group = groups[str(len(groups))] = []
             previous = utt_idx
             group.append(index)
             continue
-        if sample.dialogue_id is _UNSET:
-            raise InputError("the first sample has a dialogue_id but this one has none", field=f"[{index}].dialogue_id")
-        groups.setdefault(ids.dialogue_id(sample.dialogue_id, field=f"[{index}].dialogue_id"), []).append(index)
+        name = sample.dialogue_id
+        if name.__class__ is not str or not name:
+            if name is _UNSET:
+                raise InputError(
+                    "the first sample has a dialogue_id but this one has none", field=f"[{index}].dialogue_id"
+                )
+            name = ids.dialogue_id(name, field=f"[{index}].dialogue_id")
+        groups.setdefault(name, []).append(index)
     for dialogue_id, group in groups.items() if named else ():
         steps = [samples[index].utt_idx for index in group]
         if any(after <= before for before, after in zip(steps, steps[1:])):
@@ -304,18 +312,25 @@ def _check_dialogues(data: object) -> None:
 
 def _user_states(turns: list[_Turn], field: str) -> dict[int, dict]:
     """{turn: state} of a unified dialogue's user turns, in utt_idx order (equal consecutive states are one object)."""
-    users = [(index, turn) for index, turn in enumerate(turns) if turn.speaker == "user"]
+    positions = [index for index, turn in enumerate(turns) if turn.speaker == "user"]
+    users = [turns[index] for index in positions]
+    steps = [turn.utt_idx for turn in users]
+    if any(step.__class__ is not int or step < 0 for step in steps) or any(t.state is _NO_STATE for t in users):
+        steps = [_user_turn(turns[index], f"{field}[{index}]") for index in positions]
     if not users:
         raise InputError("the dialogue has no user turn", field=field)
-    for index, turn in users:
-        turn.utt_idx = _turn(turn.utt_idx, f"{field}[{index}]")
-        if turn.state is _NO_STATE:
-            raise InputError("the user turn has no state", field=f"{field}[{index}].state")
-    steps = [turn.utt_idx for _, turn in users]
     if any(after <= before for before, after in zip(steps, steps[1:])):
-        users.sort(key=lambda user: user[1].utt_idx)
-    raws, positions = [turn.state for _, turn in users], [index for index, _ in users]
-    return dict(enumerate(_states(raws, None, positions, f"{field}[{{}}].state")))
+        positions.sort(key=lambda index: turns[index].utt_idx)
+        users = [turns[index] for index in positions]
+    return dict(enumerate(_states([turn.state for turn in users], None, positions, f"{field}[{{}}].state")))
+
+
+def _user_turn(turn: _Turn, field: str) -> int:
+    """The utt_idx of a user turn, checked and made an int; a user turn without a state raises InputError."""
+    if turn.state is _NO_STATE:
+        raise InputError("the user turn has no state", field=f"{field}.state")
+    turn.utt_idx = _turn(turn.utt_idx, field)
+    return turn.utt_idx
 
 
 @without_gc
