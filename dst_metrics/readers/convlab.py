@@ -57,8 +57,8 @@ _UNSET = msgspec.UNSET
 _NO_STATE = msgspec.Raw(b"")
 
 
-def nested_state(raw: object, field: str) -> dict[str, dict[str, str]]:
-    """A unified-format state ``{domain: {slot: value}}`` checked (values strings); else InputError."""
+def _check_state(raw: object, field: str) -> None:
+    """Raise InputError where a unified-format state is not ``{domain: {slot: value}}`` of strings."""
     if not isinstance(raw, Mapping):
         raise InputError(f"a state must be an object {{domain: {{slot: value}}}}, got {describe(raw)}", field=field)
     for domain, slots in raw.items():
@@ -67,7 +67,6 @@ def nested_state(raw: object, field: str) -> dict[str, dict[str, str]]:
         for slot, value in slots.items():
             if not isinstance(value, str):
                 raise InputError(f"a value must be a string, got {describe(value)}", field=f"{field}.{domain}.{slot}")
-    return raw
 
 
 class _Predictions(msgspec.Struct):
@@ -105,11 +104,8 @@ def _decode(decoder: msgspec.json.Decoder, request: ReadRequest, check: Callable
     `check` to raise the InputError naming the first part of the wrong shape."""
     try:
         return decoder.decode(request.data)
-    except msgspec.ValidationError as error:
-        check(decode_json(request.data, request.source))
-        raise InputError(decode_problem(error), source=request.source) from None
-    except (msgspec.DecodeError, UnicodeDecodeError) as error:
-        decode_json(request.data, request.source)  # names the line and column
+    except (msgspec.DecodeError, UnicodeDecodeError) as error:  # ValidationError is a DecodeError
+        check(decode_json(request.data, request.source))  # invalid JSON: decode_json names its line and column
         raise InputError(decode_problem(error), source=request.source) from None
 
 
@@ -121,7 +117,7 @@ def _states(raws: list, flat: _Flattener | None, positions: list[int], field: st
         return decoded_on_change(raws, _STATE.decode if flat is None else flat.state)
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
         for raw, position in zip(raws, positions):
-            nested_state(decode_json(raw), field.format(position))
+            _check_state(decode_json(raw), field.format(position))
         raise InputError(decode_problem(error)) from None
 
 
@@ -289,14 +285,18 @@ def _dialogue_name(key: str | None, original_id: object, dialogue_id: object, wh
     return key
 
 
+def _entries(data: list | dict) -> list[tuple[str, str | None, Any]]:
+    """(field, key or None, dialogue) of an array or an object of dialogues."""
+    if isinstance(data, list):
+        return [(f"[{position}]", None, dialogue) for position, dialogue in enumerate(data)]
+    return [(f".{key}", key, dialogue) for key, dialogue in data.items()]
+
+
 def _check_dialogues(data: object) -> None:
     """Raise the InputError of the first dialogue or turn the typed decoder refused."""
-    if not isinstance(data, (list, Mapping)):
+    if not isinstance(data, (list, dict)):
         raise InputError(f"expected an array of dialogues {DIALOGUES}, got {describe(data)}")
-    for position, (key, dialogue) in enumerate(
-        data.items() if isinstance(data, Mapping) else ((None, d) for d in data)
-    ):
-        where = f"[{position}]" if isinstance(data, list) else f".{key}"
+    for where, key, dialogue in _entries(data):
         if not isinstance(dialogue, Mapping) or "turns" not in dialogue:
             raise InputError(f'a dialogue must be an object with "turns", got {describe(dialogue)}', field=where)
         get = dialogue.get
@@ -340,8 +340,7 @@ def read_dialogues(request: ReadRequest, side: str) -> Side:
     if isinstance(data, dict):
         check_unique_keys(request.data, b"", None, request.source, id_levels=1, depth=1)
     states: dict[str, dict[int, dict]] = {}
-    for position, (key, dialogue) in enumerate(data.items() if isinstance(data, dict) else ((None, d) for d in data)):
-        where = f"[{position}]" if isinstance(data, list) else f".{key}"
+    for where, key, dialogue in _entries(data):
         name = _dialogue_name(key, dialogue.original_id, dialogue.dialogue_id, where)
         if name in states:
             raise InputError("the dialogue id is used twice", dialogue=name, field=where)
