@@ -109,15 +109,14 @@ def _decode(decoder: msgspec.json.Decoder, request: ReadRequest, check: Callable
         raise InputError(decode_problem(error), source=request.source) from None
 
 
-def _states(raws: list, flat: _Flattener | None, positions: list[int], field: str) -> list:
+def _states(raws: list, flat: _Flattener | None, fields: Callable[[], list[str]]) -> list:
     """Raw states decoded and checked ({domain: {slot: string}}), or flattened by `flat`; equal
-    consecutive ones are one object. A state of another shape raises InputError at its field
-    (`field` formatted with its position)."""
+    consecutive ones are one object. A state of another shape raises InputError at its field (`fields()`)."""
     try:
         return decoded_on_change(raws, _STATE.decode if flat is None else flat.state)
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
-        for raw, position in zip(raws, positions):
-            _check_state(decode_json(raw), field.format(position))
+        for raw, field in zip(raws, fields()):
+            _check_state(decode_json(raw), field)
         raise InputError(decode_problem(error)) from None
 
 
@@ -201,28 +200,28 @@ def _turn(utt_idx: object, field: str) -> int:
 def _sample_groups(samples: list[_Sample]) -> dict[str, list[int]]:
     """{dialogue id: sample positions in utt_idx order}: by dialogue_id, or split where utt_idx does
     not increase; each sample's utt_idx is checked and made an int."""
-    named = samples[0].dialogue_id is not _UNSET
-    groups: dict[str, list[int]] = {}
-    previous = group = None
-    for index, sample in enumerate(samples):
-        utt_idx = sample.utt_idx
-        if utt_idx.__class__ is not int or utt_idx < 0:
-            utt_idx = sample.utt_idx = _turn(utt_idx, f"[{index}]")
-        if not named:
-            if previous is None or utt_idx <= previous:
+    if any(sample.utt_idx.__class__ is not int or sample.utt_idx < 0 for sample in samples):
+        for index, sample in enumerate(samples):
+            sample.utt_idx = _turn(sample.utt_idx, f"[{index}]")
+    groups: dict = {}
+    if samples[0].dialogue_id is _UNSET:
+        previous = group = None
+        for index, sample in enumerate(samples):
+            if previous is None or sample.utt_idx <= previous:
                 group = groups[str(len(groups))] = []
-            previous = utt_idx
+            previous = sample.utt_idx
             group.append(index)
-            continue
-        name = sample.dialogue_id
-        if name.__class__ is not str or not name:
-            if name is _UNSET:
-                raise InputError(
-                    "the first sample has a dialogue_id but this one has none", field=f"[{index}].dialogue_id"
-                )
-            name = ids.dialogue_id(name, field=f"[{index}].dialogue_id")
-        groups.setdefault(name, []).append(index)
-    for dialogue_id, group in groups.items() if named else ():
+        return groups
+    for index, sample in enumerate(samples):
+        groups.setdefault(sample.dialogue_id, []).append(index)
+    if any(name.__class__ is not str or not name for name in groups):
+        groups = {}
+        for index, sample in enumerate(samples):
+            field = f"[{index}].dialogue_id"
+            if sample.dialogue_id is _UNSET:
+                raise InputError("the first sample has a dialogue_id but this one has none", field=field)
+            groups.setdefault(ids.dialogue_id(sample.dialogue_id, field=field), []).append(index)
+    for dialogue_id, group in groups.items():
         steps = [samples[index].utt_idx for index in group]
         if any(after <= before for before, after in zip(steps, steps[1:])):
             group.sort(key=lambda index: samples[index].utt_idx)
@@ -251,6 +250,10 @@ def read_samples(request: ReadRequest) -> Corpus:
         return _samples_corpus(request, samples, groups, False)
 
 
+def _fields(positions: list[int], template: str) -> Callable[[], list[str]]:
+    return lambda: [template.format(position) for position in positions]
+
+
 def _samples_corpus(
     request: ReadRequest, samples: list[_Sample], groups: dict[str, list[int]], flatten: bool
 ) -> Corpus:
@@ -259,8 +262,8 @@ def _samples_corpus(
     builder = CorpusBuilder(request.reading, unset=(UNSET_VALUE, UNSET_VALUE), flat=(flatten, flatten))
     sides = [  # every state is checked before any is built; a share's only
         (
-            _states([samples[i].state for i in group], flat_gold, group, "[{}].state"),
-            _states([samples[i].predictions.state for i in group], flat_pred, group, "[{}].predictions.state"),
+            _states([samples[i].state for i in group], flat_gold, _fields(group, "[{}].state")),
+            _states([samples[i].predictions.state for i in group], flat_pred, _fields(group, "[{}].predictions.state")),
         )
         if builder.keeps(position)
         else None
@@ -312,17 +315,22 @@ def _check_dialogues(data: object) -> None:
 
 def _user_states(turns: list[_Turn], field: str) -> dict[int, dict]:
     """{turn: state} of a unified dialogue's user turns, in utt_idx order (equal consecutive states are one object)."""
-    positions = [index for index, turn in enumerate(turns) if turn.speaker == "user"]
-    users = [turns[index] for index in positions]
+    users = [turn for turn in turns if turn.speaker == "user"]
     steps = [turn.utt_idx for turn in users]
-    if any(step.__class__ is not int or step < 0 for step in steps) or any(t.state is _NO_STATE for t in users):
-        steps = [_user_turn(turns[index], f"{field}[{index}]") for index in positions]
-    if not users:
-        raise InputError("the dialogue has no user turn", field=field)
+    raws = [turn.state for turn in users]
+    if not users or _NO_STATE in raws or any(step.__class__ is not int or step < 0 for step in steps):
+        if not users:
+            raise InputError("the dialogue has no user turn", field=field)
+        steps = [_user_turn(turn, f"{field}[{index}]") for index, turn in enumerate(turns) if turn.speaker == "user"]
     if any(after <= before for before, after in zip(steps, steps[1:])):
-        positions.sort(key=lambda index: turns[index].utt_idx)
-        users = [turns[index] for index in positions]
-    return dict(enumerate(_states([turn.state for turn in users], None, positions, f"{field}[{{}}].state")))
+        users.sort(key=lambda turn: turn.utt_idx)
+        raws = [turn.state for turn in users]
+
+    def fields() -> list[str]:
+        positions = {id(turn): index for index, turn in enumerate(turns)}
+        return [f"{field}[{positions[id(turn)]}].state" for turn in users]
+
+    return dict(enumerate(_states(raws, None, fields)))
 
 
 def _user_turn(turn: _Turn, field: str) -> int:
