@@ -197,8 +197,8 @@ def _turn(utt_idx: object, field: str) -> int:
     return ids.turn_id(utt_idx, field=f"{field}.utt_idx")
 
 
-def _sample_groups(samples: list[_Sample]) -> dict[str, list[int]]:
-    """{dialogue id: sample positions in utt_idx order}: by dialogue_id, or split where utt_idx does
+def _sample_groups(samples: list[_Sample]) -> dict[str, list[_Sample]]:
+    """{dialogue id: samples in utt_idx order}: by dialogue_id, or split where utt_idx does
     not increase; each sample's utt_idx is checked and made an int."""
     if any(sample.utt_idx.__class__ is not int or sample.utt_idx < 0 for sample in samples):
         for index, sample in enumerate(samples):
@@ -206,32 +206,32 @@ def _sample_groups(samples: list[_Sample]) -> dict[str, list[int]]:
     groups: dict = {}
     if samples[0].dialogue_id is _UNSET:
         previous = group = None
-        for index, sample in enumerate(samples):
+        for sample in samples:
             if previous is None or sample.utt_idx <= previous:
                 group = groups[str(len(groups))] = []
             previous = sample.utt_idx
-            group.append(index)
+            group.append(sample)
         return groups
-    for index, sample in enumerate(samples):
-        groups.setdefault(sample.dialogue_id, []).append(index)
+    for sample in samples:
+        groups.setdefault(sample.dialogue_id, []).append(sample)
     if any(name.__class__ is not str or not name for name in groups):
         groups = {}
         for index, sample in enumerate(samples):
             field = f"[{index}].dialogue_id"
             if sample.dialogue_id is _UNSET:
                 raise InputError("the first sample has a dialogue_id but this one has none", field=field)
-            groups.setdefault(ids.dialogue_id(sample.dialogue_id, field=field), []).append(index)
+            groups.setdefault(ids.dialogue_id(sample.dialogue_id, field=field), []).append(sample)
     for dialogue_id, group in groups.items():
-        steps = [samples[index].utt_idx for index in group]
+        steps = [sample.utt_idx for sample in group]
         if any(after <= before for before, after in zip(steps, steps[1:])):
-            group.sort(key=lambda index: samples[index].utt_idx)
+            group.sort(key=lambda sample: sample.utt_idx)
             for before, after in zip(group, group[1:]):
-                if samples[before].utt_idx == samples[after].utt_idx:
+                if before.utt_idx == after.utt_idx:
+                    first, second = _positions(samples, [before, after])
                     raise InputError(
-                        f"utt_idx {samples[after].utt_idx} is given twice in the dialogue"
-                        f" (samples {before} and {after})",
+                        f"utt_idx {after.utt_idx} is given twice in the dialogue (samples {first} and {second})",
                         dialogue=dialogue_id,
-                        field=f"[{after}].utt_idx",
+                        field=f"[{second}].utt_idx",
                     )
     return groups
 
@@ -250,20 +250,26 @@ def read_samples(request: ReadRequest) -> Corpus:
         return _samples_corpus(request, samples, groups, False)
 
 
-def _fields(positions: list[int], template: str) -> Callable[[], list[str]]:
-    return lambda: [template.format(position) for position in positions]
+def _positions(samples: list[_Sample], some: list[_Sample]) -> list[int]:
+    """Where each of `some` is in `samples` (for a message)."""
+    positions = {id(sample): index for index, sample in enumerate(samples)}
+    return [positions[id(sample)] for sample in some]
+
+
+def _fields(samples: list[_Sample], group: list[_Sample], template: str) -> Callable[[], list[str]]:
+    return lambda: [template.format(position) for position in _positions(samples, group)]
 
 
 def _samples_corpus(
-    request: ReadRequest, samples: list[_Sample], groups: dict[str, list[int]], flatten: bool
+    request: ReadRequest, samples: list[_Sample], groups: dict[str, list[_Sample]], flatten: bool
 ) -> Corpus:
     owners: dict[str, tuple[str, str]] = {}
     flat_gold, flat_pred = (_Flattener(owners), _Flattener(owners)) if flatten else (None, None)
     builder = CorpusBuilder(request.reading, unset=(UNSET_VALUE, UNSET_VALUE), flat=(flatten, flatten))
     sides = [  # every state is checked before any is built; a share's only
         (
-            _states([samples[i].state for i in group], flat_gold, _fields(group, "[{}].state")),
-            _states([samples[i].predictions.state for i in group], flat_pred, _fields(group, "[{}].predictions.state")),
+            _states([s.state for s in group], flat_gold, _fields(samples, group, "[{}].state")),
+            _states([s.predictions.state for s in group], flat_pred, _fields(samples, group, "[{}].predictions.state")),
         )
         if builder.keeps(position)
         else None
