@@ -355,7 +355,9 @@ def read_dialogues(request: ReadRequest, side: str) -> Side:
         check_unique_keys(request.data, b"", None, request.source, id_levels=1, depth=1)
     states: dict[str, dict[int, dict]] = {}
     for where, key, dialogue in _entries(data):
-        name = _dialogue_name(key, dialogue.original_id, dialogue.dialogue_id, where)
+        name = dialogue.original_id if dialogue.original_id is not _UNSET else dialogue.dialogue_id
+        if name.__class__ is not str or not name:
+            name = _dialogue_name(key, dialogue.original_id, dialogue.dialogue_id, where)
         if name in states:
             raise InputError("the dialogue id is used twice", dialogue=name, field=where)
         try:
