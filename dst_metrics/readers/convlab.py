@@ -167,10 +167,6 @@ class _Flattener:
             self.unset[domain] = raw
         return items
 
-    def listed(self) -> set[str]:
-        """Every slot name met."""
-        return {name for names in self.names.values() for name in names.values()}
-
 
 def _check_samples(data: object) -> None:
     """Raise the InputError of the first sample the typed decoder refused."""
@@ -281,7 +277,7 @@ def _samples_corpus(
         else:
             builder.add(dialogue_id, list(range(len(side[0]))), *side)
     if flat_gold is not None:
-        builder.list_gold_slots(flat_gold.listed())
+        builder.list_gold_slots(name for names in flat_gold.names.values() for name in names.values())
     return builder.corpus()
 
 
