@@ -26,7 +26,8 @@ ConvLab-3's conventions.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import msgspec
 
@@ -41,10 +42,10 @@ from .base import (
     ReaderFit,
     ReadRequest,
     Side,
+    check_unique_keys,
     decode_json,
-    decode_object,
+    decode_problem,
     decoded_on_change,
-    typed_decode,
 )
 
 UNSET_VALUE = ""
@@ -52,10 +53,12 @@ UNSET_VALUE = ""
 SAMPLE = '{"utt_idx", "state", "predictions": {"state"}}'
 SAMPLES = f"[{SAMPLE}, …]"
 DIALOGUES = '[{"dialogue_id", "turns": [{"speaker", "utt_idx", "state"}, …]}, …]'
+_UNSET = msgspec.UNSET
+_NO_STATE = msgspec.Raw(b"")
 
 
-def nested_state(raw: object, field: str) -> dict[str, dict[str, str]]:
-    """A unified-format state ``{domain: {slot: value}}`` checked (values strings); else InputError."""
+def _check_state(raw: object, field: str) -> None:
+    """Raise InputError where a unified-format state is not ``{domain: {slot: value}}`` of strings."""
     if not isinstance(raw, Mapping):
         raise InputError(f"a state must be an object {{domain: {{slot: value}}}}, got {describe(raw)}", field=field)
     for domain, slots in raw.items():
@@ -64,57 +67,6 @@ def nested_state(raw: object, field: str) -> dict[str, dict[str, str]]:
         for slot, value in slots.items():
             if not isinstance(value, str):
                 raise InputError(f"a value must be a string, got {describe(value)}", field=f"{field}.{domain}.{slot}")
-    return raw
-
-
-def _utt_idx(item: Mapping, field: str) -> int:
-    if "utt_idx" not in item:
-        raise InputError("it has no utt_idx", field=field)
-    return ids.turn_id(item["utt_idx"], field=f"{field}.utt_idx")
-
-
-def _sample(sample: object, index: int) -> tuple[int, dict, dict]:
-    """(utt_idx, gold state, predicted state) of one prediction sample."""
-    field = f"[{index}]"
-    if not isinstance(sample, Mapping):
-        raise InputError(f"a sample must be an object {SAMPLE}, got {describe(sample)}", field=field)
-    for key in ("state", "predictions"):
-        if key not in sample:
-            raise InputError(f"the sample has no {key}", field=f"{field}.{key}")
-    predictions = sample["predictions"]
-    if not isinstance(predictions, Mapping) or "state" not in predictions:
-        raise InputError(
-            f"predictions must be an object with a state, got {describe(predictions)}", field=f"{field}.predictions"
-        )
-    gold = nested_state(sample["state"], f"{field}.state")
-    return _utt_idx(sample, field), gold, nested_state(predictions["state"], f"{field}.predictions.state")
-
-
-def _grouped_samples(data: list) -> dict[str, list[tuple[int, int, dict, dict]]]:
-    """{dialogue id: [(utt_idx, index, gold, pred), …]}: by dialogue_id, or by utt_idx restarts."""
-    named = isinstance(data[0], Mapping) and "dialogue_id" in data[0]
-    groups: dict[str, list] = {}
-    previous = None
-    for index, sample in enumerate(data):
-        utt_idx, gold, pred = _sample(sample, index)
-        if named:
-            if "dialogue_id" not in sample:
-                raise InputError(
-                    "the first sample has a dialogue_id but this one has none", field=f"[{index}].dialogue_id"
-                )
-            dialogue_id = ids.dialogue_id(sample["dialogue_id"], field=f"[{index}].dialogue_id")
-        else:
-            if previous is None or utt_idx <= previous:
-                groups[str(len(groups))] = []
-            dialogue_id, previous = str(len(groups) - 1), utt_idx
-        groups.setdefault(dialogue_id, []).append((utt_idx, index, gold, pred))
-    return groups
-
-
-_UNSET = msgspec.UNSET
-_STATE = msgspec.json.Decoder(dict[str, dict[str, str]])
-_DOMAINS = msgspec.json.Decoder(dict[str, msgspec.Raw])
-_SLOTS = msgspec.json.Decoder(dict[str, str])
 
 
 class _Predictions(msgspec.Struct):
@@ -122,43 +74,50 @@ class _Predictions(msgspec.Struct):
 
 
 class _Sample(msgspec.Struct):
-    utt_idx: int
-    state: msgspec.Raw  # a prediction sample's states are checked by `_states`
+    state: msgspec.Raw  # states stay raw until `_states` decodes and checks them
     predictions: _Predictions
-    dialogue_id: str | msgspec.UnsetType = _UNSET
-
-
-_SAMPLES = msgspec.json.Decoder(list[_Sample])
+    utt_idx: Any = _UNSET  # ids and turn numbers are checked by `_sample_groups`
+    dialogue_id: Any = _UNSET
 
 
 class _Turn(msgspec.Struct):
-    speaker: str | None = None
-    utt_idx: int | msgspec.UnsetType = _UNSET
-    state: msgspec.Raw = msgspec.Raw(b"")  # empty: the turn has no state (checked by `_fast_user_states`)
+    speaker: Any = None
+    utt_idx: Any = _UNSET  # checked on user turns only
+    state: msgspec.Raw = _NO_STATE
 
 
 class _Dialogue(msgspec.Struct):
     turns: list[_Turn]
-    dialogue_id: str | msgspec.UnsetType = _UNSET
-    original_id: str | msgspec.UnsetType = _UNSET
+    dialogue_id: Any = _UNSET
+    original_id: Any = _UNSET
 
 
-_DIALOGUES = msgspec.json.Decoder(list[_Dialogue])
+_SAMPLES = msgspec.json.Decoder(list[_Sample])
+_DIALOGUES = msgspec.json.Decoder(list[_Dialogue] | dict[str, _Dialogue])
+_STATE = msgspec.json.Decoder(dict[str, dict[str, str]])
+_DOMAINS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_SLOTS = msgspec.json.Decoder(dict[str, str])
 
 
-def _decoded(raw: object, decoder: object = None) -> dict:
-    """A raw state decoded and checked ({domain: {slot: string}}, or what `decoder` takes); another shape
-    raises NotCommon."""
+def _decode(decoder: msgspec.json.Decoder, request: ReadRequest, check: Callable[[object], None]) -> Any:
+    """The file decoded once by a typed decoder. JSON of another shape is decoded again, plainly, for
+    `check` to raise the InputError naming the first part of the wrong shape."""
     try:
-        return (decoder or _STATE).decode(raw)
-    except (msgspec.DecodeError, UnicodeDecodeError):
-        raise NotCommon from None
+        return decoder.decode(request.data)
+    except (msgspec.DecodeError, UnicodeDecodeError) as error:  # ValidationError is a DecodeError
+        check(decode_json(request.data, request.source))  # invalid JSON: decode_json names its line and column
+        raise InputError(decode_problem(error), source=request.source) from None
 
 
-def _states(raws: list, flat: _Flattener | None = None) -> list:
-    """Raw states decoded and checked ({domain: {slot: string}}), or flattened by `flat`
-    (`decoded_on_change`). A state of another shape raises NotCommon."""
-    return decoded_on_change(raws, _decoded if flat is None else flat.state)
+def _states(raws: list, flat: _Flattener | None, fields: Callable[[], list[str]]) -> list:
+    """Raw states decoded and checked ({domain: {slot: string}}), or flattened by `flat`; equal
+    consecutive ones are one object. A state of another shape raises InputError at its field (`fields()`)."""
+    try:
+        return decoded_on_change(raws, _STATE.decode if flat is None else flat.state)
+    except (msgspec.DecodeError, UnicodeDecodeError) as error:
+        for raw, field in zip(raws, fields()):
+            _check_state(decode_json(raw), field)
+        raise InputError(decode_problem(error)) from None
 
 
 class _Flattener:
@@ -166,8 +125,8 @@ class _Flattener:
     matching (what `CorpusBuilder` makes of them, in one pass). Each domain is kept raw until needed: one
     whose bytes equal an all-unset domain met before, or the same domain of the state before, is not
     decoded again, so the verbose format's many unset slots cost one comparison per domain. `names` holds
-    every slot met; anything `plain_state` would not take (two slots of one name, a domain that looks
-    like a scored value) or a state of another shape raises NotCommon."""
+    every slot met. A state of another shape raises msgspec's DecodeError; two slots of one name or a
+    domain that looks like a scored value raise NotCommon (`CorpusBuilder` then reads the nested states)."""
 
     def __init__(self, owners: dict[str, tuple[str, str]]) -> None:
         self.names: dict[str, dict[str, str]] = {}  # {domain: {slot: "domain-slot"}}
@@ -175,11 +134,10 @@ class _Flattener:
         self.last: dict[str, tuple[object, list]] = {}  # {domain: (bytes, flat items) of the last state}
         self.owners = owners  # {name: (domain, slot)} of both sides, which must not collide
 
-    def state(self, raw: object) -> dict:
-        domains = _decoded(raw, _DOMAINS)
+    def state(self, raw: msgspec.Raw) -> dict:
         flat: dict[str, str] = {}
         unset, last = self.unset, self.last
-        for domain, inner in domains.items():
+        for domain, inner in _DOMAINS.decode(raw).items():
             if unset.get(domain) == inner:
                 continue
             before = last.get(domain)
@@ -188,9 +146,9 @@ class _Flattener:
             flat.update(before[1])
         return flat
 
-    def _items(self, domain: str, raw: object) -> list[tuple[str, str]]:
+    def _items(self, domain: str, raw: msgspec.Raw) -> list[tuple[str, str]]:
         """The set slots of one raw domain as (name, value); an all-unset domain is remembered."""
-        inner = _decoded(raw, _SLOTS)
+        inner = _SLOTS.decode(raw)
         names = self.names.get(domain)
         if names is None:
             if is_scored_mapping(inner):
@@ -200,27 +158,48 @@ class _Flattener:
         for slot, value in inner.items():
             name = names.get(slot)
             if name is None:
-                name = names[slot] = self._name(domain, slot)
+                name = names[slot] = f"{domain}-{slot}"
+                if self.owners.setdefault(name, (domain, slot)) != (domain, slot):
+                    raise NotCommon  # "a-b" + "c" and "a" + "b-c"
             if value != UNSET_VALUE:
                 items.append((name, value))
         if not items:
             self.unset[domain] = raw
         return items
 
-    def listed(self) -> set[str]:
-        """Every slot name met."""
-        return {name for names in self.names.values() for name in names.values()}
 
-    def _name(self, domain: str, slot: str) -> str:
-        name = f"{domain}-{slot}"
-        if self.owners.setdefault(name, (domain, slot)) != (domain, slot):
-            raise NotCommon  # "a-b" + "c" and "a" + "b-c": the general path names the problem
-        return name
+def _check_samples(data: object) -> None:
+    """Raise the InputError of the first sample the typed decoder refused."""
+    if not isinstance(data, list):
+        raise InputError(f"expected a non-empty array of samples {SAMPLES}, got {describe(data)}")
+    for index, sample in enumerate(data):
+        field = f"[{index}]"
+        if not isinstance(sample, Mapping):
+            raise InputError(f"a sample must be an object {SAMPLE}, got {describe(sample)}", field=field)
+        for key in ("state", "predictions"):
+            if key not in sample:
+                raise InputError(f"the sample has no {key}", field=f"{field}.{key}")
+        predictions = sample["predictions"]
+        if not isinstance(predictions, Mapping) or "state" not in predictions:
+            raise InputError(
+                f"predictions must be an object with a state, got {describe(predictions)}", field=f"{field}.predictions"
+            )
 
 
-def _fast_groups(samples: list) -> dict[str, list] | None:
-    """{dialogue id: samples} of decoded samples, in utt_idx order; None when anything needs a closer look."""
-    groups: dict[str, list] = {}
+def _turn(utt_idx: object, field: str) -> int:
+    """A utt_idx other than an int >= 0 checked (`ids.turn_id`); `field` locates the sample or turn."""
+    if utt_idx is _UNSET:
+        raise InputError("it has no utt_idx", field=field)
+    return ids.turn_id(utt_idx, field=f"{field}.utt_idx")
+
+
+def _sample_groups(samples: list[_Sample]) -> dict[str, list[_Sample]]:
+    """{dialogue id: samples in utt_idx order}: by dialogue_id, or split where utt_idx does
+    not increase; each sample's utt_idx is checked and made an int."""
+    if any(sample.utt_idx.__class__ is not int or sample.utt_idx < 0 for sample in samples):
+        for index, sample in enumerate(samples):
+            sample.utt_idx = _turn(sample.utt_idx, f"[{index}]")
+    groups: dict = {}
     if samples[0].dialogue_id is _UNSET:
         previous = group = None
         for sample in samples:
@@ -228,153 +207,159 @@ def _fast_groups(samples: list) -> dict[str, list] | None:
                 group = groups[str(len(groups))] = []
             previous = sample.utt_idx
             group.append(sample)
-    else:
-        for sample in samples:
-            groups.setdefault(sample.dialogue_id, []).append(sample)
-        if "" in groups or _UNSET in groups:
-            return None
-        for group in groups.values():
-            steps = [s.utt_idx for s in group]
-            if any(after <= before for before, after in zip(steps, steps[1:])):
-                return None
-    if any(s.utt_idx < 0 for s in samples):
-        return None
+        return groups
+    for sample in samples:
+        groups.setdefault(sample.dialogue_id, []).append(sample)
+    if any(name.__class__ is not str or not name for name in groups):
+        groups = {}
+        for index, sample in enumerate(samples):
+            field = f"[{index}].dialogue_id"
+            if sample.dialogue_id is _UNSET:
+                raise InputError("the first sample has a dialogue_id but this one has none", field=field)
+            groups.setdefault(ids.dialogue_id(sample.dialogue_id, field=field), []).append(sample)
+    for dialogue_id, group in groups.items():
+        steps = [sample.utt_idx for sample in group]
+        if any(after <= before for before, after in zip(steps, steps[1:])):
+            group.sort(key=lambda sample: sample.utt_idx)
+            for before, after in zip(group, group[1:]):
+                if before.utt_idx == after.utt_idx:
+                    first, second = _positions(samples, [before, after])
+                    raise InputError(
+                        f"utt_idx {after.utt_idx} is given twice in the dialogue (samples {first} and {second})",
+                        dialogue=dialogue_id,
+                        field=f"[{second}].utt_idx",
+                    )
     return groups
 
 
 def read_samples(request: ReadRequest) -> Corpus:
     """Both sides of a ConvLab-3 predictions.json (see the module). Under a share of the dialogues
     (`corpus.only_share`: ``--jobs``), only the share's states are decoded and checked."""
-    samples = typed_decode(_SAMPLES, request.data)
-    groups = _fast_groups(samples) if samples else None
-    if groups is None:
-        return _read_samples(request)
+    samples = _decode(_SAMPLES, request, _check_samples)
+    if not samples:
+        raise InputError(f"expected a non-empty array of samples {SAMPLES}, got an empty array")
+    groups = _sample_groups(samples)
     exact = request.reading.value_matching == "exact"
+    try:
+        return _samples_corpus(request, samples, groups, exact)
+    except NotCommon:  # slot names the flat states cannot hold apart: the builder reads the nested states
+        return _samples_corpus(request, samples, groups, False)
+
+
+def _positions(samples: list[_Sample], some: list[_Sample]) -> list[int]:
+    """Where each of `some` is in `samples` (for a message)."""
+    positions = {id(sample): index for index, sample in enumerate(samples)}
+    return [positions[id(sample)] for sample in some]
+
+
+def _fields(samples: list[_Sample], group: list[_Sample], template: str) -> Callable[[], list[str]]:
+    return lambda: [template.format(position) for position in _positions(samples, group)]
+
+
+def _samples_corpus(
+    request: ReadRequest, samples: list[_Sample], groups: dict[str, list[_Sample]], flatten: bool
+) -> Corpus:
     owners: dict[str, tuple[str, str]] = {}
-    flat_gold, flat_pred = (_Flattener(owners), _Flattener(owners)) if exact else (None, None)
-    builder = CorpusBuilder(request.reading, unset=(UNSET_VALUE, UNSET_VALUE), flat=(exact, exact))
-    try:  # every state is checked before any is built, as the general path does; a share's only
-        sides = [
-            (
-                _states([sample.state for sample in group], flat_gold),
-                _states([sample.predictions.state for sample in group], flat_pred),
-            )
-            if builder.keeps(position)
-            else None
-            for position, group in enumerate(groups.values())
-        ]
-    except NotCommon:
-        return _read_samples(request)
+    flat_gold, flat_pred = (_Flattener(owners), _Flattener(owners)) if flatten else (None, None)
+    builder = CorpusBuilder(request.reading, unset=(UNSET_VALUE, UNSET_VALUE), flat=(flatten, flatten))
+    sides = [  # every state is checked before any is built; a share's only
+        (
+            _states([s.state for s in group], flat_gold, _fields(samples, group, "[{}].state")),
+            _states([s.predictions.state for s in group], flat_pred, _fields(samples, group, "[{}].predictions.state")),
+        )
+        if builder.keeps(position)
+        else None
+        for position, group in enumerate(groups.values())
+    ]
     for dialogue_id, side in zip(groups, sides):
         if side is None:
             builder.pass_over()
         else:
             builder.add(dialogue_id, list(range(len(side[0]))), *side)
     if flat_gold is not None:
-        builder.list_gold_slots(flat_gold.listed())
+        builder.list_gold_slots(name for names in flat_gold.names.values() for name in names.values())
     return builder.corpus()
 
 
-def _read_samples(request: ReadRequest) -> Corpus:
-    """`read_samples` for any shape: a problem raises InputError naming the sample."""
-    data = decode_json(request.data, request.source)
-    if not isinstance(data, list) or not data:
-        raise InputError(f"expected a non-empty array of samples {SAMPLES}, got {describe(data)}")
-    builder = CorpusBuilder(request.reading, unset=(UNSET_VALUE, UNSET_VALUE))
-    for dialogue_id, samples in _grouped_samples(data).items():
-        samples.sort(key=lambda sample: sample[0])
-        for before, after in zip(samples, samples[1:]):
-            if before[0] == after[0]:
-                raise InputError(
-                    f"utt_idx {after[0]} is given twice in the dialogue (samples {before[1]} and {after[1]})",
-                    dialogue=dialogue_id,
-                    field=f"[{after[1]}].utt_idx",
-                )
-        golds = [sample[2] for sample in samples]
-        builder.add(dialogue_id, list(range(len(samples))), golds, [sample[3] for sample in samples])
-    return builder.corpus()
+def _dialogue_name(key: str | None, original_id: object, dialogue_id: object, where: str) -> str:
+    """A unified dialogue's id: its original_id, else its dialogue_id, else its key in an object."""
+    if original_id is not _UNSET:
+        return ids.dialogue_id(original_id, field=f"{where}.original_id")
+    if dialogue_id is not _UNSET or key is None:
+        return ids.dialogue_id(None if dialogue_id is _UNSET else dialogue_id, field=f"{where}.dialogue_id")
+    return key
 
 
-def _dialogue_list(data: object) -> list[tuple[str | None, object]]:
-    """(key or None, dialogue) of an array of dialogues or an object of dialogues."""
+def _entries(data: list | dict) -> list[tuple[str, str | None, Any]]:
+    """(field, key or None, dialogue) of an array or an object of dialogues."""
     if isinstance(data, list):
-        return [(None, dialogue) for dialogue in data]
-    if isinstance(data, Mapping):
-        return list(data.items())
-    raise InputError(f"expected an array of dialogues {DIALOGUES}, got {describe(data)}")
+        return [(f"[{position}]", None, dialogue) for position, dialogue in enumerate(data)]
+    return [(f".{key}", key, dialogue) for key, dialogue in data.items()]
 
 
-def _user_states(dialogue_id: str, turns: object, field: str) -> dict[int, dict]:
-    """{turn: state} of a unified dialogue's user turns, in utt_idx order."""
-    if not isinstance(turns, list):
-        raise InputError(f"turns must be an array, got {describe(turns)}", dialogue=dialogue_id, field=field)
-    users = []
-    for index, turn in enumerate(turns):
-        where = f"{field}[{index}]"
-        try:
+def _check_dialogues(data: object) -> None:
+    """Raise the InputError of the first dialogue or turn the typed decoder refused."""
+    if not isinstance(data, (list, dict)):
+        raise InputError(f"expected an array of dialogues {DIALOGUES}, got {describe(data)}")
+    for where, key, dialogue in _entries(data):
+        if not isinstance(dialogue, Mapping) or "turns" not in dialogue:
+            raise InputError(f'a dialogue must be an object with "turns", got {describe(dialogue)}', field=where)
+        get = dialogue.get
+        name = _dialogue_name(key, get("original_id", _UNSET), get("dialogue_id", _UNSET), where)
+        turns = dialogue["turns"]
+        if not isinstance(turns, list):
+            raise InputError(f"turns must be an array, got {describe(turns)}", dialogue=name, field=f"{where}.turns")
+        for index, turn in enumerate(turns):
             if not isinstance(turn, Mapping):
-                raise InputError(f"a turn must be an object, got {describe(turn)}", field=where)
-            if turn.get("speaker") != "user":
-                continue
-            if "state" not in turn:
-                raise InputError("the user turn has no state", field=f"{where}.state")
-            users.append((_utt_idx(turn, where), nested_state(turn["state"], f"{where}.state")))
-        except InputError as error:
-            raise error.located(dialogue=dialogue_id) from None
-    if not users:
-        raise InputError("the dialogue has no user turn", dialogue=dialogue_id, field=field)
-    users.sort(key=lambda user: user[0])
-    return {turn: state for turn, (_, state) in enumerate(users)}
+                field = f"{where}.turns[{index}]"
+                raise InputError(f"a turn must be an object, got {describe(turn)}", dialogue=name, field=field)
 
 
-def _fast_dialogues(dialogues: list) -> dict[str, dict[int, dict]]:
-    """{dialogue id: {turn: state}} of decoded dialogues; anything needing a closer look raises NotCommon."""
-    states: dict[str, dict[int, dict]] = {}
-    for dialogue in dialogues:
-        name = dialogue.original_id if dialogue.original_id is not _UNSET else dialogue.dialogue_id
-        if name is _UNSET or not name or name in states:
-            raise NotCommon
-        states[name] = _fast_user_states(dialogue.turns)
-    return states
-
-
-def _fast_user_states(turns: list) -> dict[int, dict]:
-    """{turn: state} of the user turns (utt_idx increasing, states checked; equal consecutive ones are one object)."""
+def _user_states(turns: list[_Turn], field: str) -> dict[int, dict]:
+    """{turn: state} of a unified dialogue's user turns, in utt_idx order (equal consecutive states are one object)."""
     users = [turn for turn in turns if turn.speaker == "user"]
     steps = [turn.utt_idx for turn in users]
-    if not users or any(step.__class__ is not int for step in steps):
-        raise NotCommon
-    if any(after <= before for before, after in zip([-1, *steps], steps)):
-        raise NotCommon
-    return dict(enumerate(_states([turn.state for turn in users])))
+    raws = [turn.state for turn in users]
+    if not users or _NO_STATE in raws or any(step.__class__ is not int or step < 0 for step in steps):
+        if not users:
+            raise InputError("the dialogue has no user turn", field=field)
+        steps = [_user_turn(turn, f"{field}[{index}]") for index, turn in enumerate(turns) if turn.speaker == "user"]
+    if any(after <= before for before, after in zip(steps, steps[1:])):
+        users.sort(key=lambda turn: turn.utt_idx)
+        raws = [turn.state for turn in users]
+
+    def fields() -> list[str]:
+        positions = {id(turn): index for index, turn in enumerate(turns)}
+        return [f"{field}[{positions[id(turn)]}].state" for turn in users]
+
+    return dict(enumerate(_states(raws, None, fields)))
+
+
+def _user_turn(turn: _Turn, field: str) -> int:
+    """The utt_idx of a user turn, checked and made an int; a user turn without a state raises InputError."""
+    if turn.state is _NO_STATE:
+        raise InputError("the user turn has no state", field=f"{field}.state")
+    turn.utt_idx = _turn(turn.utt_idx, field)
+    return turn.utt_idx
 
 
 @without_gc
 def read_dialogues(request: ReadRequest, side: str) -> Side:
     """The user-turn states of unified-format dialogues, for either side (see the module)."""
-    dialogues = typed_decode(_DIALOGUES, request.data)
-    if dialogues:
-        try:
-            return Side(_fast_dialogues(dialogues), request.source, unset=UNSET_VALUE)
-        except NotCommon:
-            pass
-    return _read_dialogues(request, side)
-
-
-def _read_dialogues(request: ReadRequest, side: str) -> Side:
-    """`read_dialogues` for any shape: a problem raises InputError naming the dialogue and turn."""
-    data = decode_object(request.data, request.source, None, id_levels=1, depth=1)
+    data = _decode(_DIALOGUES, request, _check_dialogues)
+    if isinstance(data, dict):
+        check_unique_keys(request.data, b"", None, request.source, id_levels=1, depth=1)
     states: dict[str, dict[int, dict]] = {}
-    for position, (key, dialogue) in enumerate(_dialogue_list(data)):
-        where = f"[{position}]" if key is None else f".{key}"
-        if not isinstance(dialogue, Mapping) or "turns" not in dialogue:
-            raise InputError(f'a dialogue must be an object with "turns", got {describe(dialogue)}', field=where)
-        name_key = next((k for k in ("original_id", "dialogue_id") if k in dialogue), None)
-        name = key if name_key is None else dialogue[name_key]
-        dialogue_id = ids.dialogue_id(name, field=f"{where}.{name_key or 'dialogue_id'}")
-        if dialogue_id in states:
-            raise InputError("the dialogue id is used twice", dialogue=dialogue_id, field=where)
-        states[dialogue_id] = _user_states(dialogue_id, dialogue["turns"], f"{where}.turns")
+    for where, key, dialogue in _entries(data):
+        name = dialogue.original_id if dialogue.original_id is not _UNSET else dialogue.dialogue_id
+        if name.__class__ is not str or not name:
+            name = _dialogue_name(key, dialogue.original_id, dialogue.dialogue_id, where)
+        if name in states:
+            raise InputError("the dialogue id is used twice", dialogue=name, field=where)
+        try:
+            states[name] = _user_states(dialogue.turns, f"{where}.turns")
+        except InputError as error:
+            raise error.located(dialogue=name) from None
     if not states:
         raise InputError("the file holds no dialogue", source=request.source)
     return Side(states, request.source, unset=UNSET_VALUE)

@@ -1,10 +1,11 @@
-"""The ConvLab-3 predictions.json reader's fast path (issue 22) and the profile's per-turn counts.
+"""The ConvLab-3 predictions.json reader's flat states (issue 22) and the profile's per-turn counts.
 
-The fast path keeps each domain of a state raw and decodes only the domains that differ from an all-unset
-domain or from the same domain of the state before; it must build exactly the corpus of the general path
-(`_read_samples`), listed gold slots included, or leave the input to it. The profile's counts look only at
-the slots of a turn's two states and count an unchanged turn as the one before: they must equal ConvLab-3's
-definition, a walk over every visited slot of every turn (written out below).
+For exact matching the reader flattens each state itself, keeping each domain raw and decoding only the
+domains that differ from an all-unset domain or from the same domain of the state before; it must build
+exactly the corpus `CorpusBuilder` builds from the nested states (written out below), listed gold slots
+included, in any order of the samples. The profile's counts look only at the slots of a turn's two states
+and count an unchanged turn as the one before: they must equal ConvLab-3's definition, a walk over every
+visited slot of every turn (written out below).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from hypothesis import strategies as st
 
 from dst_metrics import InputError
 from dst_metrics.compat.convlab import UNSET, gold_options, pred_options
+from dst_metrics.corpus import CorpusBuilder
 from dst_metrics.readers.base import ReadRequest
-from dst_metrics.readers.convlab import _read_samples, read_samples
+from dst_metrics.readers.convlab import read_samples
 from tests.test_compat_convlab import counts as profile_counts
 
 # "a-b" + "c" and "a" + "b-c" make the same slot name; a domain of "value" and "score" looks like a scored value
@@ -48,19 +50,36 @@ def samples(draw) -> list[dict]:
     return out
 
 
-def outcome(reader, data: bytes, matching: str):
+def outcome(read, data: bytes, matching: str):
     try:
-        corpus = reader(ReadRequest(data, "predictions.json", matching))
+        corpus = read(data, matching)
     except InputError as error:
         return ("error", str(error))
     return corpus, corpus.listed_gold_slots
 
 
+def read_nested(data: bytes, matching: str):
+    """The samples grouped by dialogue_id, in utt_idx order, their nested states given to `CorpusBuilder`."""
+    groups: dict[str, list] = {}
+    for sample in json.loads(data):
+        groups.setdefault(sample["dialogue_id"], []).append(sample)
+    builder = CorpusBuilder(matching, unset=("", ""))
+    for dialogue_id, group in groups.items():
+        group.sort(key=lambda sample: sample["utt_idx"])
+        golds, preds = [s["state"] for s in group], [s["predictions"]["state"] for s in group]
+        builder.add(dialogue_id, list(range(len(group))), golds, preds)
+    return builder.corpus()
+
+
+def read_file(data: bytes, matching: str):
+    return read_samples(ReadRequest(data, "predictions.json", matching))
+
+
 @settings(max_examples=300, deadline=None)
-@given(samples(), st.sampled_from(["exact", "normalized"]), st.booleans())
-def test_the_fast_path_builds_what_the_general_path_builds(data, matching, spaced):
-    text = json.dumps(data, indent=1 if spaced else None).encode()
-    assert outcome(read_samples, text, matching) == outcome(_read_samples, text, matching)
+@given(samples(), st.sampled_from(["exact", "normalized"]), st.booleans(), st.booleans())
+def test_the_reader_builds_what_the_builder_builds_from_nested_states(data, matching, spaced, reverse):
+    text = json.dumps(data[::-1] if reverse else data, indent=1 if spaced else None).encode()
+    assert outcome(read_file, text, matching) == outcome(read_nested, text, matching)
 
 
 def visited_slots(corpus) -> frozenset[str] | None:
