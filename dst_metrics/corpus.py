@@ -1,25 +1,15 @@
-"""The data model and how every reader builds it: a corpus of dialogues, each with turn ids and normalized
-gold and predicted states. No file reading here (see `dst_metrics.readers`); the constructors take
-Python objects and validate everything before any figure is computed: a bad state, a missing side,
-an unpaired or duplicated turn raises `InputError` naming the dialogue, turn and field.
+"""The data model: a corpus of dialogues, each with turn ids and normalized gold and predicted states.
 
-`CorpusBuilder`, which every constructor and reader uses, turns raw states (any shape
-`normalize_state` accepts, or raw JSON bytes that readers keep undecoded) into normalized ones,
-dialogue after dialogue. Consecutive turns whose input state is unchanged share one state object,
-and so does a prediction equal to its gold state, so the scorer can tell an unchanged turn by
-identity.
+No file reading here (see `dst_metrics.readers`). The constructors take Python objects and check
+everything before any figure is computed; bad input raises `InputError` naming the dialogue, turn
+and field. `CorpusBuilder`, used by every constructor and reader, normalizes the states dialogue by
+dialogue; an unchanged state, or a prediction equal to gold, reuses one state object, so the scorer
+can tell an unchanged turn by identity.
 
-Value matching ``fuzzy`` folds case and white space as ``normalized`` does and then *snaps*
-predictions: once both sides of a dialogue are normalized, a predicted value that matches the gold
-value of the same slot in the same turn fuzzily (`fuzzy.fuzzy_match`: fuzzywuzzy's ``partial_ratio`` above
-95, mwzeval's rule, so a substring matches: "chinese food" and "chinese") is replaced by that gold
-value, or by the acceptable value it matches. Every figure then sees an exact match, GCA included,
-and the hot loop is unchanged. Inactive values (``none``, ``""``) never snap or get snapped to.
-
-Two reading conventions apply per dialogue before snapping (`CorpusBuilder`, given a `Reading`):
-predictions read as turn updates (``prediction_states="updates"``: each turn's new and changed slots,
-null or ``[DELETE]`` removing one) are accumulated into states (`accumulated`), and gold values with
-several acceptable values keep only the first (``gold_alternatives="first"``).
+With ``fuzzy`` value matching, a predicted value that fuzzily matches the gold value of the same
+slot and turn (`fuzzy.fuzzy_match`, mwzeval's rule) is replaced by that gold value, so every figure
+sees an exact match. Predictions read as turn updates are accumulated into states first, and
+``gold_alternatives="first"`` keeps only a gold slot's first acceptable value.
 """
 
 from __future__ import annotations
@@ -58,8 +48,7 @@ if TYPE_CHECKING:
 class Dialogue:
     """One dialogue: turn ids in order and the normalized gold and predicted state of each turn.
 
-    Consecutive turns whose input state is unchanged share one state object, so the scorer can
-    tell an unchanged turn by identity. States are never mutated.
+    Consecutive turns with an unchanged input state share one state object. States are never mutated.
     """
 
     dialogue_id: str
@@ -80,9 +69,8 @@ class Dialogue:
 class Corpus:
     """Dialogues ready to score, with the value matching their states were normalized under.
 
-    `listed_gold_slots`: where the gold format lists unset slots too (ConvLab-3's unified format,
-    with ``""``), which the reader drops from the states: every slot the gold listed, set or not
-    (the ``convlab`` profile visits them); None for other formats.
+    `listed_gold_slots`: every slot the gold listed, set or not, where the gold format lists unset
+    slots (ConvLab-3's unified format); None for other formats.
     """
 
     dialogues: tuple[Dialogue, ...]
@@ -224,12 +212,11 @@ class Corpus:
 
 
 class Reading(msgspec.Struct, frozen=True, kw_only=True):  # a Struct: made in µs (a dataclass: ~1 ms of each start)
-    """How an input is read, decided once (`readers.InputSpec`, a constructor's arguments)
-    and carried to `CorpusBuilder`: the value matching states are folded under, the `LinearizedFormat`
-    of string states, predictions as ``cumulative`` states or turn ``updates``, gold alternatives
-    matched by ``any`` or the ``first``, with gold apart only the gold dialogues predicted
-    (`only_predicted`), and `keep_deletions` (predicted nulls kept as ``[DELETE]``, not accumulated:
-    the `evaluate` modules, whose turns of a dialogue may come in several batches). Frozen, picklable."""
+    """How an input is read: value matching, the `LinearizedFormat` of string states, predictions as
+    ``cumulative`` states or turn ``updates``, gold alternatives matched by ``any`` or the ``first``,
+    `only_predicted` (score only the gold dialogues predicted) and `keep_deletions` (predicted nulls
+    kept as ``[DELETE]``, for the `evaluate` modules). Frozen and picklable.
+    """
 
     value_matching: str = "exact"
     linearized: LinearizedFormat | None = None
@@ -471,10 +458,11 @@ _SHARE: tuple[int, int, list[int]] | None = None  # (k, n, positions kept): see 
 
 @contextmanager
 def only_share(k: int, n: int) -> Iterator[list[int]]:
-    """Within the block, every `CorpusBuilder` of this process keeps only the dialogues whose
-    position (in the order they are added) is k modulo n, skipping the others before any work, and
-    the list yielded collects the positions kept (`dst_metrics.scoring.parallel` runs one process per share
-    of a file and puts the dialogues back in order with them)."""
+    """Within the block, each `CorpusBuilder` keeps only the dialogues at positions k modulo n.
+
+    The list yielded collects the positions kept (`dst_metrics.scoring.parallel` uses them to restore
+    the input order).
+    """
     global _SHARE
     positions: list[int] = []
     previous, _SHARE = _SHARE, (k, n, positions)
@@ -494,12 +482,11 @@ class CorpusBuilder:
         flat: tuple[bool, bool] = (False, False),
         unset: tuple[str | None, str | None] = (None, None),
     ) -> None:
-        """`reading`: how the input is read (`Reading`; a str: its value matching, the other conventions
-        default). `flat`, for gold and for predictions: whether every input state is a flat dict of the
-        caller's own, used as it is when its values are all strings (`readers.base.Side.flat`).
-        `unset`, for gold and for predictions: the value the format writes for an unset slot
-        (ConvLab-3's ``""``), dropped from the states, or None; the gold slots listed are kept in
-        `Corpus.listed_gold_slots`. `notes` are further signature parts the corpus gets (`Corpus.reading`)."""
+        """`reading`: a `Reading` (or a str: its value matching). `flat` (gold, predictions): every input
+        state is a flat dict the reader built, used as it is when its values are all strings. `unset`
+        (gold, predictions): the value the format writes for an unset slot, dropped, or None. `notes`:
+        further signature parts (`Corpus.reading`).
+        """
         reading = Reading(value_matching=reading) if isinstance(reading, str) else reading
         self.reading = reading
         self.notes: list[str] = list(reading.parts)
@@ -606,9 +593,8 @@ class CorpusBuilder:
     ) -> tuple[list, list]:
         """Normalized states of one side, and for each turn whether its input held only strings.
 
-        An input equal to the previous turn's, or (for predictions) to the gold input of the same
-        turn, reuses that state object; `==` on inputs of strings only means equal states. Raw
-        JSON (msgspec.Raw) is compared as bytes and decoded only when it differs.
+        An input equal to the previous turn's (or, for predictions, to the gold input) reuses that state
+        object. Raw JSON (msgspec.Raw) is compared as bytes and decoded only when it differs.
         """
         states: list = []
         plains: list = []

@@ -1,13 +1,9 @@
-"""The one registry of figures: what every output lists, in this order.
+"""The registry of figures: what every output lists, in this order.
 
-Scores (`dst_metrics.scoring.scores`), the command line's table and JSON keys, the `evaluate` modules'
-outputs, the Space's tables and the metric cards all read `FIGURES`. A new figure is one entry (or one `register` call):
-its key, label, family, table group, whether higher is better, a description, the function of
-(Tally, Options) that computes it, the options it uses and whether that function also computes B summed
-tallies at once for the bootstrap (`vectorised`: the formulas of `metrics.py` are written once for both).
-
-Keys: ``gca``, ``jga``, ``fga`` (at `Options.fga_lambda`), ``fga@0.25`` … (one per λ of
-`Options.fga_lambdas`; the entry has ``per_lambda``), counts such as ``correct``, and ``turns``.
+Scores, the command line, the `evaluate` modules, the Space and the metric cards all read `FIGURES`.
+A new figure is one entry (or one `register` call). Keys: ``gca``, ``jga``, ``fga`` (at
+`Options.fga_lambda`), ``fga@0.25`` … (one per λ of `Options.fga_lambdas`), counts such as
+``correct``, and ``turns``.
 """
 
 from __future__ import annotations
@@ -38,15 +34,13 @@ GROUPS: dict[str, str] = {
 
 
 class Figure(msgspec.Struct, frozen=True):
-    """One registered figure (see the module docstring).
+    """One registered figure.
 
-    `uses` names the options that change it besides ``mode`` and ``value_matching``, which shape the
-    tally every figure reads (``mode`` decides whether ``""`` is a value, the string quirks of SA and
-    RSA, FGA's distances): its `signature` lists only those. `vectorised`: `compute` also takes a
-    `metrics.Columns` of B summed tallies and returns their B values (in floats, the formulas of
-    `metrics.py`); otherwise the bootstrap computes the figure tally by tally. `grid`, for a per-λ figure,
-    gives its values at every λ of `Options.fga_lambdas` at once, equal to `compute` λ by λ (FGA reads the
-    distances once: each dialogue's figures with ``--per-dialogue``)."""
+    `uses`: the options that change it besides ``mode`` and ``value_matching`` (its `signature` lists
+    only those). `vectorised`: `compute` also takes a `metrics.Columns` of B summed tallies and returns
+    their B values, for the bootstrap. `grid`, for a per-λ figure: its values at every λ of
+    `Options.fga_lambdas` at once.
+    """
 
     key: str
     label: str
@@ -206,10 +200,10 @@ FIGURES: list[Figure] = [
 
 
 def register(figure: Figure) -> Figure:
-    """Add a figure to the registry (after the others); every output lists it from then on.
+    """Add a figure to the registry, after the others.
 
-    Its key must be new (a per-λ figure may share its key with the plain figure of that key), and
-    `uses` must name fields of `Options`.
+    Its key must be new (a per-λ figure may share the key of its plain figure); `uses` must name
+    fields of `Options`.
     """
     if figure.family not in FAMILIES or figure.group not in GROUPS:
         raise ValueError(f"unknown family {figure.family!r} or group {figure.group!r}")

@@ -1,13 +1,9 @@
-"""Every metric as one short function of sums, next to its formula.
+"""Every metric as a short function of sums, next to its formula.
 
-Scores are fractions in [0, 1]. Where a formula has nothing to divide (no changes, no gold
-slot), official mode gives what the official code gives (0) and corrected mode gives 1 when
-nothing could have been got wrong; `README.md` lists these deviations. RSA's turn with no slot
-on either side scores 0 in both modes (the RSA paper's definition).
-
-Each formula is written once over `Columns`: one `Tally` (its Python ints, divided exactly, so the
-official figures keep every digit) or B summed tallies as arrays (`dst_metrics.stats.matrix`, for the
-bootstrap), in floats. The registry (`dst_metrics.core.figures`) names each formula once.
+Scores are fractions in [0, 1]. Where a formula has nothing to divide, official mode gives what the
+official code gives (0) and corrected mode gives 1 when nothing could have been got wrong (README.md
+lists these). Each formula is written once over `Columns`: one `Tally` (Python ints, divided
+exactly) or B summed tallies as arrays (for the bootstrap), in floats.
 """
 
 from __future__ import annotations
@@ -130,11 +126,9 @@ def gca_rates(c: Columns, mode: str = "official") -> tuple[Any, Any, Any, Any]:
 def gca(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> Any:
     """GCA = (P + G) / (α·P/VP + α·G/VR + (1-α)·P/LP + (1-α)·G/LR).
 
-    A weighted harmonic mean of the four rates; 0 when any rate is 0. With no change on
-    either side (P = G = 0) it is 0 in official mode (quirk 4) and 1 in corrected mode.
-    With L = C+W the denominator is (P²+G²)(α·L + (1-α)·C)/(C·L), so
-    GCA = (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)); for one tally, with α = a/b exactly, it is evaluated in
-    integers and rounded once (a perfect prediction gives exactly 1.0, never 1.0000000000000002).
+    A weighted harmonic mean of the four rates; 0 when any rate is 0. With P = G = 0 it is 0 in
+    official mode and 1 in corrected mode. For one tally it is evaluated in integers as
+    (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)), L = C+W, and rounded once, so a perfect prediction is 1.0.
     """
     if isinstance(c, Tally):
         return _gca_of_tally(c, alpha, mode)
@@ -178,12 +172,11 @@ def _jga_of_tally(t: Tally) -> float:
 
 
 def joint_turn_accuracy(c: Columns, teacher_forced: bool = False) -> Any:
-    """Joint turn accuracy (DST-STAR) = (turns whose predicted changes equal gold's turn label) / turns.
+    """Joint turn accuracy (DST-STAR): turns whose predicted changes equal gold's turn label, over turns.
 
-    A turn's changes are the slots whose value differs from the previous turn's state, with their new
-    values. With `teacher_forced` (predictions made from the gold previous state) the prediction's
-    changes are taken against the gold previous state, as DST-STAR does then: they equal gold's exactly
-    when the states are equal, so the figure is JGA."""
+    With `teacher_forced`, the prediction's changes are taken against the gold previous state, so the
+    figure equals JGA.
+    """
     return (c.joint_hits if teacher_forced else c.turn_hits) / c.turns
 
 
@@ -196,8 +189,7 @@ def final_jga(c: Columns) -> Any:
 def fga(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:
     """FGA = (equal turns + Σ over type-2 errors of 1 - exp(-λ·d)) / turns.
 
-    d is the distance from a type-2 error (a turn whose own changes are right but that carries
-    an earlier mistake) back to the last type-1 error; type-1 errors score 0.
+    d is the distance from a type-2 error back to the last type-1 error; type-1 errors score 0.
     """
     return (c.joint_hits + ops(c).keyed(c, "fga_distances", _credit(lam))) / c.turns
 
@@ -241,20 +233,17 @@ def aga(c: Columns, mode: str = "official") -> Any:
 def rsa(c: Columns, mode: str = "official") -> Any:
     """RSA = mean over turns of (T* - missed_t - wrong_t) / T*, T* = |slots(G_t) ∪ slots(P_t)|.
 
-    A turn with T* = 0 (no slot on either side) scores 0, in both modes: the RSA paper's
-    definition as SPEC.md states it and the official code implements it; corrected mode fixes the
-    official code's quirks without redefining a metric. `mode` is kept for signature
-    compatibility and does not change this convention (the modes differ only in the turn figures
-    the Tally holds, e.g. the last-hyphen quirk and ``""`` values)."""
+    A turn with T* = 0 scores 0 in both modes, as the RSA paper defines it; `mode` does not change it.
+    """
     del mode  # same definition in both modes
     return ops(c).keyed(c, "relative_hits", _share) / c.turns
 
 
 def slot_prf(c: Columns) -> tuple[Any, Any, Any]:
-    """Slot (precision, recall, F1), micro over turns: TP, FP, FN summed over all turns.
+    """Slot (precision, recall, F1), micro: TP, FP, FN summed over all turns.
 
-    Precision is 1 when nothing was predicted and recall is 1 when gold has nothing, so an
-    empty prediction of an empty corpus scores 1."""
+    Precision is 1 when nothing was predicted and recall is 1 when gold has nothing.
+    """
     xp = ops(c)
     tp, fp, fn = c.true_positives, c.false_positives, c.false_negatives
     precision = xp.ratio(tp, tp + fp, 1.0)

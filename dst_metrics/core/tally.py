@@ -1,14 +1,9 @@
-"""The shared diff/count core: one pass over each dialogue, one diff per turn.
+"""Counting: one pass over each dialogue, one diff per turn, added into a `Tally`.
 
-For every turn it classifies the changed slots into GCA count types and measures the turn-level
-agreement of gold and prediction; it adds both into a `Tally`, a small set of sums that merge by
-addition. Every metric in `metrics.py` is a short function of a Tally.
-
-Two modes (see SPEC.md and README.md, "Official and corrected"):
-
-- ``official`` reproduces the official GCA code, quirks included;
-- ``corrected`` compares each changed slot's gold and predicted value once, treats missing,
-  empty and ``none`` alike as inactive, and counts FGA distances in turn positions.
+For every turn it classifies the changed slots into GCA count types and compares the turn's gold
+and predicted states. ``official`` mode reproduces the official GCA code, quirks included;
+``corrected`` compares each changed slot once and treats missing, empty and ``none`` as inactive
+(SPEC.md, README.md).
 """
 
 from __future__ import annotations
@@ -45,10 +40,8 @@ Changes = Collection[tuple[str, "Value | None"]]  # (slot, new value); None: the
 
 
 def side_changes(new: State, previous: State, removals: bool) -> Changes:
-    """The (slot, value) pairs of `new` that are not in `previous`; with `removals`, also
-    (slot, None) for each slot of `previous` that `new` lacks.
-
-    This is the one diff of a turn: GCA counts it, FGA checks it, explanations show it.
+    """The (slot, value) pairs of `new` not in `previous`; with `removals`, also (slot, None) for each
+    slot of `previous` that `new` lacks.
     """
     changes = [(slot, value) for slot, value in new.items() if previous.get(slot, _ABSENT) != value]
     if removals and len(previous) > len(new) - len(changes):
@@ -63,9 +56,8 @@ def side_changes(new: State, previous: State, removals: bool) -> Changes:
 def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_changes: Changes) -> list[SlotCount]:
     """Algorithm 1 as the official code runs it (SPEC.md, steps 3 and 4), quirks included.
 
-    `gold`/`pred` are the turn's maps, where every slot present earlier on that side (given with
-    any value, an explicit ``"none"`` or ``""`` included) and now absent is filled in as
-    ``"none"``; the changes are their pairs not in the previous maps.
+    `gold`/`pred` are the turn's maps, with every slot seen earlier on that side and now absent filled
+    in as ``"none"``.
     """
     counted: list[SlotCount] = []
     judged: dict[str, str] = {}  # slots counted CORRECT or WRONG in step 3
@@ -101,10 +93,9 @@ def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_c
 
 
 def corrected_count_types(gold: State, pred: State, gold_changes: Changes, pred_changes: Changes) -> list[SlotCount]:
-    """Each slot whose active value changed on either side, compared once (SPEC.md, corrected).
+    """Each slot whose active value changed on either side, compared once (corrected mode).
 
-    `gold`/`pred` hold active slots only. g == p -> correct; g inactive -> overshot;
-    p inactive -> missed; otherwise wrong.
+    g == p: correct; g inactive: overshot; p inactive: missed; otherwise wrong.
     """
     counted: list[SlotCount] = []
     for slot in dict.fromkeys([slot for slot, _ in gold_changes] + [slot for slot, _ in pred_changes]):
@@ -134,10 +125,9 @@ TurnFigures = tuple[bool, int, int, int, int, int, int, int]
 def turn_figures(gold: State, pred: State, string_quirk: bool = False) -> TurnFigures:
     """Compare a turn's active gold and predicted states once, for JGA, SA, AGA, RSA and F1.
 
-    With tp = |G ∩ P| (pairs that match) and common = |slots(G) ∩ slots(P)|:
-    SA misses + wrongs = (|G| - tp) + (|P| - common); RSA T* = |G| + |P| - common and its
-    numerator T* - missed - wrong = tp. With `string_quirk` (official mode, a value with a
-    hyphen present) SA and RSA come from `official_string_figures` instead.
+    With tp = |G ∩ P| and common = |slots(G) ∩ slots(P)|: SA misses + wrongs = (|G| - tp) + (|P| -
+    common); RSA T* = |G| + |P| - common, numerator tp. With `string_quirk`, SA and RSA come from
+    `official_string_figures`.
     """
     tp = common = 0
     for slot, pred_value in pred.items():
@@ -160,10 +150,8 @@ def turn_figures(gold: State, pred: State, string_quirk: bool = False) -> TurnFi
 def official_string_figures(gold: State, pred: State) -> tuple[int, int, int]:
     """SA and RSA as the official code computes them on 'domain-slot-value' strings.
 
-    The slot of a string is what precedes its last hyphen, so a value with a hyphen
-    ('guest-house') lands on a wrong slot. Returns (SA misses + wrongs, RSA numerator, T*).
-    A gold value with several acceptable values (not part of the official code) is written
-    with the predicted value where that is acceptable.
+    A string's slot is what precedes its last hyphen, so 'guest-house' lands on a wrong slot. Returns
+    (SA misses + wrongs, RSA numerator, T*).
     """
 
     def gold_item(slot: str, value: Value) -> str:
@@ -198,10 +186,7 @@ def hyphenated(state: State) -> bool:
 
 
 def changes_inside(changes: Changes, other: State) -> bool:
-    """FGA's check: every active (slot, value) of a side's change set is matched in `other`.
-
-    Called both ways: the gold changes must be inside the prediction and vice versa.
-    """
+    """FGA's check: every active (slot, value) of a side's change set is matched in `other`."""
     for slot, value in changes:
         if value is None or value == NONE_VALUE:
             continue  # a removal is not an item of the turn's state
@@ -215,11 +200,11 @@ def changes_inside(changes: Changes, other: State) -> bool:
 
 
 def same_label_changes(gold_changes: Changes, pred_changes: Changes, gold_before: State, pred_before: State) -> bool:
-    """Whether a turn's DST-STAR turn labels are equal (joint turn accuracy), from the change sets of
-    `advance_side` (either mode) and the sides' previous active states, in O(changes): a pair is a removal
-    when its value is None (corrected) or ``"none"`` with the slot active before (official; otherwise it is
-    no change), else an active change; the active changes must be matched slot by slot (`values_match`)
-    and the removals be the same slots (tests/test_turn_level.py holds it equal to the plain definition)."""
+    """Whether a turn's DST-STAR turn labels are equal (joint turn accuracy), in O(changes).
+
+    A change is a removal when its value is None (corrected) or ``"none"`` with the slot active before
+    (official). Active changes must match slot by slot and removals be the same slots.
+    """
     pred_label: dict[str, Value | None] = {}
     for slot, value in pred_changes:
         if value is None or value == NONE_VALUE:
@@ -339,13 +324,11 @@ def summed(*sums: Any) -> Any:
 
 @dataclass
 class Tally:
-    """The sums every metric is computed from; tallies merge by addition (`+`), field by field as each
-    field declares (`integer`, `histogram`, `turn_sum`, `turn_histogram`). The `integer` and `histogram`
-    fields are counted by `_Sums.walk` under the same name (a GCA count in `_Sums.counts`); the turn
-    fields are computed from each turn's figures by `_Sums.tally`, from their declaration.
+    """The sums every metric is computed from; tallies merge by addition, field by field.
 
-    Ratios are kept as integer sums grouped by denominator, and FGA as a histogram of
-    distances, so merged tallies give the same figures in any order, batching or process split.
+    Each field declares how it is counted and merged (`integer`, `histogram`, `turn_sum`,
+    `turn_histogram`). Ratios are integer sums and FGA a histogram of distances, so merged tallies give
+    the same figures in any order or split.
     """
 
     turns: int = integer()
@@ -394,8 +377,8 @@ def tally_dialogue(
 ) -> Tally:
     """Score one dialogue into a Tally.
 
-    `observe`, if given, is called for every turn with (position, turn id, gold map, predicted
-    map, counted slots), where the maps are what GCA compared (see `official_count_types`).
+    `observe`, if given, is called for every turn with (position, turn id, gold map, predicted map,
+    counted slots).
     """
     check_mode(mode)
     sums = _Sums()
@@ -586,15 +569,10 @@ def advance_side(
 ) -> tuple[State, State, Changes, bool]:
     """Move one side (gold or prediction) to its new state.
 
-    Returns the turn-level active state, the map GCA compares, its changes against
-    `previous_map` (the pairs of `side_changes`, in no particular order), and `hyphen`: whether
-    official SA/RSA must read the states as strings, which they need once a value with a hyphen has
-    appeared on this side of the dialogue (every value appears once among the changes; the string
-    reading is exact for any state, so keeping the flag set is safe). In official mode the map fills
-    in ``"none"`` for every slot of `previous_map` that the state lacks: the previous maps hold every
-    slot given earlier on this side, whatever its value, so as in the official code a slot given as
-    an explicit ``"none"`` (or ``""``) and omitted later is filled in as ``"none"`` too (SPEC.md,
-    GCA step 1).
+    Returns the active state, the map GCA compares, its changes against `previous_map`, and `hyphen`:
+    whether official SA/RSA must read the states as strings (once a value with a hyphen appeared on
+    this side). In official mode the map fills in ``"none"`` for every slot of `previous_map` the state
+    lacks, as the official code does (SPEC.md, GCA step 1).
     """
     if official:
         active = state
