@@ -1,7 +1,6 @@
-"""`Alternatives`, kept in a module of its own that is never compiled: mypyc compiles a `frozenset`
-subclass only as an ordinary Python class, so the class stays one (pickled, compared and printed as
-always) while `dst_metrics.states`, which re-exports it, and `dst_metrics.corpus` may be compiled
-(setup.py, ``DST_METRICS_COMPILE=1``)."""
+"""`Alternatives`, in a module never compiled: mypyc would compile a `frozenset` subclass only as a
+plain Python class, so it stays one while `states` and `corpus` may be compiled.
+"""
 
 from __future__ import annotations
 

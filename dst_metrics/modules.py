@@ -40,10 +40,8 @@ def needs_extra(who: str, extra: str, modules: tuple[str, ...] | list[str]) -> s
 def module_path(name: str) -> str:
     """The installed folder of an evaluate module, ready for ``evaluate.load``.
 
-    `name` is ``"gca"``, ``"jga_fga"`` or ``"all"`` (every figure in one pass); the folder names
-    ``"gca_metric"``, ``"jga_fga_metrics"`` and ``"dst_metrics_all"`` work too. A wheel installs the
-    folders as ``dst_metrics.hub.<folder>``, found through the import machinery; in a source tree
-    (an editable install, or the tree on ``sys.path``) they are the repository's top-level folders.
+    `name` is ``"gca"``, ``"jga_fga"`` or ``"all"`` (or a folder name such as ``"gca_metric"``). A
+    wheel installs them as ``dst_metrics.hub.<folder>``; in a source tree they are top-level folders.
     """
     folder = MODULE_FOLDERS.get(name, name)
     if folder not in MODULE_FOLDERS.values():
@@ -75,13 +73,11 @@ def evaluate_modules_folder() -> Path:
 
 
 def install_modules(folder: Path | None = None) -> dict[str, Path]:
-    """Write the evaluate modules where `evaluate.load` finds a module of the Hub it downloaded before,
-    so that ``evaluate.load("gca")``, ``"jga_fga"`` and ``"dst_metrics_all"`` load them online and offline.
+    """Write the evaluate modules where ``evaluate.load("gca")`` finds them, online and offline.
 
-    A bare name is looked up on the Hub as ``evaluate-metric/NAME``; when that fails (offline, no
-    network, or no such module) evaluate takes the newest ``metrics/evaluate-metric--NAME/HASH/NAME.py``
-    of `folder` (default `evaluate_modules_folder`). HASH is the SHA-256 of the module's text; the file
-    is written afresh so that it is the newest. Returns {name: the file written}.
+    evaluate falls back to the newest ``metrics/evaluate-metric--NAME/HASH/NAME.py`` of `folder`
+    (default `evaluate_modules_folder`) when the Hub has no module NAME; HASH is the SHA-256 of the
+    text. Returns {name: the file written}.
     """
     folder = evaluate_modules_folder() if folder is None else Path(folder)
     written = {}

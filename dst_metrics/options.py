@@ -1,9 +1,8 @@
-"""The options a figure depends on besides the data: one object, validated once.
+"""The options a figure depends on besides the data, parsed and checked once.
 
-The library, the command line, the `evaluate` modules and the Space all build an `Options`;
-each option is parsed by one function here (from a number or from text such as ``10/11``), so a
-bad value gets the same message everywhere. `Options.signature` writes every option down, in
-the spirit of sacrebleu, so two figures can be compared honestly.
+The library, the command line, the `evaluate` modules and the Space all build an `Options`, so a
+bad value gets the same message everywhere. `Options.signature` writes every option down, as
+sacrebleu does, so two figures can be compared honestly.
 """
 
 from __future__ import annotations
@@ -186,23 +185,16 @@ _PARSERS = {
 
 @dataclass(frozen=True)
 class Options:
-    """What a score depends on besides the data. Values are parsed and checked on creation
-    (``Options(alpha="10/11")`` is α = 10/11); a bad one raises `OptionError`.
+    """What a score depends on besides the data; a bad value raises `OptionError`.
 
     - `mode`: ``official`` or ``corrected``;
-    - `alpha`: GCA's weight of the value rates (10/11);
-    - `fga_lambda`: the λ of the figure ``fga``; `fga_lambdas`: the grid of ``fga@λ`` figures;
+    - `alpha`: GCA's weight of the value rates (10/11; ``"10/11"`` is parsed);
+    - `fga_lambda`: the λ of ``fga``; `fga_lambdas`: the grid of ``fga@λ`` figures;
     - `num_slots`: K of slot accuracy (30 for MultiWOZ);
-    - `value_matching`: ``exact``, ``normalized`` (case and white space folded) or ``fuzzy``
-      (folded, then a prediction fuzzily matching gold is snapped to it; `dst_metrics.corpus`);
-    - `compat`: None, or a compatibility profile whose evaluator's figures replace ours for the
-      figures it computes (`dst_metrics.compat`);
-    - `reading`: how the inputs were read where that changes figures, as signature parts (set from
-      the corpus by `scoring.corpus_options`: ``preds:updates``, ``alts:first``, the gold subset
-      scored, a gold reader's conventions);
-    - `teacher_forced`: the predictions were made from the gold previous state (DST-STAR's
-      ``is_gt_p_state``): joint turn accuracy diffs them against it, and every figure's signature
-      says ``prev:gold``.
+    - `value_matching`: ``exact``, ``normalized`` (case and white space folded) or ``fuzzy``;
+    - `compat`: None, or a compatibility profile whose figures replace ours (`dst_metrics.compat`);
+    - `reading`: how the inputs were read, as signature parts (``preds:updates``, ``alts:first``, ...);
+    - `teacher_forced`: predictions were made from the gold previous state (signature ``prev:gold``).
     """
 
     mode: str = "official"
@@ -223,7 +215,7 @@ class Options:
     def from_kwargs(cls, kwargs: Mapping[str, object]) -> Options:
         """Options from keyword arguments; an unknown name is a TypeError listing the known ones.
 
-        ``fga_lambda`` may be a list: it then sets the grid, and the first λ is ``fga``'s.
+        ``fga_lambda`` may be a list: it then sets the grid, and its first λ is ``fga``'s.
         """
         unknown = sorted(set(kwargs) - set(_PARSERS))
         if unknown:
@@ -245,10 +237,10 @@ class Options:
         return tuple((lam, self.replace(fga_lambda=lam)) for lam in self.fga_lambdas)
 
     def signature(self, only: Iterable[str] | None = None) -> str:
-        """The signature string: every option (`_signature`, made once); with `only`, the version,
-        ``mode``, ``value_matching`` and ``reading`` (the tally every figure reads depends on them) and of the
-        other options only those named: ``signature(("alpha",))`` is
-        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact`` (`Figure.signature`)."""
+        """The signature string of every option; with `only`, the version, ``mode``, ``value_matching``,
+        ``reading`` and the options named: ``signature(("alpha",))`` is
+        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact``.
+        """
         if only is None:
             return self._signature
         wanted = {"version", "mode", "value_matching", "reading", "teacher_forced", *only}

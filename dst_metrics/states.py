@@ -1,9 +1,8 @@
-"""Dialogue states: the input shapes we accept and the one normalized form every metric reads.
+"""Dialogue states: the input shapes accepted and the normalized form every metric reads.
 
-A normalized state is a ``dict`` from a slot name ``"domain-slot"`` to its value. A value is a
-``str``; a gold value with several acceptable values is an `Alternatives` (a frozenset of two or
-more strings that remembers the order they were given in: some evaluators read only the first).
-Explicit ``"none"`` and ``""`` values are kept: whether they count as inactive depends on the mode.
+A normalized state is a ``dict`` from ``"domain-slot"`` to a ``str`` value, or, for a gold value
+with several acceptable values, an `Alternatives` (a frozenset that remembers the order given).
+Explicit ``"none"`` and ``""`` values are kept; the mode decides whether they count as inactive.
 """
 
 from __future__ import annotations
@@ -163,9 +162,8 @@ def normalize_state(
     linearized: LinearizedFormat | None = None,
     deletions: bool = False,
 ) -> State:
-    """Normalize one state: nested/flat mapping, triples, 'domain-slot-value' strings, or a
-    linearized string (parsed with `linearized`, default ``LinearizedFormat()``). With `deletions`
-    (a predicted turn update), a null value is kept as the `DELETE_MARKER`.
+    """Normalize one state: a nested or flat mapping, triples, 'domain-slot-value' strings, or a
+    linearized string. With `deletions`, a null value is kept as `DELETE_MARKER`.
 
     >>> normalize_state({"hotel": {"area": "north", "stars": 4}}, gold=True)
     {'hotel-area': 'north', 'hotel-stars': '4'}
@@ -188,11 +186,8 @@ def normalize_state(
 
 
 def plain_state(raw: dict, slot_names: dict | None = None) -> State | None:
-    """The common case: nested or flat dicts of strings only. None when anything needs a closer
-    look (numbers, lists, other mappings) or a slot is given twice; then use `normalize_state`.
-
-    `slot_names` ({domain: {slot: "domain-slot"}}), kept across the states of a corpus, saves
-    building the same slot name again for every state (the most work here).
+    """Normalize nested or flat dicts of strings only; None when anything else is found (then use
+    `normalize_state`). `slot_names` caches the ``"domain-slot"`` names across a corpus.
     """
     if slot_names is None:
         slot_names = {}
@@ -256,10 +251,9 @@ def parse_linearized(
 ) -> dict:
     """Parse a linearized state such as ``"hotel-area=north; hotel-stars=4"`` into a flat state.
 
-    Entries are split on `slot_separator`, each at its first `value_separator`; surrounding
-    white space is dropped, and so are empty entries (a trailing ``;``). An empty string is an
-    empty state. With `alternatives_separator` (e.g. ``"|"``) a value ``"north|centre"`` becomes
-    a list of acceptable values (for gold states). A malformed entry raises InputError naming it.
+    Entries are split on `slot_separator`, each at its first `value_separator`, and stripped; empty
+    entries are dropped. With `alternatives_separator` (e.g. ``"|"``) a value lists acceptable values.
+    A malformed entry raises InputError naming it.
     """
     if not isinstance(text, str):
         raise InputError(f"a linearized state must be a string, got {describe(text)}")
