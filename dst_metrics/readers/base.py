@@ -45,17 +45,14 @@ class ReadRequest(msgspec.Struct, frozen=True):
 
 
 class Side(msgspec.Struct, frozen=True):
-    """The turns of one side (gold or predictions) of a format that holds one side only.
+    """The turns of one side (gold or predictions) of a one-sided format.
 
-    `states` maps a dialogue id to {turn id: raw state} (any shape `normalize_state` accepts).
-    `ids` is ``"exact"``, or ``"loose"`` where the format's dialogue ids are matched case-insensitively
-    and without a ``.json`` ending (mwzeval's); `turns` is ``"id"``, or ``"position"`` where turns are
-    matched by their position in the dialogue (their ids are the other side's). `flat` says every
-    state is a flat dict ``{"domain-slot": value}`` the reader built itself and nothing else holds,
-    so a state whose values are all strings can be used as it is (exact value matching). `unset`
-    is the value the format writes for an unset slot (ConvLab-3's ``""``), or None. `convention`:
-    a signature part naming how the reader turned the format's values into states where that is a
-    choice (MultiWOZ data.json's ``not mentioned``, ``none``, ``dontcare``), or None.
+    - `states`: {dialogue id: {turn id: raw state}};
+    - `ids`: ``"exact"``, or ``"loose"`` (case-insensitive, without ``.json``: mwzeval's);
+    - `turns`: ``"id"``, or ``"position"`` (matched by position; the ids are the other side's);
+    - `flat`: every state is a flat dict the reader built, usable as it is when its values are strings;
+    - `unset`: the value the format writes for an unset slot (ConvLab-3's ``""``), or None;
+    - `convention`: a signature part naming how the reader turned values into states, or None.
     """
 
     states: dict[str, dict[int, object]]
@@ -177,10 +174,11 @@ _CHUNK = 1 << 20
 
 
 def check_json(data: bytes, source: str | None = None, *, one_line: bool = False) -> None:
-    """Raise `decode_json`'s InputError where `data` is not JSON in UTF-8, without building its values (a
-    50 MB file is checked in about 0.2 s and no memory): its syntax is checked by skipping over it, its
-    text as UTF-8 a megabyte at a time; only data failing one of those is decoded, which stops at the
-    problem and names its place. (A number too large for a float is left to the reader.)"""
+    """Raise `decode_json`'s InputError where `data` is not JSON in UTF-8, without building its values.
+
+    Syntax and UTF-8 are checked by skipping over the data (a 50 MB file in about 0.2 s); only data
+    that fails is decoded, to name the place. A number too large for a float is left to the reader.
+    """
     try:
         _SKIPPED.decode(data)
         if not data.isascii():
@@ -210,10 +208,10 @@ class _Pairs(list):
 
 
 def duplicate_key(data: bytes, depth: int) -> tuple[list, str] | None:
-    """(path, key) of the first key written twice in one object within the top `depth` levels of
-    JSON `data` (a path of keys and array positions), or None: none, or `data` is not valid JSON
-    (its reader names that). msgspec and Python's dict keep only a key's last value, so this is
-    what finds such a key; readers call it only when a cheap count says one may be there."""
+    """(path, key) of the first key written twice in one object within the top `depth` levels of `data`.
+
+    None when there is none or `data` is not valid JSON. msgspec and dict keep only a key's last value.
+    """
     try:
         tree = json.loads(data, object_pairs_hook=_Pairs)
     except (ValueError, RecursionError):  # invalid JSON or UTF-8 (UnicodeDecodeError is a ValueError)
@@ -240,11 +238,9 @@ def check_unique_keys(
 ) -> None:
     """Raise InputError naming a dialogue id, turn id or field written twice in one JSON object.
 
-    The cheap test: `marker` (a key every kept item has once, e.g. ``b'"gt"'``) occurs in `data`
-    exactly `kept` times (the items the decoded dicts kept): then no item was dropped for a
-    repeated key. Otherwise (a repeated key, or the marker inside a value) the keys are checked one
-    by one (`duplicate_key`; always where `kept` is None). The first `id_levels` levels of objects
-    map ids (dialogue, turn)."""
+    When `marker` (a key every kept item has once) occurs `kept` times, no key was repeated; otherwise
+    the keys are checked one by one (`duplicate_key`). The first `id_levels` levels map ids.
+    """
     if kept is not None and data.count(marker) == kept:
         return
     found = duplicate_key(data, depth)

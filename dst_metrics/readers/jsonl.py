@@ -1,9 +1,8 @@
 """JSON Lines of turns: one object a line, ``{"dialogue_id": "MUL0003", "turn_id": 0, "gt": state,
-"pr": state}``, lines in any order; blank lines are skipped. Errors name the line.
+"pr": state}``, in any order; blank lines are skipped. Errors name the line.
 
-`turn_record` is the one decoder of a line (typed, states kept as raw JSON; a line of another shape
-goes through the checks that name its problem). Reading whole groups every line's turn by dialogue
-(`lines.TurnLines`); streaming (`record_dialogues`) builds each run of consecutive lines of one dialogue.
+`turn_record` decodes a line. Reading whole groups the turns by dialogue (`lines.TurnLines`);
+streaming (`record_dialogues`) builds each run of consecutive lines of one dialogue.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Gold and predictions from two inputs: one `Side` each, matched by dialogue and turn.
 
-A dialogue or a turn on one side only is an error naming it, never a skip. Dialogue ids match
-exactly, or loosely (case-insensitive, without ``.json``) when either side's format says so
-(mwzeval); turns match by id, or by position when either side's format says so. The corpus takes
-the gold side's ids.
+A dialogue or turn on one side only is an error naming it. Ids match exactly, or loosely
+(case-insensitive, without ``.json``) when either format says so; turns by id or by position.
+The corpus takes the gold side's ids.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """TRADE's prediction file: ``{dialogue_id: {turn_id: {"turn_belief": [...], "pred_bs_ptr": [...]}}}``.
 
-TRADE (Wu et al., 2019, github jasonwu0731/trade-dst, ``models/TRADE.py``) and the trackers built on
-it write gold (``turn_belief``) and predictions (``pred_bs_ptr``) of each turn as lists of
-``"domain-slot-value"`` strings, split here at their first two hyphens like every such list
-(``"hotel-type-guest-house"`` is ``hotel-type`` = ``guest-house``). Turn keys are digit strings in
-any order; other keys of a turn are ignored. Each distinct string is split once per file, and a
-list equal to the previous turn's gives the same state object, so reading stays cheap.
+TRADE (github jasonwu0731/trade-dst) writes gold and predictions as lists of ``"domain-slot-value"``
+strings, split at their first two hyphens (``"hotel-type-guest-house"`` is ``hotel-type`` =
+``guest-house``). Turn keys are digit strings in any order; other keys are ignored.
 """
 
 from __future__ import annotations

@@ -1,21 +1,9 @@
-"""Turn-level state updates: accumulate them into the cumulative states every metric expects, and
-tell a file of updates from a file of cumulative states.
+"""Turn-level state updates: accumulating them into cumulative states, and telling the two apart.
 
-LLM trackers in the IC-DST line predict each turn's *changes* and add them to the previous turn's
-state; scoring such per-turn output as if it were cumulative silently ruins JGA. An update is a
-state (nested ``{"hotel": {"area": "north"}}`` or flat ``{"hotel-area": "north"}``) in which a slot
-is **removed** by:
-
-- JSON ``null`` (Python ``None``);
-- ``"[DELETE]"``, compared case-insensitively (so a lower-cased file's ``"[delete]"`` too): the
-  marker of IC-DST (github Yushi-Hu/IC-DST, ``run_codex_experiment.py`` and its siblings: a
-  predicted ``[DELETE]`` drops the slot from the previous state, any other value overwrites it) and
-  of RefPyDST (github jlab-nlp/RefPyDST, ``src/refpydst/utils/dialogue_state.py``
-  ``update_dialogue_state`` and ``compute_delta``; its python completions write ``del
-  agent.state.hotel.type``, which its parser turns into that marker).
-
-LDST (github WoodScene/LDST) answers every slot at every turn with a value or ``NONE``: its output
-is cumulative, so it needs no accumulation (``none`` is an inactive value, not a deletion).
+IC-DST-style trackers predict each turn's changes; scored as cumulative states they ruin JGA. In
+an update a slot is removed by JSON ``null`` or ``"[DELETE]"`` (any case), the marker of IC-DST
+(github Yushi-Hu/IC-DST) and RefPyDST (github jlab-nlp/RefPyDST). LDST's output, a value or
+``NONE`` for every slot, is cumulative.
 """
 
 from __future__ import annotations
@@ -93,11 +81,10 @@ def _accumulate_dialogue(dialogue_id: object, turns: object) -> list[FlatState] 
 
 
 def accumulate(updates_by_turn: Mapping[object, object]) -> dict[object, list[FlatState] | dict[object, FlatState]]:
-    """Cumulative states from turn updates: per dialogue, updates applied in turn order (turn ids
-    ordered by value; a list is in order) starting from the empty state.
+    """Cumulative states from turn updates, applied per dialogue in turn order from the empty state.
 
     `updates_by_turn`: ``{dialogue_id: {turn_id: update}}`` or ``{dialogue_id: [update, ...]}``; the
-    result has the same shape with flat states ``{"domain-slot": value}``.
+    result has the same shape with flat states.
 
     >>> accumulate({"d": [{"hotel": {"area": "north"}}, {"hotel-stars": "4"}, {"hotel-area": None}]})
     {'d': [{'hotel-area': 'north'}, {'hotel-area': 'north', 'hotel-stars': '4'}, {'hotel-stars': '4'}]}
@@ -126,10 +113,9 @@ def _dialogue_vanishes(gold: Sequence[Mapping] | None, pred: Sequence[Mapping]) 
 
 
 def vanishing_share(data: Corpus | Mapping[object, object]) -> float:
-    """The share of dialogues (among those with a chance) in which predicted slots that gold keeps
-    mostly vanish from one turn to the next: near 1 for per-turn updates, near 0 for cumulative
-    states. `data`: a `Corpus`, or predicted states alone ``{dialogue_id: [state, ...] | {turn_id:
-    state}}`` (then any predicted slot that is gone at the next turn counts)."""
+    """The share of dialogues in which predicted slots that gold keeps mostly vanish at the next turn:
+    near 1 for turn updates, near 0 for cumulative states. `data`: a `Corpus` or predicted states alone.
+    """
     if isinstance(data, Corpus):
         sides = [(dialogue.gold, dialogue.pred) for dialogue in data.dialogues]
     else:
