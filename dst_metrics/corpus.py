@@ -48,8 +48,7 @@ if TYPE_CHECKING:
 class Dialogue:
     """One dialogue: turn ids in order and the normalized gold and predicted state of each turn.
 
-    Consecutive turns with an unchanged input state share one state object. States are never mutated.
-    """
+    Consecutive turns with an unchanged input state share one state object. States are never mutated."""
 
     dialogue_id: str
     turn_ids: tuple[int, ...]
@@ -60,8 +59,7 @@ class Dialogue:
         return len(self.turn_ids)
 
     def __reduce__(self) -> tuple:
-        # pickled as its field values, as `core.Tally` is: compiled (setup.py), a frozen dataclass
-        # refuses the attribute by attribute restoring of the default
+        # pickled as its field values: compiled, a frozen dataclass refuses the default restoring
         return type(self), (self.dialogue_id, self.turn_ids, self.gold, self.pred)
 
 
@@ -70,8 +68,7 @@ class Corpus:
     """Dialogues ready to score, with the value matching their states were normalized under.
 
     `listed_gold_slots`: every slot the gold listed, set or not, where the gold format lists unset
-    slots (ConvLab-3's unified format); None for other formats.
-    """
+    slots (ConvLab-3's unified format); None for other formats."""
 
     dialogues: tuple[Dialogue, ...]
     value_matching: str = "exact"
@@ -215,8 +212,7 @@ class Reading(msgspec.Struct, frozen=True, kw_only=True):  # a Struct: made in Â
     """How an input is read: value matching, the `LinearizedFormat` of string states, predictions as
     ``cumulative`` states or turn ``updates``, gold alternatives matched by ``any`` or the ``first``,
     `only_predicted` (score only the gold dialogues predicted) and `keep_deletions` (predicted nulls
-    kept as ``[DELETE]``, for the `evaluate` modules). Frozen and picklable.
-    """
+    kept as ``[DELETE]``, for the `evaluate` modules). Frozen and picklable."""
 
     value_matching: str = "exact"
     linearized: LinearizedFormat | None = None
@@ -277,7 +273,6 @@ def _record_key(record: object, where: str) -> tuple[str, int]:
     return dialogue_id, ids.turn_id(record["turn_id"], dialogue=dialogue_id, source=where)
 
 
-# --------------------------------------------------------------------------------------------
 # The reference layout
 
 
@@ -323,7 +318,6 @@ def layout_turns(
     raise AssertionError("unreachable: a turn without a state was not found")  # pragma: no cover
 
 
-# --------------------------------------------------------------------------------------------
 # Building: states normalized, validated and snapped, one dialogue after another
 
 
@@ -461,8 +455,7 @@ def only_share(k: int, n: int) -> Iterator[list[int]]:
     """Within the block, each `CorpusBuilder` keeps only the dialogues at positions k modulo n.
 
     The list yielded collects the positions kept (`dst_metrics.scoring.parallel` uses them to restore
-    the input order).
-    """
+    the input order)."""
     global _SHARE
     positions: list[int] = []
     previous, _SHARE = _SHARE, (k, n, positions)
@@ -485,8 +478,7 @@ class CorpusBuilder:
         """`reading`: a `Reading` (or a str: its value matching). `flat` (gold, predictions): every input
         state is a flat dict the reader built, used as it is when its values are all strings. `unset`
         (gold, predictions): the value the format writes for an unset slot, dropped, or None. `notes`:
-        further signature parts (`Corpus.reading`).
-        """
+        further signature parts (`Corpus.reading`)."""
         reading = Reading(value_matching=reading) if isinstance(reading, str) else reading
         self.reading = reading
         self.notes: list[str] = list(reading.parts)
@@ -594,8 +586,7 @@ class CorpusBuilder:
         """Normalized states of one side, and for each turn whether its input held only strings.
 
         An input equal to the previous turn's (or, for predictions, to the gold input) reuses that state
-        object. Raw JSON (msgspec.Raw) is compared as bytes and decoded only when it differs.
-        """
+        object. Raw JSON (msgspec.Raw) is compared as bytes and decoded only when it differs."""
         states: list = []
         plains: list = []
         previous_raw = previous = None

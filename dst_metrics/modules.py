@@ -41,8 +41,7 @@ def module_path(name: str) -> str:
     """The installed folder of an evaluate module, ready for ``evaluate.load``.
 
     `name` is ``"gca"``, ``"jga_fga"`` or ``"all"`` (or a folder name such as ``"gca_metric"``). A
-    wheel installs them as ``dst_metrics.hub.<folder>``; in a source tree they are top-level folders.
-    """
+    wheel installs them as ``dst_metrics.hub.<folder>``; in a source tree they are top-level folders."""
     folder = MODULE_FOLDERS.get(name, name)
     if folder not in MODULE_FOLDERS.values():
         raise ValueError(f"unknown evaluate module {name!r}; expected one of {sorted(MODULE_FOLDERS)}")
@@ -77,8 +76,7 @@ def install_modules(folder: Path | None = None) -> dict[str, Path]:
 
     evaluate falls back to the newest ``metrics/evaluate-metric--NAME/HASH/NAME.py`` of `folder`
     (default `evaluate_modules_folder`) when the Hub has no module NAME; HASH is the SHA-256 of the
-    text. Returns {name: the file written}.
-    """
+    text. Returns {name: the file written}."""
     folder = evaluate_modules_folder() if folder is None else Path(folder)
     written = {}
     for name, module in EVALUATE_NAMES.items():

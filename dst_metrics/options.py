@@ -194,8 +194,7 @@ class Options:
     - `value_matching`: ``exact``, ``normalized`` (case and white space folded) or ``fuzzy``;
     - `compat`: None, or a compatibility profile whose figures replace ours (`dst_metrics.compat`);
     - `reading`: how the inputs were read, as signature parts (``preds:updates``, ``alts:first``, ...);
-    - `teacher_forced`: predictions were made from the gold previous state (signature ``prev:gold``).
-    """
+    - `teacher_forced`: predictions were made from the gold previous state (signature ``prev:gold``)."""
 
     mode: str = "official"
     alpha: float = OFFICIAL_ALPHA
@@ -215,8 +214,7 @@ class Options:
     def from_kwargs(cls, kwargs: Mapping[str, object]) -> Options:
         """Options from keyword arguments; an unknown name is a TypeError listing the known ones.
 
-        ``fga_lambda`` may be a list: it then sets the grid, and its first λ is ``fga``'s.
-        """
+        ``fga_lambda`` may be a list: it then sets the grid, and its first λ is ``fga``'s."""
         unknown = sorted(set(kwargs) - set(_PARSERS))
         if unknown:
             raise TypeError(f"unknown options {unknown}; the options are {sorted(_PARSERS)}")
@@ -239,8 +237,7 @@ class Options:
     def signature(self, only: Iterable[str] | None = None) -> str:
         """The signature string of every option; with `only`, the version, ``mode``, ``value_matching``,
         ``reading`` and the options named: ``signature(("alpha",))`` is
-        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact``.
-        """
+        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact``."""
         if only is None:
             return self._signature
         wanted = {"version", "mode", "value_matching", "reading", "teacher_forced", *only}

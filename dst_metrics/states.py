@@ -187,8 +187,7 @@ def normalize_state(
 
 def plain_state(raw: dict, slot_names: dict | None = None) -> State | None:
     """Normalize nested or flat dicts of strings only; None when anything else is found (then use
-    `normalize_state`). `slot_names` caches the ``"domain-slot"`` names across a corpus.
-    """
+    `normalize_state`). `slot_names` caches the ``"domain-slot"`` names across a corpus."""
     if slot_names is None:
         slot_names = {}
     state = {}
@@ -253,8 +252,7 @@ def parse_linearized(
 
     Entries are split on `slot_separator`, each at its first `value_separator`, and stripped; empty
     entries are dropped. With `alternatives_separator` (e.g. ``"|"``) a value lists acceptable values.
-    A malformed entry raises InputError naming it.
-    """
+    A malformed entry raises InputError naming it."""
     if not isinstance(text, str):
         raise InputError(f"a linearized state must be a string, got {describe(text)}")
     state: dict = {}

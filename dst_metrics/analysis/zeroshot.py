@@ -64,8 +64,7 @@ def held_out(
 ) -> Corpus:
     """The corpus of one held-out `domain` under `protocol`, states restricted to ``domain-…`` slots.
 
-    `dialogue_domains` ({dialogue id: domains}, ``trade`` only) says which dialogues contain the domain.
-    """
+    `dialogue_domains` ({dialogue id: domains}, ``trade`` only) says which dialogues contain the domain."""
     if protocol not in PROTOCOLS:
         raise OptionError(f"protocol must be one of {', '.join(PROTOCOLS)}; got {protocol!r}")
     if dialogue_domains is not None and protocol != "trade":
@@ -136,8 +135,7 @@ def average_scores(rows: list[Scores]) -> Scores:
 
 def read_dialogue_domains(path: str | Path) -> dict[str, frozenset[str]]:
     """{dialogue id: domains} from TRADE's ``*_dials.json``, MultiWOZ's ``data.json`` (goal domains) or a
-    plain ``{dialogue id: [domains]}``.
-    """
+    plain ``{dialogue id: [domains]}``."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:

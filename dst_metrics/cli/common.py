@@ -15,7 +15,6 @@ from ..errors import InputError
 from ..modules import needs_extra
 from ..options import OptionError, Options
 
-# --------------------------------------------------------------------------------------------
 # Parsing
 
 
@@ -123,7 +122,6 @@ def given_options(parser: argparse.ArgumentParser, argv: Sequence[str]) -> set[s
     return {action.dest for action in actions if action.dest in found}
 
 
-# --------------------------------------------------------------------------------------------
 # Options that need another option
 
 
@@ -211,7 +209,6 @@ def check_option_needs(command: str, args: argparse.Namespace, given: Iterable[s
             raise OptionError(f"{need.option} {message}")
 
 
-# --------------------------------------------------------------------------------------------
 # Optional dependencies
 
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
@@ -256,7 +253,6 @@ def check_requirements(command: str, needs: Iterable[Need]) -> None:
             raise MissingExtra(needs_extra(who, extra, missing))
 
 
-# --------------------------------------------------------------------------------------------
 # Running
 
 
@@ -306,7 +302,6 @@ def write_text(path: str, text: str, what: str) -> None:
         raise InputError(f"cannot write {what}: {error.strerror or error}", source=path) from None
 
 
-# --------------------------------------------------------------------------------------------
 # Tables
 
 

@@ -83,7 +83,6 @@ def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], s
     return ci + [requires("distributed", flag="--engine dask")] * (args.engine == "dask")
 
 
-# --------------------------------------------------------------------------------------------
 # Tables
 
 
@@ -105,8 +104,7 @@ def _figure_table(
     marked: bool = True,
 ) -> str:
     """One row per file, dialogue or group; with `intervals`, a ``low-high`` row under each; `marked`:
-    the columns a profile gave.
-    """
+    the columns a profile gave."""
     labels = figure_labels(options)
     replaced = _replaced_columns(rows, keys) if marked else set()
     header = [first, *(labels[key] + PROFILE_MARK * (key in replaced) for key in keys)]
@@ -262,7 +260,6 @@ def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
     return f"{format_table(['group', *labels], rows)}\n{legend}"
 
 
-# --------------------------------------------------------------------------------------------
 # Commands
 
 

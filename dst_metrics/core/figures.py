@@ -39,8 +39,7 @@ class Figure(msgspec.Struct, frozen=True):
     `uses`: the options that change it besides ``mode`` and ``value_matching`` (its `signature` lists
     only those). `vectorised`: `compute` also takes a `metrics.Columns` of B summed tallies and returns
     their B values, for the bootstrap. `grid`, for a per-λ figure: its values at every λ of
-    `Options.fga_lambdas` at once.
-    """
+    `Options.fga_lambdas` at once."""
 
     key: str
     label: str
@@ -203,8 +202,7 @@ def register(figure: Figure) -> Figure:
     """Add a figure to the registry, after the others.
 
     Its key must be new (a per-λ figure may share the key of its plain figure); `uses` must name
-    fields of `Options`.
-    """
+    fields of `Options`."""
     if figure.family not in FAMILIES or figure.group not in GROUPS:
         raise ValueError(f"unknown family {figure.family!r} or group {figure.group!r}")
     unknown = set(figure.uses) - {field.name for field in dataclasses.fields(Options)}

@@ -128,8 +128,7 @@ def gca(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> An
 
     A weighted harmonic mean of the four rates; 0 when any rate is 0. With P = G = 0 it is 0 in
     official mode and 1 in corrected mode. For one tally it is evaluated in integers as
-    (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)), L = C+W, and rounded once, so a perfect prediction is 1.0.
-    """
+    (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)), L = C+W, and rounded once, so a perfect prediction is 1.0."""
     if isinstance(c, Tally):
         return _gca_of_tally(c, alpha, mode)
     xp = ops(c)
@@ -175,8 +174,7 @@ def joint_turn_accuracy(c: Columns, teacher_forced: bool = False) -> Any:
     """Joint turn accuracy (DST-STAR): turns whose predicted changes equal gold's turn label, over turns.
 
     With `teacher_forced`, the prediction's changes are taken against the gold previous state, so the
-    figure equals JGA.
-    """
+    figure equals JGA."""
     return (c.joint_hits if teacher_forced else c.turn_hits) / c.turns
 
 
@@ -189,8 +187,7 @@ def final_jga(c: Columns) -> Any:
 def fga(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:
     """FGA = (equal turns + Σ over type-2 errors of 1 - exp(-λ·d)) / turns.
 
-    d is the distance from a type-2 error back to the last type-1 error; type-1 errors score 0.
-    """
+    d is the distance from a type-2 error back to the last type-1 error; type-1 errors score 0."""
     return (c.joint_hits + ops(c).keyed(c, "fga_distances", _credit(lam))) / c.turns
 
 
@@ -233,8 +230,7 @@ def aga(c: Columns, mode: str = "official") -> Any:
 def rsa(c: Columns, mode: str = "official") -> Any:
     """RSA = mean over turns of (T* - missed_t - wrong_t) / T*, T* = |slots(G_t) ∪ slots(P_t)|.
 
-    A turn with T* = 0 scores 0 in both modes, as the RSA paper defines it; `mode` does not change it.
-    """
+    A turn with T* = 0 scores 0 in both modes, as the RSA paper defines it; `mode` does not change it."""
     del mode  # same definition in both modes
     return ops(c).keyed(c, "relative_hits", _share) / c.turns
 
@@ -242,8 +238,7 @@ def rsa(c: Columns, mode: str = "official") -> Any:
 def slot_prf(c: Columns) -> tuple[Any, Any, Any]:
     """Slot (precision, recall, F1), micro: TP, FP, FN summed over all turns.
 
-    Precision is 1 when nothing was predicted and recall is 1 when gold has nothing.
-    """
+    Precision is 1 when nothing was predicted and recall is 1 when gold has nothing."""
     xp = ops(c)
     tp, fp, fn = c.true_positives, c.false_positives, c.false_negatives
     precision = xp.ratio(tp, tp + fp, 1.0)

@@ -33,7 +33,6 @@ def check_mode(mode: str) -> None:
     parse_mode(mode)
 
 
-# --------------------------------------------------------------------------------------------
 # The diff of one side of one turn
 
 Changes = Collection[tuple[str, "Value | None"]]  # (slot, new value); None: the slot became inactive
@@ -41,15 +40,13 @@ Changes = Collection[tuple[str, "Value | None"]]  # (slot, new value); None: the
 
 def side_changes(new: State, previous: State, removals: bool) -> Changes:
     """The (slot, value) pairs of `new` not in `previous`; with `removals`, also (slot, None) for each
-    slot of `previous` that `new` lacks.
-    """
+    slot of `previous` that `new` lacks."""
     changes = [(slot, value) for slot, value in new.items() if previous.get(slot, _ABSENT) != value]
     if removals and len(previous) > len(new) - len(changes):
         changes += [(slot, None) for slot in previous if slot not in new]
     return changes
 
 
-# --------------------------------------------------------------------------------------------
 # GCA count types of one turn
 
 
@@ -57,8 +54,7 @@ def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_c
     """Algorithm 1 as the official code runs it (SPEC.md, steps 3 and 4), quirks included.
 
     `gold`/`pred` are the turn's maps, with every slot seen earlier on that side and now absent filled
-    in as ``"none"``.
-    """
+    in as ``"none"``."""
     counted: list[SlotCount] = []
     judged: dict[str, str] = {}  # slots counted CORRECT or WRONG in step 3
     for slot, gold_value in gold_changes:
@@ -95,8 +91,7 @@ def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_c
 def corrected_count_types(gold: State, pred: State, gold_changes: Changes, pred_changes: Changes) -> list[SlotCount]:
     """Each slot whose active value changed on either side, compared once (corrected mode).
 
-    g == p: correct; g inactive: overshot; p inactive: missed; otherwise wrong.
-    """
+    g == p: correct; g inactive: overshot; p inactive: missed; otherwise wrong."""
     counted: list[SlotCount] = []
     for slot in dict.fromkeys([slot for slot, _ in gold_changes] + [slot for slot, _ in pred_changes]):
         gold_value = gold.get(slot)
@@ -113,7 +108,6 @@ def corrected_count_types(gold: State, pred: State, gold_changes: Changes, pred_
     return counted
 
 
-# --------------------------------------------------------------------------------------------
 # Turn-level agreement of one turn
 
 
@@ -127,8 +121,7 @@ def turn_figures(gold: State, pred: State, string_quirk: bool = False) -> TurnFi
 
     With tp = |G ∩ P| and common = |slots(G) ∩ slots(P)|: SA misses + wrongs = (|G| - tp) + (|P| -
     common); RSA T* = |G| + |P| - common, numerator tp. With `string_quirk`, SA and RSA come from
-    `official_string_figures`.
-    """
+    `official_string_figures`."""
     tp = common = 0
     for slot, pred_value in pred.items():
         gold_value = gold.get(slot)
@@ -151,8 +144,7 @@ def official_string_figures(gold: State, pred: State) -> tuple[int, int, int]:
     """SA and RSA as the official code computes them on 'domain-slot-value' strings.
 
     A string's slot is what precedes its last hyphen, so 'guest-house' lands on a wrong slot. Returns
-    (SA misses + wrongs, RSA numerator, T*).
-    """
+    (SA misses + wrongs, RSA numerator, T*)."""
 
     def gold_item(slot: str, value: Value) -> str:
         if value.__class__ is Alternatives:
@@ -203,8 +195,7 @@ def same_label_changes(gold_changes: Changes, pred_changes: Changes, gold_before
     """Whether a turn's DST-STAR turn labels are equal (joint turn accuracy), in O(changes).
 
     A change is a removal when its value is None (corrected) or ``"none"`` with the slot active before
-    (official). Active changes must match slot by slot and removals be the same slots.
-    """
+    (official). Active changes must match slot by slot and removals be the same slots."""
     pred_label: dict[str, Value | None] = {}
     for slot, value in pred_changes:
         if value is None or value == NONE_VALUE:
@@ -227,10 +218,7 @@ def same_label_changes(gold_changes: Changes, pred_changes: Changes, gold_before
     return matched == len(pred_label)
 
 
-# --------------------------------------------------------------------------------------------
-# Sums: each field of a `Tally` (and of a profile's sums, `compat.base.DialogueSums`) declares how two
-# sums of it merge, in its metadata under `MERGE`; `+`, `add` and every copy of a tally (processes, Dask,
-# the bootstrap's matrix) follow that one declaration.
+# Sums: each field of a `Tally` (and of `compat.base.DialogueSums`) declares under `MERGE` how two sums merge.
 
 MERGE = "merge"
 """The key of a field's metadata holding its merge: merge(mine, theirs) -> their sum, a new value."""
@@ -328,8 +316,7 @@ class Tally:
 
     Each field declares how it is counted and merged (`integer`, `histogram`, `turn_sum`,
     `turn_histogram`). Ratios are integer sums and FGA a histogram of distances, so merged tallies give
-    the same figures in any order or split.
-    """
+    the same figures in any order or split."""
 
     turns: int = integer()
     correct: int = integer()
@@ -354,8 +341,7 @@ class Tally:
         return _adder(Tally)(self, other)
 
     def __reduce__(self) -> tuple:
-        # pickled as its field values in order: fewer bytes, less time than the default (each
-        # dialogue's tally crosses from a worker process with --jobs and --per-dialogue)
+        # pickled as its field values in order: smaller and faster than the default
         return Tally, _merges(Tally)[0](self)
 
     def count(self, kind: str) -> int:
@@ -363,7 +349,6 @@ class Tally:
         return getattr(self, kind)
 
 
-# --------------------------------------------------------------------------------------------
 # One pass over a dialogue
 
 TurnObserver = Callable[[int, int, State, State, list[SlotCount]], None]
@@ -378,8 +363,7 @@ def tally_dialogue(
     """Score one dialogue into a Tally.
 
     `observe`, if given, is called for every turn with (position, turn id, gold map, predicted map,
-    counted slots).
-    """
+    counted slots)."""
     check_mode(mode)
     sums = _Sums()
     sums.walk((dialogue,), mode == "official", observe)
@@ -452,8 +436,7 @@ class _Sums:
 
             for position, (turn_id, g, p) in enumerate(zip(dialogue.turn_ids, dialogue.gold, dialogue.pred)):
                 if g is prev_g and p is prev_p:
-                    # Nothing changed on either side: no GCA change, the same turn figures, and an
-                    # unequal turn is an FGA type-2 error.
+                    # Nothing changed on either side: the same turn figures; an unequal turn is FGA type 2.
                     run += 1
                     if not prev_equal:
                         distance = (turn_id if official else position) - last_error
@@ -572,8 +555,7 @@ def advance_side(
     Returns the active state, the map GCA compares, its changes against `previous_map`, and `hyphen`:
     whether official SA/RSA must read the states as strings (once a value with a hyphen appeared on
     this side). In official mode the map fills in ``"none"`` for every slot of `previous_map` the state
-    lacks, as the official code does (SPEC.md, GCA step 1).
-    """
+    lacks, as the official code does (SPEC.md, GCA step 1)."""
     if official:
         active = state
         if NONE_VALUE in state.values():

@@ -15,8 +15,7 @@ from ..corpus import Corpus, Reading
 from ..errors import InputError, describe
 
 
-# `ReaderFit` and `Reader`: frozen msgspec Structs, not dataclasses, as `engines.Request`: a Struct class is made in
-# microseconds, a dataclass in about a millisecond of every command's start.
+# Frozen msgspec Structs, not dataclasses: a Struct class is made in microseconds, a dataclass in about a millisecond.
 class ReaderFit(msgspec.Struct, frozen=True):
     """How well an input's beginning fits a format: 2 fits, 1 close (`missing` says what is off), 0 not."""
 
@@ -52,8 +51,7 @@ class Side(msgspec.Struct, frozen=True):
     - `turns`: ``"id"``, or ``"position"`` (matched by position; the ids are the other side's);
     - `flat`: every state is a flat dict the reader built, usable as it is when its values are strings;
     - `unset`: the value the format writes for an unset slot (ConvLab-3's ``""``), or None;
-    - `convention`: a signature part naming how the reader turned values into states, or None.
-    """
+    - `convention`: a signature part naming how the reader turned values into states, or None."""
 
     states: dict[str, dict[int, object]]
     source: str | None = None
@@ -177,8 +175,7 @@ def check_json(data: bytes, source: str | None = None, *, one_line: bool = False
     """Raise `decode_json`'s InputError where `data` is not JSON in UTF-8, without building its values.
 
     Syntax and UTF-8 are checked by skipping over the data (a 50 MB file in about 0.2 s); only data
-    that fails is decoded, to name the place. A number too large for a float is left to the reader.
-    """
+    that fails is decoded, to name the place. A number too large for a float is left to the reader."""
     try:
         _SKIPPED.decode(data)
         if not data.isascii():
@@ -210,8 +207,7 @@ class _Pairs(list):
 def duplicate_key(data: bytes, depth: int) -> tuple[list, str] | None:
     """(path, key) of the first key written twice in one object within the top `depth` levels of `data`.
 
-    None when there is none or `data` is not valid JSON. msgspec and dict keep only a key's last value.
-    """
+    None when there is none or `data` is not valid JSON. msgspec and dict keep only a key's last value."""
     try:
         tree = json.loads(data, object_pairs_hook=_Pairs)
     except (ValueError, RecursionError):  # invalid JSON or UTF-8 (UnicodeDecodeError is a ValueError)
@@ -239,8 +235,7 @@ def check_unique_keys(
     """Raise InputError naming a dialogue id, turn id or field written twice in one JSON object.
 
     When `marker` (a key every kept item has once) occurs `kept` times, no key was repeated; otherwise
-    the keys are checked one by one (`duplicate_key`). The first `id_levels` levels map ids.
-    """
+    the keys are checked one by one (`duplicate_key`). The first `id_levels` levels map ids."""
     if kept is not None and data.count(marker) == kept:
         return
     found = duplicate_key(data, depth)

@@ -143,8 +143,7 @@ def _json_scalar(data: bytes) -> str | None:
 def detect(data: bytes) -> str:
     """The name of the format whose reader recognizes the beginning of `data`.
 
-    Otherwise InputError names the closest format and what is missing, or why the data is not UTF-8 text.
-    """
+    Otherwise InputError names the closest format and what is missing, or why the data is not UTF-8 text."""
     head_bytes = data[:HEAD_BYTES]
     problem = _encoding_problem(head_bytes)
     if problem:
@@ -209,8 +208,7 @@ class InputFile:
     """One part of a source read by one reader: a file or a folder (`path`), or data in memory (`data`).
 
     `name` is how messages name it. A file read ahead has both `path` and `data`, and a reference layout
-    its `slices` too.
-    """
+    its `slices` too."""
 
     format: str
     name: str | None
@@ -236,8 +234,7 @@ def _checked_head(data: bytes, where: str | None) -> bytes:
 
 def text_file(path: str | os.PathLike, where: str | None = None) -> bytes:
     """The bytes of a text file as readers get them, without BOM; InputError (naming `where`) when
-    unreadable, empty, UTF-16, NUL bytes or a binary file.
-    """
+    unreadable, empty, UTF-16, NUL bytes or a binary file."""
     where = str(path) if where is None else where
     data = _checked_head(read_file(Path(path), where), where)
     problem = _encoding_problem(data[:HEAD_BYTES])
@@ -249,8 +246,7 @@ def text_file(path: str | os.PathLike, where: str | None = None) -> bytes:
 def _input_file(head: bytes, format: str, where: str | None, path: Path | None = None) -> InputFile:
     """The `InputFile` of a file (`path`, starting with `head`) or of data in memory, its format detected.
 
-    Data meant as JSON that no format recognizes raises its JSON decoding error.
-    """
+    Data meant as JSON that no format recognizes raises its JSON decoding error."""
     head = _checked_head(head, where)
     if format == "auto":
         try:
@@ -358,7 +354,6 @@ def _detected_quietly(head: bytes) -> str | None:
         return None
 
 
-# --------------------------------------------------------------------------------------------
 # Reading whole
 
 
@@ -380,8 +375,7 @@ def read_file_corpus(file: InputFile, reading: Reading | str = "exact") -> Corpu
 
 def _in_another_format(file: InputFile, error: InputError) -> InputError:
     """`error`, or, where ``--format NAME`` was asked for and the data is another format's, an error
-    saying what the data looks like and the flag to read it with.
-    """
+    saying what the data looks like and the flag to read it with."""
     if "not valid JSON" not in str(error):
         return error
     head = file.data[:HEAD_BYTES] if file.data is not None else read_file(file.path, file.name, HEAD_BYTES)
@@ -407,8 +401,7 @@ def read_file_side(file: InputFile, side: str) -> Side:
 def side_of_pair(file: InputFile, side: str) -> Side:
     """One side of a two-sided file, paired with another file's other side (``--gold``).
 
-    The signature says which side was left aside (``gold:gold-side-of-FORMAT``, ``pred:pred-side-of-FORMAT``).
-    """
+    The signature says which side was left aside (``gold:gold-side-of-FORMAT``, ``pred:pred-side-of-FORMAT``)."""
     corpus = read_file_corpus(file)
     states = {
         dialogue.dialogue_id: dict(zip(dialogue.turn_ids, map(_plain_state, getattr(dialogue, side))))
@@ -483,7 +476,6 @@ def _format_label(files: tuple[InputFile, ...]) -> str:
     return "+".join(sorted({file.format for file in files}))
 
 
-# --------------------------------------------------------------------------------------------
 # Streaming: raw dialogues of a file, one at a time
 
 
@@ -516,7 +508,6 @@ class FileResult(msgspec.Struct, frozen=True):
     streamed: bool
 
 
-# --------------------------------------------------------------------------------------------
 # Reading an input
 
 
@@ -542,8 +533,7 @@ class ResolvedInput(msgspec.Struct, frozen=True):
     def loaded(self) -> ResolvedInput:
         """This input with each file's bytes read now (and a reference layout cut per dialogue), for forked workers.
 
-        A file that cannot be read or cut is left to the reader, which names the problem.
-        """
+        A file that cannot be read or cut is left to the reader, which names the problem."""
         return msgspec.structs.replace(self, files=tuple(map(_loaded, self.files)))
 
     def read(self) -> Corpus:
@@ -561,8 +551,7 @@ class ResolvedInput(msgspec.Struct, frozen=True):
     ) -> list[FileResult]:
         """`consume` of each file's dialogues: streamed where the file streams, else read whole (also where
         streaming fails). With `share` (k, n), only the dialogues at positions k modulo n. A dialogue id in
-        two files raises InputError naming both.
-        """
+        two files raises InputError naming both."""
         if self.gold_files:
             return [_consume_whole(self.files[0], self.read, consume, share)]
         results: list[FileResult] = []
@@ -612,8 +601,7 @@ def stream_file(
     """`consume` of the dialogues of one file streamed, or None when it must be read whole.
 
     That is: JSON Lines whose dialogues' lines are apart, a share of a format other than the reference
-    layout, and any problem (reading whole names it).
-    """
+    layout, and any problem (reading whole names it)."""
     if not _streams(file) or (share is not None and file.format != "reference"):
         return None
     layout = file.format == "reference"
@@ -643,8 +631,7 @@ def _streams(file: InputFile) -> bool:
 def resolve_input(spec: InputSpec, *, stream: bool = False) -> ResolvedInput:
     """`spec`'s source resolved into its files with their formats, and, unless `stream`, read whole.
 
-    Bad input raises one InputError naming the file (or `name`), line, dialogue, turn and field.
-    """
+    Bad input raises one InputError naming the file (or `name`), line, dialogue, turn and field."""
     if isinstance(spec.source, dict) and spec.format in ("auto", "reference") and spec.gold is None:
         if spec.source and all(isinstance(turns, dict) for turns in spec.source.values()):
             with guarded(spec.name), gc_paused():  # a reference-layout dict: read as it is, no JSON round trip
@@ -678,8 +665,7 @@ def read(
     A predictions-only format is paired with `gold` by dialogue and turn. ``prediction_states="updates"``
     accumulates turn updates into states, ``gold_alternatives="first"`` keeps a gold slot's first
     acceptable value, ``only_predicted=True`` scores only the gold dialogues predicted; the signature
-    names each. Bad input raises InputError naming the file (or `name`), line, dialogue, turn and field.
-    """
+    names each. Bad input raises InputError naming the file (or `name`), line, dialogue, turn and field."""
     spec = InputSpec(
         source,
         format,

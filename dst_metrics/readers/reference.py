@@ -62,8 +62,7 @@ def layout_dialogues(
     share: tuple[int, int] | None = None,
 ) -> Iterator[RawDialogue]:
     """Each dialogue of the layout in `data`, decoded when it comes; with `share` (k, n), only positions
-    k modulo n. A repeated dialogue id, turn id or field raises InputError.
-    """
+    k modulo n. A repeated dialogue id, turn id or field raises InputError."""
     if slices is None:
         slices = cut(data, source)
     kept = 0

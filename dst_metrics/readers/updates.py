@@ -114,8 +114,7 @@ def _dialogue_vanishes(gold: Sequence[Mapping] | None, pred: Sequence[Mapping]) 
 
 def vanishing_share(data: Corpus | Mapping[object, object]) -> float:
     """The share of dialogues in which predicted slots that gold keeps mostly vanish at the next turn:
-    near 1 for turn updates, near 0 for cumulative states. `data`: a `Corpus` or predicted states alone.
-    """
+    near 1 for turn updates, near 0 for cumulative states. `data`: a `Corpus` or predicted states alone."""
     if isinstance(data, Corpus):
         sides = [(dialogue.gold, dialogue.pred) for dialogue in data.dialogues]
     else:

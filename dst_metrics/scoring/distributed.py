@@ -51,8 +51,7 @@ def score_shards(
     client: Any = None,
 ) -> Report:
     """The scores of the shard files `paths` on Dask: `client`, else the cluster at `scheduler`, else a
-    local cluster of `workers` processes.
-    """
+    local cluster of `workers` processes."""
     if options.compat is not None:
         raise OptionError("--compat reads whole corpora in one process; it cannot run on --engine dask")
     if not paths:

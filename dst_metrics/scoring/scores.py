@@ -25,8 +25,7 @@ __all__ = ["Options", "Report", "Scores", "__version__", "corpus_options", "scor
 class Scores(Mapping):
     """Every figure of one corpus or dialogue: a read-only mapping ``{key: value}`` in `FIGURES` order.
 
-    Keys are also attributes (``scores.gca``). `fga_grid` is ``{λ: FGA}``; `signature` names every option.
-    """
+    Keys are also attributes (``scores.gca``). `fga_grid` is ``{λ: FGA}``; `signature` names every option."""
 
     __slots__ = ("_options", "_replaced", "_values", "signature")
 
@@ -80,8 +79,7 @@ class Scores(Mapping):
     def signature_of(self, key: str) -> str:
         """The signature of one figure, naming only the options that change it (for ``gca``, no λ or K).
 
-        A figure given by a compat profile or not registered has the full `signature`.
-        """
+        A figure given by a compat profile or not registered has the full `signature`."""
         if key not in self._values:
             raise KeyError(key)
         if self._options is None or key in self._replaced:
@@ -147,8 +145,7 @@ def score(
 
     Options come as an `Options` or as its fields (``score(corpus, mode="corrected")``). With
     ``compat``, the profile's figures replace ours; `compat_inputs` is what a profile reads besides the
-    corpus. `source` names the corpus in an error.
-    """
+    corpus. `source` names the corpus in an error."""
     options = corpus_options(corpus, options, **option_values)
     chosen = None
     if options.compat is not None:
@@ -234,8 +231,7 @@ def check_num_slots(
 ) -> None:
     """Raise OptionError when a turn has more slots than K (slot accuracy would fall below 0).
 
-    The error names `source` and, when `dialogues` gives them, the dialogue and turn.
-    """
+    The error names `source` and, when `dialogues` gives them, the dialogue and turn."""
     widest = _widest(tally)
     if options.num_slots < widest:
         found = widest_turn(dialogues(), options.mode, widest) if dialogues is not None else None

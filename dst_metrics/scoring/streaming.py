@@ -38,8 +38,7 @@ class Tallying(msgspec.Struct, frozen=True):
     """How to tally dialogues (a file's stream, or a Corpus), called with them.
 
     Options: `per_dialogue` (each dialogue's tally, or its `figures`), `profile` (a compat profile's
-    sums) and `vote_updates` (the votes of `updates.watch`).
-    """
+    sums) and `vote_updates` (the votes of `updates.watch`)."""
 
     mode: str = "official"
     per_dialogue: bool = False
@@ -98,7 +97,6 @@ def tally_input(
     resolved: ResolvedInput, tallying: Tallying, share: tuple[int, int] | None = None
 ) -> tuple[Tallies, list[FileResult]]:
     """(tallies, each file's `FileResult`) of an input, streamed where it can be; with `share` (k, n), only
-    positions k modulo n.
-    """
+    positions k modulo n."""
     found = resolved.read_stream(tallying, share)
     return add_up(map(_in_reading_order, found)), found
