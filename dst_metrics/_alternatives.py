@@ -6,8 +6,7 @@ from __future__ import annotations
 
 
 class Alternatives(frozenset):
-    """A gold slot's acceptable values: a frozenset (equal to any set of the same values) that
-    keeps the order the values were given in, `order` (``first`` is the first)."""
+    """A gold slot's acceptable values: a frozenset that keeps the order given in `order`."""
 
     __slots__ = ("order",)
     __module__ = "dst_metrics.states"  # its public home, where pickles name it

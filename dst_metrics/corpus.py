@@ -46,9 +46,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Dialogue:
-    """One dialogue: turn ids in order and the normalized gold and predicted state of each turn.
-
-    Consecutive turns with an unchanged input state share one state object. States are never mutated."""
+    """One dialogue: turn ids in order and each turn's normalized gold and predicted state (never mutated)."""
 
     dialogue_id: str
     turn_ids: tuple[int, ...]
@@ -65,10 +63,7 @@ class Dialogue:
 
 @dataclass(frozen=True)
 class Corpus:
-    """Dialogues ready to score, with the value matching their states were normalized under.
-
-    `listed_gold_slots`: every slot the gold listed, set or not, where the gold format lists unset
-    slots (ConvLab-3's unified format); None for other formats."""
+    """Dialogues ready to score; `listed_gold_slots`: every slot a ConvLab-3 gold listed, set or not, else None."""
 
     dialogues: tuple[Dialogue, ...]
     value_matching: str = "exact"
@@ -115,8 +110,7 @@ class Corpus:
         gold_alternatives: str | None = None,
         keep_deletions: bool = False,
     ) -> Corpus:
-        """Build from parallel lists of dialogues, each a list of states (turn ids 0, 1, ...);
-        `prediction_states`, `gold_alternatives` and `keep_deletions` as `CorpusBuilder` takes them."""
+        """Build from parallel lists of dialogues, each a list of states (turn ids 0, 1, ...)."""
         builder = CorpusBuilder(
             Reading(
                 value_matching=value_matching,
@@ -159,9 +153,9 @@ class Corpus:
         gold_alternatives: str | None = None,
         keep_deletions: bool = False,
     ) -> Corpus:
-        """Build from turn records ``{"dialogue_id": str, "turn_id": int, "state": state}`` in any
-        order. Every (dialogue_id, turn_id) must appear exactly once on each side. Dialogues come
-        out sorted by id, so the result does not depend on the order of the records."""
+        """Build from turn records ``{"dialogue_id": str, "turn_id": int, "state": state}`` in any order.
+
+        Every (dialogue_id, turn_id) must appear once on each side. Dialogues come out sorted by id."""
         builder = CorpusBuilder(
             Reading(
                 value_matching=value_matching,
@@ -197,8 +191,7 @@ class Corpus:
         prediction_states: str | None = None,
         gold_alternatives: str | None = None,
     ) -> Corpus:
-        """Build from the parsed reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}``
-        (see `dst_metrics.readers.reference`)."""
+        """Build from the parsed reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}``."""
         chosen = Reading(
             value_matching=value_matching,
             linearized=linearized,
@@ -280,8 +273,7 @@ LAYOUT = '{dialogue_id: {turn_id: {"gt": state, "pr": state}}}'
 
 
 def corpus_from_layout(data: object, reading: Reading | str = "exact") -> Corpus:
-    """A Corpus from the parsed layout (turn ids are integers or digit strings, ordered by value), read
-    as `reading` says (a str: its value matching)."""
+    """A Corpus from the parsed reference layout, read as `reading` says (a str: its value matching)."""
     builder = CorpusBuilder(reading)
     if not isinstance(data, Mapping):
         raise InputError(f"expected an object {LAYOUT}, got {describe(data)}")
@@ -294,8 +286,7 @@ def corpus_from_layout(data: object, reading: Reading | str = "exact") -> Corpus
 def layout_turns(
     dialogue_id: str, turns: object, fields: tuple[str, str] = ("gt", "pr")
 ) -> tuple[list[int], list, list]:
-    """Turn ids, gold states and predicted states of one dialogue ``{turn_id: {gold field: state, predicted
-    field: state}}`` (`fields`: the reference layout's ``gt`` and ``pr``, or another format's names)."""
+    """Turn ids, gold states and predicted states of one dialogue ``{turn_id: {field: state}}``."""
     if not isinstance(turns, Mapping):
         raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=dialogue_id)
     turn_ids = ids.turn_ids(turns, dialogue_id)
@@ -344,8 +335,7 @@ def _snapped_value(gold: Value, pred: str) -> str | None:
 
 
 def snap_prediction(gold: State, pred: State) -> State:
-    """`pred` with each value that fuzzily matches the gold value of its slot replaced by that gold
-    value; `pred` itself when nothing changes."""
+    """`pred` with each value fuzzily matching its slot's gold value replaced by it (`pred` if unchanged)."""
     snapped = None
     for slot, value in pred.items():
         gold_value = gold.get(slot)
@@ -360,8 +350,7 @@ def snap_prediction(gold: State, pred: State) -> State:
 
 
 def snap_dialogue(golds: Sequence[State], preds: Sequence[State]) -> list:
-    """`snap_prediction` for each turn of a dialogue; turns that are unchanged on both sides, or
-    whose snapped state equals the previous one, share one state object (as built states do)."""
+    """`snap_prediction` for each turn of a dialogue; unchanged turns share one state object."""
     out: list = []
     previous_gold = previous_pred = previous = None
     for gold, pred in zip(golds, preds):
@@ -387,9 +376,8 @@ def decode_raw(raw: object) -> object:
 
 
 def accumulated(preds: Sequence[State]) -> list[State]:
-    """Cumulative states from one dialogue's normalized turn updates, in turn order: a deletion
-    (`is_deletion`: null read as ``[DELETE]``, or that marker in any case) removes its slot, any other
-    value sets it. A turn without an update keeps the previous state object."""
+    """Cumulative states from one dialogue's normalized turn updates: a deletion removes its slot, any
+    other value sets it. A turn without an update keeps the previous state object."""
     out: list[State] = []
     state: State = {}
     previous_update = None
@@ -408,8 +396,7 @@ def accumulated(preds: Sequence[State]) -> list[State]:
 
 
 def first_alternatives(golds: Sequence[State]) -> list[State]:
-    """Gold states whose slots with several acceptable values keep only the first (mwzeval's
-    reading); states without any are kept as they are (shared objects stay shared)."""
+    """Gold states with each slot's first acceptable value only (mwzeval's reading)."""
     out: list[State] = []
     previous: State | None = None
     previous_new: Any = None
@@ -426,8 +413,7 @@ def first_alternatives(golds: Sequence[State]) -> list[State]:
 
 
 def check_no_deletions(dialogues: Iterable[Dialogue]) -> None:
-    """InputError naming the dialogue, turn and slot of the first predicted deletion (null or
-    ``[DELETE]``), which only turn updates hold (the `evaluate` modules read cumulative states)."""
+    """InputError naming the dialogue, turn and slot of the first predicted deletion (null or ``[DELETE]``)."""
     markers = (DELETE_MARKER, DELETE_MARKER.lower())
     for dialogue in dialogues:
         previous = None
@@ -452,10 +438,8 @@ _SHARE: tuple[int, int, list[int]] | None = None  # (k, n, positions kept): see 
 
 @contextmanager
 def only_share(k: int, n: int) -> Iterator[list[int]]:
-    """Within the block, each `CorpusBuilder` keeps only the dialogues at positions k modulo n.
-
-    The list yielded collects the positions kept (`dst_metrics.scoring.parallel` uses them to restore
-    the input order)."""
+    """Within the block, each `CorpusBuilder` keeps only the dialogues at positions k modulo n; the list
+    yielded collects the positions kept."""
     global _SHARE
     positions: list[int] = []
     previous, _SHARE = _SHARE, (k, n, positions)
@@ -529,8 +513,7 @@ class CorpusBuilder:
     def add_states(
         self, dialogue_id: str, turn_ids: Sequence[int], gold: Sequence[State], pred: Sequence[State]
     ) -> None:
-        """Add one dialogue whose states are normalized already (decoded from Arrow rows: the `evaluate`
-        modules), the reading conventions applied and fuzzy predictions snapped, as `add` does."""
+        """Add one dialogue whose states are normalized already (the `evaluate` modules), as `add` does."""
         if self.updates:
             pred = accumulated(pred)
         if self.first:
@@ -540,8 +523,7 @@ class CorpusBuilder:
         self.dialogues.append(Dialogue(dialogue_id, tuple(turn_ids), tuple(gold), tuple(pred)))
 
     def keeps(self, position: int) -> bool:
-        """Whether the dialogue given `position`-th to this builder (0: the first) is kept: always,
-        unless only a share of them is (`only_share`). A reader that asks may `pass_over` the others."""
+        """Whether the dialogue given `position`-th to this builder is kept (`only_share`)."""
         return self.share is None or position % self.share[1] == self.share[0]
 
     def pass_over(self) -> None:
@@ -585,8 +567,7 @@ class CorpusBuilder:
     ) -> tuple[list, list]:
         """Normalized states of one side, and for each turn whether its input held only strings.
 
-        An input equal to the previous turn's (or, for predictions, to the gold input) reuses that state
-        object. Raw JSON (msgspec.Raw) is compared as bytes and decoded only when it differs."""
+        An input equal to the previous turn's (or, for predictions, the gold input) reuses that state object."""
         states: list = []
         plains: list = []
         previous_raw = previous = None
@@ -614,9 +595,7 @@ class CorpusBuilder:
         return states, plains
 
     def _raw_side(self, raws: list, twin_raws: list | None = None, twin_states: list | None = None) -> list | None:
-        """`_side` for the common case, in one loop: raw JSON (msgspec.Raw) states of strings in flat or
-        nested objects (`plain_state`). None as soon as a state is anything else (`_side` reads it all
-        and names any problem); a prediction whose bytes equal its gold state's reuses that state."""
+        """`_side` for raw JSON states of strings in one loop; None as soon as a state is anything else."""
         states: list = []
         previous_raw = previous = None
         decode = _DECODE
@@ -667,8 +646,7 @@ class CorpusBuilder:
         return state, False
 
     def _scored_state(self, dialogue_id: str, turn_id: int, raw: object, field: str) -> State | None:
-        """The plain (top-value) state of a prediction whose values carry confidences, their hypotheses
-        kept in `self.scores` (`calibration.extract`); None when no value of `raw` has one."""
+        """The top-value state of a prediction with confidences, hypotheses kept in `self.scores`; else None."""
         from .calibration.extract import ScoredPredictions, split_scored_state  # only for scored values
 
         try:

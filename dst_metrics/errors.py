@@ -30,8 +30,7 @@ def json_text(value: object, limit: int = 60) -> str:
 
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:
-    """`number` and `noun` in the number's form: ``counted(1, "dialogue")`` is ``"1 dialogue"``, 2 gives
-    ``"2 dialogues"`` (`plural`, when it is not noun + "s")."""
+    """`number` and `noun` in the number's form: ``counted(2, "dialogue")`` is ``"2 dialogues"``."""
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 

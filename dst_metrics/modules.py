@@ -22,8 +22,7 @@ EVALUATE_NAMES = {"gca": "gca_metric", "jga_fga": "jga_fga_metrics", "dst_metric
 
 
 def install_command(extra: str) -> str:
-    """The command that installs `extra` where this package runs: from a source tree (a clone, an editable
-    install) ``pip install -e "TREE[extra]"``, ``.`` when it is the working folder; else the package index's."""
+    """The command that installs `extra`: ``pip install -e "TREE[extra]"`` in a source tree, else from the index."""
     tree = Path(__file__).resolve().parent.parent
     if not (tree / "pyproject.toml").is_file():
         return f'pip install "dst-metrics[{extra}]"'
@@ -32,8 +31,7 @@ def install_command(extra: str) -> str:
 
 
 def needs_extra(who: str, extra: str, modules: tuple[str, ...] | list[str]) -> str:
-    """The one line saying that `who` needs `modules`, of the extra `extra`, and the command that installs it
-    here (`install_command`): what every command, app.py and the tests' skips say of a missing extra."""
+    """The line saying that `who` needs `modules` of the extra `extra`, and the command that installs it."""
     return f'{who} needs {" and ".join(modules)}, from the "{extra}" extra: {install_command(extra)}'
 
 
@@ -64,8 +62,7 @@ def module_path(name: str) -> str:
 
 
 def evaluate_modules_folder() -> Path:
-    """The folder where `evaluate` keeps the modules it downloaded: ``$HF_MODULES_CACHE/evaluate_modules``
-    (default ``$HF_HOME/modules/...``), read from evaluate's own settings."""
+    """The folder where `evaluate` keeps downloaded modules, from evaluate's own settings."""
     from evaluate import config  # the evaluate extra; what decides where evaluate.load looks
 
     return Path(config.HF_MODULES_CACHE) / config.MODULE_NAME_FOR_DYNAMIC_MODULES

@@ -127,8 +127,7 @@ def parse_gold_alternatives_separator(value: object) -> str | None:
 def reading_parts(
     prediction_states: str = "cumulative", gold_alternatives: str = "any", gold_separator: str | None = None
 ) -> tuple[str, ...]:
-    """The signature's parts for how the inputs were read, where not the default:
-    ``preds:updates``, ``alts:first`` and ``altsep:pipe`` (gold ``a|b`` read as alternatives)."""
+    """The signature's reading parts where not the default: ``preds:updates``, ``alts:first``, ``altsep:pipe``."""
     parts = []
     if parse_prediction_states(prediction_states) != PREDICTION_STATES[0]:
         parts.append(f"preds:{prediction_states}")
@@ -148,8 +147,7 @@ def parse_reading(value: object) -> tuple[str, ...]:
 
 
 def parse_compat(value: object) -> str | None:
-    """None, or the name of a compatibility profile: checked against the profiles where a corpus is
-    scored with it (`dst_metrics.compat.PROFILES`)."""
+    """None, or the name of a compatibility profile (checked where a corpus is scored with it)."""
     if value is None or (isinstance(value, str) and value):
         return value
     raise OptionError(f"compat must be None or the name of a compatibility profile; got {_shown(value)}")
@@ -212,9 +210,7 @@ class Options:
 
     @classmethod
     def from_kwargs(cls, kwargs: Mapping[str, object]) -> Options:
-        """Options from keyword arguments; an unknown name is a TypeError listing the known ones.
-
-        ``fga_lambda`` may be a list: it then sets the grid, and its first λ is ``fga``'s."""
+        """Options from keyword arguments (an unknown one is a TypeError); a list ``fga_lambda`` sets the grid."""
         unknown = sorted(set(kwargs) - set(_PARSERS))
         if unknown:
             raise TypeError(f"unknown options {unknown}; the options are {sorted(_PARSERS)}")
@@ -245,9 +241,7 @@ class Options:
 
     @functools.cached_property
     def _signature(self) -> str:
-        """sacrebleu-style: every option that produced a figure, e.g.
-        ``dst-metrics:0.1.0|mode:official|alpha:10/11|lambda:0.5|K:30|match:exact``
-        (``|lambdas:0.25,1`` is added when the FGA grid is not 0.25, 0.5, 0.75, 1)."""
+        """Every option, e.g. ``dst-metrics:0.1.0|mode:official|alpha:10/11|lambda:0.5|K:30|match:exact``."""
         return "|".join(part for _, part in self._signature_parts if part)
 
     @functools.cached_property

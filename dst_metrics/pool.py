@@ -25,8 +25,7 @@ def forkable() -> bool:
 
 
 def in_processes(work: Callable[[int], T], jobs: int) -> list[T] | None:
-    """``[work(0), …, work(jobs - 1)]``, ``work(0)`` run here and the others in forked workers; None
-    when any of them failed or ``fork`` is unavailable (see the module)."""
+    """``[work(0), …, work(jobs - 1)]``, the others in forked workers; None when any failed or without fork."""
     if not forkable():
         return None
     context = multiprocessing.get_context(START_METHOD)
@@ -74,8 +73,7 @@ def shared_counter() -> Any:
 
 
 def claimed(counter: Any, total: int, chunk: int) -> Iterator[int]:
-    """The first positions of the chunks of `total` items this process claims from the shared
-    `counter`, `chunk` at a time, until none is left (so processes of any speed finish together)."""
+    """The first positions of the chunks of `total` items this process claims from the shared `counter`."""
     while True:
         with counter.get_lock():
             start = counter.value

@@ -24,8 +24,7 @@ def set_quiet(quiet: bool) -> None:
 
 
 def enabled(quiet: bool = False, stream: object | None = None) -> bool:
-    """Whether a bar would be shown: neither `quiet` nor `set_quiet(True)`, and `stream` (default
-    stderr) is a terminal."""
+    """Whether a bar would be shown: not quiet, and `stream` (default stderr) is a terminal."""
     stream = sys.stderr if stream is None else stream
     isatty = getattr(stream, "isatty", None)
     return not (quiet or _quiet) and callable(isatty) and bool(isatty())

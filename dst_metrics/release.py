@@ -70,8 +70,7 @@ def requirement(version: str = __version__) -> str:
 
 
 def requirements_text(find_links: str | None = None) -> str:
-    """A folder's ``requirements.txt``: the pinned package, after ``--find-links DIST`` when given (a relative
-    folder is made absolute: pip reads it from the folder it is run in, not from where the release ran)."""
+    """A folder's ``requirements.txt``: the pinned package, after ``--find-links DIST`` (made absolute)."""
     lines = [f"--find-links {Path(find_links).resolve()}"] if find_links else []
     return "\n".join([*lines, requirement()]) + "\n"
 

@@ -32,14 +32,12 @@ BOOKING_PART = "book"
 
 
 def says_absent(value: str) -> bool:
-    """Whether a generated value says its slot has no value: one of `ABSENT_VALUES` in any case and
-    spacing (``"not mentioned"``, ``"None"``, ``""``); `dst_metrics.readers.generation` leaves such slots out."""
+    """Whether a generated value means no value (`ABSENT_VALUES` in any case and spacing)."""
     return " ".join(value.lower().split()) in ABSENT_VALUES
 
 
 def booking_slot(slot: str) -> str:
-    """A slot of a domain's ``book`` part named as MultiWOZ's evaluations name it: ``people`` -> ``book
-    people`` (MultiWOZ's data.json metadata, and a generated state of that shape)."""
+    """A slot of a domain's ``book`` part as MultiWOZ names it: ``people`` -> ``book people``."""
     return f"{BOOKING_PART} {slot}"
 
 
@@ -74,8 +72,7 @@ def _canonical_text(text: str, matching: str) -> str:
 
 
 def _value(raw: object, *, gold: bool, matching: str, field: str, deletions: bool = False) -> Value:
-    """One slot value in its normalized form (see the module docstring); with `deletions` (turn
-    updates), a predicted null is the `DELETE_MARKER`."""
+    """One slot value normalized; with `deletions`, a predicted null is the `DELETE_MARKER`."""
     kind = type(raw)
     if kind is str:
         return _canonical_text(cast(str, raw), matching)
@@ -112,8 +109,7 @@ def _name(raw: object, what: str, field: str) -> str:
 
 
 def split_slot_string(item: str, field: str | None = None) -> tuple[str, str]:
-    """("domain-slot", value) of a "domain-slot-value" string, split at its first two hyphens
-    (``"hotel-type-guest-house"`` is ``("hotel-type", "guest-house")``); else InputError at `field`."""
+    """("domain-slot", value) of a "domain-slot-value" string split at its first two hyphens, else InputError."""
     parts = item.split("-", 2)
     if len(parts) != 3 or not parts[0] or not parts[1]:
         raise InputError(f'expected a "domain-slot-value" string, got {json_text(item)}', field=field)
@@ -186,8 +182,7 @@ def normalize_state(
 
 
 def plain_state(raw: dict, slot_names: dict | None = None) -> State | None:
-    """Normalize nested or flat dicts of strings only; None when anything else is found (then use
-    `normalize_state`). `slot_names` caches the ``"domain-slot"`` names across a corpus."""
+    """Normalize nested or flat dicts of strings only, else None; `slot_names` caches slot names."""
     if slot_names is None:
         slot_names = {}
     state = {}

@@ -71,8 +71,7 @@ class Figure(msgspec.Struct, frozen=True):
         return {self.key: self.compute(tally, options)}
 
     def signature(self, options: Options) -> str:
-        """sacrebleu-style, naming only the options that change this figure: for GCA
-        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact`` (for a per-λ figure, `options` at that λ)."""
+        """The signature naming only the options that change this figure (a per-λ figure: `options` at that λ)."""
         return options.signature(self.uses)
 
 
@@ -199,10 +198,7 @@ FIGURES: list[Figure] = [
 
 
 def register(figure: Figure) -> Figure:
-    """Add a figure to the registry, after the others.
-
-    Its key must be new (a per-λ figure may share the key of its plain figure); `uses` must name
-    fields of `Options`."""
+    """Add a figure to the registry, after the others; its key must be new and `uses` name `Options` fields."""
     if figure.family not in FAMILIES or figure.group not in GROUPS:
         raise ValueError(f"unknown family {figure.family!r} or group {figure.group!r}")
     unknown = set(figure.uses) - {field.name for field in dataclasses.fields(Options)}
@@ -250,8 +246,7 @@ def compute_figures(
 def figure_computer(
     options: Options, families: Iterable[str] | None = None, *, per_dialogue: bool = False
 ) -> Callable[[Tally], dict[str, float | int]]:
-    """`compute_figures` as a function of the tally alone, the registry read once: for the many
-    tallies of one run (each dialogue's, with ``--per-dialogue``)."""
+    """`compute_figures` as a function of the tally alone, the registry read once."""
     wanted = FAMILIES if families is None else set(families)
     steps: list[tuple[Any, Callable[[Tally, Options], Any], Options, bool]] = []  # (key(s), function, at, grid)
     for figure in FIGURES:
@@ -276,9 +271,7 @@ def figure_computer(
 
 
 class DialogueFigures:
-    """The figures ``--per-dialogue`` lists (``figure_computer(options, per_dialogue=True)``) as a
-    picklable function of one dialogue's tally: a worker process computes them where it tallied the
-    dialogue (`parallel.tally_in_processes`' `view`), and only the figures cross back."""
+    """The figures ``--per-dialogue`` lists, as a picklable function of one dialogue's tally."""
 
     __slots__ = ("_compute", "options")
 

@@ -40,8 +40,7 @@ __all__ = [
 
 
 class Operations(Protocol):
-    """What a formula does to `Columns` beyond ``+ - * / ** == &``: on one tally's Python numbers
-    (`SCALAR`), or on arrays (`dst_metrics.stats.matrix`, numpy), so that this module needs none."""
+    """What a formula does to `Columns` beyond ``+ - * / ** == &``, on Python numbers or numpy arrays."""
 
     def ratio(self, numerator: Any, denominator: Any, empty: float) -> Any:
         """numerator / denominator, `empty` where the denominator is 0."""
@@ -63,8 +62,7 @@ that each field is declared once, in `Tally` (mypyc reads the fields of either g
 
 
 class _Scalar:
-    """`Operations` on one tally's Python numbers: ints divided exactly (CPython's correctly rounded
-    `operator.truediv`, compiled too), histograms summed exactly (`math.fsum`, so in any order)."""
+    """`Operations` on Python numbers: ints divided exactly, histograms summed with `math.fsum`."""
 
     def ratio(self, numerator: Any, denominator: Any, empty: float) -> Any:
         return operator.truediv(numerator, denominator) if denominator else empty
@@ -85,8 +83,7 @@ SCALAR = _Scalar()
 
 @functools.lru_cache(maxsize=4096)
 def _keyed(term: Callable[[Any, Any, Any], Any], items: tuple[tuple[int, int], ...]) -> float:
-    """`_Scalar.keyed`, cached: dialogues share few histograms (999 TRADE dialogues: 39 of FGA's distances),
-    and ``--per-dialogue`` asks each dialogue's FGA at every λ of the grid."""
+    """`_Scalar.keyed`, cached: dialogues share few histograms and ``--per-dialogue`` asks each at every λ."""
     return math.fsum([term(SCALAR, key, count) for key, count in items])
 
 
@@ -143,9 +140,7 @@ def gca(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> An
 
 
 def _gca_of_tally(t: Tally, alpha: float, mode: str) -> float:
-    """`gca` of one Tally, its fields as ints (native when compiled: ``--per-dialogue`` asks it of each
-    dialogue): the same integers as `gca` over `SCALAR`, step for step, divided the same way, so the same
-    float (tests/test_figures.py compares the two bit for bit on random tallies, pure and compiled)."""
+    """`gca` of one Tally's ints, step for step as `gca` over `SCALAR`, so the same float."""
     predicted = t.correct + t.wrong + t.overshot
     gold = t.correct + t.wrong + t.missed
     labelled = t.correct + t.wrong
@@ -165,22 +160,17 @@ def jga(c: Columns) -> Any:
 
 
 def _jga_of_tally(t: Tally) -> float:
-    """`jga` of one Tally, its fields as ints (native when compiled); CPython's division, as for `Columns`
-    (compiled code's native ``/`` rounds twice above 2**53)."""
+    """`jga` of one Tally's ints, divided as CPython does (compiled ``/`` rounds twice above 2**53)."""
     return operator.truediv(t.joint_hits, t.turns)
 
 
 def joint_turn_accuracy(c: Columns, teacher_forced: bool = False) -> Any:
-    """Joint turn accuracy (DST-STAR): turns whose predicted changes equal gold's turn label, over turns.
-
-    With `teacher_forced`, the prediction's changes are taken against the gold previous state, so the
-    figure equals JGA."""
+    """Joint turn accuracy (DST-STAR): turns whose predicted changes equal gold's turn label, over turns."""
     return (c.joint_hits if teacher_forced else c.turn_hits) / c.turns
 
 
 def final_jga(c: Columns) -> Any:
-    """Final-turn JGA (DST-STAR) = (dialogues whose last turn's states are equal) / dialogues; 0 for a tally
-    made without dialogues (a simulated one)."""
+    """Final-turn JGA (DST-STAR): dialogues whose last turn's states are equal, over dialogues (0 without)."""
     return ops(c).ratio(c.final_hits, c.final_turns, 0.0)
 
 
@@ -192,9 +182,7 @@ def fga(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:
 
 
 def fga_grid(t: Tally, lambdas: tuple[float, ...]) -> tuple[float, ...]:
-    """`fga` of one tally at each λ of `lambdas`, the distances read once: ``--per-dialogue`` asks each
-    dialogue's FGA at the whole grid, and λ by λ costs 1.4x more (docs/speed.md). The same terms summed
-    the same way, so the same digits (tests/test_figures.py)."""
+    """`fga` of one tally at each λ of `lambdas`, the distances read once; the same digits as λ by λ."""
     credits = _credits(lambdas, tuple(t.fga_distances.items()))
     return tuple([(t.joint_hits + credit) / t.turns for credit in credits])
 
@@ -220,9 +208,7 @@ def _share(xp: Any, size: Any, hits: Any) -> Any:
 
 
 def aga(c: Columns, mode: str = "official") -> Any:
-    """AGA = mean, over turns with an active gold slot, of |G_t ∩ P_t| / |G_t|.
-
-    With no such turn it is `_vacuous` (0 official, 1 corrected)."""
+    """AGA = mean, over turns with an active gold slot, of |G_t ∩ P_t| / |G_t|; `_vacuous` without any."""
     xp = ops(c)
     return xp.ratio(xp.keyed(c, "goal_hits", _share), c.goal_turns, _vacuous(mode))
 

@@ -39,8 +39,7 @@ Changes = Collection[tuple[str, "Value | None"]]  # (slot, new value); None: the
 
 
 def side_changes(new: State, previous: State, removals: bool) -> Changes:
-    """The (slot, value) pairs of `new` not in `previous`; with `removals`, also (slot, None) for each
-    slot of `previous` that `new` lacks."""
+    """The (slot, value) pairs of `new` not in `previous`; with `removals`, also (slot, None) for slots dropped."""
     changes = [(slot, value) for slot, value in new.items() if previous.get(slot, _ABSENT) != value]
     if removals and len(previous) > len(new) - len(changes):
         changes += [(slot, None) for slot in previous if slot not in new]
@@ -89,9 +88,7 @@ def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_c
 
 
 def corrected_count_types(gold: State, pred: State, gold_changes: Changes, pred_changes: Changes) -> list[SlotCount]:
-    """Each slot whose active value changed on either side, compared once (corrected mode).
-
-    g == p: correct; g inactive: overshot; p inactive: missed; otherwise wrong."""
+    """Each slot whose active value changed, compared once (corrected mode): correct, overshot, missed, wrong."""
     counted: list[SlotCount] = []
     for slot in dict.fromkeys([slot for slot, _ in gold_changes] + [slot for slot, _ in pred_changes]):
         gold_value = gold.get(slot)
@@ -165,9 +162,7 @@ def official_string_figures(gold: State, pred: State) -> tuple[int, int, int]:
 
 
 def hyphenated(state: State) -> bool:
-    """Whether a value of `state`, or a value it accepts, has a hyphen: only then can
-    `official_string_figures` (slots read up to the last hyphen) differ from the plain counts of
-    `turn_figures`, so a caller asking for the strings' figures may skip them for other states."""
+    """Whether a value of `state` has a hyphen: only then can `official_string_figures` differ."""
     for value in state.values():
         if value.__class__ is str:
             if "-" in value:
@@ -250,14 +245,12 @@ TURN_TERM = "turn_term"
 
 
 def turn_sum(term: str) -> Any:
-    """A field of sums: Σ over turns of `term`, a Python expression of the turn's figures (`TURN_FIGURES`),
-    e.g. ``"equal"`` (the turns whose states are equal) or ``"n_gold > 0"``; `_Sums.tally` computes it."""
+    """A field of sums: Σ over turns of `term`, an expression of the turn's `TURN_FIGURES` (``"equal"``)."""
     return field(default=0, metadata={MERGE: operator.add, TURN_TERM: term})
 
 
 def turn_histogram(key: str, term: str) -> Any:
-    """A field of sums: {the turn's `key`: Σ `term`} over the turns whose `key` is not 0 (both of
-    `TURN_FIGURES`); `_Sums.tally` computes it."""
+    """A field of sums: {the turn's `key`: Σ `term`} over turns whose `key` is not 0."""
     return field(default_factory=dict, metadata={MERGE: add_keys, TURN_TERM: (key, term)})
 
 
@@ -279,8 +272,7 @@ _FOLDS: dict[Callable, Callable[[Iterable[Any]], Any]] = {operator.add: sum, add
 
 @functools.cache
 def _adder(cls: type) -> Callable[[Any, Any], Any]:
-    """``a + b`` of a class of sums, generated from its declaration (as `dataclasses` makes ``__init__``):
-    ``cls(a.f + b.f, merge(a.h, b.h), ...)``, one expression, so two sums add without a loop."""
+    """``a + b`` of a class of sums, generated from its declaration as one expression."""
     names: dict[str, Any] = {"cls": cls}
     terms: list[str] = []
     for index, f in enumerate(fields(cls)):
@@ -360,10 +352,8 @@ def tally_dialogue(
     *,
     observe: TurnObserver | None = None,
 ) -> Tally:
-    """Score one dialogue into a Tally.
-
-    `observe`, if given, is called for every turn with (position, turn id, gold map, predicted map,
-    counted slots)."""
+    """Score one dialogue into a Tally; `observe`, if given, is called for every turn with (position, turn
+    id, gold map, predicted map, counted slots)."""
     check_mode(mode)
     sums = _Sums()
     sums.walk((dialogue,), mode == "official", observe)
@@ -414,8 +404,7 @@ class _Sums:
         self.turn_hits = self.final_turns = self.final_hits = 0
 
     def walk(self, dialogues: Iterable[Dialogue], official: bool, observe: TurnObserver | None) -> None:
-        """One pass over each dialogue: one diff per turn, read by every metric (the dialogues in one
-        call, so the sums of a dialogue's end stay local)."""
+        """One pass over each dialogue, one diff per turn, read by every metric."""
         count_types = official_count_types if official else corrected_count_types
         counts = self.counts
         figure_runs = self.figure_runs
@@ -516,9 +505,7 @@ class _Sums:
 
 @functools.cache
 def _tally_of() -> Callable[[_Sums], Tally]:
-    """`_Sums.tally`, generated from `Tally`'s declaration (as `_adder`): one pass over the distinct turn
-    figures summing every `turn_sum` and `turn_histogram` field, then ``Tally(...)`` with its fields in
-    order (positional arguments cost half of keywords); the other fields are the walk's sums."""
+    """`_Sums.tally`, generated from `Tally`'s declaration: one pass summing the turn fields, then ``Tally(...)``."""
     turn_fields = [f for f in fields(Tally) if TURN_TERM in f.metadata]
     lines = ["def tally(sums):"]
     lines += [f"    {f.name} = {{}}" if f.metadata[MERGE] is add_keys else f"    {f.name} = 0" for f in turn_fields]

@@ -1,5 +1,4 @@
-"""What every reader shares: the `Reader` record, the request it reads, and JSON decoding with
-located errors."""
+"""What every reader shares: the `Reader` record, the request it reads, JSON decoding with located errors."""
 
 from __future__ import annotations
 
@@ -68,9 +67,7 @@ class NotCommon(Exception):
 
 
 class Reader(msgspec.Struct, frozen=True):
-    """One input format: its name (``--format``), a description, detection and the reading itself:
-    `read` for a format holding gold and predictions, `read_side` for one holding one side (called
-    with ``"gold"`` or ``"pred"``; the other side comes from ``--gold``)."""
+    """One input format: its name, description, detection, and `read` (both sides) or `read_side` (one side)."""
 
     name: str
     description: str
@@ -114,9 +111,7 @@ def decode_problem(error: BaseException) -> str:
 
 
 def decode_json(data: bytes, source: str | None = None, *, one_line: bool = False) -> object:
-    """Parse JSON bytes; invalid JSON raises InputError with the line and column of the problem
-    (only the column with `one_line`, for a line of JSON Lines whose message names the line), and so
-    does JSON nested deeper than Python's recursion limit."""
+    """Parse JSON bytes; invalid or too deeply nested JSON raises InputError with its line and column."""
     try:
         return msgspec.json.decode(data)
     except RecursionError as error:
@@ -136,8 +131,7 @@ def decode_json(data: bytes, source: str | None = None, *, one_line: bool = Fals
 
 
 def typed_decode(decoder: msgspec.json.Decoder, data: bytes) -> object | None:
-    """`data` decoded by a typed decoder (a reader's fast path); None when it is not of that type or not
-    valid JSON (the reader's checking path then names the problem)."""
+    """`data` decoded by a typed decoder; None when not of that type or not valid JSON."""
     try:
         return decoder.decode(data)
     except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
@@ -145,8 +139,7 @@ def typed_decode(decoder: msgspec.json.Decoder, data: bytes) -> object | None:
 
 
 def decoded_on_change(raws: Iterable[object], decode: Callable[[object], object]) -> list:
-    """`decode` of each raw value (undecoded JSON), called only where it differs from the value before:
-    equal consecutive values give one object (most turns repeat the state before them)."""
+    """`decode` of each raw value, equal consecutive values giving one object."""
     decoded = []
     previous = value = None
     for raw in raws:
@@ -157,8 +150,7 @@ def decoded_on_change(raws: Iterable[object], decode: Callable[[object], object]
 
 
 def decode_object(data: bytes, source: str | None, layout: str | None, id_levels: int = 2, depth: int = 3) -> object:
-    """`decode_json` where no object of the top `depth` levels gives a key twice (`check_unique_keys`);
-    with `layout`, JSON other than an object raises InputError saying an object `layout` was expected."""
+    """`decode_json` with no key given twice in the top `depth` levels; with `layout`, an object is required."""
     decoded = decode_json(data, source)
     if isinstance(decoded, dict):
         check_unique_keys(data, b"", None, source, id_levels, depth)

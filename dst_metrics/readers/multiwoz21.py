@@ -52,8 +52,7 @@ _METADATA = msgspec.json.Decoder(dict[str, _Domain])
 
 
 def _common_state(raw: object, names: dict) -> dict[str, str]:
-    """`metadata_state` of raw metadata of the common shape; else NotCommon. `names` keeps the slot
-    names built so far ({domain: {semi slot: name}})."""
+    """`metadata_state` of metadata of the common shape, else NotCommon; `names` caches slot names."""
     try:
         metadata = _METADATA.decode(raw)
     except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError

@@ -104,8 +104,7 @@ def _dialogue(dialogue_id: str, turns: object) -> dict[int, object]:
 
 
 def _carries_confidences(state: object, dialogue_id: str, position: int) -> bool:
-    """Whether a state the core rejects holds values with confidences (`calibration.extract`); they are
-    checked here and read when the sides are paired. Bad confidences raise InputError."""
+    """Whether a state the core rejects holds values with confidences; bad confidences raise InputError."""
     from ..calibration.extract import split_scored_state
 
     try:

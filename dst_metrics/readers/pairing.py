@@ -22,8 +22,7 @@ def _listed(ids: list) -> str:
 
 
 def _matched_dialogues(gold: Side, pred: Side, only_predicted: bool = False) -> list[tuple[str, str]]:
-    """(gold id, predicted id) of every dialogue; one-sided dialogues raise InputError, except, with
-    `only_predicted`, gold dialogues without predictions, which are left out."""
+    """(gold id, predicted id) of every dialogue; one-sided ones raise InputError (except with `only_predicted`)."""
     loose = "loose" in (gold.ids, pred.ids)
     key = _loose if loose else str
     gold_keys = {key(d): d for d in gold.states}
@@ -57,9 +56,7 @@ def pair(
     pred: Side,
     reading: Reading | str = "exact",
 ) -> Corpus:
-    """The Corpus of `gold` and `pred`, matched by dialogue and turn (see the module), read as
-    `reading` says (`corpus.Reading`). With its `only_predicted`, gold dialogues without predictions
-    are left out and the corpus's signature says how many were scored (``subset:predicted(scored/gold)``)."""
+    """The Corpus of `gold` and `pred` matched by dialogue and turn, read as `reading` says."""
     reading = Reading(value_matching=reading) if isinstance(reading, str) else reading
     only_predicted = reading.only_predicted
     builder = CorpusBuilder(reading, flat=(gold.flat, pred.flat), unset=(gold.unset, pred.unset))

@@ -61,8 +61,7 @@ def layout_dialogues(
     slices: dict[str, msgspec.Raw] | None = None,
     share: tuple[int, int] | None = None,
 ) -> Iterator[RawDialogue]:
-    """Each dialogue of the layout in `data`, decoded when it comes; with `share` (k, n), only positions
-    k modulo n. A repeated dialogue id, turn id or field raises InputError."""
+    """Each dialogue of the layout in `data`, decoded when it comes; with `share` (k, n), positions k modulo n."""
     if slices is None:
         slices = cut(data, source)
     kept = 0
@@ -103,9 +102,7 @@ def _decoded(dialogue_id: str, raw: msgspec.Raw, data: bytes, source: str | None
 
 
 def _check_keys_before(dialogue_id: str, slices: dict[str, msgspec.Raw], data: bytes, source: str | None) -> None:
-    """Raise the InputError of a key given twice before the end of dialogue `dialogue_id`, if any (it
-    comes first in the file). The end is found slice by slice from the first; where the slices are not
-    in file order (an id given twice keeps its first place), all of `data` is checked."""
+    """Raise the InputError of a key given twice before the end of dialogue `dialogue_id`, if any."""
     end = 0
     for name, raw in slices.items():
         text = bytes(raw)

@@ -84,8 +84,7 @@ def _add(builder: CorpusBuilder, states: _States, dialogue_id: str, turn_ids: li
 
 
 def read_trade(request: ReadRequest) -> Corpus:
-    """Read the file: typed decoding in one pass when it has the expected shape, else the general
-    path, which names the problem (file, dialogue, turn, field)."""
+    """Read the file: typed decoding in one pass, else the general path, which names the problem."""
     layout = typed_decode(_TYPED, request.data)
     if layout is None:  # another shape, or invalid JSON: the general path names the problem
         return _read_general(request)
@@ -113,8 +112,7 @@ _KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
 
 
 def first_turn_keys(head: str, prefix: re.Pattern) -> set[str] | None:
-    """The keys of the JSON object that follows `prefix` at the start of `head` (None when `prefix`
-    does not match or no object follows); an object cut off by the end of the head gives the keys seen."""
+    """The keys of the JSON object after `prefix` at the start of `head` (those seen if cut off), else None."""
     found = prefix.match(head)
     if found is None:
         return None

@@ -32,8 +32,7 @@ FlatState = dict[str, object]
 
 
 def flat_update(update: object, *, dialogue: object = None, turn: object = None) -> FlatState:
-    """An update as ``{"domain-slot": value}`` (values as given, deletions kept); InputError when it is
-    not a mapping."""
+    """An update as ``{"domain-slot": value}``, deletions kept; InputError when it is not a mapping."""
     if not isinstance(update, Mapping):
         raise InputError(f"a state update must be an object, got {describe(update)}", dialogue=dialogue, turn=turn)
     flat: FlatState = {}
@@ -49,8 +48,7 @@ def flat_update(update: object, *, dialogue: object = None, turn: object = None)
 def apply_update(
     state: Mapping[str, object], update: object, *, dialogue: object = None, turn: object = None
 ) -> FlatState:
-    """The state after one turn's update: deletions remove their slot, other values overwrite it; an
-    update that is not a mapping raises InputError naming `dialogue` and `turn`."""
+    """The state after one turn's update; an update that is not a mapping raises InputError."""
     new = dict(state)
     for slot, value in flat_update(update, dialogue=dialogue, turn=turn).items():
         if is_deletion(value):
@@ -98,9 +96,8 @@ MAJORITY = 0.5
 
 
 def _dialogue_vanishes(gold: Sequence[Mapping] | None, pred: Sequence[Mapping]) -> bool | None:
-    """Whether most chances for a slot to vanish from one predicted state to the next were taken
-    (None when there was no chance). A chance: a slot predicted at turn t-1 that gold keeps at t
-    (that is in gold at both turns), or, without gold, any slot predicted at t-1."""
+    """Whether most predicted slots that gold keeps (any, without gold) vanish at the next turn; None
+    without any."""
     chances = vanished = 0
     for index in range(1, len(pred)):
         before, now = pred[index - 1], pred[index]
@@ -113,8 +110,7 @@ def _dialogue_vanishes(gold: Sequence[Mapping] | None, pred: Sequence[Mapping]) 
 
 
 def vanishing_share(data: Corpus | Mapping[object, object]) -> float:
-    """The share of dialogues in which predicted slots that gold keeps mostly vanish at the next turn:
-    near 1 for turn updates, near 0 for cumulative states. `data`: a `Corpus` or predicted states alone."""
+    """The share of dialogues whose predicted slots mostly vanish at the next turn (near 1 for updates)."""
     if isinstance(data, Corpus):
         sides = [(dialogue.gold, dialogue.pred) for dialogue in data.dialogues]
     else:
@@ -132,8 +128,7 @@ SAMPLE_DIALOGUES = 200
 
 
 def watch(dialogues: Iterable[Dialogue], votes: list[bool], limit: int = SAMPLE_DIALOGUES) -> Iterator[Dialogue]:
-    """The dialogues, unchanged, while the first `limit` of them (those with a chance) add their
-    vote (`_dialogue_vanishes`) to `votes`; `votes_say_updates(votes)` then tells."""
+    """The dialogues, unchanged, the first `limit` adding their vote to `votes`."""
     seen = 0
     for dialogue in dialogues:
         if seen < limit:
@@ -150,8 +145,7 @@ def votes_say_updates(votes: Sequence[bool]) -> bool:
 
 
 def sample_looks_like_updates(dialogues: Iterable[Dialogue]) -> bool:
-    """Whether the first `SAMPLE_DIALOGUES` dialogues' votes (`watch`) say their predictions look like updates:
-    the test behind the warning of ``dst-metrics score`` and ``dst-metrics generations``."""
+    """Whether the `watch` votes say the predictions look like turn updates."""
     votes: list[bool] = []
     for seen, _ in enumerate(watch(dialogues, votes), start=1):
         if seen == SAMPLE_DIALOGUES:
@@ -167,7 +161,5 @@ UPDATES_WARNING = (
 
 
 def looks_like_updates(data: Corpus | Mapping[object, object]) -> bool:
-    """Whether predictions look like per-turn updates rather than cumulative states: in most
-    dialogues, slots that gold keeps vanish from one turn's prediction to the next
-    (`vanishing_share` above one half)."""
+    """Whether predictions look like turn updates: `vanishing_share` above one half."""
     return vanishing_share(data) > MAJORITY
