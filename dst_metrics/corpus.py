@@ -153,9 +153,8 @@ class Corpus:
         gold_alternatives: str | None = None,
         keep_deletions: bool = False,
     ) -> Corpus:
-        """Build from turn records ``{"dialogue_id": str, "turn_id": int, "state": state}`` in any order.
-
-        Every (dialogue_id, turn_id) must appear once on each side. Dialogues come out sorted by id."""
+        """Build from turn records ``{"dialogue_id": str, "turn_id": int, "state": state}`` in any order, each
+        (dialogue_id, turn_id) once on each side; dialogues come out sorted by id."""
         builder = CorpusBuilder(
             Reading(
                 value_matching=value_matching,
@@ -202,10 +201,8 @@ class Corpus:
 
 
 class Reading(msgspec.Struct, frozen=True, kw_only=True):  # a Struct: made in µs (a dataclass: ~1 ms of each start)
-    """How an input is read: value matching, the `LinearizedFormat` of string states, predictions as
-    ``cumulative`` states or turn ``updates``, gold alternatives matched by ``any`` or the ``first``,
-    `only_predicted` (score only the gold dialogues predicted) and `keep_deletions` (predicted nulls
-    kept as ``[DELETE]``, for the `evaluate` modules). Frozen and picklable."""
+    """How an input is read: value matching, the `LinearizedFormat` of string states, `prediction_states`,
+    `gold_alternatives`, `only_predicted` and `keep_deletions` (predicted nulls kept as ``[DELETE]``)."""
 
     value_matching: str = "exact"
     linearized: LinearizedFormat | None = None
@@ -459,10 +456,9 @@ class CorpusBuilder:
         flat: tuple[bool, bool] = (False, False),
         unset: tuple[str | None, str | None] = (None, None),
     ) -> None:
-        """`reading`: a `Reading` (or a str: its value matching). `flat` (gold, predictions): every input
-        state is a flat dict the reader built, used as it is when its values are all strings. `unset`
-        (gold, predictions): the value the format writes for an unset slot, dropped, or None. `notes`:
-        further signature parts (`Corpus.reading`)."""
+        """`reading`: a `Reading` (or a str: its value matching). `flat`: every input state of a side is a flat
+        dict the reader built. `unset`: the value a side's format writes for an unset slot, or None.
+        `notes`: further signature parts (`Corpus.reading`)."""
         reading = Reading(value_matching=reading) if isinstance(reading, str) else reading
         self.reading = reading
         self.notes: list[str] = list(reading.parts)
@@ -565,9 +561,8 @@ class CorpusBuilder:
         gold: bool,
         twin: tuple[list, list, list] | None = None,
     ) -> tuple[list, list]:
-        """Normalized states of one side, and for each turn whether its input held only strings.
-
-        An input equal to the previous turn's (or, for predictions, the gold input) reuses that state object."""
+        """Normalized states of one side, and for each turn whether its input held only strings; an input equal
+        to the previous turn's (or, for predictions, the gold input) reuses that state object."""
         states: list = []
         plains: list = []
         previous_raw = previous = None

@@ -231,9 +231,8 @@ class Options:
         return tuple((lam, self.replace(fga_lambda=lam)) for lam in self.fga_lambdas)
 
     def signature(self, only: Iterable[str] | None = None) -> str:
-        """The signature string of every option; with `only`, the version, ``mode``, ``value_matching``,
-        ``reading`` and the options named: ``signature(("alpha",))`` is
-        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact``."""
+        """The signature of every option; with `only`, of the version, mode, matching, reading and the options
+        named: ``signature(("alpha",))`` is ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact``."""
         if only is None:
             return self._signature
         wanted = {"version", "mode", "value_matching", "reading", "teacher_forced", *only}

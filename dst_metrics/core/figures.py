@@ -34,12 +34,9 @@ GROUPS: dict[str, str] = {
 
 
 class Figure(msgspec.Struct, frozen=True):
-    """One registered figure.
-
-    `uses`: the options that change it besides ``mode`` and ``value_matching`` (its `signature` lists
-    only those). `vectorised`: `compute` also takes a `metrics.Columns` of B summed tallies and returns
-    their B values, for the bootstrap. `grid`, for a per-λ figure: its values at every λ of
-    `Options.fga_lambdas` at once."""
+    """One registered figure. `uses`: the options that change it besides ``mode`` and ``value_matching``.
+    `vectorised`: `compute` also takes a `metrics.Columns` of B summed tallies (for the bootstrap).
+    `grid`, for a per-λ figure: its values at every λ of `Options.fga_lambdas` at once."""
 
     key: str
     label: str

@@ -175,9 +175,8 @@ def final_jga(c: Columns) -> Any:
 
 
 def fga(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:
-    """FGA = (equal turns + Σ over type-2 errors of 1 - exp(-λ·d)) / turns.
-
-    d is the distance from a type-2 error back to the last type-1 error; type-1 errors score 0."""
+    """FGA = (equal turns + Σ over type-2 errors of 1 - exp(-λ·d)) / turns, d the distance back to the last
+    type-1 error; type-1 errors score 0."""
     return (c.joint_hits + ops(c).keyed(c, "fga_distances", _credit(lam))) / c.turns
 
 
@@ -214,17 +213,15 @@ def aga(c: Columns, mode: str = "official") -> Any:
 
 
 def rsa(c: Columns, mode: str = "official") -> Any:
-    """RSA = mean over turns of (T* - missed_t - wrong_t) / T*, T* = |slots(G_t) ∪ slots(P_t)|.
-
-    A turn with T* = 0 scores 0 in both modes, as the RSA paper defines it; `mode` does not change it."""
+    """RSA = mean over turns of (T* - missed_t - wrong_t) / T*, T* = |slots(G_t) ∪ slots(P_t)|; a turn
+    with T* = 0 scores 0 in both modes, as the RSA paper defines it."""
     del mode  # same definition in both modes
     return ops(c).keyed(c, "relative_hits", _share) / c.turns
 
 
 def slot_prf(c: Columns) -> tuple[Any, Any, Any]:
-    """Slot (precision, recall, F1), micro: TP, FP, FN summed over all turns.
-
-    Precision is 1 when nothing was predicted and recall is 1 when gold has nothing."""
+    """Slot (precision, recall, F1), micro: TP, FP, FN summed over all turns; precision is 1 when nothing
+    was predicted, recall 1 when gold has nothing."""
     xp = ops(c)
     tp, fp, fn = c.true_positives, c.false_positives, c.false_negatives
     precision = xp.ratio(tp, tp + fp, 1.0)

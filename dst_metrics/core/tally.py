@@ -50,10 +50,8 @@ def side_changes(new: State, previous: State, removals: bool) -> Changes:
 
 
 def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_changes: Changes) -> list[SlotCount]:
-    """Algorithm 1 as the official code runs it (SPEC.md, steps 3 and 4), quirks included.
-
-    `gold`/`pred` are the turn's maps, with every slot seen earlier on that side and now absent filled
-    in as ``"none"``."""
+    """Algorithm 1 as the official code runs it (SPEC.md, steps 3 and 4), quirks included: `gold`/`pred`
+    are the turn's maps, every slot seen earlier on that side and now absent filled in as ``"none"``."""
     counted: list[SlotCount] = []
     judged: dict[str, str] = {}  # slots counted CORRECT or WRONG in step 3
     for slot, gold_value in gold_changes:
@@ -138,10 +136,8 @@ def turn_figures(gold: State, pred: State, string_quirk: bool = False) -> TurnFi
 
 
 def official_string_figures(gold: State, pred: State) -> tuple[int, int, int]:
-    """SA and RSA as the official code computes them on 'domain-slot-value' strings.
-
-    A string's slot is what precedes its last hyphen, so 'guest-house' lands on a wrong slot. Returns
-    (SA misses + wrongs, RSA numerator, T*)."""
+    """(SA misses + wrongs, RSA numerator, T*) as the official code computes them on 'domain-slot-value'
+    strings, a slot being what precedes the last hyphen (so 'guest-house' lands on a wrong slot)."""
 
     def gold_item(slot: str, value: Value) -> str:
         if value.__class__ is Alternatives:
@@ -187,10 +183,8 @@ def changes_inside(changes: Changes, other: State) -> bool:
 
 
 def same_label_changes(gold_changes: Changes, pred_changes: Changes, gold_before: State, pred_before: State) -> bool:
-    """Whether a turn's DST-STAR turn labels are equal (joint turn accuracy), in O(changes).
-
-    A change is a removal when its value is None (corrected) or ``"none"`` with the slot active before
-    (official). Active changes must match slot by slot and removals be the same slots."""
+    """Whether a turn's DST-STAR turn labels are equal, in O(changes): removals (None, or official
+    ``"none"`` of a slot active before) must be the same slots, active changes match slot by slot."""
     pred_label: dict[str, Value | None] = {}
     for slot, value in pred_changes:
         if value is None or value == NONE_VALUE:
@@ -287,9 +281,8 @@ def _adder(cls: type) -> Callable[[Any, Any], Any]:
 
 
 def summed(*sums: Any) -> Any:
-    """The sum of declared sums of one class (at least one) as a new one, field by field: ``a + b`` is
-    ``summed(a, b)``, and many at once (each dialogue's tally into the corpus's) cost one pass a field,
-    each histogram's counts added into one new dict (no input is changed)."""
+    """The sum of declared sums of one class (at least one) as a new one, field by field, one pass a
+    field; no input is changed."""
     if len(sums) == 2:
         return _adder(sums[0].__class__)(*sums)
     values, merges = _merges(sums[0].__class__)
@@ -304,11 +297,8 @@ def summed(*sums: Any) -> Any:
 
 @dataclass
 class Tally:
-    """The sums every metric is computed from; tallies merge by addition, field by field.
-
-    Each field declares how it is counted and merged (`integer`, `histogram`, `turn_sum`,
-    `turn_histogram`). Ratios are integer sums and FGA a histogram of distances, so merged tallies give
-    the same figures in any order or split."""
+    """The sums every metric is computed from, merged by addition as each field declares (`integer`,
+    `histogram`, `turn_sum`, `turn_histogram`), so merged tallies give the same figures in any order."""
 
     turns: int = integer()
     correct: int = integer()
@@ -537,12 +527,9 @@ def _tally_of() -> Callable[[_Sums], Tally]:
 def advance_side(
     state: State, previous_map: State, official: bool, hyphen: bool = False
 ) -> tuple[State, State, Changes, bool]:
-    """Move one side (gold or prediction) to its new state.
-
-    Returns the active state, the map GCA compares, its changes against `previous_map`, and `hyphen`:
-    whether official SA/RSA must read the states as strings (once a value with a hyphen appeared on
-    this side). In official mode the map fills in ``"none"`` for every slot of `previous_map` the state
-    lacks, as the official code does (SPEC.md, GCA step 1)."""
+    """Move one side (gold or prediction) to its new state: the active state, the map GCA compares, its
+    changes against `previous_map`, and `hyphen` (official SA/RSA must read the states as strings). In
+    official mode the map fills in ``"none"`` for every slot of `previous_map` the state lacks (SPEC.md, GCA step 1)."""
     if official:
         active = state
         if NONE_VALUE in state.values():

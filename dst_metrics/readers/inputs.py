@@ -141,9 +141,8 @@ def _json_scalar(data: bytes) -> str | None:
 
 
 def detect(data: bytes) -> str:
-    """The name of the format whose reader recognizes the beginning of `data`.
-
-    Otherwise InputError names the closest format and what is missing, or why the data is not UTF-8 text."""
+    """The name of the format whose reader recognizes the beginning of `data`; otherwise InputError names
+    the closest format and what is missing, or why the data is not UTF-8 text."""
     head_bytes = data[:HEAD_BYTES]
     problem = _encoding_problem(head_bytes)
     if problem:
@@ -205,10 +204,8 @@ class InputSpec(msgspec.Struct, frozen=True, dict=True):  # dict: room for the c
 
 @dataclasses.dataclass(frozen=True)
 class InputFile:
-    """One part of a source read by one reader: a file or a folder (`path`), or data in memory (`data`).
-
-    `name` is how messages name it. A file read ahead has both `path` and `data`, and a reference layout
-    its `slices` too."""
+    """One part of a source read by one reader: a file or folder (`path`) or data in memory (`data`), named
+    `name` in messages. A file read ahead has both, and a reference layout its `slices` too."""
 
     format: str
     name: str | None
@@ -244,9 +241,8 @@ def text_file(path: str | os.PathLike, where: str | None = None) -> bytes:
 
 
 def _input_file(head: bytes, format: str, where: str | None, path: Path | None = None) -> InputFile:
-    """The `InputFile` of a file (`path`, starting with `head`) or of data in memory, its format detected.
-
-    Data meant as JSON that no format recognizes raises its JSON decoding error."""
+    """The `InputFile` of a file (`path`, starting with `head`) or of data in memory, its format detected;
+    data meant as JSON that no format recognizes raises its JSON decoding error."""
     head = _checked_head(head, where)
     if format == "auto":
         try:
@@ -399,9 +395,8 @@ def read_file_side(file: InputFile, side: str) -> Side:
 
 
 def side_of_pair(file: InputFile, side: str) -> Side:
-    """One side of a two-sided file, paired with another file's other side (``--gold``).
-
-    The signature says which side was left aside (``gold:gold-side-of-FORMAT``, ``pred:pred-side-of-FORMAT``)."""
+    """One side of a two-sided file, paired with another file's other side (``--gold``); the signature
+    says which side was left aside (``gold:gold-side-of-FORMAT``)."""
     corpus = read_file_corpus(file)
     states = {
         dialogue.dialogue_id: dict(zip(dialogue.turn_ids, map(_plain_state, getattr(dialogue, side))))
@@ -531,9 +526,8 @@ class ResolvedInput(msgspec.Struct, frozen=True):
         return not self.gold_files and any(_streams(file) for file in self.files)
 
     def loaded(self) -> ResolvedInput:
-        """This input with each file's bytes read now (and a reference layout cut per dialogue), for forked workers.
-
-        A file that cannot be read or cut is left to the reader, which names the problem."""
+        """This input with each file's bytes read now (a reference layout cut per dialogue), for forked
+        workers; a file that cannot be read or cut is left to the reader, which names the problem."""
         return msgspec.structs.replace(self, files=tuple(map(_loaded, self.files)))
 
     def read(self) -> Corpus:
@@ -549,9 +543,8 @@ class ResolvedInput(msgspec.Struct, frozen=True):
     def read_stream(
         self, consume: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None
     ) -> list[FileResult]:
-        """`consume` of each file's dialogues: streamed where the file streams, else read whole (also where
-        streaming fails). With `share` (k, n), only the dialogues at positions k modulo n. A dialogue id in
-        two files raises InputError naming both."""
+        """`consume` of each file's dialogues, streamed where possible, else read whole; with `share` (k, n),
+        only positions k modulo n. A dialogue id in two files raises InputError naming both."""
         if self.gold_files:
             return [_consume_whole(self.files[0], self.read, consume, share)]
         results: list[FileResult] = []
@@ -598,10 +591,8 @@ def stream_file(
     reading: Reading | str = "exact",
     share: tuple[int, int] | None = None,
 ) -> FileResult | None:
-    """`consume` of the dialogues of one file streamed, or None when it must be read whole.
-
-    That is: JSON Lines whose dialogues' lines are apart, a share of a format other than the reference
-    layout, and any problem (reading whole names it)."""
+    """`consume` of the dialogues of one file streamed, or None when it must be read whole: JSON Lines
+    whose dialogues' lines are apart, a share of a format other than the reference layout, any problem."""
     if not _streams(file) or (share is not None and file.format != "reference"):
         return None
     layout = file.format == "reference"
@@ -629,9 +620,8 @@ def _streams(file: InputFile) -> bool:
 
 
 def resolve_input(spec: InputSpec, *, stream: bool = False) -> ResolvedInput:
-    """`spec`'s source resolved into its files with their formats, and, unless `stream`, read whole.
-
-    Bad input raises one InputError naming the file (or `name`), line, dialogue, turn and field."""
+    """`spec`'s source resolved into its files with their formats, and, unless `stream`, read whole; bad
+    input raises one InputError naming the file (or `name`), line, dialogue, turn and field."""
     if isinstance(spec.source, dict) and spec.format in ("auto", "reference") and spec.gold is None:
         if spec.source and all(isinstance(turns, dict) for turns in spec.source.values()):
             with guarded(spec.name), gc_paused():  # a reference-layout dict: read as it is, no JSON round trip

@@ -23,9 +23,8 @@ __all__ = ["Options", "Report", "Scores", "__version__", "corpus_options", "scor
 
 
 class Scores(Mapping):
-    """Every figure of one corpus or dialogue: a read-only mapping ``{key: value}`` in `FIGURES` order.
-
-    Keys are also attributes (``scores.gca``). `fga_grid` is ``{λ: FGA}``; `signature` names every option."""
+    """Every figure of one corpus or dialogue: a read-only mapping ``{key: value}`` in `FIGURES` order,
+    keys also attributes (``scores.gca``); `fga_grid` is ``{λ: FGA}``, `signature` names every option."""
 
     __slots__ = ("_options", "_replaced", "_values", "signature")
 
@@ -77,9 +76,8 @@ class Scores(Mapping):
         return {float(key[4:]): value for key, value in self._values.items() if key.startswith("fga@")}
 
     def signature_of(self, key: str) -> str:
-        """The signature of one figure, naming only the options that change it (for ``gca``, no λ or K).
-
-        A figure given by a compat profile or not registered has the full `signature`."""
+        """The signature of one figure, naming only the options that change it; a figure given by a compat
+        profile or not registered has the full `signature`."""
         if key not in self._values:
             raise KeyError(key)
         if self._options is None or key in self._replaced:
@@ -229,9 +227,8 @@ def check_num_slots(
     source: str | None = None,
     dialogues: Callable[[], Iterable[Dialogue]] | None = None,
 ) -> None:
-    """Raise OptionError when a turn has more slots than K (slot accuracy would fall below 0).
-
-    The error names `source` and, when `dialogues` gives them, the dialogue and turn."""
+    """Raise OptionError naming `source` (and the dialogue and turn, from `dialogues`) when a turn has more
+    slots than K, which would put slot accuracy below 0."""
     widest = _widest(tally)
     if options.num_slots < widest:
         found = widest_turn(dialogues(), options.mode, widest) if dialogues is not None else None
