@@ -373,8 +373,7 @@ def decode_raw(raw: object) -> object:
 
 
 def accumulated(preds: Sequence[State]) -> list[State]:
-    """Cumulative states from one dialogue's normalized turn updates: a deletion removes its slot, any
-    other value sets it. A turn without an update keeps the previous state object."""
+    """Cumulative states from one dialogue's turn updates: a deletion removes its slot, a value sets it."""
     out: list[State] = []
     state: State = {}
     previous_update = None
@@ -435,8 +434,7 @@ _SHARE: tuple[int, int, list[int]] | None = None  # (k, n, positions kept): see 
 
 @contextmanager
 def only_share(k: int, n: int) -> Iterator[list[int]]:
-    """Within the block, each `CorpusBuilder` keeps only the dialogues at positions k modulo n; the list
-    yielded collects the positions kept."""
+    """Within the block, builders keep only dialogues at positions k modulo n; the list yielded collects them."""
     global _SHARE
     positions: list[int] = []
     previous, _SHARE = _SHARE, (k, n, positions)

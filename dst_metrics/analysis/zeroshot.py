@@ -133,8 +133,7 @@ def average_scores(rows: list[Scores]) -> Scores:
 
 
 def read_dialogue_domains(path: str | Path) -> dict[str, frozenset[str]]:
-    """{dialogue id: domains} from TRADE's ``*_dials.json``, MultiWOZ's ``data.json`` (goal domains) or a
-    plain ``{dialogue id: [domains]}``."""
+    """{dialogue id: domains} from TRADE's ``*_dials.json``, MultiWOZ's ``data.json`` or a plain mapping."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:

@@ -103,8 +103,7 @@ def _figure_table(
     intervals: dict | None = None,
     marked: bool = True,
 ) -> str:
-    """One row per file, dialogue or group; with `intervals`, a ``low-high`` row under each; `marked`:
-    the columns a profile gave."""
+    """One row per file, dialogue or group; `intervals` add a ``low-high`` row; `marked`: a profile's columns."""
     labels = figure_labels(options)
     replaced = _replaced_columns(rows, keys) if marked else set()
     header = [first, *(labels[key] + PROFILE_MARK * (key in replaced) for key in keys)]

@@ -220,8 +220,7 @@ def rsa(c: Columns, mode: str = "official") -> Any:
 
 
 def slot_prf(c: Columns) -> tuple[Any, Any, Any]:
-    """Slot (precision, recall, F1), micro: TP, FP, FN summed over all turns; precision is 1 when nothing
-    was predicted, recall 1 when gold has nothing."""
+    """Slot (precision, recall, F1), micro over turns; precision is 1 with no prediction, recall 1 with no gold."""
     xp = ops(c)
     tp, fp, fn = c.true_positives, c.false_positives, c.false_negatives
     precision = xp.ratio(tp, tp + fp, 1.0)

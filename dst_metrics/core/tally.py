@@ -281,8 +281,7 @@ def _adder(cls: type) -> Callable[[Any, Any], Any]:
 
 
 def summed(*sums: Any) -> Any:
-    """The sum of declared sums of one class (at least one) as a new one, field by field, one pass a
-    field; no input is changed."""
+    """The sum of declared sums of one class (at least one) as a new one, field by field; inputs unchanged."""
     if len(sums) == 2:
         return _adder(sums[0].__class__)(*sums)
     values, merges = _merges(sums[0].__class__)
@@ -342,8 +341,7 @@ def tally_dialogue(
     *,
     observe: TurnObserver | None = None,
 ) -> Tally:
-    """Score one dialogue into a Tally; `observe`, if given, is called for every turn with (position, turn
-    id, gold map, predicted map, counted slots)."""
+    """Score one dialogue into a Tally; `observe(position, turn id, gold map, pred map, counted)` sees each turn."""
     check_mode(mode)
     sums = _Sums()
     sums.walk((dialogue,), mode == "official", observe)

@@ -197,8 +197,7 @@ class _Pairs(list):
 
 
 def duplicate_key(data: bytes, depth: int) -> tuple[list, str] | None:
-    """(path, key) of the first key written twice in one object within the top `depth` levels of `data`,
-    or None (also for invalid JSON). msgspec and dict keep only a key's last value."""
+    """(path, key) of the first key given twice in one object in the top `depth` levels of `data`, else None."""
     try:
         tree = json.loads(data, object_pairs_hook=_Pairs)
     except (ValueError, RecursionError):  # invalid JSON or UTF-8 (UnicodeDecodeError is a ValueError)

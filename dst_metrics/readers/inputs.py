@@ -230,8 +230,7 @@ def _checked_head(data: bytes, where: str | None) -> bytes:
 
 
 def text_file(path: str | os.PathLike, where: str | None = None) -> bytes:
-    """The bytes of a text file as readers get them, without BOM; InputError (naming `where`) when
-    unreadable, empty, UTF-16, NUL bytes or a binary file."""
+    """The bytes of a text file without BOM; InputError if unreadable, empty, UTF-16, NUL bytes or binary."""
     where = str(path) if where is None else where
     data = _checked_head(read_file(Path(path), where), where)
     problem = _encoding_problem(data[:HEAD_BYTES])
@@ -370,8 +369,7 @@ def read_file_corpus(file: InputFile, reading: Reading | str = "exact") -> Corpu
 
 
 def _in_another_format(file: InputFile, error: InputError) -> InputError:
-    """`error`, or, where ``--format NAME`` was asked for and the data is another format's, an error
-    saying what the data looks like and the flag to read it with."""
+    """`error`, or, where ``--format NAME`` was given for another format's data, an error saying so."""
     if "not valid JSON" not in str(error):
         return error
     head = file.data[:HEAD_BYTES] if file.data is not None else read_file(file.path, file.name, HEAD_BYTES)

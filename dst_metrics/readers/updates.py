@@ -96,8 +96,7 @@ MAJORITY = 0.5
 
 
 def _dialogue_vanishes(gold: Sequence[Mapping] | None, pred: Sequence[Mapping]) -> bool | None:
-    """Whether most predicted slots that gold keeps (any, without gold) vanish at the next turn; None
-    without any."""
+    """Whether most predicted slots that gold keeps vanish at the next turn; None without any chance."""
     chances = vanished = 0
     for index in range(1, len(pred)):
         before, now = pred[index - 1], pred[index]

@@ -50,8 +50,7 @@ def score_shards(
     workers: int | None = None,
     client: Any = None,
 ) -> Report:
-    """The scores of the shard files `paths` on Dask: `client`, else the cluster at `scheduler`, else a
-    local cluster of `workers` processes."""
+    """The scores of the shard files `paths` on Dask: `client`, a cluster at `scheduler`, or a local one."""
     if options.compat is not None:
         raise OptionError("--compat reads whole corpora in one process; it cannot run on --engine dask")
     if not paths:

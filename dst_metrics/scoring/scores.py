@@ -76,8 +76,7 @@ class Scores(Mapping):
         return {float(key[4:]): value for key, value in self._values.items() if key.startswith("fga@")}
 
     def signature_of(self, key: str) -> str:
-        """The signature of one figure, naming only the options that change it; a figure given by a compat
-        profile or not registered has the full `signature`."""
+        """The signature naming only the options that change one figure (else the full `signature`)."""
         if key not in self._values:
             raise KeyError(key)
         if self._options is None or key in self._replaced:
@@ -227,8 +226,7 @@ def check_num_slots(
     source: str | None = None,
     dialogues: Callable[[], Iterable[Dialogue]] | None = None,
 ) -> None:
-    """Raise OptionError naming `source` (and the dialogue and turn, from `dialogues`) when a turn has more
-    slots than K, which would put slot accuracy below 0."""
+    """Raise OptionError naming `source` (dialogue and turn from `dialogues`) when a turn has more slots than K."""
     widest = _widest(tally)
     if options.num_slots < widest:
         found = widest_turn(dialogues(), options.mode, widest) if dialogues is not None else None

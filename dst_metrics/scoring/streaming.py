@@ -96,7 +96,6 @@ def _in_reading_order(found: FileResult) -> Tallies:
 def tally_input(
     resolved: ResolvedInput, tallying: Tallying, share: tuple[int, int] | None = None
 ) -> tuple[Tallies, list[FileResult]]:
-    """(tallies, each file's `FileResult`) of an input, streamed where it can be; with `share` (k, n), only
-    positions k modulo n."""
+    """(tallies, each file's `FileResult`) of an input, streamed where possible; `share`: positions k modulo n."""
     found = resolved.read_stream(tallying, share)
     return add_up(map(_in_reading_order, found)), found
