@@ -201,8 +201,7 @@ class Corpus:
 
 
 class Reading(msgspec.Struct, frozen=True, kw_only=True):  # a Struct: made in µs (a dataclass: ~1 ms of each start)
-    """How an input is read: value matching, the `LinearizedFormat` of string states, `prediction_states`,
-    `gold_alternatives`, `only_predicted` and `keep_deletions` (predicted nulls kept as ``[DELETE]``)."""
+    """How an input is read: value matching, linearized format, prediction states, gold alternatives, deletions."""
 
     value_matching: str = "exact"
     linearized: LinearizedFormat | None = None

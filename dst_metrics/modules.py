@@ -36,8 +36,7 @@ def needs_extra(who: str, extra: str, modules: tuple[str, ...] | list[str]) -> s
 
 
 def module_path(name: str) -> str:
-    """The installed folder of an evaluate module `name` (``"gca"``, ``"jga_fga"``, ``"all"`` or a folder
-    name), for ``evaluate.load``: ``dst_metrics.hub.<folder>`` in a wheel, else the repository's."""
+    """The installed folder of the evaluate module `name` (``gca``, ``jga_fga``, ``all``), for ``evaluate.load``."""
     folder = MODULE_FOLDERS.get(name, name)
     if folder not in MODULE_FOLDERS.values():
         raise ValueError(f"unknown evaluate module {name!r}; expected one of {sorted(MODULE_FOLDERS)}")

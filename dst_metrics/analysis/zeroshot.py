@@ -62,8 +62,7 @@ def held_out(
     protocol: str = "trade",
     dialogue_domains: Mapping[str, frozenset[str]] | None = None,
 ) -> Corpus:
-    """The corpus of one held-out `domain` under `protocol`, states restricted to ``domain-…`` slots;
-    `dialogue_domains` (``trade`` only) says which dialogues contain the domain."""
+    """The corpus of one held-out `domain` under `protocol`, states restricted to its slots."""
     if protocol not in PROTOCOLS:
         raise OptionError(f"protocol must be one of {', '.join(PROTOCOLS)}; got {protocol!r}")
     if dialogue_domains is not None and protocol != "trade":

@@ -175,8 +175,7 @@ def final_jga(c: Columns) -> Any:
 
 
 def fga(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:
-    """FGA = (equal turns + Σ over type-2 errors of 1 - exp(-λ·d)) / turns, d the distance back to the last
-    type-1 error; type-1 errors score 0."""
+    """FGA = (equal turns + Σ over type-2 errors of 1 - exp(-λ·d)) / turns, d back to the last type-1 error."""
     return (c.joint_hits + ops(c).keyed(c, "fga_distances", _credit(lam))) / c.turns
 
 
@@ -213,8 +212,7 @@ def aga(c: Columns, mode: str = "official") -> Any:
 
 
 def rsa(c: Columns, mode: str = "official") -> Any:
-    """RSA = mean over turns of (T* - missed_t - wrong_t) / T*, T* = |slots(G_t) ∪ slots(P_t)|; a turn
-    with T* = 0 scores 0 in both modes, as the RSA paper defines it."""
+    """RSA = mean over turns of (T* - missed - wrong) / T*, T* = |slots(G) ∪ slots(P)|; 0 when T* = 0."""
     del mode  # same definition in both modes
     return ops(c).keyed(c, "relative_hits", _share) / c.turns
 

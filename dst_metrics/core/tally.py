@@ -183,8 +183,7 @@ def changes_inside(changes: Changes, other: State) -> bool:
 
 
 def same_label_changes(gold_changes: Changes, pred_changes: Changes, gold_before: State, pred_before: State) -> bool:
-    """Whether a turn's DST-STAR turn labels are equal, in O(changes): removals (None, or official
-    ``"none"`` of a slot active before) must be the same slots, active changes match slot by slot."""
+    """Whether a turn's DST-STAR turn labels are equal: the same removals, active changes matched slot by slot."""
     pred_label: dict[str, Value | None] = {}
     for slot, value in pred_changes:
         if value is None or value == NONE_VALUE:

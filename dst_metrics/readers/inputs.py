@@ -141,8 +141,7 @@ def _json_scalar(data: bytes) -> str | None:
 
 
 def detect(data: bytes) -> str:
-    """The name of the format whose reader recognizes the beginning of `data`; otherwise InputError names
-    the closest format and what is missing, or why the data is not UTF-8 text."""
+    """The format whose reader recognizes the start of `data`; else InputError naming the closest format."""
     head_bytes = data[:HEAD_BYTES]
     problem = _encoding_problem(head_bytes)
     if problem:
@@ -393,8 +392,7 @@ def read_file_side(file: InputFile, side: str) -> Side:
 
 
 def side_of_pair(file: InputFile, side: str) -> Side:
-    """One side of a two-sided file, paired with another file's other side (``--gold``); the signature
-    says which side was left aside (``gold:gold-side-of-FORMAT``)."""
+    """One side of a two-sided file, paired with another file's other side (``--gold``), as the signature says."""
     corpus = read_file_corpus(file)
     states = {
         dialogue.dialogue_id: dict(zip(dialogue.turn_ids, map(_plain_state, getattr(dialogue, side))))
@@ -524,8 +522,7 @@ class ResolvedInput(msgspec.Struct, frozen=True):
         return not self.gold_files and any(_streams(file) for file in self.files)
 
     def loaded(self) -> ResolvedInput:
-        """This input with each file's bytes read now (a reference layout cut per dialogue), for forked
-        workers; a file that cannot be read or cut is left to the reader, which names the problem."""
+        """This input with each file's bytes read now (a reference layout cut per dialogue), for forked workers."""
         return msgspec.structs.replace(self, files=tuple(map(_loaded, self.files)))
 
     def read(self) -> Corpus:
@@ -541,8 +538,7 @@ class ResolvedInput(msgspec.Struct, frozen=True):
     def read_stream(
         self, consume: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None
     ) -> list[FileResult]:
-        """`consume` of each file's dialogues, streamed where possible, else read whole; with `share` (k, n),
-        only positions k modulo n. A dialogue id in two files raises InputError naming both."""
+        """`consume` of each file's dialogues, streamed where possible; `share`: only positions k modulo n."""
         if self.gold_files:
             return [_consume_whole(self.files[0], self.read, consume, share)]
         results: list[FileResult] = []
@@ -618,8 +614,7 @@ def _streams(file: InputFile) -> bool:
 
 
 def resolve_input(spec: InputSpec, *, stream: bool = False) -> ResolvedInput:
-    """`spec`'s source resolved into its files with their formats, and, unless `stream`, read whole; bad
-    input raises one InputError naming the file (or `name`), line, dialogue, turn and field."""
+    """`spec`'s source resolved into its files with their formats and, unless `stream`, read whole."""
     if isinstance(spec.source, dict) and spec.format in ("auto", "reference") and spec.gold is None:
         if spec.source and all(isinstance(turns, dict) for turns in spec.source.values()):
             with guarded(spec.name), gc_paused():  # a reference-layout dict: read as it is, no JSON round trip

@@ -32,8 +32,7 @@ __all__ = ["Request", "Scored", "engine_for", "read_whole", "score_inputs"]
 
 # Frozen msgspec Structs, not dataclasses: a Struct class is made in microseconds, a dataclass in about a millisecond.
 class Request(msgspec.Struct, frozen=True):
-    """How to score beyond the `Options`: per-dialogue figures, the flags that need the corpus whole, the
-    engine, `jobs`, a Dask `scheduler`, a profile's files, and `on_updates` (predictions look like updates)."""
+    """How to score beyond the `Options`: per-dialogue figures, engine, jobs, scheduler, profile files, hooks."""
 
     per_dialogue: bool = False
     dialogue_figures: bool = False

@@ -36,8 +36,7 @@ def default_jobs(paths: list[str]) -> int:
 
 
 def tally_in_processes(resolved: ResolvedInput, tallying: Tallying, jobs: int) -> Tallies | None:
-    """The tallies of an input read in `jobs` processes, dialogue tallies in input order; None when one
-    process must read it (one job, streaming JSON Lines, no fork). Only the first share votes."""
+    """The tallies of an input read in `jobs` processes, in input order; None when one process must read it."""
     if jobs < 2 or (resolved.streams and all(file.format == "jsonl" for file in resolved.files)):
         return None
     from ..pool import forkable, in_processes  # here: one process imports no process pool

@@ -23,8 +23,7 @@ __all__ = ["Options", "Report", "Scores", "__version__", "corpus_options", "scor
 
 
 class Scores(Mapping):
-    """Every figure of one corpus or dialogue: a read-only mapping ``{key: value}`` in `FIGURES` order,
-    keys also attributes (``scores.gca``); `fga_grid` is ``{λ: FGA}``, `signature` names every option."""
+    """Every figure of one corpus or dialogue: a read-only mapping in `FIGURES` order (``scores.gca`` too)."""
 
     __slots__ = ("_options", "_replaced", "_values", "signature")
 
