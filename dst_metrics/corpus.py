@@ -1,15 +1,10 @@
 """The data model: a corpus of dialogues, each with turn ids and normalized gold and predicted states.
 
-No file reading here (see `dst_metrics.readers`). The constructors take Python objects and check
-everything before any figure is computed; bad input raises `InputError` naming the dialogue, turn
-and field. `CorpusBuilder`, used by every constructor and reader, normalizes the states dialogue by
-dialogue; an unchanged state, or a prediction equal to gold, reuses one state object, so the scorer
-can tell an unchanged turn by identity.
-
-With ``fuzzy`` value matching, a predicted value that fuzzily matches the gold value of the same
-slot and turn (`fuzzy.fuzzy_match`, mwzeval's rule) is replaced by that gold value, so every figure
-sees an exact match. Predictions read as turn updates are accumulated into states first, and
-``gold_alternatives="first"`` keeps only a gold slot's first acceptable value.
+No file reading here (see `dst_metrics.readers`). `CorpusBuilder`, used by every constructor and
+reader, checks and normalizes the states dialogue by dialogue (bad input raises `InputError` naming
+the dialogue, turn and field). An unchanged state reuses one state object, so the scorer can tell an
+unchanged turn by identity. With ``fuzzy`` value matching, a predicted value fuzzily matching gold
+(`fuzzy.fuzzy_match`, mwzeval's rule) is replaced by the gold value.
 """
 
 from __future__ import annotations

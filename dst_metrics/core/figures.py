@@ -1,9 +1,8 @@
 """The registry of figures: what every output lists, in this order.
 
-Scores, the command line, the `evaluate` modules, the Space and the metric cards all read `FIGURES`.
-A new figure is one entry (or one `register` call). Keys: ``gca``, ``jga``, ``fga`` (at
-`Options.fga_lambda`), ``fga@0.25`` … (one per λ of `Options.fga_lambdas`), counts such as
-``correct``, and ``turns``.
+Scores, the command line, the `evaluate` modules, the Space and the metric cards read `FIGURES`; a
+new figure is one entry (or one `register` call). Keys: ``gca``, ``jga``, ``fga``, one ``fga@λ`` per
+λ of `Options.fga_lambdas`, counts such as ``correct``, and ``turns``.
 """
 
 from __future__ import annotations

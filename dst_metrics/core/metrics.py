@@ -1,9 +1,8 @@
 """Every metric as a short function of sums, next to its formula.
 
-Scores are fractions in [0, 1]. Where a formula has nothing to divide, official mode gives what the
-official code gives (0) and corrected mode gives 1 when nothing could have been got wrong (README.md
-lists these). Each formula is written once over `Columns`: one `Tally` (Python ints, divided
-exactly) or B summed tallies as arrays (for the bootstrap), in floats.
+Scores are fractions in [0, 1]. With nothing to divide, official mode gives 0 as the official code
+does and corrected mode gives 1 when nothing could be wrong (README.md). Each formula is written once
+over `Columns`: one `Tally` (ints, divided exactly) or B summed tallies as arrays (the bootstrap).
 """
 
 from __future__ import annotations

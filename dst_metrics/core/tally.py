@@ -1,9 +1,8 @@
 """Counting: one pass over each dialogue, one diff per turn, added into a `Tally`.
 
-For every turn it classifies the changed slots into GCA count types and compares the turn's gold
-and predicted states. ``official`` mode reproduces the official GCA code, quirks included;
-``corrected`` compares each changed slot once and treats missing, empty and ``none`` as inactive
-(SPEC.md, README.md).
+Each turn's changed slots are classified into GCA count types and its gold and predicted states
+compared. ``official`` mode reproduces the official GCA code, quirks included; ``corrected``
+compares each changed slot once and treats missing, empty and ``none`` as inactive (SPEC.md).
 """
 
 from __future__ import annotations

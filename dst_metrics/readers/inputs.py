@@ -4,13 +4,10 @@
 >>> read('{"d1": {"0": {"gt": {"hotel-area": "north"}, "pr": {}}}}').num_turns
 1
 
-A source is a path, a folder, bytes, text, or Python objects. `resolve` turns it into `InputFile`s,
-each with its format (detected once with ``auto``). A folder is one corpus of its files, except the
-folders a format reads as one (SGD / MultiWOZ 2.2, MultiWOZ 2.1's ``data.json``). `read` reads every
-file whole into one Corpus; `read_stream` gives a function one dialogue at a time where the format
-streams (JSON Lines, the reference layout) and reads other files whole. Every decoding failure
-becomes one `InputError` naming the file (and line, dialogue, turn where known). `InputSpec`, what to
-read, is frozen and picklable for worker processes and Dask workers.
+A source is a path, a folder, bytes, text, or Python objects; `resolve` turns it into `InputFile`s
+with their formats. `read` reads every file whole into one Corpus; `read_stream` gives a function
+one dialogue at a time where the format streams (JSON Lines, the reference layout). Every decoding
+failure becomes one `InputError` naming the file (and line, dialogue, turn where known).
 """
 
 from __future__ import annotations

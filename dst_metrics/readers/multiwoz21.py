@@ -1,14 +1,10 @@
 """MultiWOZ 2.1 ``data.json``, gold only: ``{dialogue_id: {"goal": …, "log": [turn, …]}}``.
 
-Turn t is the user turn at log index 2t; its state is the system turn's ``metadata`` at 2t + 1:
-``{domain: {"book": {"booked": […], slot: value}, "semi": {slot: value}}}``. Conventions, so this
-gold pairs with the TRADE / GCA reference files (named in the signature, `CONVENTION`):
-- slots ``domain-slot`` lower-cased for ``semi``, ``domain-book slot`` for ``book``; ``booked`` ignored;
-- ``not mentioned`` and ``""`` are dropped; other values are kept as given (``dontcare``);
-- dialogue ids keep ``.json`` (``MUL0003.json``); every domain is read.
-
-MultiWOZ 2.4 reads the same way. Given the folder, the reader takes its ``data.json`` and keeps the
-dialogues of ``testListFile.txt`` when there is one.
+Turn t is the user turn at log index 2t; its state is the ``metadata`` at 2t + 1. Named as in the
+TRADE / GCA reference files (the signature says so, `CONVENTION`): ``domain-slot`` lower-cased for
+``semi``, ``domain-book slot`` for ``book`` (``booked`` ignored); ``not mentioned`` and ``""``
+dropped, other values kept; ids keep ``.json``. MultiWOZ 2.4 reads the same way. Given the folder,
+the reader keeps the dialogues of ``testListFile.txt`` when there is one.
 """
 
 from __future__ import annotations

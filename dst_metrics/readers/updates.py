@@ -1,7 +1,6 @@
 """Turn-level state updates: accumulating them into cumulative states, and telling the two apart.
 
-IC-DST-style trackers predict each turn's changes; scored as cumulative states they ruin JGA. In
-an update a slot is removed by JSON ``null`` or ``"[DELETE]"`` (any case), the marker of IC-DST
+In an update a slot is removed by JSON ``null`` or ``"[DELETE]"`` (any case), the marker of IC-DST
 (github Yushi-Hu/IC-DST) and RefPyDST (github jlab-nlp/RefPyDST). LDST's output, a value or
 ``NONE`` for every slot, is cumulative.
 """
