@@ -1,14 +1,12 @@
-"""`Alternatives`, kept in a module of its own that is never compiled: mypyc compiles a `frozenset`
-subclass only as an ordinary Python class, so the class stays one (pickled, compared and printed as
-always) while `dst_metrics.states`, which re-exports it, and `dst_metrics.corpus` may be compiled
-(setup.py, ``DST_METRICS_COMPILE=1``)."""
+"""`Alternatives`, in a module never compiled: mypyc would compile a `frozenset` subclass only as a
+plain Python class, so it stays one while `states` and `corpus` may be compiled.
+"""
 
 from __future__ import annotations
 
 
 class Alternatives(frozenset):
-    """A gold slot's acceptable values: a frozenset (equal to any set of the same values) that
-    keeps the order the values were given in, `order` (``first`` is the first)."""
+    """A gold slot's acceptable values: a frozenset that keeps the order given in `order`."""
 
     __slots__ = ("order",)
     __module__ = "dst_metrics.states"  # its public home, where pickles name it

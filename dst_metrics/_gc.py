@@ -1,9 +1,7 @@
-"""The one policy for pausing Python's cyclic garbage collector.
+"""Pausing Python's cyclic garbage collector during large allocations.
 
-Building or scoring a large corpus allocates millions of small dicts and tuples and no reference
-cycles; with the collector running, its full collections over them triple the time. Work of that
-kind runs inside `gc_paused()`, which restores the collector's previous state on the way out, so
-a caller's process never keeps the collector off (nested pauses are fine).
+Building or scoring a large corpus allocates millions of small objects and no cycles; full
+collections over them triple the time. `gc_paused()` restores the previous state on exit.
 """
 
 from __future__ import annotations

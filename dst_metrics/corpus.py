@@ -1,25 +1,10 @@
-"""The data model and how every reader builds it: a corpus of dialogues, each with turn ids and normalized
-gold and predicted states. No file reading here (see `dst_metrics.readers`); the constructors take
-Python objects and validate everything before any figure is computed: a bad state, a missing side,
-an unpaired or duplicated turn raises `InputError` naming the dialogue, turn and field.
+"""The data model: a corpus of dialogues, each with turn ids and normalized gold and predicted states.
 
-`CorpusBuilder`, which every constructor and reader uses, turns raw states (any shape
-`normalize_state` accepts, or raw JSON bytes that readers keep undecoded) into normalized ones,
-dialogue after dialogue. Consecutive turns whose input state is unchanged share one state object,
-and so does a prediction equal to its gold state, so the scorer can tell an unchanged turn by
-identity.
-
-Value matching ``fuzzy`` folds case and white space as ``normalized`` does and then *snaps*
-predictions: once both sides of a dialogue are normalized, a predicted value that matches the gold
-value of the same slot in the same turn fuzzily (`fuzzy.fuzzy_match`: fuzzywuzzy's ``partial_ratio`` above
-95, mwzeval's rule, so a substring matches: "chinese food" and "chinese") is replaced by that gold
-value, or by the acceptable value it matches. Every figure then sees an exact match, GCA included,
-and the hot loop is unchanged. Inactive values (``none``, ``""``) never snap or get snapped to.
-
-Two reading conventions apply per dialogue before snapping (`CorpusBuilder`, given a `Reading`):
-predictions read as turn updates (``prediction_states="updates"``: each turn's new and changed slots,
-null or ``[DELETE]`` removing one) are accumulated into states (`accumulated`), and gold values with
-several acceptable values keep only the first (``gold_alternatives="first"``).
+No file reading here (see `dst_metrics.readers`). `CorpusBuilder`, used by every constructor and
+reader, checks and normalizes the states dialogue by dialogue (bad input raises `InputError` naming
+the dialogue, turn and field). An unchanged state reuses one state object, so the scorer can tell an
+unchanged turn by identity. With ``fuzzy`` value matching, a predicted value fuzzily matching gold
+(`fuzzy.fuzzy_match`, mwzeval's rule) is replaced by the gold value.
 """
 
 from __future__ import annotations
@@ -56,11 +41,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Dialogue:
-    """One dialogue: turn ids in order and the normalized gold and predicted state of each turn.
-
-    Consecutive turns whose input state is unchanged share one state object, so the scorer can
-    tell an unchanged turn by identity. States are never mutated.
-    """
+    """One dialogue: turn ids in order and each turn's normalized gold and predicted state (never mutated)."""
 
     dialogue_id: str
     turn_ids: tuple[int, ...]
@@ -71,19 +52,13 @@ class Dialogue:
         return len(self.turn_ids)
 
     def __reduce__(self) -> tuple:
-        # pickled as its field values, as `core.Tally` is: compiled (setup.py), a frozen dataclass
-        # refuses the attribute by attribute restoring of the default
+        # pickled as its field values: compiled, a frozen dataclass refuses the default restoring
         return type(self), (self.dialogue_id, self.turn_ids, self.gold, self.pred)
 
 
 @dataclass(frozen=True)
 class Corpus:
-    """Dialogues ready to score, with the value matching their states were normalized under.
-
-    `listed_gold_slots`: where the gold format lists unset slots too (ConvLab-3's unified format,
-    with ``""``), which the reader drops from the states: every slot the gold listed, set or not
-    (the ``convlab`` profile visits them); None for other formats.
-    """
+    """Dialogues ready to score; `listed_gold_slots`: every slot a ConvLab-3 gold listed, set or not, else None."""
 
     dialogues: tuple[Dialogue, ...]
     value_matching: str = "exact"
@@ -130,8 +105,7 @@ class Corpus:
         gold_alternatives: str | None = None,
         keep_deletions: bool = False,
     ) -> Corpus:
-        """Build from parallel lists of dialogues, each a list of states (turn ids 0, 1, ...);
-        `prediction_states`, `gold_alternatives` and `keep_deletions` as `CorpusBuilder` takes them."""
+        """Build from parallel lists of dialogues, each a list of states (turn ids 0, 1, ...)."""
         builder = CorpusBuilder(
             Reading(
                 value_matching=value_matching,
@@ -174,9 +148,8 @@ class Corpus:
         gold_alternatives: str | None = None,
         keep_deletions: bool = False,
     ) -> Corpus:
-        """Build from turn records ``{"dialogue_id": str, "turn_id": int, "state": state}`` in any
-        order. Every (dialogue_id, turn_id) must appear exactly once on each side. Dialogues come
-        out sorted by id, so the result does not depend on the order of the records."""
+        """Build from turn records ``{"dialogue_id": str, "turn_id": int, "state": state}`` in any order, each
+        (dialogue_id, turn_id) once on each side; dialogues come out sorted by id."""
         builder = CorpusBuilder(
             Reading(
                 value_matching=value_matching,
@@ -212,8 +185,7 @@ class Corpus:
         prediction_states: str | None = None,
         gold_alternatives: str | None = None,
     ) -> Corpus:
-        """Build from the parsed reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}``
-        (see `dst_metrics.readers.reference`)."""
+        """Build from the parsed reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}``."""
         chosen = Reading(
             value_matching=value_matching,
             linearized=linearized,
@@ -224,12 +196,7 @@ class Corpus:
 
 
 class Reading(msgspec.Struct, frozen=True, kw_only=True):  # a Struct: made in µs (a dataclass: ~1 ms of each start)
-    """How an input is read, decided once (`readers.InputSpec`, a constructor's arguments)
-    and carried to `CorpusBuilder`: the value matching states are folded under, the `LinearizedFormat`
-    of string states, predictions as ``cumulative`` states or turn ``updates``, gold alternatives
-    matched by ``any`` or the ``first``, with gold apart only the gold dialogues predicted
-    (`only_predicted`), and `keep_deletions` (predicted nulls kept as ``[DELETE]``, not accumulated:
-    the `evaluate` modules, whose turns of a dialogue may come in several batches). Frozen, picklable."""
+    """How an input is read: value matching, linearized format, prediction states, gold alternatives, deletions."""
 
     value_matching: str = "exact"
     linearized: LinearizedFormat | None = None
@@ -290,7 +257,6 @@ def _record_key(record: object, where: str) -> tuple[str, int]:
     return dialogue_id, ids.turn_id(record["turn_id"], dialogue=dialogue_id, source=where)
 
 
-# --------------------------------------------------------------------------------------------
 # The reference layout
 
 
@@ -298,8 +264,7 @@ LAYOUT = '{dialogue_id: {turn_id: {"gt": state, "pr": state}}}'
 
 
 def corpus_from_layout(data: object, reading: Reading | str = "exact") -> Corpus:
-    """A Corpus from the parsed layout (turn ids are integers or digit strings, ordered by value), read
-    as `reading` says (a str: its value matching)."""
+    """A Corpus from the parsed reference layout, read as `reading` says (a str: its value matching)."""
     builder = CorpusBuilder(reading)
     if not isinstance(data, Mapping):
         raise InputError(f"expected an object {LAYOUT}, got {describe(data)}")
@@ -312,8 +277,7 @@ def corpus_from_layout(data: object, reading: Reading | str = "exact") -> Corpus
 def layout_turns(
     dialogue_id: str, turns: object, fields: tuple[str, str] = ("gt", "pr")
 ) -> tuple[list[int], list, list]:
-    """Turn ids, gold states and predicted states of one dialogue ``{turn_id: {gold field: state, predicted
-    field: state}}`` (`fields`: the reference layout's ``gt`` and ``pr``, or another format's names)."""
+    """Turn ids, gold states and predicted states of one dialogue ``{turn_id: {field: state}}``."""
     if not isinstance(turns, Mapping):
         raise InputError(f"a dialogue must map turn ids to turns, got {describe(turns)}", dialogue=dialogue_id)
     turn_ids = ids.turn_ids(turns, dialogue_id)
@@ -336,7 +300,6 @@ def layout_turns(
     raise AssertionError("unreachable: a turn without a state was not found")  # pragma: no cover
 
 
-# --------------------------------------------------------------------------------------------
 # Building: states normalized, validated and snapped, one dialogue after another
 
 
@@ -363,8 +326,7 @@ def _snapped_value(gold: Value, pred: str) -> str | None:
 
 
 def snap_prediction(gold: State, pred: State) -> State:
-    """`pred` with each value that fuzzily matches the gold value of its slot replaced by that gold
-    value; `pred` itself when nothing changes."""
+    """`pred` with each value fuzzily matching its slot's gold value replaced by it (`pred` if unchanged)."""
     snapped = None
     for slot, value in pred.items():
         gold_value = gold.get(slot)
@@ -379,8 +341,7 @@ def snap_prediction(gold: State, pred: State) -> State:
 
 
 def snap_dialogue(golds: Sequence[State], preds: Sequence[State]) -> list:
-    """`snap_prediction` for each turn of a dialogue; turns that are unchanged on both sides, or
-    whose snapped state equals the previous one, share one state object (as built states do)."""
+    """`snap_prediction` for each turn of a dialogue; unchanged turns share one state object."""
     out: list = []
     previous_gold = previous_pred = previous = None
     for gold, pred in zip(golds, preds):
@@ -406,9 +367,7 @@ def decode_raw(raw: object) -> object:
 
 
 def accumulated(preds: Sequence[State]) -> list[State]:
-    """Cumulative states from one dialogue's normalized turn updates, in turn order: a deletion
-    (`is_deletion`: null read as ``[DELETE]``, or that marker in any case) removes its slot, any other
-    value sets it. A turn without an update keeps the previous state object."""
+    """Cumulative states from one dialogue's turn updates: a deletion removes its slot, a value sets it."""
     out: list[State] = []
     state: State = {}
     previous_update = None
@@ -427,8 +386,7 @@ def accumulated(preds: Sequence[State]) -> list[State]:
 
 
 def first_alternatives(golds: Sequence[State]) -> list[State]:
-    """Gold states whose slots with several acceptable values keep only the first (mwzeval's
-    reading); states without any are kept as they are (shared objects stay shared)."""
+    """Gold states with each slot's first acceptable value only (mwzeval's reading)."""
     out: list[State] = []
     previous: State | None = None
     previous_new: Any = None
@@ -445,8 +403,7 @@ def first_alternatives(golds: Sequence[State]) -> list[State]:
 
 
 def check_no_deletions(dialogues: Iterable[Dialogue]) -> None:
-    """InputError naming the dialogue, turn and slot of the first predicted deletion (null or
-    ``[DELETE]``), which only turn updates hold (the `evaluate` modules read cumulative states)."""
+    """InputError naming the dialogue, turn and slot of the first predicted deletion (null or ``[DELETE]``)."""
     markers = (DELETE_MARKER, DELETE_MARKER.lower())
     for dialogue in dialogues:
         previous = None
@@ -471,10 +428,7 @@ _SHARE: tuple[int, int, list[int]] | None = None  # (k, n, positions kept): see 
 
 @contextmanager
 def only_share(k: int, n: int) -> Iterator[list[int]]:
-    """Within the block, every `CorpusBuilder` of this process keeps only the dialogues whose
-    position (in the order they are added) is k modulo n, skipping the others before any work, and
-    the list yielded collects the positions kept (`dst_metrics.scoring.parallel` runs one process per share
-    of a file and puts the dialogues back in order with them)."""
+    """Within the block, builders keep only dialogues at positions k modulo n; the list yielded collects them."""
     global _SHARE
     positions: list[int] = []
     previous, _SHARE = _SHARE, (k, n, positions)
@@ -494,12 +448,9 @@ class CorpusBuilder:
         flat: tuple[bool, bool] = (False, False),
         unset: tuple[str | None, str | None] = (None, None),
     ) -> None:
-        """`reading`: how the input is read (`Reading`; a str: its value matching, the other conventions
-        default). `flat`, for gold and for predictions: whether every input state is a flat dict of the
-        caller's own, used as it is when its values are all strings (`readers.base.Side.flat`).
-        `unset`, for gold and for predictions: the value the format writes for an unset slot
-        (ConvLab-3's ``""``), dropped from the states, or None; the gold slots listed are kept in
-        `Corpus.listed_gold_slots`. `notes` are further signature parts the corpus gets (`Corpus.reading`)."""
+        """`reading`: a `Reading` (or a str: its value matching). `flat`: every input state of a side is a flat
+        dict the reader built. `unset`: the value a side's format writes for an unset slot, or None.
+        `notes`: further signature parts (`Corpus.reading`)."""
         reading = Reading(value_matching=reading) if isinstance(reading, str) else reading
         self.reading = reading
         self.notes: list[str] = list(reading.parts)
@@ -550,8 +501,7 @@ class CorpusBuilder:
     def add_states(
         self, dialogue_id: str, turn_ids: Sequence[int], gold: Sequence[State], pred: Sequence[State]
     ) -> None:
-        """Add one dialogue whose states are normalized already (decoded from Arrow rows: the `evaluate`
-        modules), the reading conventions applied and fuzzy predictions snapped, as `add` does."""
+        """Add one dialogue whose states are normalized already (the `evaluate` modules), as `add` does."""
         if self.updates:
             pred = accumulated(pred)
         if self.first:
@@ -561,8 +511,7 @@ class CorpusBuilder:
         self.dialogues.append(Dialogue(dialogue_id, tuple(turn_ids), tuple(gold), tuple(pred)))
 
     def keeps(self, position: int) -> bool:
-        """Whether the dialogue given `position`-th to this builder (0: the first) is kept: always,
-        unless only a share of them is (`only_share`). A reader that asks may `pass_over` the others."""
+        """Whether the dialogue given `position`-th to this builder is kept (`only_share`)."""
         return self.share is None or position % self.share[1] == self.share[0]
 
     def pass_over(self) -> None:
@@ -604,12 +553,8 @@ class CorpusBuilder:
         gold: bool,
         twin: tuple[list, list, list] | None = None,
     ) -> tuple[list, list]:
-        """Normalized states of one side, and for each turn whether its input held only strings.
-
-        An input equal to the previous turn's, or (for predictions) to the gold input of the same
-        turn, reuses that state object; `==` on inputs of strings only means equal states. Raw
-        JSON (msgspec.Raw) is compared as bytes and decoded only when it differs.
-        """
+        """Normalized states of one side, and for each turn whether its input held only strings; an input equal
+        to the previous turn's (or, for predictions, the gold input) reuses that state object."""
         states: list = []
         plains: list = []
         previous_raw = previous = None
@@ -637,9 +582,7 @@ class CorpusBuilder:
         return states, plains
 
     def _raw_side(self, raws: list, twin_raws: list | None = None, twin_states: list | None = None) -> list | None:
-        """`_side` for the common case, in one loop: raw JSON (msgspec.Raw) states of strings in flat or
-        nested objects (`plain_state`). None as soon as a state is anything else (`_side` reads it all
-        and names any problem); a prediction whose bytes equal its gold state's reuses that state."""
+        """`_side` for raw JSON states of strings in one loop; None as soon as a state is anything else."""
         states: list = []
         previous_raw = previous = None
         decode = _DECODE
@@ -690,8 +633,7 @@ class CorpusBuilder:
         return state, False
 
     def _scored_state(self, dialogue_id: str, turn_id: int, raw: object, field: str) -> State | None:
-        """The plain (top-value) state of a prediction whose values carry confidences, their hypotheses
-        kept in `self.scores` (`calibration.extract`); None when no value of `raw` has one."""
+        """The top-value state of a prediction with confidences, hypotheses kept in `self.scores`; else None."""
         from .calibration.extract import ScoredPredictions, split_scored_state  # only for scored values
 
         try:

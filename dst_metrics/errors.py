@@ -1,8 +1,7 @@
-"""The one error type for bad input, with the place it was found, worded in JSON terms.
+"""The error type for bad input, with where it was found.
 
-A message reads ``FILE, dialogue "MUL0003", turn 2, field gt.hotel.area: problem``: the
-dialogue id in JSON quotes, the turn id as a number, the field as a path into the turn, and
-values named as JSON names them (``null``, ``true``, an object, an array).
+A message reads ``FILE, dialogue "MUL0003", turn 2, field gt.hotel.area: problem``, values named
+as JSON names them (``null``, an object, an array).
 """
 
 from __future__ import annotations
@@ -31,8 +30,7 @@ def json_text(value: object, limit: int = 60) -> str:
 
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:
-    """`number` and `noun` in the number's form: ``counted(1, "dialogue")`` is ``"1 dialogue"``, 2 gives
-    ``"2 dialogues"`` (`plural`, when it is not noun + "s")."""
+    """`number` and `noun` in the number's form: ``counted(2, "dialogue")`` is ``"2 dialogues"``."""
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
@@ -55,11 +53,7 @@ def _turn_text(turn: object) -> str:
 
 
 class InputError(ValueError):
-    """Bad input, raised before any figure is computed.
-
-    The message names where the problem is: file or batch position (`source`), dialogue, turn
-    and field, as far as they are known.
-    """
+    """Bad input, raised before any figure is computed, naming the file, dialogue, turn and field known."""
 
     def __init__(
         self,

@@ -1,9 +1,8 @@
-"""The id rules every input path shares (readers, turn records, the evaluate modules, the Space).
+"""The id rules every reader, the evaluate modules and the Space share.
 
-- A **dialogue id** is a non-empty string, or an integer (common in datasets), named by its digits.
-- A **turn id** is a whole number ≥ 0: an integer, or a string of ASCII digits (``"3"``; not
-  ``" 3"``, ``"+3"`` or ``"1_0"``). Turns are ordered by it; it need not start at 0 or be
-  consecutive (official FGA counts distances in turn ids).
+- A **dialogue id** is a non-empty string, or an integer named by its digits.
+- A **turn id** is a whole number ≥ 0: an integer or a string of ASCII digits (``"3"``, not
+  ``" 3"``). Turns are ordered by it; it need not start at 0 or be consecutive.
 """
 
 from __future__ import annotations

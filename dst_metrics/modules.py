@@ -22,8 +22,7 @@ EVALUATE_NAMES = {"gca": "gca_metric", "jga_fga": "jga_fga_metrics", "dst_metric
 
 
 def install_command(extra: str) -> str:
-    """The command that installs `extra` where this package runs: from a source tree (a clone, an editable
-    install) ``pip install -e "TREE[extra]"``, ``.`` when it is the working folder; else the package index's."""
+    """The command that installs `extra`: ``pip install -e "TREE[extra]"`` in a source tree, else from the index."""
     tree = Path(__file__).resolve().parent.parent
     if not (tree / "pyproject.toml").is_file():
         return f'pip install "dst-metrics[{extra}]"'
@@ -32,19 +31,12 @@ def install_command(extra: str) -> str:
 
 
 def needs_extra(who: str, extra: str, modules: tuple[str, ...] | list[str]) -> str:
-    """The one line saying that `who` needs `modules`, of the extra `extra`, and the command that installs it
-    here (`install_command`): what every command, app.py and the tests' skips say of a missing extra."""
+    """The line saying that `who` needs `modules` of the extra `extra`, and the command that installs it."""
     return f'{who} needs {" and ".join(modules)}, from the "{extra}" extra: {install_command(extra)}'
 
 
 def module_path(name: str) -> str:
-    """The installed folder of an evaluate module, ready for ``evaluate.load``.
-
-    `name` is ``"gca"``, ``"jga_fga"`` or ``"all"`` (every figure in one pass); the folder names
-    ``"gca_metric"``, ``"jga_fga_metrics"`` and ``"dst_metrics_all"`` work too. A wheel installs the
-    folders as ``dst_metrics.hub.<folder>``, found through the import machinery; in a source tree
-    (an editable install, or the tree on ``sys.path``) they are the repository's top-level folders.
-    """
+    """The installed folder of the evaluate module `name` (``gca``, ``jga_fga``, ``all``), for ``evaluate.load``."""
     folder = MODULE_FOLDERS.get(name, name)
     if folder not in MODULE_FOLDERS.values():
         raise ValueError(f"unknown evaluate module {name!r}; expected one of {sorted(MODULE_FOLDERS)}")
@@ -67,22 +59,18 @@ def module_path(name: str) -> str:
 
 
 def evaluate_modules_folder() -> Path:
-    """The folder where `evaluate` keeps the modules it downloaded: ``$HF_MODULES_CACHE/evaluate_modules``
-    (default ``$HF_HOME/modules/...``), read from evaluate's own settings."""
+    """The folder where `evaluate` keeps downloaded modules, from evaluate's own settings."""
     from evaluate import config  # the evaluate extra; what decides where evaluate.load looks
 
     return Path(config.HF_MODULES_CACHE) / config.MODULE_NAME_FOR_DYNAMIC_MODULES
 
 
 def install_modules(folder: Path | None = None) -> dict[str, Path]:
-    """Write the evaluate modules where `evaluate.load` finds a module of the Hub it downloaded before,
-    so that ``evaluate.load("gca")``, ``"jga_fga"`` and ``"dst_metrics_all"`` load them online and offline.
+    """Write the evaluate modules where ``evaluate.load("gca")`` finds them, online and offline.
 
-    A bare name is looked up on the Hub as ``evaluate-metric/NAME``; when that fails (offline, no
-    network, or no such module) evaluate takes the newest ``metrics/evaluate-metric--NAME/HASH/NAME.py``
-    of `folder` (default `evaluate_modules_folder`). HASH is the SHA-256 of the module's text; the file
-    is written afresh so that it is the newest. Returns {name: the file written}.
-    """
+    evaluate falls back to the newest ``metrics/evaluate-metric--NAME/HASH/NAME.py`` of `folder`
+    (default `evaluate_modules_folder`) when the Hub has no module NAME; HASH is the SHA-256 of the
+    text. Returns {name: the file written}."""
     folder = evaluate_modules_folder() if folder is None else Path(folder)
     written = {}
     for name, module in EVALUATE_NAMES.items():

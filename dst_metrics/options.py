@@ -1,9 +1,8 @@
-"""The options a figure depends on besides the data: one object, validated once.
+"""The options a figure depends on besides the data, parsed and checked once.
 
-The library, the command line, the `evaluate` modules and the Space all build an `Options`;
-each option is parsed by one function here (from a number or from text such as ``10/11``), so a
-bad value gets the same message everywhere. `Options.signature` writes every option down, in
-the spirit of sacrebleu, so two figures can be compared honestly.
+The library, the command line, the `evaluate` modules and the Space all build an `Options`, so a
+bad value gets the same message everywhere. `Options.signature` writes every option down, as
+sacrebleu does, so two figures can be compared honestly.
 """
 
 from __future__ import annotations
@@ -128,8 +127,7 @@ def parse_gold_alternatives_separator(value: object) -> str | None:
 def reading_parts(
     prediction_states: str = "cumulative", gold_alternatives: str = "any", gold_separator: str | None = None
 ) -> tuple[str, ...]:
-    """The signature's parts for how the inputs were read, where not the default:
-    ``preds:updates``, ``alts:first`` and ``altsep:pipe`` (gold ``a|b`` read as alternatives)."""
+    """The signature's reading parts where not the default: ``preds:updates``, ``alts:first``, ``altsep:pipe``."""
     parts = []
     if parse_prediction_states(prediction_states) != PREDICTION_STATES[0]:
         parts.append(f"preds:{prediction_states}")
@@ -149,8 +147,7 @@ def parse_reading(value: object) -> tuple[str, ...]:
 
 
 def parse_compat(value: object) -> str | None:
-    """None, or the name of a compatibility profile: checked against the profiles where a corpus is
-    scored with it (`dst_metrics.compat.PROFILES`)."""
+    """None, or the name of a compatibility profile (checked where a corpus is scored with it)."""
     if value is None or (isinstance(value, str) and value):
         return value
     raise OptionError(f"compat must be None or the name of a compatibility profile; got {_shown(value)}")
@@ -186,24 +183,16 @@ _PARSERS = {
 
 @dataclass(frozen=True)
 class Options:
-    """What a score depends on besides the data. Values are parsed and checked on creation
-    (``Options(alpha="10/11")`` is α = 10/11); a bad one raises `OptionError`.
+    """What a score depends on besides the data; a bad value raises `OptionError`.
 
     - `mode`: ``official`` or ``corrected``;
-    - `alpha`: GCA's weight of the value rates (10/11);
-    - `fga_lambda`: the λ of the figure ``fga``; `fga_lambdas`: the grid of ``fga@λ`` figures;
+    - `alpha`: GCA's weight of the value rates (10/11; ``"10/11"`` is parsed);
+    - `fga_lambda`: the λ of ``fga``; `fga_lambdas`: the grid of ``fga@λ`` figures;
     - `num_slots`: K of slot accuracy (30 for MultiWOZ);
-    - `value_matching`: ``exact``, ``normalized`` (case and white space folded) or ``fuzzy``
-      (folded, then a prediction fuzzily matching gold is snapped to it; `dst_metrics.corpus`);
-    - `compat`: None, or a compatibility profile whose evaluator's figures replace ours for the
-      figures it computes (`dst_metrics.compat`);
-    - `reading`: how the inputs were read where that changes figures, as signature parts (set from
-      the corpus by `scoring.corpus_options`: ``preds:updates``, ``alts:first``, the gold subset
-      scored, a gold reader's conventions);
-    - `teacher_forced`: the predictions were made from the gold previous state (DST-STAR's
-      ``is_gt_p_state``): joint turn accuracy diffs them against it, and every figure's signature
-      says ``prev:gold``.
-    """
+    - `value_matching`: ``exact``, ``normalized`` (case and white space folded) or ``fuzzy``;
+    - `compat`: None, or a compatibility profile whose figures replace ours (`dst_metrics.compat`);
+    - `reading`: how the inputs were read, as signature parts (``preds:updates``, ``alts:first``, ...);
+    - `teacher_forced`: predictions were made from the gold previous state (signature ``prev:gold``)."""
 
     mode: str = "official"
     alpha: float = OFFICIAL_ALPHA
@@ -221,10 +210,7 @@ class Options:
 
     @classmethod
     def from_kwargs(cls, kwargs: Mapping[str, object]) -> Options:
-        """Options from keyword arguments; an unknown name is a TypeError listing the known ones.
-
-        ``fga_lambda`` may be a list: it then sets the grid, and the first λ is ``fga``'s.
-        """
+        """Options from keyword arguments (an unknown one is a TypeError); a list ``fga_lambda`` sets the grid."""
         unknown = sorted(set(kwargs) - set(_PARSERS))
         if unknown:
             raise TypeError(f"unknown options {unknown}; the options are {sorted(_PARSERS)}")
@@ -245,10 +231,8 @@ class Options:
         return tuple((lam, self.replace(fga_lambda=lam)) for lam in self.fga_lambdas)
 
     def signature(self, only: Iterable[str] | None = None) -> str:
-        """The signature string: every option (`_signature`, made once); with `only`, the version,
-        ``mode``, ``value_matching`` and ``reading`` (the tally every figure reads depends on them) and of the
-        other options only those named: ``signature(("alpha",))`` is
-        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact`` (`Figure.signature`)."""
+        """The signature of every option; with `only`, of the version, mode, matching, reading and the options
+        named: ``signature(("alpha",))`` is ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact``."""
         if only is None:
             return self._signature
         wanted = {"version", "mode", "value_matching", "reading", "teacher_forced", *only}
@@ -256,9 +240,7 @@ class Options:
 
     @functools.cached_property
     def _signature(self) -> str:
-        """sacrebleu-style: every option that produced a figure, e.g.
-        ``dst-metrics:0.1.0|mode:official|alpha:10/11|lambda:0.5|K:30|match:exact``
-        (``|lambdas:0.25,1`` is added when the FGA grid is not 0.25, 0.5, 0.75, 1)."""
+        """Every option, e.g. ``dst-metrics:0.1.0|mode:official|alpha:10/11|lambda:0.5|K:30|match:exact``."""
         return "|".join(part for _, part in self._signature_parts if part)
 
     @functools.cached_property

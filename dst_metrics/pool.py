@@ -1,12 +1,9 @@
-"""The one process pool: work split across forked processes (``score --jobs``, ``dstc2 --jobs``).
+"""A process pool of forked workers (``score --jobs``, ``dstc2 --jobs``).
 
-`in_processes(work, jobs)` forks ``jobs - 1`` workers, worker k running ``work(k)``, while this
-process runs ``work(0)``; each worker's result comes back pickled through a pipe, and the list is in
-order of k. Nothing is pickled on the way in: a forked worker inherits this process's memory (its
-imports, the arguments `work` closes over, a `shared_counter` made before the call). Where ``fork``
-is unavailable, or any ``work(k)`` raises, or a worker dies, the answer is None and the caller does
-the work in one process, so that errors are exactly those of one process. Used by `parallel` (a
-share of each input per process) and `dstc2.pipeline` (chunks of sessions `claimed` from a counter).
+`in_processes(work, jobs)` forks ``jobs - 1`` workers running ``work(k)`` while this process runs
+``work(0)``; results come back pickled, in order of k. Workers inherit memory, so nothing is
+pickled on the way in. Without ``fork``, or when a ``work(k)`` raises or a worker dies, it returns
+None and the caller does the work in one process, so errors are those of one process.
 """
 
 from __future__ import annotations
@@ -28,8 +25,7 @@ def forkable() -> bool:
 
 
 def in_processes(work: Callable[[int], T], jobs: int) -> list[T] | None:
-    """``[work(0), …, work(jobs - 1)]``, ``work(0)`` run here and the others in forked workers; None
-    when any of them failed or ``fork`` is unavailable (see the module)."""
+    """``[work(0), …, work(jobs - 1)]``, the others in forked workers; None when any failed or without fork."""
     if not forkable():
         return None
     context = multiprocessing.get_context(START_METHOD)
@@ -77,8 +73,7 @@ def shared_counter() -> Any:
 
 
 def claimed(counter: Any, total: int, chunk: int) -> Iterator[int]:
-    """The first positions of the chunks of `total` items this process claims from the shared
-    `counter`, `chunk` at a time, until none is left (so processes of any speed finish together)."""
+    """The first positions of the chunks of `total` items this process claims from the shared `counter`."""
     while True:
         with counter.get_lock():
             start = counter.value

@@ -1,10 +1,7 @@
-"""Progress bars on stderr for long work (`tqdm`, which `datasets` and `evaluate` install).
+"""Progress bars on stderr for long work (`tqdm`).
 
-`progress(iterable, …)` wraps an iterable in a bar (count, rate, time left) that appears only when
-the work has taken more than `DELAY_SECONDS`, only when stderr is a terminal, and never with
-``quiet`` (the commands' ``--quiet``); otherwise, or without tqdm, it returns the iterable itself, so
-short runs, pipes and logs see nothing and pay nothing. Used by ``score`` (files), the bootstrap of
-``score --ci``/``compare``/``report`` (batches of resamples) and ``dstc2`` (sessions read).
+`progress(iterable, …)` shows a bar only after `DELAY_SECONDS`, only on a terminal, and never with
+``quiet``; otherwise, or without tqdm, it returns the iterable itself.
 """
 
 from __future__ import annotations
@@ -27,8 +24,7 @@ def set_quiet(quiet: bool) -> None:
 
 
 def enabled(quiet: bool = False, stream: object | None = None) -> bool:
-    """Whether a bar would be shown: neither `quiet` nor `set_quiet(True)`, and `stream` (default
-    stderr) is a terminal."""
+    """Whether a bar would be shown: not quiet, and `stream` (default stderr) is a terminal."""
     stream = sys.stderr if stream is None else stream
     isatty = getattr(stream, "isatty", None)
     return not (quiet or _quiet) and callable(isatty) and bool(isatty())

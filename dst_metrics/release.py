@@ -1,18 +1,10 @@
 """The Hub repositories as a release pushes them: ``python -m dst_metrics.release hub DIR``.
 
-Writes one folder per Hugging Face repository, each complete on its own:
-
-- ``gca_metric/``, ``jga_fga_metrics/``, ``dst_metrics_all/``: the `evaluate` module (its script and
-  metric card, from the installed or source folder `dst_metrics.module_path` finds), its demo
-  ``app.py`` and ``requirements.txt``;
-- ``space/``: the GCA explorer, the repository's ``app.py`` with the README under the Space's card
-  header (`SPACE_CARD`), its example files (``examples/*.json``) and ``requirements.txt``.
-
-Each ``requirements.txt`` pins this version of the package with the extras the folder needs
-(`requirement`), so ``pip install -r requirements.txt`` installs it once it is on the package index;
-with ``--find-links DIST`` the file also names a folder of built wheels (a release candidate, before
-publishing). The version is the package's one literal (`dst_metrics._version`). The Space folder needs
-the repository (its ``app.py`` is not in the wheel): run from a clone, as the release workflow does.
+Writes one complete folder per Hugging Face repository: ``gca_metric/``, ``jga_fga_metrics/`` and
+``dst_metrics_all/`` (the `evaluate` module, its card, a demo ``app.py``), and ``space/`` (the
+repository's ``app.py``, the README under `SPACE_CARD`, the example files). Each
+``requirements.txt`` pins this version with the extras needed; with ``--find-links DIST`` it also
+names a folder of built wheels. Run from a clone: the Space's ``app.py`` is not in the wheel.
 """
 
 from __future__ import annotations
@@ -78,8 +70,7 @@ def requirement(version: str = __version__) -> str:
 
 
 def requirements_text(find_links: str | None = None) -> str:
-    """A folder's ``requirements.txt``: the pinned package, after ``--find-links DIST`` when given (a relative
-    folder is made absolute: pip reads it from the folder it is run in, not from where the release ran)."""
+    """A folder's ``requirements.txt``: the pinned package, after ``--find-links DIST`` (made absolute)."""
     lines = [f"--find-links {Path(find_links).resolve()}"] if find_links else []
     return "\n".join([*lines, requirement()]) + "\n"
 

@@ -1,9 +1,8 @@
-"""Dialogue states: the input shapes we accept and the one normalized form every metric reads.
+"""Dialogue states: the input shapes accepted and the normalized form every metric reads.
 
-A normalized state is a ``dict`` from a slot name ``"domain-slot"`` to its value. A value is a
-``str``; a gold value with several acceptable values is an `Alternatives` (a frozenset of two or
-more strings that remembers the order they were given in: some evaluators read only the first).
-Explicit ``"none"`` and ``""`` values are kept: whether they count as inactive depends on the mode.
+A normalized state is a ``dict`` from ``"domain-slot"`` to a ``str`` value, or, for a gold value
+with several acceptable values, an `Alternatives` (a frozenset that remembers the order given).
+Explicit ``"none"`` and ``""`` values are kept; the mode decides whether they count as inactive.
 """
 
 from __future__ import annotations
@@ -33,14 +32,12 @@ BOOKING_PART = "book"
 
 
 def says_absent(value: str) -> bool:
-    """Whether a generated value says its slot has no value: one of `ABSENT_VALUES` in any case and
-    spacing (``"not mentioned"``, ``"None"``, ``""``); `dst_metrics.readers.generation` leaves such slots out."""
+    """Whether a generated value means no value (`ABSENT_VALUES` in any case and spacing)."""
     return " ".join(value.lower().split()) in ABSENT_VALUES
 
 
 def booking_slot(slot: str) -> str:
-    """A slot of a domain's ``book`` part named as MultiWOZ's evaluations name it: ``people`` -> ``book
-    people`` (MultiWOZ's data.json metadata, and a generated state of that shape)."""
+    """A slot of a domain's ``book`` part as MultiWOZ names it: ``people`` -> ``book people``."""
     return f"{BOOKING_PART} {slot}"
 
 
@@ -75,8 +72,7 @@ def _canonical_text(text: str, matching: str) -> str:
 
 
 def _value(raw: object, *, gold: bool, matching: str, field: str, deletions: bool = False) -> Value:
-    """One slot value in its normalized form (see the module docstring); with `deletions` (turn
-    updates), a predicted null is the `DELETE_MARKER`."""
+    """One slot value normalized; with `deletions`, a predicted null is the `DELETE_MARKER`."""
     kind = type(raw)
     if kind is str:
         return _canonical_text(cast(str, raw), matching)
@@ -113,8 +109,7 @@ def _name(raw: object, what: str, field: str) -> str:
 
 
 def split_slot_string(item: str, field: str | None = None) -> tuple[str, str]:
-    """("domain-slot", value) of a "domain-slot-value" string, split at its first two hyphens
-    (``"hotel-type-guest-house"`` is ``("hotel-type", "guest-house")``); else InputError at `field`."""
+    """("domain-slot", value) of a "domain-slot-value" string split at its first two hyphens, else InputError."""
     parts = item.split("-", 2)
     if len(parts) != 3 or not parts[0] or not parts[1]:
         raise InputError(f'expected a "domain-slot-value" string, got {json_text(item)}', field=field)
@@ -163,9 +158,8 @@ def normalize_state(
     linearized: LinearizedFormat | None = None,
     deletions: bool = False,
 ) -> State:
-    """Normalize one state: nested/flat mapping, triples, 'domain-slot-value' strings, or a
-    linearized string (parsed with `linearized`, default ``LinearizedFormat()``). With `deletions`
-    (a predicted turn update), a null value is kept as the `DELETE_MARKER`.
+    """Normalize one state: a nested or flat mapping, triples, 'domain-slot-value' strings, or a
+    linearized string. With `deletions`, a null value is kept as `DELETE_MARKER`.
 
     >>> normalize_state({"hotel": {"area": "north", "stars": 4}}, gold=True)
     {'hotel-area': 'north', 'hotel-stars': '4'}
@@ -188,12 +182,7 @@ def normalize_state(
 
 
 def plain_state(raw: dict, slot_names: dict | None = None) -> State | None:
-    """The common case: nested or flat dicts of strings only. None when anything needs a closer
-    look (numbers, lists, other mappings) or a slot is given twice; then use `normalize_state`.
-
-    `slot_names` ({domain: {slot: "domain-slot"}}), kept across the states of a corpus, saves
-    building the same slot name again for every state (the most work here).
-    """
+    """Normalize nested or flat dicts of strings only, else None; `slot_names` caches slot names."""
     if slot_names is None:
         slot_names = {}
     state = {}
@@ -256,11 +245,9 @@ def parse_linearized(
 ) -> dict:
     """Parse a linearized state such as ``"hotel-area=north; hotel-stars=4"`` into a flat state.
 
-    Entries are split on `slot_separator`, each at its first `value_separator`; surrounding
-    white space is dropped, and so are empty entries (a trailing ``;``). An empty string is an
-    empty state. With `alternatives_separator` (e.g. ``"|"``) a value ``"north|centre"`` becomes
-    a list of acceptable values (for gold states). A malformed entry raises InputError naming it.
-    """
+    Entries are split on `slot_separator`, each at its first `value_separator`, and stripped; empty
+    entries are dropped. With `alternatives_separator` (e.g. ``"|"``) a value lists acceptable values.
+    A malformed entry raises InputError naming it."""
     if not isinstance(text, str):
         raise InputError(f"a linearized state must be a string, got {describe(text)}")
     state: dict = {}

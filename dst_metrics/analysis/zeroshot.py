@@ -1,17 +1,11 @@
 """Zero-shot, leave-one-domain-out figures (MultiWOZ): one held-out domain's turns, restricted to its slots.
 
-Two protocols select what is scored (docs/compat.md, "Zero-shot"):
+Two protocols (docs/compat.md, "Zero-shot"):
 
-- ``trade``, as TRADE's data loader selects the test set with ``-exceptd DOMAIN`` (T5DST and TransferQA
-  reuse it): every turn of each dialogue that contains the domain, gold and prediction restricted to the
-  domain's slots, and SA over the domain's K slots. A dialogue contains the domain when its goal names it;
-  a prediction file carries no goal, so the dialogues' domains come from a file (`read_dialogue_domains`:
-  TRADE's ``test_dials.json`` or MultiWOZ's ``data.json``); without one, a dialogue contains the domain when
-  its gold state has one of its slots at some turn, which is not the same set (the signature says which);
-- ``active-turns``, as D3ST reports it: only the turns whose gold state has a slot of the domain, restricted
-  to its slots.
-
-The selected corpus is scored as any other (`scoring.score`); its signature names the domain and protocol.
+- ``trade``, as TRADE's ``-exceptd DOMAIN``: every turn of each dialogue containing the domain, states
+  restricted to its slots, SA over its K slots. Dialogue domains come from a file
+  (`read_dialogue_domains`); without one, from the gold states (the signature says which);
+- ``active-turns``, as D3ST reports it: only turns whose gold state has a slot of the domain.
 """
 
 from __future__ import annotations
@@ -68,9 +62,7 @@ def held_out(
     protocol: str = "trade",
     dialogue_domains: Mapping[str, frozenset[str]] | None = None,
 ) -> Corpus:
-    """The corpus of one held-out `domain` under `protocol` (module docstring): the dialogues (``trade``) or
-    turns (``active-turns``) it selects, each state restricted to the slots named ``domain-…``.
-    `dialogue_domains` ({dialogue id: domains}, ``trade`` only) says which dialogues contain the domain."""
+    """The corpus of one held-out `domain` under `protocol`, states restricted to its slots."""
     if protocol not in PROTOCOLS:
         raise OptionError(f"protocol must be one of {', '.join(PROTOCOLS)}; got {protocol!r}")
     if dialogue_domains is not None and protocol != "trade":
@@ -94,8 +86,7 @@ def held_out(
 
 
 def held_out_options(options: Options, domain: str) -> Options:
-    """`options` with SA's K set to the held-out domain's slots (`DOMAIN_SLOTS`), as TRADE's ``compute_acc``
-    divides by ``len(slot_temp)``; a domain outside MultiWOZ's five keeps `options.num_slots`."""
+    """`options` with SA's K set to the domain's slot count, as TRADE's ``compute_acc`` divides."""
     return options.replace(num_slots=DOMAIN_SLOTS[domain]) if domain in DOMAIN_SLOTS else options
 
 
@@ -118,16 +109,14 @@ def score_domains(
     dialogue_domains: Mapping[str, frozenset[str]] | None = None,
     domains: Iterable[str] = DOMAINS,
 ) -> dict[str, Scores]:
-    """{domain: scores} of each held-out domain, then ``average``: the mean of each figure over the domains
-    (counts: their sum), as papers report the five-domain average."""
+    """{domain: scores} of each held-out domain, then ``average``: the mean over the domains (counts summed)."""
     out = {domain: score_held_out(corpus, domain, protocol, options, dialogue_domains).scores for domain in domains}
     out["average"] = average_scores(list(out.values()))
     return out
 
 
 def average_scores(rows: list[Scores]) -> Scores:
-    """The mean of each figure over `rows` (an integer count: the sum). Its signature is the first row's with
-    ``heldout:each`` and ``K:each`` for that row's domain and K (the rows' other parts are the same)."""
+    """The mean of each figure over `rows` (counts summed), signed ``heldout:each`` and ``K:each``."""
     first = rows[0]
     parts = first.signature.split("|")
     signature = "|".join(
@@ -143,9 +132,7 @@ def average_scores(rows: list[Scores]) -> Scores:
 
 
 def read_dialogue_domains(path: str | Path) -> dict[str, frozenset[str]]:
-    """{dialogue id: domains} from TRADE's ``*_dials.json`` (a list of ``{"dialogue_idx", "domains"}``),
-    MultiWOZ's ``data.json`` (each dialogue's ``goal``: the domains whose entry is not empty, as TRADE's
-    ``create_data.py`` reads them) or a plain ``{dialogue id: [domains]}``."""
+    """{dialogue id: domains} from TRADE's ``*_dials.json``, MultiWOZ's ``data.json`` or a plain mapping."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:

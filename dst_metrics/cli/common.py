@@ -1,9 +1,5 @@
-"""What the commands of the command line share: the parser, the input and interval options, the
-check of options that need another option (`OPTION_NEEDS`) and of optional dependencies
-(`requires`), the run with one-line errors, tables.
-
-At the top this module imports only the standard library and the light `options` and `errors`
-modules; the readers are imported when a command adds its input options.
+"""What the commands share: the parser, the input and interval options, option checks, the run with
+one-line errors, tables. Imports only light modules at the top; readers when a command needs them.
 """
 
 from __future__ import annotations
@@ -19,7 +15,6 @@ from ..errors import InputError
 from ..modules import needs_extra
 from ..options import OptionError, Options
 
-# --------------------------------------------------------------------------------------------
 # Parsing
 
 
@@ -127,7 +122,6 @@ def given_options(parser: argparse.ArgumentParser, argv: Sequence[str]) -> set[s
     return {action.dest for action in actions if action.dest in found}
 
 
-# --------------------------------------------------------------------------------------------
 # Options that need another option
 
 
@@ -200,8 +194,7 @@ OPTION_NEEDS: tuple[OptionNeed, ...] = (
 
 
 def _whole_profiles() -> list[str]:
-    """The --compat profiles that score the whole corpus in one process (not sums over dialogues:
-    `compat.base.DialogueSums`); the profiles are imported only when --jobs is given to score."""
+    """The --compat profiles that need the whole corpus in one process (not sums over dialogues)."""
     from ..compat import PROFILES
 
     return [name for name, profile in PROFILES.items() if profile.sums is None]
@@ -216,7 +209,6 @@ def check_option_needs(command: str, args: argparse.Namespace, given: Iterable[s
             raise OptionError(f"{need.option} {message}")
 
 
-# --------------------------------------------------------------------------------------------
 # Optional dependencies
 
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
@@ -253,8 +245,7 @@ def installed(module: str) -> bool:
 
 
 def check_requirements(command: str, needs: Iterable[Need]) -> None:
-    """Raise MissingExtra naming the first extra of `needs` (from `requires`) with a module not installed,
-    the flag that needs it, and the command that installs it here (`modules.needs_extra`)."""
+    """Raise MissingExtra naming the first missing extra of `needs`, the flag and the install command."""
     for extra, modules, flag in needs:
         missing = [module for module in modules if not installed(module)]
         if missing:
@@ -262,7 +253,6 @@ def check_requirements(command: str, needs: Iterable[Need]) -> None:
             raise MissingExtra(needs_extra(who, extra, missing))
 
 
-# --------------------------------------------------------------------------------------------
 # Running
 
 
@@ -274,8 +264,7 @@ def dumps(obj: object) -> str:
 
 
 def run_parsed(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) -> int:
-    """`run(args)` as every command runs: progress bars per ``--quiet``, an InputError, OptionError or
-    MissingExtra printed as one line with status 2 (the collector is paused by `dst_metrics.cli.main`)."""
+    """`run(args)` with progress bars per ``--quiet``, and bad input or options printed as one line, status 2."""
     from ..progress import set_quiet
 
     set_quiet(getattr(args, "quiet", False))
@@ -313,7 +302,6 @@ def write_text(path: str, text: str, what: str) -> None:
         raise InputError(f"cannot write {what}: {error.strerror or error}", source=path) from None
 
 
-# --------------------------------------------------------------------------------------------
 # Tables
 
 
@@ -338,8 +326,7 @@ def _right(text: str, width: int) -> str:
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str = "") -> str:
-    """Columns aligned by display width; `align` has an ``l`` or ``r`` per column (default: the
-    first left, the others right)."""
+    """Columns aligned by display width; `align` has an ``l`` or ``r`` per column (default: first left)."""
     align = align or "l" + "r" * (len(header) - 1)
     widths = [max(display_width(row[i]) for row in (header, *rows)) for i in range(len(header))]
     pads = [_left if a == "l" else _right for a in align]
@@ -347,8 +334,7 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: st
 
 
 def levels_table(figures: dict, slots: int, turns: int, by_slot: dict | None = None) -> str:
-    """The table of calibration `figures` (``slot_acc`` …: `calibration.figures.CALIBRATION_FIGURES`),
-    one row per level (slot, joint; with `by_slot` one per slot name), Acc, MRR, CA05, AUROC in percent."""
+    """The table of calibration `figures`, one row per level (or per slot with `by_slot`), in percent."""
     from ..calibration.figures import CALIBRATION_FIGURES
 
     names = [f.key.split("_", 1)[1] for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]

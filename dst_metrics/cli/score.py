@@ -1,10 +1,7 @@
 """``dst-metrics score FILE …``: every figure of one or more prediction files, as a table or JSON lines.
 
-Files may be in any registered input format (`dst_metrics.readers`; detected from the content
-unless ``--format`` names one). Every file is read and checked before any figure is printed; a
-bad option or bad input exits with status 2 and one line naming the option, or the file,
-dialogue, turn and field. Large files are streamed or scored in processes (`streaming`,
-`parallel`), ``--engine dask`` on a Dask cluster (`distributed`).
+Files may be in any registered input format. Every file is read and checked before any figure is
+printed; a bad option or bad input exits with status 2 and one line naming it.
 """
 
 from __future__ import annotations
@@ -86,7 +83,6 @@ def requirements(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...], s
     return ci + [requires("distributed", flag="--engine dask")] * (args.engine == "dask")
 
 
-# --------------------------------------------------------------------------------------------
 # Tables
 
 
@@ -107,8 +103,7 @@ def _figure_table(
     intervals: dict | None = None,
     marked: bool = True,
 ) -> str:
-    """One row per file, dialogue or group, a column per key; with `intervals` ({name: Intervals}), a
-    ``low-high`` row under each; `marked`: a `PROFILE_MARK` on the columns a profile gave."""
+    """One row per file, dialogue or group; `intervals` add a ``low-high`` row; `marked`: a profile's columns."""
     labels = figure_labels(options)
     replaced = _replaced_columns(rows, keys) if marked else set()
     header = [first, *(labels[key] + PROFILE_MARK * (key in replaced) for key in keys)]
@@ -251,8 +246,7 @@ def _is_profile_figure(scores: Scores, key: str) -> bool:
 
 
 def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
-    """One row per group, one column per figure (in `PROFILE_LABELS`' order, then any other by name; in
-    percent, counts as they are; ``-`` where the group lacks it), then the legend of the columns' words."""
+    """One row per group, one column per figure (``-`` where the group lacks it), then the columns' legend."""
     found = {name for figures in by_group.values() for name in figures}
     names = [name for name in PROFILE_LABELS if name in found] + sorted(found - set(PROFILE_LABELS))
     labels = [PROFILE_LABELS.get(name, name) for name in names]
@@ -265,7 +259,6 @@ def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
     return f"{format_table(['group', *labels], rows)}\n{legend}"
 
 
-# --------------------------------------------------------------------------------------------
 # Commands
 
 
@@ -292,8 +285,7 @@ def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
 
 
 def sgd_fuzzy(args: argparse.Namespace) -> bool:
-    """Whether SGD's non-categorical values match fuzzily (--compat sgd; the report's --schema-variants): unless
-    ``--value-matching exact`` is given."""
+    """Whether SGD's non-categorical values match fuzzily: unless ``--value-matching exact`` is given."""
     return not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
 
 
@@ -319,8 +311,7 @@ def request_of(args: argparse.Namespace) -> Request:
 
 
 def _print_calibration(path: str, block: dict | None) -> None:
-    """--calibration without --json: one file's calibration figures by level, as ``dst-metrics calibration``
-    prints them (its full table: that command), or a line saying the file has no confidences."""
+    """--calibration without --json: one file's calibration figures by level, or a line saying it has none."""
     from .common import levels_table
 
     if block is None:

@@ -1,13 +1,8 @@
-"""The one registry of figures: what every output lists, in this order.
+"""The registry of figures: what every output lists, in this order.
 
-Scores (`dst_metrics.scoring.scores`), the command line's table and JSON keys, the `evaluate` modules'
-outputs, the Space's tables and the metric cards all read `FIGURES`. A new figure is one entry (or one `register` call):
-its key, label, family, table group, whether higher is better, a description, the function of
-(Tally, Options) that computes it, the options it uses and whether that function also computes B summed
-tallies at once for the bootstrap (`vectorised`: the formulas of `metrics.py` are written once for both).
-
-Keys: ``gca``, ``jga``, ``fga`` (at `Options.fga_lambda`), ``fga@0.25`` … (one per λ of
-`Options.fga_lambdas`; the entry has ``per_lambda``), counts such as ``correct``, and ``turns``.
+Scores, the command line, the `evaluate` modules, the Space and the metric cards read `FIGURES`; a
+new figure is one entry (or one `register` call). Keys: ``gca``, ``jga``, ``fga``, one ``fga@λ`` per
+λ of `Options.fga_lambdas`, counts such as ``correct``, and ``turns``.
 """
 
 from __future__ import annotations
@@ -38,15 +33,9 @@ GROUPS: dict[str, str] = {
 
 
 class Figure(msgspec.Struct, frozen=True):
-    """One registered figure (see the module docstring).
-
-    `uses` names the options that change it besides ``mode`` and ``value_matching``, which shape the
-    tally every figure reads (``mode`` decides whether ``""`` is a value, the string quirks of SA and
-    RSA, FGA's distances): its `signature` lists only those. `vectorised`: `compute` also takes a
-    `metrics.Columns` of B summed tallies and returns their B values (in floats, the formulas of
-    `metrics.py`); otherwise the bootstrap computes the figure tally by tally. `grid`, for a per-λ figure,
-    gives its values at every λ of `Options.fga_lambdas` at once, equal to `compute` λ by λ (FGA reads the
-    distances once: each dialogue's figures with ``--per-dialogue``)."""
+    """One registered figure. `uses`: the options that change it besides ``mode`` and ``value_matching``.
+    `vectorised`: `compute` also takes a `metrics.Columns` of B summed tallies (for the bootstrap).
+    `grid`, for a per-λ figure: its values at every λ of `Options.fga_lambdas` at once."""
 
     key: str
     label: str
@@ -78,8 +67,7 @@ class Figure(msgspec.Struct, frozen=True):
         return {self.key: self.compute(tally, options)}
 
     def signature(self, options: Options) -> str:
-        """sacrebleu-style, naming only the options that change this figure: for GCA
-        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact`` (for a per-λ figure, `options` at that λ)."""
+        """The signature naming only the options that change this figure (a per-λ figure: `options` at that λ)."""
         return options.signature(self.uses)
 
 
@@ -206,11 +194,7 @@ FIGURES: list[Figure] = [
 
 
 def register(figure: Figure) -> Figure:
-    """Add a figure to the registry (after the others); every output lists it from then on.
-
-    Its key must be new (a per-λ figure may share its key with the plain figure of that key), and
-    `uses` must name fields of `Options`.
-    """
+    """Add a figure to the registry, after the others; its key must be new and `uses` name `Options` fields."""
     if figure.family not in FAMILIES or figure.group not in GROUPS:
         raise ValueError(f"unknown family {figure.family!r} or group {figure.group!r}")
     unknown = set(figure.uses) - {field.name for field in dataclasses.fields(Options)}
@@ -258,8 +242,7 @@ def compute_figures(
 def figure_computer(
     options: Options, families: Iterable[str] | None = None, *, per_dialogue: bool = False
 ) -> Callable[[Tally], dict[str, float | int]]:
-    """`compute_figures` as a function of the tally alone, the registry read once: for the many
-    tallies of one run (each dialogue's, with ``--per-dialogue``)."""
+    """`compute_figures` as a function of the tally alone, the registry read once."""
     wanted = FAMILIES if families is None else set(families)
     steps: list[tuple[Any, Callable[[Tally, Options], Any], Options, bool]] = []  # (key(s), function, at, grid)
     for figure in FIGURES:
@@ -284,9 +267,7 @@ def figure_computer(
 
 
 class DialogueFigures:
-    """The figures ``--per-dialogue`` lists (``figure_computer(options, per_dialogue=True)``) as a
-    picklable function of one dialogue's tally: a worker process computes them where it tallied the
-    dialogue (`parallel.tally_in_processes`' `view`), and only the figures cross back."""
+    """The figures ``--per-dialogue`` lists, as a picklable function of one dialogue's tally."""
 
     __slots__ = ("_compute", "options")
 

@@ -1,13 +1,8 @@
-"""Every metric as one short function of sums, next to its formula.
+"""Every metric as a short function of sums, next to its formula.
 
-Scores are fractions in [0, 1]. Where a formula has nothing to divide (no changes, no gold
-slot), official mode gives what the official code gives (0) and corrected mode gives 1 when
-nothing could have been got wrong; `README.md` lists these deviations. RSA's turn with no slot
-on either side scores 0 in both modes (the RSA paper's definition).
-
-Each formula is written once over `Columns`: one `Tally` (its Python ints, divided exactly, so the
-official figures keep every digit) or B summed tallies as arrays (`dst_metrics.stats.matrix`, for the
-bootstrap), in floats. The registry (`dst_metrics.core.figures`) names each formula once.
+Scores are fractions in [0, 1]. With nothing to divide, official mode gives 0 as the official code
+does and corrected mode gives 1 when nothing could be wrong (README.md). Each formula is written once
+over `Columns`: one `Tally` (ints, divided exactly) or B summed tallies as arrays (the bootstrap).
 """
 
 from __future__ import annotations
@@ -44,8 +39,7 @@ __all__ = [
 
 
 class Operations(Protocol):
-    """What a formula does to `Columns` beyond ``+ - * / ** == &``: on one tally's Python numbers
-    (`SCALAR`), or on arrays (`dst_metrics.stats.matrix`, numpy), so that this module needs none."""
+    """What a formula does to `Columns` beyond ``+ - * / ** == &``, on Python numbers or numpy arrays."""
 
     def ratio(self, numerator: Any, denominator: Any, empty: float) -> Any:
         """numerator / denominator, `empty` where the denominator is 0."""
@@ -67,8 +61,7 @@ that each field is declared once, in `Tally` (mypyc reads the fields of either g
 
 
 class _Scalar:
-    """`Operations` on one tally's Python numbers: ints divided exactly (CPython's correctly rounded
-    `operator.truediv`, compiled too), histograms summed exactly (`math.fsum`, so in any order)."""
+    """`Operations` on Python numbers: ints divided exactly, histograms summed with `math.fsum`."""
 
     def ratio(self, numerator: Any, denominator: Any, empty: float) -> Any:
         return operator.truediv(numerator, denominator) if denominator else empty
@@ -89,8 +82,7 @@ SCALAR = _Scalar()
 
 @functools.lru_cache(maxsize=4096)
 def _keyed(term: Callable[[Any, Any, Any], Any], items: tuple[tuple[int, int], ...]) -> float:
-    """`_Scalar.keyed`, cached: dialogues share few histograms (999 TRADE dialogues: 39 of FGA's distances),
-    and ``--per-dialogue`` asks each dialogue's FGA at every λ of the grid."""
+    """`_Scalar.keyed`, cached: dialogues share few histograms and ``--per-dialogue`` asks each at every λ."""
     return math.fsum([term(SCALAR, key, count) for key, count in items])
 
 
@@ -130,12 +122,9 @@ def gca_rates(c: Columns, mode: str = "official") -> tuple[Any, Any, Any, Any]:
 def gca(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> Any:
     """GCA = (P + G) / (α·P/VP + α·G/VR + (1-α)·P/LP + (1-α)·G/LR).
 
-    A weighted harmonic mean of the four rates; 0 when any rate is 0. With no change on
-    either side (P = G = 0) it is 0 in official mode (quirk 4) and 1 in corrected mode.
-    With L = C+W the denominator is (P²+G²)(α·L + (1-α)·C)/(C·L), so
-    GCA = (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)); for one tally, with α = a/b exactly, it is evaluated in
-    integers and rounded once (a perfect prediction gives exactly 1.0, never 1.0000000000000002).
-    """
+    A weighted harmonic mean of the four rates; 0 when any rate is 0. With P = G = 0 it is 0 in
+    official mode and 1 in corrected mode. For one tally it is evaluated in integers as
+    (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)), L = C+W, and rounded once, so a perfect prediction is 1.0."""
     if isinstance(c, Tally):
         return _gca_of_tally(c, alpha, mode)
     xp = ops(c)
@@ -150,9 +139,7 @@ def gca(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> An
 
 
 def _gca_of_tally(t: Tally, alpha: float, mode: str) -> float:
-    """`gca` of one Tally, its fields as ints (native when compiled: ``--per-dialogue`` asks it of each
-    dialogue): the same integers as `gca` over `SCALAR`, step for step, divided the same way, so the same
-    float (tests/test_figures.py compares the two bit for bit on random tallies, pure and compiled)."""
+    """`gca` of one Tally's ints, step for step as `gca` over `SCALAR`, so the same float."""
     predicted = t.correct + t.wrong + t.overshot
     gold = t.correct + t.wrong + t.missed
     labelled = t.correct + t.wrong
@@ -172,40 +159,27 @@ def jga(c: Columns) -> Any:
 
 
 def _jga_of_tally(t: Tally) -> float:
-    """`jga` of one Tally, its fields as ints (native when compiled); CPython's division, as for `Columns`
-    (compiled code's native ``/`` rounds twice above 2**53)."""
+    """`jga` of one Tally's ints, divided as CPython does (compiled ``/`` rounds twice above 2**53)."""
     return operator.truediv(t.joint_hits, t.turns)
 
 
 def joint_turn_accuracy(c: Columns, teacher_forced: bool = False) -> Any:
-    """Joint turn accuracy (DST-STAR) = (turns whose predicted changes equal gold's turn label) / turns.
-
-    A turn's changes are the slots whose value differs from the previous turn's state, with their new
-    values. With `teacher_forced` (predictions made from the gold previous state) the prediction's
-    changes are taken against the gold previous state, as DST-STAR does then: they equal gold's exactly
-    when the states are equal, so the figure is JGA."""
+    """Joint turn accuracy (DST-STAR): turns whose predicted changes equal gold's turn label, over turns."""
     return (c.joint_hits if teacher_forced else c.turn_hits) / c.turns
 
 
 def final_jga(c: Columns) -> Any:
-    """Final-turn JGA (DST-STAR) = (dialogues whose last turn's states are equal) / dialogues; 0 for a tally
-    made without dialogues (a simulated one)."""
+    """Final-turn JGA (DST-STAR): dialogues whose last turn's states are equal, over dialogues (0 without)."""
     return ops(c).ratio(c.final_hits, c.final_turns, 0.0)
 
 
 def fga(c: Columns, lam: float = DEFAULT_FGA_LAMBDA) -> Any:
-    """FGA = (equal turns + Σ over type-2 errors of 1 - exp(-λ·d)) / turns.
-
-    d is the distance from a type-2 error (a turn whose own changes are right but that carries
-    an earlier mistake) back to the last type-1 error; type-1 errors score 0.
-    """
+    """FGA = (equal turns + Σ over type-2 errors of 1 - exp(-λ·d)) / turns, d back to the last type-1 error."""
     return (c.joint_hits + ops(c).keyed(c, "fga_distances", _credit(lam))) / c.turns
 
 
 def fga_grid(t: Tally, lambdas: tuple[float, ...]) -> tuple[float, ...]:
-    """`fga` of one tally at each λ of `lambdas`, the distances read once: ``--per-dialogue`` asks each
-    dialogue's FGA at the whole grid, and λ by λ costs 1.4x more (docs/speed.md). The same terms summed
-    the same way, so the same digits (tests/test_figures.py)."""
+    """`fga` of one tally at each λ of `lambdas`, the distances read once; the same digits as λ by λ."""
     credits = _credits(lambdas, tuple(t.fga_distances.items()))
     return tuple([(t.joint_hits + credit) / t.turns for credit in credits])
 
@@ -231,30 +205,19 @@ def _share(xp: Any, size: Any, hits: Any) -> Any:
 
 
 def aga(c: Columns, mode: str = "official") -> Any:
-    """AGA = mean, over turns with an active gold slot, of |G_t ∩ P_t| / |G_t|.
-
-    With no such turn it is `_vacuous` (0 official, 1 corrected)."""
+    """AGA = mean, over turns with an active gold slot, of |G_t ∩ P_t| / |G_t|; `_vacuous` without any."""
     xp = ops(c)
     return xp.ratio(xp.keyed(c, "goal_hits", _share), c.goal_turns, _vacuous(mode))
 
 
 def rsa(c: Columns, mode: str = "official") -> Any:
-    """RSA = mean over turns of (T* - missed_t - wrong_t) / T*, T* = |slots(G_t) ∪ slots(P_t)|.
-
-    A turn with T* = 0 (no slot on either side) scores 0, in both modes: the RSA paper's
-    definition as SPEC.md states it and the official code implements it; corrected mode fixes the
-    official code's quirks without redefining a metric. `mode` is kept for signature
-    compatibility and does not change this convention (the modes differ only in the turn figures
-    the Tally holds, e.g. the last-hyphen quirk and ``""`` values)."""
+    """RSA = mean over turns of (T* - missed - wrong) / T*, T* = |slots(G) ∪ slots(P)|; 0 when T* = 0."""
     del mode  # same definition in both modes
     return ops(c).keyed(c, "relative_hits", _share) / c.turns
 
 
 def slot_prf(c: Columns) -> tuple[Any, Any, Any]:
-    """Slot (precision, recall, F1), micro over turns: TP, FP, FN summed over all turns.
-
-    Precision is 1 when nothing was predicted and recall is 1 when gold has nothing, so an
-    empty prediction of an empty corpus scores 1."""
+    """Slot (precision, recall, F1), micro over turns; precision is 1 with no prediction, recall 1 with no gold."""
     xp = ops(c)
     tp, fp, fn = c.true_positives, c.false_positives, c.false_negatives
     precision = xp.ratio(tp, tp + fp, 1.0)

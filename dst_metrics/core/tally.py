@@ -1,14 +1,8 @@
-"""The shared diff/count core: one pass over each dialogue, one diff per turn.
+"""Counting: one pass over each dialogue, one diff per turn, added into a `Tally`.
 
-For every turn it classifies the changed slots into GCA count types and measures the turn-level
-agreement of gold and prediction; it adds both into a `Tally`, a small set of sums that merge by
-addition. Every metric in `metrics.py` is a short function of a Tally.
-
-Two modes (see SPEC.md and README.md, "Official and corrected"):
-
-- ``official`` reproduces the official GCA code, quirks included;
-- ``corrected`` compares each changed slot's gold and predicted value once, treats missing,
-  empty and ``none`` alike as inactive, and counts FGA distances in turn positions.
+Each turn's changed slots are classified into GCA count types and its gold and predicted states
+compared. ``official`` mode reproduces the official GCA code, quirks included; ``corrected``
+compares each changed slot once and treats missing, empty and ``none`` as inactive (SPEC.md).
 """
 
 from __future__ import annotations
@@ -38,35 +32,25 @@ def check_mode(mode: str) -> None:
     parse_mode(mode)
 
 
-# --------------------------------------------------------------------------------------------
 # The diff of one side of one turn
 
 Changes = Collection[tuple[str, "Value | None"]]  # (slot, new value); None: the slot became inactive
 
 
 def side_changes(new: State, previous: State, removals: bool) -> Changes:
-    """The (slot, value) pairs of `new` that are not in `previous`; with `removals`, also
-    (slot, None) for each slot of `previous` that `new` lacks.
-
-    This is the one diff of a turn: GCA counts it, FGA checks it, explanations show it.
-    """
+    """The (slot, value) pairs of `new` not in `previous`; with `removals`, also (slot, None) for slots dropped."""
     changes = [(slot, value) for slot, value in new.items() if previous.get(slot, _ABSENT) != value]
     if removals and len(previous) > len(new) - len(changes):
         changes += [(slot, None) for slot in previous if slot not in new]
     return changes
 
 
-# --------------------------------------------------------------------------------------------
 # GCA count types of one turn
 
 
 def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_changes: Changes) -> list[SlotCount]:
-    """Algorithm 1 as the official code runs it (SPEC.md, steps 3 and 4), quirks included.
-
-    `gold`/`pred` are the turn's maps, where every slot present earlier on that side (given with
-    any value, an explicit ``"none"`` or ``""`` included) and now absent is filled in as
-    ``"none"``; the changes are their pairs not in the previous maps.
-    """
+    """Algorithm 1 as the official code runs it (SPEC.md, steps 3 and 4), quirks included: `gold`/`pred`
+    are the turn's maps, every slot seen earlier on that side and now absent filled in as ``"none"``."""
     counted: list[SlotCount] = []
     judged: dict[str, str] = {}  # slots counted CORRECT or WRONG in step 3
     for slot, gold_value in gold_changes:
@@ -101,11 +85,7 @@ def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_c
 
 
 def corrected_count_types(gold: State, pred: State, gold_changes: Changes, pred_changes: Changes) -> list[SlotCount]:
-    """Each slot whose active value changed on either side, compared once (SPEC.md, corrected).
-
-    `gold`/`pred` hold active slots only. g == p -> correct; g inactive -> overshot;
-    p inactive -> missed; otherwise wrong.
-    """
+    """Each slot whose active value changed, compared once (corrected mode): correct, overshot, missed, wrong."""
     counted: list[SlotCount] = []
     for slot in dict.fromkeys([slot for slot, _ in gold_changes] + [slot for slot, _ in pred_changes]):
         gold_value = gold.get(slot)
@@ -122,7 +102,6 @@ def corrected_count_types(gold: State, pred: State, gold_changes: Changes, pred_
     return counted
 
 
-# --------------------------------------------------------------------------------------------
 # Turn-level agreement of one turn
 
 
@@ -134,11 +113,9 @@ TurnFigures = tuple[bool, int, int, int, int, int, int, int]
 def turn_figures(gold: State, pred: State, string_quirk: bool = False) -> TurnFigures:
     """Compare a turn's active gold and predicted states once, for JGA, SA, AGA, RSA and F1.
 
-    With tp = |G ∩ P| (pairs that match) and common = |slots(G) ∩ slots(P)|:
-    SA misses + wrongs = (|G| - tp) + (|P| - common); RSA T* = |G| + |P| - common and its
-    numerator T* - missed - wrong = tp. With `string_quirk` (official mode, a value with a
-    hyphen present) SA and RSA come from `official_string_figures` instead.
-    """
+    With tp = |G ∩ P| and common = |slots(G) ∩ slots(P)|: SA misses + wrongs = (|G| - tp) + (|P| -
+    common); RSA T* = |G| + |P| - common, numerator tp. With `string_quirk`, SA and RSA come from
+    `official_string_figures`."""
     tp = common = 0
     for slot, pred_value in pred.items():
         gold_value = gold.get(slot)
@@ -158,13 +135,8 @@ def turn_figures(gold: State, pred: State, string_quirk: bool = False) -> TurnFi
 
 
 def official_string_figures(gold: State, pred: State) -> tuple[int, int, int]:
-    """SA and RSA as the official code computes them on 'domain-slot-value' strings.
-
-    The slot of a string is what precedes its last hyphen, so a value with a hyphen
-    ('guest-house') lands on a wrong slot. Returns (SA misses + wrongs, RSA numerator, T*).
-    A gold value with several acceptable values (not part of the official code) is written
-    with the predicted value where that is acceptable.
-    """
+    """(SA misses + wrongs, RSA numerator, T*) as the official code computes them on 'domain-slot-value'
+    strings, a slot being what precedes the last hyphen (so 'guest-house' lands on a wrong slot)."""
 
     def gold_item(slot: str, value: Value) -> str:
         if value.__class__ is Alternatives:
@@ -185,9 +157,7 @@ def official_string_figures(gold: State, pred: State) -> tuple[int, int, int]:
 
 
 def hyphenated(state: State) -> bool:
-    """Whether a value of `state`, or a value it accepts, has a hyphen: only then can
-    `official_string_figures` (slots read up to the last hyphen) differ from the plain counts of
-    `turn_figures`, so a caller asking for the strings' figures may skip them for other states."""
+    """Whether a value of `state` has a hyphen: only then can `official_string_figures` differ."""
     for value in state.values():
         if value.__class__ is str:
             if "-" in value:
@@ -198,10 +168,7 @@ def hyphenated(state: State) -> bool:
 
 
 def changes_inside(changes: Changes, other: State) -> bool:
-    """FGA's check: every active (slot, value) of a side's change set is matched in `other`.
-
-    Called both ways: the gold changes must be inside the prediction and vice versa.
-    """
+    """FGA's check: every active (slot, value) of a side's change set is matched in `other`."""
     for slot, value in changes:
         if value is None or value == NONE_VALUE:
             continue  # a removal is not an item of the turn's state
@@ -215,11 +182,7 @@ def changes_inside(changes: Changes, other: State) -> bool:
 
 
 def same_label_changes(gold_changes: Changes, pred_changes: Changes, gold_before: State, pred_before: State) -> bool:
-    """Whether a turn's DST-STAR turn labels are equal (joint turn accuracy), from the change sets of
-    `advance_side` (either mode) and the sides' previous active states, in O(changes): a pair is a removal
-    when its value is None (corrected) or ``"none"`` with the slot active before (official; otherwise it is
-    no change), else an active change; the active changes must be matched slot by slot (`values_match`)
-    and the removals be the same slots (tests/test_turn_level.py holds it equal to the plain definition)."""
+    """Whether a turn's DST-STAR turn labels are equal: the same removals, active changes matched slot by slot."""
     pred_label: dict[str, Value | None] = {}
     for slot, value in pred_changes:
         if value is None or value == NONE_VALUE:
@@ -242,10 +205,7 @@ def same_label_changes(gold_changes: Changes, pred_changes: Changes, gold_before
     return matched == len(pred_label)
 
 
-# --------------------------------------------------------------------------------------------
-# Sums: each field of a `Tally` (and of a profile's sums, `compat.base.DialogueSums`) declares how two
-# sums of it merge, in its metadata under `MERGE`; `+`, `add` and every copy of a tally (processes, Dask,
-# the bootstrap's matrix) follow that one declaration.
+# Sums: each field of a `Tally` (and of `compat.base.DialogueSums`) declares under `MERGE` how two sums merge.
 
 MERGE = "merge"
 """The key of a field's metadata holding its merge: merge(mine, theirs) -> their sum, a new value."""
@@ -277,14 +237,12 @@ TURN_TERM = "turn_term"
 
 
 def turn_sum(term: str) -> Any:
-    """A field of sums: Σ over turns of `term`, a Python expression of the turn's figures (`TURN_FIGURES`),
-    e.g. ``"equal"`` (the turns whose states are equal) or ``"n_gold > 0"``; `_Sums.tally` computes it."""
+    """A field of sums: Σ over turns of `term`, an expression of the turn's `TURN_FIGURES` (``"equal"``)."""
     return field(default=0, metadata={MERGE: operator.add, TURN_TERM: term})
 
 
 def turn_histogram(key: str, term: str) -> Any:
-    """A field of sums: {the turn's `key`: Σ `term`} over the turns whose `key` is not 0 (both of
-    `TURN_FIGURES`); `_Sums.tally` computes it."""
+    """A field of sums: {the turn's `key`: Σ `term`} over turns whose `key` is not 0."""
     return field(default_factory=dict, metadata={MERGE: add_keys, TURN_TERM: (key, term)})
 
 
@@ -306,8 +264,7 @@ _FOLDS: dict[Callable, Callable[[Iterable[Any]], Any]] = {operator.add: sum, add
 
 @functools.cache
 def _adder(cls: type) -> Callable[[Any, Any], Any]:
-    """``a + b`` of a class of sums, generated from its declaration (as `dataclasses` makes ``__init__``):
-    ``cls(a.f + b.f, merge(a.h, b.h), ...)``, one expression, so two sums add without a loop."""
+    """``a + b`` of a class of sums, generated from its declaration as one expression."""
     names: dict[str, Any] = {"cls": cls}
     terms: list[str] = []
     for index, f in enumerate(fields(cls)):
@@ -322,9 +279,7 @@ def _adder(cls: type) -> Callable[[Any, Any], Any]:
 
 
 def summed(*sums: Any) -> Any:
-    """The sum of declared sums of one class (at least one) as a new one, field by field: ``a + b`` is
-    ``summed(a, b)``, and many at once (each dialogue's tally into the corpus's) cost one pass a field,
-    each histogram's counts added into one new dict (no input is changed)."""
+    """The sum of declared sums of one class (at least one) as a new one, field by field; inputs unchanged."""
     if len(sums) == 2:
         return _adder(sums[0].__class__)(*sums)
     values, merges = _merges(sums[0].__class__)
@@ -339,14 +294,8 @@ def summed(*sums: Any) -> Any:
 
 @dataclass
 class Tally:
-    """The sums every metric is computed from; tallies merge by addition (`+`), field by field as each
-    field declares (`integer`, `histogram`, `turn_sum`, `turn_histogram`). The `integer` and `histogram`
-    fields are counted by `_Sums.walk` under the same name (a GCA count in `_Sums.counts`); the turn
-    fields are computed from each turn's figures by `_Sums.tally`, from their declaration.
-
-    Ratios are kept as integer sums grouped by denominator, and FGA as a histogram of
-    distances, so merged tallies give the same figures in any order, batching or process split.
-    """
+    """The sums every metric is computed from, merged by addition as each field declares (`integer`,
+    `histogram`, `turn_sum`, `turn_histogram`), so merged tallies give the same figures in any order."""
 
     turns: int = integer()
     correct: int = integer()
@@ -371,8 +320,7 @@ class Tally:
         return _adder(Tally)(self, other)
 
     def __reduce__(self) -> tuple:
-        # pickled as its field values in order: fewer bytes, less time than the default (each
-        # dialogue's tally crosses from a worker process with --jobs and --per-dialogue)
+        # pickled as its field values in order: smaller and faster than the default
         return Tally, _merges(Tally)[0](self)
 
     def count(self, kind: str) -> int:
@@ -380,7 +328,6 @@ class Tally:
         return getattr(self, kind)
 
 
-# --------------------------------------------------------------------------------------------
 # One pass over a dialogue
 
 TurnObserver = Callable[[int, int, State, State, list[SlotCount]], None]
@@ -392,11 +339,7 @@ def tally_dialogue(
     *,
     observe: TurnObserver | None = None,
 ) -> Tally:
-    """Score one dialogue into a Tally.
-
-    `observe`, if given, is called for every turn with (position, turn id, gold map, predicted
-    map, counted slots), where the maps are what GCA compared (see `official_count_types`).
-    """
+    """Score one dialogue into a Tally; `observe(position, turn id, gold map, pred map, counted)` sees each turn."""
     check_mode(mode)
     sums = _Sums()
     sums.walk((dialogue,), mode == "official", observe)
@@ -447,8 +390,7 @@ class _Sums:
         self.turn_hits = self.final_turns = self.final_hits = 0
 
     def walk(self, dialogues: Iterable[Dialogue], official: bool, observe: TurnObserver | None) -> None:
-        """One pass over each dialogue: one diff per turn, read by every metric (the dialogues in one
-        call, so the sums of a dialogue's end stay local)."""
+        """One pass over each dialogue, one diff per turn, read by every metric."""
         count_types = official_count_types if official else corrected_count_types
         counts = self.counts
         figure_runs = self.figure_runs
@@ -469,8 +411,7 @@ class _Sums:
 
             for position, (turn_id, g, p) in enumerate(zip(dialogue.turn_ids, dialogue.gold, dialogue.pred)):
                 if g is prev_g and p is prev_p:
-                    # Nothing changed on either side: no GCA change, the same turn figures, and an
-                    # unequal turn is an FGA type-2 error.
+                    # Nothing changed on either side: the same turn figures; an unequal turn is FGA type 2.
                     run += 1
                     if not prev_equal:
                         distance = (turn_id if official else position) - last_error
@@ -550,9 +491,7 @@ class _Sums:
 
 @functools.cache
 def _tally_of() -> Callable[[_Sums], Tally]:
-    """`_Sums.tally`, generated from `Tally`'s declaration (as `_adder`): one pass over the distinct turn
-    figures summing every `turn_sum` and `turn_histogram` field, then ``Tally(...)`` with its fields in
-    order (positional arguments cost half of keywords); the other fields are the walk's sums."""
+    """`_Sums.tally`, generated from `Tally`'s declaration: one pass summing the turn fields, then ``Tally(...)``."""
     turn_fields = [f for f in fields(Tally) if TURN_TERM in f.metadata]
     lines = ["def tally(sums):"]
     lines += [f"    {f.name} = {{}}" if f.metadata[MERGE] is add_keys else f"    {f.name} = 0" for f in turn_fields]
@@ -584,18 +523,9 @@ def _tally_of() -> Callable[[_Sums], Tally]:
 def advance_side(
     state: State, previous_map: State, official: bool, hyphen: bool = False
 ) -> tuple[State, State, Changes, bool]:
-    """Move one side (gold or prediction) to its new state.
-
-    Returns the turn-level active state, the map GCA compares, its changes against
-    `previous_map` (the pairs of `side_changes`, in no particular order), and `hyphen`: whether
-    official SA/RSA must read the states as strings, which they need once a value with a hyphen has
-    appeared on this side of the dialogue (every value appears once among the changes; the string
-    reading is exact for any state, so keeping the flag set is safe). In official mode the map fills
-    in ``"none"`` for every slot of `previous_map` that the state lacks: the previous maps hold every
-    slot given earlier on this side, whatever its value, so as in the official code a slot given as
-    an explicit ``"none"`` (or ``""``) and omitted later is filled in as ``"none"`` too (SPEC.md,
-    GCA step 1).
-    """
+    """Move one side (gold or prediction) to its new state: the active state, the map GCA compares, its
+    changes against `previous_map`, and `hyphen` (official SA/RSA must read the states as strings). In
+    official mode the map fills in ``"none"`` for every slot of `previous_map` the state lacks (SPEC.md, GCA step 1)."""
     if official:
         active = state
         if NONE_VALUE in state.values():

@@ -1,5 +1,4 @@
-"""What every reader shares: the `Reader` record, the request it reads, and JSON decoding with
-located errors."""
+"""What every reader shares: the `Reader` record, the request it reads, JSON decoding with located errors."""
 
 from __future__ import annotations
 
@@ -15,8 +14,7 @@ from ..corpus import Corpus, Reading
 from ..errors import InputError, describe
 
 
-# `ReaderFit` and `Reader`: frozen msgspec Structs, not dataclasses, as `engines.Request`: a Struct class is made in
-# microseconds, a dataclass in about a millisecond of every command's start.
+# Frozen msgspec Structs, not dataclasses: a Struct class is made in microseconds, a dataclass in about a millisecond.
 class ReaderFit(msgspec.Struct, frozen=True):
     """How well an input's beginning fits a format: 2 fits, 1 close (`missing` says what is off), 0 not."""
 
@@ -45,18 +43,14 @@ class ReadRequest(msgspec.Struct, frozen=True):
 
 
 class Side(msgspec.Struct, frozen=True):
-    """The turns of one side (gold or predictions) of a format that holds one side only.
+    """The turns of one side (gold or predictions) of a one-sided format.
 
-    `states` maps a dialogue id to {turn id: raw state} (any shape `normalize_state` accepts).
-    `ids` is ``"exact"``, or ``"loose"`` where the format's dialogue ids are matched case-insensitively
-    and without a ``.json`` ending (mwzeval's); `turns` is ``"id"``, or ``"position"`` where turns are
-    matched by their position in the dialogue (their ids are the other side's). `flat` says every
-    state is a flat dict ``{"domain-slot": value}`` the reader built itself and nothing else holds,
-    so a state whose values are all strings can be used as it is (exact value matching). `unset`
-    is the value the format writes for an unset slot (ConvLab-3's ``""``), or None. `convention`:
-    a signature part naming how the reader turned the format's values into states where that is a
-    choice (MultiWOZ data.json's ``not mentioned``, ``none``, ``dontcare``), or None.
-    """
+    - `states`: {dialogue id: {turn id: raw state}};
+    - `ids`: ``"exact"``, or ``"loose"`` (case-insensitive, without ``.json``: mwzeval's);
+    - `turns`: ``"id"``, or ``"position"`` (matched by position; the ids are the other side's);
+    - `flat`: every state is a flat dict the reader built, usable as it is when its values are strings;
+    - `unset`: the value the format writes for an unset slot (ConvLab-3's ``""``), or None;
+    - `convention`: a signature part naming how the reader turned values into states, or None."""
 
     states: dict[str, dict[int, object]]
     source: str | None = None
@@ -73,9 +67,7 @@ class NotCommon(Exception):
 
 
 class Reader(msgspec.Struct, frozen=True):
-    """One input format: its name (``--format``), a description, detection and the reading itself:
-    `read` for a format holding gold and predictions, `read_side` for one holding one side (called
-    with ``"gold"`` or ``"pred"``; the other side comes from ``--gold``)."""
+    """One input format: its name, description, detection, and `read` (both sides) or `read_side` (one side)."""
 
     name: str
     description: str
@@ -119,9 +111,7 @@ def decode_problem(error: BaseException) -> str:
 
 
 def decode_json(data: bytes, source: str | None = None, *, one_line: bool = False) -> object:
-    """Parse JSON bytes; invalid JSON raises InputError with the line and column of the problem
-    (only the column with `one_line`, for a line of JSON Lines whose message names the line), and so
-    does JSON nested deeper than Python's recursion limit."""
+    """Parse JSON bytes; invalid or too deeply nested JSON raises InputError with its line and column."""
     try:
         return msgspec.json.decode(data)
     except RecursionError as error:
@@ -141,8 +131,7 @@ def decode_json(data: bytes, source: str | None = None, *, one_line: bool = Fals
 
 
 def typed_decode(decoder: msgspec.json.Decoder, data: bytes) -> object | None:
-    """`data` decoded by a typed decoder (a reader's fast path); None when it is not of that type or not
-    valid JSON (the reader's checking path then names the problem)."""
+    """`data` decoded by a typed decoder; None when not of that type or not valid JSON."""
     try:
         return decoder.decode(data)
     except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError
@@ -150,8 +139,7 @@ def typed_decode(decoder: msgspec.json.Decoder, data: bytes) -> object | None:
 
 
 def decoded_on_change(raws: Iterable[object], decode: Callable[[object], object]) -> list:
-    """`decode` of each raw value (undecoded JSON), called only where it differs from the value before:
-    equal consecutive values give one object (most turns repeat the state before them)."""
+    """`decode` of each raw value, equal consecutive values giving one object."""
     decoded = []
     previous = value = None
     for raw in raws:
@@ -162,8 +150,7 @@ def decoded_on_change(raws: Iterable[object], decode: Callable[[object], object]
 
 
 def decode_object(data: bytes, source: str | None, layout: str | None, id_levels: int = 2, depth: int = 3) -> object:
-    """`decode_json` where no object of the top `depth` levels gives a key twice (`check_unique_keys`);
-    with `layout`, JSON other than an object raises InputError saying an object `layout` was expected."""
+    """`decode_json` with no key given twice in the top `depth` levels; with `layout`, an object is required."""
     decoded = decode_json(data, source)
     if isinstance(decoded, dict):
         check_unique_keys(data, b"", None, source, id_levels, depth)
@@ -177,10 +164,10 @@ _CHUNK = 1 << 20
 
 
 def check_json(data: bytes, source: str | None = None, *, one_line: bool = False) -> None:
-    """Raise `decode_json`'s InputError where `data` is not JSON in UTF-8, without building its values (a
-    50 MB file is checked in about 0.2 s and no memory): its syntax is checked by skipping over it, its
-    text as UTF-8 a megabyte at a time; only data failing one of those is decoded, which stops at the
-    problem and names its place. (A number too large for a float is left to the reader.)"""
+    """Raise `decode_json`'s InputError where `data` is not JSON in UTF-8, without building its values.
+
+    Syntax and UTF-8 are checked by skipping over the data (a 50 MB file in about 0.2 s); only data
+    that fails is decoded, to name the place. A number too large for a float is left to the reader."""
     try:
         _SKIPPED.decode(data)
         if not data.isascii():
@@ -210,10 +197,7 @@ class _Pairs(list):
 
 
 def duplicate_key(data: bytes, depth: int) -> tuple[list, str] | None:
-    """(path, key) of the first key written twice in one object within the top `depth` levels of
-    JSON `data` (a path of keys and array positions), or None: none, or `data` is not valid JSON
-    (its reader names that). msgspec and Python's dict keep only a key's last value, so this is
-    what finds such a key; readers call it only when a cheap count says one may be there."""
+    """(path, key) of the first key given twice in one object in the top `depth` levels of `data`, else None."""
     try:
         tree = json.loads(data, object_pairs_hook=_Pairs)
     except (ValueError, RecursionError):  # invalid JSON or UTF-8 (UnicodeDecodeError is a ValueError)
@@ -240,11 +224,8 @@ def check_unique_keys(
 ) -> None:
     """Raise InputError naming a dialogue id, turn id or field written twice in one JSON object.
 
-    The cheap test: `marker` (a key every kept item has once, e.g. ``b'"gt"'``) occurs in `data`
-    exactly `kept` times (the items the decoded dicts kept): then no item was dropped for a
-    repeated key. Otherwise (a repeated key, or the marker inside a value) the keys are checked one
-    by one (`duplicate_key`; always where `kept` is None). The first `id_levels` levels of objects
-    map ids (dialogue, turn)."""
+    When `marker` (a key every kept item has once) occurs `kept` times, no key was repeated; otherwise
+    the keys are checked one by one (`duplicate_key`). The first `id_levels` levels map ids."""
     if kept is not None and data.count(marker) == kept:
         return
     found = duplicate_key(data, depth)

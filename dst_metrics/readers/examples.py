@@ -1,8 +1,7 @@
-"""The worked examples of the GCA paper, encoded by hand from its figures and text.
+"""The worked examples of the GCA paper, encoded by hand, with the figures the paper prints.
 
-Each example is one dialogue: gold states and one or more prediction sets, written as the
-per-turn updates of a flat state (``{"hotel-area": "north"}``), with the figures the paper
-prints for them. They back the README quickstart (``examples/*.json``), the tests and the Space.
+Each is one dialogue: gold states and prediction sets, as turn updates of a flat state. They back
+the README quickstart (``examples/*.json``), the tests and the Space.
 """
 
 from __future__ import annotations

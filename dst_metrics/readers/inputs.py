@@ -1,23 +1,13 @@
-"""Reading an input: what a source is, its files, each file's format and the pairing with gold, decided once.
+"""Reading an input: its files, each file's format and the pairing with gold.
 
 >>> from dst_metrics.readers import read
 >>> read('{"d1": {"0": {"gt": {"hotel-area": "north"}, "pr": {}}}}').num_turns
 1
 
-A source is a path, a folder, bytes, text, or Python objects (a reference-layout dict, a list of
-turn records). `resolve` turns it into `InputFile`s, each with its format (``auto``: detected here,
-once per file). A folder is one corpus whose input files are its files, except the folders a format
-reads as one (SGD / MultiWOZ 2.2 ``dialogues_*.json``, MultiWOZ 2.1's ``data.json``). A file that is
-not DST data is an error naming it, and so is a dialogue id found in two files.
-
-`read` reads every file whole into one Corpus. `read_stream` gives each file's dialogues to a
-function one dialogue at a time where the format streams (JSON Lines turn records, the reference
-layout) and the file's dialogues follow one another; any other file is read whole.
-
-Every failure to decode (invalid UTF-8 or JSON, numbers no float holds, nesting deeper than
-Python's recursion limit) in detection or in a reader becomes one `InputError` naming the file
-(and line, dialogue, turn where known). `InputSpec` is what to read, small, frozen and picklable:
-worker processes (`dst_metrics.scoring.parallel`) and Dask workers (`dst_metrics.scoring.distributed`) get it.
+A source is a path, a folder, bytes, text, or Python objects; `resolve` turns it into `InputFile`s
+with their formats. `read` reads every file whole into one Corpus; `read_stream` gives a function
+one dialogue at a time where the format streams (JSON Lines, the reference layout). Every decoding
+failure becomes one `InputError` naming the file (and line, dialogue, turn where known).
 """
 
 from __future__ import annotations
@@ -81,8 +71,7 @@ STREAMED_FORMATS = ("jsonl", "reference")
 
 @contextmanager
 def guarded(where: str | None) -> Iterator[None]:
-    """Within the block, an InputError is located in `where` and a decoding failure (see the
-    module) becomes an InputError naming `where`; any other exception is a bug and passes."""
+    """Within the block, an InputError is located in `where` and a decoding failure becomes one."""
     try:
         yield
     except InputError as error:
@@ -132,8 +121,7 @@ def _binary_kind(head: bytes) -> str | None:
 
 
 def _json_scalar(data: bytes) -> str | None:
-    """What `data` is when it is one JSON scalar (``1e400``, ``"text"``, ``true``): its description;
-    else None (an object, an array, or not JSON)."""
+    """The description of `data` when it is one JSON scalar (``1e400``, ``"text"``, ``true``), else None."""
     text = data.strip()
     if len(text) > 1000 or not text or text[:1] in b"{[":
         return None
@@ -150,11 +138,7 @@ def _json_scalar(data: bytes) -> str | None:
 
 
 def detect(data: bytes) -> str:
-    """The name of the format whose reader recognizes the beginning of `data`.
-
-    Nothing fitting raises InputError naming the closest format and what is missing; so does data
-    that is no UTF-8 text (UTF-16, NUL bytes) or nested too deeply for a sniffer.
-    """
+    """The format whose reader recognizes the start of `data`; else InputError naming the closest format."""
     head_bytes = data[:HEAD_BYTES]
     problem = _encoding_problem(head_bytes)
     if problem:
@@ -177,8 +161,7 @@ def detect(data: bytes) -> str:
 
 
 class InputSpec(msgspec.Struct, frozen=True, dict=True):  # dict: room for the cached `reading`
-    """What to read: a source (a path, a folder, bytes, text or Python objects) in `format`, with
-    `gold` for a format that holds predictions only, and the reading options. Frozen and picklable."""
+    """What to read: a source in `format`, with `gold` for a predictions-only format, and the reading options."""
 
     source: Any
     format: str = "auto"
@@ -194,8 +177,7 @@ class InputSpec(msgspec.Struct, frozen=True, dict=True):  # dict: room for the c
 
     @cached_property
     def reading(self) -> Reading:
-        """The reading settings above as one `corpus.Reading`, carried to every `CorpusBuilder` of this input
-        (made, and so checked, on creation)."""
+        """The reading settings as one `corpus.Reading` (made, and so checked, on creation)."""
         return Reading(
             value_matching=self.value_matching,
             linearized=self.linearized,
@@ -218,9 +200,8 @@ class InputSpec(msgspec.Struct, frozen=True, dict=True):  # dict: room for the c
 
 @dataclasses.dataclass(frozen=True)
 class InputFile:
-    """One part of a source read by one reader: a file, a folder its format reads as one (`path`),
-    or data in memory (`data`); `name` is how messages name it. A file read ahead (`ResolvedInput.loaded`)
-    has both its `path` and its `data` (without BOM), and a reference layout its `slices` too."""
+    """One part of a source read by one reader: a file or folder (`path`) or data in memory (`data`), named
+    `name` in messages. A file read ahead has both, and a reference layout its `slices` too."""
 
     format: str
     name: str | None
@@ -245,9 +226,7 @@ def _checked_head(data: bytes, where: str | None) -> bytes:
 
 
 def text_file(path: str | os.PathLike, where: str | None = None) -> bytes:
-    """The bytes of a file meant as text, as the readers get them: read (else InputError with the reason),
-    without a byte order mark, not empty, and no UTF-16, NUL bytes or binary file (`detect` says what
-    it is); every InputError names `where` (default: the path)."""
+    """The bytes of a text file without BOM; InputError if unreadable, empty, UTF-16, NUL bytes or binary."""
     where = str(path) if where is None else where
     data = _checked_head(read_file(Path(path), where), where)
     problem = _encoding_problem(data[:HEAD_BYTES])
@@ -257,9 +236,8 @@ def text_file(path: str | os.PathLike, where: str | None = None) -> bytes:
 
 
 def _input_file(head: bytes, format: str, where: str | None, path: Path | None = None) -> InputFile:
-    """The `InputFile` of a file (`path`, whose first bytes are `head`) or of data in memory (all of it in
-    `head`), its format detected with ``auto``; data meant as JSON (a .json or .jsonl file, or data
-    starting with ``{`` or ``[``) that no format recognizes raises its JSON decoding error."""
+    """The `InputFile` of a file (`path`, starting with `head`) or of data in memory, its format detected;
+    data meant as JSON that no format recognizes raises its JSON decoding error."""
     head = _checked_head(head, where)
     if format == "auto":
         try:
@@ -275,9 +253,7 @@ def _input_file(head: bytes, format: str, where: str | None, path: Path | None =
 
 
 def _raise_json_problem(source: Path | bytes, where: str | None, lines: bool = False) -> None:
-    """Raise the JSON decoding error of data meant as JSON (a .json file, or data starting with ``{``
-    or ``[``) that no format recognizes: "not valid JSON at line 3", not the closest format's
-    complaint. Valid JSON raises nothing (detection's message stands)."""
+    """Raise the JSON decoding error ("not valid JSON at line 3") of data no format recognizes, if any."""
     data = (source if isinstance(source, bytes) else read_file(source, where)).removeprefix(BOM)
     if lines:
         data = data.lstrip().partition(b"\n")[0]
@@ -369,7 +345,6 @@ def _detected_quietly(head: bytes) -> str | None:
         return None
 
 
-# --------------------------------------------------------------------------------------------
 # Reading whole
 
 
@@ -390,9 +365,7 @@ def read_file_corpus(file: InputFile, reading: Reading | str = "exact") -> Corpu
 
 
 def _in_another_format(file: InputFile, error: InputError) -> InputError:
-    """`error`, a reader's failure to decode its data, or, where the format was asked for (``--format NAME``)
-    and the data is another format's ("Input data was truncated" of JSON Lines on one JSON document), an
-    error saying so: what the data looks like, and the flag to read it with."""
+    """`error`, or, where ``--format NAME`` was given for another format's data, an error saying so."""
     if "not valid JSON" not in str(error):
         return error
     head = file.data[:HEAD_BYTES] if file.data is not None else read_file(file.path, file.name, HEAD_BYTES)
@@ -407,8 +380,7 @@ def _in_another_format(file: InputFile, error: InputError) -> InputError:
 
 
 def read_file_side(file: InputFile, side: str) -> Side:
-    """One side (``"gold"`` or ``"pred"``) of one file of a one-sided format, or of a format holding
-    both sides (`side_of_pair`)."""
+    """One side (``"gold"`` or ``"pred"``) of one file of a one-sided format or of a two-sided one."""
     reader = READERS[file.format]
     if reader.read_side is None:
         return side_of_pair(file, side)
@@ -417,9 +389,7 @@ def read_file_side(file: InputFile, side: str) -> Side:
 
 
 def side_of_pair(file: InputFile, side: str) -> Side:
-    """One side of a file whose format holds gold and predictions together, paired with another file's
-    other side (``--gold``): the side not used is left aside, and the signature says so
-    (``gold:gold-side-of-FORMAT``, ``pred:pred-side-of-FORMAT``)."""
+    """One side of a two-sided file, paired with another file's other side (``--gold``), as the signature says."""
     corpus = read_file_corpus(file)
     states = {
         dialogue.dialogue_id: dict(zip(dialogue.turn_ids, map(_plain_state, getattr(dialogue, side))))
@@ -494,7 +464,6 @@ def _format_label(files: tuple[InputFile, ...]) -> str:
     return "+".join(sorted({file.format for file in files}))
 
 
-# --------------------------------------------------------------------------------------------
 # Streaming: raw dialogues of a file, one at a time
 
 
@@ -518,8 +487,7 @@ T = TypeVar("T")
 
 
 class FileResult(msgspec.Struct, frozen=True):
-    """What `ResolvedInput.read_stream` gives per file: what `consume` returned, the dialogue ids in the
-    order `consume` saw them, their positions in the file (k + n·i under a share) and whether it streamed."""
+    """Per file: what `consume` returned, the dialogue ids it saw, their positions and whether it streamed."""
 
     file: InputFile
     result: Any
@@ -528,13 +496,11 @@ class FileResult(msgspec.Struct, frozen=True):
     streamed: bool
 
 
-# --------------------------------------------------------------------------------------------
 # Reading an input
 
 
 class ResolvedInput(msgspec.Struct, frozen=True):
-    """A source resolved (`resolve_input`): its spec, its files (and gold's), the format read and, unless
-    resolved to stream, its Corpus."""
+    """A source resolved: its spec, its files (and gold's), the format read and, unless streamed, its Corpus."""
 
     spec: InputSpec
     files: tuple[InputFile, ...]
@@ -553,9 +519,7 @@ class ResolvedInput(msgspec.Struct, frozen=True):
         return not self.gold_files and any(_streams(file) for file in self.files)
 
     def loaded(self) -> ResolvedInput:
-        """This input with each file's bytes read now (a reference layout also cut into one undecoded
-        slice per dialogue): forked workers (`dst_metrics.scoring.parallel`) share them instead of each reading
-        the file. A file that cannot be read or cut is left to the reader, which names the problem."""
+        """This input with each file's bytes read now (a reference layout cut per dialogue), for forked workers."""
         return msgspec.structs.replace(self, files=tuple(map(_loaded, self.files)))
 
     def read(self) -> Corpus:
@@ -571,11 +535,7 @@ class ResolvedInput(msgspec.Struct, frozen=True):
     def read_stream(
         self, consume: Callable[[Iterable[Dialogue]], T], share: tuple[int, int] | None = None
     ) -> list[FileResult]:
-        """`consume` of each file's dialogues, file after file: streamed one dialogue at a time where
-        the file streams, else (or where streaming fails: that file only) read whole and given to
-        `consume` as its Corpus (which iterates its dialogues). With `share`
-        (k, n), only the dialogues at positions k modulo n of each file (`dst_metrics.scoring.parallel`).
-        A dialogue id in two files raises InputError naming both."""
+        """`consume` of each file's dialogues, streamed where possible; `share`: only positions k modulo n."""
         if self.gold_files:
             return [_consume_whole(self.files[0], self.read, consume, share)]
         results: list[FileResult] = []
@@ -622,9 +582,8 @@ def stream_file(
     reading: Reading | str = "exact",
     share: tuple[int, int] | None = None,
 ) -> FileResult | None:
-    """`consume` of the dialogues of one file streamed (each built as its turn comes); None when it must be
-    read whole: JSON Lines whose dialogues' lines are apart (`jsonl.NotConsecutive`), a share of the
-    dialogues of another format than the reference layout, and any problem (reading whole names it)."""
+    """`consume` of the dialogues of one file streamed, or None when it must be read whole: JSON Lines
+    whose dialogues' lines are apart, a share of a format other than the reference layout, any problem."""
     if not _streams(file) or (share is not None and file.format != "reference"):
         return None
     layout = file.format == "reference"
@@ -652,10 +611,7 @@ def _streams(file: InputFile) -> bool:
 
 
 def resolve_input(spec: InputSpec, *, stream: bool = False) -> ResolvedInput:
-    """`spec`'s source resolved into its files, each with its format (detected once with ``auto``), and,
-    unless `stream`, read whole into its Corpus (`ResolvedInput.corpus`); with `stream`, nothing is read
-    yet (`ResolvedInput.read_stream` reads it). Bad input raises one InputError naming the file (or
-    `name`), line, dialogue, turn and field."""
+    """`spec`'s source resolved into its files with their formats and, unless `stream`, read whole."""
     if isinstance(spec.source, dict) and spec.format in ("auto", "reference") and spec.gold is None:
         if spec.source and all(isinstance(turns, dict) for turns in spec.source.values()):
             with guarded(spec.name), gc_paused():  # a reference-layout dict: read as it is, no JSON round trip
@@ -684,18 +640,12 @@ def read(
     gold_alternatives: str = "any",
     only_predicted: bool = False,
 ) -> Corpus:
-    """Read a corpus from a path, a folder, bytes, text or Python objects in `format` (one of `FORMATS`;
-    ``auto`` detects it, once per file); a format holding predictions only is paired with `gold` by
-    dialogue and turn.
+    """Read a corpus from a path, a folder, bytes, text or Python objects in `format` (``auto`` detects it).
 
-    Reading conventions: ``prediction_states="updates"`` accumulates turn updates into states (null
-    or ``[DELETE]`` removes a slot), ``gold_alternatives="first"`` keeps a gold slot's first acceptable
-    value, ``only_predicted=True`` scores only the gold dialogues the predictions cover; the
-    signature names each (`Corpus.reading`).
-
-    A UTF-8 byte order mark is skipped; empty input, undecodable input or a bad turn raises
-    InputError naming the file (or `name`), line, dialogue, turn and field.
-    """
+    A predictions-only format is paired with `gold` by dialogue and turn. ``prediction_states="updates"``
+    accumulates turn updates into states, ``gold_alternatives="first"`` keeps a gold slot's first
+    acceptable value, ``only_predicted=True`` scores only the gold dialogues predicted; the signature
+    names each. Bad input raises InputError naming the file (or `name`), line, dialogue, turn and field."""
     spec = InputSpec(
         source,
         format,
@@ -714,9 +664,10 @@ def read(
 def read_stream(
     source: Any, consume: Callable[[Iterable[Dialogue]], T], format: str = "auto", **options: Any
 ) -> list[FileResult]:
-    """`consume` of the dialogues of each file of `source`, file after file, one dialogue at a time where
-    the file streams (JSON Lines, the reference layout); each other file is read whole and given to
-    `consume` as its Corpus. `options` are `read`'s keywords. Returns one `FileResult` per file.
+    """`consume` of the dialogues of each file of `source`, one at a time where the file streams.
+
+    Other files are read whole and given to `consume` as a Corpus. `options` are `read`'s keywords.
+    Returns one `FileResult` per file.
 
     >>> [found.result for found in read_stream('{"d1": {"0": {"gt": {}, "pr": {}}}}', len)]
     [1]

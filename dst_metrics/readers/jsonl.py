@@ -1,9 +1,8 @@
 """JSON Lines of turns: one object a line, ``{"dialogue_id": "MUL0003", "turn_id": 0, "gt": state,
-"pr": state}``, lines in any order; blank lines are skipped. Errors name the line.
+"pr": state}``, in any order; blank lines are skipped. Errors name the line.
 
-`turn_record` is the one decoder of a line (typed, states kept as raw JSON; a line of another shape
-goes through the checks that name its problem). Reading whole groups every line's turn by dialogue
-(`lines.TurnLines`); streaming (`record_dialogues`) builds each run of consecutive lines of one dialogue.
+`turn_record` decodes a line. Reading whole groups the turns by dialogue (`lines.TurnLines`);
+streaming (`record_dialogues`) builds each run of consecutive lines of one dialogue.
 """
 
 from __future__ import annotations
@@ -35,8 +34,7 @@ class NotConsecutive(Exception):
 
 
 def turn_record(line: bytes, where: str | None) -> tuple[str, int, object, object]:
-    """(dialogue id, turn id, gold state, predicted state) of one line; a line of another shape raises
-    InputError naming `where` (the file and line) and the problem."""
+    """(dialogue id, turn id, gold state, predicted state) of one line, else InputError naming `where`."""
     record = typed_decode(_RECORD, line)
     if record is not None:
         dialogue_id, turn_id, gold, pred = record.dialogue_id, record.turn_id, record.gt, record.pr
@@ -63,8 +61,7 @@ def read_jsonl(request: ReadRequest) -> Corpus:
 
 
 def record_dialogues(lines: Iterable[bytes], source: str | None) -> Iterator[RawDialogue]:
-    """(dialogue id, turn ids, gold states, predicted states) per run of consecutive lines of one dialogue;
-    a dialogue whose lines come back after another's raises NotConsecutive."""
+    """The dialogues of consecutive lines; a dialogue whose lines come back later raises NotConsecutive."""
     seen: set[str] = set()
     current, turns, golds, preds = None, [], [], []
     for number, line in enumerate(lines, start=1):

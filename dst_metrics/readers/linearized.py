@@ -1,7 +1,7 @@
-"""Linearized lines: one turn a line, four TAB-separated fields
-``dialogue_id<TAB>turn_id<TAB>gold state<TAB>predicted state``, each state written as a generative
-tracker writes it, ``hotel-area=north; hotel-stars=4`` (an empty field is an empty state; in the
-gold field ``centre|north`` lists acceptable values). Blank lines and ``#`` lines are skipped.
+"""Linearized lines: ``dialogue_id<TAB>turn_id<TAB>gold state<TAB>predicted state``, one turn a line.
+
+States are written as ``hotel-area=north; hotel-stars=4``; gold ``centre|north`` lists acceptable
+values. Blank lines and ``#`` lines are skipped.
 """
 
 from __future__ import annotations

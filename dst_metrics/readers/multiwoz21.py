@@ -1,24 +1,10 @@
-"""MultiWOZ 2.1 ``data.json``: the gold side only, ``{dialogue_id: {"goal": …, "log": [turn, …]}}``.
+"""MultiWOZ 2.1 ``data.json``, gold only: ``{dialogue_id: {"goal": …, "log": [turn, …]}}``.
 
-The log alternates user turns (even indices, ``metadata`` empty) and system turns (odd indices),
-whose ``metadata`` holds the dialogue state after the user turn before it:
-``{domain: {"book": {"booked": […], slot: value}, "semi": {slot: value}}}``. So turn t (t = 0, 1, …)
-is the user turn at log index 2t and its state is the metadata at log index 2t + 1.
-
-Conventions, chosen so this gold pairs with the TRADE / GCA reference files and T5-style predictions:
-- slots are named as MultiWOZ's evaluations name them: ``domain-slot`` lower-cased for ``semi``
-  (``train-arriveby``, ``hotel-pricerange``), ``domain-book slot`` for ``book`` (``hotel-book stay``,
-  ``restaurant-book time``); ``booked`` lists are ignored;
-- ``not mentioned`` and ``""`` are inactive and dropped; every other value is kept as given
-  (``dontcare``, ``guest house``; no label fixing as TRADE's preprocessing does);
-- the signature says so (`CONVENTION`): a MultiWOZ 2.4 data.json, which has 2.1's layout and
-  conventions, reads the same way;
-- dialogue ids are kept as data.json has them, ``.json`` included (``MUL0003.json``), as in the GCA
-  reference files; every domain of the metadata is read (bus, hospital and police too).
-
-data.json holds every split. Given the MultiWOZ 2.1 folder instead of the file, the reader takes
-its ``data.json`` and keeps the dialogues its ``testListFile.txt`` lists (the test split, which
-predictions cover), when there is one.
+Turn t is the user turn at log index 2t; its state is the ``metadata`` at 2t + 1. Named as in the
+TRADE / GCA reference files (the signature says so, `CONVENTION`): ``domain-slot`` lower-cased for
+``semi``, ``domain-book slot`` for ``book`` (``booked`` ignored); ``not mentioned`` and ``""``
+dropped, other values kept; ids keep ``.json``. MultiWOZ 2.4 reads the same way. Given the folder,
+the reader keeps the dialogues of ``testListFile.txt`` when there is one.
 """
 
 from __future__ import annotations
@@ -62,8 +48,7 @@ _METADATA = msgspec.json.Decoder(dict[str, _Domain])
 
 
 def _common_state(raw: object, names: dict) -> dict[str, str]:
-    """`metadata_state` of raw metadata of the common shape; else NotCommon. `names` keeps the slot
-    names built so far ({domain: {semi slot: name}})."""
+    """`metadata_state` of metadata of the common shape, else NotCommon; `names` caches slot names."""
     try:
         metadata = _METADATA.decode(raw)
     except (msgspec.DecodeError, UnicodeDecodeError):  # ValidationError is a DecodeError

@@ -1,11 +1,8 @@
 """mwzeval's prediction file: ``{dialogue_id: [{"state": {domain: {slot: value}}, ...}, ...]}`` (predictions only).
 
-The input of MultiWOZ_Evaluation (Nekvinda & Dušek, 2021; github Tomiinek/MultiWOZ_Evaluation,
-README "Input format", ``mwzeval/metrics.py``): dialogue ids lower-case without ``.json``
-(``pmul4648`` for ``PMUL4648.json``), each dialogue a list of turns in order, each turn an object
-whose ``state`` is the predicted state nested by domain; its other keys (``response``,
-``active_domains``) are ignored. Gold comes from another input (``--gold``): dialogues are matched
-case-insensitively without ``.json`` and turns by position.
+The input of MultiWOZ_Evaluation (github Tomiinek/MultiWOZ_Evaluation): lower-case ids without
+``.json``, each dialogue a list of turns in order; keys other than ``state`` are ignored. Gold comes
+from ``--gold``: dialogues match case-insensitively without ``.json``, turns by position.
 """
 
 from __future__ import annotations
@@ -107,8 +104,7 @@ def _dialogue(dialogue_id: str, turns: object) -> dict[int, object]:
 
 
 def _carries_confidences(state: object, dialogue_id: str, position: int) -> bool:
-    """Whether a state the core rejects holds values with confidences (`calibration.extract`); they are
-    checked here and read when the sides are paired. Bad confidences raise InputError."""
+    """Whether a state the core rejects holds values with confidences; bad confidences raise InputError."""
     from ..calibration.extract import split_scored_state
 
     try:

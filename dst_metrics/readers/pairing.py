@@ -1,9 +1,8 @@
 """Gold and predictions from two inputs: one `Side` each, matched by dialogue and turn.
 
-A dialogue or a turn on one side only is an error naming it, never a skip. Dialogue ids match
-exactly, or loosely (case-insensitive, without ``.json``) when either side's format says so
-(mwzeval); turns match by id, or by position when either side's format says so. The corpus takes
-the gold side's ids.
+A dialogue or turn on one side only is an error naming it. Ids match exactly, or loosely
+(case-insensitive, without ``.json``) when either format says so; turns by id or by position.
+The corpus takes the gold side's ids.
 """
 
 from __future__ import annotations
@@ -23,8 +22,7 @@ def _listed(ids: list) -> str:
 
 
 def _matched_dialogues(gold: Side, pred: Side, only_predicted: bool = False) -> list[tuple[str, str]]:
-    """(gold id, predicted id) of every dialogue; one-sided dialogues raise InputError, except, with
-    `only_predicted`, gold dialogues without predictions, which are left out."""
+    """(gold id, predicted id) of every dialogue; one-sided ones raise InputError (except with `only_predicted`)."""
     loose = "loose" in (gold.ids, pred.ids)
     key = _loose if loose else str
     gold_keys = {key(d): d for d in gold.states}
@@ -58,9 +56,7 @@ def pair(
     pred: Side,
     reading: Reading | str = "exact",
 ) -> Corpus:
-    """The Corpus of `gold` and `pred`, matched by dialogue and turn (see the module), read as
-    `reading` says (`corpus.Reading`). With its `only_predicted`, gold dialogues without predictions
-    are left out and the corpus's signature says how many were scored (``subset:predicted(scored/gold)``)."""
+    """The Corpus of `gold` and `pred` matched by dialogue and turn, read as `reading` says."""
     reading = Reading(value_matching=reading) if isinstance(reading, str) else reading
     only_predicted = reading.only_predicted
     builder = CorpusBuilder(reading, flat=(gold.flat, pred.flat), unset=(gold.unset, pred.unset))

@@ -1,11 +1,8 @@
 """The GCA reference layout: one JSON object ``{dialogue_id: {turn_id: {"gt": state, "pr": state}}}``.
 
-This is what the official GCA code reads and what ``shared/reference`` holds. `layout_dialogues` is
-its one decoder: it cuts the data into one undecoded slice per dialogue and decodes each slice when
-its turn comes, every state kept as raw JSON (`CorpusBuilder` decodes only the states that differ
-from the turn before). Reading whole collects every dialogue, then builds them; streaming
-(`inputs.stream_file`) builds each as it comes. A dialogue of another shape raises the InputError
-naming its dialogue, turn and field, unless a key given twice before its end comes first.
+This is what the official GCA code reads. `layout_dialogues` cuts the data into one undecoded
+slice per dialogue and decodes each when its turn comes, states kept as raw JSON. A dialogue of
+another shape raises InputError naming its dialogue, turn and field.
 """
 
 from __future__ import annotations
@@ -64,10 +61,7 @@ def layout_dialogues(
     slices: dict[str, msgspec.Raw] | None = None,
     share: tuple[int, int] | None = None,
 ) -> Iterator[RawDialogue]:
-    """Each dialogue of the layout in `data` (cut by `cut` unless `slices` are given), decoded when it
-    comes; with `share` (k, n), only those at positions k modulo n (the others are never decoded). A
-    dialogue id, turn id or field given twice raises InputError at the end (at the dialogue, when that
-    dialogue is wrong and the key comes before its end)."""
+    """Each dialogue of the layout in `data`, decoded when it comes; with `share` (k, n), positions k modulo n."""
     if slices is None:
         slices = cut(data, source)
     kept = 0
@@ -108,9 +102,7 @@ def _decoded(dialogue_id: str, raw: msgspec.Raw, data: bytes, source: str | None
 
 
 def _check_keys_before(dialogue_id: str, slices: dict[str, msgspec.Raw], data: bytes, source: str | None) -> None:
-    """Raise the InputError of a key given twice before the end of dialogue `dialogue_id`, if any (it
-    comes first in the file). The end is found slice by slice from the first; where the slices are not
-    in file order (an id given twice keeps its first place), all of `data` is checked."""
+    """Raise the InputError of a key given twice before the end of dialogue `dialogue_id`, if any."""
     end = 0
     for name, raw in slices.items():
         text = bytes(raw)

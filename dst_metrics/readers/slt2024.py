@@ -1,14 +1,9 @@
-"""SLT 2024 confidence-estimation results: the CSV tables of github jennycs0830/Confidence_Score_DST
-(``Confidence Results/*/*.csv``, the rows ``run.py`` logs), predictions only.
+"""SLT 2024 confidence-estimation results (github jennycs0830/Confidence_Score_DST), predictions only.
 
-Columns ``id, gt_domain, turn_state, total_state, pair_verbalized, slot_confidence, value_confidence,
-pair_confidence, pair_minicons``, every state a JSON text; one row per user turn, ``id`` is
-``<dialogue>-<turn>`` with turns from 1 (``mul0484-1``). The predicted state of a turn is
-``total_state`` ({domain: {slot: value}}, cumulative) with the turn's scored pairs put in: each key
-``<slot>_<value>`` of ``pair_confidence`` (the softmax confidences; the others are not read) becomes
-``{"value": value, "confidence": score}`` under ``gt_domain``. Gold comes from another input
-(``--gold``, e.g. MultiWOZ 2.2): dialogues match case-insensitively without ``.json``, turns by position.
-``dst-metrics calibration FILE --gold GOLD --compat slt2024`` gives their figures.
+CSV rows ``id, gt_domain, turn_state, total_state, ..., pair_confidence, ...``, states as JSON
+text, ``id`` as ``<dialogue>-<turn>`` with turns from 1. A turn's prediction is ``total_state``
+with each ``<slot>_<value>`` of ``pair_confidence`` put in as ``{"value": value, "confidence":
+score}``. Gold comes from ``--gold``: dialogues match case-insensitively, turns by position.
 """
 
 from __future__ import annotations

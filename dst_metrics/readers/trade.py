@@ -1,11 +1,8 @@
 """TRADE's prediction file: ``{dialogue_id: {turn_id: {"turn_belief": [...], "pred_bs_ptr": [...]}}}``.
 
-TRADE (Wu et al., 2019, github jasonwu0731/trade-dst, ``models/TRADE.py``) and the trackers built on
-it write gold (``turn_belief``) and predictions (``pred_bs_ptr``) of each turn as lists of
-``"domain-slot-value"`` strings, split here at their first two hyphens like every such list
-(``"hotel-type-guest-house"`` is ``hotel-type`` = ``guest-house``). Turn keys are digit strings in
-any order; other keys of a turn are ignored. Each distinct string is split once per file, and a
-list equal to the previous turn's gives the same state object, so reading stays cheap.
+TRADE (github jasonwu0731/trade-dst) writes gold and predictions as lists of ``"domain-slot-value"``
+strings, split at their first two hyphens (``"hotel-type-guest-house"`` is ``hotel-type`` =
+``guest-house``). Turn keys are digit strings in any order; other keys are ignored.
 """
 
 from __future__ import annotations
@@ -87,8 +84,7 @@ def _add(builder: CorpusBuilder, states: _States, dialogue_id: str, turn_ids: li
 
 
 def read_trade(request: ReadRequest) -> Corpus:
-    """Read the file: typed decoding in one pass when it has the expected shape, else the general
-    path, which names the problem (file, dialogue, turn, field)."""
+    """Read the file: typed decoding in one pass, else the general path, which names the problem."""
     layout = typed_decode(_TYPED, request.data)
     if layout is None:  # another shape, or invalid JSON: the general path names the problem
         return _read_general(request)
@@ -116,8 +112,7 @@ _KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
 
 
 def first_turn_keys(head: str, prefix: re.Pattern) -> set[str] | None:
-    """The keys of the JSON object that follows `prefix` at the start of `head` (None when `prefix`
-    does not match or no object follows); an object cut off by the end of the head gives the keys seen."""
+    """The keys of the JSON object after `prefix` at the start of `head` (those seen if cut off), else None."""
     found = prefix.match(head)
     if found is None:
         return None

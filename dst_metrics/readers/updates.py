@@ -1,21 +1,8 @@
-"""Turn-level state updates: accumulate them into the cumulative states every metric expects, and
-tell a file of updates from a file of cumulative states.
+"""Turn-level state updates: accumulating them into cumulative states, and telling the two apart.
 
-LLM trackers in the IC-DST line predict each turn's *changes* and add them to the previous turn's
-state; scoring such per-turn output as if it were cumulative silently ruins JGA. An update is a
-state (nested ``{"hotel": {"area": "north"}}`` or flat ``{"hotel-area": "north"}``) in which a slot
-is **removed** by:
-
-- JSON ``null`` (Python ``None``);
-- ``"[DELETE]"``, compared case-insensitively (so a lower-cased file's ``"[delete]"`` too): the
-  marker of IC-DST (github Yushi-Hu/IC-DST, ``run_codex_experiment.py`` and its siblings: a
-  predicted ``[DELETE]`` drops the slot from the previous state, any other value overwrites it) and
-  of RefPyDST (github jlab-nlp/RefPyDST, ``src/refpydst/utils/dialogue_state.py``
-  ``update_dialogue_state`` and ``compute_delta``; its python completions write ``del
-  agent.state.hotel.type``, which its parser turns into that marker).
-
-LDST (github WoodScene/LDST) answers every slot at every turn with a value or ``NONE``: its output
-is cumulative, so it needs no accumulation (``none`` is an inactive value, not a deletion).
+In an update a slot is removed by JSON ``null`` or ``"[DELETE]"`` (any case), the marker of IC-DST
+(github Yushi-Hu/IC-DST) and RefPyDST (github jlab-nlp/RefPyDST). LDST's output, a value or
+``NONE`` for every slot, is cumulative.
 """
 
 from __future__ import annotations
@@ -44,8 +31,7 @@ FlatState = dict[str, object]
 
 
 def flat_update(update: object, *, dialogue: object = None, turn: object = None) -> FlatState:
-    """An update as ``{"domain-slot": value}`` (values as given, deletions kept); InputError when it is
-    not a mapping."""
+    """An update as ``{"domain-slot": value}``, deletions kept; InputError when it is not a mapping."""
     if not isinstance(update, Mapping):
         raise InputError(f"a state update must be an object, got {describe(update)}", dialogue=dialogue, turn=turn)
     flat: FlatState = {}
@@ -61,8 +47,7 @@ def flat_update(update: object, *, dialogue: object = None, turn: object = None)
 def apply_update(
     state: Mapping[str, object], update: object, *, dialogue: object = None, turn: object = None
 ) -> FlatState:
-    """The state after one turn's update: deletions remove their slot, other values overwrite it; an
-    update that is not a mapping raises InputError naming `dialogue` and `turn`."""
+    """The state after one turn's update; an update that is not a mapping raises InputError."""
     new = dict(state)
     for slot, value in flat_update(update, dialogue=dialogue, turn=turn).items():
         if is_deletion(value):
@@ -93,11 +78,10 @@ def _accumulate_dialogue(dialogue_id: object, turns: object) -> list[FlatState] 
 
 
 def accumulate(updates_by_turn: Mapping[object, object]) -> dict[object, list[FlatState] | dict[object, FlatState]]:
-    """Cumulative states from turn updates: per dialogue, updates applied in turn order (turn ids
-    ordered by value; a list is in order) starting from the empty state.
+    """Cumulative states from turn updates, applied per dialogue in turn order from the empty state.
 
     `updates_by_turn`: ``{dialogue_id: {turn_id: update}}`` or ``{dialogue_id: [update, ...]}``; the
-    result has the same shape with flat states ``{"domain-slot": value}``.
+    result has the same shape with flat states.
 
     >>> accumulate({"d": [{"hotel": {"area": "north"}}, {"hotel-stars": "4"}, {"hotel-area": None}]})
     {'d': [{'hotel-area': 'north'}, {'hotel-area': 'north', 'hotel-stars': '4'}, {'hotel-stars': '4'}]}
@@ -111,9 +95,7 @@ MAJORITY = 0.5
 
 
 def _dialogue_vanishes(gold: Sequence[Mapping] | None, pred: Sequence[Mapping]) -> bool | None:
-    """Whether most chances for a slot to vanish from one predicted state to the next were taken
-    (None when there was no chance). A chance: a slot predicted at turn t-1 that gold keeps at t
-    (that is in gold at both turns), or, without gold, any slot predicted at t-1."""
+    """Whether most predicted slots that gold keeps vanish at the next turn; None without any chance."""
     chances = vanished = 0
     for index in range(1, len(pred)):
         before, now = pred[index - 1], pred[index]
@@ -126,10 +108,7 @@ def _dialogue_vanishes(gold: Sequence[Mapping] | None, pred: Sequence[Mapping]) 
 
 
 def vanishing_share(data: Corpus | Mapping[object, object]) -> float:
-    """The share of dialogues (among those with a chance) in which predicted slots that gold keeps
-    mostly vanish from one turn to the next: near 1 for per-turn updates, near 0 for cumulative
-    states. `data`: a `Corpus`, or predicted states alone ``{dialogue_id: [state, ...] | {turn_id:
-    state}}`` (then any predicted slot that is gone at the next turn counts)."""
+    """The share of dialogues whose predicted slots mostly vanish at the next turn (near 1 for updates)."""
     if isinstance(data, Corpus):
         sides = [(dialogue.gold, dialogue.pred) for dialogue in data.dialogues]
     else:
@@ -147,8 +126,7 @@ SAMPLE_DIALOGUES = 200
 
 
 def watch(dialogues: Iterable[Dialogue], votes: list[bool], limit: int = SAMPLE_DIALOGUES) -> Iterator[Dialogue]:
-    """The dialogues, unchanged, while the first `limit` of them (those with a chance) add their
-    vote (`_dialogue_vanishes`) to `votes`; `votes_say_updates(votes)` then tells."""
+    """The dialogues, unchanged, the first `limit` adding their vote to `votes`."""
     seen = 0
     for dialogue in dialogues:
         if seen < limit:
@@ -165,8 +143,7 @@ def votes_say_updates(votes: Sequence[bool]) -> bool:
 
 
 def sample_looks_like_updates(dialogues: Iterable[Dialogue]) -> bool:
-    """Whether the first `SAMPLE_DIALOGUES` dialogues' votes (`watch`) say their predictions look like updates:
-    the test behind the warning of ``dst-metrics score`` and ``dst-metrics generations``."""
+    """Whether the `watch` votes say the predictions look like turn updates."""
     votes: list[bool] = []
     for seen, _ in enumerate(watch(dialogues, votes), start=1):
         if seen == SAMPLE_DIALOGUES:
@@ -182,7 +159,5 @@ UPDATES_WARNING = (
 
 
 def looks_like_updates(data: Corpus | Mapping[object, object]) -> bool:
-    """Whether predictions look like per-turn updates rather than cumulative states: in most
-    dialogues, slots that gold keeps vanish from one turn's prediction to the next
-    (`vanishing_share` above one half)."""
+    """Whether predictions look like turn updates: `vanishing_share` above one half."""
     return vanishing_share(data) > MAJORITY

@@ -1,19 +1,12 @@
 """Scoring a corpus split into shard files on a Dask cluster (extra ``distributed``; docs/distributed.md).
 
-Each shard (a file in any format `dst_metrics.readers` reads without ``--gold``: JSON Lines turn
-records or dialogues, the reference layout, TRADE, …) is one task (Dask futures) that returns the
-shard's `Tally` and its dialogue ids in hash buckets; tallies reduce by ``+`` in a tree, and each
-bucket of every shard is checked for repeated ids by one task, so a dialogue in two shards is an
-error naming it and both shards, never counted twice. Nothing but tallies and ids leaves a worker.
-The figures are ``==`` to scoring the shards' dialogues in one process (tests/test_distributed.py),
-because tallies add up in any order.
+Each shard (a file any reader reads without ``--gold``) is one task returning its `Tally` and its
+dialogue ids in hash buckets; tallies add up in a tree, and a dialogue id in two shards is an error
+naming it and both shards. The figures equal scoring the dialogues in one process.
 
     from dst_metrics.scoring.distributed import score_shards
     report = score_shards(["shards/part-000.jsonl", ...], Options())          # a local cluster
     report = score_shards(paths, Options(), scheduler="tcp://10.0.0.5:8786")  # a running cluster
-
-`dst-metrics score FILE_OR_FOLDER … --engine dask [--scheduler ADDRESS] [--jobs N]` does the same
-from the command line: each argument is one corpus (a folder: every file in it, sorted, is a shard).
 """
 
 from __future__ import annotations
@@ -42,8 +35,7 @@ ID_BUCKETS = 16
 
 
 def shards_of(source: str, format: str = "auto") -> tuple[InputFile, ...]:
-    """The shards of `source` as `dst_metrics.readers.resolve` finds them: the file itself, or every file of a
-    folder (sorted, hidden files skipped), each with its format detected."""
+    """The shards of `source`: the file, or every file of a folder (sorted, hidden files skipped)."""
     if not os.path.exists(source):
         raise InputError("no such file or folder", source=source)
     return resolve(source, format)
@@ -58,9 +50,7 @@ def score_shards(
     workers: int | None = None,
     client: Any = None,
 ) -> Report:
-    """The scores of the corpus made of the shard files `paths`, computed on Dask: `client` (a
-    ``distributed.Client``), else a cluster at `scheduler` (``tcp://host:8786``), else a local cluster
-    of `workers` processes (default: all cores) started and stopped here."""
+    """The scores of the shard files `paths` on Dask: `client`, a cluster at `scheduler`, or a local one."""
     if options.compat is not None:
         raise OptionError("--compat reads whole corpora in one process; it cannot run on --engine dask")
     if not paths:
@@ -89,9 +79,7 @@ def score_shards(
 
 
 def _tally_and_buckets(spec: InputSpec, mode: str) -> tuple[Tally, list[list[str]]]:
-    """One shard's tally (streamed where it can be, else read whole: `streaming.tally_input`) and its dialogue ids
-    split into `ID_BUCKETS` lists by a hash that is the same in every process (CRC-32: Python's own
-    string hash differs from process to process)."""
+    """One shard's tally and its dialogue ids in `ID_BUCKETS` lists by CRC-32 (the same in every process)."""
     import zlib  # Dask only: not at every `dst-metrics score`'s start
 
     tallies, files = tally_input(resolve_input(spec, stream=True), Tallying(mode))
@@ -111,8 +99,7 @@ def _sum(*tallies: Tally) -> Tally:
 
 
 def _repeated(*buckets: list[str]) -> tuple[int, str | None, int, int]:
-    """(ids found in more than one of `buckets` (one per shard, in shard order), the first such id,
-    the shards it is first found in)."""
+    """(ids found in more than one shard's bucket, the first such id, the shards it is first found in)."""
     first_shard: dict[str, int] = {}
     count, example = 0, (None, -1, -1)
     for shard, ids in enumerate(buckets):
@@ -127,8 +114,7 @@ def _repeated(*buckets: list[str]) -> tuple[int, str | None, int, int]:
 
 @contextmanager
 def dask_client(scheduler: str | None = None, workers: int | None = None) -> Iterator[Any]:
-    """A ``distributed.Client`` of the cluster at `scheduler`, or of a local cluster of `workers`
-    single-threaded processes (default: all cores), closed on the way out."""
+    """A ``distributed.Client`` of the cluster at `scheduler` or of a local cluster, closed on exit."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:

@@ -1,18 +1,10 @@
-"""Scoring inputs (files, folders, data; gold apart): the entry of the command line. The engine is chosen
-by one rule, `engine_for`:
+"""Scoring inputs (files, folders, data; gold apart): the entry of the command line.
 
-- ``dask`` when asked for: each input is the shards of one corpus, tallied on Dask (`distributed`);
-- ``whole`` when a figure needs the corpus in this process: gold apart (its corpus says how it was
-  read), a compat profile that is not sums over dialogues, or a flag of the caller that needs the
-  corpus (`Request.needs_whole_corpus`: breakdowns, intervals, calibration);
-- ``stream`` otherwise: each input's files streamed where they stream, else read whole one file at
-  a time (`streaming`), or in `jobs` processes (`parallel`) for large inputs.
-
-Every engine but Dask tallies the dialogues with one `streaming.Tallying` and turns the tallies into
-figures the same way (`_scored`). Every input is read and tallied before any figure is computed, and
-the figures are the same whichever engine runs. Each input is opened once and its dialogues read once;
-only a failure reads again (a file that stops streaming is read whole; a turn too wide for
-``num_slots`` is located by reading the input again, as the error is raised).
+`engine_for` chooses the engine: ``dask`` when asked for (`distributed`); ``whole`` when a figure
+needs the corpus in this process (gold apart, a compat profile that is not sums over dialogues, or
+`Request.needs_whole_corpus`); otherwise ``stream`` (`streaming`), or `jobs` processes (`parallel`)
+for large inputs. Every input is read and tallied before any figure is computed, and the figures
+are the same whichever engine runs.
 """
 
 from __future__ import annotations
@@ -38,13 +30,9 @@ from .streaming import Tallies, Tallying, tally_input
 __all__ = ["Request", "Scored", "engine_for", "read_whole", "score_inputs"]
 
 
-# Frozen msgspec Structs, not dataclasses: a Struct class is made in microseconds, a dataclass in about a
-# millisecond of every command's start (its methods compiled from source).
+# Frozen msgspec Structs, not dataclasses: a Struct class is made in microseconds, a dataclass in about a millisecond.
 class Request(msgspec.Struct, frozen=True):
-    """How to score beyond the `Options`: each dialogue's figures (`per_dialogue`; with `dialogue_figures`
-    computed where it was tallied), the flags that need the corpus read whole (``("--by",)``), the engine (``local``,
-    ``dask``), `jobs` (None chooses), a Dask `scheduler`, a profile's files (`Profile.cli_inputs`' keywords),
-    and `on_updates`, called with an input's name when its cumulative predictions look like updates."""
+    """How to score beyond the `Options`: per-dialogue figures, engine, jobs, scheduler, profile files, hooks."""
 
     per_dialogue: bool = False
     dialogue_figures: bool = False
@@ -57,8 +45,7 @@ class Request(msgspec.Struct, frozen=True):
 
 
 class Scored(msgspec.Struct, frozen=True):
-    """One input scored: its report, the format(s) read, its corpus if read whole and each dialogue's figures
-    (computed where it was tallied: `Request.dialogue_figures`)."""
+    """One input scored: its report, the format(s) read, its corpus if read whole and each dialogue's figures."""
 
     name: str
     report: Report
@@ -68,8 +55,7 @@ class Scored(msgspec.Struct, frozen=True):
 
 
 def engine_for(specs: Sequence[InputSpec], options: Options, request: Request) -> tuple[str, int]:
-    """(engine, processes per input) of `specs` under `options` and `request` (see the module); a flag
-    Dask cannot honour is an OptionError naming it."""
+    """(engine, processes per input) for `specs`; a flag Dask cannot honour is an OptionError naming it."""
     spec = specs[0]
     if request.engine == "dask":
         refused = {

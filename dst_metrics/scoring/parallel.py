@@ -1,16 +1,10 @@
 """Scoring one input in several processes (``dst-metrics score --jobs N``).
 
-Each worker process gets the resolved input (`dst_metrics.readers.ResolvedInput`: the `InputSpec` and its
-files, formats already detected, each file's bytes read once by the parent before it forks:
-`ResolvedInput.loaded`) and builds and tallies only its share of each file's dialogues: those whose
-position is k modulo N. The reference layout is streamed (the file cut once, by the parent, into one
-undecoded slice per dialogue; only the share's slices decoded); other formats are decoded whole and
-`corpus.only_share` skips the other dialogues before any work. The parent adds the tallies (`Tally`
-merges by ``+``, so the figures are ``==`` to one process's) and puts per-dialogue tallies back in
-input order. The processes are `pool`'s (N - 1 forked workers, the parent scoring the first share
-itself; nothing is pickled but the small results); where ``fork`` is unavailable, or a worker fails,
-or the shares overlap, the caller reads the input in one process instead, so errors are exactly those
-of one process.
+The parent reads each file once and forks; worker k builds and tallies the dialogues at positions k
+modulo N (the reference layout is cut per dialogue and only the share decoded; other formats skip
+the others with `corpus.only_share`). The parent adds the tallies, so the figures equal one
+process's, and restores input order. Where ``fork`` is unavailable or a worker fails, the input is
+read in one process, so errors are those of one process.
 """
 
 from __future__ import annotations
@@ -42,9 +36,7 @@ def default_jobs(paths: list[str]) -> int:
 
 
 def tally_in_processes(resolved: ResolvedInput, tallying: Tallying, jobs: int) -> Tallies | None:
-    """The tallies of an input read in `jobs` processes, each file read once, here, and each dialogue's tally
-    (or figures) in input order; None when one process must read it (see the module; also for one job, and
-    for JSON Lines files that stream, which cannot be shared). Only the first share votes on turn updates."""
+    """The tallies of an input read in `jobs` processes, in input order; None when one process must read it."""
     if jobs < 2 or (resolved.streams and all(file.format == "jsonl" for file in resolved.files)):
         return None
     from ..pool import forkable, in_processes  # here: one process imports no process pool
@@ -74,8 +66,7 @@ def tally_in_processes(resolved: ResolvedInput, tallying: Tallying, jobs: int) -
 
 
 def _input_order(shares: list[list[tuple]]) -> list[tuple[tuple, int]] | None:
-    """(part, index in the part) of every dialogue of every share, in input order: each file's dialogues
-    put back at their positions (O(n), no sort); None when the positions in a file are not 0 … n-1 once each."""
+    """(part, index in the part) of every dialogue in input order; None when a file's positions are not 0 … n-1."""
     order: list = []
     for file in range(len(shares[0])):
         parts_of_file = [share[file] for share in shares]

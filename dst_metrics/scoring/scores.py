@@ -23,12 +23,7 @@ __all__ = ["Options", "Report", "Scores", "__version__", "corpus_options", "scor
 
 
 class Scores(Mapping):
-    """Every figure of one corpus or dialogue: a read-only mapping ``{key: value}`` in the
-    order of `dst_metrics.core.figures.FIGURES`, whose keys are also attributes (``scores.gca``).
-
-    Scores are fractions in [0, 1]; counts are integers. `fga_grid` is ``{λ: FGA}``. `signature`
-    names every option; `signature_of(key)` only those that change one figure.
-    """
+    """Every figure of one corpus or dialogue: a read-only mapping in `FIGURES` order (``scores.gca`` too)."""
 
     __slots__ = ("_options", "_replaced", "_values", "signature")
 
@@ -47,8 +42,7 @@ class Scores(Mapping):
 
     @classmethod
     def from_tally(cls, tally: Tally, options: Options, *, per_dialogue: bool = False) -> Scores:
-        """Compute every figure of a tally under `options` (only the per-dialogue ones with
-        `per_dialogue`)."""
+        """Compute every figure of a tally (only the per-dialogue ones with `per_dialogue`)."""
         return cls(compute_figures(tally, options, per_dialogue=per_dialogue), options.signature(), options)
 
     def __getitem__(self, key: str) -> float | int:
@@ -81,10 +75,7 @@ class Scores(Mapping):
         return {float(key[4:]): value for key, value in self._values.items() if key.startswith("fga@")}
 
     def signature_of(self, key: str) -> str:
-        """The signature of one figure, naming only the options that change it (`Figure.signature`):
-        ``dst-metrics:0.1.0|mode:official|alpha:10/11|match:exact`` for ``gca``, no λ or K. A figure
-        a compat profile gave, or not in the registry, or of Scores made without options, has the
-        full `signature`."""
+        """The signature naming only the options that change one figure (else the full `signature`)."""
         if key not in self._values:
             raise KeyError(key)
         if self._options is None or key in self._replaced:
@@ -122,9 +113,7 @@ class Report(msgspec.Struct, frozen=True):
 
 
 def corpus_options(corpus: Corpus, options: Options | None = None, **option_values: object) -> Options:
-    """The options to score `corpus` with: `options` with `option_values` changed, or those values;
-    value matching defaults to the one the corpus was read with, and must equal it (else OptionError);
-    `reading` is the corpus's (how it was read: `Corpus.reading`) where the corpus has one."""
+    """The options to score `corpus` with; value matching defaults to the corpus's and must equal it."""
     if options is None:
         options = Options(**{"value_matching": corpus.value_matching, **option_values})
     elif option_values:
@@ -148,15 +137,11 @@ def score(
     source: str | None = None,
     **option_values: object,
 ) -> Report:
-    """Score a corpus: every figure, micro over the corpus (counts and turns summed), and with
-    `per_dialogue` each dialogue's figures too.
+    """Score a corpus: every figure, micro over the corpus, and with `per_dialogue` each dialogue's too.
 
-    Options come as an `Options` or as its fields (``score(corpus, mode="corrected")``); value
-    matching defaults to the one the corpus was read with, and must equal it. With ``compat``, the
-    profile's figures replace ours (`dst_metrics.compat`); `compat_inputs` is what a profile reads
-    besides the corpus (``sgd``: `dst_metrics.compat.sgd.SgdInputs`). `source` names the corpus in
-    an error (e.g. its file).
-    """
+    Options come as an `Options` or as its fields (``score(corpus, mode="corrected")``). With
+    ``compat``, the profile's figures replace ours; `compat_inputs` is what a profile reads besides the
+    corpus. `source` names the corpus in an error."""
     options = corpus_options(corpus, options, **option_values)
     chosen = None
     if options.compat is not None:
@@ -173,8 +158,7 @@ def score(
 
 
 def with_profile_figures(report: Report, profile: Profile, theirs: dict[str, object]) -> Report:
-    """`report` with a compatibility profile's figures in place of ours (`score` with ``compat``; the
-    command line, which may sum them while the input streams: `streaming.Tallying`)."""
+    """`report` with a compatibility profile's figures in place of ours."""
     options = report.options
     signature = report.signature
     if profile.signature_fields is not None:  # before the profile's name, which ends the signature
@@ -193,8 +177,7 @@ def tally_dialogues(corpus: Corpus, mode: str, per_dialogue: bool) -> tuple[Tall
 
 
 class DialogueScores(Mapping):
-    """Each dialogue's `Scores` by id, computed from its tally when first read (a corpus of many
-    dialogues whose per-dialogue figures are not all wanted pays only for those read)."""
+    """Each dialogue's `Scores` by id, computed from its tally when first read."""
 
     __slots__ = ("_cache", "_options", "_tallies")
 
@@ -242,9 +225,7 @@ def check_num_slots(
     source: str | None = None,
     dialogues: Callable[[], Iterable[Dialogue]] | None = None,
 ) -> None:
-    """K must be at least the number of slots of any one turn (gold and prediction together),
-    or slot accuracy could fall below 0: else OptionError naming `source` and, when `dialogues`
-    (called only then) gives the dialogues, the dialogue and turn."""
+    """Raise OptionError naming `source` (dialogue and turn from `dialogues`) when a turn has more slots than K."""
     widest = _widest(tally)
     if options.num_slots < widest:
         found = widest_turn(dialogues(), options.mode, widest) if dialogues is not None else None
@@ -266,8 +247,7 @@ def score_tallies(
     source: str | None = None,
     dialogues: Callable[[], Iterable[Dialogue]] | None = None,
 ) -> Report:
-    """Scores from tallies (e.g. merged from several batches or processes); `source` and `dialogues`
-    locate a turn too wide for num_slots (`check_num_slots`)."""
+    """Scores from tallies (e.g. merged from batches or processes); `source` and `dialogues` locate errors."""
     total, by_dialogue = tallies
     check_num_slots(total, options, source=source, dialogues=dialogues)
     return Report(

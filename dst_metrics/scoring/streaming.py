@@ -1,17 +1,9 @@
 """Tallying an input's dialogues as they are read, without holding the corpus.
 
-`Tallying` is what `dst_metrics.readers.ResolvedInput.read_stream` is given for each file of an input. Two
-formats stream, each dialogue built, tallied and dropped:
-- JSON Lines turn records, read line by line: the turns of one dialogue on consecutive lines make a
-  dialogue, so the peak memory is that of the largest dialogue (plus one id per dialogue, to catch an
-  id that comes back later);
-- the reference layout (one JSON object): the file's bytes are split into one undecoded slice per
-  dialogue (msgspec.Raw views of the bytes, no copy), each decoded only when its turn comes, so the
-  peak is about the file's size, not the whole corpus's normalized states.
-A file of another format, or one that cannot stream (lines of a dialogue apart, any problem with the
-input), is read whole, that file only: reading whole accepts lines in any order and names the problem.
-The figures are those of reading the input whole (tallies add up in any order), and per-dialogue
-tallies come in the order reading whole gives.
+JSON Lines turn records stream line by line (a dialogue's turns on consecutive lines), so peak
+memory is the largest dialogue's; the reference layout is cut into one undecoded slice per
+dialogue, decoded when its turn comes. Other files, or files that cannot stream, are read whole.
+The figures equal those of reading whole, since tallies add up in any order.
 """
 
 from __future__ import annotations
@@ -34,8 +26,7 @@ __all__ = ["STREAMED_FORMATS", "Tallies", "Tallying", "add_up", "tally_input"]
 
 
 class Tallies(msgspec.Struct):
-    """The tallies of some dialogues: their `total`, each dialogue's tally (or its figures: `Tallying.figures`)
-    by id, a profile's `sums` and the first dialogues' `votes` on whether the predictions are turn updates."""
+    """The tallies of some dialogues: `total`, each dialogue's tally (or figures), a profile's `sums`, `votes`."""
 
     total: Tally
     dialogues: dict[str, Any] = msgspec.field(default_factory=dict)
@@ -44,9 +35,10 @@ class Tallies(msgspec.Struct):
 
 
 class Tallying(msgspec.Struct, frozen=True):
-    """How to tally dialogues, called with them (a file's stream, or a Corpus): in `mode`; with `per_dialogue`
-    each dialogue's tally too, or its `figures` where given (computed where it was tallied); with `profile`,
-    a compatibility profile's sums under `options`; with `vote_updates`, the votes of `updates.watch`."""
+    """How to tally dialogues (a file's stream, or a Corpus), called with them.
+
+    Options: `per_dialogue` (each dialogue's tally, or its `figures`), `profile` (a compat profile's
+    sums) and `vote_updates` (the votes of `updates.watch`)."""
 
     mode: str = "official"
     per_dialogue: bool = False
@@ -71,8 +63,7 @@ class Tallying(msgspec.Struct, frozen=True):
         return Tallies(total, by_dialogue, sums, votes)
 
     def _summed(self, dialogues: Iterable[Dialogue], sums: Any) -> Iterator[Dialogue]:
-        """The dialogues, each added to the profile's `sums` on its way; a file read whole comes as its
-        Corpus, added with what its reader found beyond the dialogues (`DialogueSums.add_corpus`)."""
+        """The dialogues, each added to the profile's `sums` on its way (a Corpus with `add_corpus`)."""
         if isinstance(dialogues, Corpus):
             self.profile.add_corpus(sums, dialogues, self.options)
             yield from dialogues
@@ -84,8 +75,7 @@ class Tallying(msgspec.Struct, frozen=True):
 
 
 def add_up(parts: Iterable[Tallies]) -> Tallies:
-    """The tallies of all `parts` (files or processes, in input order): totals and sums added, each
-    dialogue's tally kept in order, the votes joined."""
+    """The tallies of all `parts`, in input order: totals and sums added, dialogue tallies kept, votes joined."""
     total, by_dialogue, sums, votes = Tally(), {}, None, []
     for part in parts:
         total = total + part.total
@@ -106,8 +96,6 @@ def _in_reading_order(found: FileResult) -> Tallies:
 def tally_input(
     resolved: ResolvedInput, tallying: Tallying, share: tuple[int, int] | None = None
 ) -> tuple[Tallies, list[FileResult]]:
-    """(the tallies of every file, each file's `FileResult`) of an input, its files streamed where they can
-    be, else read whole (`ResolvedInput.read_stream`); with `share` (k, n) only the dialogues at positions
-    k modulo n of each file."""
+    """(tallies, each file's `FileResult`) of an input, streamed where possible; `share`: positions k modulo n."""
     found = resolved.read_stream(tallying, share)
     return add_up(map(_in_reading_order, found)), found
