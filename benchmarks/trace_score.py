@@ -12,7 +12,6 @@ not traced. The output of the command itself goes to stderr.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import sys
 from pathlib import Path
@@ -20,34 +19,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-
-def import_graph() -> dict[str, set[str]]:
-    """{module: the dst_metrics modules it imports, anywhere in the file}, as tests/test_architecture.py builds it."""
-    paths = {
-        ".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__"): p
-        for p in (REPO / "dst_metrics").rglob("*.py")
-    }
-    graph: dict[str, set[str]] = {module: set() for module in paths}
-    for module, path in paths.items():
-        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom):
-                base = package
-                for _ in range(max(0, node.level - 1)):
-                    base = base.rsplit(".", 1)[0]
-                target = (f"{base}.{node.module}" if node.module else base) if node.level else (node.module or "")
-                names = [target, *(f"{target}.{alias.name}" for alias in node.names)]
-            elif isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            else:
-                continue
-            for name in names:
-                while name and name not in paths:
-                    name = name.rsplit(".", 1)[0] if "." in name else ""
-                ancestor = module.startswith(name + ".") and paths[name].name == "__init__.py"
-                if name and name != module and not ancestor:
-                    graph[module].add(name)
-    return graph
+from tests.test_architecture import import_graph  # noqa: E402 - the graph the layer test checks
 
 
 def reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
