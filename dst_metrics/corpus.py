@@ -107,13 +107,7 @@ class Corpus:
     ) -> Corpus:
         """Build from parallel lists of dialogues, each a list of states (turn ids 0, 1, ...)."""
         builder = CorpusBuilder(
-            Reading(
-                value_matching=value_matching,
-                linearized=linearized,
-                prediction_states=prediction_states or "cumulative",
-                gold_alternatives=gold_alternatives or "any",
-                keep_deletions=keep_deletions,
-            )
+            _reading(value_matching, linearized, prediction_states, gold_alternatives, keep_deletions)
         )
         if len(predictions) != len(references):
             raise InputError(f"{len(predictions)} predicted dialogues but {len(references)} reference dialogues")
@@ -151,13 +145,7 @@ class Corpus:
         """Build from turn records ``{"dialogue_id": str, "turn_id": int, "state": state}`` in any order, each
         (dialogue_id, turn_id) once on each side; dialogues come out sorted by id."""
         builder = CorpusBuilder(
-            Reading(
-                value_matching=value_matching,
-                linearized=linearized,
-                prediction_states=prediction_states or "cumulative",
-                gold_alternatives=gold_alternatives or "any",
-                keep_deletions=keep_deletions,
-            )
+            _reading(value_matching, linearized, prediction_states, gold_alternatives, keep_deletions)
         )
         pred_by_key = index_turn_records(predictions, "predictions")
         gold_by_key = index_turn_records(references, "references")
@@ -186,13 +174,7 @@ class Corpus:
         gold_alternatives: str | None = None,
     ) -> Corpus:
         """Build from the parsed reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}``."""
-        chosen = Reading(
-            value_matching=value_matching,
-            linearized=linearized,
-            prediction_states=prediction_states or "cumulative",
-            gold_alternatives=gold_alternatives or "any",
-        )
-        return corpus_from_layout(data, chosen)
+        return corpus_from_layout(data, _reading(value_matching, linearized, prediction_states, gold_alternatives))
 
 
 class Reading(msgspec.Struct, frozen=True, kw_only=True):  # a Struct: made in µs (a dataclass: ~1 ms of each start)
@@ -216,6 +198,23 @@ class Reading(msgspec.Struct, frozen=True, kw_only=True):  # a Struct: made in �
 
 
 RECORD_FIELDS = ("dialogue_id", "turn_id", "state")
+
+
+def _reading(
+    value_matching: str,
+    linearized: LinearizedFormat | None,
+    prediction_states: str | None,
+    gold_alternatives: str | None,
+    keep_deletions: bool = False,
+) -> Reading:
+    """The `Reading` of the `Corpus` constructors' arguments (None: the default convention)."""
+    return Reading(
+        value_matching=value_matching,
+        linearized=linearized,
+        prediction_states=prediction_states or "cumulative",
+        gold_alternatives=gold_alternatives or "any",
+        keep_deletions=keep_deletions,
+    )
 
 
 def index_turn_records(records: Iterable[Mapping], name: str) -> dict[tuple[str, int], object]:
