@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import fnmatch
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -153,6 +154,20 @@ the check that the build is the one imported, the core and its figures (on the p
 per turn and per dialogue), the profiles (`fga` is compiled, the others walk the compiled states), the readers
 and corpora (`corpus`, `states`), and the streamed, process and Dask paths (compiled objects pickled)."""
 
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With ``-m compiled_path`` alone, only the files of `COMPILED_PATH_FILES` are imported: the others hold no
+    test it selects, and importing them (gradio, evaluate with transformers and torch) took a quarter of the run."""
+    if config.getoption("markexpr") != "compiled_path" or collection_path.suffix != ".py":
+        return None
+    name = collection_path.name
+    if not name.startswith("test_"):
+        return None
+    return not any(fnmatch.fnmatch(name, pattern) for pattern in COMPILED_PATH_FILES) or None
+
+
+GROUP_SUFFIX = re.compile(r"@[\w.-]+:shared$")
+"""What pytest-xdist adds to the node id of a test in a group (`pytest_collection_modifyitems`'s names)."""
 PASSED_FILE = "DST_METRICS_PASSED"
 """An environment variable: the run writes the node id of each test that passed to this file, one per line."""
 
@@ -175,8 +190,9 @@ class PassedRecord:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         good = report.passed and not hasattr(report, "wasxfail")
+        nodeid = GROUP_SUFFIX.sub("", report.nodeid)  # the id `--not-passed-in` compares, without the group
         if report.when == "call" or not good:
-            self.outcomes[report.nodeid] = good and self.outcomes.get(report.nodeid, True)
+            self.outcomes[nodeid] = good and self.outcomes.get(nodeid, True)
 
     def pytest_sessionfinish(self) -> None:
         passed = sorted(nodeid for nodeid, good in self.outcomes.items() if good)
@@ -203,16 +219,15 @@ def deselect_passed(config: pytest.Config, items: list[pytest.Item]) -> None:
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups in the same hook
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``--dist loadgroup``), the tests of a file that use the same costly fixtures run in
-    one process, so that each fixture (a compiled package, a null simulation) is built once; every other test
+    """Under pytest-xdist (``--dist loadgroup``), the tests of a file that use its module fixtures run in one
+    process, so that each fixture (a compiled package, a null simulation) is built once; every other test
     goes to whichever process is free, the tests marked `slow` first (so that none of them starts last, while
     the other process idles). The tests of `COMPILED_PATH_FILES` are marked `compiled_path`; with
     ``--not-passed-in=FILE``, the tests that passed in FILE's run are deselected."""
     deselect_passed(config, items)
     for item in items:
-        names = costly_fixtures(item)
-        if names:
-            item.add_marker(pytest.mark.xdist_group(f"{item.path.stem}:{'+'.join(names)}"))
+        if costly_fixtures(item):  # one group per file, so that each of its module fixtures is built once
+            item.add_marker(pytest.mark.xdist_group(f"{item.path.stem}:shared"))
         if any(fnmatch.fnmatch(item.path.name, pattern) for pattern in COMPILED_PATH_FILES):
             item.add_marker(pytest.mark.compiled_path)
     if hasattr(config, "workerinput"):  # a pytest-xdist process: its collection is the order of the work

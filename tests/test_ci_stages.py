@@ -15,13 +15,17 @@ import textwrap
 from .conftest import REPO
 
 SUITE = {
-    "conftest.py": "from tests.conftest import pytest_addoption, pytest_collection_modifyitems, pytest_configure\n",
+    "conftest.py": (
+        "from tests.conftest import pytest_addoption, pytest_collection_modifyitems, pytest_configure, "
+        "pytest_ignore_collect\n"
+    ),
     "test_quick.py": """
         from pathlib import Path
 
         import pytest
 
         FULL = Path("full-environment").exists()
+        Path("imported.txt").write_text("test_quick")  # a module the compiled path need not import
 
         def test_a():
             pass
@@ -57,6 +61,20 @@ SUITE = {
         def test_core():
             pass
     """,
+    "test_grouped.py": """
+        from pathlib import Path
+
+        import pytest
+
+        @pytest.fixture(scope="module")
+        def simulation():  # a costly module fixture: built once, so its tests share one process
+            with Path("built.txt").open("a") as built:
+                built.write("built\\n")
+
+        @pytest.mark.parametrize("n", range(4))
+        def test_g(simulation, n):
+            pass
+    """,
 }
 
 
@@ -81,14 +99,19 @@ def test_the_second_stage_runs_exactly_what_the_first_did_not_pass(tmp_path):
         (suite / name).write_text(textwrap.dedent(text), encoding="utf-8")
     # the files outside the suite's folder, as in .ci/run (`--not-passed-in FILE`, two words, would not be read)
     first, second = tmp_path / "passed-1.txt", tmp_path / "passed-2.txt"
-    _pytest(suite, "-n", "2", full=False, passed=first)
+    _pytest(suite, "-n", "2", "--dist", "loadgroup", full=False, passed=first)  # pyproject.toml's addopts
     passed_first = first.read_text(encoding="utf-8").splitlines()
-    assert passed_first == ["test_core_sample.py::test_core", "test_quick.py::test_a", "test_quick.py::test_p[1]"]
+    grouped = [f"test_grouped.py::test_g[{n}]" for n in range(4)]
+    quick = ["test_quick.py::test_a", "test_quick.py::test_p[1]"]
+    assert passed_first == ["test_core_sample.py::test_core", *grouped, *quick]
+    # conftest's groups reach pytest-xdist (--dist loadgroup): the four tests of a module fixture ran in one
+    # process, which built it once (pytest 9.2 and pytest-xdist 3.8 lose the groups: pyproject pins pytest)
+    assert (suite / "built.txt").read_text(encoding="utf-8").splitlines() == ["built"]
 
-    _pytest(suite, "-n", "2", f"--not-passed-in={first}", full=True, passed=second)
+    _pytest(suite, "-n", "2", "--dist", "loadgroup", f"--not-passed-in={first}", full=True, passed=second)
     passed_second = second.read_text(encoding="utf-8").splitlines()
     collected = [line for line in _pytest(suite, "--collect-only", full=True) if "::" in line]
-    assert len(collected) == 8
+    assert len(collected) == 12
     assert not set(passed_first) & set(passed_second)  # none in both
     # test_x xfails in the full environment too: run there (not deselected), not passed
     assert set(passed_first) | set(passed_second) | {"test_quick.py::test_x"} == set(collected)
@@ -99,3 +122,4 @@ def test_the_compiled_path_marker_selects_its_files(tmp_path):
         (tmp_path / name).write_text(textwrap.dedent(text), encoding="utf-8")
     selected = [line for line in _pytest(tmp_path, "--collect-only", "-m", "compiled_path", full=True) if "::" in line]
     assert selected == ["test_core_sample.py::test_core"]
+    assert not (tmp_path / "imported.txt").exists()  # the other files were not even imported
