@@ -173,7 +173,8 @@ SIZES = ((1400, 900), (390, 900))
 def at_sizes(page, sizes: Sequence[tuple[int, int]], check: Callable[[int], None]) -> None:
     """`check(width)` with the page's viewport at each (width, height) of `sizes` in turn, once laid out at it
     (the next two frames); then the viewport it had before. One page load checks what each width draws after
-    the same interactions; a page loaded at phone width is the tests that visit it so."""
+    the same interactions; a page loaded at phone width is the tests that visit it so. A text box keeps the
+    height it grew to as it was typed into: type at the narrowest width, or its text is cut off there."""
     before = page.viewport_size
     for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
