@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -164,6 +164,24 @@ def settle(page, check: str, arg: object = None, timeout: float = 30000) -> None
         page.wait_for_function(holds, arg=arg, timeout=timeout)
     except PlaywrightTimeout:
         pass
+
+
+SIZES = ((1400, 900), (390, 900))
+"""The viewports (width, height) the browser tests check a page at: a desktop's and a phone's width."""
+
+
+def at_sizes(page, sizes: Sequence[tuple[int, int]], check: Callable[[int], None]) -> None:
+    """`check(width)` with the page's viewport at each (width, height) of `sizes` in turn, once laid out at it
+    (the next two frames); then the viewport it had before. One page load checks what each width draws after
+    the same interactions; a page loaded at phone width is the tests that visit it so. A text box keeps the
+    height it grew to as it was typed into: type at the narrowest width, or its text is cut off there."""
+    before = page.viewport_size
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(NEXT_FRAME_JS)
+        check(width)
+    page.set_viewport_size(before)
+    page.evaluate(NEXT_FRAME_JS)
 
 
 IDLE_JS = "() => document.querySelector('gradio-app .pending') === null"

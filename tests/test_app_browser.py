@@ -21,7 +21,19 @@ from dst_metrics.stats import compare
 from dst_metrics.stats.paired import FloorWarning
 
 from .conftest import REFERENCE, REPO
-from .space_browser import ALL, DIRECT, IDLE_JS, WORDS_BROKEN_JS, choose, free_port, low_contrast, settle, shot
+from .space_browser import (
+    ALL,
+    DIRECT,
+    IDLE_JS,
+    SIZES,
+    WORDS_BROKEN_JS,
+    at_sizes,
+    choose,
+    free_port,
+    low_contrast,
+    settle,
+    shot,
+)
 from .test_app import _all_text
 
 FIRST = EXAMPLES["first_example"]
@@ -502,24 +514,30 @@ def test_issue23_quick_example_switches_and_uploads_settle_on_the_last_choice(vi
     shot(page, "issue23-quick-clicks-1400")
 
 
-@pytest.mark.parametrize("field, value", [("lambda", "-3"), ("lambda", "0"), ("k", "0")])
-def test_issue23_an_option_out_of_range_says_why_and_keeps_the_figures(visit, field, value):
+def test_issue23_an_option_out_of_range_says_why_and_keeps_the_figures(visit):
     page = visit()
-    page.locator(f"#{field} input").fill(value)
-    page.keyboard.press("Enter")
-    page.locator("#status-error").wait_for()
-    message = page.locator("#status-error").inner_text()
-    expected = "an FGA lambda must be a number > 0" if field == "lambda" else "num_slots (K, slots per turn for SA)"
-    assert expected in message and "still those of the last options that scored" in message
-    page.wait_for_timeout(500)
-    pills = page.evaluate(
-        "() => [...document.querySelectorAll('#scores-col *, #compare-col *, #slots-col *, #analysis-col *')]"
-        ".filter(e => e.offsetParent !== null && e.children.length === 0 && e.textContent.trim() === 'Error').length"
-    )
-    assert pills == 0  # no component covered by gradio's error pill
-    assert _figure(page, "gca", "P1") == "73.33"  # the last good figures, still readable
-    _assert_chart_equals_table(page, ["P1", "P2"])
-    assert "lambda=0.5" in page.url and "k=30" in page.url  # the URL names what the figures were computed with
+    for field, value, valid in (("lambda", "-3", "0.5"), ("lambda", "0", "0.5"), ("k", "0", "30")):
+        # each from the figures the valid value gave: the one before it put back and scored
+        page.locator(f"#{field} input").fill(value)
+        page.keyboard.press("Enter")
+        page.locator("#status-error").wait_for()
+        message = page.locator("#status-error").inner_text()
+        expected = "an FGA lambda must be a number > 0" if field == "lambda" else "num_slots (K, slots per turn for SA)"
+        assert expected in message and "still those of the last options that scored" in message, (field, value)
+        settle(page, IDLE_JS)  # every output of the event drawn, gradio's error pill with it
+        pills = page.evaluate(
+            "() => [...document.querySelectorAll('#scores-col *, #compare-col *, #slots-col *, #analysis-col *')]"
+            ".filter(e => e.offsetParent !== null && e.children.length === 0 && e.textContent.trim() === 'Error')"
+            ".length"
+        )
+        assert pills == 0, (field, value)  # no component covered by gradio's error pill
+        assert _figure(page, "gca", "P1") == "73.33"  # the last good figures, still readable
+        _assert_chart_equals_table(page, ["P1", "P2"])
+        assert "lambda=0.5" in page.url and "k=30" in page.url  # the URL names what the figures were computed with
+        page.locator(f"#{field} input").fill(valid)
+        page.keyboard.press("Enter")
+        page.locator("#status-ok").wait_for()
+        settle(page, IDLE_JS)
 
 
 def _table_widths(page) -> list[dict]:
@@ -711,40 +729,47 @@ CHART_TEXT_JS = """() => [...document.querySelectorAll('svg.chart')].filter(s =>
   .map(t => `${t.text} ${t.px.toFixed(1)}px`)"""
 
 
-@pytest.mark.parametrize("width", [1400, 390])
-def test_issue36_legible_contrast_whole_words_chart_text_and_scroll_cues(visit, width):
-    page = visit(ALL, width=width, height=900)
+def test_issue36_legible_contrast_whole_words_chart_text_and_scroll_cues(visit):
+    page = visit(ALL, width=1400, height=900)
     _wait_for_sets(page, ["P1", "P2"])
     page.locator("#compare table.compare-table").first.wait_for()
     page.locator("#intervals table").first.wait_for()
     settle(page, IDLE_JS)
-    shot(page, f"issue36-legibility-{width}")
-    found = {"broken": page.evaluate(WORDS_BROKEN_JS), "contrast": low_contrast(page)}
-    if width < 640:
-        found["chart text"] = page.evaluate(CHART_TEXT_JS)
-    assert found == {name: [] for name in found}
+
+    def legible(width: int) -> None:
+        shot(page, f"issue36-legibility-{width}")
+        found = {"broken": page.evaluate(WORDS_BROKEN_JS), "contrast": low_contrast(page)}
+        if width < 640:
+            found["chart text"] = page.evaluate(CHART_TEXT_JS)
+        assert found == {name: [] for name in found}, width
+
+    at_sizes(page, SIZES, legible)
 
 
-@pytest.mark.parametrize("width", [1400, 390])
-def test_issue36_a_profiles_figures_are_marked_and_beside_ours(visit, width):
+def test_issue36_a_profiles_figures_are_marked_and_beside_ours(visit):
     from dst_metrics.space.inputs import page_profiles
 
-    page = visit(ALL, width=width)
+    page = visit(ALL)
     label = next(label for label, name in page_profiles() if name == "fnctod")
     choose(page, "compat", label)
     _wait_for_signature(page, "compat:fnctod")
     table = page.locator("#compat-table")
     table.wait_for()
     expected = score(_corpus(0), compat="fnctod").scores
-    average = table.locator("td[data-metric='average_jga'][data-set='P1'][data-side='theirs']").inner_text()
-    assert average == f"{100 * expected['average_jga']:.2f}"  # FnCTOD's average JGA, shown
-    mark = page.evaluate(
-        "() => getComputedStyle(document.querySelector('#metrics td.compat[data-metric=\"jga\"]'), '::after').content"
-    )
-    assert "†" in mark and page.locator(".compat-note").first.is_visible()
-    assert page.locator("#metrics td[data-metric='gca'].compat").count() == 0  # GCA keeps ours
-    _assert_chart_equals_table(page, ["P1", "P2"])
-    shot(page, f"issue36-compat-side-by-side-{width}")
+
+    def marked(width: int) -> None:
+        average = table.locator("td[data-metric='average_jga'][data-set='P1'][data-side='theirs']").inner_text()
+        assert average == f"{100 * expected['average_jga']:.2f}"  # FnCTOD's average JGA, shown
+        mark = page.evaluate(
+            "() => getComputedStyle(document.querySelector('#metrics td.compat[data-metric=\"jga\"]'), '::after')"
+            ".content"
+        )
+        assert "†" in mark and page.locator(".compat-note").first.is_visible()
+        assert page.locator("#metrics td[data-metric='gca'].compat").count() == 0  # GCA keeps ours
+        _assert_chart_equals_table(page, ["P1", "P2"])
+        shot(page, f"issue36-compat-side-by-side-{width}")
+
+    at_sizes(page, SIZES, marked)
 
 
 def test_issue36_the_api_is_score_and_compare_and_score_answers_from_a_client(server_url, monkeypatch):
@@ -773,14 +798,19 @@ def test_issue36_the_api_is_score_and_compare_and_score_answers_from_a_client(se
         client.predict(api_name="/compute")  # the page's own events are not callable
 
 
-@pytest.mark.parametrize("width", [1400, 390])
-def test_issue36_the_metric_card_comes_first_and_its_widget_scores_typed_turns(visit, width):
-    page = visit(width=width)
+def test_issue36_the_metric_card_comes_first_and_its_widget_scores_typed_turns(visit):
+    # typed at 390 px: a text box grows to its text as it is typed, not when the page is resized after
+    page = visit(width=390)
+    phone_first = SIZES[::-1]
     page.locator("#metric-card .label-wrap").click()  # closed on arrival (issue 47): one click away
     card = page.locator("#metric-card-text")
-    assert card.is_visible() and "α = 10/11" in card.inner_text()
-    scores_top = page.locator("#scores-col").bounding_box()["y"]
-    assert card.bounding_box()["y"] < page.locator("#example").bounding_box()["y"] < scores_top  # up front
+
+    def up_front(width: int) -> None:
+        assert card.is_visible() and "α = 10/11" in card.inner_text()
+        scores_top = page.locator("#scores-col").bounding_box()["y"]
+        assert card.bounding_box()["y"] < page.locator("#example").bounding_box()["y"] < scores_top, width
+
+    at_sizes(page, phone_first, up_front)
     page.locator("#try-states textarea").fill(
         "hotel-area=north | hotel-area=north\nhotel-area=north | hotel-area=south"
     )
@@ -790,9 +820,13 @@ def test_issue36_the_metric_card_comes_first_and_its_widget_scores_typed_turns(v
     page.wait_for_function(
         "(t) => document.querySelector('#try-result')?.textContent.includes(t)", arg=f"GCA {100 * gca:.2f}"
     )
-    assert "JGA 50.00" in page.locator("#try-result").inner_text()
-    assert page.evaluate(WORDS_BROKEN_JS) == [] and low_contrast(page) == []
-    shot(page, f"issue36-metric-card-{width}")
+
+    def scored(width: int) -> None:
+        assert "JGA 50.00" in page.locator("#try-result").inner_text()
+        assert page.evaluate(WORDS_BROKEN_JS) == [] and low_contrast(page) == []
+        shot(page, f"issue36-metric-card-{width}")
+
+    at_sizes(page, phone_first, scored)
 
 
 def test_issue36_a_closed_tab_leaves_no_session_behind(browser, tmp_path, monkeypatch):

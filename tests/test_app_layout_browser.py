@@ -10,7 +10,7 @@ import pytest
 
 from dst_metrics.readers.examples import EXAMPLES
 
-from .space_browser import ARTIFACTS, WORDS_BROKEN_JS, contrasts, shot
+from .space_browser import ARTIFACTS, WORDS_BROKEN_JS, at_sizes, contrasts, shot
 
 pytestmark = pytest.mark.slow
 
@@ -28,42 +28,57 @@ def _contrast(page) -> dict:
     return found
 
 
-@pytest.mark.parametrize(("width", "height"), [(1400, 900), (390, 844)])
-def test_issue47_first_screen_order_placeholders_contrast_and_preview(visit, width, height):
-    page = visit(width=width, height=height)
-    shot(page, f"issue47-first-{width}")
-    top = {s: page.evaluate(TOP_JS, s) for s in ("#example", "#upload-a", "#score", "#metrics", "#slots-col")}
-    score_bottom = page.evaluate(BOTTOM_JS, "#score")
-    if width == 1400:  # data (example, paste, upload) and Score in the first screen, figures within 1.5 screens
-        assert page.evaluate(BOTTOM_JS, "#upload-a") <= height and score_bottom <= height, top
-        assert top["#metrics"] < 1.5 * height, top
-    else:
-        assert score_bottom < 2 * height, top
-    # the per-turn view right after the figures, before the comparison and the protocol sections
-    order = [page.evaluate(TOP_JS, s) or 1e9 for s in ("#metrics", "#slots-col", "#compare-col", "#systems-col")]
-    assert order == sorted(order) and order[1] < 1e9, order
-    assert [s for s in PLACEHOLDERS if page.locator(s).is_visible()] == []
+def test_issue47_first_screen_order_placeholders_contrast_and_preview(visit):
+    sizes = ((1400, 900), (390, 844))
+    page = visit(width=1400, height=900)
+    score_top = {}
+
+    def first_screen(width: int) -> None:
+        height = page.viewport_size["height"]
+        shot(page, f"issue47-first-{width}")
+        top = {s: page.evaluate(TOP_JS, s) for s in ("#example", "#upload-a", "#score", "#metrics", "#slots-col")}
+        score_top[width] = top["#score"]
+        score_bottom = page.evaluate(BOTTOM_JS, "#score")
+        if width == 1400:  # data (example, paste, upload) and Score in the first screen, figures within 1.5 screens
+            assert page.evaluate(BOTTOM_JS, "#upload-a") <= height and score_bottom <= height, top
+            assert top["#metrics"] < 1.5 * height, top
+        else:
+            assert score_bottom < 2 * height, top
+        # the per-turn view right after the figures, before the comparison and the protocol sections
+        order = [page.evaluate(TOP_JS, s) or 1e9 for s in ("#metrics", "#slots-col", "#compare-col", "#systems-col")]
+        assert order == sorted(order) and order[1] < 1e9, order
+        assert [s for s in PLACEHOLDERS if page.locator(s).is_visible()] == []
+
+    at_sizes(page, sizes, first_screen)
     # the metric card is one click away and opening it leaves Score where it was
     page.locator("#metric-card .label-wrap").click()
     page.locator("#metric-card-text").wait_for()
-    assert "α = 10/11" in page.locator("#metric-card-text").inner_text()
-    assert page.evaluate(TOP_JS, "#score") > top["#score"]  # it opens above (the visitor asked for it)
+
+    def card_open(width: int) -> None:
+        assert "α = 10/11" in page.locator("#metric-card-text").inner_text()
+        assert page.evaluate(TOP_JS, "#score") > score_top[width]  # it opens above (the visitor asked for it)
+
+    at_sizes(page, sizes, card_open)
     page.locator("#metric-card .label-wrap").click()
-    page.wait_for_function(
-        "(y) => Math.abs(document.querySelector('#score').getBoundingClientRect().top + scrollY - y) < 2",
-        arg=top["#score"],
-    )
-    ratios = _contrast(page)
-    assert {k: v for k, v in ratios.items() if v["ratio"] < 4.5} == {}
-    assert any(key.startswith("button rgb(255, 255, 255)") for key in ratios), ratios  # Score's white on its colour
-    assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
-    assert page.locator("#systems-baseline input").input_value() == "the first system"
-    head = page.evaluate(  # the last tag of each name wins
-        "() => Object.fromEntries([...document.head.querySelectorAll('meta[name=description], meta[property^=og]')]"
-        ".map((m) => [m.getAttribute('name') || m.getAttribute('property'), m.content]))"
-    )
-    assert "Granular Change Accuracy" in head["description"], head
-    assert "GCA explorer" in head["og:title"] and "dialogue state" in head["og:description"], head
+
+    def card_closed(width: int) -> None:
+        page.wait_for_function(
+            "(y) => Math.abs(document.querySelector('#score').getBoundingClientRect().top + scrollY - y) < 2",
+            arg=score_top[width],
+        )
+        ratios = _contrast(page)
+        assert {k: v for k, v in ratios.items() if v["ratio"] < 4.5} == {}
+        assert any(key.startswith("button rgb(255, 255, 255)") for key in ratios), ratios  # Score's white on its colour
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+        assert page.locator("#systems-baseline input").input_value() == "the first system"
+        head = page.evaluate(  # the last tag of each name wins
+            "() => Object.fromEntries([...document.head.querySelectorAll('meta[name=description], meta[property^=og]')]"
+            ".map((m) => [m.getAttribute('name') || m.getAttribute('property'), m.content]))"
+        )
+        assert "Granular Change Accuracy" in head["description"], head
+        assert "GCA explorer" in head["og:title"] and "dialogue state" in head["og:description"], head
+
+    at_sizes(page, sizes, card_closed)
 
 
 def _reference_text(prediction: str) -> str:

@@ -1,9 +1,9 @@
 """The Space's robustness section in a real browser (tests/space_browser.py: `python app.py` on a free port of
 127.0.0.1, headless Debian Chromium through Playwright, nothing from the network): what CheckDST and
 SGD-X draw after each interaction (choose sets, upload sets, upload SGD files, change the value matching,
-download) equals `dst-metrics checkdst` / `dst-metrics sgdx` on the same files, at 1400 and 390 px, with no
-sideways scrolling of the page; the `/checkdst` and `/sgdx` endpoints answer a `gradio_client` with the
-commands' JSON. Screenshots go to test-artifacts/space/."""
+download) equals `dst-metrics checkdst` / `dst-metrics sgdx` on the same files, at 1400 and 390 px (one page,
+resized after each interaction), with no sideways scrolling of the page; the `/checkdst` and `/sgdx` endpoints
+answer a `gradio_client` with the commands' JSON. Screenshots go to test-artifacts/space/."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from dst_metrics.space.protocols_section import ROLES
 from . import space_browser
 from .conftest import REFERENCE, SGD, requires_shared
 from .protocol_inputs import checkdst_perturbed, comparable, sgd_predictions
-from .space_browser import WORDS_BROKEN_JS, choose, low_contrast
+from .space_browser import SIZES, WORDS_BROKEN_JS, at_sizes, choose, low_contrast
 from .test_app_table_browser import example_files
 from .test_space_protocols import TRADE_NAME, assert_same_figures
 
@@ -112,40 +112,46 @@ def upload(page, button: str, paths: list[Path]) -> None:
     field.set_input_files([str(path) for path in paths])
 
 
-@pytest.mark.parametrize("width", [1400, 390])
-def test_checkdst_of_the_example_sets_then_swapped_then_an_empty_set(visit, tmp_path, capsys, width):
+def test_checkdst_of_the_example_sets_then_swapped_then_an_empty_set(visit, tmp_path, capsys):
     files = list(example_files(tmp_path, "first_example").values())  # P1, P2
-    page = visit(FIRST, width=width)
+    page = visit(FIRST)
     page.locator("#run-checkdst").scroll_into_view_if_needed()
     page.locator("#run-checkdst").click()
     page.wait_for_selector("#checkdst-table")
     cli = cli_json(capsys, ["checkdst", *map(str, files), "--json"])
-    assert_drawn_checkdst(page, cli)
-    assert "dst-metrics checkdst set_a.json set_b.json" in page.locator("#checkdst-command").inner_text()
-    shot(page, f"issue34-checkdst-example-{width}")
-    assert_fits(page, width)
+
+    def computed(width: int) -> None:
+        assert_drawn_checkdst(page, cli)
+        assert "dst-metrics checkdst set_a.json set_b.json" in page.locator("#checkdst-command").inner_text()
+        shot(page, f"issue34-checkdst-example-{width}")
+        assert_fits(page, width)
+
+    at_sizes(page, SIZES, computed)
     choose(page, "checkdst-original", "B: P2")
     choose(page, "checkdst-perturbed", "A: P1")
     swapped = cli_json(capsys, ["checkdst", *map(str, files[::-1]), "--json"])
     wait_for_cell(page, "#checkdst-table", "checkdst.jga_original", swapped["checkdst.jga_original"])
-    assert_drawn_checkdst(page, swapped)
+    at_sizes(page, SIZES, lambda width: assert_drawn_checkdst(page, swapped))
     choose(page, "checkdst-perturbed", "C")
     page.wait_for_selector("#checkdst-error")
-    assert "set C is empty" in page.locator("#checkdst-error").inner_text()
-    assert page.locator("#checkdst-table").count() == 0  # never a stale table
-    shot(page, f"issue34-checkdst-error-{width}")
-    assert_fits(page, width)
+
+    def empty(width: int) -> None:
+        assert "set C is empty" in page.locator("#checkdst-error").inner_text()
+        assert page.locator("#checkdst-table").count() == 0  # never a stale table
+        shot(page, f"issue34-checkdst-error-{width}")
+        assert_fits(page, width)
+
+    at_sizes(page, SIZES, empty)
 
 
 @requires_shared
-@pytest.mark.parametrize("width", [1400, 390])
-def test_checkdst_of_uploaded_sets_and_its_download(visit, tmp_path, capsys, width):
+def test_checkdst_of_uploaded_sets_and_its_download(visit, tmp_path, capsys):
     data = comparable(json.loads((REFERENCE / TRADE_NAME).read_text(encoding="utf-8")))
     data = {key: data[key] for key in sorted(data)[:TRADE_DIALOGUES]}
     original, perturbed = tmp_path / "trade.json", tmp_path / "trade_perturbed.json"
     original.write_text(json.dumps(data))
     perturbed.write_text(json.dumps(checkdst_perturbed(data, 1)))
-    page = visit(FIRST, width=width)
+    page = visit(FIRST)
     for label, path in (("a", original), ("b", perturbed)):  # B covers fewer dialogues: left out of the scores
         upload(page, f"upload-{label}", [path])
         page.wait_for_function(
@@ -155,10 +161,7 @@ def test_checkdst_of_uploaded_sets_and_its_download(visit, tmp_path, capsys, wid
     page.locator("#run-checkdst").click()
     cli = cli_json(capsys, ["checkdst", str(original), str(perturbed), "--json"])
     wait_for_cell(page, "#checkdst-table", "checkdst.cjga", cli["checkdst.cjga"])
-    assert_drawn_checkdst(page, cli)
     assert cli["checkdst.pairs"] > 1000
-    command = page.locator("#checkdst-command").inner_text()
-    assert "dst-metrics checkdst trade.json trade_perturbed.json" in command
     link = page.locator('#protocols-downloads a[download="checkdst.json"]')
     link.wait_for()
     with page.expect_download() as caught:
@@ -166,8 +169,15 @@ def test_checkdst_of_uploaded_sets_and_its_download(visit, tmp_path, capsys, wid
     saved = json.loads(Path(caught.value.path()).read_text(encoding="utf-8"))
     assert list(saved) == list(cli)
     assert_same_figures(saved, cli, CHECKDST_NAMES)
-    shot(page, f"issue34-checkdst-uploaded-{width}")
-    assert_fits(page, width)
+
+    def computed(width: int) -> None:
+        assert_drawn_checkdst(page, cli)
+        command = page.locator("#checkdst-command").inner_text()
+        assert "dst-metrics checkdst trade.json trade_perturbed.json" in command
+        shot(page, f"issue34-checkdst-uploaded-{width}")
+        assert_fits(page, width)
+
+    at_sizes(page, SIZES, computed)
 
 
 def sgd_files(folder: Path, variants: int = 5) -> dict:
@@ -183,12 +193,11 @@ def sgd_files(folder: Path, variants: int = 5) -> dict:
 
 
 @requires_shared
-@pytest.mark.parametrize("width", [1400, 390])
-def test_sgdx_of_uploaded_files_then_exact_matching_then_too_few_variants(visit, tmp_path, capsys, width):
+def test_sgdx_of_uploaded_files_then_exact_matching_then_too_few_variants(visit, tmp_path, capsys):
     files = sgd_files(tmp_path)
     variants = [files[f"v{number}"] for number in range(1, 6)]
     gold, schema, train = SGD / "dialogues_003.json", SGD / "schema.json", SGD / "train_schema.json"
-    page = visit(FIRST, width=width)
+    page = visit(FIRST)
     upload(page, "upload-sgdx-original", [files["orig"]])
     upload(page, "upload-sgdx-variants", variants)
     wait_for_chips(page, ["orig.json", *(path.name for path in variants)])
@@ -199,17 +208,21 @@ def test_sgdx_of_uploaded_files_then_exact_matching_then_too_few_variants(visit,
     cli = cli_json(capsys, [*argv, "--train-schema", str(train), "--json"])
     wait_for_cell(page, "#sgdx-table", "sgdx.seen.frames", cli["sgdx.seen.frames"])
     chips = [path.name for path in files.values()] + ["dialogues_003.json", "schema.json", "train_schema.json"]
-    assert page.locator("#sgdx-files-note .file-chip").all_inner_texts() == chips  # every upload kept
     assert cli["sgdx.seen.frames"] > 0 and cli["sgdx.unseen.frames"] > 0
-    assert_drawn_sgdx(page, cli)
-    assert "dst-metrics sgdx orig.json v1.json" in page.locator("#sgdx-command").inner_text()
-    shot(page, f"issue34-sgdx-uploaded-{width}")
-    assert_fits(page, width)
+
+    def computed(width: int) -> None:
+        assert page.locator("#sgdx-files-note .file-chip").all_inner_texts() == chips  # every upload kept
+        assert_drawn_sgdx(page, cli)
+        assert "dst-metrics sgdx orig.json v1.json" in page.locator("#sgdx-command").inner_text()
+        shot(page, f"issue34-sgdx-uploaded-{width}")
+        assert_fits(page, width)
+
+    at_sizes(page, SIZES, computed)
     page.locator("#sgdx-matching label", has_text="exact").first.click()
     exact = cli_json(capsys, [*argv, "--train-schema", str(train), "--value-matching", "exact", "--json"])
     wait_for_cell(page, "#sgdx-table", "sgdx.all.jga_original", exact["sgdx.all.jga_original"])
     assert exact["sgdx.all.jga_original"] < cli["sgdx.all.jga_original"]  # misspelt values no longer match
-    assert_drawn_sgdx(page, exact)
+    at_sizes(page, SIZES, lambda width: assert_drawn_sgdx(page, exact))
     link = page.locator('#protocols-downloads a[download="sgdx.json"]')
     link.wait_for()
     with page.expect_download() as caught:
@@ -226,9 +239,13 @@ def test_sgdx_of_uploaded_files_then_exact_matching_then_too_few_variants(visit,
     wait_for_chips(page, ["orig.json", "v1.json", "dialogues_003.json", "schema.json"])
     page.locator("#run-sgdx").click()
     page.wait_for_selector("#sgdx-error")
-    assert "at least 2 schema variants" in page.locator("#sgdx-error").inner_text()
-    shot(page, f"issue34-sgdx-error-{width}")
-    assert_fits(page, width)
+
+    def too_few(width: int) -> None:
+        assert "at least 2 schema variants" in page.locator("#sgdx-error").inner_text()
+        shot(page, f"issue34-sgdx-error-{width}")
+        assert_fits(page, width)
+
+    at_sizes(page, SIZES, too_few)
 
 
 @requires_shared

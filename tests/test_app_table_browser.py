@@ -1,7 +1,8 @@
 """The Space's table of N systems in a real browser (tests/space_browser.py: `python app.py` on a free port of
 127.0.0.1, headless Debian Chromium through Playwright, nothing from the network): what the section
 draws after each interaction (make the table, change the figures, change the baseline, upload systems,
-download an export) equals `dst-metrics table` on the same files, at 1400 and 390 px; and the `/table`
+download an export) equals `dst-metrics table` on the same files, at 1400 and 390 px (one page, resized after
+each interaction); and the `/table`
 endpoint answers a `gradio_client` with the command line's table. Screenshots go to test-artifacts/space/."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dst_metrics.space.inputs import ALL_EXAMPLES, example_input
 
 from . import space_browser
 from .conftest import requires_shared
-from .space_browser import ALL, WORDS_BROKEN_JS, choose, low_contrast
+from .space_browser import ALL, SIZES, WORDS_BROKEN_JS, at_sizes, choose, low_contrast
 from .test_space_table import TRADE, assert_same_table, cli_output, trade_files
 
 pytestmark = pytest.mark.slow
@@ -93,45 +94,57 @@ def example_files(tmp_path: Path, key: str = ALL_EXAMPLES) -> dict:
     return files
 
 
-@pytest.mark.parametrize("width", [1400, 390])
-def test_table_of_the_sets_then_other_figures_then_another_baseline(visit, tmp_path, capsys, width):
+def test_table_of_the_sets_then_other_figures_then_another_baseline(visit, tmp_path, capsys):
     files = example_files(tmp_path)
-    page = visit(ALL, width=width)
+    page = visit(ALL)
     page.locator("#make-table").click()
     wait_for_header(page, ["System", "GCA", "JGA", "FGA", "SA", "Slot F1"])
-    assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json")))
-    notes = " ".join(drawn(page)["notes"])
-    assert "only 3 dialogues (fewer than 20): the intervals and the tests are unreliable" in notes
-    assert page.locator("#systems-view p.warning").first.is_visible()
-    shot(page, f"issue36-table-sets-{width}")
-    assert_legible(page, width)
+    cli = json.loads(cli_output(capsys, files, "--json"))
+
+    def made(width: int) -> None:
+        assert_drawn_is(page, cli)
+        notes = " ".join(drawn(page)["notes"])
+        assert "only 3 dialogues (fewer than 20): the intervals and the tests are unreliable" in notes
+        assert page.locator("#systems-view p.warning").first.is_visible()
+        shot(page, f"issue36-table-sets-{width}")
+        assert_legible(page, width)
+
+    at_sizes(page, SIZES, made)
     for label in ("SA", "Slot F1"):  # three figures: the family is 1 pair × 3
         page.locator("#systems-figures label", has_text=label).first.click()
     wait_for_header(page, ["System", "GCA", "JGA", "FGA"])
-    assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json", "--figures", "gca,jga,fga")))
-    shot(page, f"issue36-table-figures-{width}")
+    cli = json.loads(cli_output(capsys, files, "--json", "--figures", "gca,jga,fga"))
+
+    def three_figures(width: int) -> None:
+        assert_drawn_is(page, cli)
+        shot(page, f"issue36-table-figures-{width}")
+
+    at_sizes(page, SIZES, three_figures)
     choose(page, "systems-baseline", "P2")
     wait_for_note(page, "differs from P2")
-    cli = json.loads(cli_output(capsys, files, "--json", "--figures", "gca,jga,fga", "--baseline", "P2"))
-    assert_drawn_is(page, cli)
-    assert "--baseline P2" in page.locator("#systems-command").inner_text()
-    shot(page, f"issue36-table-baseline-{width}")
-    assert_legible(page, width)
-    if width == 1400:  # other sets scored above: the table of the sets is made again, of them
-        first = example_files(tmp_path / "first", "first_example")
-        choose(page, "example", "Figure 1: the first example, P1 vs P2")
-        wait_for_note(page, "only 1 dialogue (fewer than 20)")
-        flags = ("--json", "--figures", "gca,jga,fga", "--baseline", "P2")
-        assert_drawn_is(page, json.loads(cli_output(capsys, first, *flags)))
+    baseline = json.loads(cli_output(capsys, files, "--json", "--figures", "gca,jga,fga", "--baseline", "P2"))
+
+    def another_baseline(width: int) -> None:
+        assert_drawn_is(page, baseline)
+        assert "--baseline P2" in page.locator("#systems-command").inner_text()
+        shot(page, f"issue36-table-baseline-{width}")
+        assert_legible(page, width)
+
+    at_sizes(page, SIZES, another_baseline)
+    # other sets scored above: the table of the sets is made again, of them
+    first = example_files(tmp_path / "first", "first_example")
+    choose(page, "example", "Figure 1: the first example, P1 vs P2")
+    wait_for_note(page, "only 1 dialogue (fewer than 20)")
+    flags = ("--json", "--figures", "gca,jga,fga", "--baseline", "P2")
+    assert_drawn_is(page, json.loads(cli_output(capsys, first, *flags)))
 
 
 @requires_shared
-@pytest.mark.parametrize("width", [1400, 390])
-def test_uploaded_systems_another_baseline_and_a_download(visit, tmp_path, capsys, width):
+def test_uploaded_systems_another_baseline_and_a_download(visit, tmp_path, capsys):
     if not TRADE.is_file():
         pytest.skip(f"needs {TRADE}")
     files = trade_files(tmp_path)
-    page = visit(ALL, width=width)
+    page = visit(ALL)
     upload = page.locator("#upload-systems")
     upload.scroll_into_view_if_needed()
     upload.locator("xpath=..").locator("input[type=file]").set_input_files([str(p) for p in files.values()])
@@ -139,21 +152,31 @@ def test_uploaded_systems_another_baseline_and_a_download(visit, tmp_path, capsy
         "() => [...document.querySelectorAll('#systems-table tbody tr')].map(r => r.dataset.system).join() "
         "=== 'trade,fix,drop'"
     )
-    assert page.locator("#systems-source input[value=files]").is_checked()  # the uploaded files are the systems
-    assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json")))
-    shot(page, f"issue36-table-uploaded-{width}")
+    cli = json.loads(cli_output(capsys, files, "--json"))
+
+    def uploaded(width: int) -> None:
+        assert page.locator("#systems-source input[value=files]").is_checked()  # the uploaded files are the systems
+        assert_drawn_is(page, cli)
+        shot(page, f"issue36-table-uploaded-{width}")
+
+    at_sizes(page, SIZES, uploaded)
     choose(page, "systems-baseline", "fix")
     wait_for_note(page, "differs from fix")
-    assert_drawn_is(page, json.loads(cli_output(capsys, files, "--json", "--baseline", "fix")))
+    cli = json.loads(cli_output(capsys, files, "--json", "--baseline", "fix"))
     page.locator('#systems-downloads a[download="table.md"]').wait_for()
     with page.expect_download() as caught:
         page.locator('#systems-downloads a[download="table.md"]').click()
     downloaded = Path(caught.value.path()).read_text(encoding="utf-8")
     assert downloaded == cli_output(capsys, files, "--markdown", "--baseline", "fix")
-    signature = page.locator("#systems-signature").inner_text()  # the page carries its .md's line (issue 47)
-    assert signature.startswith("dst-metrics") and f"Signature: `{signature}`" in downloaded
-    shot(page, f"issue36-table-download-{width}")
-    assert_legible(page, width)
+
+    def another_baseline(width: int) -> None:
+        assert_drawn_is(page, cli)
+        signature = page.locator("#systems-signature").inner_text()  # the page carries its .md's line (issue 47)
+        assert signature.startswith("dst-metrics") and f"Signature: `{signature}`" in downloaded
+        shot(page, f"issue36-table-download-{width}")
+        assert_legible(page, width)
+
+    at_sizes(page, SIZES, another_baseline)
 
 
 @requires_shared
