@@ -6,6 +6,9 @@ Run ``python app.py``; it serves on localhost, port from GRADIO_SERVER_PORT (def
 import os
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")  # the page must not call home
+# gradio summarises every event so far with pandas after each event (about 50 ms), for a monitoring page the
+# Space does not enable: once in a billion events instead
+os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", "1000000000")
 
 try:
     from dst_metrics.space.page import build_demo, launch
