@@ -156,20 +156,26 @@ and corpora (`corpus`, `states`), and the streamed, process and Dask paths (comp
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """With ``-m compiled_path`` alone, only the files of `COMPILED_PATH_FILES` are imported: the others hold no
-    test it selects, and importing them (gradio, evaluate with transformers and torch) took a quarter of the run."""
-    if config.getoption("markexpr") != "compiled_path" or collection_path.suffix != ".py":
-        return None
+    """Test files that hold nothing to run are not imported (importing gradio, and evaluate with transformers and
+    torch, took each process 26-38 s of the full environment's collection): with ``-m compiled_path`` alone, the
+    files outside `COMPILED_PATH_FILES`; with ``--not-passed-in=FILE``, the files FILE lists as passed whole."""
     name = collection_path.name
-    if not name.startswith("test_"):
+    if collection_path.suffix != ".py" or not name.startswith("test_"):
         return None
-    return not any(fnmatch.fnmatch(name, pattern) for pattern in COMPILED_PATH_FILES) or None
+    if config.getoption("markexpr") == "compiled_path":
+        return not any(fnmatch.fnmatch(name, pattern) for pattern in COMPILED_PATH_FILES) or None
+    return _file_id(collection_path, config) in passed_ids(config) or None
 
 
-GROUP_SUFFIX = re.compile(r"@[\w.-]+:shared$")
-"""What pytest-xdist adds to the node id of a test in a group (`pytest_collection_modifyitems`'s names)."""
+GROUP = ":shared"
+"""The end of a file's pytest-xdist group name (`pytest_collection_modifyitems`: `<file stem>:shared`)."""
+GROUP_SUFFIX = re.compile(rf"@[\w.-]+{re.escape(GROUP)}$")
+"""What pytest-xdist adds to the node id of a test in a group."""
 PASSED_FILE = "DST_METRICS_PASSED"
-"""An environment variable: the run writes the node id of each test that passed to this file, one per line."""
+"""An environment variable: the run writes the node id of each test that passed to this file, one per line, and
+the id of each file whose every test that ran passed (`tests/test_x.py`, no `::`). A test that needs what the
+quickstart lacks must skip there, never go uncollected: the next run (``--not-passed-in``) does not import a file
+that passed whole."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -195,8 +201,13 @@ class PassedRecord:
             self.outcomes[nodeid] = good and self.outcomes.get(nodeid, True)
 
     def pytest_sessionfinish(self) -> None:
-        passed = sorted(nodeid for nodeid, good in self.outcomes.items() if good)
-        self.path.write_text("".join(f"{nodeid}\n" for nodeid in passed), encoding="utf-8")
+        passed = {nodeid for nodeid, good in self.outcomes.items() if good}
+        files: dict[str, bool] = {}
+        for nodeid, good in self.outcomes.items():
+            file = nodeid.split("::")[0]
+            files[file] = good and files.get(file, True)
+        passed.update(file for file, good in files.items() if good)
+        self.path.write_text("".join(f"{nodeid}\n" for nodeid in sorted(passed)), encoding="utf-8")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -205,12 +216,30 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(PassedRecord(path), "dst-metrics-passed-record")
 
 
+PASSED_IDS = pytest.StashKey[frozenset]()
+
+
+def passed_ids(config: pytest.Config) -> frozenset[str]:
+    """The lines of ``--not-passed-in=FILE`` (none without it), read once per run."""
+    if PASSED_IDS not in config.stash:
+        path = config.getoption("not_passed_in")
+        config.stash[PASSED_IDS] = frozenset(Path(path).read_text(encoding="utf-8").splitlines() if path else ())
+    return config.stash[PASSED_IDS]
+
+
+def _file_id(path: Path, config: pytest.Config) -> str:
+    """A test file's node id, as `PassedRecord` writes it (relative to the root, with slashes)."""
+    try:
+        return path.relative_to(config.rootpath).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def deselect_passed(config: pytest.Config, items: list[pytest.Item]) -> None:
     """With ``--not-passed-in=FILE``, the tests whose node id is a line of FILE are deselected (exact ids)."""
-    path = config.getoption("not_passed_in")
-    if not path:
+    passed = passed_ids(config)
+    if not passed:
         return
-    passed = set(Path(path).read_text(encoding="utf-8").splitlines())
     kept = [item for item in items if item.nodeid not in passed]
     if len(kept) < len(items):
         config.hook.pytest_deselected(items=[item for item in items if item.nodeid in passed])
@@ -227,7 +256,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     deselect_passed(config, items)
     for item in items:
         if costly_fixtures(item):  # one group per file, so that each of its module fixtures is built once
-            item.add_marker(pytest.mark.xdist_group(f"{item.path.stem}:shared"))
+            item.add_marker(pytest.mark.xdist_group(item.path.stem + GROUP))
         if any(fnmatch.fnmatch(item.path.name, pattern) for pattern in COMPILED_PATH_FILES):
             item.add_marker(pytest.mark.compiled_path)
     if hasattr(config, "workerinput"):  # a pytest-xdist process: its collection is the order of the work

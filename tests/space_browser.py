@@ -2,8 +2,8 @@
 driven by Playwright, one of each per test process (tests/conftest.py's session fixtures `space_server` and
 `browser`); a page per test, which fails the test on an uncaught page error, a console error or a request
 outside the machine; and the checks of what is drawn that several files make (contrast, whole words).
-Nothing downloads a browser: without /usr/bin/chromium or playwright the tests skip. Screenshots and the
-server's log go to test-artifacts/space/ at the repository root."""
+Nothing downloads a browser: without /usr/bin/chromium or playwright the tests skip. Screenshots (unless
+DST_METRICS_SCREENSHOTS=0) and the server's log go to test-artifacts/space/ at the repository root."""
 
 from __future__ import annotations
 
@@ -43,6 +43,10 @@ START_SECONDS = 150.0
 TIMEOUT_MS = 120000
 """The upper bound of every wait in a page: it returns as soon as the page is ready, and on a machine loaded
 with other work a first page's figures took over 60 s (a table or an upload takes seconds on a quiet one)."""
+SCREENSHOTS = os.environ.get("DST_METRICS_SCREENSHOTS", "1") != "0"
+"""Whether the browser tests write their screenshots, which are for a person to look at: no test reads them.
+`.ci/run` sets DST_METRICS_SCREENSHOTS=0, as nobody looks at them there; a full-page screenshot of the Space
+takes 1.4-1.9 s of Chromium on a quiet machine."""
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never via a proxy
 
 
@@ -188,10 +192,16 @@ IDLE_JS = "() => document.querySelector('gradio-app .pending') === null"
 """No output of the page is still computing (gradio marks it `pending`)."""
 
 
+def save_screenshot(target, path: Path, **options) -> None:
+    """`target.screenshot` (a page or a locator) into `path`, unless DST_METRICS_SCREENSHOTS=0 (`SCREENSHOTS`)."""
+    if SCREENSHOTS:
+        target.screenshot(path=str(path), **options)
+
+
 def shot(page, name: str) -> None:
     """The whole page, once what was last changed is painted, as test-artifacts/space/`name`.png."""
     page.evaluate(NEXT_FRAME_JS)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    save_screenshot(page, ARTIFACTS / f"{name}.png", full_page=True)
 
 
 WORDS_BROKEN_JS = """() => {

@@ -47,7 +47,7 @@ def cli_json(capsys, argv: list[str]) -> dict:
 def shot(page, name: str) -> None:
     """The whole page, and the section alone (name-section.png), under test-artifacts/space/."""
     space_browser.shot(page, name)
-    page.locator("#protocols-col").screenshot(path=str(space_browser.ARTIFACTS / f"{name}-section.png"))
+    space_browser.save_screenshot(page.locator("#protocols-col"), space_browser.ARTIFACTS / f"{name}-section.png")
 
 
 def wait_for_cell(page, table: str, key: str, value: object) -> None:

@@ -39,7 +39,7 @@ TABLE_JS = """() => {
 def shot(page, name: str) -> None:
     """The whole page, and the table's section alone (name-section.png), under test-artifacts/space/."""
     space_browser.shot(page, name)
-    page.locator("#systems-col").screenshot(path=str(space_browser.ARTIFACTS / f"{name}-section.png"))
+    space_browser.save_screenshot(page.locator("#systems-col"), space_browser.ARTIFACTS / f"{name}-section.png")
 
 
 def drawn(page) -> dict:

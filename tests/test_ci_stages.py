@@ -3,7 +3,8 @@
 that every test the full environment collects runs in one stage or the other, none in both; and
 ``-m compiled_path`` selects the files of `COMPILED_PATH_FILES`. Checked on a small suite run as CI runs it
 (both stages under pytest-xdist), with the cases that could slip through: a module skipped whole, a test whose
-name starts with another's, parameters whose ids start alike, an expected failure."""
+name starts with another's, parameters whose ids start alike, an expected failure; and a file that passed whole
+in the first stage is not imported in the second."""
 
 from __future__ import annotations
 
@@ -66,6 +67,8 @@ SUITE = {
 
         import pytest
 
+        Path("imported-grouped.txt").touch()  # every test passes in the quickstart: not imported again
+
         @pytest.fixture(scope="module")
         def simulation():  # a costly module fixture: built once, so its tests share one process
             with Path("built.txt").open("a") as built:
@@ -103,15 +106,20 @@ def test_the_second_stage_runs_exactly_what_the_first_did_not_pass(tmp_path):
     passed_first = first.read_text(encoding="utf-8").splitlines()
     grouped = [f"test_grouped.py::test_g[{n}]" for n in range(4)]
     quick = ["test_quick.py::test_a", "test_quick.py::test_p[1]"]
-    assert passed_first == ["test_core_sample.py::test_core", *grouped, *quick]
+    # the tests that passed, and the files whose every test passed (test_quick skipped some, test_extra all)
+    files = ["test_core_sample.py", "test_grouped.py"]
+    assert passed_first == [files[0], "test_core_sample.py::test_core", files[1], *grouped, *quick]
+    (suite / "imported-grouped.txt").unlink()
     # conftest's groups reach pytest-xdist (--dist loadgroup): the four tests of a module fixture ran in one
     # process, which built it once (pytest 9.2 and pytest-xdist 3.8 lose the groups: pyproject pins pytest)
     assert (suite / "built.txt").read_text(encoding="utf-8").splitlines() == ["built"]
 
     _pytest(suite, "-n", "2", "--dist", "loadgroup", f"--not-passed-in={first}", full=True, passed=second)
-    passed_second = second.read_text(encoding="utf-8").splitlines()
+    assert not (suite / "imported-grouped.txt").exists()  # a file that passed whole is not even imported
+    passed_second = [line for line in second.read_text(encoding="utf-8").splitlines() if "::" in line]
     collected = [line for line in _pytest(suite, "--collect-only", full=True) if "::" in line]
     assert len(collected) == 12
+    passed_first = [line for line in passed_first if "::" in line]
     assert not set(passed_first) & set(passed_second)  # none in both
     # test_x xfails in the full environment too: run there (not deselected), not passed
     assert set(passed_first) | set(passed_second) | {"test_quick.py::test_x"} == set(collected)

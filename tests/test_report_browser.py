@@ -1,8 +1,8 @@
 """The report page in headless Debian Chromium (Playwright, nothing downloaded) at a desktop's
 1400 px and a phone's 390 px: every plot loads with a size, nothing is wider than the window
 except inside the tables' scroll boxes, the tables show the library's figures, and the page asks
-for nothing outside itself. Pages and screenshots go to test-artifacts/report/. Chromium is the session's
-(tests/conftest.py's `browser`)."""
+for nothing outside itself. Pages and screenshots (unless DST_METRICS_SCREENSHOTS=0) go to
+test-artifacts/report/. Chromium is the session's (tests/conftest.py's `browser`)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from dst_metrics.report import build_report, collect  # noqa: E402
 from dst_metrics.stats import bootstrap_intervals, compare  # noqa: E402
 
 from .conftest import REPO, requires_shared  # noqa: E402
+from .space_browser import save_screenshot  # noqa: E402
 from .test_report import P1, P2, RESTAURANT, with_gold_in  # noqa: E402
 
 ARTIFACTS = REPO / "test-artifacts" / "report"
@@ -77,7 +78,7 @@ def check_page(browser, page_path: Path, expected: dict, stem: str) -> None:
         page.wait_for_load_state("load")
         page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
         layout = page.evaluate(LAYOUT_JS)
-        page.screenshot(path=str(ARTIFACTS / f"{stem}-{label}.png"), full_page=True)
+        save_screenshot(page, ARTIFACTS / f"{stem}-{label}.png", full_page=True)
         cells = {(system, key): text for system, key, text in page.evaluate(CELLS_JS)}
         page.close()
         assert layout["scrollWidth"] <= layout["width"], (label, layout["scrollWidth"], layout["wide"][:5])
@@ -147,7 +148,7 @@ def test_report_with_protocols_in_chromium(browser, capsys):
         page.goto(page_path.as_uri())
         page.wait_for_load_state("load")
         drawn = {(table, system, key): text for table, system, key, text in page.evaluate(PROTOCOL_CELLS_JS)}
-        page.locator("#protocols").screenshot(path=str(ARTIFACTS / f"protocols-section-{label}.png"))
+        save_screenshot(page.locator("#protocols"), ARTIFACTS / f"protocols-section-{label}.png")
         page.close()
         checkdst = {cell: text for cell, text in drawn.items() if cell[0] == "protocol-checkdst"}
         assert checkdst == expected, (label, set(checkdst.items()) ^ set(expected.items()))
