@@ -198,10 +198,13 @@ def save_screenshot(target, path: Path, **options) -> None:
         target.screenshot(path=str(path), **options)
 
 
-def shot(page, name: str) -> None:
-    """The whole page, once what was last changed is painted, as test-artifacts/space/`name`.png."""
+def shot(page, name: str, section: str | None = None) -> None:
+    """The whole page, once what was last changed is painted, as test-artifacts/space/`name`.png; with `section`
+    (a selector), that section alone as `name`-section.png too."""
     page.evaluate(NEXT_FRAME_JS)
     save_screenshot(page, ARTIFACTS / f"{name}.png", full_page=True)
+    if section:
+        save_screenshot(page.locator(section), ARTIFACTS / f"{name}-section.png")
 
 
 WORDS_BROKEN_JS = """() => {

@@ -14,10 +14,9 @@ import pytest
 
 from dst_metrics.space.protocols_section import ROLES
 
-from . import space_browser
 from .conftest import REFERENCE, SGD, requires_shared
 from .protocol_inputs import checkdst_perturbed, comparable, sgd_predictions
-from .space_browser import SIZES, WORDS_BROKEN_JS, at_sizes, choose, low_contrast
+from .space_browser import SIZES, WORDS_BROKEN_JS, at_sizes, choose, low_contrast, shot
 from .test_app_table_browser import example_files
 from .test_space_protocols import TRADE_NAME, assert_same_figures
 
@@ -42,12 +41,6 @@ def cli_json(capsys, argv: list[str]) -> dict:
     capsys.readouterr()
     assert main(argv) == 0
     return json.loads(capsys.readouterr().out)
-
-
-def shot(page, name: str) -> None:
-    """The whole page, and the section alone (name-section.png), under test-artifacts/space/."""
-    space_browser.shot(page, name)
-    space_browser.save_screenshot(page.locator("#protocols-col"), space_browser.ARTIFACTS / f"{name}-section.png")
 
 
 def wait_for_cell(page, table: str, key: str, value: object) -> None:
@@ -123,7 +116,7 @@ def test_checkdst_of_the_example_sets_then_swapped_then_an_empty_set(visit, tmp_
     def computed(width: int) -> None:
         assert_drawn_checkdst(page, cli)
         assert "dst-metrics checkdst set_a.json set_b.json" in page.locator("#checkdst-command").inner_text()
-        shot(page, f"issue34-checkdst-example-{width}")
+        shot(page, f"issue34-checkdst-example-{width}", "#protocols-col")
         assert_fits(page, width)
 
     at_sizes(page, SIZES, computed)
@@ -138,7 +131,7 @@ def test_checkdst_of_the_example_sets_then_swapped_then_an_empty_set(visit, tmp_
     def empty(width: int) -> None:
         assert "set C is empty" in page.locator("#checkdst-error").inner_text()
         assert page.locator("#checkdst-table").count() == 0  # never a stale table
-        shot(page, f"issue34-checkdst-error-{width}")
+        shot(page, f"issue34-checkdst-error-{width}", "#protocols-col")
         assert_fits(page, width)
 
     at_sizes(page, SIZES, empty)
@@ -174,7 +167,7 @@ def test_checkdst_of_uploaded_sets_and_its_download(visit, tmp_path, capsys):
         assert_drawn_checkdst(page, cli)
         command = page.locator("#checkdst-command").inner_text()
         assert "dst-metrics checkdst trade.json trade_perturbed.json" in command
-        shot(page, f"issue34-checkdst-uploaded-{width}")
+        shot(page, f"issue34-checkdst-uploaded-{width}", "#protocols-col")
         assert_fits(page, width)
 
     at_sizes(page, SIZES, computed)
@@ -214,7 +207,7 @@ def test_sgdx_of_uploaded_files_then_exact_matching_then_too_few_variants(visit,
         assert page.locator("#sgdx-files-note .file-chip").all_inner_texts() == chips  # every upload kept
         assert_drawn_sgdx(page, cli)
         assert "dst-metrics sgdx orig.json v1.json" in page.locator("#sgdx-command").inner_text()
-        shot(page, f"issue34-sgdx-uploaded-{width}")
+        shot(page, f"issue34-sgdx-uploaded-{width}", "#protocols-col")
         assert_fits(page, width)
 
     at_sizes(page, SIZES, computed)
@@ -242,7 +235,7 @@ def test_sgdx_of_uploaded_files_then_exact_matching_then_too_few_variants(visit,
 
     def too_few(width: int) -> None:
         assert "at least 2 schema variants" in page.locator("#sgdx-error").inner_text()
-        shot(page, f"issue34-sgdx-error-{width}")
+        shot(page, f"issue34-sgdx-error-{width}", "#protocols-col")
         assert_fits(page, width)
 
     at_sizes(page, SIZES, too_few)

@@ -15,9 +15,8 @@ import pytest
 from dst_metrics.cli import main
 from dst_metrics.space.inputs import ALL_EXAMPLES, example_input
 
-from . import space_browser
 from .conftest import requires_shared
-from .space_browser import ALL, SIZES, WORDS_BROKEN_JS, at_sizes, choose, low_contrast
+from .space_browser import ALL, SIZES, WORDS_BROKEN_JS, at_sizes, choose, low_contrast, shot
 from .test_space_table import TRADE, assert_same_table, cli_output, trade_files
 
 pytestmark = pytest.mark.slow
@@ -34,12 +33,6 @@ TABLE_JS = """() => {
   const notes = [...document.querySelectorAll('#systems-view p')].map(p => p.textContent);
   return {header, rows, family: parseInt(table.dataset.familySize), notes};
 }"""
-
-
-def shot(page, name: str) -> None:
-    """The whole page, and the table's section alone (name-section.png), under test-artifacts/space/."""
-    space_browser.shot(page, name)
-    space_browser.save_screenshot(page.locator("#systems-col"), space_browser.ARTIFACTS / f"{name}-section.png")
 
 
 def drawn(page) -> dict:
@@ -106,7 +99,7 @@ def test_table_of_the_sets_then_other_figures_then_another_baseline(visit, tmp_p
         notes = " ".join(drawn(page)["notes"])
         assert "only 3 dialogues (fewer than 20): the intervals and the tests are unreliable" in notes
         assert page.locator("#systems-view p.warning").first.is_visible()
-        shot(page, f"issue36-table-sets-{width}")
+        shot(page, f"issue36-table-sets-{width}", "#systems-col")
         assert_legible(page, width)
 
     at_sizes(page, SIZES, made)
@@ -117,7 +110,7 @@ def test_table_of_the_sets_then_other_figures_then_another_baseline(visit, tmp_p
 
     def three_figures(width: int) -> None:
         assert_drawn_is(page, cli)
-        shot(page, f"issue36-table-figures-{width}")
+        shot(page, f"issue36-table-figures-{width}", "#systems-col")
 
     at_sizes(page, SIZES, three_figures)
     choose(page, "systems-baseline", "P2")
@@ -127,7 +120,7 @@ def test_table_of_the_sets_then_other_figures_then_another_baseline(visit, tmp_p
     def another_baseline(width: int) -> None:
         assert_drawn_is(page, baseline)
         assert "--baseline P2" in page.locator("#systems-command").inner_text()
-        shot(page, f"issue36-table-baseline-{width}")
+        shot(page, f"issue36-table-baseline-{width}", "#systems-col")
         assert_legible(page, width)
 
     at_sizes(page, SIZES, another_baseline)
@@ -157,7 +150,7 @@ def test_uploaded_systems_another_baseline_and_a_download(visit, tmp_path, capsy
     def uploaded(width: int) -> None:
         assert page.locator("#systems-source input[value=files]").is_checked()  # the uploaded files are the systems
         assert_drawn_is(page, cli)
-        shot(page, f"issue36-table-uploaded-{width}")
+        shot(page, f"issue36-table-uploaded-{width}", "#systems-col")
 
     at_sizes(page, SIZES, uploaded)
     choose(page, "systems-baseline", "fix")
@@ -173,7 +166,7 @@ def test_uploaded_systems_another_baseline_and_a_download(visit, tmp_path, capsy
         assert_drawn_is(page, cli)
         signature = page.locator("#systems-signature").inner_text()  # the page carries its .md's line (issue 47)
         assert signature.startswith("dst-metrics") and f"Signature: `{signature}`" in downloaded
-        shot(page, f"issue36-table-download-{width}")
+        shot(page, f"issue36-table-download-{width}", "#systems-col")
         assert_legible(page, width)
 
     at_sizes(page, SIZES, another_baseline)
@@ -204,7 +197,7 @@ def test_uploaded_files_named_alike_are_runs_of_one_system(visit, tmp_path, caps
     assert_drawn_is(page, cli)
     assert page.locator('#systems-table tr[data-system="T"] td[data-runs="2"]').count() == len(cli["keys"])
     wait_for_note(page, "the mean over a system")
-    shot(page, "issue46-table-runs-1400")
+    shot(page, "issue46-table-runs-1400", "#systems-col")
     assert_legible(page, 1400)
 
 
