@@ -607,8 +607,10 @@ def test_issue23_the_url_is_what_is_shown_and_reloading_restores_it(visit):
     page.locator("#lambda input").press("Enter")
     _wait_for_signature(page, "lambda:0.75|")
     page.wait_for_function("() => location.search.includes('lambda=0.75')")
-    page.locator("#scatter .point[data-dialogue='SNG0779']").first.click()
+    page.locator("#scatter .point[data-dialogue='SNG0779']").first.click()  # also leaves the λ box
     page.wait_for_function("() => location.search.includes('dialogue=SNG0779')")
+    settle(page, IDLE_JS)  # leaving the box asked for the figures shown: not computed again, nothing reset
+    assert "dialogue=SNG0779" in page.url and "Dialogue SNG0779" in page.locator("#slots .slot-title").inner_text()
     restored = visit(page.url.removeprefix(page.url.split("?")[0]))
     restored.wait_for_function("() => document.querySelector('#slots').textContent.includes('Dialogue SNG0779')")
     assert restored.locator("#unchanged input").is_checked()

@@ -512,7 +512,11 @@ class Page:
         number = int(number or 0)  # the browser's order of asking (TICKET_JS); 0 from the API
         if number < ticket["latest"]:
             return self.skip()  # a later request of this session came first
+        asked = (fmt, tuple(entries), gold, mode, alpha, lam, k, matching, compat, top, unchanged, example)
+        if asked == ticket.get("asked"):
+            return self.skip()  # what is shown or being computed, asked again (e.g. leaving a box after Enter)
         ticket["latest"] = number
+        ticket["asked"] = asked
         if not example and all(entry.empty for entry in entries) and gold.empty:  # e.g. a link of own data
             nothing = {**self.updates(Exploration(False, "")), self.status: views.status_html(NOTHING_TO_SCORE, True)}
             return {**nothing, self.url_query: gr.skip()}  # a link of own data keeps its options
@@ -541,6 +545,8 @@ class Page:
         result.ticket = number
         turns = result.results[0].corpus.num_turns if result.ok else 0
         ticket["last"] = (number, result.ok, result.status, turns)  # for the note beside an upload button
+        if not result.ok:
+            ticket.pop("asked", None)  # asking again computes again
         previous = ticket.get("shown")
         out = self.updates(result, previous, url_query(result, example, result.dialogue_id, unchanged))
         if self.state in out:
@@ -598,10 +604,11 @@ class Page:
         still named as in the example is renamed); nothing happens when the text is the example's own or empty."""
         box = self.sets[index]
 
-        def handler(example: str | None, set_name: str | None, value: str | None) -> dict:
+        def handler(example: str | None, set_name: str | None, value: str | None, ticket: dict) -> dict:
             entry = SetInput(set_name or "", value or "")
             if not (value or "").strip() or (example and shows_example_set(example, index, entry)):
                 return {box.note: gr.skip()}
+            ticket.pop("asked", None)  # the figures are hidden: Score computes them again, whatever the boxes hold
             out: dict = {box.file: None, box.note: "", **self.not_yet_scored()}
             if example:
                 out.update({self.example: None, self.example_note: OWN_DATA_NOTE})
@@ -727,7 +734,7 @@ class Page:
         # (`change`, not `input`: a paste that sets the whole box at once must leave the example too.)
         outputs = [self.example, self.example_note, box.file, box.note, box.name, self.status, self.url_query]
         box.text.change(
-            self.edited(index), [self.example, box.name, box.text], [*outputs, *self.columns], queue=False,
+            self.edited(index), [self.example, box.name, box.text, self.ticket], [*outputs, *self.columns], queue=False,
             show_progress="hidden",
         )  # fmt: skip
 
