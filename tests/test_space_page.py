@@ -53,7 +53,7 @@ def test_the_interval_box_says_why_it_is_empty_under_a_profile():
 def test_the_inputs_shown_asked_again_are_not_computed_again():
     """Leaving the λ box after Enter asks again for the figures shown. Computed again, they would also reset the
     dialogue a click on the scatter had opened meanwhile (the browser sent the old one): seen in CI. Other inputs,
-    an error, or figures hidden by typing into a box compute again."""
+    an error, or figures hidden by typing into a box compute again. A column already shown is not shown again."""
     page = Page()
     with gr.Blocks():
         page.inputs_section()
@@ -69,11 +69,15 @@ def test_the_inputs_shown_asked_again_are_not_computed_again():
             values[widgets.index(getattr(page, name))] = value
         return page.compute(*values[:-2], ticket, number)
 
-    assert page.state in compute(1) and ticket["latest"] == 1
+    first = compute(1)
+    assert page.state in first and ticket["latest"] == 1 and first[page.scores_col] == gr.update(visible=True)
     assert page.state not in compute(2) and ticket["latest"] == 1  # nothing drawn again; the first's chain goes on
-    assert compute(3, lam=0.75)[page.state].options.fga_lambda == 0.75
+    third = compute(3, lam=0.75)
+    assert third[page.state].options.fga_lambda == 0.75
+    assert page.scores_col not in third and page.compare_col not in third  # shown already: not shown again
     assert "this turn has" in compute(4, k=2)[page.status]  # an option error ...
     assert "this turn has" in compute(5)[page.status]  # ... asked again says so again
     assert page.state in compute(6, k=30)
-    page.edited(0)("all", "P1", '{"changed": {}}', ticket)  # the figures hidden: "Not yet scored"
-    assert page.state in compute(7)  # Score shows them again
+    hidden = page.edited(0)("all", "P1", '{"changed": {}}', ticket)  # the figures hidden: "Not yet scored"
+    assert hidden[page.scores_col] == gr.update(visible=False)
+    assert compute(7)[page.scores_col] == gr.update(visible=True)  # Score shows them again

@@ -135,6 +135,21 @@ def _file_note(file: dict | None) -> str:
     return views.file_chips(["file: " + file["filename"]])
 
 
+def without_shown_visibility(out: dict, ticket: dict) -> dict:
+    """`out` without the updates that only show or hide a widget as it already is (`ticket["visible"]`, what the
+    page's computations last sent for it). Each costs the browser a walk of the widget's children: about 15% of
+    redrawing the figures after a change of options."""
+    visible = ticket.setdefault("visible", {})
+    kept = {}
+    for widget, value in out.items():
+        if isinstance(value, dict) and value.keys() == {"__type__", "visible"}:
+            if visible.get(widget._id) == value["visible"]:
+                continue
+            visible[widget._id] = value["visible"]
+        kept[widget] = value
+    return kept
+
+
 def release_memory(_: object = None) -> None:
     """Collect and hand freed memory back to the system (glibc keeps it otherwise): when a session's results go."""
     gc.collect()
@@ -503,7 +518,7 @@ class Page:
         except Exception as error:  # a bug: shown, logged
             log.exception("analysis failed")
             return {self.note: views.status_html(views.internal_error(error), False, "analysis")}
-        return self.analysis_updates(result)
+        return without_shown_visibility(self.analysis_updates(result), ticket)
 
     def compute(self, *values) -> dict:
         """Read, score and show everything; a bug shows as an internal error, never a traceback."""
@@ -551,7 +566,7 @@ class Page:
         out = self.updates(result, previous, url_query(result, example, result.dialogue_id, unchanged))
         if self.state in out:
             ticket["shown"] = out[self.state]
-        return {**out, **left}
+        return {**without_shown_visibility(out, ticket), **left}
 
     def compare(self, result: Exploration | None, ticket: dict) -> tuple:
         """Each set's intervals and each later set against A, after the figures are shown."""
@@ -608,7 +623,8 @@ class Page:
             entry = SetInput(set_name or "", value or "")
             if not (value or "").strip() or (example and shows_example_set(example, index, entry)):
                 return {box.note: gr.skip()}
-            ticket.pop("asked", None)  # the figures are hidden: Score computes them again, whatever the boxes hold
+            for kept in ("asked", "shown", "visible"):  # the figures are hidden (`not_yet_scored`): Score computes
+                ticket.pop(kept, None)  # them again, whatever the boxes hold, and shows every column it shows
             out: dict = {box.file: None, box.note: "", **self.not_yet_scored()}
             if example:
                 out.update({self.example: None, self.example_note: OWN_DATA_NOTE})
