@@ -6,10 +6,8 @@ preloaded example; the visitor's own data stays in their session and never enter
 
 from __future__ import annotations
 
-import copy
 import ctypes
 import dataclasses
-import functools
 import gc
 import logging
 import tempfile
@@ -89,8 +87,6 @@ QUEUE_CONCURRENCY = 2
 """Events run at once; the others wait in gradio's queue."""
 NOTHING_TO_SCORE = "Nothing to score yet: paste or upload a prediction set (A), or choose a preloaded example."
 NOT_YET_SCORED = "Not yet scored: click Score to score the data in the boxes (the figures of the last data are hidden)."
-EXAMPLE_RESULTS = 32
-"""How many computations of the preloaded examples (one per example and options) the server keeps."""
 ANALYSE_AT_ONCE_TURNS = 5000
 """Up to this many turns (all sets), the per-dialogue analysis comes with the figures; above, it follows them."""
 OWN_DATA_QUERY = "own"
@@ -139,26 +135,10 @@ def _file_note(file: dict | None) -> str:
     return views.file_chips(["file: " + file["filename"]])
 
 
-def explore_sets(entries: list[SetInput], fmt: str, gold: SetInput, **options) -> Exploration:
-    """`explore` the sets; small ones (`ANALYSE_AT_ONCE_TURNS`) with their per-dialogue analysis at once, so that
-    everything comes in one round trip."""
-    result = explore(entries, fmt=fmt, gold=gold, analyse=False, **options)
-    if result.ok and sum(r.corpus.num_turns for r in result.results) <= ANALYSE_AT_ONCE_TURNS:
-        analyse_sets(result, int(options["top"] or DEFAULT_TOP))
-    return result
-
-
-@functools.lru_cache(maxsize=EXAMPLE_RESULTS)
-def explore_example(entries: tuple[SetInput, ...], fmt: str, gold: SetInput, options: tuple) -> Exploration:
-    """`explore_sets` of a preloaded example's sets with `options` ((name, value) pairs), kept for the next
-    visitor: every first page shows an example. A caller changes only its own copy (`copy.copy`)."""
-    return explore_sets(list(entries), fmt, gold, **dict(options))
-
-
 def without_shown_visibility(out: dict, ticket: dict) -> dict:
     """`out` without the updates that only show or hide a widget as it already is (`ticket["visible"]`, what the
-    page's computations last sent for it). Each costs the browser a walk of the widget's children: about a tenth
-    of redrawing the figures after a change of options."""
+    page's computations last sent for it). Each costs the browser a walk of the widget's children: about 15% of
+    redrawing the figures after a change of options."""
     visible = ticket.setdefault("visible", {})
     kept = {}
     for widget, value in out.items():
@@ -565,16 +545,13 @@ class Page:
             example = None
         try:
             missing = empty_option(lam, k)  # an emptied number box: say what it takes, not "got None"
-            options = dict(
-                mode=mode, alpha=alpha, fga_lambda=lam, num_slots=k, value_matching=matching, top=top,
-                show_unchanged=unchanged, dialogue_id=shown, compat=compat,
+            result = Exploration(False, missing, options_error=True) if missing else explore(
+                entries, fmt=fmt, gold=gold, mode=mode, alpha=alpha, fga_lambda=lam, num_slots=k,
+                value_matching=matching, top=top, show_unchanged=unchanged, dialogue_id=shown, compat=compat,
+                analyse=False,
             )  # fmt: skip
-            if missing:
-                result = Exploration(False, missing, options_error=True)
-            elif example:  # the sets are a preloaded example's: computed once per server and options
-                result = copy.copy(explore_example(tuple(entries), fmt, gold, tuple(options.items())))
-            else:
-                result = explore_sets(entries, fmt, gold, **options)
+            if result.ok and sum(r.corpus.num_turns for r in result.results) <= ANALYSE_AT_ONCE_TURNS:
+                analyse_sets(result, int(top or DEFAULT_TOP))  # small: everything in one round trip
         except Exception as error:  # a bug, not bad input: say so in the page, log the traceback
             log.exception("explore failed")
             result = Exploration(False, views.internal_error(error))
