@@ -137,8 +137,8 @@ def _file_note(file: dict | None) -> str:
 
 def without_shown_visibility(out: dict, ticket: dict) -> dict:
     """`out` without the updates that only show or hide a widget as it already is (`ticket["visible"]`, what the
-    page's computations last sent for it). Each costs the browser a walk of the widget's children: about 15% of
-    redrawing the figures after a change of options."""
+    page's computations last sent for it). Each costs the browser a walk of the widget's children: about a tenth
+    of redrawing the figures after a change of options."""
     visible = ticket.setdefault("visible", {})
     kept = {}
     for widget, value in out.items():
