@@ -11,7 +11,7 @@ from dst_metrics.space.inputs import SetInput, empty_option, endpoint, example_i
 
 gr = pytest.importorskip("gradio")
 
-from dst_metrics.space.page import Page  # noqa: E402  (gradio first: the page is built of its widgets)
+from dst_metrics.space.page import Page, build_demo  # noqa: E402  (gradio first: the page is built of its widgets)
 
 
 def _error(api, *args) -> str:
@@ -81,3 +81,18 @@ def test_the_inputs_shown_asked_again_are_not_computed_again():
     hidden = page.edited(0)("all", "P1", '{"changed": {}}', ticket)  # the figures hidden: "Not yet scored"
     assert hidden[page.scores_col] == gr.update(visible=False)
     assert compute(7)[page.scores_col] == gr.update(visible=True)  # Score shows them again
+
+
+def test_each_event_marks_its_progress_on_one_drawn_widget():
+    """gradio updates every widget that ever showed a progress mark, and all inside it, at each step of every event:
+    one drawn widget per event (`progress_widget`), never a column or a `gr.State`; a computation's mark is on the
+    status line, an upload's at its own button's note."""
+    demo = build_demo()
+    blocks = {block["id"]: block for block in demo.config["components"]}
+    events = demo.config["dependencies"]
+    marked = [blocks[event["show_progress_on"][0]] for event in events if event["show_progress_on"]]
+    assert all(event["show_progress_on"] is not None and len(event["show_progress_on"]) <= 1 for event in events)
+    assert {block["type"] for block in marked}.isdisjoint({"column", "row", "group", "accordion", "tabs", "state"})
+    assert len(marked) == sum(1 for event in events if event["outputs"])  # every event with an output has its mark
+    names = {block["props"].get("elem_id") for block in marked}
+    assert {"status", "compare", "analysis-note", "note-a", "note-d"} <= names

@@ -742,7 +742,7 @@ class Page:
         # The file is taken at once (never dropped), then scored as a computation like any other.
         taken = box.upload.upload(
             self.uploaded(index), [box.upload, self.example], [*set_widgets, self.example, self.example_note],
-            trigger_mode=LAST,
+            trigger_mode=LAST, show_progress_on=box.note,  # at the button that was used, not at set A's name
         )  # fmt: skip
         self.scored(taken).then(self.set_status(index), [box.file, self.ticket], box.note)
         self.scored(box.clear.click(box.emptied, None, list(box.emptied()), trigger_mode=LAST))
@@ -799,6 +799,18 @@ PUBLIC_API = ("score", "compare", "table", "checkdst", "sgdx")
 events are private."""
 
 
+def progress_widget(outputs: list) -> list:
+    """The one widget that shows an event's progress mark: its first output that is drawn (not a layout block, not
+    a `gr.State`); none if it has no such output.
+
+    gradio's page updates every widget that has ever shown a progress mark, and everything inside it, at each step
+    of every event. With the marks on every output, a change of mode took the browser's page process 3.4-3.5 s of
+    CPU; with one widget per event, 2.0 s (docs/space.md, "What a change computes").
+    """
+    drawn = [block for block in outputs if isinstance(block, gr.components.Component)]
+    return [block for block in drawn if not isinstance(block, gr.State)][:1]
+
+
 def build_demo() -> gr.Blocks:
     """Lay out the page and wire its events; only `PUBLIC_API` is on the API page."""
     page = Page()
@@ -812,6 +824,8 @@ def build_demo() -> gr.Blocks:
         for fn in demo.fns.values():  # the page's own events (54 of them), whatever they are named
             if fn.api_name not in PUBLIC_API:
                 fn.api_visibility = "private"
+            if fn.show_progress_on is None:
+                fn.show_progress_on = progress_widget(fn.outputs)
     demo.queue(default_concurrency_limit=QUEUE_CONCURRENCY)
     return demo
 
