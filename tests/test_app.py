@@ -1019,3 +1019,23 @@ def _corpus_of(text: str):
     from dst_metrics import Corpus
 
     return Corpus.from_reference_layout(json.loads(text))
+
+
+def test_a_chart_of_the_same_numbers_is_drawn_once_and_is_the_chart_drawn_afresh():
+    """The server keeps the charts it drew (`bars_svg`, `scatter_html`): the next visitor of an example, or a mode
+    changed back, gets the same SVG without drawing; other numbers draw another chart."""
+    entries = inputs.example_input(inputs.ALL_EXAMPLES).sets
+    bars, scatters = explore_module.bars_svg, explore_module._scatter_html
+    bars.cache_clear()
+    scatters.cache_clear()
+    first = explore(entries)
+    assert (bars.cache_info().misses, scatters.cache_info().misses) == (1, 2)  # bars, GCA-FGA, B against A
+    other = explore(entries, fga_lambda=0.75)  # FGA changes: the bars and GCA-FGA; B against A is GCA's alone
+    assert (bars.cache_info().misses, scatters.cache_info().misses, scatters.cache_info().hits) == (2, 3, 1)
+    assert other.bars != first.bars and other.pair_scatter == first.pair_scatter
+    again = explore(entries)
+    assert (bars.cache_info().hits, scatters.cache_info().hits, bars.cache_info().misses) == (1, 3, 2)  # not drawn
+    assert (again.bars, again.scatter, again.pair_scatter) == (first.bars, first.scatter, first.pair_scatter)
+    rows = tuple((row.key, row.label) for row in scored.main_rows(first.options))
+    sets = tuple((r.name, tuple(r.report.scores[key] for key, _ in rows)) for r in first.results)
+    assert bars.__wrapped__(rows, sets) == first.bars  # the chart a fresh drawing gives

@@ -7,7 +7,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from dst_metrics import Options, score
 from dst_metrics.analysis.breakdown import breakdown
@@ -174,9 +176,8 @@ def explore(
         side = views.compat_side_by_side_html([r.name for r in results], ours, theirs, options.compat)
         out.details = side + out.details
     out.signature = views.signature_line(results[0].report.signature, "signature")
-    bars = [BarSet(r.name, r.report.scores) for r in results]
-    figure, marks = figures_chart("bars", [(row.key, row.label) for row in main_rows(options)], bars, space=True)
-    out.bars = inline_svg(figure, "bars", "Main figures in percent, one bar per prediction set", marks)
+    rows = tuple((row.key, row.label) for row in main_rows(options))
+    out.bars = bars_svg(rows, tuple((r.name, tuple(r.report.scores[key] for key, _ in rows)) for r in results))
     out.dialogue_ids = [d.dialogue_id for d in results[0].corpus.dialogues]
     out.dialogue_id = dialogue_id if dialogue_id in out.dialogue_ids else out.dialogue_ids[0]
     out.slots = views.slot_view_html(results, out.dialogue_id, options.mode, show_unchanged)
@@ -246,8 +247,31 @@ def lay_out_dialogues(out: Exploration, top: int = DEFAULT_TOP) -> None:
         out.pair_table = views.clickable_table(columns, pair_rows(a, b, top), "pair-table", 1)
 
 
-def scatter_html(name: str, points: list[Point], x_title: str, y_title: str, names: list[str], label: str) -> str:
+CHARTS_KEPT = 64
+"""How many charts the server keeps drawn (`bars_svg`, `scatter_html`): a chart of the same numbers is not drawn
+again, for the next visitor of an example or a mode changed back. matplotlib's drawing was about 45% of the
+server's CPU per change of mode on the example of all three dialogues."""
+
+
+@lru_cache(maxsize=CHARTS_KEPT)
+def bars_svg(rows: tuple[tuple[str, str], ...], sets: tuple[tuple[str, tuple[float, ...]], ...]) -> str:
+    """The main figures' bars as inline SVG: `rows` (key, label), `sets` (name, each row's figure as a fraction)."""
+    bars = [BarSet(name, dict(zip((key for key, _ in rows), figures))) for name, figures in sets]
+    figure, marks = figures_chart("bars", list(rows), bars, space=True)
+    return inline_svg(figure, "bars", "Main figures in percent, one bar per prediction set", marks)
+
+
+def scatter_html(
+    name: str, points: Sequence[Point], x_title: str, y_title: str, names: Sequence[str], label: str
+) -> str:
     """A scatter of dialogues as inline SVG, its points clickable (or their density, with a note)."""
+    return _scatter_html(name, tuple(points), x_title, y_title, tuple(names), label)
+
+
+@lru_cache(maxsize=CHARTS_KEPT)
+def _scatter_html(
+    name: str, points: tuple[Point, ...], x_title: str, y_title: str, names: tuple[str, ...], label: str
+) -> str:
     figure, marks, note = scatter_chart(name, points, x_title, y_title, names, space=True)
     return inline_svg(figure, name, label, marks) + (f'<p class="note density-note">{esc(note)}</p>' if note else "")
 
