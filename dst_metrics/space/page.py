@@ -821,7 +821,7 @@ def build_demo() -> gr.Blocks:
         page.options_section()
         page.results_section()
         page.wire(demo)
-        for fn in demo.fns.values():  # the page's own events (54 of them), whatever they are named
+        for fn in demo.fns.values():  # every event, the API's and the page's, whatever it is named
             if fn.api_name not in PUBLIC_API:
                 fn.api_visibility = "private"
             if fn.show_progress_on is None:
