@@ -22,6 +22,12 @@ os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["HF_EVALUATE_OFFLINE"] = "1"
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+if "PYTEST_XDIST_WORKER" in os.environ:
+    # Each test process has a core of its own (-n 2 on two cores): torch's and the BLAS' second thread only
+    # competes with the other process. A tiny T5's 120 training steps took 10-19 s with two threads on a
+    # loaded machine and 4-7 s with one (set before torch or numpy is imported; the commands it starts inherit it).
+    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(variable, "1")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("DST_METRICS_SHARED", REPO.parent / "shared"))
@@ -77,11 +83,21 @@ def server_url(space_server) -> str:
     return space_server.url
 
 
+@pytest.fixture(scope="session")
+def page_context(browser):
+    """The browser context of the Space's pages, one per test process: gradio's scripts, cached after the first
+    page, are not fetched (and compressed by the server) again for each page. A new context per page cost the
+    browser about 1 s and the server about 0.45 s more CPU per page."""
+    context = browser.new_context(accept_downloads=True)
+    yield context
+    context.close()
+
+
 @pytest.fixture
-def visit(browser, server_url):
-    """`space_browser.pages`: open the served page (query, width, height, ready) in a new context; the test
-    fails on a page error, a console error or a request outside the machine."""
-    with space_browser.pages(browser, server_url) as open_page:
+def visit(page_context, server_url):
+    """`space_browser.pages`: open the served page (query, width, height, ready) in a new tab; the test fails on
+    a page error, a console error or a request outside the machine."""
+    with space_browser.pages(page_context, server_url) as open_page:
         yield open_page
 
 

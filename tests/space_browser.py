@@ -1,9 +1,10 @@
 """What the browser tests share: `python app.py` served on a free port of 127.0.0.1 and headless Debian Chromium
-driven by Playwright, one of each per test process (tests/conftest.py's session fixtures `space_server` and
-`browser`); a page per test, which fails the test on an uncaught page error, a console error or a request
-outside the machine; and the checks of what is drawn that several files make (contrast, whole words).
-Nothing downloads a browser: without /usr/bin/chromium or playwright the tests skip. Screenshots (unless
-DST_METRICS_SCREENSHOTS=0) and the server's log go to test-artifacts/space/ at the repository root."""
+driven by Playwright, one of each per test process (tests/conftest.py's session fixtures `space_server`,
+`browser` and `page_context`); a tab per page a test opens, which fails the test on an uncaught page error, a
+console error or a request outside the machine; and the checks of what is drawn that several files make
+(contrast, whole words). Nothing downloads a browser: without /usr/bin/chromium or playwright the tests skip.
+Screenshots (unless DST_METRICS_SCREENSHOTS=0) and the server's log go to test-artifacts/space/ at the
+repository root."""
 
 from __future__ import annotations
 
@@ -125,15 +126,16 @@ def chromium() -> Iterator:
 
 
 @contextmanager
-def pages(browser, server_url: str) -> Iterator[Callable]:
-    """Opens the served page (query, width, height) in a context of its own, until `ready` is on it; at the end,
-    no uncaught page error or console error (issue 11, defect 8) and nothing loaded from the internet."""
-    contexts, errors, external = [], [], []
+def pages(context, server_url: str) -> Iterator[Callable]:
+    """Opens the served page (query, width, height) in a tab of `context`, until `ready` is on it; at the end, the
+    tabs closed, no uncaught page error or console error (issue 11, defect 8) and nothing loaded from the internet.
+    Each tab is a session of its own on the server (gradio's session is the page load's, not the context's)."""
+    opened, errors, external = [], [], []
 
     def open_page(query: str = "", width: int = 1400, height: int = 900, ready: str = '#metrics td[data-metric="gca"]'):
-        context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
-        contexts.append(context)
         page = context.new_page()
+        opened.append(page)
+        page.set_viewport_size({"width": width, "height": height})
         page.set_default_timeout(TIMEOUT_MS)
         page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
         page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
@@ -143,8 +145,8 @@ def pages(browser, server_url: str) -> Iterator[Callable]:
         return page
 
     yield open_page
-    for context in contexts:
-        context.close()
+    for page in opened:
+        page.close()
     assert errors == [], errors
     assert external == [], f"the page loaded from the internet: {external}"
 
