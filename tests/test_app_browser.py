@@ -1,7 +1,7 @@
 """The Space in a real browser: `python app.py` on a free port, driven by headless Debian Chromium
 through Playwright (tests/space_browser.py: one server and one browser per test process, a new page per
-test). Nothing downloads a browser; without /usr/bin/chromium or playwright the tests skip. Screenshots and
-the server log go to test-artifacts/space/ at the repository root.
+test). Nothing downloads a browser; without Debian's Chromium headless shell or playwright the tests skip.
+Screenshots and the server log go to test-artifacts/space/ at the repository root.
 
 Each test named after a defect of issue 11 checks what is drawn, not only text: the chart's bars
 against the table's figures, bounding boxes at phone width, uncaught page errors."""
