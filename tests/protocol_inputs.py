@@ -22,7 +22,7 @@ VARIANTS = 5
 def sgd_predictions(dialogues: list, seed: int, rate: float = 0.12) -> list:
     """SGD dialogues with some frames' slot values dropped, misspelled (a partial fuzzy match) or replaced."""
     rng = random.Random(seed)
-    changed = copy.deepcopy(dialogues)
+    changed = json.loads(json.dumps(dialogues))  # a copy: 3-4 times faster than copy.deepcopy on SGD's files
     for dialogue in changed:
         for turn in dialogue["turns"]:
             if turn["speaker"] != "USER":
@@ -43,12 +43,12 @@ def sgd_predictions(dialogues: list, seed: int, rate: float = 0.12) -> list:
 def write_sgdx(gold_dir: Path, out_dir: Path, seed: int, variants: int = VARIANTS) -> list[Path]:
     """orig/ and v1/ … v5/ (or `variants` of them) under `out_dir`, each the gold files' dialogues changed with
     seed + index."""
-    folders = []
+    folders, paths = [], sorted(gold_dir.glob("dialogues_*.json"))
+    gold = [json.loads(path.read_text(encoding="utf-8")) for path in paths]
     for index, name in enumerate(["orig", *(f"v{v}" for v in range(1, variants + 1))]):
         folder = out_dir / name
         folder.mkdir(parents=True, exist_ok=True)
-        for number, path in enumerate(sorted(gold_dir.glob("dialogues_*.json"))):
-            dialogues = json.loads(path.read_text(encoding="utf-8"))
+        for number, (path, dialogues) in enumerate(zip(paths, gold)):
             changed = sgd_predictions(dialogues, seed * 1000 + index * 10 + number)
             (folder / path.name).write_text(json.dumps(changed), encoding="utf-8")
         folders.append(folder)
