@@ -156,8 +156,10 @@ def pages(context, server_url: str) -> Iterator[Callable]:
 
 
 def choose(page, dropdown: str, option: str) -> None:
+    """Picks `option` of the dropdown whose elem_id is `dropdown`, in that dropdown's own list: the list of the
+    dropdown chosen just before can still be open (gradio closes it after the click)."""
     page.click(f"#{dropdown} input")
-    page.get_by_role("option", name=option, exact=True).click()
+    page.locator(f"#{dropdown}").get_by_role("option", name=option, exact=True).click()
 
 
 NEXT_FRAME_JS = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
