@@ -21,6 +21,7 @@ from . import ids
 from ._gc import without_gc
 from .errors import InputError, describe
 from .fuzzy import fuzzy_match
+from .json_problems import find_json_problem
 from .options import parse_value_matching, reading_parts
 from .states import (
     DELETE_MARKER,
@@ -358,11 +359,11 @@ def decode_raw(raw: object) -> object:
         return raw
     try:
         return _DECODE(raw)
-    except UnicodeDecodeError:
-        raise InputError("the state is not UTF-8 text") from None
-    except msgspec.DecodeError as error:  # e.g. 1e400: valid JSON, but no float holds it
-        problem = "a number too large for a float" if "out of range" in str(error) else str(error)
-        raise InputError(f"the state holds {problem}") from None
+    except (UnicodeDecodeError, msgspec.DecodeError) as error:  # e.g. 1e400: valid JSON, but no float holds it
+        found = find_json_problem(bytes(raw))
+        if found.utf8:
+            raise InputError("the state is not UTF-8 text") from None
+        raise InputError(f"the state holds {found.problem or 'what msgspec cannot decode: ' + str(error)}") from None
 
 
 def accumulated(preds: Sequence[State]) -> list[State]:

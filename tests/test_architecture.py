@@ -32,6 +32,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.ids": FOUNDATION,
     "dst_metrics.progress": FOUNDATION,
     "dst_metrics.fuzzy": FOUNDATION,
+    "dst_metrics.json_problems": FOUNDATION,
     "dst_metrics.citations": FOUNDATION,
     "dst_metrics.modules": FOUNDATION,
     "dst_metrics.pool": FOUNDATION,  # the one process pool (score --jobs, dstc2 --jobs)

@@ -134,7 +134,9 @@ def test_bad_trade_input_names_file_dialogue_turn_and_field(tmp_path, data, mess
 
 def test_trade_invalid_json_names_the_place(tmp_path):
     path = write(tmp_path, '{"MUL0003.json": {"0": {"turn_belief": ["hotel-area-north",], "pred_bs_ptr": []}}}')
-    with pytest.raises(InputError, match=r"input.json: not valid JSON at line 1, column 60: .*trailing comma"):
+    with pytest.raises(
+        InputError, match=r"input.json: not valid JSON at line 1, column 60: a comma before the closing ']'"
+    ):
         read(path, "trade")
 
 

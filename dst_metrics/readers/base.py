@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import codecs
 import json
-import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import msgspec
 
 from ..corpus import Corpus, Reading
 from ..errors import InputError, describe
+from ..json_problems import find_json_problem
 
 
 # Frozen msgspec Structs, not dataclasses: a Struct class is made in microseconds, a dataclass in about a millisecond.
@@ -110,24 +110,30 @@ def decode_problem(error: BaseException) -> str:
     return f"not valid JSON: {error}"
 
 
-def decode_json(data: bytes, source: str | None = None, *, one_line: bool = False) -> object:
-    """Parse JSON bytes; invalid or too deeply nested JSON raises InputError with its line and column."""
+def decode_json(data: bytes | msgspec.Raw, source: str | None = None, *, one_line: bool = False) -> object:
+    """Parse JSON bytes; invalid UTF-8, invalid or too deeply nested JSON raises InputError with its line
+    and column (found by `find_json_problem`, not read from msgspec's message)."""
     try:
         return msgspec.json.decode(data)
     except RecursionError as error:
         raise InputError(decode_problem(error), source=source) from None
-    except UnicodeDecodeError as error:
-        where = _place(data, data.find(error.object[error.start : error.end]), one_line)
-        raise InputError(f"not UTF-8 text at {where}", source=source) from None
-    except msgspec.DecodeError as error:
-        message = str(error)
-        if "out of range" in message:
-            raise InputError("not valid JSON here: a number too large for a float", source=source) from None
-        found = re.search(r"\(byte (\d+)\)", message)
-        offset = int(found.group(1)) if found else len(data.rstrip()) if "truncated" in message else None
-        where = "" if offset is None else f" at {_place(data, offset, one_line)}"
-        problem = re.sub(r"\s*\(byte \d+\)", "", message)
-        raise InputError(f"not valid JSON{where}: {problem}", source=source) from None
+    except (msgspec.DecodeError, UnicodeDecodeError) as error:
+        raise json_input_error(data, error, source, one_line=one_line) from None
+
+
+def json_input_error(
+    data: bytes | msgspec.Raw, error: BaseException, source: str | None, *, one_line: bool = False
+) -> InputError:
+    """The InputError for `data` (bytes or msgspec.Raw) that msgspec failed to decode (`error`): the problem
+    and its place."""
+    data = bytes(data)
+    found = find_json_problem(data)
+    if not found.problem:
+        return InputError(decode_problem(error), source=source)
+    where = "" if found.offset is None else f" at {_place(data, found.offset, one_line)}"
+    if found.utf8:
+        return InputError(f"not UTF-8 text{where}", source=source)
+    return InputError(f"not valid JSON{where}: {found.problem}", source=source)
 
 
 def typed_decode(decoder: msgspec.json.Decoder, data: bytes) -> object | None:

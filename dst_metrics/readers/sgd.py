@@ -17,7 +17,8 @@ Conventions:
   read as that value); predictions keep the first value only, as the SGD evaluator reads them.
 
 Each file is decoded once, by msgspec into typed structs (a USER turn's frames when they are read); what
-msgspec rejects becomes an InputError naming the file, dialogue, USER turn and field.
+msgspec rejects becomes an InputError naming the file, dialogue, USER turn and field (found by
+`shape.first_mismatch`, not read from msgspec's message).
 
 `load_dialogues` gives the frames themselves (intents, requested slots, spans), which the ``sgd``
 compatibility profile scores.
@@ -25,7 +26,6 @@ compatibility profile scores.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated
@@ -35,7 +35,8 @@ import msgspec
 from .. import ids
 from .._gc import gc_paused
 from ..errors import InputError, describe
-from .base import Reader, ReaderFit, ReadRequest, Side, decode_json, read_file
+from .base import Reader, ReaderFit, ReadRequest, Side, decode_json, decode_problem, read_file
+from .shape import Mismatch, first_mismatch
 
 FILE_PATTERN = "dialogues_*.json"
 METRICS_OUTPUT = "dialogues_and_metrics.json"  # what the SGD evaluator writes into the prediction folder
@@ -85,8 +86,6 @@ def dialogue_files(path: Path, source: str | None = None) -> list[Path]:
     return files
 
 
-_KINDS = {"str": "a string", "int": "a whole number", "array": "an array", "object": "an object"}
-_STEP = re.compile(r"\.(\w+)|\[(\d+)\]|(\[\.\.\.\])")
 _Values = Annotated[list[str], msgspec.Meta(min_length=1)]
 
 
@@ -134,28 +133,15 @@ _DECODED_FRAMES = msgspec.json.Decoder(list[_DecodedFrame])
 _SLOT_VALUES = msgspec.json.Decoder(dict[str, _Values])
 
 
-def _located(message: str, path: str, raw: object, field: str, **place: object) -> InputError:
-    """msgspec's `message` about what is at `path` (its ``.turns[1].speaker`` form) in `raw` (the JSON
-    it decoded, as python) as an InputError at its place (`place`: dialogue, turn and source; `field`:
-    where `raw` is) naming the value found there."""
-    for name, index, any_key in _STEP.findall(path):
-        if any_key:  # a value of slot_values (msgspec names no key): the first invalid one
-            name = next(key for key, values in raw.items() if not _valid_values(values))
-        raw = raw[int(index)] if index else raw[name]
-        field += f"[{index}]" if index else f".{name}" if field else name
-    missing = re.fullmatch(r"Object missing required field `(\w+)`", message)
-    expected = re.match(r"Expected `(\w+)`( of length >= 1)?", message)
-    if missing:
-        field, message = f"{field}.{missing[1]}" if field else missing[1], f"there is no {missing[1]}"
-    elif expected and (expected[2] or path.endswith("[...]`")):
-        message = f"expected a non-empty array of strings, got {describe(raw)}"
-    elif expected:
-        message = f"expected {_KINDS.get(expected[1], expected[1])}, got {describe(raw)}"
-    return InputError(message, field=field, **place)
-
-
-def _valid_values(values: object) -> bool:
-    return isinstance(values, list) and bool(values) and all(type(value) is str for value in values)
+def _located(found: Mismatch, field: str, **place: object) -> InputError:
+    """`found` (`shape.first_mismatch` of a part whose field is `field`) as an InputError at its place
+    (`place`: dialogue, turn and source), naming the value found there."""
+    for step in found.path:
+        field += f"[{step}]" if type(step) is int else f".{step}" if field else step
+    if found.missing is not None:
+        field = f"{field}.{found.missing}" if field else found.missing
+        return InputError(f"there is no {found.missing}", field=field, **place)
+    return InputError(f"expected {found.expected}, got {describe(found.found)}", field=field, **place)
 
 
 def _decode(decoder: msgspec.json.Decoder, data: msgspec.Raw, field: str, **place: object) -> object:
@@ -163,8 +149,10 @@ def _decode(decoder: msgspec.json.Decoder, data: msgspec.Raw, field: str, **plac
     try:
         return decoder.decode(data)
     except msgspec.ValidationError as error:
-        message, _, path = str(error).partition(" - at `$")
-        raise _located(message, path, msgspec.json.decode(data), field, **place) from None
+        found = first_mismatch(decoder, msgspec.json.decode(data))
+        if found is None:
+            raise InputError(decode_problem(error), field=field, **place) from None
+        raise _located(found, field, **place) from None
 
 
 def _file_problem(error: Exception, data: bytes, where: str | None) -> InputError:
@@ -172,15 +160,18 @@ def _file_problem(error: Exception, data: bytes, where: str | None) -> InputErro
     parsed = decode_json(data, where)  # invalid or too deeply nested JSON raises here
     if not isinstance(parsed, list):
         return InputError(f"expected a JSON array of dialogues {LAYOUT}, got {describe(parsed)}", source=where)
-    message, index, path = re.fullmatch(r"(.*) - at `\$\[(\d+)\](.*)", str(error)).groups()
-    raw = parsed[int(index)]
+    found = first_mismatch(_DIALOGUES, parsed)
+    if found is None:
+        return InputError(decode_problem(error), source=where)
+    index = found.path[0]
+    raw = parsed[index]
     if not isinstance(raw, dict):
         message = f"a dialogue must be an object with dialogue_id and turns, got {describe(raw)}"
         return InputError(message, field=f"[{index}]", source=where)
     if "dialogue_id" not in raw:
         return InputError("the dialogue has no dialogue_id", field=f"[{index}].dialogue_id", source=where)
     dialogue = ids.dialogue_id(raw["dialogue_id"], source=where)
-    return _located(message, path, raw, "", dialogue=dialogue, source=where)
+    return _located(found._replace(path=found.path[1:]), "", dialogue=dialogue, source=where)
 
 
 def _files(path: Path | None, source: str | None, data: bytes | None = None) -> Iterator[tuple[bytes, str | None]]:
