@@ -11,6 +11,7 @@ import doctest
 import json
 import random
 import shutil
+import tomllib
 
 import datasets
 import evaluate
@@ -267,10 +268,6 @@ def test_write_cards_leaves_the_committed_cards_unchanged(tmp_path):
 
 
 def _pyproject() -> dict:
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        tomllib = pytest.importorskip("tomli")
     return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import tomllib
 from importlib.metadata import PackageNotFoundError, version
 
 import pytest
-import tomllib
 from setuptools import find_packages
 
 from dst_metrics._version import __version__
