@@ -118,11 +118,53 @@ SHARED_SKIPS = (
 """The one summary line of every test skipped for want of ../shared."""
 
 
+SKIP_REASON = "dst_metrics_skip_reason"
+"""The report attribute holding the reason a skip gave (pytest-xdist sends a report's attributes along)."""
+
+
+def _skip_text(outcome: BaseException | None) -> str | None:
+    """The reason given to ``pytest.skip`` (or a skip mark, ``importorskip``): the exception's own value, not
+    pytest's line about it, whose form is pytest's to change (issue 56)."""
+    return str(outcome) if isinstance(outcome, pytest.skip.Exception) else None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    reason = _skip_text(call.excinfo.value if call.excinfo is not None else None)
+    if report.skipped and reason is not None:
+        setattr(report, SKIP_REASON, reason)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):
+    """A module skipped whole (``pytest.skip(allow_module_level=True)``, ``importorskip``): its reason, caught
+    as `collect` raises it."""
+    collect, caught = collector.collect, []
+
+    def collect_and_keep_the_skip():
+        try:
+            return collect()
+        except pytest.skip.Exception as skip:
+            caught.append(_skip_text(skip))
+            raise
+
+    collector.collect = collect_and_keep_the_skip
+    try:
+        report = yield
+    finally:
+        del collector.collect
+    if report.skipped and caught:
+        setattr(report, SKIP_REASON, caught[0])
+    return report
+
+
 def skip_reason(report: pytest.TestReport) -> str:
-    """The reason a skipped test gave, without pytest's "Skipped: " prefix; `SHARED_SKIPS` for ../shared."""
-    longrepr = report.longrepr
-    reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
-    reason = reason.removeprefix("Skipped: ")
+    """The reason a skipped test gave (`SKIP_REASON`); `SHARED_SKIPS` for ../shared."""
+    reason = getattr(report, SKIP_REASON, None)
+    if reason is None:  # a skip these hooks did not see: pytest's own line about it, as it is
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
     return SHARED_SKIPS if "shared" in reason and "DST_METRICS_SHARED" in reason or "../shared" in reason else reason
 
 

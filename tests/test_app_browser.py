@@ -796,7 +796,7 @@ def test_issue36_the_api_is_score_and_compare_and_score_answers_from_a_client(se
     with pytest.warns(FloorWarning, match="no difference can be significant"):  # 3 dialogues
         expected = compare(_corpus(0), _corpus(1), Options(), resamples=200, names=("A", "B"))
     assert compared["figures"]["gca"]["diff"] == pytest.approx(expected.figures["gca"].diff)
-    with pytest.raises(ValueError, match="compute"):
+    with pytest.raises(ValueError):  # gradio_client's refusal, by its type (its words are its own: issue 56)
         client.predict(api_name="/compute")  # the page's own events are not callable
 
 

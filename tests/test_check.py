@@ -63,3 +63,12 @@ def test_gold_from_standard_input_is_read_once(capsys, monkeypatch):
     lines = _lines(capsys, "-")
     assert lines[0] == "-: gold scored against itself (1 turn, 1 dialogue)"
     assert "ours (corrected): every figure 100" in lines
+
+
+def test_a_profile_failing_in_a_dependency_is_named_by_the_error_s_type_not_its_message():
+    # issue 56: a dependency's message may change with a release; the line says what we know, the type
+    def failing(name):
+        raise ValueError("a message a dependency words as it likes: use this")
+
+    lines = check_gold(read_gold(MWZ24), compat_inputs=failing)
+    assert [line.reason for line in lines if line.scorer == "sgd"] == ["not run: the profile failed (ValueError)"]

@@ -18,7 +18,7 @@ from .conftest import REPO
 SUITE = {
     "conftest.py": (
         "from tests.conftest import pytest_addoption, pytest_collection_modifyitems, pytest_configure, "
-        "pytest_ignore_collect\n"
+        "pytest_ignore_collect, pytest_make_collect_report, pytest_runtest_makereport, pytest_terminal_summary\n"
     ),
     "test_quick.py": """
         from pathlib import Path
@@ -102,7 +102,10 @@ def test_the_second_stage_runs_exactly_what_the_first_did_not_pass(tmp_path):
         (suite / name).write_text(textwrap.dedent(text), encoding="utf-8")
     # the files outside the suite's folder, as in .ci/run (`--not-passed-in FILE`, two words, would not be read)
     first, second = tmp_path / "passed-1.txt", tmp_path / "passed-2.txt"
-    _pytest(suite, "-n", "2", "--dist", "loadgroup", full=False, passed=first)  # pyproject.toml's addopts
+    printed = _pytest(suite, "-n", "2", "--dist", "loadgroup", full=False, passed=first)  # pyproject.toml's addopts
+    # the skips summed up by reason, in conftest's own lines: each reason as the test or module gave it (the
+    # skip's own value, not read out of pytest's line about it, issue 56), through pytest-xdist's processes
+    assert "    2 needs the full environment" in printed and "    1 needs the extra" in printed, printed
     passed_first = first.read_text(encoding="utf-8").splitlines()
     grouped = [f"test_grouped.py::test_g[{n}]" for n in range(4)]
     quick = ["test_quick.py::test_a", "test_quick.py::test_p[1]"]

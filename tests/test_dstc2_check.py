@@ -79,6 +79,32 @@ def test_bad_track_files_are_one_line_located_errors(dataset, capsys, bad, expec
     assert expected in err[0]
 
 
+NOT_DSTC2 = "not a DSTC2 file"
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "expected"),
+    [
+        ("log.json", b'{"session-id": "s1",\n "turns": [}', f"{NOT_DSTC2} at line 2, column 12: unexpected '}}'"),
+        ("log.json", b'{"session-id": "\xff"}', f"log.json: {NOT_DSTC2} at line 1, column 17: not UTF-8 text"),
+        ("log.json", b'{"session-id": "s1", "turns": [', f"log.json: {NOT_DSTC2} at line 1, column 32: the data ends"),
+        ("log.json", b'{"session-id": 5}', f"field session-id: {NOT_DSTC2}: expected a string, got a number (5)"),
+        (
+            "log.json", b'{"session-id": "s1", "turns": [{"output": {"dialog-acts": []}}]}',
+            f"field turns[0].input: {NOT_DSTC2}: there is no input",
+        ),
+        ("label.json", b'{"turns": {}}', f"label.json, field turns: {NOT_DSTC2}: expected an array, got an object"),
+    ],
+)  # fmt: skip
+def test_bad_session_files_are_placed_by_our_own_means(dataset, capsys, name, data, expected):
+    # issue 56: the place and the problem are found by dst_metrics (json_problems, readers.shape), not read
+    # from msgspec's message, which a msgspec release may word anew
+    (dataset / "calls" / "s1" / name).write_bytes(data)
+    status, out, err = _run(dataset, _good_track(), capsys=capsys)
+    assert status == 2 and out == "" and len(err) == 1
+    assert err[0].startswith("dst-metrics: error: ") and expected in err[0], err[0]
+
+
 def test_wall_time_must_be_a_number(dataset, capsys):
     data = _good_track()
     data["wall-time"] = "fast"

@@ -72,5 +72,6 @@ def test_mutants_in_a_subprocess_exit_2_without_a_traceback(reader, kind, tmp_pa
     done = subprocess.run(
         [sys.executable, "-m", "dst_metrics", "score", str(path)], capture_output=True, text=True, timeout=60
     )
-    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
-    assert done.stderr.startswith(f"dst-metrics: error: {path}") and done.stderr.count("\n") == 1
+    # our one line and nothing else (no traceback): checked by our own output, not by Python's traceback header
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"dst-metrics: error: {path}") and done.stderr.count("\n") == 1, done.stderr

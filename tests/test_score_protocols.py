@@ -233,13 +233,18 @@ BAD = [
     (["report", P1, *MD, "--schema-variants", P1, P2], "--schema-variants scores SGD predictions against gold: give"),
     (["score", P1, "--calibration", "--domain", "hotel"], "--calibration cannot be combined with --domain"),
     (["score", P1, "--calibration", "--engine", "dask"], "--calibration needs the whole corpus in one process"),
-    (["score", P1, "--perturbed", P2], "unrecognized arguments: --perturbed"),  # dst-metrics checkdst FILE P
-    (["score", P1, "--schema-variants", P1, P2], "unrecognized arguments: --schema-variants"),  # dst-metrics sgdx
     (
         ["report", P1, *MD, "--perturbed", CONFIDENCES],
         f'{CONFIDENCES}, dialogue "conf-1": the perturbed dialogue is not in',
     ),
 ]
+
+
+UNKNOWN_TO_SCORE = [
+    (["score", P1, "--perturbed", P2], "--perturbed"),  # dst-metrics checkdst FILE P
+    (["score", P1, "--schema-variants", P1, P2], "--schema-variants"),  # dst-metrics sgdx
+]
+"""Flags `score` does not take: argparse refuses them, in its words (issue 56: not read here), in our one line."""
 
 
 NO_DASK = pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason=needs("distributed", "dask"))
@@ -254,6 +259,13 @@ def test_a_combination_that_makes_no_sense_is_one_line_naming_the_flag(argv, mes
     status, out, err = _run(capsys, argv)
     assert (status, out) == (2, "")
     assert err.startswith(f"dst-metrics: error: {message}") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(("argv", "flag"), UNKNOWN_TO_SCORE)
+def test_a_flag_score_does_not_take_is_our_one_usage_line_naming_it(argv, flag, capsys):
+    status, out, err = _run(capsys, argv)
+    assert (status, out) == (2, "") and err.count("\n") == 1, err
+    assert err.startswith("dst-metrics: error: ") and err.endswith(" (see dst-metrics score --help)\n") and flag in err
 
 
 def test_schema_variants_need_two_and_sgd_input(tmp_path, capsys):

@@ -94,11 +94,23 @@ def test_the_seed_decides_the_resamples():
 
 
 @pytest.mark.parametrize(
-    "kwargs", [{"resamples": 0}, {"level": 1.0}, {"level": 0}, {"method": "normal"}, {"resamples": 2.5}]
+    "kwargs",
+    [{"resamples": 0}, {"level": 1.0}, {"level": 0}, {"method": "normal"}, {"resamples": 2.5}, {"seed": -1}],
 )
 def test_bad_settings_raise_option_error(kwargs):
     with pytest.raises(OptionError):
         bootstrap_intervals(sample_corpus(), **kwargs)
+
+
+def test_a_bad_seed_is_refused_in_our_words_before_numpy_sees_it():
+    # numpy's refusal of a negative seed is a ValueError in numpy's words (issue 56): ours comes first
+    from dst_metrics.stats import compare
+
+    corpus = sample_corpus()
+    for call in (lambda: bootstrap_intervals(corpus, seed=-1), lambda: compare(corpus, corpus, seed=-1)):
+        with pytest.raises(OptionError) as caught:
+            call()
+        assert str(caught.value) == "seed must be a whole number at least 0; got -1"
 
 
 # --------------------------------------------------------------------------------------------

@@ -143,6 +143,19 @@ def test_reading_the_dialogues_domains_in_each_shape(tmp_path) -> None:
     (tmp_path / "bad.json").write_text(json.dumps({"A.json": "hotel"}))
     with pytest.raises(InputError, match="A.json"):
         read_dialogue_domains(tmp_path / "bad.json")
+    # what cannot be read is said in our words, at the place the errors' attributes give (issue 56)
+    unreadable = {
+        "broken.json": (b'{"A.json":\n  ["hotel",]}', "not valid JSON at line 2, column 12"),
+        "latin1.json": (b'{"A.json": ["caf\xe9"]}', "not UTF-8 text at byte 16"),
+    }
+    for name, (data, problem) in unreadable.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(InputError) as caught:
+            read_dialogue_domains(tmp_path / name)
+        assert str(caught.value) == f"{tmp_path / name}: cannot read the dialogues' domains ({problem})"
+    with pytest.raises(InputError) as caught:
+        read_dialogue_domains(tmp_path / "missing.json")
+    assert str(caught.value).startswith(f"{tmp_path / 'missing.json'}: cannot read the dialogues' domains (")
 
 
 def test_bad_protocol_and_a_domain_nobody_has() -> None:

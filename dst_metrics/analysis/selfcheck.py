@@ -116,8 +116,11 @@ def check_gold(
         try:
             inputs = compat_inputs(name) if compat_inputs is not None and profile.cli_inputs else None
             scores = score(perfect, options.replace(compat=name), compat_inputs=inputs).scores
-        except (OptionError, InputError, ValueError) as error:
-            lines.append(CheckLine(name, None, None, f"not run: {str(error).split(': use ')[0]}"))
+        except (OptionError, InputError) as error:  # our own message: what the profile lacks
+            lines.append(CheckLine(name, None, None, f"not run: {error}"))
+            continue
+        except ValueError as error:  # a dependency's: its type, not its message (issue 56)
+            lines.append(CheckLine(name, None, None, f"not run: the profile failed ({type(error).__name__})"))
             continue
         theirs = {key: scores[key] for key in scores if scores.replaced(key) and type(scores[key]) is float}
         lines += _lines(name, theirs, profile.self_check.get)

@@ -131,12 +131,21 @@ def average_scores(rows: list[Scores]) -> Scores:
     return Scores(values, signature)
 
 
+def _unreadable(path: str | Path, problem: str) -> InputError:
+    return InputError(f"{path}: cannot read the dialogues' domains ({problem})")
+
+
 def read_dialogue_domains(path: str | Path) -> dict[str, frozenset[str]]:
     """{dialogue id: domains} from TRADE's ``*_dials.json``, MultiWOZ's ``data.json`` or a plain mapping."""
+    # each failure in our words, placed by the errors' documented attributes, never by their messages (issue 56)
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise InputError(f"{path}: cannot read the dialogues' domains ({error})") from None
+    except OSError as error:
+        raise _unreadable(path, error.strerror or type(error).__name__) from None
+    except UnicodeDecodeError as error:
+        raise _unreadable(path, f"not UTF-8 text at byte {error.start}") from None
+    except json.JSONDecodeError as error:
+        raise _unreadable(path, f"not valid JSON at line {error.lineno}, column {error.colno}") from None
     if isinstance(data, list):
         items = [(d.get("dialogue_idx"), d.get("domains")) for d in data if isinstance(d, dict)]
     elif isinstance(data, dict):

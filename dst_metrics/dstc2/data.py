@@ -12,8 +12,10 @@ from typing import Any
 import msgspec
 
 from .._gc import without_gc
-from ..errors import InputError
+from ..errors import InputError, describe
+from ..json_problems import find_json_problem
 from ..readers.base import DECODE_ERRORS, decode_problem
+from ..readers.shape import first_mismatch
 
 
 class Act(msgspec.Struct):
@@ -114,15 +116,41 @@ def _decode(
     session folder) "there is no <file>" if it does not exist."""
     try:
         with open(path, "rb") as handle:
-            return decoder.decode(handle.read())
+            data = handle.read()
     except OSError as error:
         if missing is not None and isinstance(error, FileNotFoundError):
             raise InputError(f"cannot score: there is no {os.path.basename(path)}", source=missing) from None
         raise InputError(f"cannot read {what}: {error.strerror or error}", source=path) from None
-    except msgspec.DecodeError as error:
-        raise InputError(f"{malformed}: {error}", source=path) from None
-    except DECODE_ERRORS as error:  # not UTF-8, nested too deeply
+    try:
+        return decoder.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        raise _malformed(decoder, data, path, malformed) from None
+    except DECODE_ERRORS as error:  # nested too deeply
         raise InputError(decode_problem(error), source=path) from None
+
+
+def _malformed(decoder: msgspec.json.Decoder, data: bytes, path: str, malformed: str) -> InputError:
+    """What msgspec refused in `data`, found by our own means (its message is not read, issue 56): the first
+    fault of the JSON text at its line and column, else the first value not of the decoder's type, by field."""
+    found = find_json_problem(data)
+    if found.problem:
+        place = "" if found.offset is None else f" at {_line_column(data, found.offset)}"
+        return InputError(f"{malformed}{place}: {found.problem}", source=path)
+    mismatch = first_mismatch(decoder, msgspec.json.decode(data))
+    if mismatch is None:  # JSON of the decoder's shape that msgspec still refused: a limit of the decoder
+        return InputError(f"{malformed}: msgspec cannot decode it", source=path)
+    field = "".join(f"[{step}]" if type(step) is int else f".{step}" for step in mismatch.path).lstrip(".")
+    if mismatch.missing is not None:
+        field = f"{field}.{mismatch.missing}" if field else mismatch.missing
+        return InputError(f"{malformed}: there is no {mismatch.missing}", field=field, source=path)
+    problem = f"{malformed}: expected {mismatch.expected}, got {describe(mismatch.found)}"
+    return InputError(problem, field=field or None, source=path)
+
+
+def _line_column(data: bytes, offset: int) -> str:
+    """``line L, column C`` of byte `offset` in `data` (both from 1; the column counts bytes)."""
+    line, start = data.count(b"\n", 0, offset) + 1, data.rfind(b"\n", 0, offset) + 1
+    return f"line {line}, column {offset - start + 1}"
 
 
 def read_flist(path: str) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
+from ..options import OptionError
 
 if TYPE_CHECKING:
     import evaluate
@@ -20,8 +21,9 @@ def build_demo(module: evaluate.EvaluationModule) -> gradio.Interface:
 
     def run(predictions: str, references: str, mode: str) -> dict:
         try:
-            return module.compute(predictions=json.loads(predictions), references=json.loads(references), mode=mode)
-        except (InputError, ValueError) as error:
+            given = {"predictions": _json(predictions, "predictions"), "references": _json(references, "references")}
+            return module.compute(**given, mode=mode)
+        except (InputError, OptionError) as error:  # our messages only (issue 56): not a dependency's
             return {"error": str(error)}
 
     example = json.dumps([[{"hotel": {"area": "north"}}, {"hotel": {"area": "north", "stars": "4"}}]])
@@ -36,3 +38,14 @@ def build_demo(module: evaluate.EvaluationModule) -> gradio.Interface:
         title=f"Metric: {module.name}",
         description=module.info.description,
     )
+
+
+def _json(text: str, name: str) -> object:
+    """`text` as JSON; not JSON: an InputError naming `name` and the line and column (`JSONDecodeError`'s
+    documented ``lineno`` and ``colno``, not its message)."""
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"not valid JSON at line {error.lineno}, column {error.colno}", source=name) from None

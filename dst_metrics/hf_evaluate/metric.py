@@ -78,9 +78,7 @@ def bootstrap_settings(kwargs: Mapping[str, object]) -> dict[str, object] | None
         return None
     seed = kwargs.get("seed", 0)
     settings = {"resamples": kwargs["bootstrap"], "seed": seed, "method": kwargs.get("ci_method") or "percentile"}
-    check_settings(settings["resamples"], 0.95, settings["method"])
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise OptionError(f"seed must be a whole number at least 0; got {seed!r}")
+    check_settings(settings["resamples"], 0.95, settings["method"], seed)
     return settings
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from dst_metrics import Options, score
+from dst_metrics import InputError, Options, score
 from dst_metrics.analysis.breakdown import breakdown
 from dst_metrics.analysis.explain import non_uniformity, pearson, tail_orientation
 from dst_metrics.core.tally import CORRECT, tally_dialogue
@@ -21,7 +21,7 @@ from dst_metrics.report.draw import esc, num, pct, signed_pct
 from dst_metrics.report.plots import BarSet, Point, figures_chart, inline_svg, reliability_chart, scatter_chart
 
 from . import exports, views
-from .inputs import AUTO, SetInput, format_label, pasted_gold, read_prediction_sets, read_settings
+from .inputs import AUTO, SetInput, format_label, pasted_gold, read_prediction_sets, read_settings, whole_number
 from .scored import ScoredSet, calibrated, main_rows, score_sets
 
 PAPER_CORRELATIONS = {("TO", "FGA"): 0.08, ("TO", "GCA"): -0.05, ("NU", "FGA"): 0.59, ("NU", "GCA"): 0.40}
@@ -155,7 +155,7 @@ def explore(
     entries = [e if isinstance(e, SetInput) else SetInput(name=e[0] or "", text=e[1] or "") for e in entries]
     try:
         options = read_settings(mode, alpha, fga_lambda, num_slots, value_matching, compat)
-    except ValueError as error:  # OptionError: nothing was read
+    except (InputError, OptionError) as error:  # nothing was read; anything else is a bug (issue 56)
         return Exploration(False, str(error), options_error=True)
     set_aside: list[str] = []
     try:
@@ -163,7 +163,7 @@ def explore(
         results = score_sets(sets, options)
     except OptionError as error:  # an option the data rules out (K below a turn's slots): the last figures stay
         return Exploration(False, str(error), options_error=True)
-    except ValueError as error:  # InputError
+    except InputError as error:
         return Exploration(False, str(error))
     gold_file = (gold.filename or "gold.json") if gold and not gold.empty else None
     status = " ".join([_status(results), *set_aside])
@@ -317,12 +317,13 @@ def compare_sets(out: Exploration, resamples: int = COMPARE_RESAMPLES) -> str:
             with warnings.catch_warnings(record=True) as caught:  # shown on the page, not on the server's stderr
                 warnings.simplefilter("always", FloorWarning)
                 comparison = compare(a.corpus, b.corpus, out.options, resamples=resamples, names=(a.name, b.name))
-        except ValueError as error:
+        except (InputError, OptionError) as error:  # our messages; anything else is a bug (issue 56)
             parts.append(views.status_html(str(error), False, "compare"))
             continue
         out.comparisons.append(comparison)
         heading = f"<h3>{views.esc(b.name)} against {views.esc(a.name)}</h3>" if len(out.results) > 2 else ""
-        floor = "".join(f'<p class="note">{views.esc(str(w.message))}.</p>' for w in caught)
+        floors = [w.message for w in caught if issubclass(w.category, FloorWarning)]  # ours, not a dependency's
+        floor = "".join(f'<p class="note">{views.esc(str(message))}.</p>' for message in floors)
         parts.append(heading + views.comparison_html(comparison, out.options, index) + floor + _summary(comparison))
     out.comparison = out.comparisons[0] if out.comparisons else None
     return "".join(parts)
@@ -375,7 +376,8 @@ def api_compare(
     first, second = read_prediction_sets(entries, fmt, options.value_matching, pasted_gold(gold))
     with warnings.catch_warnings():  # the JSON carries p_floor, from which the floor is read
         warnings.simplefilter("ignore", FloorWarning)
-        return compare(first.corpus, second.corpus, options, resamples=int(resamples), names=("A", "B")).as_dict()
+        resamples = whole_number(resamples, "resamples")
+        return compare(first.corpus, second.corpus, options, resamples=resamples, names=("A", "B")).as_dict()
 
 
 def try_states(text: str, mode: str = "official", alpha: str = "10/11") -> str:
@@ -396,7 +398,7 @@ def try_states(text: str, mode: str = "official", alpha: str = "10/11") -> str:
         options = read_settings(mode, alpha, 0.5, 30, "exact")
         (read,) = read_prediction_sets([SetInput("typed", "\n".join(rows) + "\n")], "linearized")
         (result,) = score_sets([read], options)
-    except ValueError as error:
+    except (InputError, OptionError) as error:  # our messages; anything else is a bug (issue 56)
         return views.status_html(str(error), False, "try")
     s = result.report.scores
     turns = "turn" if len(rows) == 1 else "turns"

@@ -16,8 +16,9 @@ from pathlib import Path
 
 from dst_metrics import Corpus, InputError, Options
 from dst_metrics.compat import PROFILES
+from dst_metrics.options import OptionError
 from dst_metrics.readers.examples import EXAMPLES
-from dst_metrics.readers.inputs import READERS, InputSpec, resolve, resolve_input
+from dst_metrics.readers.inputs import FORMATS, READERS, InputSpec, resolve, resolve_input
 
 SET_LABELS = ("A", "B", "C", "D")
 MAX_PASTE_BYTES = 5_000_000
@@ -54,6 +55,15 @@ def read_settings(
     """The library's `Options` from the option widgets (a bad value raises `OptionError`); `compat` "": none."""
     options = {"fga_lambda": fga_lambda, "num_slots": num_slots, "value_matching": value_matching}
     return Options(mode=mode, alpha=alpha, **options, compat=compat or None)
+
+
+def whole_number(value: object, name: str) -> int:
+    """An endpoint's count (`name`: resamples, seed) as `int` takes it; what it refuses is an OptionError in
+    our words (int's own message is Python's, issue 56). Its bounds are checked where it is used."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise OptionError(f"{name} must be a whole number; got {value!r}") from None
 
 
 def page_profiles() -> list[tuple[str, str]]:
@@ -163,6 +173,8 @@ def read_prediction_set(
     data = input_bytes(entry, where)
     if is_dstc2_track(data):  # no reader takes it; else it would be misread as a reference layout
         raise InputError(DSTC2_TRACK_MESSAGE, source=where)
+    if fmt not in FORMATS:  # said here as an OptionError: only our errors' messages reach the visitor (issue 56)
+        raise OptionError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
     files = resolve(data, fmt, where)  # the format detected here, once
     formats = sorted({file.format for file in files})
     used = formats[0] if len(formats) == 1 else AUTO
@@ -411,14 +423,15 @@ def api_message(message: str) -> str:
 
 
 def endpoint(api: Callable) -> Callable:
-    """`api` as a Space endpoint: a ValueError (bad input or options) reaches the client as a `gradio.Error`
-    in the API's terms (`api_message`), without a traceback."""
+    """`api` as a Space endpoint: bad input or options (InputError, OptionError: our messages) reach the client
+    as a `gradio.Error` in the API's terms (`api_message`), without a traceback. Any other exception is a bug,
+    which gradio reports as one: a dependency's message is never passed off as ours (issue 56)."""
 
     @functools.wraps(api)
     def answer(*args, **kwargs):
         try:
             return api(*args, **kwargs)
-        except ValueError as error:
+        except (InputError, OptionError) as error:
             import gradio as gr
 
             raise gr.Error(api_message(str(error)), print_exception=False) from None

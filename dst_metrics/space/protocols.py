@@ -96,7 +96,7 @@ def checkdst_view(
         options = Options(mode=settings[0], value_matching=settings[1])
         pair = entries[letters[original]], entries[letters[perturbed]]
         found = checkdst_figures_of(*pair, options, fmt, gold, (original, perturbed))  # an empty gold: none
-    except ValueError as error:  # InputError, OptionError
+    except (InputError, OptionError) as error:  # our messages; anything else is a bug (issue 56)
         return ProtocolView(False, str(error))
     status = f"CheckDST of set {perturbed} against set {original}: {found['checkdst.pairs']} pairs."
     # the command that prints these figures: an uploaded set by its file's name, a pasted one as set_<letter>.json
@@ -227,7 +227,7 @@ def sgdx_view(files: SgdxFiles, value_matching: str = "fuzzy", scratch: Path | N
     fuzzy = value_matching != "exact"
     try:
         found, words = sgdx_figures_of(files, fuzzy, scratch)
-    except ValueError as error:  # InputError, OptionError
+    except (InputError, OptionError) as error:  # our messages; anything else is a bug (issue 56)
         return ProtocolView(False, str(error))
     status = f"SGD-X of {len(found['variants'])} schema variants: {found['sgdx.all.frames']} frames."
     flags = [] if fuzzy else ["--value-matching", "exact"]

@@ -128,7 +128,7 @@ def table_view(
         options = read_settings(*settings)
         systems = read_systems(entries, fmt, options.value_matching, gold, labels, runs)  # an empty gold: none
         table = build_table(systems, options, choices)
-    except ValueError as error:  # InputError, OptionError
+    except (InputError, OptionError) as error:  # our messages; anything else is a bug (issue 56)
         return TableView(False, str(error))
     runs = f" ({len(systems)} runs)" if table.has_runs else ""
     status = (

@@ -14,7 +14,16 @@ from dst_metrics.errors import counted
 from dst_metrics.stats.table import DEFAULT_FIGURES
 
 from . import views
-from .inputs import AUTO, SESSION_STATE_SECONDS, SET_LABELS, UPLOAD_TYPES, SetInput, remove_session_file, upload_paths
+from .inputs import (
+    AUTO,
+    SESSION_STATE_SECONDS,
+    SET_LABELS,
+    UPLOAD_TYPES,
+    SetInput,
+    remove_session_file,
+    upload_paths,
+    whole_number,
+)
 from .systems import (
     CORRECTIONS,
     EVERY_FIGURE,
@@ -234,7 +243,8 @@ def table_endpoint(
     `dst-metrics table --json`'s output. `figures`: comma-separated keys; `pairs`: baseline or all;
     `primary`: one figure tested alone; `correction`: holm or bonferroni, over every test of the table."""
     keys = tuple(key.strip() for key in (figures or "").split(",") if key.strip())
-    choices = TableChoices(keys, pairs, baseline or None, primary or None, correction, int(resamples), int(seed))
+    counts = whole_number(resamples, "resamples"), whole_number(seed, "seed")
+    choices = TableChoices(keys, pairs, baseline or None, primary or None, correction, *counts)
     settings = (mode, alpha, fga_lambda, num_slots, value_matching)
     return api_table(list(predictions or []), names, gold, fmt, settings, choices)
 

@@ -58,10 +58,13 @@ class Intervals(Mapping):
         return f"|ci:{self.method},{self.resamples},seed:{self.seed},level:{self.level:g}"
 
 
-def check_settings(resamples: int, level: float, method: str = "percentile") -> None:
-    """OptionError unless resamples is a whole number >= 1, level in (0, 1), method known."""
+def check_settings(resamples: int, level: float, method: str = "percentile", seed: int = DEFAULT_SEED) -> None:
+    """OptionError unless resamples is a whole number >= 1, level in (0, 1), method known and seed a whole
+    number >= 0 (checked here: numpy's own refusal of a seed is in its words, issue 56)."""
     if isinstance(resamples, bool) or not isinstance(resamples, (int, np.integer)) or resamples < 1:
         raise OptionError(f"the number of bootstrap resamples must be a whole number at least 1; got {resamples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise OptionError(f"seed must be a whole number at least 0; got {seed!r}")
     if not (isinstance(level, (int, float)) and 0.0 < level < 1.0):
         raise OptionError(f"the confidence level must be a number between 0 and 1, such as 0.95; got {level!r}")
     if method not in METHODS:
@@ -178,7 +181,7 @@ def bootstrap_intervals(
 
     Dialogues are taken in order of id, so the result depends on the seed, not on their order.
     """
-    check_settings(resamples, level, method)
+    check_settings(resamples, level, method, seed)
     options = corpus_options(corpus, options)
     matrix = dialogue_matrix(corpus, options)
     return matrix_intervals(matrix, options, resamples=resamples, seed=seed, method=method, level=level)

@@ -526,7 +526,7 @@ def compare(
     if len(names) != 2:
         raise OptionError(f"names must be two names, one per system; got {names!r}")
     interval_level = 1.0 - level if interval_level is None else interval_level
-    check_settings(resamples, interval_level, method)
+    check_settings(resamples, interval_level, method, seed)
     options = corpus_options(corpus_a, options)
     corpus_options(corpus_b, options)
     check_figures(figures, options)

@@ -402,7 +402,7 @@ def table_of_matrices(
         raise OptionError("every system of a table needs at least one run")
     names, figures = list(runs), list(figures)
     _check(names, figures, pairs, primary, correction, level, rounds)
-    check_settings(resamples, interval_level, method)
+    check_settings(resamples, interval_level, method, seed)
     check_figures(figures, options)
     pair_list, baseline = _pairs_of(names, pairs, baseline)
     tested = [primary] if primary else figures
