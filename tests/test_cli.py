@@ -162,8 +162,8 @@ BAD_CASES = {
         None,
         'mul1110.json, dialogue "MUL1110", turn 4: num_slots (K, slots per turn for SA) is 2, but this turn has 4',
     ),
-    "unknown mode": (["--mode", "fixed"], None, "invalid choice: 'fixed'"),
-    "unknown format": (["--format", "xml"], None, "invalid choice: 'xml'"),
+    "unknown mode": (["--mode", "fixed"], None, "fixed"),  # argparse's words around it: not read (issue 56)
+    "unknown format": (["--format", "xml"], None, "xml"),
     "a number no float holds": ([], b'{"d1": {"0": {"gt": {"hotel-stars": 1e400}, "pr": {}}}}',
                                 'dialogue "d1", turn 0, field gt: the state holds a number too large'),
     "empty file": ([], b"", "the input is empty"),
@@ -208,7 +208,7 @@ def test_no_traceback_in_a_fresh_process(tmp_path):
     path.write_bytes(b'{"d1": {"0": {"gt": {"hotel-stars": 1e400}, "pr": {}}}}')
     for args in (["score", str(path)], ["score", MUL1110, "--alpha", "2"], ["explain", MUL1110, "--num-slots", "3"]):
         result = subprocess.run([sys.executable, "-m", "dst_metrics", *args], capture_output=True, text=True)
-        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert result.returncode == 2 and result.stderr.startswith("dst-metrics: error: ")
         assert result.stderr.count("\n") == 1, result.stderr
 
 
@@ -293,7 +293,7 @@ def test_explain_names_the_nearest_ids_of_an_unknown_dialogue(capsys):
 @pytest.mark.parametrize("option", [["--num-slots", "3"], ["--fga-lambda", "1"], ["--json"]])
 def test_explain_accepts_only_the_options_it_uses(option, capsys):
     status, out, err = run_cli(["explain", MUL1110, *option], capsys)
-    assert status == 2 and "unrecognized arguments" in err
+    assert (status, out) == (2, "") and err.count("\n") == 1 and option[0] in err, err  # argparse's words: not read
 
 
 def test_explain_keeps_columns_aligned_with_wide_characters(tmp_path, capsys):
