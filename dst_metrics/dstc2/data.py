@@ -12,10 +12,10 @@ from typing import Any
 import msgspec
 
 from .._gc import without_gc
-from ..errors import InputError, describe
+from ..errors import InputError
 from ..json_problems import find_json_problem
-from ..readers.base import DECODE_ERRORS, decode_problem
-from ..readers.shape import first_mismatch
+from ..readers.base import DECODE_ERRORS, decode_problem, line_and_column
+from ..readers.shape import first_mismatch, mismatch_error
 
 
 class Act(msgspec.Struct):
@@ -134,23 +134,12 @@ def _malformed(decoder: msgspec.json.Decoder, data: bytes, path: str, malformed:
     fault of the JSON text at its line and column, else the first value not of the decoder's type, by field."""
     found = find_json_problem(data)
     if found.problem:
-        place = "" if found.offset is None else f" at {_line_column(data, found.offset)}"
+        place = "" if found.offset is None else f" at {line_and_column(data, found.offset)}"
         return InputError(f"{malformed}{place}: {found.problem}", source=path)
     mismatch = first_mismatch(decoder, msgspec.json.decode(data))
     if mismatch is None:  # JSON of the decoder's shape that msgspec still refused: a limit of the decoder
         return InputError(f"{malformed}: msgspec cannot decode it", source=path)
-    field = "".join(f"[{step}]" if type(step) is int else f".{step}" for step in mismatch.path).lstrip(".")
-    if mismatch.missing is not None:
-        field = f"{field}.{mismatch.missing}" if field else mismatch.missing
-        return InputError(f"{malformed}: there is no {mismatch.missing}", field=field, source=path)
-    problem = f"{malformed}: expected {mismatch.expected}, got {describe(mismatch.found)}"
-    return InputError(problem, field=field or None, source=path)
-
-
-def _line_column(data: bytes, offset: int) -> str:
-    """``line L, column C`` of byte `offset` in `data` (both from 1; the column counts bytes)."""
-    line, start = data.count(b"\n", 0, offset) + 1, data.rfind(b"\n", 0, offset) + 1
-    return f"line {line}, column {offset - start + 1}"
+    return mismatch_error(mismatch, prefix=f"{malformed}: ", source=path)
 
 
 def read_flist(path: str) -> list[str]:

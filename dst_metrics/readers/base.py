@@ -85,7 +85,8 @@ def read_file(path: Path, where: str | None, size: int = -1) -> bytes:
         raise InputError(f"cannot read the file: {error.strerror or error}", source=where) from None
 
 
-def _place(data: bytes, offset: int, one_line: bool) -> str:
+def line_and_column(data: bytes, offset: int, one_line: bool = False) -> str:
+    """``line L, column C`` of byte `offset` in `data` (from 1; bytes counted); ``column C`` with `one_line`."""
     column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
     if one_line:
         return f"column {column}"
@@ -130,7 +131,7 @@ def json_input_error(
     found = find_json_problem(data)
     if not found.problem:
         return InputError(decode_problem(error), source=source)
-    where = "" if found.offset is None else f" at {_place(data, found.offset, one_line)}"
+    where = "" if found.offset is None else f" at {line_and_column(data, found.offset, one_line)}"
     if found.utf8:
         return InputError(f"not UTF-8 text{where}", source=source)
     return InputError(f"not valid JSON{where}: {found.problem}", source=source)

@@ -36,7 +36,7 @@ from .. import ids
 from .._gc import gc_paused
 from ..errors import InputError, describe
 from .base import Reader, ReaderFit, ReadRequest, Side, decode_json, decode_problem, read_file
-from .shape import Mismatch, first_mismatch
+from .shape import first_mismatch, mismatch_error
 
 FILE_PATTERN = "dialogues_*.json"
 METRICS_OUTPUT = "dialogues_and_metrics.json"  # what the SGD evaluator writes into the prediction folder
@@ -133,17 +133,6 @@ _DECODED_FRAMES = msgspec.json.Decoder(list[_DecodedFrame])
 _SLOT_VALUES = msgspec.json.Decoder(dict[str, _Values])
 
 
-def _located(found: Mismatch, field: str, **place: object) -> InputError:
-    """`found` (`shape.first_mismatch` of a part whose field is `field`) as an InputError at its place
-    (`place`: dialogue, turn and source), naming the value found there."""
-    for step in found.path:
-        field += f"[{step}]" if type(step) is int else f".{step}" if field else step
-    if found.missing is not None:
-        field = f"{field}.{found.missing}" if field else found.missing
-        return InputError(f"there is no {found.missing}", field=field, **place)
-    return InputError(f"expected {found.expected}, got {describe(found.found)}", field=field, **place)
-
-
 def _decode(decoder: msgspec.json.Decoder, data: msgspec.Raw, field: str, **place: object) -> object:
     """Part of a dialogue (frames or slot values) decoded; what msgspec rejects raises a located InputError."""
     try:
@@ -152,7 +141,7 @@ def _decode(decoder: msgspec.json.Decoder, data: msgspec.Raw, field: str, **plac
         found = first_mismatch(decoder, msgspec.json.decode(data))
         if found is None:
             raise InputError(decode_problem(error), field=field, **place) from None
-        raise _located(found, field, **place) from None
+        raise mismatch_error(found, field, **place) from None
 
 
 def _file_problem(error: Exception, data: bytes, where: str | None) -> InputError:
@@ -171,7 +160,7 @@ def _file_problem(error: Exception, data: bytes, where: str | None) -> InputErro
     if "dialogue_id" not in raw:
         return InputError("the dialogue has no dialogue_id", field=f"[{index}].dialogue_id", source=where)
     dialogue = ids.dialogue_id(raw["dialogue_id"], source=where)
-    return _located(found._replace(path=found.path[1:]), "", dialogue=dialogue, source=where)
+    return mismatch_error(found._replace(path=found.path[1:]), dialogue=dialogue, source=where)
 
 
 def _files(path: Path | None, source: str | None, data: bytes | None = None) -> Iterator[tuple[bytes, str | None]]:

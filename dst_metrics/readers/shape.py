@@ -12,6 +12,8 @@ from typing import NamedTuple
 import msgspec
 from msgspec import inspect
 
+from ..errors import InputError, describe
+
 _WORDS = {
     inspect.StrType: "a string",
     inspect.IntType: "a whole number",
@@ -99,3 +101,14 @@ def _is_kind(kind: inspect.Type, value: object) -> bool:
     if isinstance(kind, (inspect.DictType, inspect.StructType)):
         return type(value) is dict
     return True
+
+
+def mismatch_error(found: Mismatch, field: str = "", prefix: str = "", **place: object) -> InputError:
+    """`found` (in a part of the data whose field is `field`) as an InputError at its field and `place`
+    (dialogue, turn, source), naming the value found there; `prefix` starts the message."""
+    for step in found.path:
+        field += f"[{step}]" if type(step) is int else f".{step}" if field else step
+    if found.missing is not None:
+        field = f"{field}.{found.missing}" if field else found.missing
+        return InputError(f"{prefix}there is no {found.missing}", field=field, **place)
+    return InputError(f"{prefix}expected {found.expected}, got {describe(found.found)}", field=field or None, **place)
