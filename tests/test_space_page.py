@@ -117,3 +117,41 @@ def test_each_event_marks_its_progress_on_one_drawn_widget():
     assert len(marked) == sum(1 for event in events if event["outputs"])  # every event with an output has its mark
     names = {block["props"].get("elem_id") for block in marked}
     assert {"status", "compare", "analysis-note", "note-a", "note-d"} <= names
+
+
+@pytest.mark.parametrize("quiet_walk", [3, None], ids=["the third walk holds", "no walk holds"])
+def test_a_closed_tab_s_session_goes_even_while_one_of_its_events_writes_its_states(tmp_path, monkeypatch, quiet_walk):
+    """Stop 61's CI: a tab closed while the chain after its figures still ran kept its session for the server's
+    life (1 close in 3 with the CPU busy): the event wrote a state while gradio walked them, the walk raised
+    "dictionary changed size during iteration" and the session was never removed. Here the write happens inside
+    each walk until `quiet_walk`."""
+    from gradio.state_holder import SessionState, StateHolder
+
+    from dst_metrics.space.page import CLOSE_ATTEMPTS
+
+    demo = build_demo()
+    holder = StateHolder()
+    holder.set_blocks(demo)
+    file_state = next(
+        block for block in demo.blocks.values()
+        if isinstance(block, gr.State) and block.delete_callback.__name__ == "remove_session_file"
+    )  # fmt: skip
+    kept = tmp_path / "kept.json"
+    kept.write_text("{}")
+    holder["tab"][file_state._id] = {"path": str(kept), "filename": "kept.json"}
+    walks = []
+    real_walk = SessionState.state_components.fget
+
+    def walk_while_an_event_writes(self):
+        walks.append(len(walks) + 1)
+        for item in real_walk(self):
+            if walks[-1] != quiet_walk:
+                self.state_data[-len(walks)] = "written meanwhile"  # the running event's write
+            yield item
+
+    monkeypatch.setattr(SessionState, "state_components", property(walk_while_an_event_writes))
+    Page().closed(demo)(type("Request", (), {"session_hash": "tab"})())
+    assert "tab" not in holder.session_data and "tab" not in holder.time_last_used
+    assert len(walks) == (quiet_walk or CLOSE_ATTEMPTS)
+    if quiet_walk:
+        assert not kept.exists()  # the walk that held removed the session's file

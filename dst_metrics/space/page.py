@@ -150,6 +150,10 @@ def without_shown_visibility(out: dict, ticket: dict) -> dict:
     return kept
 
 
+CLOSE_ATTEMPTS = 5
+"""How many times a closed tab's states are walked when a running event changes them meanwhile."""
+
+
 def release_memory(_: object = None) -> None:
     """Collect and hand freed memory back to the system (glibc keeps it otherwise): when a session's results go."""
     gc.collect()
@@ -728,11 +732,19 @@ class Page:
             session = getattr(request, "session_hash", None)
             if holder is None or not session:
                 return
-            try:
-                holder.delete_state(session)
-                holder.session_data.pop(session, None)
-            except (KeyError, RuntimeError):  # already gone
-                pass
+            # An event of this session still running (the chain after the figures) may write its states while
+            # gradio walks them: "dictionary changed size during iteration". Walk them again; the session goes
+            # whatever happens, or it stays for the server's life (1 close in 3 under load, before).
+            for _ in range(CLOSE_ATTEMPTS):
+                try:
+                    holder.delete_state(session)
+                    break
+                except RuntimeError:
+                    continue
+                except KeyError:  # already gone
+                    break
+            holder.session_data.pop(session, None)
+            holder.time_last_used.pop(session, None)
             release_memory()
 
         return handler
