@@ -127,3 +127,20 @@ def test_issue47_own_data_keeps_its_url_honest_and_the_jump_link_keeps_the_data(
     page.wait_for_selector("#status-error")
     page.wait_for_function("() => location.search === ''")
     assert not page.locator("#metrics").is_visible()
+
+
+def test_issue60_the_served_page_s_link_preview_is_ours_alone(space_server):
+    """What a site that shows a link reads (no script runs): one tag per property, each HEAD's; gradio's "Gradio"
+    and "Click to try out the app!" tags are not served, whatever their wording."""
+    import urllib.request
+
+    from dst_metrics.space.link_preview import META_TAG, PREVIEW_PREFIXES, meta_property
+    from dst_metrics.space.style import HEAD
+
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(space_server.url + "?example=all", timeout=30) as response:
+        served = response.read().decode("utf-8")
+    tags = [meta_property(tag) for tag in META_TAG.findall(served.split("</head>")[0])]
+    preview = [(name, content) for name, content in tags if name.startswith(PREVIEW_PREFIXES) or name == "description"]
+    assert preview == [meta_property(tag) for tag in META_TAG.findall(HEAD)], preview
+    assert any(name == "" for name, _ in tags)  # <meta charset> is kept

@@ -155,3 +155,43 @@ def test_a_closed_tab_s_session_goes_even_while_one_of_its_events_writes_its_sta
     assert len(walks) == (quiet_walk or CLOSE_ATTEMPTS)
     if quiet_walk:
         assert not kept.exists()  # the walk that held removed the session's file
+
+
+def test_upload_empty_upload_shows_the_figures_again():
+    """Issue 60's stuck page: a file in A, "Empty set A", a file again. The emptied page hid the columns without
+    noting it (`ticket["visible"]`), so the next figures' "show the columns" was dropped as already shown: the
+    status said "Scored", and no figure came back."""
+    page = Page()
+    with gr.Blocks():
+        page.inputs_section()
+        page.options_section()
+        page.results_section()
+    widgets = page.compute_inputs
+    own = example_input("first_example").sets[1][1]  # P2's file, as uploaded: own data, no example
+    values = {widget: widget.value for widget in widgets} | {page.example: None}
+    ticket = {"latest": 0}
+
+    def compute(number: int, text: str) -> dict:
+        values[page.sets[0].text] = text
+        return page.compute(*[values[widget] for widget in widgets][:-2], ticket, number)
+
+    assert compute(1, own)[page.scores_col] == gr.update(visible=True)
+    assert compute(2, "")[page.scores_col] == gr.update(visible=False)  # emptied: nothing to score
+    again = compute(3, own)
+    assert again[page.scores_col] == gr.update(visible=True) and page.metrics in again
+
+
+def test_the_link_preview_keeps_the_page_s_tags_alone():
+    from dst_metrics.space.link_preview import with_one_preview
+
+    head = '<meta property="og:title" content="Ours &amp; only">\n<meta name="description" content="d">'
+    served = (
+        '<html><head><meta charset="utf-8" /><META property="og:title" content="Theirs" />'
+        '<meta name="twitter:creator" content="@them"><meta name="viewport" content="x"></head><body>'
+        '<meta property="og:title" content="in the body"></body></html>'
+    )
+    assert with_one_preview(served, head) == (
+        '<html><head><meta charset="utf-8" /><meta name="viewport" content="x"><meta property="og:title" '
+        'content="Ours &amp; only">\n<meta name="description" content="d">\n</head><body></body></html>'
+    )
+    assert with_one_preview("no head", head) == "no head"

@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from dst_metrics import VALUE_MATCHINGS
 from dst_metrics.options import format_number
@@ -56,12 +57,12 @@ from .inputs import (
     shows_example_set,
     upload_paths,
 )
+from .link_preview import LinkPreview
 from .protocols import api_checkdst, api_sgdx
 from .protocols_section import CSS as PROTOCOLS_CSS
 from .protocols_section import ProtocolsSection
 from .style import (
     CSS,
-    DESCRIPTION,
     HEAD,
     INTRO,
     METRIC_CARD,
@@ -537,8 +538,10 @@ class Page:
         ticket["latest"] = number
         ticket["asked"] = asked
         if not example and all(entry.empty for entry in entries) and gold.empty:  # e.g. a link of own data
+            ticket.pop("shown", None)  # no figures are left to keep under an options error
             nothing = {**self.updates(Exploration(False, "")), self.status: views.status_html(NOTHING_TO_SCORE, True)}
-            return {**nothing, self.url_query: gr.skip()}  # a link of own data keeps its options
+            # hidden as any error hides them, and noted so (issue 60: the next figures were never shown again)
+            return {**without_shown_visibility(nothing, ticket), self.url_query: gr.skip()}  # a link keeps options
         left: dict = {}
         if example and not shows_example(example, entries, fmt, gold):  # pasted or uploaded: own data
             renamed = left_example_names(example, entries)
@@ -607,12 +610,16 @@ class Page:
                 box.name: name_from_file(filename), box.text: "", box.file: file, box.note: _file_note(file),
                 self.example: None, self.example_note: f"Your own data: set {SET_LABELS[index]} from {filename}.",
             }  # fmt: skip
-            if example and index == 0:  # a new A leaves the example: its other sets go too
-                for other in self.sets[1:]:
-                    out.update(other.emptied())
-            return out
+            return {**out, **self.example_sets_emptied(example, index)}
 
         return handler
+
+    def example_sets_emptied(self, example: str | None, index: int) -> dict:
+        """A new set A, uploaded or pasted, leaves the example: the example's other sets go too (issue 60: after a
+        paste, B kept the paper's P2 under its name, compared with the visitor's own data)."""
+        if not example or index != 0:
+            return {}
+        return {widget: value for other in self.sets[1:] for widget, value in other.emptied().items()}
 
     def gold_uploaded(self, upload: str | list[str] | None) -> dict:
         file = _uploaded_file(upload, "gold")
@@ -620,7 +627,8 @@ class Page:
 
     def edited(self, index: int):
         """Text typed or pasted into set `index` replaces an uploaded file and leaves the preloaded example (a set
-        still named as in the example is renamed); nothing happens when the text is the example's own or empty."""
+        still named as in the example is renamed; a new A empties the example's other sets); nothing happens when the
+        text is the example's own or empty."""
         box = self.sets[index]
 
         def handler(example: str | None, set_name: str | None, value: str | None, ticket: dict) -> dict:
@@ -634,7 +642,7 @@ class Page:
                 out.update({self.example: None, self.example_note: OWN_DATA_NOTE})
                 for new_name in left_example_names(example, [SetInput()] * index + [entry]).values():
                     out[box.name] = new_name
-            return out
+            return {**out, **self.example_sets_emptied(example, index)}
 
         return handler
 
@@ -761,9 +769,10 @@ class Page:
         # Typing in a box leaves the preloaded example and replaces an uploaded file.
         # (`change`, not `input`: a paste that sets the whole box at once must leave the example too.)
         outputs = [self.example, self.example_note, box.file, box.note, box.name, self.status, self.url_query]
+        others = [widget for other in self.sets[1:] for widget in other.emptied()] if index == 0 else []
         box.text.change(
-            self.edited(index), [self.example, box.name, box.text, self.ticket], [*outputs, *self.columns], queue=False,
-            show_progress="hidden",
+            self.edited(index), [self.example, box.name, box.text, self.ticket], [*outputs, *others, *self.columns],
+            queue=False, show_progress="hidden",
         )  # fmt: skip
 
     def wire(self, demo: gr.Blocks) -> None:
@@ -846,11 +855,10 @@ def launch(demo: gr.Blocks) -> None:
     """Serve the page (port from GRADIO_SERVER_PORT) with the upload size limit."""
     logging.basicConfig(level=logging.WARNING)
     demo.launch(
-        theme=build_theme(), css=CSS + SYSTEMS_CSS + PROTOCOLS_CSS, js=PAGE_JS, head=HEAD,
+        theme=build_theme(), css=CSS + SYSTEMS_CSS + PROTOCOLS_CSS, js=PAGE_JS,
         max_file_size=f"{MAX_UPLOAD_MB}mb", state_session_capacity=SESSION_CAPACITY, prevent_thread_lock=True,
+        app_kwargs={"middleware": [Middleware(LinkPreview, head=HEAD)]},  # the page's <meta>, written by the server
     )  # fmt: skip
-    # gradio's page template writes og:description and twitter:description from this (empty for Blocks)
-    demo.config["simple_description"] = DESCRIPTION
     # What the server holds for its whole life (gradio, the page: about 190,000 objects) leaves every later
     # garbage collection: a closed tab's `release_memory` then walks only what the sessions made. Each closed tab
     # cost the server 0.4-0.5 s of CPU before, a quarter of a visit.
