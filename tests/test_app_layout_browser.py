@@ -5,6 +5,7 @@ button, no stray horizontal scroll, and the link preview. The server and browser
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -129,12 +130,12 @@ def test_issue47_own_data_keeps_its_url_honest_and_the_jump_link_keeps_the_data(
     assert not page.locator("#metrics").is_visible()
 
 
-def test_issue60_the_served_page_s_link_preview_is_ours_alone(space_server):
+def test_issue60_the_served_page_s_served_head_is_ours_alone(space_server):
     """What a site that shows a link reads (no script runs): one tag per property, each HEAD's; gradio's "Gradio"
     and "Click to try out the app!" tags are not served, whatever their wording."""
     import urllib.request
 
-    from dst_metrics.space.link_preview import META_TAG, PREVIEW_PREFIXES, meta_property
+    from dst_metrics.space.served_head import META_TAG, PREVIEW_PREFIXES, meta_property
     from dst_metrics.space.style import HEAD
 
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -144,3 +145,36 @@ def test_issue60_the_served_page_s_link_preview_is_ours_alone(space_server):
     preview = [(name, content) for name, content in tags if name.startswith(PREVIEW_PREFIXES) or name == "description"]
     assert preview == [meta_property(tag) for tag in META_TAG.findall(HEAD)], preview
     assert any(name == "" for name, _ in tags)  # <meta charset> is kept
+
+
+FRAMES_JS = """(() => { window.frameTimes = new Set();
+  const native = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => native((time) => { window.frameTimes.add(time); callback(time); });
+})();"""
+"""Counts the animation frames the page's scripts are given (each frame's time once): before any of its scripts."""
+QUIET_JS = """(seconds) => new Promise((done) => { let last = performance.now();
+  new MutationObserver(() => { last = performance.now(); })
+    .observe(document, {childList: true, subtree: true, attributes: true, characterData: true});
+  const check = () => performance.now() - last > seconds * 1000 ? done(true) : setTimeout(check, 100);
+  check(); })"""
+"""Resolves once nothing in the page has changed for `seconds`."""
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_issue60_an_idle_page_draws_at_most_two_frames_a_second(browser, server_url, width):
+    """After the figures and everything after them, nothing pending: at most 2 animation frames a second over 10 s
+    (60 with gradio 6.31's page-loader timer running on after its tracker is gone)."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        context.add_init_script(FRAMES_JS)
+        page = context.new_page()
+        page.goto(server_url)
+        page.wait_for_selector('#metrics td[data-set="P1"]')
+        page.evaluate(QUIET_JS, 2)
+        page.evaluate("() => window.frameTimes.clear()")
+        time.sleep(10)  # not Playwright's wait, which may ask the page for frames
+        frames = page.evaluate("() => window.frameTimes.size")
+        assert frames <= 20, f"{frames} frames in 10 s at {width} px"
+        shot(page, f"issue60-idle-{width}")
+    finally:
+        context.close()

@@ -181,8 +181,8 @@ def test_upload_empty_upload_shows_the_figures_again():
     assert again[page.scores_col] == gr.update(visible=True) and page.metrics in again
 
 
-def test_the_link_preview_keeps_the_page_s_tags_alone():
-    from dst_metrics.space.link_preview import with_one_preview
+def test_the_served_head_keeps_the_page_s_tags_alone():
+    from dst_metrics.space.served_head import with_head
 
     head = '<meta property="og:title" content="Ours &amp; only">\n<meta name="description" content="d">'
     served = (
@@ -190,8 +190,8 @@ def test_the_link_preview_keeps_the_page_s_tags_alone():
         '<meta name="twitter:creator" content="@them"><meta name="viewport" content="x"></head><body>'
         '<meta property="og:title" content="in the body"></body></html>'
     )
-    assert with_one_preview(served, head) == (
+    assert with_head(served, head) == (
         '<html><head><meta charset="utf-8" /><meta name="viewport" content="x"><meta property="og:title" '
         'content="Ours &amp; only">\n<meta name="description" content="d">\n</head><body></body></html>'
     )
-    assert with_one_preview("no head", head) == "no head"
+    assert with_head("no head", head) == "no head"

@@ -57,10 +57,10 @@ from .inputs import (
     shows_example_set,
     upload_paths,
 )
-from .link_preview import LinkPreview
 from .protocols import api_checkdst, api_sgdx
 from .protocols_section import CSS as PROTOCOLS_CSS
 from .protocols_section import ProtocolsSection
+from .served_head import ServedHead
 from .style import (
     CSS,
     HEAD,
@@ -857,7 +857,7 @@ def launch(demo: gr.Blocks) -> None:
     demo.launch(
         theme=build_theme(), css=CSS + SYSTEMS_CSS + PROTOCOLS_CSS, js=PAGE_JS,
         max_file_size=f"{MAX_UPLOAD_MB}mb", state_session_capacity=SESSION_CAPACITY, prevent_thread_lock=True,
-        app_kwargs={"middleware": [Middleware(LinkPreview, head=HEAD)]},  # the page's <meta>, written by the server
+        app_kwargs={"middleware": [Middleware(ServedHead, head=HEAD)]},  # the head, by the server
     )  # fmt: skip
     # What the server holds for its whole life (gradio, the page: about 190,000 objects) leaves every later
     # garbage collection: a closed tab's `release_memory` then walks only what the sessions made. Each closed tab

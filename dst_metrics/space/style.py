@@ -24,12 +24,50 @@ DESCRIPTION = (
     "Score dialogue state tracking predictions with Granular Change Accuracy (GCA), JGA, FGA, SA and slot F1; "
     "compare systems with significance tests and see, turn by turn, how GCA counts each change of the state."
 )
-HEAD = f"""<meta name="description" content="{DESCRIPTION}">
+LINK_PREVIEW = f"""<meta name="description" content="{DESCRIPTION}">
 <meta property="og:title" content="GCA explorer: Granular Change Accuracy for dialogue state tracking">
 <meta property="og:description" content="{DESCRIPTION}">
 <meta name="twitter:title" content="GCA explorer: Granular Change Accuracy for dialogue state tracking">
 <meta name="twitter:description" content="{DESCRIPTION}">"""
 """The link preview: what the Space is, not gradio's "Click to try out the app!"."""
+IDLE_FRAMES_JS = """(() => {
+  // An idle page draws nothing (issue 60): the frames asked for when nothing in the page has changed for a
+  // second run together, a second later or at the next change, whichever comes first. gradio's page-loader timer
+  // asks for a frame at every frame once its tracker is gone, while nothing shows it: 60 a second on an idle
+  // page. In <head>, written by the server: it must run before gradio's scripts keep the browser's function.
+  const frame = window.requestAnimationFrame.bind(window), cancelFrame = window.cancelAnimationFrame.bind(window);
+  const waiting = new Map(), running = new Set(), cancelled = new Set();  // our ids are negative
+  let changed = performance.now(), next = 0, timer = null;
+  const runWaiting = () => {
+    clearTimeout(timer);
+    timer = null;
+    const due = [...waiting];
+    waiting.clear();
+    due.forEach(([id]) => running.add(id));
+    frame((time) => due.forEach(([id, callback]) => {
+      running.delete(id);
+      if (!cancelled.delete(id)) callback(time);
+    }));
+  };
+  window.requestAnimationFrame = (callback) => {
+    if (performance.now() - changed < 1000) return frame(callback);
+    waiting.set(--next, callback);
+    timer = timer || setTimeout(runWaiting, 1000);
+    return next;
+  };
+  window.cancelAnimationFrame = (id) => {
+    if (waiting.delete(id)) return;
+    if (running.has(id)) cancelled.add(id);
+    else cancelFrame(id);
+  };
+  new MutationObserver(() => {
+    changed = performance.now();
+    if (waiting.size) runWaiting();
+  }).observe(document, {childList: true, subtree: true, attributes: true, characterData: true});
+})();"""
+"""At most a frame a second while nothing in the page changes (see its comment)."""
+HEAD = f"{LINK_PREVIEW}\n<script>\n{IDLE_FRAMES_JS}\n</script>"
+"""What the server writes at the end of the page's `<head>` (`served_head`)."""
 
 METRIC_CARD = """
 **Granular Change Accuracy (GCA)** judges each *change* of the dialogue state once, so one early mistake

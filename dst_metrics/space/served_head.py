@@ -1,7 +1,8 @@
-"""The page's link preview is the page's own: gradio's template writes its own `og:` and `twitter:` tags ("Gradio",
-"Click to try out the app!") before the page's `head`, and a site that shows a link takes the first of each. An
-ASGI middleware (given to the server as `app_kwargs={"middleware": ...}`) gives every HTML page served the link
-preview of `head` alone. It reads the HTML's tags and attributes, never gradio's words."""
+"""The page's `<head>` as the server writes it. gradio adds a page's `head=` from a script: too late for a site that
+shows a link (it runs no script, and read gradio's own `og:` and `twitter:` tags, "Gradio", "Click to try out the
+app!") and for a script that must run before gradio's. An ASGI middleware (given to the server as
+`app_kwargs={"middleware": ...}`) writes `head` into every HTML page served, with its link preview alone. It reads
+the HTML's tags and attributes, never gradio's words."""
 
 from __future__ import annotations
 
@@ -33,12 +34,10 @@ def meta_property(tag: str) -> tuple[str, str]:
     return attributes.get("property") or attributes.get("name", ""), attributes.get("content", "")
 
 
-def with_one_preview(html: str, head: str) -> str:
-    """`html` whose link preview is `head`'s: every `og:` and `twitter:` `<meta>` and every other one naming a
-    property of `head` dropped, then `head`'s tags at the end of `<head>`, written by the server (gradio's
-    `head=` is added by a script, which a site showing the link does not run)."""
-    ours = [match.group(0) for match in META_TAG.finditer(head)]
-    names = {meta_property(tag)[0] for tag in ours}
+def with_head(html: str, head: str) -> str:
+    """`html` with `head` at the end of its `<head>` and the link preview of `head` alone: every `og:` and
+    `twitter:` `<meta>` and every other one naming a property of `head` dropped first."""
+    names = {meta_property(tag)[0] for tag in META_TAG.findall(head)}
 
     def kept(match: re.Match) -> str:
         name = meta_property(match.group(0))[0]
@@ -48,11 +47,11 @@ def with_one_preview(html: str, head: str) -> str:
     closed = HEAD_END.search(html)
     if closed is None:
         return html
-    return html[: closed.start()] + "\n".join(ours) + "\n" + html[closed.start() :]
+    return html[: closed.start()] + head + "\n" + html[closed.start() :]
 
 
-class LinkPreview:
-    """ASGI middleware: every HTML response goes through `with_one_preview`; anything else as it is."""
+class ServedHead:
+    """ASGI middleware: every HTML response goes through `with_head`; anything else as it is."""
 
     def __init__(self, app: Callable[..., Awaitable[None]], head: str) -> None:
         self.app = app
@@ -77,7 +76,7 @@ class LinkPreview:
                 body.append(message.get("body", b""))
                 if message.get("more_body"):
                     return
-                page: str | bytes = with_one_preview(b"".join(body).decode("utf-8", "surrogateescape"), self.head)
+                page: str | bytes = with_head(b"".join(body).decode("utf-8", "surrogateescape"), self.head)
                 page = page.encode("utf-8", "surrogateescape")
                 headers = [(key, value) for key, value in started.get("headers", []) if key != b"content-length"]
                 await send({**started, "headers": [*headers, (b"content-length", str(len(page)).encode())]})
