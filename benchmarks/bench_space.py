@@ -2,7 +2,7 @@
 the A/B comparison (`compare_sets`, 1000 paired bootstrap resamples), on the T5 restaurant file
 (3,359 turns) and on that file repeated 6 times under new dialogue ids (20,154 turns).
 
-    python benchmarks/bench_space.py [--runs 3] [--browser] [--large] [--load]
+    python benchmarks/bench_space.py [--runs 3] [--browser] [--large] [--load] [--idle]
 
 Prints seconds (median of the runs) and the peak resident memory of the process. `--browser` also
 starts `app.py` and measures, in headless Chromium (/usr/bin/chromium), the time from choosing the
@@ -12,7 +12,8 @@ figures <= 1 s, a 20,000-turn upload <= 5 s. `--large` (issue 36): TRADE's file 
 10 s, the server under 1 GB. `--load` (issue 36): a bounded run against 127.0.0.1 only, `--requests` calls
 of the `/score` endpoint (the T5 restaurant file) from `--clients` local gradio_client threads, then
 `--sessions` browser sessions that upload it and close; the server's resident memory at start, at its
-peak and after the run (target: back within 150 MB of the start). Needs ../shared.
+peak and after the run (target: back within 150 MB of the start). Needs ../shared, except `--idle`
+(issue 60): an idle page's animation frames per second and its main thread's CPU per 10 s (at most 2 frames/s).
 """
 
 from __future__ import annotations
@@ -43,6 +44,13 @@ REPEAT = 6
 TRADE = REPO.parent / "shared" / "reference" / "trade" / "MLCSG_all_prediction_TRADE.json"
 LARGE_BYTES = 30_000_000
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu"]
+CHROMIUM = os.environ.get("DST_METRICS_CHROMIUM", "/usr/lib/chromium/chromium-headless-shell")
+"""Debian's headless shell, as the browser tests use (tests/space_browser.py)."""
+FRAMES_JS = """(() => { window.frameTimes = new Set();
+  const native = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => native((time) => { window.frameTimes.add(time); callback(time); });
+})();"""
+IDLE_SECONDS = 10
 
 
 class Server:
@@ -117,7 +125,7 @@ def large(runs: int, folder: str) -> None:
     server = Server(str(Path(folder) / "server"))
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for path, count in ((TRADE, 7368), (big, turns)):
                 cpu: list[float] = []
                 times = upload_seconds(browser, server, path, runs, cpu)
@@ -168,7 +176,7 @@ def load(requests: int, clients: int, sessions: int, folder: str) -> None:
             f"{len(seconds) / wall:.1f} requests/s; server now {server.rss():.0f} MB"
         )
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for _ in range(sessions):
                 context = browser.new_context(viewport={"width": 1400, "height": 900})
                 page = context.new_page()
@@ -198,10 +206,52 @@ def browser_seconds(paths: list[Path], runs: int) -> None:
         server = Server(folder)
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for path in paths:
                     times = upload_seconds(browser, server, path, runs)
                     print(f"{path.name} in Chromium: upload to figures on the page {statistics.median(times):.2f} s")
+                browser.close()
+        finally:
+            server.stop()
+
+
+def _task_seconds(cdp) -> float:
+    """The CPU seconds of the page's main thread so far (Chromium's `TaskDuration` performance metric)."""
+    return next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "TaskDuration")
+
+
+def idle(runs: int) -> None:
+    """An idle page (issue 60): after the first figures and 5 s more, the animation frames the page's scripts are
+    given and the CPU seconds of its main thread (Chromium's TaskDuration) over 10 s, at 1400 and 390 px."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as folder:
+        server = Server(folder)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                for width in (1400, 390):
+                    frames, cpu = [], []
+                    for _ in range(runs):
+                        context = browser.new_context(viewport={"width": width, "height": 900})
+                        context.add_init_script(FRAMES_JS)
+                        page = context.new_page()
+                        cdp = context.new_cdp_session(page)
+                        cdp.send("Performance.enable")
+                        page.goto(server.url)
+                        page.wait_for_selector('#metrics td[data-set="P1"]', timeout=60000)
+                        time.sleep(5)
+
+                        page.evaluate("() => window.frameTimes.clear()")
+                        before = _task_seconds(cdp)
+                        time.sleep(IDLE_SECONDS)
+                        cpu.append(_task_seconds(cdp) - before)
+                        frames.append(page.evaluate("() => window.frameTimes.size") / IDLE_SECONDS)
+                        context.close()
+                    print(
+                        f"idle page at {width} px: {statistics.median(frames):.1f} frames/s, main thread "
+                        f"{statistics.median(cpu):.3f} s of CPU per {IDLE_SECONDS} s (medians of {runs})"
+                    )
                 browser.close()
         finally:
             server.stop()
@@ -213,10 +263,14 @@ def main() -> int:
     parser.add_argument("--browser", action="store_true", help="also time uploads in headless Chromium")
     parser.add_argument("--large", action="store_true", help="only: TRADE's file and a 30 MB one in Chromium")
     parser.add_argument("--load", action="store_true", help="only: a bounded run of local clients, server memory")
+    parser.add_argument("--idle", action="store_true", help="only: an idle page's frames and CPU in Chromium")
     parser.add_argument("--requests", type=int, default=200, help="--load: /score requests (default 200)")
     parser.add_argument("--clients", type=int, default=8, help="--load: concurrent local clients (default 8)")
     parser.add_argument("--sessions", type=int, default=20, help="--load: browser sessions (default 20)")
     args = parser.parse_args()
+    if args.idle:
+        idle(args.runs)
+        return 0
     if not SOURCE.is_file() or not TRADE.is_file():
         print(f"skipped: {SOURCE} or {TRADE} not found (needs ../shared beside the clone)")
         return 0

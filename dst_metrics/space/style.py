@@ -31,10 +31,11 @@ LINK_PREVIEW = f"""<meta name="description" content="{DESCRIPTION}">
 <meta name="twitter:description" content="{DESCRIPTION}">"""
 """The link preview: what the Space is, not gradio's "Click to try out the app!"."""
 IDLE_FRAMES_JS = """(() => {
-  // An idle page draws nothing (issue 60): the frames asked for when nothing in the page has changed for a
-  // second run together, a second later or at the next change, whichever comes first. gradio's page-loader timer
-  // asks for a frame at every frame once its tracker is gone, while nothing shows it: 60 a second on an idle
-  // page. In <head>, written by the server: it must run before gradio's scripts keep the browser's function.
+  // An idle page draws nothing (issue 60): the frames asked for when nothing in the page has changed and the
+  // visitor has done nothing for a second run together, a second later or at the next change, whichever comes
+  // first. gradio's page-loader timer asks for a frame at every frame once its tracker is gone, while nothing
+  // shows it: 60 a second on an idle page. In <head>, written by the server: it must run before gradio's
+  // scripts keep the browser's function.
   const frame = window.requestAnimationFrame.bind(window), cancelFrame = window.cancelAnimationFrame.bind(window);
   const waiting = new Map(), running = new Set(), cancelled = new Set();  // our ids are negative
   let changed = performance.now(), next = 0, timer = null;
@@ -60,10 +61,14 @@ IDLE_FRAMES_JS = """(() => {
     if (running.has(id)) cancelled.add(id);
     else cancelFrame(id);
   };
-  new MutationObserver(() => {
+  const wake = () => {
     changed = performance.now();
     if (waiting.size) runWaiting();
-  }).observe(document, {childList: true, subtree: true, attributes: true, characterData: true});
+  };
+  new MutationObserver(wake).observe(document, {childList: true, subtree: true, attributes: true, characterData: true});
+  // so does the visitor: a scroll, a resize, a key or a pointer is no idle page
+  ["scroll", "resize", "keydown", "pointerdown", "pointermove", "wheel"].forEach((type) =>
+    addEventListener(type, wake, {capture: true, passive: true}));
 })();"""
 """At most a frame a second while nothing in the page changes (see its comment)."""
 HEAD = f"{LINK_PREVIEW}\n<script>\n{IDLE_FRAMES_JS}\n</script>"
