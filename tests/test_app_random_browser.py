@@ -1,5 +1,6 @@
 """Issue 60: the Space as a state machine. Seeded random sequences of a visitor's actions (an example, an upload
-into A-D of a valid, invalid or empty file, Empty, a paste, the mode, λ, K, Score, a width of 1400 or 390 px);
+into A-D of a valid, invalid or empty file, Empty, a paste, the mode, λ, K, α, value matching, a dialogue of the
+per-turn view, Score, a width of 1400 or 390 px);
 after each one settles, one oracle: the figures shown are `dst_metrics.score` of the boxes' contents with the
 page's options, or no figures are shown and the status says why; the status never claims figures that are not
 shown. CI runs `SEEDS` with `ACTIONS` each; a longer run (CONTRIBUTING.md, "The Space's random sequences"):
@@ -14,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from dst_metrics import score
+from dst_metrics import VALUE_MATCHINGS, score
 from dst_metrics.readers import read
 from dst_metrics.readers.examples import EXAMPLES
-from dst_metrics.space.inputs import EXAMPLE_CHOICES
+from dst_metrics.space.inputs import EXAMPLE_CHOICES, name_from_file
 
 from .space_browser import shot
 
@@ -116,6 +117,27 @@ class Visitor:
         self.page.locator("#k input").press("Enter")
         return f"K {value}"
 
+    def alpha(self) -> str:
+        value = self.rng.choice(["10/11", "0.5", "1"])
+        self.page.locator("#alpha input").fill(value)
+        self.page.locator("#alpha input").press("Enter")
+        return f"α {value}"
+
+    def matching(self) -> str:
+        value = self.rng.choice(VALUE_MATCHINGS)
+        self.page.locator("#matching").get_by_text(value, exact=True).click()
+        return f"value matching {value}"
+
+    def dialogue(self) -> str:
+        if not self.page.locator("#dialogue").is_visible():
+            return "no dialogue to pick"
+        self.page.click("#dialogue input")
+        options = self.page.locator("#dialogue").get_by_role("option")
+        choice = options.nth(self.rng.randrange(options.count()))
+        picked = choice.inner_text()
+        choice.click()
+        return f"dialogue {picked}"
+
     def score(self) -> str:
         self.page.click("#score")
         return "Score"
@@ -125,7 +147,10 @@ class Visitor:
         self.page.set_viewport_size({"width": width, "height": 900})
         return f"width {width}"
 
-    ACTIONS = ("example", "upload", "upload", "empty", "paste", "mode", "lam", "k", "score", "score", "width")
+    ACTIONS = (
+        "example", "upload", "upload", "empty", "paste", "mode", "lam", "k", "alpha", "matching", "dialogue", "score",
+        "score", "width",
+    )  # fmt: skip
 
     def act(self) -> None:
         self.log.append(getattr(self, self.rng.choice(self.ACTIONS))())
@@ -143,21 +168,25 @@ class Visitor:
             files = [file for file in self.texts if f"file: {file}" in note]
             if not text.strip() and files:
                 text = self.texts[files[0]]
+                name = name or name_from_file(files[0])
             if text.strip():
-                held[name] = text
+                held[name or box.upper()] = text  # an unnamed set is named after its file, else its letter
         return held
 
     def expected(self, text: str) -> dict[str, str] | None:
         """GCA and JGA of `text` as the page shows them, with the page's options; None when it does not read."""
         path = self.folder / "scored.jsonl"
         path.write_text(text, encoding="utf-8")
-        mode = "corrected" if self.page.locator("#mode input[value='corrected']").is_checked() else "official"
+        mode = self.page.locator("#mode input:checked").input_value()
         lam = float(self.page.locator("#lambda input").input_value())
+        alpha = self.page.locator("#alpha input").input_value()
+        matching = self.page.locator("#matching input:checked").input_value()
         try:
-            scores = score(read(str(path)), mode=mode, fga_lambda=lam).scores
+            corpus = read(str(path), value_matching=matching)
+            scores = score(corpus, mode=mode, alpha=alpha, fga_lambda=lam, value_matching=matching).scores
         except Exception:  # noqa: BLE001 (the library refuses it: the page must say why)
             return None
-        return {key: f"{100 * scores[key]:.2f}" for key in ("gca", "jga")}
+        return {key: f"{100 * scores[key]:.2f}" for key in ("gca", "jga", "fga")}
 
     def check(self) -> None:
         page, steps = self.page, "; ".join(self.log)
