@@ -130,7 +130,7 @@ def test_issue47_own_data_keeps_its_url_honest_and_the_jump_link_keeps_the_data(
     assert not page.locator("#metrics").is_visible()
 
 
-def test_issue60_the_served_page_s_served_head_is_ours_alone(space_server):
+def test_issue60_the_served_page_s_link_preview_is_ours_alone(space_server):
     """What a site that shows a link reads (no script runs): one tag per property, each HEAD's; gradio's "Gradio"
     and "Click to try out the app!" tags are not served, whatever their wording."""
     import urllib.request
