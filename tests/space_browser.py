@@ -162,6 +162,12 @@ def choose(page, dropdown: str, option: str) -> None:
     page.locator(f"#{dropdown}").get_by_role("option", name=option, exact=True).click()
 
 
+QUIET_JS = """(seconds) => new Promise((done) => { let last = performance.now();
+  new MutationObserver(() => { last = performance.now(); })
+    .observe(document, {childList: true, subtree: true, attributes: true, characterData: true});
+  const check = () => performance.now() - last > seconds * 1000 ? done(true) : setTimeout(check, 100);
+  check(); })"""
+"""Resolves once nothing in the page has changed for `seconds` (gradio's pending timers change it every frame)."""
 NEXT_FRAME_JS = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 

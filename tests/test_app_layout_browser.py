@@ -11,7 +11,7 @@ import pytest
 
 from dst_metrics.readers.examples import EXAMPLES
 
-from .space_browser import ARTIFACTS, WORDS_BROKEN_JS, at_sizes, contrasts, shot
+from .space_browser import ARTIFACTS, QUIET_JS, WORDS_BROKEN_JS, at_sizes, contrasts, shot
 
 pytestmark = pytest.mark.slow
 
@@ -155,11 +155,6 @@ FRAMES_JS = """(() => { window.frameTimes = new Set(); window.changeTimes = [];
 })();"""
 """Before any of the page's scripts: the time of each animation frame its scripts are given, and of each change
 of the page (a change may draw at full speed for a second: `style.IDLE_FRAMES_JS`)."""
-QUIET_JS = """(seconds) => new Promise((done) => {
-  const check = () => performance.now() - (window.changeTimes.at(-1) || 0) > seconds * 1000 ? done(true)
-    : setTimeout(check, 100);
-  check(); })"""
-"""Resolves once nothing in the page has changed for `seconds`."""
 IDLE_FRAMES_JS = """(since) => [...window.frameTimes].filter((time) => time > since
   && !window.changeTimes.some((change) => change <= time && time - change < 1100)).length"""
 """The frames after `since` that no change of the page in the second before asked for."""

@@ -20,7 +20,7 @@ from dst_metrics.readers import read
 from dst_metrics.readers.examples import EXAMPLES
 from dst_metrics.space.inputs import EXAMPLE_CHOICES, name_from_file
 
-from .space_browser import shot
+from .space_browser import QUIET_JS, shot
 
 pytestmark = pytest.mark.slow
 
@@ -34,12 +34,6 @@ SEEDS = _seeds(os.environ.get("DST_METRICS_RANDOM_SEEDS", "1-2"))
 ACTIONS = int(os.environ.get("DST_METRICS_RANDOM_ACTIONS", "10"))
 BOXES = "abcd"
 EXAMPLE_LABELS = [label for label, _ in EXAMPLE_CHOICES]
-QUIET_JS = """(seconds) => new Promise((done) => { let last = performance.now();
-  new MutationObserver(() => { last = performance.now(); })
-    .observe(document, {childList: true, subtree: true, attributes: true, characterData: true});
-  const check = () => performance.now() - last > seconds * 1000 ? done(true) : setTimeout(check, 100);
-  check(); })"""
-"""Resolves once nothing in the page has changed for `seconds` (gradio's pending timers change it every frame)."""
 
 
 def _jsonl(key: str, prediction: str) -> str:

@@ -71,15 +71,21 @@ def test_the_interval_box_says_why_it_is_empty_under_a_profile():
     assert "intervals-compat" not in set_intervals(explore(sets, analyse=False))
 
 
-def test_the_inputs_shown_asked_again_are_not_computed_again():
-    """Leaving the λ box after Enter asks again for the figures shown. Computed again, they would also reset the
-    dialogue a click on the scatter had opened meanwhile (the browser sent the old one): seen in CI. Other inputs,
-    an error, or figures hidden by typing into a box compute again. A column already shown is not shown again."""
+def _laid_out_page() -> Page:
+    """A `Page` with its sections laid out in a `gr.Blocks`, not wired: its handlers called directly."""
     page = Page()
     with gr.Blocks():
         page.inputs_section()
         page.options_section()
         page.results_section()
+    return page
+
+
+def test_the_inputs_shown_asked_again_are_not_computed_again():
+    """Leaving the λ box after Enter asks again for the figures shown. Computed again, they would also reset the
+    dialogue a click on the scatter had opened meanwhile (the browser sent the old one): seen in CI. Other inputs,
+    an error, or figures hidden by typing into a box compute again. A column already shown is not shown again."""
+    page = _laid_out_page()
     widgets = page.compute_inputs
     chosen = {**page.choose_example("all"), page.example: "all"}
     values = [chosen.get(widget, widget.value) for widget in widgets]
@@ -161,11 +167,7 @@ def test_upload_empty_upload_shows_the_figures_again():
     """Issue 60's stuck page: a file in A, "Empty set A", a file again. The emptied page hid the columns without
     noting it (`ticket["visible"]`), so the next figures' "show the columns" was dropped as already shown: the
     status said "Scored", and no figure came back."""
-    page = Page()
-    with gr.Blocks():
-        page.inputs_section()
-        page.options_section()
-        page.results_section()
+    page = _laid_out_page()
     widgets = page.compute_inputs
     own = example_input("first_example").sets[1][1]  # P2's file, as uploaded: own data, no example
     values = {widget: widget.value for widget in widgets} | {page.example: None}
