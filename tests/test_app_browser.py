@@ -844,7 +844,8 @@ def test_issue36_a_closed_tab_leaves_no_session_behind(browser, tmp_path, monkey
         context = browser.new_context()
         page = context.new_page()
         page.goto(f"http://127.0.0.1:{port}/")
-        page.wait_for_selector('#metrics td[data-set="P1"]')
+        page.wait_for_selector('#metrics td[data-set="P1"]')  # laid out with the page, before any event
+        page.locator("#systems-col").wait_for()  # shown at the end of the page's first event
         sessions = demo.state_holder.session_data
         assert len(sessions) == 1 and next(iter(sessions.values())).state_data  # the results are held
         context.close()

@@ -136,7 +136,9 @@ def test_issue60_the_served_page_s_link_preview_is_ours_alone(space_server):
     import urllib.request
 
     from dst_metrics.space.served_head import META_TAG, PREVIEW_PREFIXES, meta_property
-    from dst_metrics.space.style import HEAD
+    from dst_metrics.space.style import page_head
+
+    HEAD = page_head("example=first_example")
 
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     with opener.open(space_server.url + "?example=all", timeout=30) as response:

@@ -197,3 +197,37 @@ def test_the_served_head_keeps_the_page_s_tags_alone():
         'content="Ours &amp; only">\n<meta name="description" content="d">\n</head><body></body></html>'
     )
     assert with_head("no head", head) == "no head"
+
+
+def test_issue60_the_page_opens_with_the_default_example_s_figures_and_its_first_event_computes_nothing():
+    """The first figures come with the page, not after three round trips (issue 60: 2.4 s after the page was asked
+    for): `compute`'s answer to the widgets as laid out is their first value. The browser's first computation asks
+    for exactly what they show, so the server computes nothing again."""
+    from dst_metrics.space.explore import Exploration
+    from dst_metrics.space.page import url_settings
+    from dst_metrics.space.style import URL_QUERY_NAMES
+
+    page = _laid_out_page()
+    page.lay_out_first_figures()
+    result = page.state.value
+    assert isinstance(result, Exploration) and result.ok and [r.name for r in result.results] == ["P1", "P2"]
+    metrics = page.metrics.value
+    assert 'data-set="P1"' in metrics and "73.33" in metrics and "15.49" in metrics  # the GCA paper's Figure 1
+    assert page.scores_col.visible and page.slots_col.visible and page.compare_col.visible
+    assert "intervals-one" in page.intervals.value and "Computing" not in page.compare_table.value  # laid out too
+    assert page.dialogue.value == result.dialogue_id and page.dialogue.choices
+    assert page.first_url.startswith("example=first_example&") and page.url_query.value == page.first_url
+    values = [1 if widget is page.ticket_no else widget.value for widget in page.compute_inputs]
+    assert page.compute(*values) == page.skip()  # the browser's first computation: nothing computed again
+    values[page.compute_inputs.index(page.mode)] = "corrected"
+    assert page.compute(*values)[page.state].ticket == 1  # another option computes
+    assert set(url_settings({})) | {"data"} == set(URL_QUERY_NAMES)  # a link's settings, as the head script knows
+
+
+def test_issue60_what_follows_the_figures_is_wired_once_whatever_computed_them():
+    """One chain after every computation shown (`drawn_no` changed), not a copy of it behind each of the 13 events
+    that compute: gradio's page walks every event as it loads (about 0.3 s for the 60 copies)."""
+    demo = build_demo()
+    names = [getattr(fn.fn, "__qualname__", "") for fn in demo.fns.values()]
+    assert names.count("Page.compute") + names.count("Page.link_computed") == 13
+    assert names.count("Page.compare") == names.count("Page.analyse") == 1

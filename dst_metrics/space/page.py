@@ -12,7 +12,7 @@ import gc
 import logging
 import tempfile
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 import gradio as gr
 from starlette.middleware import Middleware
@@ -63,7 +63,6 @@ from .protocols_section import ProtocolsSection
 from .served_head import ServedHead
 from .style import (
     CSS,
-    HEAD,
     INTRO,
     METRIC_CARD,
     PAGE_JS,
@@ -72,6 +71,7 @@ from .style import (
     build_theme,
     card_markdown,
     format_help,
+    page_head,
 )
 from .systems_section import CSS as SYSTEMS_CSS
 from .systems_section import SystemsSection, table_endpoint
@@ -114,15 +114,20 @@ SCROLL_TO_SLOTS_JS = (
     "() => { document.getElementById('slots-col')?.scrollIntoView({behavior: 'instant', block: 'start'}); }"
 )
 SHOW_ERROR_JS = (
-    "() => { const e = document.querySelector('#status-error, #compare-error');"
+    "async () => { await new Promise((drawn) => requestAnimationFrame(() => setTimeout(drawn)));"
+    " const e = document.querySelector('#status-error, #compare-error');"
     " if (e) e.scrollIntoView({behavior: 'instant', block: 'nearest'}); }"
 )
+"""After the frame that draws a computation's answer (what follows it waits: the figures 0.4 s sooner), scroll an
+error into view."""
 TICKET_JS = (
     "(...values) => { window.gcaTicket = (window.gcaTicket || 0) + 1;"
     " values[values.length - 1] = window.gcaTicket; return values; }"
 )
 """Numbers each computation in the order the browser asks for it (`ticket_no`): the server drops a computation
 that a later one has superseded, whatever order they finish in."""
+OPENED_JS = "() => { document.documentElement.classList.remove('gca-opening'); }"
+"""Once a link's figures are computed (or nothing was to compute): what `style.opening_js` hid is shown again."""
 URL_JS = "(query) => { history.replaceState(null, '', query ? '?' + query : location.pathname); }"
 SHOWN = ("metrics", "details", "signature", "bars", "slots", "command", "snippet")
 """The views of a computation: each an `Exploration` field shown in the `Page` widget of the same name."""
@@ -149,6 +154,26 @@ def without_shown_visibility(out: dict, ticket: dict) -> dict:
             visible[widget._id] = value["visible"]
         kept[widget] = value
     return kept
+
+
+FIRST_FIGURES_ROUNDS = 3
+"""`lay_out_first_figures` computes at most this many times (twice, as the page is)."""
+
+
+def _lay_out(block: gr.blocks.Block, update: object) -> None:
+    """Make an output of an event `block`'s first value and properties, as the browser would show it; also in the
+    arguments gradio makes the block of a session again from, at each later update of its properties."""
+    props = dict(update) if isinstance(update, dict) and update.get("__type__") == "update" else {"value": update}
+    props.pop("__type__", None)
+    for key, value in props.items():
+        if key == "value":
+            block.value = block.postprocess(value)
+        elif key == "choices":
+            block.choices = [tuple(choice) if isinstance(choice, (tuple, list)) else (str(choice), choice)
+                             for choice in value]  # fmt: skip
+        else:
+            setattr(block, key, value)
+        block.constructor_args[key] = value
 
 
 CLOSE_ATTEMPTS = 5
@@ -254,18 +279,23 @@ class Page:
 
     def __init__(self) -> None:
         self.sets: list[DataBox] = []
+        self.first_url = ""  # the query of the figures the page opens with (`lay_out_first_figures`)
         self.systems = SystemsSection(self)  # the table of N systems
         self.protocols = ProtocolsSection(self)  # CheckDST and SGD-X
 
     # ---- layout -------------------------------------------------------------------------
 
     def set_column(self, label: str) -> None:
-        """Name, data box, upload and empty buttons, and the note of one prediction set."""
+        """Name, data box, upload and empty buttons, and the note of one prediction set; filled with the default
+        example's set, as the page opens (the page's first event then changes none of them)."""
+        sets = example_input(DEFAULT_EXAMPLE).sets
+        index = SET_LABELS.index(label)
+        set_name, set_text = sets[index] if index < len(sets) else ("", "")
         with gr.Column(min_width=300, elem_classes=["set-column"]):
-            name = gr.Textbox(label=f"Set {label}: name", max_lines=1, elem_id=f"name-{label.lower()}")
+            name = gr.Textbox(set_name, label=f"Set {label}: name", max_lines=1, elem_id=f"name-{label.lower()}")
             hint = " (optional, to compare with A)" if label != "A" else ""
             text = gr.Textbox(
-                label=f"Set {label}: data{hint}", lines=3, max_lines=8, elem_id=f"data-{label.lower()}",
+                set_text, label=f"Set {label}: data{hint}", lines=3, max_lines=8, elem_id=f"data-{label.lower()}",
                 placeholder="Paste data in any input format, or upload a file",
             )  # fmt: skip
             self.sets.append(data_box(f"set {label}", label.lower(), name, text, elem_classes=["set-buttons"]))
@@ -346,6 +376,12 @@ class Page:
         # This session's newest computation (an older one is dropped) and the figures shown.
         self.ticket = gr.State({"latest": 0}, time_to_live=SESSION_STATE_SECONDS, delete_callback=release_memory)
         self.ticket_no = gr.Number(0, visible="hidden", elem_id="ticket-no")  # set by TICKET_JS
+        # The number of the computation the page shows: its change runs what follows the figures (`after`), once
+        # for every event that computes (13 of them), not a copy of the chain behind each.
+        self.drawn_no = gr.Number(0, visible="hidden", elem_id="drawn-no")
+        # Set by the page's first event when its link names other settings than the figures laid out: then (only)
+        # the event after it computes the link's figures (a visitor's first change is never undone by it).
+        self.link = gr.State(False)
 
     def results_section(self) -> None:
         self.state = gr.State(None, time_to_live=SESSION_STATE_SECONDS, delete_callback=release_memory)
@@ -446,7 +482,7 @@ class Page:
             self.status, self.state, self.scores_col, self.intervals, self.dialogue, self.slots_col, self.analysis_col,
             self.compare_col, self.compare_table, self.takeaway_col, self.downloads, self.url_query, self.example,
             self.example_note, *(getattr(self, name) for name in SHOWN), *self.analysis_outputs,
-            *(box.name for box in self.sets),
+            *(box.name for box in self.sets), self.drawn_no,
         ]  # fmt: skip
 
     @property
@@ -541,7 +577,8 @@ class Page:
             ticket.pop("shown", None)  # no figures are left to keep under an options error
             nothing = {**self.updates(Exploration(False, "")), self.status: views.status_html(NOTHING_TO_SCORE, True)}
             # hidden as any error hides them, and noted so (issue 60: the next figures were never shown again)
-            return {**without_shown_visibility(nothing, ticket), self.url_query: gr.skip()}  # a link keeps options
+            shown_nothing = {**without_shown_visibility(nothing, ticket), self.drawn_no: number}
+            return {**shown_nothing, self.url_query: gr.skip()}  # a link keeps its options
         left: dict = {}
         if example and not shows_example(example, entries, fmt, gold):  # pasted or uploaded: own data
             renamed = left_example_names(example, entries)
@@ -573,7 +610,12 @@ class Page:
         out = self.updates(result, previous, url_query(result, example, result.dialogue_id, unchanged))
         if self.state in out:
             ticket["shown"] = out[self.state]
-        return {**without_shown_visibility(out, ticket), **left}
+        return {**without_shown_visibility(out, ticket), **left, self.drawn_no: number}
+
+    def link_computed(self, link: bool, *values) -> dict:
+        """`compute` of a link's settings once the page's first event has set them (`link`); nothing for the page
+        as laid out (computed, the widgets' values sent before a visitor's first change could undo it)."""
+        return self.compute(*values) if link else self.skip()
 
     def compare(self, result: Exploration | None, ticket: dict) -> tuple:
         """Each set's intervals and each later set against A, after the figures are shown."""
@@ -697,14 +739,25 @@ class Page:
         written = exports.write_downloads(result.results, result.options, comparisons, folder)
         return gr.update(value=written, visible=True), folder
 
-    def from_url(self, request: gr.Request) -> dict:
+    def opened(self, request: gr.Request) -> dict:
+        """The page's first event: the options its URL names, and the example's sets (`choose_example`)."""
         settings = url_settings(dict(request.query_params) if request else {})
+        laid_out = (url_settings({}), url_settings(dict(parse_qsl(self.first_url))))  # `style.opening_js` writes it
+        if settings in laid_out:  # the page as laid out, figures and all: nothing to change, nothing to compute
+            return {self.example_note: gr.skip()}
         dialogue = settings["dialogue"]
+        emptied = {widget: value for box in self.sets for widget, value in box.emptied().items()}
+        chosen = self.choose_example(settings["example"]) if settings["example"] else emptied  # own data: none
         own = {self.example_note: OWN_LINK_NOTE} if settings["example"] is None else {}
         return {
+            **chosen,
             **own,
             **{widget: settings[key] for key, widget in self.url_widgets.items()},
-            self.dialogue: gr.update(choices=[dialogue] if dialogue else [], value=dialogue),
+            # the dialogue laid out stays a choice: the browser may still send it with the link's computation
+            self.dialogue: gr.update(
+                choices=[*self.dialogue.choices, *([(dialogue, dialogue)] if dialogue else [])], value=dialogue
+            ),  # fmt: skip
+            self.link: True,  # the link's figures are computed next
         }
 
     @property
@@ -717,20 +770,35 @@ class Page:
 
     # ---- events --------------------------------------------------------------------------
 
-    def after(self, event) -> None:
-        """After a computation: scroll an error into view, then fill the comparison and, for a large input, the
-        analysis, at the same time."""
-        shown = event.then(None, None, None, js=SHOW_ERROR_JS)
+    def after(self) -> None:
+        """After each computation the page shows (`drawn_no` changed): scroll an error into view, then fill the
+        comparison and, for a large input, the analysis, at the same time."""
+        shown = self.drawn_no.change(None, None, None, js=SHOW_ERROR_JS)
         shown.then(self.compare, [self.state, self.ticket], [self.compare_table, self.intervals])
         shown.then(self.analyse, [self.state, self.ticket, self.top], self.analysis_outputs)  # at the same time
         self.systems.after_scoring(shown)  # a table made of the sets is made again
         self.protocols.after_scoring(shown)  # and CheckDST of two of them
 
     def scored(self, event):
-        """After `event` filled the inputs: compute, then `after`; the computation's event."""
-        computed = event.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS)
-        self.after(computed)
-        return computed
+        """After `event` filled the inputs: compute (then `after`, by `drawn_no`); the computation's event."""
+        return event.then(self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS)
+
+    def lay_out_first_figures(self) -> None:
+        """The page opens showing the default example's figures: `compute`'s and `compare`'s answers to the widgets
+        as laid out become their first values, so no round trip comes before the first figures (issue 60: 2.4 s
+        after the page was asked for, before). Computed again until the widgets ask for what they show (the per-turn
+        view's dialogue is chosen by the first answer): the page's first event then computes nothing."""
+        for _ in range(FIRST_FIGURES_ROUNDS):
+            values = [0 if block is self.ticket_no else block.value for block in self.compute_inputs]
+            out = self.compute(*values)
+            if out == self.skip():
+                return
+            result, ticket = out[self.state], self.ticket.value
+            out.update(zip((self.compare_table, self.intervals), self.compare(result, ticket)))
+            self.first_url = out[self.url_query]  # the server writes it into the address bar (`style.page_head`)
+            for block, update in out.items():
+                _lay_out(block, update)
+        raise RuntimeError("the first figures did not settle")  # a bug: build_demo fails at start, not a visitor
 
     def closed(self, demo: gr.Blocks):
         """When a tab closes: its session's states, files and page state go at once, not an hour later."""
@@ -782,16 +850,22 @@ class Page:
         # "always_last": a choice made while an earlier one is still computing is not lost; it runs next
         # (gradio's default drops it), and TICKET_JS makes sure the earlier one's figures never land after it.
         self.scored(self.example.select(self.choose_example, self.example, example_outputs, trigger_mode=LAST))
-        load = demo.load(self.from_url, None, [*self.url_widgets.values(), self.dialogue, self.example_note])
-        self.scored(load.then(self.choose_example, self.example, example_outputs))
+        opened = demo.load(self.opened, None, [*self.url_widgets.values(), self.dialogue, *example_outputs, self.link])
+        # The sections under the figures are laid out after them: the first figures come 0.2 s sooner.
+        sections = [self.systems.column, self.protocols.column]
+        opened.then(
+            lambda: [gr.update(visible=True)] * 2, None, sections, queue=False, show_progress="hidden",
+            show_progress_on=self.systems.status,
+        )  # fmt: skip
+        linked = opened.then(self.link_computed, [self.link, *self.compute_inputs], self.compute_outputs, js=TICKET_JS)
+        linked.then(None, None, None, js=OPENED_JS)  # the link's own figures shown
         # Options apply as soon as they change: radios on input, α, λ and K on Enter and on leaving
         # the box (never a box showing one value and the table another).
         triggers = [self.run.click, self.mode.input, self.matching.input, self.compat.input, self.top.release]
         boxes = [self.alpha, self.lam, self.k] + [box.name for box in self.sets]  # options and set names
         triggers += [trigger for w in boxes for trigger in (w.submit, w.blur)]
-        self.after(
-            gr.on(triggers, self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS, trigger_mode=LAST)
-        )
+        gr.on(triggers, self.compute, self.compute_inputs, self.compute_outputs, js=TICKET_JS, trigger_mode=LAST)
+        self.after()
         for index, box in enumerate(self.sets):
             self.wire_set(index, box, set_widgets)
         gold = self.gold
@@ -842,6 +916,8 @@ def build_demo() -> gr.Blocks:
         page.options_section()
         page.results_section()
         page.wire(demo)
+        page.lay_out_first_figures()
+        demo.page_head = page_head(page.first_url)  # what `launch` has the server write into the page's <head>
         for fn in demo.fns.values():  # every event, the API's and the page's, whatever it is named
             if fn.api_name not in PUBLIC_API:
                 fn.api_visibility = "private"
@@ -857,7 +933,7 @@ def launch(demo: gr.Blocks) -> None:
     demo.launch(
         theme=build_theme(), css=CSS + SYSTEMS_CSS + PROTOCOLS_CSS, js=PAGE_JS,
         max_file_size=f"{MAX_UPLOAD_MB}mb", state_session_capacity=SESSION_CAPACITY, prevent_thread_lock=True,
-        app_kwargs={"middleware": [Middleware(ServedHead, head=HEAD)]},  # the head, by the server
+        app_kwargs={"middleware": [Middleware(ServedHead, head=demo.page_head)]},  # the head, by the server
     )  # fmt: skip
     # What the server holds for its whole life (gradio, the page: about 190,000 objects) leaves every later
     # garbage collection: a closed tab's `release_memory` then walks only what the sessions made. Each closed tab

@@ -113,7 +113,7 @@ class ProtocolsSection:
 
     def layout(self) -> None:
         """CheckDST of two sets, SGD-X of uploaded files, and the JSON downloads."""
-        with gr.Column(elem_id="protocols-col"):
+        with gr.Column(elem_id="protocols-col", visible=False) as self.column:
             gr.Markdown("## Robustness: perturbed dialogues (CheckDST) and schema variants (SGD-X)")
             gr.Markdown(INTRO, elem_id="protocols-intro")
             self.checkdst_layout()

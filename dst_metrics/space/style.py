@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from dst_metrics import citations
 from dst_metrics._version import __version__
 from dst_metrics.compat import PROFILES
@@ -71,8 +73,31 @@ IDLE_FRAMES_JS = """(() => {
     addEventListener(type, wake, {capture: true, passive: true}));
 })();"""
 """At most a frame a second while nothing in the page changes (see its comment)."""
-HEAD = f"{LINK_PREVIEW}\n<script>\n{IDLE_FRAMES_JS}\n</script>"
-"""What the server writes at the end of the page's `<head>` (`served_head`)."""
+URL_QUERY_NAMES = ("example", "data", "mode", "alpha", "lambda", "k", "match", "unchanged", "dialogue", "compat")
+"""The settings a link may name (`page.url_settings`)."""
+ANSWER_IDS = ("status", "scores-col", "slots-col", "compare-col", "analysis-col", "takeaway-col", "calibration-col")
+"""The status line and the result columns: what a computation answers."""
+OPENING_CSS = ", ".join(f".gca-opening #{answer}" for answer in ANSWER_IDS) + " { display: none !important; }"
+
+
+def opening_js(first_query: str) -> str:
+    """A link that names no setting gets the query of the figures the page opens with, before gradio's scripts read
+    the address; one that names a setting opens on those figures too, laid out with the page: hidden until the page's
+    first event has computed its own (page.OPENED_JS shows them again)."""
+    return f"""(() => {{
+  const query = new URLSearchParams(location.search);
+  if ({list(URL_QUERY_NAMES)}.some((name) => query.has(name))) document.documentElement.classList.add("gca-opening");
+  else history.replaceState(null, "", "?" + {json.dumps(first_query)} + location.search.replace("?", "&"));
+}})();"""
+
+
+def page_head(first_query: str) -> str:
+    """What the server writes at the end of the page's `<head>` (`served_head.ServedHead`)."""
+    return (
+        f"{LINK_PREVIEW}\n<style>{OPENING_CSS}</style>\n"
+        f"<script>\n{IDLE_FRAMES_JS}\n{opening_js(first_query)}\n</script>"
+    )
+
 
 METRIC_CARD = """
 **Granular Change Accuracy (GCA)** judges each *change* of the dialogue state once, so one early mistake

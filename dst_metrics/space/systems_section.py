@@ -96,7 +96,7 @@ class SystemsSection:
 
     def layout(self) -> None:
         """Where the systems come from, the table's choices, the table and its downloads."""
-        with gr.Column(elem_id="systems-col"):
+        with gr.Column(elem_id="systems-col", visible=False) as self.column:
             gr.Markdown("## Table of systems: every system a row, for a paper")
             gr.Markdown(INTRO, elem_id="systems-intro")
             with gr.Row(equal_height=False, elem_id="systems-source-row"):
