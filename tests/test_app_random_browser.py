@@ -99,23 +99,21 @@ class Visitor:
         self.page.locator("#mode").get_by_text(mode, exact=True).click()
         return f"mode {mode}"
 
+    def _entered(self, field: str, label: str, values: list[str]) -> str:
+        """One of `values` typed into the option box `field`, then Enter."""
+        value = self.rng.choice(values)
+        self.page.locator(f"#{field} input").fill(value)
+        self.page.locator(f"#{field} input").press("Enter")
+        return f"{label} {value}"
+
     def lam(self) -> str:
-        value = self.rng.choice(["0.25", "0.5", "1"])
-        self.page.locator("#lambda input").fill(value)
-        self.page.locator("#lambda input").press("Enter")
-        return f"λ {value}"
+        return self._entered("lambda", "λ", ["0.25", "0.5", "1"])
 
     def k(self) -> str:
-        value = self.rng.choice(["2", "30"])  # 2: fewer than some turn's slots, an options error
-        self.page.locator("#k input").fill(value)
-        self.page.locator("#k input").press("Enter")
-        return f"K {value}"
+        return self._entered("k", "K", ["2", "30"])  # 2: fewer than some turn's slots, an options error
 
     def alpha(self) -> str:
-        value = self.rng.choice(["10/11", "0.5", "1"])
-        self.page.locator("#alpha input").fill(value)
-        self.page.locator("#alpha input").press("Enter")
-        return f"α {value}"
+        return self._entered("alpha", "α", ["10/11", "0.5", "1"])
 
     def matching(self) -> str:
         value = self.rng.choice(VALUE_MATCHINGS)
