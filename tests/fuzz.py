@@ -5,7 +5,8 @@
 JSON Lines and linearized lines are written from examples/; any other reader's is the first file of
 tests/fixtures/ or examples/ that detection names it) truncated, with bytes flipped, with 100,000 ``[``
 nested inside a value, re-encoded as UTF-16, with NUL bytes, with a value swapped for 1e400, NaN, null, an
-array, …, and with a key of an object (a dialogue id, a turn id, a field) given twice. `outcome` reads one
+array, …, with a key of an object (a dialogue id, a turn id, a field) given twice, and compressed (gzip,
+bzip2, xz, zip) with its compressed bytes cut or flipped, or whole around another kind's mutant. `outcome` reads one
 through `resolve_input` or the command line (`main([...])`, in this process) and says how it
 ended: ``ok`` (a result; exit 0), ``input-error`` (one located line; exit 2) or ``other: …`` (anything else:
 a bug).
@@ -31,7 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 EXAMPLES = REPO / "examples"
 DEEP = 100_000
-KINDS = ("truncated", "flipped", "deep", "utf16", "nul", "value", "dupkey")
+KINDS = ("truncated", "flipped", "deep", "utf16", "nul", "value", "dupkey", "compressed")
 SWAPS = (b"1e400", b"NaN", b"null", b"[1, [2]]", b"-1", b"true", b"{}", b'"\\ud800"', b"1" * 400)
 
 
@@ -166,8 +167,32 @@ def _duplicated_key(data: bytes, rng: random.Random) -> bytes:
     return _dumped(tree).encode()
 
 
+def _compressed(data: bytes, rng: random.Random) -> bytes:
+    """`data` gzip-, bzip2-, xz-compressed or zipped (one member), then cut or with bytes flipped in its
+    compressed bytes, or left whole with a mutant of another kind inside."""
+    import bz2
+    import gzip
+    import lzma
+    import zipfile
+
+    way = rng.randrange(3)
+    if way == 2:
+        data = mutate(data, rng.choice(KINDS[:-1]), rng)
+    kind = rng.choice(("gzip", "bzip2", "xz", "zip"))
+    if kind == "zip":
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("data.json", data)
+        packed = buffer.getvalue()
+    else:
+        packed = {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress}[kind](data)
+    return packed if way == 2 else mutate(packed, ("truncated", "flipped")[way], rng)
+
+
 def mutate(data: bytes, kind: str, rng: random.Random) -> bytes:
     """One hostile mutant of `data` (see the module)."""
+    if kind == "compressed":
+        return _compressed(data, rng)
     if kind == "truncated":
         return data[: rng.randrange(1, len(data))]
     if kind == "flipped":

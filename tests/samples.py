@@ -39,3 +39,30 @@ def read_with_format(source, format: str = "auto", **options):
 
     resolved = resolve_input(InputSpec(source, format, **options))
     return resolved.corpus, resolved.format
+
+
+COMPRESSIONS = ("gzip", "bzip2", "xz", "zip")
+"""The compressions every reader reads (`dst_metrics.readers.compression.MAGIC`), as `compressed_copy` names them."""
+
+
+def compressed_copy(source, folder, kind: str):
+    """A copy of the file `source` in `folder`, compressed with the standard library's `kind` (a zip archive holds
+    the file under its own name); returns its path (``name.json.gz``, ``.bz2``, ``.xz``, ``.zip``)."""
+    import bz2
+    import gzip
+    import lzma
+    import zipfile
+    from pathlib import Path
+
+    source, folder = Path(source), Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    suffix = {"gzip": ".gz", "bzip2": ".bz2", "xz": ".xz", "zip": ".zip"}[kind]
+    target = folder / (source.name + suffix)
+    if kind == "zip":
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.write(source, source.name)
+    else:
+        target.write_bytes(
+            {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress}[kind](source.read_bytes())
+        )
+    return target

@@ -1,6 +1,6 @@
 """Issue 60: the Space as a state machine. Seeded random sequences of a visitor's actions (an example, an upload
-into A-D of a valid, invalid or empty file, Empty, a paste, the mode, λ, K, α, value matching, a dialogue of the
-per-turn view, Score, a width of 1400 or 390 px);
+into A-D of a valid (plain or gzip-compressed), invalid or empty file, Empty, a paste, the mode, λ, K, α, value
+matching, a dialogue of the per-turn view, Score, a width of 1400 or 390 px);
 after each one settles, one oracle: the figures shown are `dst_metrics.score` of the boxes' contents with the
 page's options, or no figures are shown and the status says why; the status never claims figures that are not
 shown. CI runs `SEEDS` with `ACTIONS` each; a longer run (CONTRIBUTING.md, "The Space's random sequences"):
@@ -8,6 +8,7 @@ DST_METRICS_RANDOM_SEEDS=1-40 DST_METRICS_RANDOM_ACTIONS=25 pytest tests/test_ap
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import random
@@ -46,13 +47,20 @@ def _jsonl(key: str, prediction: str) -> str:
 
 
 def _inputs(folder: Path) -> dict[str, str]:
-    """{file name: text}: every example prediction as JSON Lines, an invalid file and an empty one."""
+    """{file name: text}: every example prediction as JSON Lines, two of them gzip-compressed (issue 57), an
+    invalid file, an empty one and a cut gzip file (its text: one that does not read, as the page must say)."""
     texts = {
         f"{key}_{name}.jsonl": _jsonl(key, name) for key, example in EXAMPLES.items() for name in example.predictions
     }
-    texts |= {"not_json.json": '{"dialogue": [', "empty.jsonl": ""}
+    compressed = {f"{name}.gz": texts[name] for name in ("mul1110_prediction.jsonl", "first_example_P2.jsonl")}
+    texts |= compressed | {"not_json.json": '{"dialogue": [', "empty.jsonl": "", "cut.jsonl.gz": '{"dialogue": ['}
     for name, text in texts.items():
-        (folder / name).write_text(text, encoding="utf-8")
+        data = text.encode("utf-8")
+        if name == "cut.jsonl.gz":
+            data = gzip.compress(texts["mul1110_prediction.jsonl"].encode("utf-8"))[:40]  # of about 400 bytes
+        elif name in compressed:
+            data = gzip.compress(data)
+        (folder / name).write_bytes(data)
     return texts
 
 
@@ -235,3 +243,22 @@ def test_issue60_upload_then_empty_as_the_figures_show_then_upload_shows_the_new
             page.locator('#metrics td[data-metric="gca"][data-set="mul1110_prediction"]').first.inner_text() == "31.43"
         )
     shot(page, "issue60-upload-empty-upload")
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_issue57_a_gzip_upload_shows_the_figures_of_the_file_inside_and_a_cut_one_says_why(visit, tmp_path, width):
+    visitor = Visitor(visit(width=width), tmp_path, _inputs(tmp_path), random.Random(0))
+    page = visitor.page
+    visitor.open_more_sets()  # the oracle reads every box
+    visitor.log.append(visitor.upload("a", "mul1110_prediction.jsonl.gz"))
+    page.wait_for_selector('#metrics td[data-set="mul1110_prediction"]')
+    page.evaluate(QUIET_JS, 1.0)
+    visitor.check()  # the figures of the file inside, equal to the library's
+    assert page.locator('#metrics td[data-metric="gca"][data-set="mul1110_prediction"]').first.inner_text() == "31.43"
+    assert "gzip-compressed" in page.locator("#status").inner_text()
+    visitor.log.append(visitor.upload("b", "cut.jsonl.gz"))
+    page.evaluate(QUIET_JS, 1.0)
+    visitor.check()
+    status = page.locator("#status").inner_text()
+    assert "the gzip data is damaged or cut short" in status, status  # the page says why
+    shot(page, f"issue57-gzip-upload-{width}")

@@ -17,7 +17,7 @@ from dst_metrics.errors import InputError  # noqa: E402
 from dst_metrics.options import Options  # noqa: E402
 from dst_metrics.scoring.distributed import score_shards, shards_of  # noqa: E402
 from dst_metrics.scoring.scores import score  # noqa: E402
-from tests.samples import read_with_format  # noqa: E402
+from tests.samples import COMPRESSIONS, compressed_copy, read_with_format  # noqa: E402
 
 SLOTS = ["hotel-area", "hotel-name", "train-day", "taxi-leaveat", "restaurant-food", "attraction-type"]
 VALUES = ["north", "south", "centre", "a|b", "friday", "dontcare", "none"]
@@ -141,3 +141,13 @@ def test_options_that_need_one_process_are_refused(tmp_path, capsys, extra, mess
     whole.write_text(json.dumps(_corpus(5, 3)))
     assert main(["score", str(whole), *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_compressed_shards_on_two_workers_equal_the_plain_ones(tmp_path, client):
+    # each shard compressed another way (gzip, bzip2, xz, a zip of one file): the workers decompress what they read
+    corpus = _corpus(2, 120)
+    plain = _write_shards(tmp_path / "plain", corpus, [30, 61, 90])
+    packed = [compressed_copy(path, tmp_path / "packed", kind) for path, kind in zip(plain, COMPRESSIONS)]
+    expected = score_shards([str(p) for p in plain], Options(), client=client)
+    found = score_shards([str(p) for p in packed], Options(), client=client)
+    assert found.tally == expected.tally and found.scores == expected.scores

@@ -36,7 +36,7 @@ BAD = _record().index(b"north") + 4
     [
         (_record() + b"\n" + _record(turn_id=1).replace(b"north", b"nor\xe9h"), f":2: not UTF-8 text at column {BAD}"),
         (_record().replace(b"north", b"nor\xe9h"), f": not UTF-8 text at line 1, column {BAD}"),
-        (b"PK\x03\x04" + bytes(100), ": the data is a zip archive (unpack it first), not text"),
+        (b"PK\x03\x04" + bytes(100), ": the zip data is damaged or cut short: it cannot be decompressed"),
         (_record().decode().encode("utf-16"), ": the data is UTF-16 or UTF-32 text"),
         (b"[" * 100_000, ": the data is nested too deeply to be dialogue states"),
         (_record(gold=[1]), ', dialogue "A", turn 0, field gt[0]: a state array holds'),

@@ -74,3 +74,17 @@ def test_a_dialogue_or_turn_on_one_side_is_an_error_naming_it(gold, pred, messag
 def test_a_bad_state_is_named_with_its_dialogue_and_turn():
     with pytest.raises(InputError, match=r'dialogue "a", turn 0, field pr.hotel-area: a value must be'):
         pair(Side({"a": {0: {}}}), Side({"a": {0: {"hotel-area": None}}}))
+
+
+@pytest.mark.parametrize(
+    ("gold_turns", "pred_turns", "named"),
+    [({0: {}, 1: NORTH}, {0: {}}, "gold.json"), ({0: {}}, {0: {}, 1: SOUTH}, "pred.json")],
+)
+def test_a_turn_on_one_side_only_names_the_file_it_is_in(gold_turns, pred_turns, named):
+    # found by the fuzz of issue 57: a turn id given twice in a ConvLab unified file left its turn without a
+    # partner, and the error named the dialogue and turn but no file
+    gold = Side({"MUL0003": gold_turns}, "gold.json")
+    pred = Side({"MUL0003": pred_turns}, "pred.json")
+    with pytest.raises(InputError) as error:
+        pair(gold, pred)
+    assert str(error.value).startswith(f'{named}, dialogue "MUL0003", turn 1: this turn has no partner')

@@ -17,7 +17,7 @@ import msgspec
 from ..corpus import Corpus
 from ..errors import InputError, describe, json_text
 from ..options import OptionError, Options
-from ..readers.base import decode_json
+from ..readers.base import decode_json, read_file
 from ..readers.sgd import Frame, SgdDialogue, Turn, load_dialogues
 from .base import Profile
 
@@ -40,10 +40,7 @@ def _slot_ok(slot: object) -> bool:
 def load_schema(path: str | Path) -> Schema:
     """The services of a ``schema.json`` and their slots; bad input raises a located InputError."""
     source = str(path)
-    try:
-        data = decode_json(Path(path).read_bytes(), source)
-    except OSError as error:
-        raise InputError(f"cannot read the schema: {error.strerror or error}", source=source) from None
+    data = decode_json(read_file(Path(path), source), source)  # decompressed where compressed
     if not isinstance(data, list):
         raise InputError(f"a schema must be an array of services, got {describe(data)}", source=source)
     schema: Schema = {}

@@ -12,6 +12,7 @@ import msgspec
 from ..corpus import Corpus, Reading
 from ..errors import InputError, describe
 from ..json_problems import find_json_problem
+from .compression import open_file
 
 
 # Frozen msgspec Structs, not dataclasses: a Struct class is made in microseconds, a dataclass in about a millisecond.
@@ -77,10 +78,17 @@ class Reader(msgspec.Struct, frozen=True):
 
 
 def read_file(path: Path, where: str | None, size: int = -1) -> bytes:
-    """The first `size` bytes of a file (all with -1); a file that cannot be read raises InputError naming `where`."""
+    """The first `size` bytes of a file (all with -1), decompressed where it is compressed (`compression`); a file
+    that cannot be read raises InputError naming `where`."""
+    return read_start(path, where, size)[0]
+
+
+def read_start(path: Path, where: str | None, size: int = -1) -> tuple[bytes, str | None]:
+    """`read_file`'s bytes and the file's compression (None for a plain file), the file opened once."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(size)
+        handle, compression = open_file(path, where)
+        with handle:
+            return handle.read(size), compression
     except OSError as error:
         raise InputError(f"cannot read the file: {error.strerror or error}", source=where) from None
 

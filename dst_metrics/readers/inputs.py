@@ -31,7 +31,7 @@ from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, corpus_from_layou
 from ..errors import InputError
 from ..options import OptionError
 from ..states import Alternatives, LinearizedFormat
-from . import convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
+from . import compression, convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
 from .base import (
     DECODE_ERRORS,
     Reader,
@@ -40,6 +40,7 @@ from .base import (
     check_json,
     decode_problem,
     read_file,
+    read_start,
 )
 from .pairing import pair
 
@@ -101,10 +102,10 @@ def _encoding_problem(head: bytes) -> str | None:
 
 _MAGIC = {
     b"\x7fELF": "a program (an ELF binary)",
-    b"PK\x03\x04": "a zip archive (unpack it first)",
-    b"\x1f\x8b": "gzip-compressed (decompress it first)",
-    b"BZh": "bzip2-compressed (decompress it first)",
-    b"\xfd7zXZ\x00": "xz-compressed (decompress it first)",
+    **{
+        magic: f"{name}-compressed inside its compression (one layer is read: decompress the other first)"
+        for magic, name in compression.MAGIC.items()
+    },
     b"%PDF": "a PDF document",
     b"\x89PNG": "a PNG image",
     b"PAR1": "a Parquet file (read it with pandas or datasets and pass the records)",
@@ -208,6 +209,13 @@ class InputFile:
     path: Path | None = None
     data: bytes | None = None
     slices: dict[str, msgspec.Raw] | None = dataclasses.field(default=None, repr=False, compare=False)
+    compression: str | None = None  # how the file or data was compressed (`compression.MAGIC`), read decompressed
+    unpacked: object = dataclasses.field(default=None, repr=False, compare=False)  # a zip's folder, kept while used
+
+    @property
+    def label(self) -> str:
+        """The format as messages name it: ``jsonl``, or ``jsonl (gzip)`` for a compressed file."""
+        return f"{self.format} ({self.compression})" if self.compression else self.format
 
     def request(self, reading: Reading | str = "exact") -> ReadRequest:
         """The reader's request: the bytes (a file read now, BOM removed; a folder: none)."""
@@ -235,21 +243,31 @@ def text_file(path: str | os.PathLike, where: str | None = None) -> bytes:
     return data
 
 
-def _input_file(head: bytes, format: str, where: str | None, path: Path | None = None) -> InputFile:
-    """The `InputFile` of a file (`path`, starting with `head`) or of data in memory, its format detected;
-    data meant as JSON that no format recognizes raises its JSON decoding error."""
+def _input_file(
+    head: bytes, format: str, where: str | None, path: Path | None = None, compressed: str | None = None
+) -> InputFile:
+    """The `InputFile` of a file (`path`, starting with `head`, decompressed) or of data in memory, its format
+    detected; data meant as JSON that no format recognizes raises its JSON decoding error."""
     head = _checked_head(head, where)
     if format == "auto":
         try:
             with guarded(where):
                 format = detect(head)
         except InputError:
-            suffix = path.suffix.lower() if path else ""
+            suffix = _suffix(path) if path else ""
             meant_as_json = suffix in (".json", ".jsonl") or head.lstrip()[:1] in (b"{", b"[")
             if meant_as_json and _encoding_problem(head[:HEAD_BYTES]) is None:
                 _raise_json_problem(path or head, where, lines=suffix == ".jsonl")
             raise
-    return InputFile(format, where, path=path, data=None if path else head)
+    return InputFile(format, where, path=path, data=None if path else head, compression=compressed)
+
+
+def _suffix(path: Path) -> str:
+    """A file's extension, lower case, inside a compression's: ``.jsonl`` for ``run.jsonl.gz``."""
+    suffixes = [suffix.lower() for suffix in path.suffixes]
+    while suffixes and suffixes[-1] in compression.SUFFIXES:
+        suffixes.pop()
+    return suffixes[-1] if suffixes else ""
 
 
 def _raise_json_problem(source: Path | bytes, where: str | None, lines: bool = False) -> None:
@@ -294,24 +312,40 @@ def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple
         except UnicodeEncodeError as error:  # a lone surrogate: no UTF-8 text holds it
             raise InputError(f"the text is not valid Unicode (character {error.start})", source=name) from None
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return (_input_file(bytes(source), format, name),)
+        data = bytes(source)
+        try:
+            plain = compression.decompress(data, name)
+        except compression.SeveralFiles:
+            return _unpacked_files(data, format, name)
+        return (_input_file(plain, format, name, compressed=compression.compression_of(data[:8])),)
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"a source is a path, bytes, text or JSON-like objects, got {type(source).__name__}")
     path = Path(source)
     where = name or str(source)
     if path.is_dir():
         return _folder_files(path, format, where)
-    return (_input_file(read_file(path, where, HEAD_BYTES), format, where, path),)
+    try:
+        head, compressed = read_start(path, where, HEAD_BYTES)
+    except compression.SeveralFiles:
+        return _unpacked_files(path, format, where)
+    return (_input_file(head, format, where, path, compressed),)
+
+
+def _unpacked_files(archive: Path | bytes, format: str, where: str | None) -> tuple[InputFile, ...]:
+    """The files of a zip archive of several files, read as a folder's (a folder format's folder, if inside)."""
+    unpacked = compression.unpacked_zip(archive, where)
+    files = _folder_files(compression.folder_inside(Path(unpacked.name)), format, where or "<zip>")
+    return tuple(dataclasses.replace(file, compression="zip", unpacked=unpacked) for file in files)
 
 
 def _folder_files(folder: Path, format: str, where: str) -> tuple[InputFile, ...]:
     """A folder a format reads whole (SGD / MultiWOZ 2.2, MultiWOZ 2.1), else one `InputFile` per file."""
-    heads: dict[Path, bytes] = {}
+    heads: dict[Path, tuple[bytes, str | None]] = {}  # each file's first bytes and compression
 
     def head(path: Path) -> bytes:
         if path not in heads:
-            heads[path] = read_file(path, str(path), HEAD_BYTES)
-        return heads[path]
+            heads[path] = read_start(path, str(path), HEAD_BYTES)
+        return heads[path][0]
 
     def is_format(path: Path, wanted: str) -> bool:
         if format != "auto":
@@ -333,8 +367,8 @@ def _folder_files(folder: Path, format: str, where: str) -> tuple[InputFile, ...
     found = []
     for path in files:
         name = os.path.join(where, path.name)
-        start = heads[path] if path in heads else read_file(path, name, HEAD_BYTES)
-        found.append(_input_file(start, detections.get(path) or format, name, path))  # detected above: not again
+        start, compressed = heads[path] if path in heads else read_start(path, name, HEAD_BYTES)
+        found.append(_input_file(start, detections.get(path) or format, name, path, compressed))  # detected once
     return tuple(found)
 
 
@@ -461,7 +495,7 @@ def merge_sides(parts: list[tuple[InputFile, Side]]) -> Side:
 
 
 def _format_label(files: tuple[InputFile, ...]) -> str:
-    return "+".join(sorted({file.format for file in files}))
+    return "+".join(sorted({file.label for file in files}))
 
 
 # Streaming: raw dialogues of a file, one at a time
@@ -469,8 +503,14 @@ def _format_label(files: tuple[InputFile, ...]) -> str:
 
 def _record_dialogues(file: InputFile) -> Iterator[reference.RawDialogue]:
     """`jsonl.record_dialogues` of the file's lines (or of its bytes read ahead: `ResolvedInput.loaded`)."""
-    with open(file.path, "rb") if file.data is None else io.BytesIO(file.data) as handle:
-        if handle.read(len(BOM)) != BOM:  # a byte order mark is skipped, as reading whole does
+    if file.data is not None:
+        yield from jsonl.record_dialogues(io.BytesIO(file.data.removeprefix(BOM)), file.name)
+        return
+    handle, compressed = compression.open_file(file.path, file.name)  # decompressed as it is read
+    with handle:  # a byte order mark is skipped, as reading whole does
+        if compressed and handle.peek(len(BOM))[: len(BOM)] == BOM:
+            handle.read(len(BOM))
+        elif not compressed and handle.read(len(BOM)) != BOM:
             handle.seek(0)
         yield from jsonl.record_dialogues(handle, file.name)
 

@@ -19,7 +19,17 @@ from .. import ids
 from .._gc import without_gc
 from ..errors import InputError, describe
 from ..states import BOOKING_PART, UNSET_VALUES, booking_slot
-from .base import NotCommon, Reader, ReaderFit, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change
+from .base import (
+    NotCommon,
+    Reader,
+    ReaderFit,
+    ReadRequest,
+    Side,
+    check_unique_keys,
+    decode_object,
+    decoded_on_change,
+    read_file,
+)
 
 CONVENTION = "gold:mwz-data(drop=not-mentioned+empty,keep=dontcare+none)"
 """The signature part of gold read here (MultiWOZ 2.1 to 2.4's data.json): ``not mentioned`` and
@@ -125,7 +135,7 @@ def _folder(request: ReadRequest) -> tuple[bytes, frozenset[str] | None]:
     data_file, test_list = request.path / "data.json", request.path / TEST_LIST
     try:
         listed = frozenset(test_list.read_text(encoding="utf-8").split()) if test_list.is_file() else None
-        return data_file.read_bytes(), listed
+        return read_file(data_file, str(data_file)), listed  # decompressed where compressed
     except OSError as error:
         raise InputError(f"cannot read the folder's files: {error}", source=request.source) from None
 

@@ -38,16 +38,22 @@ def _matched_dialogues(gold: Side, pred: Side, only_predicted: bool = False) -> 
     return [(gold_keys[k], pred_keys[k]) for k in gold_keys if k in pred_keys]
 
 
-def _matched_turns(gold_id: str, gold: dict, pred: dict, by_position: bool) -> tuple[list[int], list, list]:
+def _matched_turns(
+    gold_id: str, gold: dict, pred: dict, by_position: bool, sources: tuple[str | None, str | None] = (None, None)
+) -> tuple[list[int], list, list]:
+    """(turn ids, gold states, predicted states) of one dialogue; a turn on one side only raises InputError
+    naming the file it is in (`sources`: the gold's and the predictions')."""
     gold_ids, pred_ids = sorted(gold), sorted(pred)
     if by_position:
         if len(gold_ids) != len(pred_ids):
-            raise InputError(f"{len(gold_ids)} gold turns but {len(pred_ids)} predicted turns", dialogue=gold_id)
+            message = f"{len(gold_ids)} gold turns but {len(pred_ids)} predicted turns"
+            raise InputError(message, dialogue=gold_id, source=sources[1])
         return gold_ids, [gold[t] for t in gold_ids], [pred[t] for t in pred_ids]
-    for ids, other, name in ((gold_ids, pred, "the predictions"), (pred_ids, gold, "the gold")):
+    sides = ((gold_ids, pred, "the predictions", sources[0]), (pred_ids, gold, "the gold", sources[1]))
+    for ids, other, name, where in sides:
         for turn in ids:
             if turn not in other:
-                raise InputError(f"this turn has no partner in {name}", dialogue=gold_id, turn=turn)
+                raise InputError(f"this turn has no partner in {name}", dialogue=gold_id, turn=turn, source=where)
     return gold_ids, [gold[t] for t in gold_ids], [pred[t] for t in gold_ids]
 
 
@@ -62,8 +68,10 @@ def pair(
     builder = CorpusBuilder(reading, flat=(gold.flat, pred.flat), unset=(gold.unset, pred.unset))
     by_position = "position" in (gold.turns, pred.turns)
     matched = _matched_dialogues(gold, pred, only_predicted)
+    sources = (gold.source, pred.source)
     for gold_id, pred_id in matched:
-        builder.add(gold_id, *_matched_turns(gold_id, gold.states[gold_id], pred.states[pred_id], by_position))
+        turns = _matched_turns(gold_id, gold.states[gold_id], pred.states[pred_id], by_position, sources)
+        builder.add(gold_id, *turns)
     builder.notes.extend(side.convention for side in (gold, pred) if side.convention)
     if only_predicted:
         builder.notes.append(f"subset:predicted({len(matched)}/{len(gold.states)})")

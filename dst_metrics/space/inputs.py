@@ -17,6 +17,8 @@ from pathlib import Path
 from dst_metrics import Corpus, InputError, Options
 from dst_metrics.compat import PROFILES
 from dst_metrics.options import OptionError
+from dst_metrics.readers import compression
+from dst_metrics.readers.base import read_file
 from dst_metrics.readers.examples import EXAMPLES
 from dst_metrics.readers.inputs import FORMATS, READERS, InputSpec, resolve, resolve_input
 
@@ -28,7 +30,7 @@ SESSION_STATE_SECONDS = 1800
 """A session's results and uploads are dropped after 30 minutes without a computation, or when its tab closes."""
 AUTO = "auto"
 AUTO_LABEL = "auto-detect"
-UPLOAD_TYPES = [".json", ".jsonl", ".tsv", ".txt"]
+UPLOAD_TYPES = [".json", ".jsonl", ".tsv", ".txt", *compression.SUFFIXES]
 
 ALL_EXAMPLES = "all"
 CONFIDENCES = "confidences"
@@ -74,8 +76,11 @@ def page_profiles() -> list[tuple[str, str]]:
 
 
 def format_label(name: str) -> str:
-    """How the page names an input format: the reader's description, or 'auto-detect'."""
-    return AUTO_LABEL if name == AUTO else READERS[name].description
+    """How the page names an input format (``jsonl``, ``jsonl (gzip)``): the reader's description, or 'auto-detect'."""
+    if name == AUTO:
+        return AUTO_LABEL
+    reader, compressed = name.partition(" (")[::2]
+    return READERS[reader].description + (f" ({compressed.rstrip(')')}-compressed)" if compressed else "")
 
 
 @dataclass(frozen=True)
@@ -103,8 +108,11 @@ class PredictionSet:
 
 
 def name_from_file(filename: str) -> str:
-    """A set's name from its file: the file name without its extension."""
-    return Path(filename).stem or filename
+    """A set's name from its file: the file name without its extension (and its compression's: ``run.jsonl.gz``)."""
+    path = Path(filename)
+    if path.suffix.lower() in compression.SUFFIXES:
+        path = path.with_suffix("")
+    return path.stem or filename
 
 
 def input_bytes(entry: SetInput, where: str) -> bytes | Path:
@@ -143,11 +151,10 @@ def is_dstc2_track(data: bytes | Path) -> bool:
         if isinstance(data, Path):
             if data.is_dir():
                 return False
-            with data.open("rb") as handle:
-                head = handle.read(65536)
+            head = read_file(data, None, 65536)  # decompressed where compressed
         else:
-            head = data[:65536]
-    except OSError:
+            head = compression.decompress(data, None)[:65536]
+    except (OSError, InputError):
         return False
     head = head.lstrip()
     return head.startswith(b"{") and b'"sessions"' in head and b'"goal-labels' in head

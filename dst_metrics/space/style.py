@@ -192,6 +192,9 @@ Gold values may be lists of acceptable values. A slot valued `none` or `""` is i
 
 Formats that hold predictions only (mwzeval, SGD / MultiWOZ 2.2 or ConvLab unified dialogues) are
 paired with the file under *Gold*. Every set must hold the same dialogues, turns and gold states as A.
+
+A file compressed with gzip, bzip2 or xz (`.gz`, `.bz2`, `.xz`) or zipped (`.zip`; several files in a zip
+are read as a folder's) is read as the file inside.
 """
 
 
