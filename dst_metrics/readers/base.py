@@ -12,7 +12,7 @@ import msgspec
 from ..corpus import Corpus, Reading
 from ..errors import InputError, describe
 from ..json_problems import find_json_problem
-from .compression import open_file
+from .compression import open_file, unreadable
 
 
 # Frozen msgspec Structs, not dataclasses: a Struct class is made in microseconds, a dataclass in about a millisecond.
@@ -90,7 +90,7 @@ def read_start(path: Path, where: str | None, size: int = -1) -> tuple[bytes, st
         with handle:
             return handle.read(size), compression
     except OSError as error:
-        raise InputError(f"cannot read the file: {error.strerror or error}", source=where) from None
+        raise unreadable(error, where) from None
 
 
 def line_and_column(data: bytes, offset: int, one_line: bool = False) -> str:

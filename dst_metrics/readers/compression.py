@@ -7,7 +7,7 @@ decompression bomb, refused with one InputError before it fills the memory or th
 
 >>> import gzip
 >>> decompress(gzip.compress(b'{"d1": {}}'), "x.json.gz")
-b'{"d1": {}}'
+(b'{"d1": {}}', 'gzip')
 """
 
 from __future__ import annotations
@@ -69,6 +69,11 @@ def _bomb(compression: str, compressed_size: int, where: str | None) -> InputErr
     )
 
 
+def unreadable(error: OSError, where: str | None) -> InputError:
+    """The one error of a file that cannot be opened or read."""
+    return InputError(f"cannot read the file: {error.strerror or error}", source=where)
+
+
 def _damaged(compression: str, where: str | None) -> InputError:
     return InputError(f"the {compression} data is damaged or cut short: it cannot be decompressed", source=where)
 
@@ -121,14 +126,10 @@ def _decompressing(raw: BinaryIO, compression: str, compressed_size: int, where:
         else:
             opener = {"gzip": lambda f: gzip.GzipFile(fileobj=f, mode="rb"), "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}
             stream = opener[compression](raw)
-    except DAMAGED:
+    except (*DAMAGED, InputError) as error:
         for handle in reversed(opened):
             handle.close()
-        raise _damaged(compression, where) from None
-    except InputError:
-        for handle in reversed(opened):
-            handle.close()
-        raise
+        raise error if isinstance(error, InputError) else _damaged(compression, where) from None
     return io.BufferedReader(_Counted(stream, compression, compressed_size, where, *reversed(opened)))
 
 
@@ -155,17 +156,23 @@ def open_file(path: Path, where: str | None) -> tuple[BinaryIO, str | None]:
             return raw, None
         size = os.path.getsize(path)
     except OSError as error:
-        raise InputError(f"cannot read the file: {error.strerror or error}", source=where) from None
+        raise unreadable(error, where) from None
     return _decompressing(raw, compression, size, where), compression
 
 
-def decompress(data: bytes, where: str | None) -> bytes:
-    """`data` decompressed where it starts with a compression's magic number, else `data` itself."""
+def decompress(data: bytes, where: str | None) -> tuple[bytes, str | None]:
+    """`data` decompressed where it starts with a compression's magic number (else `data` itself), and the
+    compression (`open_file`'s, for data in memory)."""
     compression = compression_of(data[:8])
     if compression is None:
-        return data
+        return data, None
     with _decompressing(io.BytesIO(data), compression, len(data), where) as stream:
-        return stream.read()
+        return stream.read(), compression
+
+
+def name_inside(path: Path) -> Path:
+    """A file's name without its compression's extension: ``run.jsonl`` for ``run.jsonl.gz``."""
+    return path.with_suffix("") if path.suffix.lower() in SUFFIXES else path
 
 
 def unpacked_zip(source: Path | bytes, where: str | None) -> tempfile.TemporaryDirectory:

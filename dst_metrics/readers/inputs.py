@@ -254,20 +254,12 @@ def _input_file(
             with guarded(where):
                 format = detect(head)
         except InputError:
-            suffix = _suffix(path) if path else ""
+            suffix = compression.name_inside(path).suffix.lower() if path else ""
             meant_as_json = suffix in (".json", ".jsonl") or head.lstrip()[:1] in (b"{", b"[")
             if meant_as_json and _encoding_problem(head[:HEAD_BYTES]) is None:
                 _raise_json_problem(path or head, where, lines=suffix == ".jsonl")
             raise
     return InputFile(format, where, path=path, data=None if path else head, compression=compressed)
-
-
-def _suffix(path: Path) -> str:
-    """A file's extension, lower case, inside a compression's: ``.jsonl`` for ``run.jsonl.gz``."""
-    suffixes = [suffix.lower() for suffix in path.suffixes]
-    while suffixes and suffixes[-1] in compression.SUFFIXES:
-        suffixes.pop()
-    return suffixes[-1] if suffixes else ""
 
 
 def _raise_json_problem(source: Path | bytes, where: str | None, lines: bool = False) -> None:
@@ -314,10 +306,10 @@ def resolve(source: Any, format: str = "auto", name: str | None = None) -> tuple
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         try:
-            plain = compression.decompress(data, name)
+            plain, compressed = compression.decompress(data, name)
         except compression.SeveralFiles:
             return _unpacked_files(data, format, name)
-        return (_input_file(plain, format, name, compressed=compression.compression_of(data[:8])),)
+        return (_input_file(plain, format, name, compressed=compressed),)
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"a source is a path, bytes, text or JSON-like objects, got {type(source).__name__}")
     path = Path(source)

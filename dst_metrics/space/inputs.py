@@ -109,10 +109,7 @@ class PredictionSet:
 
 def name_from_file(filename: str) -> str:
     """A set's name from its file: the file name without its extension (and its compression's: ``run.jsonl.gz``)."""
-    path = Path(filename)
-    if path.suffix.lower() in compression.SUFFIXES:
-        path = path.with_suffix("")
-    return path.stem or filename
+    return compression.name_inside(Path(filename)).stem or filename
 
 
 def input_bytes(entry: SetInput, where: str) -> bytes | Path:
@@ -153,7 +150,7 @@ def is_dstc2_track(data: bytes | Path) -> bool:
                 return False
             head = read_file(data, None, 65536)  # decompressed where compressed
         else:
-            head = compression.decompress(data, None)[:65536]
+            head = compression.decompress(data, None)[0][:65536]
     except (OSError, InputError):
         return False
     head = head.lstrip()
