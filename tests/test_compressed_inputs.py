@@ -105,9 +105,10 @@ def test_compressed_json_lines_stream_without_holding_the_file(tmp_path, kind):
     (found,), peak = _streamed_peak(packed)
     assert found.streamed and plain_found.streamed
     assert found.result == plain_found.result == 6000 and found.dialogue_ids == plain_found.dialogue_ids
-    # xz's decompressor holds its dictionary (8 MiB at the default preset), whatever the file's size
+    # xz's decompressor holds its dictionary (8 MiB at the default preset), whatever the file's size; the plain
+    # file's own streamed peak is about size / 8 at the lowest bounds (1.01 MB of 8.6 MB), so the bound is size / 4
     held = 2**23 if kind == "xz" else 0
-    assert peak - held < size / 8 and peak - held < 2 * plain_peak + 2**20, (peak, plain_peak, size)
+    assert peak - held < size / 4 and peak - held < 2 * plain_peak + 2**20, (peak, plain_peak, size)
 
 
 def test_a_zip_of_an_sgd_folder_reads_as_the_folder(capsys, tmp_path):
