@@ -7,6 +7,7 @@ Explicit ``"none"`` and ``""`` values are kept; the mode decides whether they co
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import cast
 
@@ -269,3 +270,24 @@ def parse_linearized(
         else:
             state[slot] = value
     return state
+
+
+def encode_values(values: list[str]) -> str:
+    """One string for a list of values (DSTC10's value lists, SIMMC's object ids) from which
+    `decode_values` gives back its distinct values: one value is itself, none ``""``, several (or one that
+    starts with ``[``) the JSON text of the distinct values, sorted."""
+    distinct = set(values)
+    if len(distinct) == 1:
+        (value,) = distinct
+        if value and not value.startswith("["):
+            return value
+    elif not distinct:
+        return ""
+    return json.dumps(sorted(distinct), ensure_ascii=False)
+
+
+def decode_values(value: str) -> list[str]:
+    """The distinct values `encode_values` wrote into `value`."""
+    if value.startswith("["):
+        return json.loads(value)
+    return [value] if value else []

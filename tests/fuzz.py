@@ -103,6 +103,12 @@ def _made_fixtures() -> dict[str, tuple[bytes, str, Path | None]]:
         "reference": ((EXAMPLES / "mul1110.json").read_bytes(), "reference.json", None),
         "linearized": (tsv.encode(), "turns.tsv", None),
         "slt2024": ((FIXTURES / "slt2024" / "results.csv").read_bytes(), "results.csv", mwzeval_gold),
+        "dstc10": (
+            (FIXTURES / "dstc10" / "entry.json").read_bytes(),
+            "entry.json",
+            FIXTURES / "dstc10" / "labels.json",
+        ),
+        "simmc": ((FIXTURES / "simmc" / "pred.txt").read_bytes(), "pred.txt", FIXTURES / "simmc" / "target.txt"),
     }
 
 

@@ -876,13 +876,22 @@ def test_another_evaluators_conventions_on_the_page():
     """Issue 23, item 10: the command line's --compat profiles (those that score a corpus alone) on the page:
     their figures in the table and chart, the profile in the signature, the command and the URL."""
     combined = inputs.example_input(inputs.ALL_EXAMPLES)
-    assert [name for _, name in inputs.page_profiles()] == ["fga", "convlab", "trade", "mwzeval", "fnctod"]
-    result = explore(combined.sets, compat="fnctod")
-    expected = score(result.results[0].corpus, compat="fnctod").scores
-    assert shown(result, "jga", "P1") == f"{100 * expected.jga:.2f}"
-    assert result.results[0].report.signature.endswith("|compat:fnctod")
-    assert "--compat fnctod" in result.command and "dst-metrics compare" not in result.command
-    assert 'id="compare-compat"' in compare_sets(result)
+    assert [name for _, name in inputs.page_profiles()] == [
+        "fga",
+        "convlab",
+        "trade",
+        "mwzeval",
+        "fnctod",
+        "dstc10",
+        "simmc",
+    ]
+    for profile in ("fnctod", "dstc10"):
+        result = explore(combined.sets, compat=profile)
+        expected = score(result.results[0].corpus, compat=profile).scores
+        assert shown(result, "jga", "P1") == f"{100 * expected.jga:.2f}"
+        assert result.results[0].report.signature.endswith(f"|compat:{profile}")
+        assert f"--compat {profile}" in result.command and "dst-metrics compare" not in result.command
+        assert 'id="compare-compat"' in compare_sets(result)
 
 
 # --------------------------------------------------------------------------------------------

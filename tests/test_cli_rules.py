@@ -14,6 +14,7 @@ import pytest
 
 from dst_metrics.cli import BROKEN_PIPE_STATUS, COMMANDS, main
 from dst_metrics.cli.common import OPTION_NEEDS
+from dst_metrics.compat import PROFILES
 from tests.conftest import REPO
 
 EXAMPLES = REPO / "examples"
@@ -187,8 +188,9 @@ def test_commands_that_need_no_extra_run_without_numpy(argv, tmp_path):
 # An option that has no effect without another: an error naming what it needs
 
 GOLD_FORMAT = ["--gold-format", "reference"]
+ONE_PROCESS_PROFILES = ", ".join(name for name, profile in PROFILES.items() if profile.sums is None)
 JOBS_NEED = (
-    "--jobs needs scoring in processes: --by, --ci, --calibration and --compat sgd, trade, mwzeval, fnctod score "
+    f"--jobs needs scoring in processes: --by, --ci, --calibration and --compat {ONE_PROCESS_PROFILES} score "
     "in one process"
 )
 OPTION_CASES = [

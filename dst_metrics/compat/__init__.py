@@ -9,7 +9,7 @@ definitions. Each evaluator's conventions: docs/compat.md. A new profile is a mo
 from __future__ import annotations
 
 from ..options import OptionError
-from . import convlab, fga, fnctod, mwzeval, sgd, trade
+from . import convlab, dstc10, fga, fnctod, mwzeval, sgd, simmc, trade
 from .base import Profile
 
 
@@ -23,7 +23,16 @@ class _Profiles(dict):
 
 PROFILES: dict[str, Profile] = _Profiles(
     (entry.name, entry)
-    for entry in (fga.PROFILE, convlab.PROFILE, sgd.PROFILE, trade.PROFILE, mwzeval.PROFILE, fnctod.PROFILE)
+    for entry in (
+        fga.PROFILE,
+        convlab.PROFILE,
+        sgd.PROFILE,
+        trade.PROFILE,
+        mwzeval.PROFILE,
+        fnctod.PROFILE,
+        dstc10.PROFILE,
+        simmc.PROFILE,
+    )
 )
 """Every profile, by name."""
 

@@ -47,7 +47,8 @@ class Side(msgspec.Struct, frozen=True):
     """The turns of one side (gold or predictions) of a one-sided format.
 
     - `states`: {dialogue id: {turn id: raw state}};
-    - `ids`: ``"exact"``, or ``"loose"`` (case-insensitive, without ``.json``: mwzeval's);
+    - `ids`: ``"exact"``, ``"loose"`` (case-insensitive, without ``.json``: mwzeval's), or ``"position"``
+      (instances in order, paired with the other side's turns in order: DSTC10's);
     - `turns`: ``"id"``, or ``"position"`` (matched by position; the ids are the other side's);
     - `flat`: every state is a flat dict the reader built, usable as it is when its values are strings;
     - `unset`: the value the format writes for an unset slot (ConvLab-3's ``""``), or None;

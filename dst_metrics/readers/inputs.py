@@ -31,7 +31,20 @@ from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, corpus_from_layou
 from ..errors import InputError
 from ..options import OptionError
 from ..states import Alternatives, LinearizedFormat
-from . import compression, convlab, jsonl, linearized, multiwoz21, mwzeval, reference, sgd, slt2024, trade
+from . import (
+    compression,
+    convlab,
+    dstc10,
+    jsonl,
+    linearized,
+    multiwoz21,
+    mwzeval,
+    reference,
+    sgd,
+    simmc,
+    slt2024,
+    trade,
+)
 from .base import (
     DECODE_ERRORS,
     Reader,
@@ -52,6 +65,8 @@ READERS: dict[str, Reader] = {
     reader.name: reader
     for reader in (  # detection asks them in this order
         jsonl.READER,
+        dstc10.READER,
+        simmc.READER,
         trade.READER,
         mwzeval.READER,
         multiwoz21.READER,

@@ -2,10 +2,13 @@
 
 A dialogue or turn on one side only is an error naming it. Ids match exactly, or loosely
 (case-insensitive, without ``.json``) when either format says so; turns by id or by position.
-The corpus takes the gold side's ids.
+A side whose ids are ``"position"`` (instances in order, DSTC10's) takes the other side's dialogues
+and turns, in order. The corpus takes the gold side's ids.
 """
 
 from __future__ import annotations
+
+import msgspec
 
 from ..corpus import Corpus, CorpusBuilder, Reading
 from ..errors import InputError, json_text
@@ -57,6 +60,21 @@ def _matched_turns(
     return gold_ids, [gold[t] for t in gold_ids], [pred[t] for t in gold_ids]
 
 
+def _instances_in_order(side: Side, other: Side, names: tuple[str, str]) -> Side:
+    """`side`, whose states are instances in order, regrouped into `other`'s dialogues and turns; a different
+    number of instances raises InputError (`names`: how the two sides are called in it). Its convention (how
+    its reader grouped the instances) no longer holds, and is dropped."""
+    states = [state for turns in side.states.values() for state in turns.values()]
+    places = [(dialogue_id, turn) for dialogue_id, turns in other.states.items() for turn in turns]
+    if len(states) != len(places):
+        message = f"{len(states)} {names[0]} instances but {len(places)} {names[1]} instances"
+        raise InputError(message, source=side.source)
+    regrouped: dict[str, dict[int, object]] = {dialogue_id: {} for dialogue_id in other.states}
+    for (dialogue_id, turn), state in zip(places, states):
+        regrouped[dialogue_id][turn] = state
+    return msgspec.structs.replace(side, states=regrouped, ids=other.ids, convention=None)
+
+
 def pair(
     gold: Side,
     pred: Side,
@@ -65,6 +83,10 @@ def pair(
     """The Corpus of `gold` and `pred` matched by dialogue and turn, read as `reading` says."""
     reading = Reading(value_matching=reading) if isinstance(reading, str) else reading
     only_predicted = reading.only_predicted
+    if pred.ids == "position":
+        pred = _instances_in_order(pred, gold, ("predicted", "gold"))
+    elif gold.ids == "position":
+        gold = _instances_in_order(gold, pred, ("gold", "predicted"))
     builder = CorpusBuilder(reading, flat=(gold.flat, pred.flat), unset=(gold.unset, pred.unset))
     by_position = "position" in (gold.turns, pred.turns)
     matched = _matched_dialogues(gold, pred, only_predicted)

@@ -52,6 +52,8 @@ PROFILE_HEADLINES: dict[str, str] = {
     "trade": "slot_f1",
     "mwzeval": "slot_f1",
     "fnctod": "average_jga",
+    "dstc10": "slot_f1",
+    "simmc": "slot_f1",
 }
 """The figure each profile is known for, shown beside its JGA (``--profiles all``)."""
 OURS = "ours"
