@@ -10,7 +10,7 @@ dialogue ids). Prints µs per turn (median of --runs) for:
   - read + score:   `dst_metrics.read(path)` (format detection, decoding, validation) + score;
   - CLI end to end: `python -m dst_metrics score FILE --json` in a fresh process (startup, reading,
                     parsing, validating, scoring, printing);
-  - json.load:      the standard library reading the same file, for scale (SPEC.md: ~12 µs/turn);
+  - json.load:      the standard library reading the same file, for scale (the project's specification: ~12 µs/turn);
 and peak memory (tracemalloc peak of read + score in memory; max RSS of the CLI process).
 """
 
@@ -164,9 +164,9 @@ def main() -> int:
     print(f"build + score (parsed JSON):   {build_score:6.2f} µs/turn")
     print(f"read + score (the file):       {read_score:6.2f} µs/turn")
     print(f"CLI end to end (--json):       {end_to_end:6.2f} µs/turn   max RSS {cli_rss_mb:.0f} MB")
-    print(f"stdlib json.loads of the file: {stdlib:6.2f} µs/turn   (scale: SPEC.md says ~12 on its machine)")
+    print(f"stdlib json.loads of the file: {stdlib:6.2f} µs/turn   (scale: the specification says ~12 on its machine)")
     print(f"peak traced memory, read + score (the file): {peak / 1e6:.0f} MB")
-    print("official code (SPEC.md): ~16 µs/turn in memory + ~12 µs/turn reading = ~28 µs/turn end to end")
+    print("official code (as specified): ~16 µs/turn in memory + ~12 µs/turn reading = ~28 µs/turn end to end")
     return 0
 
 

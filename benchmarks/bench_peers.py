@@ -4,7 +4,7 @@ its own scoring code, in fresh processes, on the same turns.
     python benchmarks/bench_peers.py [--repeat 20] [--runs 3] [--fga DIR] [--convlab DIR] [--mwzeval DIR]
                                      [--trade DIR] [--sgd DIR] [--python PATH]
 
-Each DIR is a checkout of a peer (``shared/COMPAT.md`` describes them and the profile reproducing each):
+Each DIR is a checkout of a peer (docs/compat.md describes them and the profile reproducing each):
 
   - ``--fga``:     github SuvodipDey/FGA (``compute_accuracy_trade_somdst.py``);
   - ``--convlab``: github ConvLab/ConvLab-3 (``convlab/dst/evaluate_unified_datasets.py``);

@@ -52,8 +52,14 @@ def _turn_text(turn: object) -> str:
     return json_text(turn)
 
 
+UNDECODABLE = "undecodable"
+"""`InputError.kind` of bytes that do not decode (not UTF-8, not valid JSON, nested too deeply): maybe another
+format's data, which `readers.inputs` then names."""
+
+
 class InputError(ValueError):
-    """Bad input, raised before any figure is computed, naming the file, dialogue, turn and field known."""
+    """Bad input, raised before any figure is computed, naming the file, dialogue, turn and field known; `kind`
+    says what failed: ``"invalid"`` content, or `UNDECODABLE` bytes."""
 
     def __init__(
         self,
@@ -63,12 +69,14 @@ class InputError(ValueError):
         turn: object = None,
         field: str | None = None,
         source: str | None = None,
+        kind: str = "invalid",
     ) -> None:
         self.problem = problem
         self.dialogue = dialogue
         self.turn = turn
         self.field = field
         self.source = source
+        self.kind = kind
         super().__init__(self._message())
 
     def _message(self) -> str:
@@ -91,4 +99,4 @@ class InputError(ValueError):
     def located(self, **place: object) -> InputError:
         """The same problem with some of its place (dialogue, turn, field, source) set or replaced."""
         current = {"dialogue": self.dialogue, "turn": self.turn, "field": self.field, "source": self.source}
-        return InputError(self.problem, **{**current, **place})
+        return InputError(self.problem, kind=self.kind, **{**current, **place})

@@ -4,12 +4,12 @@
 `dst_metrics.readers.READERS`: its fixture (below, for the readers that need one made or a gold beside it;
 JSON Lines and linearized lines are written from examples/; any other reader's is the first file of
 tests/fixtures/ or examples/ that detection names it) truncated, with bytes flipped, with 100,000 ``[``
-nested inside a value, re-encoded as UTF-16, with NUL bytes, with a value swapped for 1e400, NaN, null, an
-array, …, with a key of an object (a dialogue id, a turn id, a field) given twice, and compressed (gzip,
-bzip2, xz, zip) with its compressed bytes cut or flipped, or whole around another kind's mutant. `outcome` reads one
-through `resolve_input` or the command line (`main([...])`, in this process) and says how it
-ended: ``ok`` (a result; exit 0), ``input-error`` (one located line; exit 2) or ``other: …`` (anything else:
-a bug).
+nested inside a value, re-encoded as UTF-16, with NUL bytes, with a value (a JSON string, or a field or
+``slot=value`` value of lines and tables) swapped for 1e400, NaN, null, an array, …, with a key of an object
+(a dialogue id, a turn id, a field) given twice, and compressed (gzip, bzip2, xz, zip) with its compressed
+bytes cut or flipped, or whole around another kind's mutant. `outcome` reads one through `resolve_input`
+or the command line (`main([...])`, in this process) and says how it ended: ``ok`` (a result; exit 0),
+``input-error`` (one located line; exit 2) or ``other: …`` (anything else: a bug).
 Used by tests/test_fuzz_inputs.py and benchmarks/fuzz_inputs.py.
 """
 
@@ -33,6 +33,8 @@ FIXTURES = REPO / "tests" / "fixtures"
 EXAMPLES = REPO / "examples"
 DEEP = 100_000
 KINDS = ("truncated", "flipped", "deep", "utf16", "nul", "value", "dupkey", "compressed")
+TEXT_VALUE = re.compile(rb"(?<=[=,\t]) *[^=,;\t\n\[\]()<>|\"]+")
+"""A value of a format that is not JSON: a TAB-separated field, a CSV cell, a ``slot=value``'s value."""
 SWAPS = (b"1e400", b"NaN", b"null", b"[1, [2]]", b"-1", b"true", b"{}", b'"\\ud800"', b"1" * 400)
 
 
@@ -212,6 +214,7 @@ def mutate(data: bytes, kind: str, rng: random.Random) -> bytes:
     if kind == "utf16":
         return data.decode("utf-8").encode(rng.choice(["utf-16", "utf-16-le", "utf-16-be"]))
     spans = [m.span() for m in re.finditer(rb'(?<=[:\[,])\s*"[^"\\\n\t]*"', data)]  # a string value
+    spans = spans or [m.span() for m in TEXT_VALUE.finditer(data)]  # lines and tables: a field or a value
     at, end = rng.choice(spans) if spans else (len(data) // 2, len(data) // 2)
     if kind == "deep":
         if data.lstrip()[:1] not in (b"{", b"["):  # lines: inside a field

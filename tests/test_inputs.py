@@ -6,6 +6,7 @@ import json
 import pickle
 import subprocess
 import sys
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -16,7 +17,7 @@ from dst_metrics.errors import InputError
 from dst_metrics.options import OptionError
 from dst_metrics.readers import inputs as inputs_module
 from dst_metrics.readers import read
-from dst_metrics.readers.inputs import InputSpec, resolve_input
+from dst_metrics.readers.inputs import READERS, InputSpec, resolve_input
 from dst_metrics.scoring.streaming import Tallying, tally_input
 from tests.samples import read_side
 
@@ -303,3 +304,32 @@ def test_a_json_array_that_no_format_reads_names_its_first_invalid_byte_or_the_c
     path.write_text(json.dumps([{"a": [1, {"b": "c"}]}] * 100))
     with pytest.raises(InputError, match=r"list\.json: the data looks closest to .* but it is a JSON array"):
         resolve_input(InputSpec(path))
+
+
+def test_each_readers_sample_file_ends_as_it_declares_and_the_space_takes_it():
+    """`Reader.suffixes` is what the Space's upload buttons take (`UPLOAD_TYPES`): the file each reader is fuzzed
+    with (tests/fuzz.py) ends in one of its own suffixes, so a reader's files are never refused at upload."""
+    from dst_metrics.readers import compression
+    from dst_metrics.readers.inputs import SUFFIXES
+
+    from .fuzz import fixtures
+
+    for reader, (_, name, _) in fixtures().items():
+        assert Path(name).suffix in READERS[reader].suffixes, (reader, name)
+    upload_types = pytest.importorskip("dst_metrics.space.inputs", exc_type=ImportError).UPLOAD_TYPES
+    assert upload_types == [*SUFFIXES, *compression.SUFFIXES] and ".csv" in upload_types
+
+
+def test_undecodable_bytes_say_so_by_the_errors_kind_not_its_words():
+    """`InputError.kind`: `UNDECODABLE` for bytes that are not UTF-8 or valid JSON, wherever it is located again;
+    what `--format NAME` on another format's data reads (test_cli) rather than the message's text."""
+    from dst_metrics.errors import UNDECODABLE
+
+    for data in (b'{"d1": {"0": {"gt": {}, "pr": ', b'{"d1": "\xff"}', b"[" * 100_000):
+        with pytest.raises(InputError) as caught:
+            read(data)
+        assert caught.value.kind == UNDECODABLE, caught.value
+        assert caught.value.within("f.json").kind == UNDECODABLE
+    with pytest.raises(InputError) as caught:
+        read(b'{"d1": {"0": {"gt": 3, "pr": {}}}}')
+    assert caught.value.kind == "invalid", caught.value

@@ -51,3 +51,33 @@ def test_library_functions_are_short():
                 if lines > 60 and (path.name, node.name) not in allowed:
                     long.append(f"{path.relative_to(REPO)}:{node.lineno} {node.name} ({lines} lines)")
     assert not long, long
+
+
+PATH_NAMED = (
+    r"\b(?:docs|tests|benchmarks|dst_metrics|examples|gca_metric|jga_fga_metrics|\.ci)/[A-Za-z0-9_./-]+"
+    r"\.(?:md|py|json|jsonl|txt|toml|csv|tsv|yml|yaml|png|sh|html)\b"
+)
+SHARED_SPECS = ("SPEC.md", "DSTC2.md", "COMPAT.md")
+"""The project's shared notes, beside a clone of the repository, never in a user's copy: cited nowhere users read."""
+
+
+def test_every_file_the_code_and_docs_name_exists_and_none_is_a_shared_note():
+    """What users read (the package, the evaluate modules, the Space, the docs, the benchmarks) names only files
+    they have: each `docs/…`, `dst_metrics/…`, `tests/…` path exists, and no text cites the shared notes."""
+    import re
+
+    texts = [
+        *REPO.glob("dst_metrics/**/*.py"), *REPO.glob("gca_metric/*"), *REPO.glob("jga_fga_metrics/*"),
+        *REPO.glob("benchmarks/*.py"), *REPO.glob("docs/*.md"), REPO / "README.md", REPO / "CONTRIBUTING.md",
+        REPO / "app.py",
+    ]  # fmt: skip
+    missing, cited = [], []
+    for path in texts:
+        if not path.is_file() or path.suffix not in {".py", ".md"}:
+            continue
+        name = path.relative_to(REPO).as_posix()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            missing += [f"{name}:{number}: {named}" for named in re.findall(PATH_NAMED, line)
+                        if not (REPO / named.rstrip(".")).exists()]  # fmt: skip
+            cited += [f"{name}:{number}: {note}" for note in SHARED_SPECS if note in line]
+    assert missing == [] and cited == [], (missing, cited)

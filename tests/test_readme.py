@@ -325,3 +325,15 @@ def test_the_extras_table_lists_every_extra_of_pyproject_with_what_it_installs()
     sentence = readme[readme.index("`pip install -e .` alone") :].split(";", 1)[0]
     core = [requirement_name(r) for r in project["dependencies"]]
     assert core and all(f"`{name}`" in sentence for name in core), sentence
+
+
+def test_the_formats_table_is_the_readers_own():
+    """docs/usage.md's table of input formats is `formats_table()`, made of each reader's `holds` and `layout`: a new
+    reader brings its row, and a row can never describe a format that is gone."""
+    from dst_metrics.readers.inputs import READERS, formats_table
+
+    text = (REPO / "docs" / "usage.md").read_text(encoding="utf-8")
+    shown = text.split("<!-- formats-table -->\n", 1)[1]
+    assert shown.startswith(formats_table()), "docs/usage.md's format table: paste formats_table() after its marker"
+    assert all(reader.holds in {"both sides", "predictions", "gold", "either"} for reader in READERS.values())
+    assert all(reader.layout and reader.suffixes for reader in READERS.values())

@@ -229,5 +229,33 @@ def test_issue60_what_follows_the_figures_is_wired_once_whatever_computed_them()
     that compute: gradio's page walks every event as it loads (about 0.3 s for the 60 copies)."""
     demo = build_demo()
     names = [getattr(fn.fn, "__qualname__", "") for fn in demo.fns.values()]
-    assert names.count("Page.compute") + names.count("Page.link_computed") == 13
+    assert names.count("Page.compute") + names.count("Page.link_computed") + names.count("Page.example_chosen") == 13
     assert names.count("Page.compare") == names.count("Page.analyse") == 1
+
+
+def test_quick_example_choices_land_as_the_last_choice_whatever_order_they_finish_in():
+    """Stop 68's CI: three examples chosen in quick succession; the page settled on the first one's figures while
+    the menu showed the third. Choosing is one numbered answer (the sets and their figures): a choice answered
+    after a later one changes nothing; the sets filled in by a choice that landed while the menu already shows a
+    later one are not the visitor's edit (which would leave the example and hide the figures)."""
+    page = _laid_out_page()
+    widgets = page.compute_inputs
+    ticket = {"latest": 0}
+
+    def choose(key: str, number: int) -> dict:
+        values = {widget: widget.value for widget in widgets} | {page.example: key, page.ticket: ticket}
+        return page.example_chosen(*[values[widget] for widget in widgets][:-1], number)
+
+    last = choose("all", 3)  # finished first
+    assert [r.name for r in last[page.state].results] == ["P1", "P2"] and last[page.state].ticket == 3
+    assert last[page.sets[0].text] == example_input("all").sets[0][1]
+    assert len(last[page.state].results[0].corpus) == 3  # dialogues
+    for key, number in (("hypothetical", 1), ("mul1110", 2)):  # answered later: no sets, no figures
+        assert choose(key, number) == page.skip()
+    assert ticket["latest"] == 3
+    first = choose("hypothetical", 4)  # landed while the menu already shows mul1110, still to compute
+    text = first[page.sets[0].text]
+    assert text == example_input("hypothetical").sets[0][1] != example_input("mul1110").sets[0][1]
+    assert page.edited(0)("mul1110", "P1", text, ticket) == {page.sets[0].note: gr.skip()}  # not an edit
+    own = page.edited(0)("mul1110", "P1", '{"changed": {}}', ticket)  # the visitor's own text is one
+    assert own[page.example] is None and own[page.scores_col] == gr.update(visible=False)

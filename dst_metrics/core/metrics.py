@@ -1,8 +1,9 @@
 """Every metric as a short function of sums, next to its formula.
 
 Scores are fractions in [0, 1]. With nothing to divide, official mode gives 0 as the official code
-does and corrected mode gives 1 when nothing could be wrong (README.md). Each formula is written once
-over `Columns`: one `Tally` (ints, divided exactly) or B summed tallies as arrays (the bootstrap).
+does and corrected mode gives 1 when nothing could be wrong (docs/metrics.md, "Official and corrected").
+Each formula is written once over `Columns`: one `Tally` (ints, divided exactly) or B summed tallies as
+arrays (the bootstrap).
 """
 
 from __future__ import annotations

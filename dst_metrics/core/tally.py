@@ -2,7 +2,8 @@
 
 Each turn's changed slots are classified into GCA count types and its gold and predicted states
 compared. ``official`` mode reproduces the official GCA code, quirks included; ``corrected``
-compares each changed slot once and treats missing, empty and ``none`` as inactive (SPEC.md).
+compares each changed slot once and treats missing, empty and ``none`` as inactive (docs/metrics.md,
+"Official and corrected").
 """
 
 from __future__ import annotations
@@ -49,8 +50,9 @@ def side_changes(new: State, previous: State, removals: bool) -> Changes:
 
 
 def official_count_types(gold: State, pred: State, gold_changes: Changes, pred_changes: Changes) -> list[SlotCount]:
-    """Algorithm 1 as the official code runs it (SPEC.md, steps 3 and 4), quirks included: `gold`/`pred`
-    are the turn's maps, every slot seen earlier on that side and now absent filled in as ``"none"``."""
+    """Algorithm 1 as the official code runs it (docs/metrics.md, steps 3 and 4 of its "Algorithm 1"), quirks
+    included: `gold`/`pred` are the turn's maps, every slot seen earlier on that side and now absent filled in
+    as ``"none"``."""
     counted: list[SlotCount] = []
     judged: dict[str, str] = {}  # slots counted CORRECT or WRONG in step 3
     for slot, gold_value in gold_changes:
@@ -525,7 +527,8 @@ def advance_side(
 ) -> tuple[State, State, Changes, bool]:
     """Move one side (gold or prediction) to its new state: the active state, the map GCA compares, its
     changes against `previous_map`, and `hyphen` (official SA/RSA must read the states as strings). In
-    official mode the map fills in ``"none"`` for every slot of `previous_map` the state lacks (SPEC.md, GCA step 1)."""
+    official mode the map fills in ``"none"`` for every slot of `previous_map` the state lacks (docs/metrics.md,
+    Algorithm 1, step 1)."""
     if official:
         active = state
         if NONE_VALUE in state.values():

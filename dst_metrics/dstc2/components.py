@@ -1,4 +1,4 @@
-"""The official scorer's components, evaluation schemes and result rows (DSTC2.md sections 5 and 7)."""
+"""The official scorer's components, evaluation schemes and result rows (docs/dstc2.md, rules 5 and 7)."""
 
 from __future__ import annotations
 

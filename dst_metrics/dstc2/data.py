@@ -1,5 +1,5 @@
 """Reading DSTC2 sessions (flist, ``log.json``, ``label.json``), the ontology and tracker output files.
-Only the fields the official scorer reads are decoded (DSTC2.md section 1); a session is the
+Only the fields the official scorer reads are decoded (docs/dstc2.md, rule 1); a session is the
 position-wise zip of its log and label turns. Malformed data files raise `InputError` naming the file.
 """
 
@@ -14,7 +14,7 @@ import msgspec
 from .._gc import without_gc
 from ..errors import InputError
 from ..json_problems import find_json_problem
-from ..readers.base import DECODE_ERRORS, decode_problem, line_and_column
+from ..readers.base import DECODE_ERRORS, decode_error, line_and_column
 from ..readers.shape import first_mismatch, mismatch_error
 
 
@@ -126,7 +126,7 @@ def _decode(
     except (msgspec.DecodeError, UnicodeDecodeError):
         raise _malformed(decoder, data, path, malformed) from None
     except DECODE_ERRORS as error:  # nested too deeply
-        raise InputError(decode_problem(error), source=path) from None
+        raise decode_error(error, source=path) from None
 
 
 def _malformed(decoder: msgspec.json.Decoder, data: bytes, path: str, malformed: str) -> InputError:

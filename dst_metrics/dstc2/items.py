@@ -44,8 +44,8 @@ def new_ids() -> dict[Any, int]:
 
 
 def plain_item(dist: Dist, label: Any, ids: dict[Any, int], *, joint: bool = False) -> tuple:
-    """The item (`FIELDS`) of one official ``add(dist, label)`` call on a plain distribution: DSTC2.md
-    section 6 (``p`` is the last match's score, ``rr`` the first match's rank); with `joint`, the
+    """The item (`FIELDS`) of one official ``add(dist, label)`` call on a plain distribution:
+    docs/dstc2.md, rule 6 (``p`` is the last match's score, ``rr`` the first match's rank); with `joint`, the
     tracker's joint list, whose dict hypotheses compare as dicts and are interned as frozensets of their
     items."""
     top, top_score = dist[0]

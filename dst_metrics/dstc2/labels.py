@@ -1,4 +1,4 @@
-"""Labels and schedules of the official DSTC2 scorer: scheme B (DSTC2.md section 3) and schedule 2 (section 4).
+"""Labels and schedules of the official DSTC2 scorer: scheme B (docs/dstc2.md, rule 3) and schedule 2 (rule 4).
 
 Both are computed from the session alone (system acts, live SLU hypotheses, label.json), never from
 the tracker. A session on which the official ``LabelsB`` raises (a ``canthelp`` act on a slot that is

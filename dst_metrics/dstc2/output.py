@@ -1,4 +1,4 @@
-"""The official output formats: ``score.csv`` (score.py) and the report tables (report.py), DSTC2.md section 7."""
+"""The official output formats: ``score.csv`` (score.py) and the report tables (report.py), docs/dstc2.md rule 7."""
 
 from __future__ import annotations
 

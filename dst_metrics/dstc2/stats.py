@@ -1,4 +1,4 @@
-"""The DSTC2 official scorer's distributions and ROC rows (../shared/DSTC2.md sections 2 and 6):
+"""The DSTC2 official scorer's distributions and ROC rows (docs/dstc2.md, rules 2 and 6):
 `normalise_dist` and the ROC rows (`roc_rows`) from the operating points, which `roc_results` builds in
 plain Python (calibration needs no numpy) and `dst_metrics.dstc2.fast` with numpy.
 """
@@ -44,7 +44,7 @@ ROC_NAMES = STAT_NAMES[8:]
 
 
 def normalise_dist(pairs: Sequence[tuple[Hyp, float]], on_warning: Callable[[str], None] | None = None) -> Dist:
-    """The official ``normalise_dist``: DSTC2.md section 2.
+    """The official ``normalise_dist``: docs/dstc2.md, rule 2.
 
     Negative scores are kept (only warned about); scores summing above 1 are divided by their sum;
     ``(None, 1 - total)`` is appended; the list is stably sorted by descending score, so the None
@@ -71,7 +71,7 @@ _score = itemgetter(1)
 
 def roc_rows(ta: Sequence[int], fa: Sequence[int]) -> dict[str, float | None]:
     """The seven ROC rows from the operating points: at point k, ``ta[k]`` right and ``fa[k]`` wrong
-    items are accepted, points from "accept all" towards "accept the top one" (DSTC2.md section 6).
+    items are accepted, points from "accept all" towards "accept the top one" (docs/dstc2.md, rule 6).
     Each row is its first point that meets the condition, None where none does. Along the points FA
     falls and FR rises, so each condition turns true once and a bisection finds it."""
     out: dict[str, float | None] = dict.fromkeys(ROC_NAMES)

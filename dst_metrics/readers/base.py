@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 
 from ..corpus import Corpus, Reading
-from ..errors import InputError, describe
+from ..errors import UNDECODABLE, InputError, describe
 from ..json_problems import find_json_problem
 from .compression import open_file, unreadable
 
@@ -76,6 +76,9 @@ class Reader(msgspec.Struct, frozen=True):
     sniff: Callable[[str], ReaderFit]
     read: Callable[[ReadRequest], Corpus] | None = None
     read_side: Callable[[ReadRequest, str], Side] | None = None
+    holds: str = "both sides"  # "both sides", "predictions", "gold" or "either" (docs/usage.md's format table)
+    suffixes: tuple[str, ...] = (".json",)  # how its files' names end (the Space's upload buttons accept them)
+    layout: str = ""  # what its files hold, in Markdown (docs/usage.md's format table)
 
 
 def read_file(path: Path, where: str | None, size: int = -1) -> bytes:
@@ -120,13 +123,18 @@ def decode_problem(error: BaseException) -> str:
     return f"not valid JSON: {error}"
 
 
+def decode_error(error: BaseException, **place: object) -> InputError:
+    """The InputError (`UNDECODABLE`) of a decoding failure no reader turned into one, at `place`."""
+    return InputError(decode_problem(error), kind=UNDECODABLE, **place)
+
+
 def decode_json(data: bytes | msgspec.Raw, source: str | None = None, *, one_line: bool = False) -> object:
     """Parse JSON bytes; invalid UTF-8, invalid or too deeply nested JSON raises InputError with its line
     and column (found by `find_json_problem`, not read from msgspec's message)."""
     try:
         return msgspec.json.decode(data)
     except RecursionError as error:
-        raise InputError(decode_problem(error), source=source) from None
+        raise decode_error(error, source=source) from None
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
         raise json_input_error(data, error, source, one_line=one_line) from None
 
@@ -139,11 +147,11 @@ def json_input_error(
     data = bytes(data)
     found = find_json_problem(data)
     if not found.problem:
-        return InputError(decode_problem(error), source=source)
+        return decode_error(error, source=source)
     where = "" if found.offset is None else f" at {line_and_column(data, found.offset, one_line)}"
     if found.utf8:
-        return InputError(f"not UTF-8 text{where}", source=source)
-    return InputError(f"not valid JSON{where}: {found.problem}", source=source)
+        return InputError(f"not UTF-8 text{where}", source=source, kind=UNDECODABLE)
+    return InputError(f"not valid JSON{where}: {found.problem}", source=source, kind=UNDECODABLE)
 
 
 def typed_decode(decoder: msgspec.json.Decoder, data: bytes) -> object | None:

@@ -43,8 +43,8 @@ from .base import (
     ReadRequest,
     Side,
     check_unique_keys,
+    decode_error,
     decode_json,
-    decode_problem,
     decoded_on_change,
 )
 
@@ -106,7 +106,7 @@ def _decode(decoder: msgspec.json.Decoder, request: ReadRequest, check: Callable
         return decoder.decode(request.data)
     except (msgspec.DecodeError, UnicodeDecodeError) as error:  # ValidationError is a DecodeError
         check(decode_json(request.data, request.source))  # invalid JSON: decode_json names its line and column
-        raise InputError(decode_problem(error), source=request.source) from None
+        raise decode_error(error, source=request.source) from None
 
 
 def _states(raws: list, flat: _Flattener | None, fields: Callable[[], list[str]]) -> list:
@@ -117,7 +117,7 @@ def _states(raws: list, flat: _Flattener | None, fields: Callable[[], list[str]]
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
         for raw, field in zip(raws, fields()):
             _check_state(decode_json(raw), field)
-        raise InputError(decode_problem(error)) from None
+        raise decode_error(error) from None
 
 
 class _Flattener:
@@ -385,7 +385,21 @@ def sniff_dialogues(head: str) -> ReaderFit:
     return ReaderFit(2) if all(_has(head, key) for key in ("turns", "speaker", "utt_idx")) else ReaderFit(0)
 
 
-READER = Reader("convlab", f"ConvLab-3 DST predictions.json {SAMPLES}", sniff_samples, read_samples)
+READER = Reader(
+    "convlab",
+    f"ConvLab-3 DST predictions.json {SAMPLES}",
+    sniff_samples,
+    read_samples,
+    holds="both sides",
+    suffixes=(".json",),
+    layout="ConvLab-3's DST `predictions.json`: one sample per user turn with `state` and `predictions.state`",
+)
 UNIFIED_READER = Reader(
-    "convlab-unified", f"ConvLab-3 unified-format dialogues {DIALOGUES}", sniff_dialogues, read_side=read_dialogues
+    "convlab-unified",
+    f"ConvLab-3 unified-format dialogues {DIALOGUES}",
+    sniff_dialogues,
+    read_side=read_dialogues,
+    holds="either",
+    suffixes=(".json",),
+    layout="ConvLab-3 unified-format dialogues (`turns[].state` of the user turns)",
 )

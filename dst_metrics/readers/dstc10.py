@@ -122,4 +122,19 @@ def sniff(head: str) -> ReaderFit:
     return ReaderFit(2) if _START.match(head) else ReaderFit(0)
 
 
-READER = Reader(NAME, "DSTC10 track 2 states " + LAYOUT, sniff, read_side=read_dstc10_side)
+READER = Reader(
+    NAME,
+    "DSTC10 track 2 states " + LAYOUT,
+    sniff,
+    read_side=read_dstc10_side,
+    holds="either",
+    suffixes=(".json",),
+    layout=(
+        'DSTC10 track 2 task 1: a JSON array of states, one per test instance, `[{"hotel": {"semi": {"area": '
+        '["Union Square"]}, "book": {"people": ["2"]}}}, ...]` (an entry, or `labels.json` as `--gold`); '
+        "paired by position, the instance counts must be equal; `logs.json` beside `labels.json` groups the "
+        "instances into dialogues, else each instance is a dialogue (`|instances:one-per-dialogue`); slots "
+        "`hotel-area` and `hotel-book people`; a list of several values is one value, the JSON text of its "
+        "distinct values sorted"
+    ),
+)

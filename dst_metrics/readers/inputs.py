@@ -28,7 +28,7 @@ import msgspec
 
 from .._gc import gc_paused
 from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, corpus_from_layout, only_share
-from ..errors import InputError
+from ..errors import UNDECODABLE, InputError
 from ..options import OptionError
 from ..states import Alternatives, LinearizedFormat
 from . import (
@@ -51,7 +51,7 @@ from .base import (
     ReadRequest,
     Side,
     check_json,
-    decode_problem,
+    decode_error,
     read_file,
     read_start,
 )
@@ -81,6 +81,8 @@ READERS: dict[str, Reader] = {
 """Every input format, by name."""
 FORMATS: tuple[str, ...] = ("auto", *READERS)
 """The values of ``format``: ``auto`` or a reader's name."""
+SUFFIXES: tuple[str, ...] = tuple(dict.fromkeys(suffix for reader in READERS.values() for suffix in reader.suffixes))
+"""How the names of the readers' files end (`Reader.suffixes`), each once: the Space's upload buttons take them."""
 STREAMED_FORMATS = ("jsonl", "reference")
 """The formats whose files `ResolvedInput.read_stream` streams one dialogue at a time."""
 
@@ -93,7 +95,7 @@ def guarded(where: str | None) -> Iterator[None]:
     except InputError as error:
         raise _located(error, where) from None
     except DECODE_ERRORS as error:
-        raise InputError(decode_problem(error), source=where) from None
+        raise decode_error(error, source=where) from None
 
 
 def _located(error: InputError, where: str | None) -> InputError:
@@ -407,7 +409,7 @@ def read_file_corpus(file: InputFile, reading: Reading | str = "exact") -> Corpu
 
 def _in_another_format(file: InputFile, error: InputError) -> InputError:
     """`error`, or, where ``--format NAME`` was given for another format's data, an error saying so."""
-    if "not valid JSON" not in str(error):
+    if error.kind != UNDECODABLE:
         return error
     head = file.data[:HEAD_BYTES] if file.data is not None else read_file(file.path, file.name, HEAD_BYTES)
     found = _detected_quietly(head)
@@ -720,3 +722,9 @@ def read_stream(
     [1]
     """
     return resolve_input(InputSpec(source, format, **options), stream=True).read_stream(consume)
+
+
+def formats_table() -> str:
+    """The Markdown table of the formats (name, what a file holds, its layout) that docs/usage.md shows."""
+    rows = [f"| `{r.name}` | {r.holds} | {r.layout.replace('|', chr(92) + '|')} |" for r in READERS.values()]
+    return "\n".join(["| `--format` | holds | layout |", "| --- | --- | --- |", *rows]) + "\n"

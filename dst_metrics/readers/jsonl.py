@@ -101,4 +101,14 @@ def sniff(head: str) -> ReaderFit:
     return ReaderFit(0)
 
 
-READER = Reader("jsonl", 'JSON Lines of turns {"dialogue_id", "turn_id", "gt", "pr"}', sniff, read_jsonl)
+READER = Reader(
+    "jsonl",
+    'JSON Lines of turns {"dialogue_id", "turn_id", "gt", "pr"}',
+    sniff,
+    read_jsonl,
+    holds="both sides",
+    suffixes=(".jsonl",),
+    layout=(
+        'one turn per line: `{"dialogue_id": "MUL0003", "turn_id": 0, "gt": state, "pr": state}`, lines in any order'
+    ),
+)

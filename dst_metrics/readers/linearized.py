@@ -77,5 +77,15 @@ def sniff(head: str) -> ReaderFit:
 
 
 READER = Reader(
-    "linearized", "linearized lines (dialogue_id, turn_id, gold, pred separated by TABs)", sniff, read_linearized
+    "linearized",
+    "linearized lines (dialogue_id, turn_id, gold, pred separated by TABs)",
+    sniff,
+    read_linearized,
+    holds="both sides",
+    suffixes=(".tsv", ".txt"),
+    layout=(
+        "one turn per line, four TAB-separated fields `dialogue_id⇥turn_id⇥gold⇥prediction`, each state "
+        "written `hotel-area=north; hotel-stars=4`; an empty field is an empty state; `centre|north` in the "
+        "gold field lists acceptable values; blank lines and `#` lines are skipped"
+    ),
 )

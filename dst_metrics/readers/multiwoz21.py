@@ -206,4 +206,15 @@ def sniff(head: str) -> ReaderFit:
     return ReaderFit(2) if _HEAD.match(head) else ReaderFit(0)
 
 
-READER = Reader("multiwoz21", f"MultiWOZ 2.1 data.json gold {LAYOUT}", sniff, read_side=read_data_json)
+READER = Reader(
+    "multiwoz21",
+    f"MultiWOZ 2.1 data.json gold {LAYOUT}",
+    sniff,
+    read_side=read_data_json,
+    holds="gold",
+    suffixes=(".json",),
+    layout=(
+        "MultiWOZ 2.1 `data.json` (`metadata` `book`/`semi` of the system turns; `booked` ignored, `not "
+        'mentioned` and `""` unset); a MultiWOZ folder gives the dialogues of `testListFile.txt`'
+    ),
+)

@@ -126,4 +126,15 @@ def sniff(head: str) -> ReaderFit:
     return ReaderFit(1, 'its turns have no "state" (mwzeval predictions need the predicted state)')
 
 
-READER = Reader("mwzeval", "mwzeval's predictions " + LAYOUT, sniff, read_side=read_mwzeval_side)
+READER = Reader(
+    "mwzeval",
+    "mwzeval's predictions " + LAYOUT,
+    sniff,
+    read_side=read_mwzeval_side,
+    holds="predictions",
+    suffixes=(".json",),
+    layout=(
+        'mwzeval\'s `{dialogue_id: [{"state": {domain: {slot: value}}}, ...]}` (ids lower-case without '
+        "`.json`, turns by position)"
+    ),
+)

@@ -134,4 +134,12 @@ def sniff(head: str) -> ReaderFit:
     return ReaderFit(2)
 
 
-READER = Reader("reference", "the reference layout JSON " + LAYOUT, sniff, read_reference)
+READER = Reader(
+    "reference",
+    "the reference layout JSON " + LAYOUT,
+    sniff,
+    read_reference,
+    holds="both sides",
+    suffixes=(".json",),
+    layout='the GCA reference layout `{dialogue_id: {turn_id: {"gt": state, "pr": state}}}`',
+)

@@ -35,7 +35,7 @@ import msgspec
 from .. import ids
 from .._gc import gc_paused
 from ..errors import InputError, describe
-from .base import Reader, ReaderFit, ReadRequest, Side, decode_json, decode_problem, read_file
+from .base import Reader, ReaderFit, ReadRequest, Side, decode_error, decode_json, read_file
 from .shape import first_mismatch, mismatch_error
 
 FILE_PATTERN = "dialogues_*.json"
@@ -140,7 +140,7 @@ def _decode(decoder: msgspec.json.Decoder, data: msgspec.Raw, field: str, **plac
     except msgspec.ValidationError as error:
         found = first_mismatch(decoder, msgspec.json.decode(data))
         if found is None:
-            raise InputError(decode_problem(error), field=field, **place) from None
+            raise decode_error(error, field=field, **place) from None
         raise mismatch_error(found, field, **place) from None
 
 
@@ -151,7 +151,7 @@ def _file_problem(error: Exception, data: bytes, where: str | None) -> InputErro
         return InputError(f"expected a JSON array of dialogues {LAYOUT}, got {describe(parsed)}", source=where)
     found = first_mismatch(_DIALOGUES, parsed)
     if found is None:
-        return InputError(decode_problem(error), source=where)
+        return decode_error(error, source=where)
     index = found.path[0]
     raw = parsed[index]
     if not isinstance(raw, dict):
@@ -315,4 +315,10 @@ READER = Reader(
     "SGD / MultiWOZ 2.2 dialogue files (an array of dialogues with turns and frames; a file or a folder)",
     sniff,
     read_side=read_sgd_side,
+    holds="either",
+    suffixes=(".json",),
+    layout=(
+        "SGD / MultiWOZ 2.2 dialogue files, a file or a folder of `dialogues_*.json` (USER turns; "
+        "`service-slot`; gold lists are acceptable values, a prediction's first value counts)"
+    ),
 )

@@ -201,4 +201,15 @@ READER = Reader(
     "SIMMC 2.x lines (context => Belief State : ACT [ slot = value ] ( requested ) < objects > <EOB>) or dials JSON",
     sniff,
     read_side=read_simmc_side,
+    holds="either",
+    suffixes=(".txt", ".json"),
+    layout=(
+        "SIMMC 2.x multimodal DST: one line per user turn, `context => Belief State : ACT [ slot = value, ..."
+        " ] ( request slots ) < object ids > <EOB> response` (predictions, or the target file as `--gold`), "
+        'or the dials JSON `{"dialogue_data": [...]}`; paired by position, the line counts must be equal; a '
+        "target file's dialogues start at lines whose context has no `System :` turn "
+        "(`|dialogues:by-context`); a frame's keys are its slots, `(act)`, `(requested)` and `(objects)`, "
+        "later frames prefixed `frame 2 `; a prediction line without a belief state is an empty prediction, a"
+        " target line without one an error"
+    ),
 )

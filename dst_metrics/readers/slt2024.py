@@ -106,4 +106,11 @@ READER = Reader(
     "SLT 2024 confidence results CSV (id, gt_domain, total_state, pair_confidence)",
     sniff,
     read_side=read_slt2024_side,
+    holds="predictions",
+    suffixes=(".csv",),
+    layout=(
+        "SLT 2024 confidence-estimation result tables (CSV: `id` `<dialogue>-<turn from 1>`, `gt_domain`, "
+        "`total_state`, `pair_confidence` as JSON text; the pairs become values with confidences under "
+        "`gt_domain`; turns by position)"
+    ),
 )

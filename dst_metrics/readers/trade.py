@@ -129,4 +129,15 @@ def sniff(head: str) -> ReaderFit:
     return ReaderFit(2) if keys and (GOLD in keys or PRED in keys) else ReaderFit(0)
 
 
-READER = Reader("trade", "TRADE's prediction file " + LAYOUT, sniff, read_trade)
+READER = Reader(
+    "trade",
+    "TRADE's prediction file " + LAYOUT,
+    sniff,
+    read_trade,
+    holds="both sides",
+    suffixes=(".json",),
+    layout=(
+        'TRADE\'s prediction file `{dialogue_id: {turn_id: {"turn_belief": [...], "pred_bs_ptr": [...]}}}` of '
+        "`domain-slot-value` strings"
+    ),
+)

@@ -20,7 +20,7 @@ from dst_metrics.options import OptionError
 from dst_metrics.readers import compression
 from dst_metrics.readers.base import read_file
 from dst_metrics.readers.examples import EXAMPLES
-from dst_metrics.readers.inputs import FORMATS, READERS, InputSpec, resolve, resolve_input
+from dst_metrics.readers.inputs import FORMATS, READERS, SUFFIXES, InputSpec, resolve, resolve_input
 
 SET_LABELS = ("A", "B", "C", "D")
 MAX_PASTE_BYTES = 5_000_000
@@ -30,7 +30,8 @@ SESSION_STATE_SECONDS = 1800
 """A session's results and uploads are dropped after 30 minutes without a computation, or when its tab closes."""
 AUTO = "auto"
 AUTO_LABEL = "auto-detect"
-UPLOAD_TYPES = [".json", ".jsonl", ".tsv", ".txt", *compression.SUFFIXES]
+UPLOAD_TYPES = [*SUFFIXES, *compression.SUFFIXES]
+"""What the upload buttons take: every reader's files, plain or compressed."""
 
 ALL_EXAMPLES = "all"
 CONFIDENCES = "confidences"

@@ -602,6 +602,7 @@ class Page:
         if ticket["latest"] != number:
             return self.skip()  # superseded: what is drawn stays one set of inputs, the latest one's
         result.ticket = number
+        ticket["filled"] = example  # the example whose sets the boxes now hold (`edited`), None for own data
         turns = result.results[0].corpus.num_turns if result.ok else 0
         ticket["last"] = (number, result.ok, result.status, turns)  # for the note beside an upload button
         if not result.ok:
@@ -627,6 +628,20 @@ class Page:
         except Exception as error:  # a bug: shown, logged
             log.exception("compare failed")
             return views.status_html(views.internal_error(error), False, "compare"), ""
+
+    def example_chosen(self, *values) -> dict:
+        """A preloaded example chosen (`compute_inputs`, the example among them): its sets and their figures, as one
+        answer numbered as the choice was made (`TICKET_JS`). A choice that a later one superseded changes nothing,
+        neither the boxes nor the figures, whatever order they finish in (CI: three quick choices, the figures of
+        the first drawn last, while the menu showed the third)."""
+        inputs = self.compute_inputs
+        filled = self.choose_example(values[inputs.index(self.example)])
+        if self.fmt not in filled:  # no example chosen
+            return filled
+        out = self.compute(*[filled.get(widget, value) for widget, value in zip(inputs, values)])
+        if int(values[-1] or 0) < values[inputs.index(self.ticket)]["latest"]:
+            return self.skip()  # superseded (`compute` skipped it): the boxes keep the later choice's sets
+        return {**filled, **out}
 
     def choose_example(self, key: str | None) -> dict:
         """Fill the sets with a preloaded example; the sets it does not use are emptied."""
@@ -675,7 +690,11 @@ class Page:
 
         def handler(example: str | None, set_name: str | None, value: str | None, ticket: dict) -> dict:
             entry = SetInput(set_name or "", value or "")
-            if not (value or "").strip() or (example and shows_example_set(example, index, entry)):
+            # the example chosen, or the one whose sets the page's last answer filled in while the menu already
+            # showed a later choice (still to compute): neither is an edit
+            if not (value or "").strip() or any(
+                key and shows_example_set(key, index, entry) for key in (example, ticket.get("filled"))
+            ):
                 return {box.note: gr.skip()}
             for kept in ("asked", "shown", "visible"):  # the figures are hidden (`not_yet_scored`): Score computes
                 ticket.pop(kept, None)  # them again, whatever the boxes hold, and shows every column it shows
@@ -848,8 +867,12 @@ class Page:
         set_widgets = [widget for box in self.sets for widget in box.emptied()]
         example_outputs = [self.fmt, self.example_note, *set_widgets]
         # "always_last": a choice made while an earlier one is still computing is not lost; it runs next
-        # (gradio's default drops it), and TICKET_JS makes sure the earlier one's figures never land after it.
-        self.scored(self.example.select(self.choose_example, self.example, example_outputs, trigger_mode=LAST))
+        # (gradio's default drops it), and TICKET_JS makes sure the earlier one's sets and figures never land after
+        # it (gradio may also run two at once: a choice made as the previous one is sent is not deferred).
+        chosen_outputs = list(dict.fromkeys([*example_outputs, *self.compute_outputs]))
+        self.example.select(
+            self.example_chosen, self.compute_inputs, chosen_outputs, js=TICKET_JS, trigger_mode=LAST
+        )  # fmt: skip
         opened = demo.load(self.opened, None, [*self.url_widgets.values(), self.dialogue, *example_outputs, self.link])
         # The sections under the figures are laid out after them: the first figures come 0.2 s sooner.
         sections = [self.systems.column, self.protocols.column]
