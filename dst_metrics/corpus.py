@@ -9,16 +9,17 @@ unchanged turn by identity. With ``fuzzy`` value matching, a predicted value fuz
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import msgspec
 
 from . import ids
 from ._gc import without_gc
+from .confidences import ScoredPredictions, split_scored_state
 from .errors import InputError, describe
 from .fuzzy import fuzzy_match
 from .json_problems import find_json_problem
@@ -36,9 +37,6 @@ from .states import (
     values_match,
 )
 
-if TYPE_CHECKING:
-    from .calibration.extract import ScoredPredictions
-
 
 @dataclass(frozen=True)
 class Dialogue:
@@ -55,6 +53,21 @@ class Dialogue:
     def __reduce__(self) -> tuple:
         # pickled as its field values: compiled, a frozen dataclass refuses the default restoring
         return type(self), (self.dialogue_id, self.turn_ids, self.gold, self.pred)
+
+
+def restricted(dialogue: Dialogue, keep: Callable[[str], bool]) -> Dialogue:
+    """The dialogue with every state cut down to the slots `keep` accepts; a state that turns (or both sides)
+    share stays one state, so that unchanged turns are still recognized as such."""
+    cut: dict[int, State] = {}
+
+    def restrict(state: State) -> State:
+        found = cut.get(id(state))
+        if found is None:
+            found = cut[id(state)] = {slot: value for slot, value in state.items() if keep(slot)}
+        return found
+
+    gold = tuple(map(restrict, dialogue.gold))
+    return Dialogue(dialogue.dialogue_id, dialogue.turn_ids, gold, tuple(map(restrict, dialogue.pred)))
 
 
 @dataclass(frozen=True)
@@ -634,8 +647,6 @@ class CorpusBuilder:
 
     def _scored_state(self, dialogue_id: str, turn_id: int, raw: object, field: str) -> State | None:
         """The top-value state of a prediction with confidences, hypotheses kept in `self.scores`; else None."""
-        from .calibration.extract import ScoredPredictions, split_scored_state  # only for scored values
-
         try:
             split = split_scored_state(raw, field, self.folding)
             if split is None:

@@ -37,6 +37,19 @@ def says_absent(value: str) -> bool:
     return " ".join(value.lower().split()) in ABSENT_VALUES
 
 
+def slot_service(slot: str) -> str:
+    """A slot's service: its name before the first hyphen (SGD's ``Restaurants_1``, MultiWOZ's ``hotel``)."""
+    return slot.split("-", 1)[0]
+
+
+def slot_domain(slot: str) -> str:
+    """A slot's domain: its service without an SGD version suffix (``Restaurants``; MultiWOZ's ``hotel``, the
+    service itself). The one vocabulary of ``--by domain``, ``--domain`` and `explain`'s rows."""
+    service = slot_service(slot)
+    name, underscore, version = service.rpartition("_")
+    return name if underscore and name and version.isdigit() else service
+
+
 def booking_slot(slot: str) -> str:
     """A slot of a domain's ``book`` part as MultiWOZ names it: ``people`` -> ``book people``."""
     return f"{BOOKING_PART} {slot}"
@@ -45,7 +58,7 @@ def booking_slot(slot: str) -> str:
 VALUE_KEY = "value"
 SCORE_KEYS = ("confidence", "score")
 """A predicted value with a confidence is an object ``{"value": ..., "confidence" | "score": ...}``
-(`dst_metrics.calibration.extract`); under a flat key it is such a value, not a domain."""
+(`dst_metrics.confidences`); under a flat key it is such a value, not a domain."""
 
 
 def is_scored_mapping(raw: Mapping) -> bool:

@@ -40,7 +40,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics.states": VALUES,
     "dst_metrics._alternatives": VALUES,  # states.Alternatives, kept out of the compiled modules
     "dst_metrics.options": VALUES,
-    "dst_metrics.calibration.extract": VALUES,
+    "dst_metrics.confidences": VALUES,
     "dst_metrics.corpus": CORPUS,
     "dst_metrics.readers": INPUTS,
     "dst_metrics.readers.slt2024": INPUTS,  # SLT 2024 confidence results CSV (predictions only)
@@ -53,7 +53,6 @@ LAYERS: dict[str, int] = {
     "dst_metrics.core.figures": FIGURES,
     "dst_metrics.calibration.figures": FIGURES,
     "dst_metrics.dstc2": FIGURES,
-    "dst_metrics.dstc2.compare": ANALYSIS,  # paired tests of two trackers (stats.exact)
     "dst_metrics.compat": COMPAT,
     "dst_metrics.scoring": SCORING,  # scores, and the engines that score inputs
     "dst_metrics.analysis": ANALYSIS,  # breakdown, explain, selfcheck (dst-metrics check), zeroshot (score --domain)
@@ -187,7 +186,26 @@ def test_the_checks_catch_a_cycle_and_an_upward_import():
     assert cycles(graph) == [["dst_metrics.core.tally", "dst_metrics.scoring.scores"]]
     assert upward_imports(graph) == {("dst_metrics.core.tally", "dst_metrics.scoring.scores")}
     assert layer_of("dst_metrics.stats.new_module") == ANALYSIS and layer_of("dst_metrics.cli.score") == FRONT
-    assert layer_of("dst_metrics.calibration.extract") == VALUES and layer_of("dst_metrics") == FRONT
+    assert layer_of("dst_metrics.confidences") == VALUES and layer_of("dst_metrics") == FRONT
+
+
+FOLDERS_OF_TWO_LAYERS = {
+    "dst_metrics.core": {"dst_metrics.core.metrics", "dst_metrics.core.figures"},  # the tally, then its formulas
+    "dst_metrics.calibration": {"dst_metrics.calibration.figures"},
+}
+"""The folders that still hold modules of another layer than their own (issue 58, item 5: to move)."""
+
+
+def test_a_folder_is_one_layer_but_the_known_exceptions():
+    """Each module is in its folder's layer (the folder list reads as the architecture): a module of another
+    layer lives in a folder of that layer. The exceptions left are listed, and each is still one."""
+    graph = import_graph()
+    found: dict[str, set[str]] = {}
+    for module in graph:
+        folder = module.rpartition(".")[0]
+        if folder.startswith("dst_metrics.") and layer_of(module) != layer_of(folder):
+            found.setdefault(folder, set()).add(module)
+    assert found == FOLDERS_OF_TWO_LAYERS, found
 
 
 def test_the_architecture_document_lists_the_layers_in_order():

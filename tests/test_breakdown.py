@@ -146,3 +146,25 @@ def test_sgd_services_group_into_domains():
     ]
     assert group_of("hotel-book stay", "domain") == group_of("hotel-book stay", "service") == "hotel"
     assert group_of("my_domain-x", "domain") == "my_domain"  # no version number: the service itself
+
+
+def test_by_domain_held_out_domains_and_explain_share_one_vocabulary_and_one_restriction():
+    """A slot's domain is `states.slot_domain` wherever a domain is named: `--by domain`, a held-out `--domain`
+    and `explain`'s rows agree on SGD's versioned services too (the held-out domain matched a ``domain-`` prefix
+    before, and explain's rows the service). Each cuts states with `corpus.restricted`, which keeps a state
+    that turns share one state."""
+    from dst_metrics.analysis.explain import explain_dialogue
+    from dst_metrics.analysis.zeroshot import held_out
+    from dst_metrics.corpus import Dialogue, restricted
+
+    turn = {"gt": {"Restaurants_1-city": "SF", "Hotels_2-area": "north"}, "pr": {"Restaurants_1-city": "LA"}}
+    corpus = read({"d1": {"0": turn, "1": turn}})
+    groups = breakdown(corpus, by="domain")
+    assert set(groups) == {"Hotels", "Restaurants"}
+    assert {row.domain for row in explain_dialogue(corpus.dialogues[0])} == set(groups)
+    (held,) = held_out(corpus, "Restaurants").dialogues
+    assert {slot for state in (*held.gold, *held.pred) for slot in state} == {"Restaurants_1-city"}
+    assert held.gold[0]["Restaurants_1-city"] == "SF" and held.pred[1]["Restaurants_1-city"] == "LA"
+    state = {"hotel-area": "north", "taxi-leave at": "9"}
+    cut = restricted(Dialogue("d", (0, 1), (state, state), (state, {})), lambda slot: slot.startswith("hotel"))
+    assert cut.gold == ({"hotel-area": "north"},) * 2 and cut.gold[0] is cut.gold[1] is cut.pred[0]

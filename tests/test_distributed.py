@@ -131,8 +131,9 @@ def test_the_command_line_scores_a_folder_of_shards_as_one_corpus(tmp_path, caps
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--engine", "dask", "--per-dialogue"], "--per-dialogue needs the whole corpus in one process"),
-        (["--engine", "dask", "--compat", "trade"], "--compat needs the whole corpus in one process"),
+        (["--engine", "dask", "--ci"], "--ci needs every dialogue's states in one process"),
+        (["--engine", "dask", "--compat", "trade"], "--compat trade reads the whole corpus in one process"),
+        (["--engine", "dask", "--gold", "gold.json"], "give shards that hold gold and predictions"),
         (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler is the address of a Dask scheduler"),
     ],
 )
@@ -151,3 +152,35 @@ def test_compressed_shards_on_two_workers_equal_the_plain_ones(tmp_path, client)
     expected = score_shards([str(p) for p in plain], Options(), client=client)
     found = score_shards([str(p) for p in packed], Options(), client=client)
     assert found.tally == expected.tally and found.scores == expected.scores
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--per-dialogue"],
+        ["--compat", "fga"],
+        ["--compat", "convlab", "--per-dialogue"],
+        ["--prediction-states", "updates"],
+        ["--gold-alternatives", "first", "--value-matching", "normalized"],
+    ],
+    ids=["per-dialogue", "compat-fga", "compat-convlab-per-dialogue", "updates", "first-alternative-normalized"],
+)
+def test_every_reading_setting_a_profile_of_sums_and_per_dialogue_run_on_dask_with_the_default_figures(
+    tmp_path, capsys, client, extra
+):
+    """Issue 58, item 2: each shard is tallied as the default engine tallies a file, so these flags give on Dask
+    what they give on one machine (they were refused as needing the whole corpus)."""
+    corpus = _corpus(6, 90)
+    whole = tmp_path / "whole.json"
+    whole.write_text(json.dumps(corpus))
+    _write_shards(tmp_path / "shards", corpus, [25, 60])
+    assert main(["score", str(whole), "--json", *extra]) == 0
+    expected = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    on_dask = ["--engine", "dask", "--scheduler", client.scheduler.address, "--json", "--quiet"]  # its two workers
+    assert main(["score", str(tmp_path / "shards"), *on_dask, *extra]) == 0
+    found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert found[-1]["format"] == "3 shards on dask" and len(found) == len(expected)
+    for record in (*found, *expected):
+        for key in ("file", "format"):
+            record.pop(key, None)
+    assert found == expected

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from dst_metrics.cli import main
-from dst_metrics.dstc2.compare import mcnemar_exact, paired_t, regularized_beta
+from dst_metrics.stats.dstc2 import mcnemar_exact, paired_t, regularized_beta
 from tests.conftest import needs
 from tests.fixtures.dstc2.builders import act, track, tracker_turn, turn, write_dataset
 

@@ -294,3 +294,16 @@ def test_a_tallys_gca_and_jga_are_the_columns_formula_bit_for_bit(capsys):
     out = capsys.readouterr().out
     assert "mismatch" not in out, out[:3000]
     assert "checked 44000" in out
+
+
+def test_a_turns_figures_are_named_in_the_order_they_are_built():
+    """`turn_figures` builds a plain tuple for speed; `TurnFigures` names its values, the order written once there:
+    each named value is what its comment says on a turn with a hit, a wrong value, a miss and an extra slot."""
+    from dst_metrics.core.tally import TurnFigures, turn_figures
+
+    gold = {"hotel-area": "north", "hotel-stars": "4", "hotel-name": "acorn"}
+    pred = {"hotel-area": "north", "hotel-stars": "5", "taxi-leave at": "9"}
+    turn = TurnFigures._make(turn_figures(gold, pred))
+    assert turn == TurnFigures(equal=False, errors=3, tp=1, n_gold=3, rel_hits=1, rel_total=4, fp=2, fn=2)
+    same = TurnFigures._make(turn_figures(gold, gold))
+    assert same.equal and same.tp == same.n_gold == same.rel_total == 3 and same.errors == same.fp == same.fn == 0

@@ -232,7 +232,7 @@ BAD = [
     (["report", P1, P2, *MD, "--schema-variants", P1, P2], "--schema-variants is given 1 time for 2 files"),
     (["report", P1, *MD, "--schema-variants", P1, P2], "--schema-variants scores SGD predictions against gold: give"),
     (["score", P1, "--calibration", "--domain", "hotel"], "--calibration cannot be combined with --domain"),
-    (["score", P1, "--calibration", "--engine", "dask"], "--calibration needs the whole corpus in one process"),
+    (["score", P1, "--calibration", "--engine", "dask"], "--calibration needs every dialogue's states in one process"),
     (
         ["report", P1, *MD, "--perturbed", CONFIDENCES],
         f'{CONFIDENCES}, dialogue "conf-1": the perturbed dialogue is not in',

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from dst_metrics.dstc2.compare import mcnemar_exact as dstc2_mcnemar_exact
+from dst_metrics.stats.dstc2 import mcnemar_exact as dstc2_mcnemar_exact
 from dst_metrics.stats.exact import binomial_tail, chi2_1_sf, mcnemar_exact
 from tests.conftest import scipy_stats
 

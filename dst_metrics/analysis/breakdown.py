@@ -10,26 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..corpus import Corpus, Dialogue
+from ..corpus import Corpus, Dialogue, restricted
 from ..options import Options
 from ..scoring.scores import Report, Scores, score
-from ..states import State
+from ..states import slot_domain, slot_service
 
 BY: tuple[str, ...] = ("domain", "service", "slot")
 """The groupings of `breakdown`."""
 
 
 def group_of(slot: str, by: str) -> str:
-    """The group of a slot name: its service (before the first hyphen: ``Restaurants_1``, or
-    MultiWOZ's ``hotel``), its domain (the service without an SGD version suffix: ``Restaurants``;
-    for MultiWOZ the same as the service) or the slot itself."""
+    """The group of a slot name: its service (`states.slot_service`), its domain (`states.slot_domain`) or the
+    slot itself."""
     if by == "slot":
         return slot
-    service = slot.split("-", 1)[0]
-    if by == "domain":
-        name, underscore, version = service.rpartition("_")
-        return name if underscore and name and version.isdigit() else service
-    return service
+    return slot_domain(slot) if by == "domain" else slot_service(slot)
 
 
 def _slots(dialogue: Dialogue) -> set[str]:
@@ -38,20 +33,6 @@ def _slots(dialogue: Dialogue) -> set[str]:
     for state in {id(s): s for s in (*dialogue.gold, *dialogue.pred)}.values():
         slots.update(state)
     return slots
-
-
-def _restricted(dialogue: Dialogue, keep: set[str]) -> Dialogue:
-    """The dialogue with every state cut down to the slots in `keep` (shared states stay shared)."""
-    cache: dict[int, State] = {}
-
-    def restrict(state: State) -> State:
-        cut = cache.get(id(state))
-        if cut is None:
-            cut = cache[id(state)] = {slot: value for slot, value in state.items() if slot in keep}
-        return cut
-
-    gold = tuple(map(restrict, dialogue.gold))
-    return Dialogue(dialogue.dialogue_id, dialogue.turn_ids, gold, tuple(map(restrict, dialogue.pred)))
 
 
 def group_corpora(corpus: Corpus, by: str = "domain") -> dict[str, Corpus]:
@@ -64,7 +45,7 @@ def group_corpora(corpus: Corpus, by: str = "domain") -> dict[str, Corpus]:
         for slot in _slots(dialogue):
             keep.setdefault(group_of(slot, by), set()).add(slot)
         for group, slots in keep.items():
-            groups.setdefault(group, []).append(_restricted(dialogue, slots))
+            groups.setdefault(group, []).append(restricted(dialogue, slots.__contains__))
     return {group: Corpus(tuple(groups[group]), corpus.value_matching) for group in sorted(groups)}
 
 

@@ -13,7 +13,7 @@ from ..core import metrics
 from ..core.tally import CORRECT, COUNT_TYPES, SlotCount, check_mode, tally_dialogue
 from ..corpus import Dialogue
 from ..options import Options
-from ..states import INACTIVE_VALUES, NONE_VALUE, Alternatives, State, Value
+from ..states import INACTIVE_VALUES, NONE_VALUE, Alternatives, State, Value, slot_domain
 from .breakdown import domain_reports
 
 
@@ -43,8 +43,8 @@ class SlotRow:
 
     @property
     def domain(self) -> str:
-        """The part of the slot name before its first hyphen."""
-        return self.slot.split("-", 1)[0]
+        """The slot's domain (`states.slot_domain`): ``hotel``, SGD's ``Restaurants``."""
+        return slot_domain(self.slot)
 
     @property
     def label(self) -> str:

@@ -16,11 +16,11 @@ import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..corpus import Corpus, Dialogue
+from ..corpus import Corpus, Dialogue, restricted
 from ..errors import InputError
 from ..options import OptionError, Options
 from ..scoring.scores import Report, Scores, score
-from ..states import State
+from ..states import INACTIVE_VALUES, State, slot_domain
 
 DOMAINS: tuple[str, ...] = ("hotel", "train", "restaurant", "attraction", "taxi")
 """MultiWOZ's five domains of the zero-shot experiments (TRADE's EXPERIMENT_DOMAINS), in their order."""
@@ -31,23 +31,13 @@ IGNORED_GOAL_KEYS = frozenset({"eod", "topic", "messageLen", "message"})
 """Keys of a MultiWOZ goal that are not domains (TRADE's IGNORE_KEYS_IN_GOAL)."""
 
 
-def _restrict_side(states: tuple[State, ...], prefix: str) -> tuple[State, ...]:
-    """Each state restricted to the domain's slots; an unchanged turn (the same object) keeps sharing one."""
-    out: list[State] = []
-    previous: State | None = None
-    for state in states:
-        out.append(out[-1] if state is previous else {s: v for s, v in state.items() if s.startswith(prefix)})
-        previous = state
-    return tuple(out)
-
-
-def _has_domain(state: State, prefix: str) -> bool:
+def _has_domain(state: State, domain: str) -> bool:
     """Whether the (normalized) state has an active slot of the domain (`none` and "" are inactive)."""
-    return any(slot.startswith(prefix) and value not in ("none", "") for slot, value in state.items())
+    return any(slot_domain(slot) == domain and value not in INACTIVE_VALUES for slot, value in state.items())
 
 
-def _active_turns(dialogue: Dialogue, prefix: str) -> Dialogue:
-    keep = [i for i, state in enumerate(dialogue.gold) if _has_domain(state, prefix)]
+def _active_turns(dialogue: Dialogue, domain: str) -> Dialogue:
+    keep = [i for i, state in enumerate(dialogue.gold) if _has_domain(state, domain)]
     return Dialogue(
         dialogue.dialogue_id,
         tuple(dialogue.turn_ids[i] for i in keep),
@@ -67,19 +57,15 @@ def held_out(
         raise OptionError(f"protocol must be one of {', '.join(PROTOCOLS)}; got {protocol!r}")
     if dialogue_domains is not None and protocol != "trade":
         raise OptionError("the dialogues' domains select dialogues under --protocol trade only")
-    prefix = domain + "-"
     if protocol == "trade" and dialogue_domains is not None:
         chosen = [d for d in corpus.dialogues if domain in dialogue_domains.get(d.dialogue_id, ())]
     elif protocol == "trade":
-        chosen = [d for d in corpus.dialogues if any(_has_domain(state, prefix) for state in d.gold)]
+        chosen = [d for d in corpus.dialogues if any(_has_domain(state, domain) for state in d.gold)]
     else:
-        chosen = [d for d in (_active_turns(d, prefix) for d in corpus.dialogues) if d.turn_ids]
+        chosen = [d for d in (_active_turns(d, domain) for d in corpus.dialogues) if d.turn_ids]
     if not chosen:
         raise InputError(f"no dialogue of the input has the domain {domain!r} under --protocol {protocol}")
-    dialogues = tuple(
-        Dialogue(d.dialogue_id, d.turn_ids, _restrict_side(d.gold, prefix), _restrict_side(d.pred, prefix))
-        for d in chosen
-    )
+    dialogues = tuple(restricted(d, lambda slot: slot_domain(slot) == domain) for d in chosen)
     source = "" if protocol != "trade" else ("/goal" if dialogue_domains is not None else "/gold")
     reading = (*corpus.reading, f"heldout:{domain}", f"protocol:{protocol}{source}")
     return dataclasses.replace(corpus, dialogues=dialogues, scores=None, reading=reading)

@@ -16,11 +16,11 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..confidences import Hypotheses, ScoredPredictions
 from ..corpus import Corpus, _snapped_value, text_matching
 from ..dstc2.items import independent_item, new_ids, plain_item
 from ..dstc2.stats import normalise_dist, roc_results
 from ..states import INACTIVE_VALUES, Alternatives, _canonical_text
-from .extract import Hypotheses, ScoredPredictions
 from .figures import CALIBRATION_FIGURES
 from .slt2024 import linspace_edges, slt2024_figures
 

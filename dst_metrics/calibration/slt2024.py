@@ -11,10 +11,10 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
+from ..confidences import ScoredPredictions
 from ..corpus import Corpus
 from ..numpy_sums import numpy_sum
 from ..states import values_match
-from .extract import ScoredPredictions
 from .figures import SLT2024_BINS  # their n_bins, kept with the registry's slt2024 figures
 
 PROFILE = "slt2024"

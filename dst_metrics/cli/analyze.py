@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     from ..stats.positions import by_position
     from .common import dumps as _dumps
     from .common import options_from_args
-    from .score import read_input
+    from .inputs import read_input
 
     options = options_from_args(args)
     corpus, _ = read_input(args.file, args)

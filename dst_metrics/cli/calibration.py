@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from ..protocols.extras import calibration_part
     from .common import dumps as _dumps
     from .common import options_from_args
-    from .score import read_input
+    from .inputs import read_input
 
     options = options_from_args(args)
     corpus, read_as = read_input(args.file, args)

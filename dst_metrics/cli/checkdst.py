@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import counted
     from ..protocols.checkdst import FIGURES, checkdst_json
     from .common import dumps, figure_cell, format_table, options_from_args
-    from .score import read_input
+    from .inputs import read_input
 
     options = options_from_args(args)
     original, _ = read_input(args.original, args)

@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     from ..stats.paired import compare, smallest_p
     from .common import dumps as _dumps
     from .common import options_from_args
-    from .score import read_input
+    from .inputs import read_input
 
     options = options_from_args(args)
     corpus_a, _ = read_input(args.file_a, args)

@@ -1,11 +1,11 @@
-"""``dst-metrics dstc2-compare A.json B.json``: the tests of `dst_metrics.dstc2.compare` on two DSTC2
+"""``dst-metrics dstc2-compare A.json B.json``: the tests of `dst_metrics.stats.dstc2` on two DSTC2
 track files scored on the same data, as a table or JSON."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..dstc2.compare import DEFAULT_LEVEL, Test
+from ..stats.dstc2 import DEFAULT_LEVEL, Test
 from .dstc2 import add_data_arguments
 
 HELP = "compare two DSTC2 trackers: McNemar (accuracy) and paired t-test (L2), Bonferroni-corrected"
@@ -46,10 +46,10 @@ def run(args: argparse.Namespace) -> int:
     """Score both track files and print the tests."""
     from dataclasses import asdict
 
-    from ..dstc2.compare import compare_tracks, featured_items, require_complete
     from ..dstc2.prepare import prepare_session
     from ..dstc2.scorer import score
     from ..options import OptionError
+    from ..stats.dstc2 import compare_tracks, featured_items, require_complete
     from .common import dumps as _dumps
     from .dstc2 import load_data, load_track
 

@@ -10,7 +10,7 @@ from ..corpus import Corpus, Dialogue
 from ..errors import InputError, json_text
 from ..scoring.scores import score
 from .common import add_input_options, format_table, options_from_args
-from .score import read_input
+from .inputs import read_input
 
 HELP = "per turn and slot: how GCA counted a dialogue"
 

@@ -86,7 +86,7 @@ def file_extras(files: list[tuple], args: argparse.Namespace, options) -> list:
     (read and checked with the input options, as ``dst-metrics checkdst`` reads it), SGD-X with its
     --schema-variants (as ``dst-metrics sgdx``), the calibration block of predictions with confidences."""
     from ..protocols.extras import extra_figures, schema_variants
-    from .score import read_input, sgd_fuzzy
+    from .inputs import read_input, sgd_fuzzy
 
     perturbed = per_file("--perturbed", args.perturbed, args.files)
     variants = per_file("--schema-variants", args.schema_variants, args.files)
@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     from ..options import OptionError
     from ..report.data import collect
     from .common import check_output_folder, options_from_args
-    from .score import read_input
+    from .inputs import read_input
 
     if not (args.output or args.plots or args.latex or args.markdown):
         raise OptionError("nothing to write: give -o report.html, --plots DIR, --latex or --markdown")

@@ -32,6 +32,7 @@ from .common import (
     warn_of_updates,
     whole_number,
 )
+from .inputs import input_spec, sgd_fuzzy
 
 HELP = "score one or more prediction files"
 
@@ -260,33 +261,6 @@ def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
 
 
 # Commands
-
-
-def input_spec(path: str, args: argparse.Namespace) -> InputSpec:
-    """What `path` is read as: the input options (--format, --gold, --gold-format, --value-matching, ...)."""
-    return InputSpec(
-        path,
-        format=args.format,
-        gold=args.gold,
-        gold_format=args.gold_format,
-        value_matching=args.value_matching,
-        name=path,
-        gold_name=args.gold,
-        prediction_states=args.prediction_states,
-        gold_alternatives=args.gold_alternatives,
-        only_predicted=args.only_predicted,
-    )
-
-
-def read_input(path: str, args: argparse.Namespace) -> tuple[Corpus, str]:
-    """The corpus of `path` (with --gold: paired with it) and the format(s) it was read in."""
-    resolved = read_whole(input_spec(path, args), warn_of_updates)
-    return resolved.corpus, resolved.format
-
-
-def sgd_fuzzy(args: argparse.Namespace) -> bool:
-    """Whether SGD's non-categorical values match fuzzily: unless ``--value-matching exact`` is given."""
-    return not (args.value_matching == "exact" and getattr(args, "value_matching_given", False))
 
 
 def request_of(args: argparse.Namespace) -> Request:

@@ -149,8 +149,8 @@ def run(args: argparse.Namespace) -> int:
     from ..options import OptionError
     from ..stats.table import DEFAULT_FIGURES, systems_table
     from .common import check_output_folder, options_from_args, write_text
+    from .inputs import read_input
     from .report import system_names
-    from .score import read_input
 
     if len(args.files) < 2:
         raise OptionError(f"a table compares at least two systems; got {len(args.files)} file")

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from ..corpus import Corpus
 from ..options import Options
-from ..states import Alternatives, State
+from ..states import Alternatives, State, slot_service
 from .base import Profile, precision_recall_f1
 from .trade import turn_f1
 
@@ -338,7 +338,7 @@ def fnctod_figures(
         if dialogue_domains is not None:
             domains = set(dialogue_domains.get(dialogue.dialogue_id, ()))
         else:
-            domains = {name.partition("-")[0] for state in dialogue.gold for name in state}
+            domains = {slot_service(name) for state in dialogue.gold for name in state}
         counted = [domain for domain in DOMAINS if domain in domains]
         for gold_state, pred_state in zip(dialogue.gold, dialogue.pred):
             gold, pred = turn_strings(gold_state, pred_state)

@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._gc import without_gc
-from ..calibration.extract import ScoredPredictions
+from ..confidences import ScoredPredictions
 from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, check_no_deletions, text_matching
 from ..errors import InputError
 from ..states import Alternatives, State, normalize_state

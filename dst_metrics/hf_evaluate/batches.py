@@ -110,7 +110,7 @@ class TurnEncoder:
         self.dialogues = 0
         self.seen: set[tuple[str, int]] = set()
         self.next_turn: dict[str, int] = {}  # linearized strings with dialogue_ids: each dialogue's next turn id
-        self.scores = None  # calibration.extract.ScoredPredictions of the batches whose values carry confidences
+        self.scores = None  # confidences.ScoredPredictions of the batches whose values carry confidences
 
     @without_gc
     def encode(

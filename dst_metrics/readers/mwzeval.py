@@ -15,6 +15,7 @@ import msgspec
 
 from .. import ids
 from .._gc import without_gc
+from ..confidences import split_scored_state
 from ..errors import InputError, describe
 from ..states import normalize_state, plain_state
 from .base import Reader, ReaderFit, ReadRequest, Side, check_unique_keys, decode_object, decoded_on_change
@@ -105,8 +106,6 @@ def _dialogue(dialogue_id: str, turns: object) -> dict[int, object]:
 
 def _carries_confidences(state: object, dialogue_id: str, position: int) -> bool:
     """Whether a state the core rejects holds values with confidences; bad confidences raise InputError."""
-    from ..calibration.extract import split_scored_state
-
     try:
         return split_scored_state(state, STATE) is not None
     except InputError as error:

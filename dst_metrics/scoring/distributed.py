@@ -11,20 +11,20 @@ naming it and both shards. The figures equal scoring the dialogues in one proces
 
 from __future__ import annotations
 
-import functools
 import operator
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ..core.tally import Tally
+import msgspec
+
 from ..errors import InputError
 from ..modules import needs_extra
 from ..options import OptionError, Options
 from ..readers.inputs import InputFile, InputSpec, resolve, resolve_input
 from .scores import Report, score_tallies
-from .streaming import Tallying, tally_input
+from .streaming import Tallies, Tallying, add_up, tally_input
 
 ENGINES = ("local", "dask")
 """``--engine``: this machine's processes (`dst_metrics.scoring.parallel`) or a Dask cluster."""
@@ -50,9 +50,10 @@ def score_shards(
     workers: int | None = None,
     client: Any = None,
 ) -> Report:
-    """The scores of the shard files `paths` on Dask: `client`, a cluster at `scheduler`, or a local one."""
+    """The scores of the shard files `paths` on Dask: `client`, a cluster at `scheduler`, or a local one (our
+    figures; ``dst-metrics score --engine dask`` also gives a profile's, each dialogue's and the reading options)."""
     if options.compat is not None:
-        raise OptionError("--compat reads whole corpora in one process; it cannot run on --engine dask")
+        raise OptionError("score_shards gives our figures; score_inputs with --engine dask gives a profile's")
     if not paths:
         raise InputError("no shard to score")
     # every shard resolved before any task, its format detected here once (the workers read it as given)
@@ -60,42 +61,54 @@ def score_shards(
     if client is None:
         with dask_client(scheduler, workers) as connected:
             return score_shards(resolved, options, client=connected)
-    specs = [InputSpec(str(s.path), s.format, value_matching=options.value_matching, name=s.name) for s in resolved]
-    shards = client.map(_tally_and_buckets, specs, mode=options.mode, pure=False)  # a shard file may change
-    tallies = [client.submit(operator.itemgetter(0), shard) for shard in shards]
-    while len(tallies) > 1:  # a tree of additions, SPLIT_EVERY tallies per task
-        tallies = [client.submit(_sum, *tallies[k : k + SPLIT_EVERY]) for k in range(0, len(tallies), SPLIT_EVERY)]
+    spec = InputSpec("", value_matching=options.value_matching)
+    tallies = tally_shards(shard_specs(spec, resolved), Tallying(options.mode), client)
+    return score_tallies((tallies.total, {}), options)
+
+
+def shard_specs(spec: InputSpec, shards: Sequence[InputFile]) -> list[InputSpec]:
+    """One spec per shard: the shard's file and format, read with `spec`'s reading settings."""
+    return [msgspec.structs.replace(spec, source=str(s.path), format=s.format, name=s.name) for s in shards]
+
+
+def tally_shards(specs: Sequence[InputSpec], tallying: Tallying, client: Any) -> Tallies:
+    """The `Tallies` of the shard files `specs` on Dask, added up in shard order (`streaming.add_up`, a tree of
+    `SPLIT_EVERY` per task); a dialogue id in two shards is an error naming it and both shards."""
+    shards = client.map(_tally_and_buckets, specs, tallying=tallying, pure=False)  # a shard file may change
+    parts = [client.submit(operator.itemgetter(0), shard) for shard in shards]
+    while len(parts) > 1:
+        parts = [client.submit(_add_up, *parts[k : k + SPLIT_EVERY]) for k in range(0, len(parts), SPLIT_EVERY)]
     checks = [
         client.submit(_repeated, *[client.submit(_bucket, shard, b) for shard in shards]) for b in range(ID_BUCKETS)
     ]
-    tally = tallies[0].result()
+    tallies = parts[0].result()
     repeated = [found for found in client.gather(checks) if found[0]]
     if repeated:
         count = sum(found[0] for found in repeated)
         _, dialogue_id, first, second = repeated[0]
         where = f"{dialogue_id!r} in {specs[first].name} and {specs[second].name}"
         raise InputError(f"{count} dialogue ids are in more than one shard: {where}")
-    return score_tallies((tally, {}), options)
+    return tallies
 
 
-def _tally_and_buckets(spec: InputSpec, mode: str) -> tuple[Tally, list[list[str]]]:
-    """One shard's tally and its dialogue ids in `ID_BUCKETS` lists by CRC-32 (the same in every process)."""
+def _tally_and_buckets(spec: InputSpec, tallying: Tallying) -> tuple[Tallies, list[list[str]]]:
+    """One shard's tallies and its dialogue ids in `ID_BUCKETS` lists by CRC-32 (the same in every process)."""
     import zlib  # Dask only: not at every `dst-metrics score`'s start
 
-    tallies, files = tally_input(resolve_input(spec, stream=True), Tallying(mode))
+    tallies, files = tally_input(resolve_input(spec, stream=True), tallying)
     buckets: list[list[str]] = [[] for _ in range(ID_BUCKETS)]
     for file in files:
         for dialogue_id in file.dialogue_ids:
             buckets[zlib.crc32(dialogue_id.encode()) % ID_BUCKETS].append(dialogue_id)
-    return tallies.total, buckets
+    return tallies, buckets
 
 
-def _bucket(shard: tuple[Tally, list[list[str]]], index: int) -> list[str]:
+def _add_up(*parts: Tallies) -> Tallies:
+    return add_up(parts)
+
+
+def _bucket(shard: tuple[Tallies, list[list[str]]], index: int) -> list[str]:
     return shard[1][index]
-
-
-def _sum(*tallies: Tally) -> Tally:
-    return functools.reduce(operator.add, tallies)
 
 
 def _repeated(*buckets: list[str]) -> tuple[int, str | None, int, int]:

@@ -57,20 +57,22 @@ class Scored(msgspec.Struct, frozen=True):
 def engine_for(specs: Sequence[InputSpec], options: Options, request: Request) -> tuple[str, int]:
     """(engine, processes per input) for `specs`; a flag Dask cannot honour is an OptionError naming it."""
     spec = specs[0]
-    if request.engine == "dask":
-        refused = {
-            "--gold": spec.gold is not None,
-            "--per-dialogue": request.per_dialogue,
-            **dict.fromkeys(request.needs_whole_corpus, True),
-            "--compat": options.compat is not None,
-            "--prediction-states updates": spec.prediction_states != "cumulative",
-            "--gold-alternatives first": spec.gold_alternatives != "any",
-        }
-        for flag, given in refused.items():
-            if given:
-                raise OptionError(f"{flag} needs the whole corpus in one process; it cannot run on --engine dask")
-        return "dask", request.jobs or 0
     summed = options.compat is None or PROFILES[options.compat].sums is not None  # a profile of sums streams
+    if request.engine == "dask":  # each shard is tallied as the stream engine tallies a file: what needs more, says so
+        if spec.gold is not None:
+            raise OptionError(
+                "--gold pairs the predictions with a gold file read whole; on --engine dask, give shards that hold "
+                "gold and predictions (the reference layout or JSON Lines of turns)"
+            )
+        for flag in request.needs_whole_corpus:
+            raise OptionError(f"{flag} needs every dialogue's states in one process; it cannot run on --engine dask")
+        if not summed:
+            sums = ", ".join(name for name, profile in PROFILES.items() if profile.sums is not None)
+            raise OptionError(
+                f"--compat {options.compat} reads the whole corpus in one process; it cannot run on --engine dask "
+                f"(the profiles of sums can: {sums})"
+            )
+        return "dask", request.jobs or 0
     if not summed or request.needs_whole_corpus or spec.gold is not None:
         return "whole", 1
     if request.jobs is not None:
@@ -84,8 +86,6 @@ def score_inputs(specs: Sequence[InputSpec], options: Options, request: Request 
         return []
     request = request or Request()
     engine, jobs = engine_for(specs, options, request)
-    if engine == "dask":
-        return _on_dask(specs, options, request)
     profile = PROFILES[options.compat] if options.compat else None
     tallying = Tallying(
         options.mode,
@@ -93,9 +93,12 @@ def score_inputs(specs: Sequence[InputSpec], options: Options, request: Request 
         figures=DialogueFigures(options) if request.per_dialogue and request.dialogue_figures else None,
         profile=profile.sums if profile is not None else None,
         options=options,
-        vote_updates=engine == "stream" and request.on_updates is not None,
+        vote_updates=engine != "whole" and request.on_updates is not None,
     )
-    read = [_read(spec, tallying, engine, jobs, request) for spec in progress(specs, unit="files", desc="reading")]
+    if engine == "dask":
+        read = _read_on_dask(specs, tallying, request)
+    else:
+        read = [_read(spec, tallying, engine, jobs, request) for spec in progress(specs, unit="files", desc="reading")]
     return [_scored(spec, *found, tallying, options, request, profile) for spec, found in zip(specs, read)]
 
 
@@ -120,9 +123,29 @@ def _read(
     tallies = tally_in_processes(resolved, tallying, jobs)
     if tallies is None:
         tallies, _ = tally_input(resolved, tallying)
+    _warn_if_updates(spec, tallies, request)
+    return tallies, resolved.format, None
+
+
+def _read_on_dask(specs: Sequence[InputSpec], tallying: Tallying, request: Request) -> list[tuple]:
+    """`_read` of each input on Dask: the shards of one corpus (a file, or a folder's files), each tallied by
+    `tallying` with the input's reading settings (`distributed.tally_shards`)."""
+    from .distributed import dask_client, shard_specs, shards_of, tally_shards
+
+    shards = [shard_specs(spec, shards_of(spec.source, spec.format)) for spec in specs]  # all checked first
+    read = []
+    with dask_client(request.scheduler, request.jobs) as client:
+        for spec, shard_list in zip(specs, shards):
+            tallies = tally_shards(shard_list, tallying, client)
+            _warn_if_updates(spec, tallies, request)
+            read.append((tallies, f"{counted(len(shard_list), 'shard')} on dask", None))
+    return read
+
+
+def _warn_if_updates(spec: InputSpec, tallies: Tallies, request: Request) -> None:
+    """`request.on_updates` of cumulative predictions whose votes say they are turn updates."""
     if request.on_updates and spec.prediction_states == "cumulative" and votes_say_updates(tallies.votes):
         request.on_updates(spec.name or str(spec.source))
-    return tallies, resolved.format, None
 
 
 def _scored(
@@ -152,16 +175,3 @@ def _scored(
         inputs = profile.cli_inputs(name, **request.compat_files) if profile.cli_inputs else None
         report = with_profile_figures(report, profile, profile.compute(corpus, options, inputs))
     return Scored(name, report, format, corpus, figures)
-
-
-def _on_dask(specs: Sequence[InputSpec], options: Options, request: Request) -> list[Scored]:
-    """Each input scored as the shards of one corpus on Dask (`distributed`)."""
-    from .distributed import dask_client, score_shards, shards_of
-
-    shards = {spec.name or str(spec.source): shards_of(spec.source, spec.format) for spec in specs}  # all checked first
-    out = []
-    with dask_client(request.scheduler, request.jobs) as client:
-        for name, paths in shards.items():
-            how = f"{counted(len(paths), 'shard')} on dask"
-            out.append(Scored(name, score_shards(paths, options, client=client), how))
-    return out

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 
-from ..errors import InputError, describe, json_text
-from ..states import INACTIVE_VALUES, SCORE_KEYS, VALUE_KEY, _canonical_text, is_scored_mapping
+from .errors import InputError, describe, json_text
+from .states import INACTIVE_VALUES, SCORE_KEYS, VALUE_KEY, _canonical_text, is_scored_mapping
 
 SUM_TOLERANCE = 1e-5
 """Scores of one slot may sum to at most ``1 + SUM_TOLERANCE`` (rounding); above it is an error.

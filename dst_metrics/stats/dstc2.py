@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..stats.exact import mcnemar_exact
-from .components import FEATURED_COMPONENTS, FEATURED_SCHEME, FEATURED_STATS
+from ..dstc2.components import FEATURED_COMPONENTS, FEATURED_SCHEME, FEATURED_STATS
+from .exact import mcnemar_exact
 
 DEFAULT_LEVEL = 0.01
 """The DSTC2 paper's significance level (p < 0.01 after Bonferroni correction)."""
@@ -88,7 +88,7 @@ class Test:
 
 def featured_items(prepared: list, ontology: object) -> dict:
     """{component: its items (``correct``, ``l2``, … per scored call)} of the featured components."""
-    from .fast import component_items
+    from ..dstc2.fast import component_items
 
     schedule, scheme = FEATURED_SCHEME
     evaluations = [(schedule, scheme, component) for component, _ in FEATURED_COMPONENTS]
