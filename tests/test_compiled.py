@@ -134,7 +134,7 @@ def test_per_dialogue_figures_read_by_streaming_are_the_pure_ones(compiled_tree,
 
 
 def test_a_compiled_tallys_gca_and_jga_are_the_columns_formula_bit_for_bit(compiled_tree):
-    # the compiled `metrics` divides a Tally's native ints on a path of its own: the formula's floats still
+    # the compiled `metrics` over a compiled Tally (native int fields): the formula's floats still
     check = "import dst_metrics.core.metrics as m; assert m.__file__.endswith('.so'), m.__file__\n" + TALLY_PATHS_SCRIPT
     env = {**os.environ, "PYTHONPATH": str(compiled_tree)}
     run = subprocess.run([sys.executable, "-c", check], cwd=compiled_tree, env=env, capture_output=True, text=True,

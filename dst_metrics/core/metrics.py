@@ -126,8 +126,6 @@ def gca(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> An
     A weighted harmonic mean of the four rates; 0 when any rate is 0. With P = G = 0 it is 0 in
     official mode and 1 in corrected mode. For one tally it is evaluated in integers as
     (P+G)·C·L / ((P²+G²)(α·L + (1-α)·C)), L = C+W, and rounded once, so a perfect prediction is 1.0."""
-    if isinstance(c, Tally):
-        return _gca_of_tally(c, alpha, mode)
     xp = ops(c)
     predicted = c.correct + c.wrong + c.overshot
     gold = c.correct + c.wrong + c.missed
@@ -139,29 +137,9 @@ def gca(c: Columns, alpha: float = OFFICIAL_ALPHA, mode: str = "official") -> An
     return xp.ratio(numerator, denominator, _vacuous(mode) * (predicted + gold == 0))
 
 
-def _gca_of_tally(t: Tally, alpha: float, mode: str) -> float:
-    """`gca` of one Tally's ints, step for step as `gca` over `SCALAR`, so the same float."""
-    predicted = t.correct + t.wrong + t.overshot
-    gold = t.correct + t.wrong + t.missed
-    labelled = t.correct + t.wrong
-    a, b = _exact_ratio(alpha)
-    numerator = (predicted + gold) * t.correct * labelled * b
-    denominator = (predicted * predicted + gold * gold) * (a * labelled + (b - a) * t.correct)
-    if denominator:
-        return operator.truediv(numerator, denominator)
-    return _vacuous(mode) * (predicted + gold == 0)
-
-
 def jga(c: Columns) -> Any:
     """JGA = (turns whose gold and predicted states are equal) / turns."""
-    if isinstance(c, Tally):
-        return _jga_of_tally(c)
     return c.joint_hits / c.turns
-
-
-def _jga_of_tally(t: Tally) -> float:
-    """`jga` of one Tally's ints, divided as CPython does (compiled ``/`` rounds twice above 2**53)."""
-    return operator.truediv(t.joint_hits, t.turns)
 
 
 def joint_turn_accuracy(c: Columns, teacher_forced: bool = False) -> Any:
