@@ -23,12 +23,11 @@ from .confidences import ScoredPredictions, split_scored_state
 from .errors import InputError, describe
 from .fuzzy import fuzzy_match
 from .json_problems import find_json_problem
-from .options import parse_value_matching, reading_parts
+from .reading import Reading
 from .states import (
     DELETE_MARKER,
     INACTIVE_VALUES,
     Alternatives,
-    LinearizedFormat,
     State,
     Value,
     is_deletion,
@@ -113,16 +112,11 @@ class Corpus:
         references: Sequence[Sequence[object]],
         *,
         dialogue_ids: Sequence[object] | None = None,
-        value_matching: str = "exact",
-        linearized: LinearizedFormat | None = None,
-        prediction_states: str | None = None,
-        gold_alternatives: str | None = None,
-        keep_deletions: bool = False,
+        **reading: Any,
     ) -> Corpus:
-        """Build from parallel lists of dialogues, each a list of states (turn ids 0, 1, ...)."""
-        builder = CorpusBuilder(
-            _reading(value_matching, linearized, prediction_states, gold_alternatives, keep_deletions)
-        )
+        """Build from parallel lists of dialogues, each a list of states (turn ids 0, 1, ...); `reading`: the
+        `Reading` settings (``value_matching="fuzzy"``, ...)."""
+        builder = CorpusBuilder(Reading(**reading))
         if len(predictions) != len(references):
             raise InputError(f"{len(predictions)} predicted dialogues but {len(references)} reference dialogues")
         names = range(len(references)) if dialogue_ids is None else list(dialogue_ids)
@@ -149,18 +143,11 @@ class Corpus:
         cls,
         predictions: Iterable[Mapping],
         references: Iterable[Mapping],
-        *,
-        value_matching: str = "exact",
-        linearized: LinearizedFormat | None = None,
-        prediction_states: str | None = None,
-        gold_alternatives: str | None = None,
-        keep_deletions: bool = False,
+        **reading: Any,
     ) -> Corpus:
         """Build from turn records ``{"dialogue_id": str, "turn_id": int, "state": state}`` in any order, each
-        (dialogue_id, turn_id) once on each side; dialogues come out sorted by id."""
-        builder = CorpusBuilder(
-            _reading(value_matching, linearized, prediction_states, gold_alternatives, keep_deletions)
-        )
+        (dialogue_id, turn_id) once on each side; dialogues come out sorted by id. `reading`: as `from_dialogues`."""
+        builder = CorpusBuilder(Reading(**reading))
         pred_by_key = index_turn_records(predictions, "predictions")
         gold_by_key = index_turn_records(references, "references")
         for keys, other, name in ((pred_by_key, gold_by_key, "references"), (gold_by_key, pred_by_key, "predictions")):
@@ -178,57 +165,13 @@ class Corpus:
         return builder.corpus()
 
     @classmethod
-    def from_reference_layout(
-        cls,
-        data: object,
-        *,
-        value_matching: str = "exact",
-        linearized: LinearizedFormat | None = None,
-        prediction_states: str | None = None,
-        gold_alternatives: str | None = None,
-    ) -> Corpus:
-        """Build from the parsed reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}``."""
-        return corpus_from_layout(data, _reading(value_matching, linearized, prediction_states, gold_alternatives))
-
-
-class Reading(msgspec.Struct, frozen=True, kw_only=True):  # a Struct: made in µs (a dataclass: ~1 ms of each start)
-    """How an input is read: value matching, linearized format, prediction states, gold alternatives, deletions."""
-
-    value_matching: str = "exact"
-    linearized: LinearizedFormat | None = None
-    prediction_states: str = "cumulative"
-    gold_alternatives: str = "any"
-    only_predicted: bool = False
-    keep_deletions: bool = False
-
-    def __post_init__(self) -> None:
-        parse_value_matching(self.value_matching)
-        reading_parts(self.prediction_states, self.gold_alternatives)
-
-    @property
-    def parts(self) -> tuple[str, ...]:
-        """The signature parts of the conventions that are not the default (`Corpus.reading`)."""
-        return reading_parts(self.prediction_states, self.gold_alternatives)
+    def from_reference_layout(cls, data: object, **reading: Any) -> Corpus:
+        """Build from the parsed reference layout ``{dialogue_id: {turn_id: {"gt": …, "pr": …}}}``; `reading`: as
+        `from_dialogues`."""
+        return corpus_from_layout(data, Reading(**reading))
 
 
 RECORD_FIELDS = ("dialogue_id", "turn_id", "state")
-
-
-def _reading(
-    value_matching: str,
-    linearized: LinearizedFormat | None,
-    prediction_states: str | None,
-    gold_alternatives: str | None,
-    keep_deletions: bool = False,
-) -> Reading:
-    """The `Reading` of the `Corpus` constructors' arguments (None: the default convention)."""
-    return Reading(
-        value_matching=value_matching,
-        linearized=linearized,
-        prediction_states=prediction_states or "cumulative",
-        gold_alternatives=gold_alternatives or "any",
-        keep_deletions=keep_deletions,
-    )
 
 
 def index_turn_records(records: Iterable[Mapping], name: str) -> dict[tuple[str, int], object]:

@@ -73,9 +73,7 @@ def _choice(option: str, choices: tuple[str, ...]) -> Callable[[object], str]:
 
 
 parse_mode = _choice("mode", MODES)
-parse_value_matching = _choice("value matching", VALUE_MATCHINGS)
-parse_prediction_states = _choice("prediction_states", PREDICTION_STATES)
-parse_gold_alternatives = _choice("gold_alternatives", GOLD_ALTERNATIVES)
+parse_value_matching = _choice("value_matching", VALUE_MATCHINGS)
 
 
 def parse_alpha(value: object) -> float:
@@ -124,19 +122,11 @@ def parse_gold_alternatives_separator(value: object) -> str | None:
     raise OptionError(f"gold_alternatives_separator must be None or a non-blank text such as '|'; got {_shown(value)}")
 
 
-def reading_parts(
-    prediction_states: str = "cumulative", gold_alternatives: str = "any", gold_separator: str | None = None
-) -> tuple[str, ...]:
-    """The signature's reading parts where not the default: ``preds:updates``, ``alts:first``, ``altsep:pipe``."""
-    parts = []
-    if parse_prediction_states(prediction_states) != PREDICTION_STATES[0]:
-        parts.append(f"preds:{prediction_states}")
-    if parse_gold_alternatives(gold_alternatives) != GOLD_ALTERNATIVES[0]:
-        parts.append(f"alts:{gold_alternatives}")
-    if parse_gold_alternatives_separator(gold_separator) is not None:
-        name = SEPARATOR_NAMES.get(gold_separator) or "".join(f"U+{ord(char):04X}" for char in gold_separator)
-        parts.append(f"altsep:{name}")
-    return tuple(parts)
+def gold_separator_part(separator: str | None) -> tuple[str, ...]:
+    """The signature's part for a gold alternatives separator where one is given: ``altsep:pipe`` for ``|``."""
+    if parse_gold_alternatives_separator(separator) is None:
+        return ()
+    return (f"altsep:{SEPARATOR_NAMES.get(separator) or ''.join(f'U+{ord(char):04X}' for char in separator)}",)
 
 
 def parse_reading(value: object) -> tuple[str, ...]:

@@ -13,13 +13,16 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from . import ids
 from .core.figures import figure_keys
 from .corpus import Corpus
 from .errors import InputError, json_text
-from .options import Options, parse_gold_alternatives_separator, reading_parts
+from .options import Options, gold_separator_part, parse_gold_alternatives_separator
 from .readers.generation import OUTCOMES, ParsedState, malformed_counts, outcome_counts, parse_generation
 from .readers.updates import apply_update, sample_looks_like_updates
+from .reading import Reading, split_reading
 from .scoring.scores import score
 from .states import Alternatives, LinearizedFormat, normalize_state
 
@@ -30,7 +33,6 @@ IGNORE_INDEX = -100
 def score_generations(
     generations: Sequence[str], dialogue_ids: Sequence[object], turn_ids: Sequence[object],
     references: Sequence[object], *, style: str = "auto", schema: Iterable[str] | None = None,
-    prediction_states: str = "cumulative", gold_alternatives: str = "any",
     gold_alternatives_separator: str | None = None, linearized: LinearizedFormat | None = None,
     show_unparsed: int = 0, show_readings: int = 0, on_updates: Callable[[], None] | None = None, **options: object,
 ) -> dict[str, Any]:  # fmt: skip
@@ -38,12 +40,13 @@ def score_generations(
     `dialogue_ids[i]`, whose gold state is `references[i]` (any shape; a string read with `linearized`).
     Rows may come in any order.
 
-    `style` and `schema` as `parse_generation` takes them; `prediction_states="updates"`: each generation is
-    its turn's update; `gold_alternatives_separator="|"`: a gold value ``"a|b"`` is a or b (without it, one
-    warning counts such values); `show_unparsed` / `show_readings`: print that many unparsed generations /
-    readings on stderr; `on_updates` is called when cumulative predictions look like updates; `options` as
-    `Options` takes them. Returns the figures (fractions), the share of generations of each outcome
-    (``unparsed``, ``empty``, ``truncated``), ``outcomes`` and ``malformed`` per style, and ``signature``.
+    `style` and `schema` as `parse_generation` takes them; `options` as ``compute()`` takes them, `Options`'
+    and the reading settings (``prediction_states="updates"``: each generation is its turn's update);
+    `gold_alternatives_separator="|"`: a gold value ``"a|b"`` is a or b (without it, one warning counts such
+    values); `show_unparsed` / `show_readings`: print that many unparsed generations / readings on stderr;
+    `on_updates` is called when cumulative predictions look like updates. Returns the figures (fractions), the
+    share of generations of each outcome (``unparsed``, ``empty``, ``truncated``), ``outcomes`` and
+    ``malformed`` per style, and ``signature``.
 
     >>> figures = score_generations(
     ...     ['{"hotel-area": "north"}', "SELECT * FROM hotel WHERE area = 'north' AND stars = 4"],
@@ -53,13 +56,14 @@ def score_generations(
     (1.0, 0.0)
     """
     rows = _checked_rows(generations, dialogue_ids=dialogue_ids, turn_ids=turn_ids, references=references)
+    settings, options = split_reading(options, evaluate=True)
     chosen = Options.from_kwargs(options)
+    reading = Reading(value_matching=chosen.value_matching, linearized=linearized, **settings)
     separator = parse_gold_alternatives_separator(gold_alternatives_separator)
-    predictions, gold, parsed = _records(generations, dialogue_ids, turn_ids, references, style, schema,
-                                         prediction_states == "updates")  # fmt: skip
-    reading = {"prediction_states": prediction_states, "gold_alternatives": gold_alternatives}
-    corpus = _generated_corpus(predictions, gold, separator, linearized, chosen.value_matching, reading)
-    if on_updates is not None and prediction_states == "cumulative" and sample_looks_like_updates(corpus.dialogues):
+    updates = reading.prediction_states == "updates"
+    predictions, gold, parsed = _records(generations, dialogue_ids, turn_ids, references, style, schema, updates)
+    corpus = _generated_corpus(predictions, gold, separator, reading)
+    if on_updates is not None and not updates and sample_looks_like_updates(corpus.dialogues):
         on_updates()
     scores = score(corpus, chosen).scores
     figures: dict[str, Any] = {key: scores[key] for key in figure_keys(chosen)}
@@ -72,21 +76,16 @@ def score_generations(
     return figures
 
 
-def _generated_corpus(
-    predictions: list[dict], gold: list[dict], separator: str | None, linearized: LinearizedFormat | None,
-    value_matching: str, reading: Mapping[str, str],
-) -> Corpus:  # fmt: skip
+def _generated_corpus(predictions: list[dict], gold: list[dict], separator: str | None, reading: Reading) -> Corpus:
     """The Corpus of the parsed generations and their gold: gold values split at `separator` into alternatives,
     else one warning where gold holds joined alternatives."""
     if separator is not None:
-        gold = [{**record, "state": _split_gold(record, separator, linearized)} for record in gold]
-    corpus = Corpus.from_turn_records(
-        predictions, gold, value_matching=value_matching, linearized=linearized, **reading
-    )
+        gold = [{**record, "state": _split_gold(record, separator, reading.linearized)} for record in gold]
+    corpus = Corpus.from_turn_records(predictions, gold, **msgspec.structs.asdict(reading))
     if separator is None:
         _warn_of_joined_gold(corpus)
         return corpus
-    return dataclasses.replace(corpus, reading=(*corpus.reading, *reading_parts(gold_separator=separator)))
+    return dataclasses.replace(corpus, reading=(*corpus.reading, *gold_separator_part(separator)))
 
 
 def _checked_rows(generations: Sequence[str], **columns: Sequence[object]) -> int:

@@ -36,8 +36,10 @@ def read_side(source, side: str, format: str = "auto", *, name: str | None = Non
 def read_with_format(source, format: str = "auto", **options):
     """(Corpus, the name of the format read) of `source`, as `dst_metrics.read` reads it."""
     from dst_metrics.readers.inputs import InputSpec, resolve_input
+    from dst_metrics.reading import Reading, split_reading
 
-    resolved = resolve_input(InputSpec(source, format, **options))
+    reading, options = split_reading(options)
+    resolved = resolve_input(InputSpec(source, format, **options, reading=Reading(**reading)))
     return resolved.corpus, resolved.format
 
 

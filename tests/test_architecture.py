@@ -41,6 +41,7 @@ LAYERS: dict[str, int] = {
     "dst_metrics._alternatives": VALUES,  # states.Alternatives, kept out of the compiled modules
     "dst_metrics.options": VALUES,
     "dst_metrics.confidences": VALUES,
+    "dst_metrics.reading": VALUES,  # Reading: the reading settings, each declared once (never compiled)
     "dst_metrics.corpus": CORPUS,
     "dst_metrics.readers": INPUTS,
     "dst_metrics.readers.slt2024": INPUTS,  # SLT 2024 confidence results CSV (predictions only)

@@ -283,7 +283,7 @@ def test_unknown_mode_and_value_matching():
     corpus = Corpus.from_reference_layout(layout(NORTH, NORTH))
     with pytest.raises(ValueError, match="mode"):
         score(corpus, mode="fixed")
-    with pytest.raises(ValueError, match="value matching must be one of exact, normalized"):
+    with pytest.raises(ValueError, match="value_matching must be one of exact, normalized"):
         Corpus.from_reference_layout(layout(NORTH, NORTH), value_matching="phonetic")
 
 

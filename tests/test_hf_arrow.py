@@ -111,7 +111,7 @@ def test_value_matching_is_applied_on_decoding():
     assert round_trip(normalized, "normalized") == normalized
     assert score(back).scores == score(normalized).scores
     assert score(back).scores.jga == 1.0 and score(exact).scores.jga == 0.0
-    with pytest.raises(OptionError, match="value matching"):
+    with pytest.raises(OptionError, match="value_matching"):
         round_trip(exact, "phonetic")
 
 

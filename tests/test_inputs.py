@@ -18,6 +18,7 @@ from dst_metrics.options import OptionError
 from dst_metrics.readers import inputs as inputs_module
 from dst_metrics.readers import read
 from dst_metrics.readers.inputs import READERS, InputSpec, resolve_input
+from dst_metrics.reading import Reading
 from dst_metrics.scoring.streaming import Tallying, tally_input
 from tests.samples import read_side
 
@@ -180,7 +181,7 @@ def test_python_objects_go_through_the_door(tmp_path):
 
 
 def test_the_input_spec_is_small_frozen_and_picklable(tmp_path):
-    spec = InputSpec("x.json", "reference", value_matching="normalized", name="x")
+    spec = InputSpec("x.json", "reference", name="x", reading=Reading(value_matching="normalized"))
     assert pickle.loads(pickle.dumps(spec)) == spec
     with pytest.raises(AttributeError):
         spec.format = "jsonl"  # type: ignore[misc]
@@ -189,17 +190,45 @@ def test_the_input_spec_is_small_frozen_and_picklable(tmp_path):
 
 
 def test_the_input_spec_reading_follows_its_settings_through_pickling_and_replace():
-    spec = InputSpec("x.json", "reference", "g.json", value_matching="normalized", gold_alternatives="first")
-    reading = spec.reading
+    reading = Reading(value_matching="normalized", gold_alternatives="first")
+    spec = InputSpec("x.json", "reference", "g.json", reading=reading)
     assert (reading.value_matching, reading.gold_alternatives, reading.only_predicted) == ("normalized", "first", False)
     assert pickle.loads(pickle.dumps(spec)).reading == reading
-    changed = msgspec.structs.replace(spec, value_matching="exact", only_predicted=True)
+    changed = msgspec.structs.replace(spec, reading=Reading(only_predicted=True))
     assert (changed.reading.value_matching, changed.reading.only_predicted) == ("exact", True)
     assert spec.reading == reading  # the original keeps its own
-    with pytest.raises(OptionError, match="value matching must be one of"):
-        InputSpec("x.json", value_matching="loose")
+    with pytest.raises(OptionError, match="value_matching must be one of"):
+        Reading(value_matching="loose")
     with pytest.raises(OptionError, match="only_predicted"):  # checked again on replace, as on creation
-        msgspec.structs.replace(spec, gold=None, only_predicted=True)
+        msgspec.structs.replace(changed, gold=None)
+
+
+def test_every_reading_setting_is_a_flag_a_keyword_and_where_not_the_default_a_signature_part(tmp_path, capsys):
+    """`reading.READING_SETTINGS` is read from `Reading`'s declarations: each is a flag of every command that
+    reads inputs, a keyword of `read()`, and (those with a key) a part of the signature where not the default."""
+    from dst_metrics.cli import score as score_command
+    from dst_metrics.cli.common import CommandParser
+    from dst_metrics.reading import READING_SETTINGS
+
+    assert [s.name for s in READING_SETTINGS] == ["value_matching", "prediction_states", "gold_alternatives",
+                                                  "only_predicted"]  # fmt: skip
+    parser = CommandParser(prog="dst-metrics score")
+    score_command.add_arguments(parser)
+    parsed = parser.parse_args(["x"])
+    for setting in READING_SETTINGS:
+        assert getattr(parsed, setting.name) is None  # unset: filled with the default when run
+    layout = {"d": {"0": {"gt": {"hotel-area": ["north", "centre"]}, "pr": {"hotel-area": "centre"}}}}
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(layout))
+    assert read(path).reading == () and read(path, gold_alternatives="first").reading == ("alts:first",)
+    with pytest.raises(TypeError):
+        read(path, gold_alternative="first")  # a misspelt setting is no setting
+    assert main(["score", str(path), "--gold-alternatives", "first", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["jga"] == 0.0 and "alts:first" in found["signature"]
+    assert main(["score", str(path), "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["jga"] == 1.0 and "alts:" not in found["signature"]
 
 
 def test_parallel_no_longer_imports_the_command_line():

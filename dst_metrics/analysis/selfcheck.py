@@ -18,6 +18,7 @@ from ..errors import InputError
 from ..options import MODES, OptionError, Options
 from ..readers.inputs import READERS, InputSpec, ResolvedInput, read_sides, resolve
 from ..readers.pairing import pair
+from ..reading import Reading
 from ..scoring.scores import score
 from ..states import Alternatives, normalize_state
 
@@ -69,7 +70,7 @@ def read_gold(source: object, format: str = "auto", *, value_matching: str = "ex
     source is resolved (formats detected, standard input read) once."""
     files = resolve(source, format)
     if all(READERS[file.format].read is not None for file in files):
-        return ResolvedInput(InputSpec(source, format, value_matching=value_matching), files).read()
+        return ResolvedInput(InputSpec(source, format, reading=Reading(value_matching=value_matching)), files).read()
     gold = read_sides(files, "gold")
     as_predicted = {
         dialogue_id: {turn: _first_values(raw, dialogue_id, turn) for turn, raw in turns.items()}

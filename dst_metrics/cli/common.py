@@ -53,6 +53,22 @@ def option_type(parse: Callable[[str], object]) -> Callable[[str], object]:
     return convert
 
 
+def add_reading_options(sub: argparse.ArgumentParser, skip: tuple[str, ...] = ()) -> None:
+    """A flag per reading setting (`reading.READING_SETTINGS`) but those named in `skip`: a choice
+    (``--prediction-states {cumulative,updates}``), a switch (``--only-predicted``) or a text. Unset, a flag is
+    None until `run_parsed` gives it the setting's default (``--compat sgd`` asks whether ``--value-matching``
+    was given)."""
+    from ..reading import READING_SETTINGS
+
+    for setting in READING_SETTINGS:
+        if setting.name in skip:
+            continue
+        if setting.switch:
+            sub.add_argument(setting.flag, action="store_true", default=None, help=setting.help)
+        else:
+            sub.add_argument(setting.flag, choices=setting.choices or None, metavar=setting.metavar, help=setting.help)
+
+
 def add_input_options(sub: argparse.ArgumentParser) -> None:
     """The input options every command that reads prediction files shares (format, gold, matching, mode, α)."""
     from ..readers import FORMATS, READERS
@@ -61,17 +77,7 @@ def add_input_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--format", choices=FORMATS, default="auto", help=f"input format: auto (default), {names}")
     sub.add_argument("--gold", metavar="PATH", help="gold file or folder, for inputs that hold predictions only")
     sub.add_argument("--gold-format", choices=FORMATS, default="auto", help="the format of --gold (auto)")
-    matching_help = "exact (default); normalized: case and white space folded; fuzzy: folded, then partial_ratio > 95"
-    sub.add_argument("--value-matching", choices=opts.VALUE_MATCHINGS, help=matching_help)
-    states_help = (
-        "cumulative (default): each predicted state is the whole state; updates: each turn's new and changed "
-        "slots (null or [DELETE] removes one), accumulated into states"
-    )
-    sub.add_argument("--prediction-states", choices=opts.PREDICTION_STATES, default="cumulative", help=states_help)
-    alternatives_help = "a gold slot with several acceptable values matches any of them (default) or the first only"
-    sub.add_argument("--gold-alternatives", choices=opts.GOLD_ALTERNATIVES, default="any", help=alternatives_help)
-    only_help = "with --gold: score only the gold dialogues the predictions cover (coverage in the signature)"
-    sub.add_argument("--only-predicted", action="store_true", help=only_help)
+    add_reading_options(sub)
     sub.add_argument("--mode", choices=opts.MODES, default="official", help="official (default) or corrected")
     alpha_help = "GCA's value weight: 10/11 (default) or any number in [0, 1]"
     sub.add_argument("--alpha", type=option_type(opts.parse_alpha), default=opts.OFFICIAL_ALPHA, help=alpha_help)
@@ -268,9 +274,13 @@ def run_parsed(args: argparse.Namespace, run: Callable[[argparse.Namespace], int
     from ..progress import set_quiet
 
     set_quiet(getattr(args, "quiet", False))
-    if hasattr(args, "value_matching"):
+    if hasattr(args, "value_matching"):  # a command with reading flags (`add_reading_options`): their defaults
+        from ..reading import READING_SETTINGS
+
         args.value_matching_given = args.value_matching is not None  # --compat sgd: fuzzy unless exact is asked
-        args.value_matching = args.value_matching or "exact"
+        for setting in READING_SETTINGS:
+            if getattr(args, setting.name, False) is None:
+                setattr(args, setting.name, setting.default)
     try:
         return run(args)
     except (InputError, OptionError, MissingExtra) as error:

@@ -19,7 +19,9 @@ from ..errors import InputError, counted, describe
 from ..readers.base import decode_json
 from ..readers.generation import OUTCOMES, STYLES
 from ..readers.inputs import guarded, text_file
+from ..reading import READING_SETTINGS
 from .common import (
+    add_reading_options,
     dumps,
     figure_cell,
     format_table,
@@ -59,11 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     readings_help = "print how the first N generations were read: outcome, style, state and text"
     parser.add_argument("--show-readings", type=whole_number, default=0, metavar="N", help=readings_help)
     parser.add_argument("--json", action="store_true", help="one JSON object: figures, outcomes, signature")
-    states_help = "cumulative (default): each text is the whole state; updates: each turn's changes, accumulated"
-    parser.add_argument("--prediction-states", choices=opts.PREDICTION_STATES, default="cumulative", help=states_help)
-    alternatives_help = "a gold slot with several acceptable values matches any of them (default) or the first only"
-    parser.add_argument("--gold-alternatives", choices=opts.GOLD_ALTERNATIVES, default="any", help=alternatives_help)
-    parser.add_argument("--value-matching", choices=opts.VALUE_MATCHINGS, help="exact (default), normalized or fuzzy")
+    add_reading_options(parser, skip=("only_predicted",))  # the gold is in FILE
     parser.add_argument("--mode", choices=opts.MODES, default="official", help="official (default) or corrected")
     alpha_help = "GCA's value weight: 10/11 (default) or any number in [0, 1]"
     parser.add_argument("--alpha", type=option_type(opts.parse_alpha), default=opts.OFFICIAL_ALPHA, help=alpha_help)
@@ -122,8 +120,6 @@ def run(args: argparse.Namespace) -> int:
             columns["turn"],
             columns["gold"],
             style=args.style,
-            prediction_states=args.prediction_states,
-            gold_alternatives=args.gold_alternatives,
             gold_alternatives_separator=args.gold_alternatives_separator,
             show_unparsed=args.show_unparsed,
             show_readings=args.show_readings,
@@ -131,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
             mode=options.mode,
             alpha=options.alpha,
             value_matching=options.value_matching,
+            **{setting.name: getattr(args, setting.name) for setting in READING_SETTINGS if setting.evaluate},
         )
     for warning in caught:
         print(f"warning: {args.file}: {warning.message}", file=sys.stderr)

@@ -8,23 +8,20 @@ import argparse
 
 from ..corpus import Corpus
 from ..readers import InputSpec
+from ..reading import READING_SETTINGS, Reading
 from ..scoring.engines import read_whole
 from .common import warn_of_updates
 
 
+def reading_of(args: argparse.Namespace) -> Reading:
+    """The `reading.Reading` of the reading flags parsed into `args` (`common.add_reading_options`)."""
+    return Reading(**{s.name: getattr(args, s.name) for s in READING_SETTINGS if hasattr(args, s.name)})
+
+
 def input_spec(path: str, args: argparse.Namespace) -> InputSpec:
-    """What `path` is read as: the input options (--format, --gold, --gold-format, --value-matching, ...)."""
+    """What `path` is read as: the input options (--format, --gold, --gold-format) and the reading flags."""
     return InputSpec(
-        path,
-        format=args.format,
-        gold=args.gold,
-        gold_format=args.gold_format,
-        value_matching=args.value_matching,
-        name=path,
-        gold_name=args.gold,
-        prediction_states=args.prediction_states,
-        gold_alternatives=args.gold_alternatives,
-        only_predicted=args.only_predicted,
+        path, args.format, args.gold, args.gold_format, name=path, gold_name=args.gold, reading=reading_of(args)
     )
 
 

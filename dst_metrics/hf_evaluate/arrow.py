@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -16,8 +17,9 @@ import pyarrow.compute as pc
 
 from .._gc import without_gc
 from ..confidences import ScoredPredictions
-from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, check_no_deletions, text_matching
+from ..corpus import Corpus, CorpusBuilder, Dialogue, check_no_deletions, text_matching
 from ..errors import InputError
+from ..reading import Reading
 from ..states import Alternatives, State, normalize_state
 
 STATE_TYPE = pa.list_(pa.struct([("slot", pa.string()), ("values", pa.list_(pa.string()))]))
@@ -240,15 +242,12 @@ def corpus_from_arrow(
     predictions: pa.ChunkedArray | pa.Array,
     references: pa.ChunkedArray | pa.Array,
     value_matching: str = "exact",
-    prediction_states: str = "cumulative",
-    gold_alternatives: str = "any",
+    **reading_settings: Any,
 ) -> Corpus:
     """The Corpus of rows in `SCHEMA` layout from any number of batches and processes: rows grouped by dialogue
-    id and ordered by turn id, then read as `CorpusBuilder` reads every input. A (dialogue_id, turn_id) that
-    occurs twice raises InputError."""
-    reading = Reading(
-        value_matching=value_matching, prediction_states=prediction_states, gold_alternatives=gold_alternatives
-    )  # checked before the rows are read
+    id and ordered by turn id, then read as `CorpusBuilder` reads every input, with the `Reading` settings given
+    (``prediction_states="updates"``, ...). A (dialogue_id, turn_id) that occurs twice raises InputError."""
+    reading = Reading(value_matching=value_matching, **reading_settings)  # checked before the rows are read
     pred = _combined(predictions)
     gold = _combined(references)
     if len(gold) == 0:

@@ -3,10 +3,13 @@ figures each module returns (in its docstring and its metric card)."""
 
 from __future__ import annotations
 
+import textwrap
+
 import pyarrow as pa
 
 from ..core.figures import FIGURES
 from ..options import Options
+from ..reading import READING_SETTINGS
 from .arrow import EXAMPLE_TYPES
 
 MODULE_FAMILIES = {"gca_metric": ("gca",), "jga_fga_metrics": ("turn",), "dst_metrics_all": ("gca", "turn")}
@@ -38,7 +41,8 @@ def _features_block(indent: str) -> str:
     return "".join(f"{indent}{line}\n" for line in FEATURES_NOTE.splitlines()) + features_text(indent + "    ")
 
 
-INPUT_ARGS = """\
+INPUT_ARGS = (
+    """\
     predictions: predicted states, as `references`.
     references: gold states, either
         - a list of dialogues, each a list of states (turn 0, 1, ...), or
@@ -57,15 +61,21 @@ INPUT_ARGS = """\
     value_matching: "exact" (default), "normalized" (case and white space folded) or "fuzzy" (folded,
         and a prediction matching the gold value with fuzzywuzzy's partial_ratio > 95 counts as it).
     compat: None, or a compatibility profile (fga, trade, mwzeval, convlab, fnctod) whose figures replace ours.
-    prediction_states: "cumulative" (default) or "updates": each predicted state is the turn's update,
-        accumulated in turn order (null or "[DELETE]" removes a slot).
-    gold_alternatives: "any" (default) or "first": a gold list of acceptable values matches by its first only.
+"""
+    + "".join(
+        textwrap.fill(f"{s.name}: {s.help}", 110, initial_indent="    ", subsequent_indent="        ") + "\n"
+        for s in READING_SETTINGS
+        if s.evaluate
+    )
+    + """\
     teacher_forced: True when the predictions were made from the gold previous state (joint turn accuracy is
         then taken against it; every signature ends in "prev:gold").
     figures: names of the figures to return (default: all of the module's).
     dialogue_ids, linearized: how to read the inputs (see the metric card).
 Features:
-""" + _features_block("    ")
+"""
+    + _features_block("    ")
+)
 """The arguments every module documents, and the features."""
 
 

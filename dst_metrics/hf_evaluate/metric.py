@@ -19,7 +19,8 @@ from packaging.specifiers import SpecifierSet
 from .._gc import gc_paused
 from ..calibration.metrics import calibration
 from ..core.figures import figure_keys
-from ..options import OptionError, Options, reading_parts
+from ..options import OptionError, Options
+from ..reading import READING_SETTINGS, Reading, split_reading
 from ..scoring.scores import score
 from ..stats import bootstrap_intervals
 from ..stats.bootstrap import check_settings
@@ -94,22 +95,22 @@ def with_intervals(figures: dict, corpus, options: Options, kwargs: Mapping[str,
     return {**figures, "ci": ci, "signature": options.signature() + intervals.signature_suffix}
 
 
-READING_OPTIONS = ("prediction_states", "gold_alternatives")
-"""``compute()`` keyword arguments about how the turns are read (`dst_metrics.corpus.Reading`)."""
+COMPUTE_SETTINGS = tuple(setting.name for setting in READING_SETTINGS if setting.evaluate)
+"""The reading settings ``compute()`` takes as keyword arguments."""
 
 
-def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...] | None, tuple[str, str]]:
-    """``compute()`` keyword arguments -> (Options, the figures asked for or None, (prediction_states,
-    gold_alternatives)). An unknown argument is a TypeError, a bad value an OptionError, an unknown figure a
-    ValueError."""
-    reading = (kwargs.get("prediction_states", "cumulative"), kwargs.get("gold_alternatives", "any"))
-    reading_parts(*reading)
-    values = {name: value for name, value in kwargs.items() if name not in (*BOOTSTRAP_OPTIONS, *READING_OPTIONS)}
+def split_options(kwargs: Mapping[str, object]) -> tuple[Options, tuple[str, ...] | None, dict[str, object]]:
+    """``compute()`` keyword arguments -> (Options, the figures asked for or None, the reading settings
+    ``compute()`` takes (`reading.READING_SETTINGS`)). An unknown argument is a TypeError, a bad value an
+    OptionError, an unknown figure a ValueError."""
+    reading, values = split_reading(kwargs, evaluate=True)
+    Reading(**reading)  # checked
+    values = {name: value for name, value in values.items() if name not in BOOTSTRAP_OPTIONS}
     bootstrap_settings(kwargs)
     figures = values.pop("figures", None)
     unknown = sorted(set(values) - set(Options.__dataclass_fields__) | ({"reading"} & set(values)))
     if unknown:
-        known = {*Options.__dataclass_fields__, "figures", *INPUT_OPTIONS, *BOOTSTRAP_OPTIONS, *READING_OPTIONS}
+        known = {*Options.__dataclass_fields__, "figures", *INPUT_OPTIONS, *BOOTSTRAP_OPTIONS, *COMPUTE_SETTINGS}
         accepted = sorted(known - {"reading"})
         raise TypeError(f"unknown compute() arguments {unknown}; accepted: {accepted}")
     options = Options.from_kwargs(values)
@@ -215,7 +216,7 @@ class DSTMetric(evaluate.Metric, metaclass=abc.ABCMeta):
         """Score the turns of every example and process (as Arrow) with the core."""
         options, names, reading = split_options(kwargs)
         pred, gold = turns_of_examples(predictions, "predictions"), turns_of_examples(references, "references")
-        corpus = corpus_from_arrow(pred, gold, options.value_matching, *reading)
+        corpus = corpus_from_arrow(pred, gold, value_matching=options.value_matching, **reading)
         options = options.replace(reading=corpus.reading)
         ours = score(corpus, options).scores  # a compat profile's figures replace ours
         figures = {key: ours[key] for key in figure_keys(options, self.families)}

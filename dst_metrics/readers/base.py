@@ -9,9 +9,10 @@ from pathlib import Path
 
 import msgspec
 
-from ..corpus import Corpus, Reading
+from ..corpus import Corpus
 from ..errors import UNDECODABLE, InputError, describe
 from ..json_problems import find_json_problem
+from ..reading import Reading
 from .compression import open_file, unreadable
 
 
@@ -28,7 +29,7 @@ class ReadRequest(msgspec.Struct, frozen=True):
 
     data: bytes
     source: str | None
-    reading: Reading | str = "exact"  # how to read it (`corpus.Reading`; a str: its value matching)
+    reading: Reading | str = "exact"  # how to read it (`reading.Reading`; a str: its value matching)
     path: Path | None = None  # the file or folder read, when there is one (a folder: data is empty)
 
     def __post_init__(self) -> None:

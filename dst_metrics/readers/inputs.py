@@ -20,17 +20,18 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
-from functools import cached_property, partial
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
 
 from .._gc import gc_paused
-from ..corpus import Corpus, CorpusBuilder, Dialogue, Reading, corpus_from_layout, only_share
+from ..corpus import Corpus, CorpusBuilder, Dialogue, corpus_from_layout, only_share
 from ..errors import UNDECODABLE, InputError
 from ..options import OptionError
-from ..states import Alternatives, LinearizedFormat
+from ..reading import Reading
+from ..states import Alternatives
 from . import (
     compression,
     convlab,
@@ -178,38 +179,23 @@ def detect(data: bytes) -> str:
     raise InputError(f"the data is in none of the known formats ({known})")
 
 
-class InputSpec(msgspec.Struct, frozen=True, dict=True):  # dict: room for the cached `reading`
-    """What to read: a source in `format`, with `gold` for a predictions-only format, and the reading options."""
+class InputSpec(msgspec.Struct, frozen=True):
+    """What to read: a source in `format`, with `gold` for a predictions-only format, read with `reading`'s
+    settings (`reading.Reading`)."""
 
     source: Any
     format: str = "auto"
     gold: Any = None
     gold_format: str = "auto"
-    value_matching: str = "exact"
-    linearized: LinearizedFormat | None = None
     name: str | None = None  # how messages name the source (default: its path)
     gold_name: str | None = None
-    prediction_states: str = "cumulative"  # or "updates": accumulated into states (`corpus.Reading`)
-    gold_alternatives: str = "any"  # or "first": a gold slot's first acceptable value only
-    only_predicted: bool = False  # with gold: only the gold dialogues the predictions cover
-
-    @cached_property
-    def reading(self) -> Reading:
-        """The reading settings as one `corpus.Reading` (made, and so checked, on creation)."""
-        return Reading(
-            value_matching=self.value_matching,
-            linearized=self.linearized,
-            prediction_states=self.prediction_states,
-            gold_alternatives=self.gold_alternatives,
-            only_predicted=self.only_predicted,
-        )
+    reading: Reading = msgspec.field(default_factory=Reading)
 
     def __post_init__(self) -> None:
         for value in (self.format, self.gold_format):
             if value not in FORMATS:
                 raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {value!r}")
-        self.reading  # noqa: B018 - made now: a bad setting raises on creation, as it always did
-        if self.only_predicted and self.gold is None:
+        if self.reading.only_predicted and self.gold is None:
             raise OptionError(
                 "only_predicted (--only-predicted) restricts a gold input given apart (--gold) to the dialogues "
                 "predicted; this input holds gold and predictions together"
@@ -680,48 +666,42 @@ def read(
     source: Any,
     format: str = "auto",
     *,
-    value_matching: str = "exact",
-    linearized: LinearizedFormat | None = None,
-    name: str | None = None,
     gold: Any = None,
     gold_format: str = "auto",
-    prediction_states: str = "cumulative",
-    gold_alternatives: str = "any",
-    only_predicted: bool = False,
+    name: str | None = None,
+    **reading: Any,
 ) -> Corpus:
     """Read a corpus from a path, a folder, bytes, text or Python objects in `format` (``auto`` detects it).
 
-    A predictions-only format is paired with `gold` by dialogue and turn. ``prediction_states="updates"``
-    accumulates turn updates into states, ``gold_alternatives="first"`` keeps a gold slot's first
-    acceptable value, ``only_predicted=True`` scores only the gold dialogues predicted; the signature
-    names each. Bad input raises InputError naming the file (or `name`), line, dialogue, turn and field."""
-    spec = InputSpec(
-        source,
-        format,
-        gold=gold,
-        gold_format=gold_format,
-        value_matching=value_matching,
-        linearized=linearized,
-        name=name,
-        prediction_states=prediction_states,
-        gold_alternatives=gold_alternatives,
-        only_predicted=only_predicted,
-    )
+    A predictions-only format is paired with `gold` by dialogue and turn. `reading` holds the reading settings
+    (`reading.Reading`): ``value_matching="fuzzy"``; ``prediction_states="updates"`` accumulates turn updates
+    into states, ``gold_alternatives="first"`` keeps a gold slot's first acceptable value, ``only_predicted=True``
+    scores only the gold dialogues predicted; the signature names each. Bad input raises InputError naming the
+    file (or `name`), line, dialogue, turn and field."""
+    spec = InputSpec(source, format, gold, gold_format, name, reading=Reading(**reading))
     return resolve_input(spec).corpus
 
 
 def read_stream(
-    source: Any, consume: Callable[[Iterable[Dialogue]], T], format: str = "auto", **options: Any
+    source: Any,
+    consume: Callable[[Iterable[Dialogue]], T],
+    format: str = "auto",
+    *,
+    gold: Any = None,
+    gold_format: str = "auto",
+    name: str | None = None,
+    **reading: Any,
 ) -> list[FileResult]:
     """`consume` of the dialogues of each file of `source`, one at a time where the file streams.
 
-    Other files are read whole and given to `consume` as a Corpus. `options` are `read`'s keywords.
+    Other files are read whole and given to `consume` as a Corpus. The other arguments are `read`'s.
     Returns one `FileResult` per file.
 
     >>> [found.result for found in read_stream('{"d1": {"0": {"gt": {}, "pr": {}}}}', len)]
     [1]
     """
-    return resolve_input(InputSpec(source, format, **options), stream=True).read_stream(consume)
+    spec = InputSpec(source, format, gold, gold_format, name, reading=Reading(**reading))
+    return resolve_input(spec, stream=True).read_stream(consume)
 
 
 def formats_table() -> str:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import msgspec
 
-from ..corpus import Corpus, CorpusBuilder, Reading
+from ..corpus import Corpus, CorpusBuilder
 from ..errors import InputError, json_text
+from ..reading import Reading
 from .base import Side
 
 

@@ -23,6 +23,7 @@ from ..errors import InputError
 from ..modules import needs_extra
 from ..options import OptionError, Options
 from ..readers.inputs import InputFile, InputSpec, resolve, resolve_input
+from ..reading import Reading
 from .scores import Report, score_tallies
 from .streaming import Tallies, Tallying, add_up, tally_input
 
@@ -61,7 +62,7 @@ def score_shards(
     if client is None:
         with dask_client(scheduler, workers) as connected:
             return score_shards(resolved, options, client=connected)
-    spec = InputSpec("", value_matching=options.value_matching)
+    spec = InputSpec("", reading=Reading(value_matching=options.value_matching))
     tallies = tally_shards(shard_specs(spec, resolved), Tallying(options.mode), client)
     return score_tallies((tallies.total, {}), options)
 

@@ -106,7 +106,8 @@ def read_whole(spec: InputSpec, on_updates: Callable[[str], None] | None = None)
     """`spec` read whole, its first dialogues checked for turn updates (`on_updates` is called with its name)."""
     with gc_paused():
         resolved = resolve_input(spec)
-    if on_updates and spec.prediction_states == "cumulative" and sample_looks_like_updates(resolved.corpus.dialogues):
+    cumulative = spec.reading.prediction_states == "cumulative"
+    if on_updates and cumulative and sample_looks_like_updates(resolved.corpus.dialogues):
         on_updates(spec.name or str(spec.source))
     return resolved
 
@@ -144,7 +145,7 @@ def _read_on_dask(specs: Sequence[InputSpec], tallying: Tallying, request: Reque
 
 def _warn_if_updates(spec: InputSpec, tallies: Tallies, request: Request) -> None:
     """`request.on_updates` of cumulative predictions whose votes say they are turn updates."""
-    if request.on_updates and spec.prediction_states == "cumulative" and votes_say_updates(tallies.votes):
+    if request.on_updates and spec.reading.prediction_states == "cumulative" and votes_say_updates(tallies.votes):
         request.on_updates(spec.name or str(spec.source))
 
 

@@ -21,6 +21,7 @@ from dst_metrics.readers import compression
 from dst_metrics.readers.base import read_file
 from dst_metrics.readers.examples import EXAMPLES
 from dst_metrics.readers.inputs import FORMATS, READERS, SUFFIXES, InputSpec, resolve, resolve_input
+from dst_metrics.reading import Reading
 
 SET_LABELS = ("A", "B", "C", "D")
 MAX_PASTE_BYTES = 5_000_000
@@ -196,9 +197,8 @@ def read_prediction_set(
         )
     gold_where = "Gold " + repr(gold.filename or "pasted") if paired else None
     gold_data = input_bytes(gold, gold_where) if paired else None
-    opened = resolve_input(
-        InputSpec(data, used, gold_data, value_matching=value_matching, name=where, gold_name=gold_where)
-    )
+    reading = Reading(value_matching=value_matching)
+    opened = resolve_input(InputSpec(data, used, gold_data, name=where, gold_name=gold_where, reading=reading))
     source = entry.filename if not entry.text and entry.filename else "pasted"
     return PredictionSet(shown, opened.corpus, opened.format.split(",")[0], source)
 
