@@ -14,8 +14,8 @@ COMPILED = [
     "dst_metrics/core/tally.py",
     "dst_metrics/corpus.py",
     "dst_metrics/states.py",
-    "dst_metrics/core/metrics.py",
-    "dst_metrics/core/figures.py",
+    "dst_metrics/figures/metrics.py",
+    "dst_metrics/figures/registry.py",
     "dst_metrics/compat/fga.py",
 ]
 """The hot loop: building the states (corpus, states), the one diff per turn with the tally (core), and

@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING
 from ._version import __version__
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` imports on first use
-    from .core.figures import FIGURES, Figure, figure_keys
-    from .core.metrics import (
+    from .core.tally import CORRECT, COUNT_TYPES, MISSED, OVERSHOT, WRONG, Tally, tally_corpus, tally_dialogue
+    from .corpus import Corpus, Dialogue
+    from .errors import InputError
+    from .figures.metrics import (
         aga,
         fga,
         gca,
@@ -27,9 +29,9 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` im
         slot_accuracy,
         slot_prf,
     )
-    from .core.tally import CORRECT, COUNT_TYPES, MISSED, OVERSHOT, WRONG, Tally, tally_corpus, tally_dialogue
-    from .corpus import Corpus, Dialogue
-    from .errors import InputError
+    from .figures.registry import FIGURES, Figure, figure_keys
+    from .generation.parsing import parse_generation
+    from .generation.updates import accumulate, looks_like_updates
     from .modules import module_path
     from .options import (
         DEFAULT_FGA_LAMBDA,
@@ -42,8 +44,6 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` im
         Options,
     )
     from .readers import read, read_stream
-    from .readers.generation import parse_generation
-    from .readers.updates import accumulate, looks_like_updates
     from .scoring.scores import Report, Scores, score, score_tallies, tally_dialogues
     from .states import LinearizedFormat, normalize_state, parse_linearized
     from .trainer import make_compute_metrics, score_generations
@@ -60,18 +60,18 @@ _LAZY: dict[str, str] = {
     "Corpus": "corpus",
     "Dialogue": "corpus",
     "InputError": "errors",
-    "FIGURES": "core.figures",
-    "Figure": "core.figures",
-    "figure_keys": "core.figures",
-    "parse_generation": "readers.generation",
-    "aga": "core.metrics",
-    "fga": "core.metrics",
-    "gca": "core.metrics",
-    "gca_rates": "core.metrics",
-    "jga": "core.metrics",
-    "rsa": "core.metrics",
-    "slot_accuracy": "core.metrics",
-    "slot_prf": "core.metrics",
+    "FIGURES": "figures.registry",
+    "Figure": "figures.registry",
+    "figure_keys": "figures.registry",
+    "parse_generation": "generation.parsing",
+    "aga": "figures.metrics",
+    "fga": "figures.metrics",
+    "gca": "figures.metrics",
+    "gca_rates": "figures.metrics",
+    "jga": "figures.metrics",
+    "rsa": "figures.metrics",
+    "slot_accuracy": "figures.metrics",
+    "slot_prf": "figures.metrics",
     "module_path": "modules",
     "DEFAULT_FGA_LAMBDA": "options",
     "FGA_LAMBDA_GRID": "options",
@@ -93,8 +93,8 @@ _LAZY: dict[str, str] = {
     "parse_linearized": "states",
     "make_compute_metrics": "trainer",
     "score_generations": "trainer",
-    "accumulate": "readers.updates",
-    "looks_like_updates": "readers.updates",
+    "accumulate": "generation.updates",
+    "looks_like_updates": "generation.updates",
 }
 """Each public name and the submodule it comes from: imported when first used, so that importing
 the package (as ``dst-metrics --version`` does) costs nothing until a name is read."""

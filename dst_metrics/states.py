@@ -68,7 +68,7 @@ def is_scored_mapping(raw: Mapping) -> bool:
 
 DELETE_MARKER = "[DELETE]"
 """The value that removes a slot in a turn update (IC-DST's and RefPyDST's; matched case-insensitively),
-as JSON null does (`dst_metrics.readers.updates`)."""
+as JSON null does (`dst_metrics.generation.updates`)."""
 
 
 def is_deletion(value: object) -> bool:

@@ -1,6 +1,6 @@
 """Scoring generated states where they are made: a `Seq2SeqTrainer`'s ``compute_metrics``
 (`make_compute_metrics`) and any generation loop (`score_generations`). Each generation is read with
-`readers.generation.parse_generation` (an unparsed one is an empty state) and mapped back to its dialogue
+`generation.parsing.parse_generation` (an unparsed one is an empty state) and mapped back to its dialogue
 and turn; the figures are those of ``dst-metrics score`` on the same states, with the share of generations
 of each outcome. Nothing here imports transformers or torch.
 """
@@ -16,12 +16,12 @@ from typing import Any
 import msgspec
 
 from . import ids
-from .core.figures import figure_keys
 from .corpus import Corpus
 from .errors import InputError, json_text
+from .figures.registry import figure_keys
+from .generation.parsing import OUTCOMES, ParsedState, malformed_counts, outcome_counts, parse_generation
+from .generation.updates import apply_update, sample_looks_like_updates
 from .options import Options, gold_separator_part, parse_gold_alternatives_separator
-from .readers.generation import OUTCOMES, ParsedState, malformed_counts, outcome_counts, parse_generation
-from .readers.updates import apply_update, sample_looks_like_updates
 from .reading import Reading, split_reading
 from .scoring.scores import score
 from .states import Alternatives, LinearizedFormat, normalize_state

@@ -13,13 +13,13 @@ import pytest
 
 from dst_metrics import InputError, OptionError, Options, score
 from dst_metrics.cli import main
-from dst_metrics.core.figures import FIGURES, figure_keys, figure_labels
+from dst_metrics.figures.registry import FIGURES, figure_keys, figure_labels
 from dst_metrics.options import parse_alpha, parse_lambda, parse_mode, parse_num_slots, parse_value_matching
 from dst_metrics.readers import READERS, detect, read
-from dst_metrics.readers.examples import EXAMPLES
 from dst_metrics.report import draw, palette, plots
 from dst_metrics.space import explore as explore_module
 from dst_metrics.space import exports, inputs, scored, style, views
+from dst_metrics.space.examples import EXAMPLES
 from dst_metrics.space.explore import (
     Exploration,
     compare_sets,
@@ -261,7 +261,7 @@ def test_options_reach_the_figures_and_the_signature():
 
 
 # --------------------------------------------------------------------------------------------
-# The figure registry (dst_metrics.core.figures) drives every table and the chart
+# The figure registry (dst_metrics.figures.registry) drives every table and the chart
 
 
 def test_the_tables_show_every_registered_figure():

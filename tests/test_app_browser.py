@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from dst_metrics import Options, score
-from dst_metrics.readers.examples import EXAMPLES
+from dst_metrics.space.examples import EXAMPLES
 from dst_metrics.space.scored import main_rows
 from dst_metrics.stats import compare
 from dst_metrics.stats.paired import FloorWarning

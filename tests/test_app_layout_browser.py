@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from dst_metrics.readers.examples import EXAMPLES
+from dst_metrics.space.examples import EXAMPLES
 
 from .space_browser import ARTIFACTS, QUIET_JS, WORDS_BROKEN_JS, at_sizes, contrasts, shot
 

@@ -18,7 +18,7 @@ import pytest
 
 from dst_metrics import VALUE_MATCHINGS, score
 from dst_metrics.readers import read
-from dst_metrics.readers.examples import EXAMPLES
+from dst_metrics.space.examples import EXAMPLES
 from dst_metrics.space.inputs import EXAMPLE_CHOICES, name_from_file
 
 from .space_browser import QUIET_JS, shot

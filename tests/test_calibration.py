@@ -17,10 +17,10 @@ import pytest
 
 from dst_metrics import Corpus, InputError, read, score
 from dst_metrics.calibration import ScoredPredictions
-from dst_metrics.calibration.figures import CALIBRATION_FIGURES
 from dst_metrics.calibration.metrics import calibration
 from dst_metrics.cli import main
 from dst_metrics.confidences import split_scored_state, top_value
+from dst_metrics.figures.calibration import CALIBRATION_FIGURES
 
 from .conftest import REFERENCE, needs, requires_shared
 

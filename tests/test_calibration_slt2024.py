@@ -183,10 +183,10 @@ def test_command_line_json() -> None:
 
 
 def test_registry_figures_equal_the_profile_and_the_peer() -> None:
-    """``slt2024_ece`` / ``slt2024_auroc`` of the calibration registry (`calibration.figures`) are the
+    """``slt2024_ece`` / ``slt2024_auroc`` of the calibration registry (`figures.calibration`) are the
     profile's ``pair_ece`` / ``pair_auroc`` (the peer's printed figures), in 10 bins whatever --bins is."""
-    from dst_metrics.calibration.figures import CALIBRATION_FIGURES
     from dst_metrics.calibration.metrics import calibration
+    from dst_metrics.figures.calibration import CALIBRATION_FIGURES
 
     path = str(REPO / "examples" / "confidences.json")
     _, out = _cli("calibration", path, "--compat", "slt2024", "--json")

@@ -12,7 +12,7 @@ import pytest
 from dst_metrics import FIGURES, Options, read, score
 from dst_metrics.cli import main
 from dst_metrics.cli.common import display_width
-from dst_metrics.readers.examples import EXAMPLES
+from dst_metrics.space.examples import EXAMPLES
 from tests.conftest import REFERENCE, REPO, requires_shared
 
 EXAMPLE_DIR = REPO / "examples"

@@ -92,7 +92,7 @@ def compiled_tree(tmp_path_factory):
 
 
 def test_setup_compiles_the_build_and_the_core():
-    core = {"core.tally", "corpus", "states", "core.metrics", "core.figures"}
+    core = {"core.tally", "corpus", "states", "figures.metrics", "figures.registry"}
     assert {f"dst_metrics.{name}" for name in core} <= set(compiled_modules())
 
 
@@ -135,7 +135,9 @@ def test_per_dialogue_figures_read_by_streaming_are_the_pure_ones(compiled_tree,
 
 def test_a_compiled_tallys_gca_and_jga_are_the_columns_formula_bit_for_bit(compiled_tree):
     # the compiled `metrics` over a compiled Tally (native int fields): the formula's floats still
-    check = "import dst_metrics.core.metrics as m; assert m.__file__.endswith('.so'), m.__file__\n" + TALLY_PATHS_SCRIPT
+    check = (
+        "import dst_metrics.figures.metrics as m; assert m.__file__.endswith('.so'), m.__file__\n" + TALLY_PATHS_SCRIPT
+    )
     env = {**os.environ, "PYTHONPATH": str(compiled_tree)}
     run = subprocess.run([sys.executable, "-c", check], cwd=compiled_tree, env=env, capture_output=True, text=True,
                          timeout=600)  # fmt: skip

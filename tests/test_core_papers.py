@@ -4,7 +4,7 @@
 - GCA paper (Aksu & Chen), Figure 1 (P1 vs P2), section 5.4 (the hypothetical dialogue),
   Figure 6 (MUL1110) and Figure 7 (SNG0779).
 
-The GCA paper's examples come from `dst_metrics.readers.examples.EXAMPLES`; where ../shared is present
+The GCA paper's examples come from `dst_metrics.space.examples.EXAMPLES`; where ../shared is present
 they are also checked against the reference files the official code scored.
 """
 
@@ -17,7 +17,7 @@ import pytest
 
 from dst_metrics import Corpus, read, score
 from dst_metrics.analysis.explain import domain_gca, mistakes_per_turn, non_uniformity, tail_orientation
-from dst_metrics.readers.examples import EXAMPLES
+from dst_metrics.space.examples import EXAMPLES
 from tests.conftest import REFERENCE, requires_shared
 
 MODES = ("official", "corrected")

@@ -643,7 +643,7 @@ def test_tallies_pickle_and_deep_copy_to_equal_independent_tallies(corpus):
 )
 def test_fga_is_its_formula_in_any_order_of_the_distances(distances, lam):
     # metrics.fga caches each histogram's type-2 credit; the value is the formula's, summed exactly
-    from dst_metrics.core import metrics
+    from dst_metrics.figures import metrics
 
     turns = sum(distances.values()) + 3
     expected = (2 + math.fsum(c * (1.0 - math.exp(-lam * d)) for d, c in distances.items())) / turns
@@ -698,7 +698,7 @@ def test_gca_is_its_exact_value_rounded_once(correct, wrong, missed, overshot, a
     # the last digit of 720 per-dialogue values of one file)
     from fractions import Fraction
 
-    from dst_metrics.core import metrics
+    from dst_metrics.figures import metrics
 
     tally = Tally(correct=correct, wrong=wrong, missed=missed, overshot=overshot)
     predicted, gold, labelled = correct + wrong + overshot, correct + wrong + missed, correct + wrong

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import needs
+from tests.conftest import SGD, needs, requires_shared
 
 distributed = pytest.importorskip("distributed", reason=needs("distributed", "dask", "distributed"))
 
@@ -133,7 +133,6 @@ def test_the_command_line_scores_a_folder_of_shards_as_one_corpus(tmp_path, caps
     [
         (["--engine", "dask", "--ci"], "--ci needs every dialogue's states in one process"),
         (["--engine", "dask", "--compat", "trade"], "--compat trade reads the whole corpus in one process"),
-        (["--engine", "dask", "--gold", "gold.json"], "give shards that hold gold and predictions"),
         (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler is the address of a Dask scheduler"),
     ],
 )
@@ -184,3 +183,64 @@ def test_every_reading_setting_a_profile_of_sums_and_per_dialogue_run_on_dask_wi
         for key in ("file", "format"):
             record.pop(key, None)
     assert found == expected
+
+
+def _sgd_predictions(gold_file: Path, out: Path, seed: int) -> None:
+    """The SGD dialogues of `gold_file` as predictions: a seeded third of the user frames lose a slot value."""
+    rng = random.Random(seed)
+    dialogues = json.loads(gold_file.read_text())
+    for dialogue in dialogues:
+        for turn in dialogue["turns"]:
+            for frame in turn["frames"] if turn["speaker"] == "USER" else ():
+                values = frame["state"]["slot_values"]
+                if values and rng.random() < 1 / 3:
+                    del values[rng.choice(sorted(values))]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(dialogues))
+
+
+@requires_shared
+@pytest.mark.parametrize("extra", [[], ["--only-predicted"], ["--per-dialogue", "--value-matching", "normalized"]])
+def test_gold_apart_joins_each_shard_on_dask_with_the_default_engine_s_figures(tmp_path, capsys, client, extra):
+    """Issue 58, item 2: ``--gold`` on Dask is a join by dialogue id. Each shard of predictions (an SGD file of
+    the real test set, a third of its frames missing a value) is paired with the gold dialogues it predicts; the
+    client checks that every gold dialogue is predicted somewhere (or, with --only-predicted, says how many)."""
+    files = sorted(SGD.glob("dialogues_*.json"))
+    for position, gold_file in enumerate(files):
+        _sgd_predictions(gold_file, tmp_path / "shards" / f"part-{position}.json", position)
+    kept = files if "--only-predicted" not in extra else files[:2]  # the third file's gold dialogues unpredicted
+    if len(kept) < len(files):
+        (tmp_path / "shards" / f"part-{len(files) - 1}.json").unlink()
+    assert main(["score", str(tmp_path / "shards"), "--gold", str(SGD), "--json", "--quiet", *extra]) == 0
+    expected = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    on_dask = ["--engine", "dask", "--scheduler", client.scheduler.address, "--json", "--quiet"]
+    assert main(["score", str(tmp_path / "shards"), "--gold", str(SGD), *on_dask, *extra]) == 0
+    found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert found[-1]["format"] == f"{len(kept)} shards on dask" and len(found) == len(expected) > 0
+    for record in (*found, *expected):
+        for key in ("file", "format"):
+            record.pop(key, None)
+    assert found == expected
+    if "--only-predicted" in extra:
+        assert "subset:predicted(" in found[-1]["signature"] and found[-1]["jga"] < 1
+
+
+@requires_shared
+def test_a_gold_dialogue_no_shard_predicts_is_one_line_naming_the_gold(tmp_path, capsys, client):
+    files = sorted(SGD.glob("dialogues_*.json"))
+    for position, gold_file in enumerate(files[:2]):
+        _sgd_predictions(gold_file, tmp_path / "shards" / f"part-{position}.json", position)
+    on_dask = ["--engine", "dask", "--scheduler", client.scheduler.address, "--quiet"]
+    assert main(["score", str(tmp_path / "shards"), "--gold", str(SGD), *on_dask]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no partner in the predictions" in err and "--only-predicted" in err
+    missing = json.loads(files[2].read_text())[0]["dialogue_id"]
+    assert str(SGD) in err and (f'"{missing}"' in err or "more" in err)
+
+
+def test_gold_paired_by_position_is_refused_on_dask_with_the_reason(capsys):
+    fixtures = Path(__file__).parent / "fixtures" / "dstc10"
+    args = ["score", str(fixtures / "entry.json"), "--gold", str(fixtures / "labels.json"), "--engine", "dask"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "by their position" in err and "--engine dask" in err

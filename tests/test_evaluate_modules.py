@@ -19,7 +19,7 @@ import pyarrow as pa
 import pytest
 
 from dst_metrics import Corpus, InputError, LinearizedFormat, OptionError, Options, module_path, read, score
-from dst_metrics.core.figures import figure_keys
+from dst_metrics.figures.registry import figure_keys
 from dst_metrics.hf_evaluate import metric
 from dst_metrics.hf_evaluate.arrow import (
     EXAMPLE_TYPES,
@@ -42,7 +42,7 @@ from dst_metrics.hf_evaluate.docs import (
     write_cards,
 )
 from dst_metrics.hf_evaluate.metric import EVALUATE_TESTED, FEATURES, DSTMetricInfo, check_evaluate_version
-from dst_metrics.readers.examples import EXAMPLES
+from dst_metrics.space.examples import EXAMPLES
 from tests.samples import GOLD, PRED
 
 from .arrow_rows import corpus_table

@@ -14,8 +14,8 @@ import pytest
 
 from dst_metrics import Options, read, score
 from dst_metrics.cli import main
-from dst_metrics.core import figures
-from dst_metrics.core.figures import FIGURES, Figure, figure_keys, figure_labels
+from dst_metrics.figures import registry as figures
+from dst_metrics.figures.registry import FIGURES, Figure, figure_keys, figure_labels
 from tests.conftest import REPO, needs
 
 EXAMPLE = REPO / "examples" / "first_example_p1.json"
@@ -144,8 +144,8 @@ def test_higher_is_better_matches_what_a_perfect_prediction_maximizes():
 
 
 def test_every_family_has_unique_keys_across_the_registries():
-    from dst_metrics.calibration.figures import CALIBRATION_FIGURES
-    from dst_metrics.core.figures import FAMILIES
+    from dst_metrics.figures.calibration import CALIBRATION_FIGURES
+    from dst_metrics.figures.registry import FAMILIES
 
     registries = {family: [f for f in FIGURES if f.family == family] for family in FAMILIES}
     registries |= {"calibration": CALIBRATION_FIGURES}
@@ -231,7 +231,7 @@ def test_the_registry_needs_no_numpy():
     import subprocess
     import sys
 
-    code = "import sys, dst_metrics.core.figures, dst_metrics.scoring.scores; print('numpy' in sys.modules)"
+    code = "import sys, dst_metrics.figures.registry, dst_metrics.scoring.scores; print('numpy' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 
@@ -261,7 +261,7 @@ def test_a_figures_grid_equals_its_compute_lambda_by_lambda():
 TALLY_PATHS_SCRIPT = """
 import random, types
 from dataclasses import fields
-from dst_metrics.core import metrics
+from dst_metrics.figures import metrics
 from dst_metrics.core.tally import Tally
 
 rng = random.Random(33)

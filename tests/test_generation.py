@@ -1,4 +1,4 @@
-"""Reading states out of generated text (`dst_metrics.readers.generation`): a table of generations of each
+"""Reading states out of generated text (`dst_metrics.generation.parsing`): a table of generations of each
 style, well-formed and malformed, with the state each must give; and properties (hypothesis)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dst_metrics.readers import generation
-from dst_metrics.readers.generation import (
+from dst_metrics.generation import parsing as generation
+from dst_metrics.generation.parsing import (
     STYLES,
     UNPARSED,
     ParsedState,

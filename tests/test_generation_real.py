@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from dst_metrics.readers.generation import OUTCOMES, STYLES, parse_generation
-from dst_metrics.readers.updates import DELETE_MARKER
+from dst_metrics.generation.parsing import OUTCOMES, STYLES, parse_generation
+from dst_metrics.generation.updates import DELETE_MARKER
 
 from .generations_table import ROWS
 from .test_generation import parse_generations

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from dst_metrics.cli import main
-from dst_metrics.readers.generation import parse_generation
-from dst_metrics.readers.updates import UPDATES_WARNING
+from dst_metrics.generation.parsing import parse_generation
+from dst_metrics.generation.updates import UPDATES_WARNING
 
 from .fuzz import EXAMPLES
 

@@ -123,7 +123,7 @@ def test_per_dialogue_figures_computed_in_the_workers_are_those_of_the_library(t
     import pickle
 
     from dst_metrics import read, score
-    from dst_metrics.core.figures import DialogueFigures
+    from dst_metrics.figures.registry import DialogueFigures
     from dst_metrics.options import Options
 
     path = tmp_path / "layout.json"

@@ -20,8 +20,8 @@ pytest.importorskip("numpy", reason=needs("report", "numpy"))
 
 from dst_metrics import Corpus, Options, read, score  # noqa: E402
 from dst_metrics.cli import main  # noqa: E402
-from dst_metrics.core.figures import figure_labels  # noqa: E402
 from dst_metrics.corpus import Dialogue  # noqa: E402
+from dst_metrics.figures.registry import figure_labels  # noqa: E402
 from dst_metrics.report import build_report, collect, latex_table, markdown_table, render_plots  # noqa: E402
 from dst_metrics.report.plots import PLOTTERS, PNG_DPI  # noqa: E402
 from dst_metrics.stats import bootstrap_intervals, compare  # noqa: E402

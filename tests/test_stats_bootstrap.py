@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from dst_metrics import Corpus, read
-from dst_metrics.core.figures import FIGURES, Figure
 from dst_metrics.core.tally import Tally
+from dst_metrics.figures.registry import FIGURES, Figure
 from dst_metrics.options import OptionError, Options
 from dst_metrics.stats import bootstrap_intervals
 from dst_metrics.stats.bootstrap import dialogue_matrix, matrix_intervals, resample_counts

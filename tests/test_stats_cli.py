@@ -8,7 +8,7 @@ import pytest
 
 from dst_metrics import read
 from dst_metrics.cli import main
-from dst_metrics.core.figures import FIGURES
+from dst_metrics.figures.registry import FIGURES
 from dst_metrics.options import Options
 from dst_metrics.stats import bootstrap_intervals
 from tests.conftest import REFERENCE, REPO, requires_shared

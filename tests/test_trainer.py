@@ -19,7 +19,7 @@ import pytest
 
 import dst_metrics.trainer as trainer_module
 from dst_metrics import Corpus, InputError, score
-from dst_metrics.readers.generation import parse_generation
+from dst_metrics.generation.parsing import parse_generation
 from dst_metrics.trainer import make_compute_metrics, score_generations
 
 from .conftest import REPO

@@ -1,4 +1,4 @@
-"""Turn-level updates (`dst_metrics.readers.updates`): accumulation, its inverse, and the detector."""
+"""Turn-level updates (`dst_metrics.generation.updates`): accumulation, its inverse, and the detector."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from dst_metrics import Corpus, score
 from dst_metrics.cli import main
 from dst_metrics.errors import InputError, describe
-from dst_metrics.readers import read, updates
-from dst_metrics.readers.updates import (
+from dst_metrics.generation import updates
+from dst_metrics.generation.updates import (
     FlatState,
     accumulate,
     apply_update,
@@ -22,6 +22,7 @@ from dst_metrics.readers.updates import (
     looks_like_updates,
     vanishing_share,
 )
+from dst_metrics.readers import read
 from tests.conftest import REFERENCE, requires_shared
 
 FILES = [

@@ -9,9 +9,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..core import metrics
 from ..core.tally import CORRECT, COUNT_TYPES, SlotCount, check_mode, tally_dialogue
 from ..corpus import Dialogue
+from ..figures import metrics
 from ..options import Options
 from ..states import INACTIVE_VALUES, NONE_VALUE, Alternatives, State, Value, slot_domain
 from .breakdown import domain_reports

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import msgspec
 
 from ..compat import PROFILES
-from ..core.figures import FIGURES
 from ..corpus import Corpus, Dialogue, decode_raw, first_alternatives
 from ..errors import InputError
+from ..figures.registry import FIGURES
 from ..options import MODES, OptionError, Options
 from ..readers.inputs import READERS, InputSpec, ResolvedInput, read_sides, resolve
 from ..readers.pairing import pair

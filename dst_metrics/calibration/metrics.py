@@ -20,8 +20,8 @@ from ..confidences import Hypotheses, ScoredPredictions
 from ..corpus import Corpus, _snapped_value, text_matching
 from ..dstc2.items import independent_item, new_ids, plain_item
 from ..dstc2.stats import normalise_dist, roc_results
+from ..figures.calibration import CALIBRATION_FIGURES
 from ..states import INACTIVE_VALUES, Alternatives, _canonical_text
-from .figures import CALIBRATION_FIGURES
 from .slt2024 import linspace_edges, slt2024_figures
 
 DEFAULT_BINS = 10

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 from ..confidences import ScoredPredictions
 from ..corpus import Corpus
+from ..figures.calibration import SLT2024_BINS  # their n_bins, kept with the registry's slt2024 figures
 from ..numpy_sums import numpy_sum
 from ..states import values_match
-from .figures import SLT2024_BINS  # their n_bins, kept with the registry's slt2024 figures
 
 PROFILE = "slt2024"
 """The profile's name (``dst-metrics calibration --profile slt2024``)."""

@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _print_table(result, path: str, read_as: str, signature: str) -> None:
-    from ..calibration.figures import CALIBRATION_FIGURES
+    from ..figures.calibration import CALIBRATION_FIGURES
     from .common import figure_cell as _cell
     from .common import format_table, levels_table
 

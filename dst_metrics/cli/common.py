@@ -290,7 +290,7 @@ def run_parsed(args: argparse.Namespace, run: Callable[[argparse.Namespace], int
 
 def warn_of_updates(name: str) -> None:
     """The one-line warning on stderr when cumulative predictions look like turn updates (`updates`)."""
-    from ..readers.updates import UPDATES_WARNING
+    from ..generation.updates import UPDATES_WARNING
 
     print(f"warning: {name}: {UPDATES_WARNING}", file=sys.stderr)
 
@@ -345,7 +345,7 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: st
 
 def levels_table(figures: dict, slots: int, turns: int, by_slot: dict | None = None) -> str:
     """The table of calibration `figures`, one row per level (or per slot with `by_slot`), in percent."""
-    from ..calibration.figures import CALIBRATION_FIGURES
+    from ..figures.calibration import CALIBRATION_FIGURES
 
     names = [f.key.split("_", 1)[1] for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]
     labels = [f.label for f in CALIBRATION_FIGURES if f.key.startswith("slot_")]

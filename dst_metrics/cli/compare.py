@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def figure_table(comparison) -> str:
     """One row per figure: A, B, B - A, its interval, p, corrected p, and '*' when significant."""
-    from ..core.figures import figure_labels
+    from ..figures.registry import figure_labels
     from .common import figure_cell, format_table
 
     labels = figure_labels(comparison.options)

@@ -3,7 +3,7 @@ against its gold states, every figure plus how each generation was read.
 
 FILE is a JSON list or JSON Lines of turn records, each with a dialogue id, a turn id, the generated
 text and the gold state under the first of `FIELDS`' names it has (IC-DST's and RefPyDST's running
-logs read as they are). The text is read with `dst_metrics.readers.generation.parse_generation` and
+logs read as they are). The text is read with `dst_metrics.generation.parsing.parse_generation` and
 scored with `dst_metrics.trainer.score_generations`.
 """
 
@@ -14,10 +14,10 @@ import sys
 import warnings
 
 from .. import options as opts
-from ..core.figures import figure_labels
 from ..errors import InputError, counted, describe
+from ..figures.registry import figure_labels
+from ..generation.parsing import OUTCOMES, STYLES
 from ..readers.base import decode_json
-from ..readers.generation import OUTCOMES, STYLES
 from ..readers.inputs import guarded, text_file
 from ..reading import READING_SETTINGS
 from .common import (

@@ -13,13 +13,13 @@ from .. import options as opts
 from ..analysis.breakdown import BY, breakdown
 from ..analysis.zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains, score_held_out
 from ..compat import PROFILES
-from ..core.figures import FIGURES, figure_labels
 from ..core.tally import COUNT_TYPES
 from ..corpus import Corpus
+from ..figures.registry import FIGURES, figure_labels
 from ..options import OptionError, Options
-from ..readers import InputSpec
+from ..readers.pairing import SUBSET_PART
 from ..scoring.distributed import ENGINES
-from ..scoring.engines import Request, read_whole, score_inputs
+from ..scoring.engines import Request, Scored, score_inputs
 from ..scoring.scores import Report, Scores
 from .common import (
     add_figure_options,
@@ -147,9 +147,10 @@ def _score_intervals(corpora: list[tuple[str, Corpus]], options: Options, args: 
 
 def _coverage(signature: str) -> tuple[int, int] | None:
     """(dialogues scored, gold dialogues) of a signature's ``subset:predicted(k/n)``, or None."""
+    prefix = f"{SUBSET_PART}("
     for part in signature.split("|"):
-        if part.startswith("subset:predicted(") and part.endswith(")"):
-            scored, _, gold = part[len("subset:predicted(") : -1].partition("/")
+        if part.startswith(prefix) and part.endswith(")"):
+            scored, _, gold = part[len(prefix) : -1].partition("/")
             return int(scored), int(gold)
     return None
 
@@ -265,7 +266,7 @@ def _profile_table(by_group: dict[str, dict[str, float]]) -> str:
 
 def request_of(args: argparse.Namespace) -> Request:
     """The `engines.Request` of ``dst-metrics score``'s arguments: what the engine is chosen from."""
-    kept = {"--by": args.by, "--ci": args.ci, "--calibration": args.calibration}
+    kept = {"--by": args.by, "--ci": args.ci, "--calibration": args.calibration, "--domain": args.domain}
     return Request(
         per_dialogue=args.per_dialogue,
         dialogue_figures=args.json,
@@ -296,10 +297,11 @@ def _print_calibration(path: str, block: dict | None) -> None:
     print(f"signature: {block['signature']}")
 
 
-def _run_held_out(args: argparse.Namespace, options: Options, specs: list[InputSpec]) -> int:
-    """--domain: each file's held-out domain (`zeroshot`), or with ``all`` a row per domain and the average."""
+def _print_held_out(args: argparse.Namespace, options: Options, scored: list[Scored]) -> int:
+    """--domain: each file's held-out domain (`zeroshot`), or with ``all`` a row per domain and the average, from
+    the corpora the engines read whole (`request_of`: ``--domain`` needs them)."""
     domains = read_dialogue_domains(args.dialogue_domains) if args.dialogue_domains else None
-    read = {spec.name: read_whole(spec, warn_of_updates) for spec in specs}  # every file checked first
+    read = {found.name: found for found in scored}
     if args.domain != "all":
         reports = [
             (path, score_held_out(found.corpus, args.domain, args.protocol, options, domains))
@@ -330,9 +332,9 @@ def run(args: argparse.Namespace) -> int:
     """Read and check every file, score each, print the table (or one JSON line per file)."""
     options = options_from_args(args)
     specs = [input_spec(path, args) for path in args.files]
-    if args.domain:
-        return _run_held_out(args, options, specs)
     scored = score_inputs(specs, options, request_of(args))
+    if args.domain:
+        return _print_held_out(args, options, scored)
     reports = [(found.name, found.report) for found in scored]
     corpora = [(found.name, found.corpus) for found in scored if found.corpus is not None]
     dialogue_figures = {found.name: found.dialogue_figures for found in scored if found.dialogue_figures is not None}

@@ -5,10 +5,10 @@ github SuvodipDey/FGA, ``compute_accuracy_trade_somdst.py``). Its conventions an
 
 from __future__ import annotations
 
-from ..core.figures import FIGURES
 from ..core.tally import Changes, Tally, hyphenated, side_changes, turn_figures
 from ..corpus import Dialogue
 from ..errors import InputError
+from ..figures.registry import FIGURES
 from ..options import Options
 from ..states import State, values_match
 from .base import DialogueSums, Profile, turn_results
@@ -47,6 +47,10 @@ def _add(tally: Tally, dialogue: Dialogue, options: Options) -> None:
             tally.goal_turns += 1
             tally.goal_hits[size] = tally.goal_hits.get(size, 0) + hits
         if not equal:
+            # FGA's type-1 / type-2 test, as `core.tally`'s walk writes it inline for our `fga`, over other sets: the
+            # FGA code's change sets and items (``none`` counting, `_inside` by `values_match` on whole states)
+            # where ours takes active slots and skips removals (`changes_inside`); the walk's copy short-circuits
+            # both tests in its hot loop, where one shared function would evaluate both on every unequal turn.
             if (
                 position == 0
                 or previous_equal

@@ -7,7 +7,7 @@ import textwrap
 
 import pyarrow as pa
 
-from ..core.figures import FIGURES
+from ..figures.registry import FIGURES
 from ..options import Options
 from ..reading import READING_SETTINGS
 from .arrow import EXAMPLE_TYPES
@@ -96,7 +96,7 @@ def returns_text(module: str, indent: str = "    ") -> str:
     return "".join(f"{indent}{line}\n" for line in _figure_lines(module))
 
 
-CARD_START = "<!-- figures: generated from dst_metrics.core.figures; do not edit by hand -->"
+CARD_START = "<!-- figures: generated from dst_metrics.figures.registry; do not edit by hand -->"
 CARD_END = "<!-- end of figures -->"
 FEATURES_START = "<!-- features: generated from dst_metrics.hf_evaluate.arrow; do not edit by hand -->"
 FEATURES_END = "<!-- end of features -->"

@@ -18,7 +18,7 @@ from packaging.specifiers import SpecifierSet
 
 from .._gc import gc_paused
 from ..calibration.metrics import calibration
-from ..core.figures import figure_keys
+from ..figures.registry import figure_keys
 from ..options import OptionError, Options
 from ..reading import READING_SETTINGS, Reading, split_reading
 from ..scoring.scores import score

@@ -95,7 +95,7 @@ def calibration_block(corpus: Corpus, options: Options, bins: int = CALIBRATION_
 
 def calibration_part(bins: int = CALIBRATION_BINS) -> str:
     """The calibration family's part of the signature: ``calibration|bins:10|slt2024|bins:10``."""
-    from ..calibration.figures import signature_parts
+    from ..figures.calibration import signature_parts
 
     return f"calibration|bins:{bins}|{signature_parts()}"
 

@@ -522,13 +522,15 @@ T = TypeVar("T")
 
 
 class FileResult(msgspec.Struct, frozen=True):
-    """Per file: what `consume` returned, the dialogue ids it saw, their positions and whether it streamed."""
+    """Per file: what `consume` returned, the dialogue ids it saw, their positions, whether it streamed and how
+    it was read, as the signature says it (`Corpus.reading`)."""
 
     file: InputFile
     result: Any
     dialogue_ids: list[str]
     positions: list[int]
     streamed: bool
+    reading: tuple[str, ...] = ()
 
 
 # Reading an input
@@ -608,7 +610,7 @@ def _consume_whole(
         corpus = read()
     dialogue_ids = [dialogue.dialogue_id for dialogue in corpus.dialogues]
     positions = positions or list(range(len(dialogue_ids)))
-    return FileResult(file, consume(corpus), dialogue_ids, positions, False)
+    return FileResult(file, consume(corpus), dialogue_ids, positions, False, corpus.reading)
 
 
 def stream_file(
@@ -638,7 +640,7 @@ def stream_file(
         return None  # nothing in it: read whole, which says so
     k, n = share or (0, 1)
     positions = [k + n * i for i in range(len(seen))]
-    return FileResult(file, result, seen, positions, True)
+    return FileResult(file, result, seen, positions, True, tuple(builder.notes))
 
 
 def _streams(file: InputFile) -> bool:

@@ -37,9 +37,23 @@ def _matched_dialogues(gold: Side, pred: Side, only_predicted: bool = False) -> 
     for keys, other, name, where in checks:
         missing = [keys[k] for k in keys if k not in other]
         if missing:
-            hint = " (--only-predicted scores only the gold dialogues predicted)" if name == "the predictions" else ""
-            raise InputError(f"dialogues with no partner in {name}: {_listed(missing)}{hint}", source=where)
+            raise no_partner(missing, name, where)
     return [(gold_keys[k], pred_keys[k]) for k in gold_keys if k in pred_keys]
+
+
+def no_partner(missing: list[str], name: str, where: str | None) -> InputError:
+    """The error of dialogues with no partner in `name` (``the predictions`` or ``the gold``), found in `where`."""
+    hint = " (--only-predicted scores only the gold dialogues predicted)" if name == "the predictions" else ""
+    return InputError(f"dialogues with no partner in {name}: {_listed(missing)}{hint}", source=where)
+
+
+SUBSET_PART = "subset:predicted"
+"""The signature part's name when only the gold dialogues predicted are scored: ``subset:predicted(k/n)``."""
+
+
+def subset_note(predicted: int, gold: int) -> str:
+    """The signature part of `predicted` of the `gold` dialogues scored (``only_predicted``)."""
+    return f"{SUBSET_PART}({predicted}/{gold})"
 
 
 def _matched_turns(
@@ -97,5 +111,5 @@ def pair(
         builder.add(gold_id, *turns)
     builder.notes.extend(side.convention for side in (gold, pred) if side.convention)
     if only_predicted:
-        builder.notes.append(f"subset:predicted({len(matched)}/{len(gold.states)})")
+        builder.notes.append(subset_note(len(matched), len(gold.states)))
     return builder.corpus()

@@ -10,10 +10,10 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..core.figures import FIGURES, figure_labels
 from ..core.tally import COUNT_TYPES
 from ..corpus import Corpus
 from ..errors import InputError
+from ..figures.registry import FIGURES, figure_labels
 from ..options import Options
 from ..stats.analysis import DialogueAnalysis as DialoguePoint
 from ..stats.paired import FloorWarning

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..core.figures import figure_of
+from ..figures.registry import figure_of
 from ..stats.paired import floor_warning
 from ..stats.table import SystemsTable
 from . import systems

@@ -516,8 +516,8 @@ def reliability_chart(
 def reliability_plots(named_corpora: Sequence[tuple[str, object]]) -> list[Plot]:
     """A reliability diagram (slot level, equal-width bins) per system whose predictions carry confidences;
     the caption gives the slot ECE and SLT 2024's figures."""
-    from ..calibration.figures import CALIBRATION_FIGURES
     from ..calibration.metrics import calibration
+    from ..figures.calibration import CALIBRATION_FIGURES
 
     plots = []
     for index, (name, corpus) in enumerate(named_corpora):

@@ -36,7 +36,7 @@ def _values(extras: Extras, family: str) -> dict:
 def family_rows(named: NamedExtras, family: str) -> list[Row]:
     """The figures of `family` from its registry, in its order; SGD-X's labelled for the first system's variants."""
     if family == "calibration":
-        from ..calibration.figures import CALIBRATION_FIGURES
+        from ..figures.calibration import CALIBRATION_FIGURES
 
         level = lambda key: key.split("_", 1)[0] + " " if key.startswith(("slot_", "joint_")) else ""  # noqa: E731
         return [Row(f.key, level(f.key) + f.label, f.description, f.higher_is_better) for f in CALIBRATION_FIGURES]

@@ -191,7 +191,7 @@ def profile_rows(table: SystemsTable) -> tuple[list[str], list[list[str]]]:
 
 
 def _key_label(key: str) -> str:
-    from ..core.figures import figure_labels
+    from ..figures.registry import figure_labels
 
     return {"average_jga": "average JGA"}.get(key, figure_labels().get(key, key))
 

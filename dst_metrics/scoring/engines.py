@@ -16,13 +16,13 @@ import msgspec
 from .._gc import gc_paused
 from ..compat import PROFILES
 from ..compat.base import Profile
-from ..core.figures import DialogueFigures
 from ..corpus import Corpus
 from ..errors import counted
+from ..figures.registry import DialogueFigures
+from ..generation.updates import sample_looks_like_updates, votes_say_updates
 from ..options import OptionError, Options
 from ..progress import progress
 from ..readers.inputs import InputSpec, ResolvedInput, resolve_input
-from ..readers.updates import sample_looks_like_updates, votes_say_updates
 from .parallel import default_jobs, tally_in_processes
 from .scores import Report, corpus_options, score_tallies, with_profile_figures
 from .streaming import Tallies, Tallying, tally_input
@@ -59,11 +59,6 @@ def engine_for(specs: Sequence[InputSpec], options: Options, request: Request) -
     spec = specs[0]
     summed = options.compat is None or PROFILES[options.compat].sums is not None  # a profile of sums streams
     if request.engine == "dask":  # each shard is tallied as the stream engine tallies a file: what needs more, says so
-        if spec.gold is not None:
-            raise OptionError(
-                "--gold pairs the predictions with a gold file read whole; on --engine dask, give shards that hold "
-                "gold and predictions (the reference layout or JSON Lines of turns)"
-            )
         for flag in request.needs_whole_corpus:
             raise OptionError(f"{flag} needs every dialogue's states in one process; it cannot run on --engine dask")
         if not summed:
@@ -114,32 +109,34 @@ def read_whole(spec: InputSpec, on_updates: Callable[[str], None] | None = None)
 
 def _read(
     spec: InputSpec, tallying: Tallying, engine: str, jobs: int, request: Request
-) -> tuple[Tallies, str, Corpus | None]:
-    """(tallies, the format(s) read, the corpus if read whole) of one input."""
+) -> tuple[Tallies, str, Corpus | None, tuple[str, ...]]:
+    """(tallies, the format(s) read, the corpus if read whole, how it was read: the signature's parts) of one
+    input."""
     if engine == "whole":
         resolved = read_whole(spec, request.on_updates)
         with gc_paused():
-            return tallying(resolved.corpus), resolved.format, resolved.corpus
+            return tallying(resolved.corpus), resolved.format, resolved.corpus, resolved.corpus.reading
     resolved = resolve_input(spec, stream=True)
     tallies = tally_in_processes(resolved, tallying, jobs)
     if tallies is None:
         tallies, _ = tally_input(resolved, tallying)
     _warn_if_updates(spec, tallies, request)
-    return tallies, resolved.format, None
+    return tallies, resolved.format, None, spec.reading.parts
 
 
 def _read_on_dask(specs: Sequence[InputSpec], tallying: Tallying, request: Request) -> list[tuple]:
     """`_read` of each input on Dask: the shards of one corpus (a file, or a folder's files), each tallied by
     `tallying` with the input's reading settings (`distributed.tally_shards`)."""
-    from .distributed import dask_client, shard_specs, shards_of, tally_shards
+    from .distributed import GoldJoin, dask_client, shard_specs, shards_of, tally_shards
 
     shards = [shard_specs(spec, shards_of(spec.source, spec.format)) for spec in specs]  # all checked first
+    golds = [None if spec.gold is None else GoldJoin.of(spec) for spec in specs]
     read = []
     with dask_client(request.scheduler, request.jobs) as client:
-        for spec, shard_list in zip(specs, shards):
-            tallies = tally_shards(shard_list, tallying, client)
+        for spec, shard_list, gold in zip(specs, shards, golds):
+            tallies, reading = tally_shards(shard_list, tallying, client, gold)
             _warn_if_updates(spec, tallies, request)
-            read.append((tallies, f"{counted(len(shard_list), 'shard')} on dask", None))
+            read.append((tallies, f"{counted(len(shard_list), 'shard')} on dask", None, reading))
     return read
 
 
@@ -154,6 +151,7 @@ def _scored(
     tallies: Tallies,
     format: str,
     corpus: Corpus | None,
+    reading: tuple[str, ...],
     tallying: Tallying,
     options: Options,
     request: Request,
@@ -165,7 +163,7 @@ def _scored(
         options = corpus_options(corpus, options)
         whole = lambda: corpus.dialogues  # noqa: E731 - only to name a too wide turn
     else:
-        options = options.replace(reading=spec.reading.parts)  # how the input was read, as a corpus says it
+        options = options.replace(reading=reading)  # how the input was read, as a corpus says it
         whole = lambda: resolve_input(spec).corpus.dialogues  # noqa: E731
     figures = tallies.dialogues if tallying.figures is not None else None
     by_dialogue = tallies.dialogues if figures is None else {}

@@ -10,10 +10,10 @@ import msgspec
 
 from .._gc import without_gc
 from .._version import __version__
-from ..core.figures import compute_figures, figure_of
 from ..core.tally import Tally, tally_corpus, tally_dialogue, tally_each
 from ..corpus import Corpus, Dialogue
 from ..errors import json_text
+from ..figures.registry import compute_figures, figure_of
 from ..options import OptionError, Options
 
 if TYPE_CHECKING:  # the profiles are imported when one is asked for (`score`)

@@ -14,13 +14,13 @@ from typing import Any
 import msgspec
 
 from ..compat.base import DialogueSums
-from ..core.figures import DialogueFigures
 from ..core.tally import Tally, summed, tally_corpus, tally_each
 from ..corpus import Corpus, Dialogue
+from ..figures.registry import DialogueFigures
+from ..generation.updates import watch
 from ..options import Options
 from ..readers import ResolvedInput
 from ..readers.inputs import STREAMED_FORMATS, FileResult
-from ..readers.updates import watch
 
 __all__ = ["STREAMED_FORMATS", "Tallies", "Tallying", "add_up", "tally_input"]
 

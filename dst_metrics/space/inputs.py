@@ -19,9 +19,9 @@ from dst_metrics.compat import PROFILES
 from dst_metrics.options import OptionError
 from dst_metrics.readers import compression
 from dst_metrics.readers.base import read_file
-from dst_metrics.readers.examples import EXAMPLES
 from dst_metrics.readers.inputs import FORMATS, READERS, SUFFIXES, InputSpec, resolve, resolve_input
 from dst_metrics.reading import Reading
+from dst_metrics.space.examples import EXAMPLES
 
 SET_LABELS = ("A", "B", "C", "D")
 MAX_PASTE_BYTES = 5_000_000

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dst_metrics import Corpus, Options, Report, score
-from dst_metrics.core.figures import FIGURES, figure_labels, figure_of
+from dst_metrics.figures.registry import FIGURES, figure_labels, figure_of
 from dst_metrics.report.draw import pct
 
 from .inputs import PredictionSet

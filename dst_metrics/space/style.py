@@ -7,7 +7,7 @@ import json
 from dst_metrics import citations
 from dst_metrics._version import __version__
 from dst_metrics.compat import PROFILES
-from dst_metrics.core.figures import FIGURES
+from dst_metrics.figures.registry import FIGURES
 from dst_metrics.readers import READERS
 
 from .inputs import AUTO_LABEL

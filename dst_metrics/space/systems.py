@@ -30,7 +30,7 @@ TABLE_FILE = "table"
 
 def figure_choices() -> list[tuple[str, str]]:
     """(label, key) of every figure a table may show, in registry order."""
-    from dst_metrics.core.figures import figure_labels
+    from dst_metrics.figures.registry import figure_labels
     from dst_metrics.stats.matrix import interval_figures
 
     labels = figure_labels(Options())

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dst_metrics import Dialogue, Options
 from dst_metrics.analysis.explain import SlotRow, explain_dialogue
-from dst_metrics.core.figures import figure_labels
+from dst_metrics.figures.registry import figure_labels
 from dst_metrics.report.draw import esc, esc_name, num, pct, signed_pct, swatch, table
 from dst_metrics.report.palette import COUNT_COLORS
 
@@ -343,7 +343,7 @@ def _p(p: float) -> str:
 
 def calibration_html(names: list[str], results: list) -> str:
     """The calibration figures of the sets that carry confidences: a row per figure, a column per set."""
-    from dst_metrics.calibration.figures import CALIBRATION_FIGURES
+    from dst_metrics.figures.calibration import CALIBRATION_FIGURES
 
     head = "".join(f'<th scope="col">{esc_name(n)}</th>' for n in names)
     body = []

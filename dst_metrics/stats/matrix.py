@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.figures import FIGURES, Figure, lambda_key
 from ..core.tally import Tally, add_keys, sum_fields
+from ..figures.registry import FIGURES, Figure, lambda_key
 from ..options import Options
 
 SCALAR_FIELDS: tuple[str, ...] = sum_fields(Tally, operator.add)

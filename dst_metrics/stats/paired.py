@@ -16,9 +16,9 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from ..core.figures import figure_labels, lambda_key
 from ..corpus import Corpus
 from ..errors import InputError, counted
+from ..figures.registry import figure_labels, lambda_key
 from ..options import OptionError, Options
 from .bootstrap import (
     DEFAULT_RESAMPLES,

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 
-from ..core.figures import figure_of
 from ..core.tally import Tally, add_keys, sum_fields, tally_dialogue
 from ..corpus import Corpus, Dialogue
+from ..figures.registry import figure_of
 from ..options import Options
 from ..scoring.scores import corpus_options
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.figures import figure_labels, figure_of
 from ..corpus import Corpus
 from ..errors import InputError, counted
+from ..figures.registry import figure_labels, figure_of
 from ..options import OptionError, Options
 from ..scoring.scores import corpus_options
 from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, check_settings, intervals_of, resampled_figures, system_matrices

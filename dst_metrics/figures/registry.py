@@ -13,9 +13,9 @@ from typing import Any
 
 import msgspec
 
+from ..core.tally import Tally
 from ..options import Options
 from . import metrics
-from .tally import Tally
 
 FAMILIES: dict[str, str] = {
     "gca": "Granular Change Accuracy, its four counts and four rates (module gca_metric)",

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Protocol, TypeAlias
 
+from ..core.tally import Tally
 from ..options import DEFAULT_FGA_LAMBDA, FGA_LAMBDA_GRID, MULTIWOZ_NUM_SLOTS, OFFICIAL_ALPHA
-from .tally import Tally
 
 __all__ = [
     "DEFAULT_FGA_LAMBDA",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 FAMILY = "calibration"
-"""The family name of these figures (next to ``gca`` and ``turn`` of `dst_metrics.core.figures`)."""
+"""The family name of these figures (next to ``gca`` and ``turn`` of `dst_metrics.figures.registry`)."""
 
 
 @dataclass(frozen=True)
