@@ -491,56 +491,68 @@ class _Sums:
 
     def tally(self) -> Tally:
         """The sums as a Tally: each turn field summed over the runs of equal turn figures, the others copied."""
-        made: list[Any] = []
-        for name, how in _tally_fields():
-            if how == "turn sum":
-                made.append(0)
-            elif how == "turn histogram":
-                made.append({})
-            elif how == "count":
-                made.append(self.counts[name])
-            else:
-                value = getattr(self, name)
-                made.append(dict(value) if how == "histogram" else value)  # a copy: the sums go on
-        for values, run in self.figure_runs.items():
-            for index, key, term in _turn_terms(values):
-                if key is None:
-                    made[index] += term * run
-                else:
-                    histogram = made[index]
-                    histogram[key] = histogram.get(key, 0) + term * run
+        turn_histograms, counts, histograms, values = _tally_plan()
+        made: list[Any] = [0] * len(_TALLY_FIELDS)
+        for index in turn_histograms:
+            made[index] = {}
+        for index, name in counts:
+            made[index] = self.counts[name]
+        for index, name in histograms:
+            made[index] = dict(getattr(self, name))  # a copy: the sums go on
+        for index, name in values:
+            made[index] = getattr(self, name)
+        for figures, run in self.figure_runs.items():
+            sums, keyed = _turn_terms(figures)
+            for index, term in sums:
+                made[index] += term * run
+            for index, key, term in keyed:
+                histogram = made[index]
+                histogram[key] = histogram.get(key, 0) + term * run
         return Tally(*made)
 
 
+_TALLY_FIELDS = fields(Tally)
+_Placed = tuple[tuple[int, str], ...]  # (a field's index, its name) of some of `Tally`'s fields
+
+
 @functools.cache
-def _tally_fields() -> tuple[tuple[str, str], ...]:
-    """Each field of `Tally` in order, with how `_Sums.tally` makes it: a "turn sum" or "turn histogram" (its
-    declared term), a GCA "count", or the walk's own "histogram" or "value" of that name."""
-
-    def how(f: Any) -> str:
+def _tally_plan() -> tuple[tuple[int, ...], _Placed, _Placed, _Placed]:
+    """Where `_Sums.tally` puts each field of `Tally` (by index): (the turn histograms, which start empty; the GCA
+    counts; the walk's own histograms; its other values). The turn sums start at 0 (their declared terms)."""
+    turn_histograms: list[int] = []
+    counts: list[tuple[int, str]] = []
+    histograms: list[tuple[int, str]] = []
+    values: list[tuple[int, str]] = []
+    for index, f in enumerate(_TALLY_FIELDS):
         if TURN_TERM in f.metadata:
-            return "turn sum" if f.metadata[TURN_TERM][0] is None else "turn histogram"
-        if f.name in COUNT_TYPES:
-            return "count"
-        return "histogram" if f.metadata[MERGE] is add_keys else "value"
-
-    return tuple((f.name, how(f)) for f in fields(Tally))
+            if f.metadata[TURN_TERM][0] is not None:
+                turn_histograms.append(index)
+        elif f.name in COUNT_TYPES:
+            counts.append((index, f.name))
+        elif f.metadata[MERGE] is add_keys:
+            histograms.append((index, f.name))
+        else:
+            values.append((index, f.name))
+    return tuple(turn_histograms), tuple(counts), tuple(histograms), tuple(values)
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _turn_terms(values: TurnValues) -> tuple[tuple[int, Any, int], ...]:
-    """What one turn's figures add to `Tally`'s turn fields: (the field's index, its histogram key or None for a
-    sum, the term), each field's declared term of the named figures; a histogram's key 0 adds nothing. Cached: a
-    corpus has few distinct figures, and ``--per-dialogue`` sums them for every dialogue."""
+def _turn_terms(values: TurnValues) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, Any, int], ...]]:
+    """What one turn's figures add to `Tally`'s turn fields, each field's declared term of the named figures: the
+    sums ((the field's index, the term), terms of 0 left out) and the histograms ((index, key, term); a key of 0
+    adds nothing). Cached: a corpus has few distinct figures, and ``--per-dialogue`` sums them for every dialogue."""
     figures = TurnFigures._make(values)
-    terms = []
-    for index, f in enumerate(fields(Tally)):
+    sums: list[tuple[int, int]] = []
+    keyed: list[tuple[int, Any, int]] = []
+    for index, f in enumerate(_TALLY_FIELDS):
         if TURN_TERM in f.metadata:
             key, term = f.metadata[TURN_TERM]
-            found = None if key is None else key(figures)
-            if found is None or found:
-                terms.append((index, found, term(figures)))
-    return tuple(terms)
+            if key is None:
+                if term(figures):
+                    sums.append((index, term(figures)))
+            elif key(figures):
+                keyed.append((index, key(figures), term(figures)))
+    return tuple(sums), tuple(keyed)
 
 
 def advance_side(
