@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time `__getattr__` im
     from .figures.registry import FIGURES, Figure, figure_keys
     from .generation.parsing import parse_generation
     from .generation.updates import accumulate, looks_like_updates
+    from .model_card import model_index, update_card
     from .modules import module_path
     from .options import (
         DEFAULT_FGA_LAMBDA,
@@ -72,6 +73,8 @@ _LAZY: dict[str, str] = {
     "rsa": "figures.metrics",
     "slot_accuracy": "figures.metrics",
     "slot_prf": "figures.metrics",
+    "model_index": "model_card",
+    "update_card": "model_card",
     "module_path": "modules",
     "DEFAULT_FGA_LAMBDA": "options",
     "FGA_LAMBDA_GRID": "options",
@@ -146,6 +149,7 @@ __all__ = [
     "jga",
     "looks_like_updates",
     "make_compute_metrics",
+    "model_index",
     "module_path",
     "normalize_state",
     "parse_generation",
@@ -161,4 +165,5 @@ __all__ = [
     "tally_corpus",
     "tally_dialogue",
     "tally_dialogues",
+    "update_card",
 ]

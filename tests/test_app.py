@@ -554,6 +554,8 @@ def test_downloads_hold_the_figures(tmp_path):
     written = exports.write_downloads(result.results, result.options, folder=str(tmp_path / "downloads"))
     paths = {p.rsplit("/", 1)[1]: p for p in written}
     assert {"figures.csv", "figures.json", "dialogues.csv", "dialogues.json", "table.md", "table.tex"} <= set(paths)
+    assert "model-index.yaml" in paths
+    _check_model_index(paths["model-index.yaml"], result.results)
     figures = json.loads(open(paths["figures.json"], encoding="utf-8").read())
     assert figures["sets"][1]["gca"] == result.results[1].report.scores.gca
     csv_lines = open(paths["dialogues.csv"], encoding="utf-8").read().splitlines()
@@ -565,6 +567,25 @@ def test_downloads_hold_the_figures(tmp_path):
     latex = open(paths["table.tex"], encoding="utf-8").read()
     assert r"P1 & 59.91 {\scriptsize [" in latex
     assert not any("\\*" in line for line in markdown.splitlines() if line.startswith("| P"))  # 3 dialogues: none
+
+
+def _check_model_index(path: str, results: list) -> None:
+    """model-index.yaml: a card's metadata per set, read back by huggingface_hub, each headline figure's value and
+    the set's signature (dst_metrics.model_card)."""
+    hub = pytest.importorskip("huggingface_hub", reason="the space extra installs huggingface_hub")
+    import yaml
+
+    documents = list(yaml.safe_load_all(open(path, encoding="utf-8").read()))
+    assert len(documents) == len(results)
+    headline = [figure.key for figure in FIGURES if figure.group == "main" and not figure.is_count]
+    for document, result in zip(documents, results):
+        card = hub.ModelCardData(**document)
+        assert card.model_name == result.name
+        assert {r.metric_type: r.metric_value for r in card.eval_results} == {
+            key: result.report.scores[key] for key in headline
+        }
+        assert {r.metric_config for r in card.eval_results} == {result.report.signature}
+        assert {(r.dataset_type, r.dataset_split) for r in card.eval_results} == {("DATASET", "SPLIT")}
 
 
 def test_url_settings():

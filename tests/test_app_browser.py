@@ -391,7 +391,8 @@ def test_comparison_takeaway_and_url_state(visit):
     assert "dst-metrics score set_a.json set_b.json --mode official --alpha 10/11 --fga-lambda 0.5" in command
     page.click("#prepare")
     page.locator("#downloads a[download='figures.json']").wait_for()  # the report draws its plots
-    for name in ("figures.csv", "dialogues.csv", "dialogues.json", "table.tex", "table.md", "report.html"):
+    downloads = ("figures.csv", "dialogues.csv", "dialogues.json", "table.tex", "table.md", "report.html")
+    for name in (*downloads, "model-index.yaml"):
         assert page.locator(f"#downloads a[download='{name}']").count() == 1
     href = page.locator("#downloads a[download='figures.json']").get_attribute("href")
     with DIRECT.open(href, timeout=10) as response:

@@ -64,10 +64,12 @@ LAYERS: dict[str, int] = {
     "dst_metrics.report.draw": REPORT,  # the HTML pieces of the report and the Space (space imports down)
     "dst_metrics.report.palette": REPORT,  # the colours of every chart and swatch, defined once
     "dst_metrics.report.plots": REPORT,  # every chart, report's and Space's (matplotlib)
+    "dst_metrics.model_card": REPORT,  # a model card's model-index of a report (huggingface_hub)
     "dst_metrics": FRONT,  # the package's __init__ only: its names are imported on first use
     "dst_metrics.__main__": FRONT,
     "dst_metrics.cli": FRONT,
     "dst_metrics.trainer": FRONT,  # compute_metrics of a Seq2SeqTrainer, generation loops
+    "dst_metrics.torchmetrics": FRONT,  # torchmetrics Metrics for Lightning and DDP (torch, torchmetrics)
     "dst_metrics.hub": FRONT,  # the evaluate module folders as the wheel ships them (no code)
     "dst_metrics.release": FRONT,  # the Hub folders a release pushes
     "dst_metrics.hf_evaluate": FRONT,

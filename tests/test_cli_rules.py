@@ -142,6 +142,13 @@ MISSING = {
         "dstc2",
         "dst-metrics dstc2-compare",
     ),
+    "model-index": (
+        ["model-index", P1, "--model-name", "m", "--dataset-name", "d", "--dataset-type", "t", "--split", "s"],
+        ["huggingface_hub"],
+        "huggingface_hub",
+        "model-card",
+        "dst-metrics model-index",
+    ),
     "score --engine dask": (
         ["score", P1, "--engine", "dask"],
         ["dask", "distributed"],

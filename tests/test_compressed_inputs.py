@@ -38,7 +38,7 @@ def _scored(capsys, *argv: str) -> list[dict]:
 
 
 def _figures(record: dict) -> dict:
-    return {key: value for key, value in record.items() if key not in ("file", "format")}
+    return {key: value for key, value in record.items() if key not in ("file", "format", "inputs")}
 
 
 @pytest.mark.parametrize("kind", COMPRESSIONS)

@@ -123,7 +123,7 @@ def test_the_command_line_scores_a_folder_of_shards_as_one_corpus(tmp_path, caps
     assert main(["score", str(tmp_path / "shards"), "--engine", "dask", "--jobs", "2", "--json", "--quiet"]) == 0
     found = json.loads(capsys.readouterr().out)
     assert found["format"] == "3 shards on dask"
-    for key in ("file", "format"):
+    for key in ("file", "format", "inputs"):
         del found[key], expected[key]
     assert found == expected
 
@@ -180,7 +180,7 @@ def test_every_reading_setting_a_profile_of_sums_and_per_dialogue_run_on_dask_wi
     found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert found[-1]["format"] == "3 shards on dask" and len(found) == len(expected)
     for record in (*found, *expected):
-        for key in ("file", "format"):
+        for key in ("file", "format", "inputs"):
             record.pop(key, None)
     assert found == expected
 
@@ -218,7 +218,7 @@ def test_gold_apart_joins_each_shard_on_dask_with_the_default_engine_s_figures(t
     found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert found[-1]["format"] == f"{len(kept)} shards on dask" and len(found) == len(expected) > 0
     for record in (*found, *expected):
-        for key in ("file", "format"):
+        for key in ("file", "format", "inputs"):
             record.pop(key, None)
     assert found == expected
     if "--only-predicted" in extra:

@@ -67,7 +67,9 @@ def test_every_registered_figure_appears_in_every_output(capsys):
     keys = figure_keys(Options())
     assert list(score(read(EXAMPLE)).scores) == keys
     record = cli_json(capsys, EXAMPLE)
-    assert [key for key in record if key not in ("file", "format", "signature", "signatures")] == keys
+    assert [
+        key for key in record if key not in ("schema", "inputs", "file", "format", "signature", "signatures")
+    ] == keys
     assert list(record["signatures"]) == keys
     assert set(evaluate_outputs()) - {"signature"} == set(keys)
     table = space_table_keys()

@@ -36,7 +36,7 @@ def run(capsys, *argv: str) -> tuple[int, list[dict], str]:
 
 
 def without_file(records: list[dict]) -> list[dict]:
-    return [{k: v for k, v in r.items() if k not in ("file", "format")} for r in records]
+    return [{k: v for k, v in r.items() if k not in ("file", "format", "inputs")} for r in records]
 
 
 @pytest.fixture

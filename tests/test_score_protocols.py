@@ -99,7 +99,9 @@ def test_score_calibration_has_the_calibration_commands_figures(capsys):
         key: value for key, value in plain.items() if key != "signature"
     }  # the file's own figures do not change
     assert found["signature"] == plain["signature"] + CALIBRATION_PART
-    assert found["calibration"] == {key: value for key, value in alone.items() if key not in ("file", "format")}
+    assert found["calibration"] == {
+        key: value for key, value in alone.items() if key not in ("schema", "inputs", "file", "format")
+    }
     assert (found["calibration"]["slt2024_ece"], found["calibration"]["slt2024_auroc"]) == PEER_EXAMPLE[2:]
     assert found["signature"].endswith(CALIBRATION_PART) and found["calibration"]["signature"].endswith(
         CALIBRATION_PART
@@ -137,7 +139,7 @@ def test_both_streamed_formats_get_the_calibration_commands_block(capsys, tmp_pa
     for path in (CONFIDENCES, str(records)):
         found = _json(capsys, ["score", path, "--calibration", "--json"])["calibration"]
         assert {k: v for k, v in found.items() if k != "signature"} == {
-            k: v for k, v in expected.items() if k not in ("file", "format", "signature")
+            k: v for k, v in expected.items() if k not in ("file", "format", "signature", "schema", "inputs")
         }
     # the words alone are not confidences: a slot named "score" and a value "confidence" give no calibration
     for turns in layout.values():

@@ -117,7 +117,7 @@ def test_the_command_line_streams_with_the_same_output(tmp_path, capsys):
     reference.write_text(json.dumps(layout))
     assert main(["score", str(reference), "--json", "--per-dialogue"]) == 0
     whole = capsys.readouterr().out
-    drop = lambda text: {k: v for k, v in json.loads(text).items() if k not in ("file", "format")}  # noqa: E731
+    drop = lambda text: {k: v for k, v in json.loads(text).items() if k not in ("file", "format", "inputs")}  # noqa: E731
     assert drop(streamed) == drop(whole) and json.loads(streamed)["format"] == "jsonl"
 
 
@@ -326,12 +326,13 @@ def test_score_json_reads_an_input_with_confidences_once(capsys, monkeypatch, tm
     _counting_reads(monkeypatch, path, log)
     assert main(["score", str(path), "--json", "--jobs", jobs]) == 0
     assert "calibration" not in json.loads(capsys.readouterr().out)
-    assert sorted(int(line) for line in log.read_text().split()) == [HEAD_BYTES, size]
+    # and once more, whole, for the sha256 of its entry in `inputs` (`cli.json_output`)
+    assert sorted(int(line) for line in log.read_text().split()) == [HEAD_BYTES, size, size]
     log.unlink()
     assert main(["score", str(path), "--json", "--calibration"]) == 0
     found = json.loads(capsys.readouterr().out)["calibration"]
-    assert sorted(int(line) for line in log.read_text().split()) == [HEAD_BYTES, size]
-    drop = ("file", "format", "signature")
+    assert sorted(int(line) for line in log.read_text().split()) == [HEAD_BYTES, size, size]
+    drop = ("schema", "inputs", "file", "format", "signature")
     assert {k: v for k, v in found.items() if k != "signature"} == {k: v for k, v in expected.items() if k not in drop}
 
 
@@ -356,7 +357,7 @@ def test_score_calibration_of_a_confidence_first_met_after_the_first_dialogue(ca
     streamed = json.loads(capsys.readouterr().out)
     assert main(["score", str(path), "--json", "--calibration"]) == 0
     whole = json.loads(capsys.readouterr().out)
-    drop = ("file", "format", "signature")
+    drop = ("schema", "inputs", "file", "format", "signature")
     found = whole.pop("calibration")
     assert {k: v for k, v in found.items() if k != "signature"} == {k: v for k, v in expected.items() if k not in drop}
     assert whole.pop("signature") == streamed.pop("signature") + "|calibration|bins:10|slt2024|bins:10"

@@ -18,7 +18,7 @@ from .._version import __version__
 
 _NAMES = (
     "score generations explain report compare table analyze calibration dstc2 dstc2-compare check sgdx checkdst "
-    "install-modules"
+    "model-index schema install-modules"
 )
 COMMANDS: dict[str, str] = {name: f"dst_metrics.cli.{name.replace('-', '_')}" for name in _NAMES.split()}
 """Every command, in the order ``--help`` lists them: name -> its module (its name, ``-`` as ``_``)."""

@@ -87,9 +87,9 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import counted
     from ..stats.analysis import analyze
     from ..stats.positions import by_position
-    from .common import dumps as _dumps
     from .common import options_from_args
     from .inputs import read_input
+    from .json_output import json_output
 
     options = options_from_args(args)
     corpus, _ = read_input(args.file, args)
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     profile = by_position(corpus, options)
     if args.json:
         record = {"file": args.file, **analysis.as_dict(), "by_position": profile.as_dict()}
-        sys.stdout.write(_dumps(record) + "\n")
+        sys.stdout.write(json_output("analyze", [("predictions", args.file), ("gold", args.gold)], record) + "\n")
         return 0
     without = sum(1 for d in analysis.dialogues if d.to != d.to)
     dialogues = counted(len(analysis.dialogues), "dialogue")

@@ -63,9 +63,9 @@ def run(args: argparse.Namespace) -> int:
     """Read FILE (with --gold: paired with it), compute and print the calibration figures."""
     from ..calibration.metrics import calibration
     from ..protocols.extras import calibration_part
-    from .common import dumps as _dumps
     from .common import options_from_args
     from .inputs import read_input
+    from .json_output import json_output
 
     options = options_from_args(args)
     corpus, read_as = read_input(args.file, args)
@@ -82,18 +82,24 @@ def run(args: argparse.Namespace) -> int:
         )
     signature = f"{options.signature()}|{calibration_part(args.bins)}"
     if args.json:
-        print(_dumps({"file": args.file, "format": read_as, **result.as_dict(), "signature": signature}))
+        record = {"file": args.file, "format": read_as, **result.as_dict(), "signature": signature}
+        print(json_output("calibration", _inputs(args), record))
     else:
         _print_table(result, args.file, read_as, signature)
     return 0
+
+
+def _inputs(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    return [("predictions", args.file), ("gold", args.gold)]
 
 
 def _run_profile(args: argparse.Namespace, corpus, read_as: str, signature: str) -> int:
     """``--compat slt2024``: the profile's figures (`calibration.slt2024.slt2024_calibration`)."""
     from ..calibration.slt2024 import slt2024_calibration
     from ..options import OptionError
-    from .common import dumps, format_table
     from .common import figure_cell as _cell
+    from .common import format_table
+    from .json_output import json_output
 
     if args.by_slot:
         raise OptionError("--by-slot gives our figures per slot; the slt2024 profile has no per-slot figures")
@@ -103,7 +109,7 @@ def _run_profile(args: argparse.Namespace, corpus, read_as: str, signature: str)
     signature = f"{signature}|calibration|compat:{args.calibration_profile}|bins:{args.bins}"
     if args.json:
         record = {"file": args.file, "format": read_as, "compat": args.calibration_profile}
-        print(dumps({**record, **found, "signature": signature}))
+        print(json_output("calibration", _inputs(args), {**record, **found, "signature": signature}))
         return 0
     print(f"{args.file}: calibration, SLT 2024's convention ({read_as})")
     print(

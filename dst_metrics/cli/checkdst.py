@@ -25,15 +25,17 @@ def run(args: argparse.Namespace) -> int:
     """Read both files, pair their turns and print the CheckDST figures."""
     from ..errors import counted
     from ..protocols.checkdst import FIGURES, checkdst_json
-    from .common import dumps, figure_cell, format_table, options_from_args
+    from .common import figure_cell, format_table, options_from_args
     from .inputs import read_input
+    from .json_output import json_output
 
     options = options_from_args(args)
     original, _ = read_input(args.original, args)
     perturbed, _ = read_input(args.perturbed, args)
     found = checkdst_json(original, perturbed, options, (args.original, args.perturbed), args.perturbed)
     if args.json:
-        print(dumps(found))
+        inputs = [("original", args.original), ("perturbed", args.perturbed), ("gold", args.gold)]
+        print(json_output("checkdst", inputs, found))
         return 0
     rows = [[entry.label, figure_cell(found[entry.key]), entry.description] for entry in FIGURES]
     print(f"{args.perturbed} against {args.original}: CheckDST, {counted(found['checkdst.pairs'], 'pair')}")

@@ -84,6 +84,14 @@ def add_input_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal after 2 s)")
 
 
+def add_compat_option(sub: argparse.ArgumentParser) -> None:
+    """--compat PROFILE: the figures as another evaluator computes them (`compat.PROFILES`)."""
+    from ..compat import PROFILES
+
+    profiles = ", ".join(f"{name} ({profile.description})" for name, profile in PROFILES.items())
+    sub.add_argument("--compat", choices=list(PROFILES), help=f"figures as another evaluator computes them: {profiles}")
+
+
 def add_figure_options(sub: argparse.ArgumentParser, lambda_help: str = "FGA's λ (0.5)", k: bool = True) -> None:
     """--fga-lambda (FGA's λ) and, with `k`, --num-slots (SA's K): the options of the figures themselves."""
     sub.add_argument(
@@ -223,6 +231,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "dstc2": ("numpy",),
     "distributed": ("dask", "distributed"),
     "evaluate": ("evaluate", "datasets"),
+    "model-card": ("huggingface_hub",),
 }
 """The modules each extra of pyproject.toml installs that a command imports (extra -> modules)."""
 

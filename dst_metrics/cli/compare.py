@@ -124,9 +124,9 @@ def run(args: argparse.Namespace) -> int:
     import warnings
 
     from ..stats.paired import compare, smallest_p
-    from .common import dumps as _dumps
     from .common import options_from_args
     from .inputs import read_input
+    from .json_output import json_output
 
     options = options_from_args(args)
     corpus_a, _ = read_input(args.file_a, args)
@@ -149,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
     if args.json:
-        sys.stdout.write(_dumps(comparison.as_dict()) + "\n")
+        inputs = [("a", args.file_a), ("b", args.file_b), ("gold", args.gold)]
+        sys.stdout.write(json_output("compare", inputs, comparison.as_dict()) + "\n")
         return 0
     print(f"A = {args.file_a}\nB = {args.file_b}\n")
     print(figure_table(comparison))

@@ -43,6 +43,11 @@ def flist_path(args: argparse.Namespace) -> str:
     return args.flist or os.path.join(args.dataroot, f"{args.dataset}.flist")
 
 
+def data_inputs(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """The dataset's inputs in a JSON output: the ontology, the session list and the folder of the sessions."""
+    return [("ontology", args.ontology), ("flist", flist_path(args)), ("dataroot", args.dataroot)]
+
+
 def load_data(args: argparse.Namespace) -> tuple[list, object]:
     """The sessions and the ontology the arguments name."""
     from ..dstc2.data import read_ontology, read_sessions
@@ -79,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
     from ..dstc2.data import read_ontology
     from ..dstc2.output import basic_rows, csv_text, report_text
     from ..dstc2.pipeline import score_files
-    from .common import dumps as _dumps
     from .common import write_text
+    from .json_output import json_output
 
     ontology = read_ontology(args.ontology)
     scores, problems = score_files(
@@ -97,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         out["basic"] = dict(basic_rows(scores))
         out["skipped"] = [{"session": s, "turn": t, "reason": r} for s, t, r in scores.skipped]
         out["warnings"] = [str(p) for p in problems]
-        print(_dumps(out))
+        print(json_output("dstc2", [("tracker", args.trackfile), *data_inputs(args)], out))
     else:
         sys.stdout.write(report_text(scores))
     return 0

@@ -50,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
     from ..dstc2.scorer import score
     from ..options import OptionError
     from ..stats.dstc2 import compare_tracks, featured_items, require_complete
-    from .common import dumps as _dumps
-    from .dstc2 import load_data, load_track
+    from .dstc2 import data_inputs, load_data, load_track
+    from .json_output import json_output
 
     if not 0.0 < args.level < 1.0:
         raise OptionError(f"--level must be in (0, 1), not {args.level!r}")
@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     names = (args.track_a, args.track_b)
     if args.json:
         record = {"names": list(names), "level": args.level, "correction": "bonferroni"}
-        print(_dumps({**record, "tests": [asdict(t) for t in tests]}))
+        inputs = [("a", args.track_a), ("b", args.track_b), *data_inputs(args)]
+        print(json_output("dstc2-compare", inputs, {**record, "tests": [asdict(t) for t in tests]}))
     else:
         print(f"A: {names[0]}\nB: {names[1]}\n")
         print(_table(tests, names, args.level))

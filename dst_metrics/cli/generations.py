@@ -22,7 +22,6 @@ from ..readers.inputs import guarded, text_file
 from ..reading import READING_SETTINGS
 from .common import (
     add_reading_options,
-    dumps,
     figure_cell,
     format_table,
     option_type,
@@ -30,6 +29,7 @@ from .common import (
     warn_of_updates,
     whole_number,
 )
+from .json_output import json_output
 
 HELP = "score a run log of generated text (LLM trackers' completions) against its gold states"
 
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in caught:
         print(f"warning: {args.file}: {warning.message}", file=sys.stderr)
     if args.json:
-        print(dumps({"file": args.file, **figures}))
+        print(json_output("generations", [("generations", args.file)], {"file": args.file, **figures}))
         return 0
     labels = figure_labels(options)
     cells = [figure_cell(figures[key]) for key in MAIN_FIGURES]

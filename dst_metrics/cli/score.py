@@ -12,7 +12,6 @@ import sys
 from .. import options as opts
 from ..analysis.breakdown import BY, breakdown
 from ..analysis.zeroshot import DOMAINS, PROTOCOLS, read_dialogue_domains, score_domains, score_held_out
-from ..compat import PROFILES
 from ..core.tally import COUNT_TYPES
 from ..corpus import Corpus
 from ..figures.registry import FIGURES, figure_labels
@@ -22,10 +21,10 @@ from ..scoring.distributed import ENGINES
 from ..scoring.engines import Request, Scored, score_inputs
 from ..scoring.scores import Report, Scores
 from .common import (
+    add_compat_option,
     add_figure_options,
     add_input_options,
     add_interval_options,
-    dumps,
     format_table,
     options_from_args,
     requires,
@@ -33,6 +32,7 @@ from .common import (
     whole_number,
 )
 from .inputs import input_spec, sgd_fuzzy
+from .json_output import json_output
 
 HELP = "score one or more prediction files"
 
@@ -42,10 +42,7 @@ def add_arguments(score_cmd: argparse.ArgumentParser) -> None:
     score_cmd.add_argument("files", nargs="+", metavar="FILE")
     add_input_options(score_cmd)
     add_figure_options(score_cmd, "FGA's decay λ for the FGA column (0.5); JSON also has fga@0.25 … fga@1.0")
-    profiles = ", ".join(f"{name} ({profile.description})" for name, profile in PROFILES.items())
-    score_cmd.add_argument(
-        "--compat", choices=list(PROFILES), help=f"figures as another evaluator computes them: {profiles}"
-    )
+    add_compat_option(score_cmd)
     tf_help = "the predictions were made from the gold previous state: said in the signature (prev:gold)"
     score_cmd.add_argument("--teacher-forced", action="store_true", help=tf_help)
     score_cmd.add_argument("--json", action="store_true", help="one JSON object per file, one per line")
@@ -313,19 +310,25 @@ def _print_held_out(args: argparse.Namespace, options: Options, scored: list[Sco
         for path, report in reports if args.json else ():
             record = {"file": path, "format": read[path].format, **report.scores.as_dict()}
             record["signatures"] = report.scores.signatures()
-            sys.stdout.write(dumps(record) + "\n")
+            sys.stdout.write(json_output("score", _inputs(args, path), record) + "\n")
         return 0
     for path, found in read.items():
         rows = score_domains(found.corpus, args.protocol, options, domains)
         if args.json:
             record = {"file": path, "format": found.format, "protocol": args.protocol}
             record.update({name: scores.as_dict() for name, scores in rows.items()})
-            sys.stdout.write(dumps(record) + "\n")
+            sys.stdout.write(json_output("score", _inputs(args, path), record) + "\n")
             continue
         print(f"{path}: each held-out domain (--protocol {args.protocol}), then the mean over the {len(DOMAINS)}")
         print(_figure_table("held out", list(rows.items()), options, _columns(options, False)))
         print(f"scores in percent; SA over each domain's slots (K); signature: {rows['average'].signature}\n")
     return 0
+
+
+def _inputs(args: argparse.Namespace, path: str) -> list[tuple[str, str | None]]:
+    """The inputs of FILE's JSON line: FILE and the files every FILE shares (`json_output.output_header`)."""
+    shared = ("gold", "schema", "train_schema", "dialogue_domains")
+    return [("predictions", path), *((name, getattr(args, name)) for name in shared)]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -365,5 +368,5 @@ def run(args: argparse.Namespace) -> int:
         if calibration and calibration[index] is not None:
             record["calibration"] = calibration[index]
             record["signature"] += calibrated
-        sys.stdout.write(dumps(record) + "\n")
+        sys.stdout.write(json_output("score", _inputs(args, path), record) + "\n")
     return 0

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from ..compat.sgd import default_schemas
     from ..options import OptionError
     from ..protocols.sgdx import sgdx_figures, signature
-    from .common import dumps
+    from .json_output import json_output
 
     schema, train = default_schemas(args.gold, args.schema, args.train_schema)
     if schema is None:
@@ -54,7 +54,16 @@ def run(args: argparse.Namespace) -> int:
     found = sgdx_figures(args.original, args.variants, args.gold, schema, train, fuzzy=fuzzy)
     signed = signature(len(args.variants), fuzzy)
     if args.json:
-        print(dumps({"original": args.original, "variants": args.variants, **found, "signature": signed}))
+        record = {"original": args.original, "variants": args.variants, **found, "signature": signed}
+        variants = [("variant", path) for path in args.variants]
+        inputs = [
+            ("original", args.original),
+            *variants,
+            ("gold", args.gold),
+            ("schema", schema),
+            ("train_schema", train),
+        ]
+        print(json_output("sgdx", inputs, record))
     else:
         _print_table(found, args, signed)
     return 0

@@ -150,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
     from ..stats.table import DEFAULT_FIGURES, systems_table
     from .common import check_output_folder, options_from_args, write_text
     from .inputs import read_input
+    from .json_output import json_output
     from .report import system_names
 
     if len(args.files) < 2:
@@ -186,7 +187,11 @@ def run(args: argparse.Namespace) -> int:
         profiles=profiles,
         **settings,
     )
-    text = render(table, args)
+    if args.json:  # the header of every command's JSON (`json_output`), then the table's keys
+        inputs = [*(("predictions", path) for path in args.files), ("gold", args.gold)]
+        text = json_output("table", inputs, table.as_dict()) + "\n"
+    else:
+        text = render(table, args)
     if args.output:
         write_text(args.output, text, "the table")
         print(f"wrote {args.output}", file=sys.stderr)

@@ -127,6 +127,18 @@ def report_files(results: list[ScoredSet], options: Options) -> dict[str, str]:
     return {"table.md": markdown_table(data), "table.tex": latex_table(data), "report.html": build_report(data)}
 
 
+CARD_DATASET = {"dataset_name": "DATASET", "dataset_type": "DATASET", "split": "SPLIT"}
+"""The dataset of ``model-index.yaml``'s results: the page does not know it, so its owner writes it in."""
+
+
+def model_index_file(results: list[ScoredSet]) -> str:
+    """``model-index.yaml``: a model card's metadata per set (`dst_metrics.model_card`), the set's name as the
+    model's, one YAML document each (the dataset placeholders of `CARD_DATASET` to be filled in)."""
+    from dst_metrics.model_card import model_index, model_index_yaml
+
+    return model_index_yaml([model_index(r.report, model_name=r.name, **CARD_DATASET) for r in results])
+
+
 def write_downloads(
     results: list[ScoredSet], options: Options, comparisons: list[dict] | None = None, folder: str | None = None
 ) -> list[str]:
@@ -150,6 +162,7 @@ def write_downloads(
         "dialogues.csv": to_csv(dialogues),
         "dialogues.json": json.dumps(dialogues, ensure_ascii=False),
         **report_files(results, options),
+        "model-index.yaml": model_index_file(results),
     }
     return write_files(files, folder)
 
